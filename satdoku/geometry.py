@@ -103,6 +103,11 @@ class Geometry:
     def __repr__(self) -> str:
         return f"Geometry({self.shape}, size={self.size})"
 
+    def __reduce__(self):
+        # Unpickled in a worker process, a geometry is the cached one of that process, so
+        # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        return (geometry, (self.box_rows, self.box_cols))
+
 
 @functools.lru_cache(maxsize=None)
 def geometry(box_rows: int, box_cols: int) -> Geometry:
