@@ -1,0 +1,285 @@
+"""The ``satdoku`` command line: parse options, make one library call, print the result.
+
+Exit codes (all commands):
+
+- 0: every puzzle solved (``count``: every puzzle counted, unique or multiple).
+- 1: a puzzle was unsolvable, invalid or timed out (``solve --unique``: or had several
+  solutions); ``decode``: the model or puzzle was bad.
+- 2: usage error (bad option, unknown solver, output file exists).
+- 3: satdoku caught itself out: ``--check`` found the two solvers disagreeing, or an answer
+  failed independent verification.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import IO, Iterator
+
+import click
+
+from . import __version__
+from .batch import Outcome, SolveOptions, solve_puzzles
+from .errors import SatdokuError
+from .files import atomic_output, check_writable
+from .formats import Puzzle, format_grid, parse_box
+from .inputs import count_lines, is_file_input, iter_inputs
+from .report import FORMATS, Reporter, diagnostics
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG = 0, 1, 2, 3
+
+
+def _box_option(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return parse_box(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _sat_solver_option(ctx, param, value):
+    if value is None:
+        return None
+    from .sat import check_sat_solver
+    try:
+        return check_sat_solver(value)
+    except SatdokuError as error:
+        raise click.BadParameter(error.message) from None
+
+
+def _encoding_names():
+    from .encode import AMO_ENCODINGS, ENCODINGS
+    return list(ENCODINGS), list(AMO_ENCODINGS)
+
+
+def puzzle_options(f):
+    """--box and --alphabet: how to read puzzles whose shape or symbols are ambiguous."""
+    f = click.option("--alphabet", metavar="SYMBOLS",
+                     help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
+    f = click.option("--box", metavar="RxC", callback=_box_option,
+                     help="Box shape, e.g. 2x3 (default: inferred from the cell count).")(f)
+    return f
+
+
+def encoding_options(f):
+    """--encoding and --amo: which CNF to build."""
+    encodings, amos = _encoding_names()
+    f = click.option("--amo", type=click.Choice(amos), default=None,
+                     help="At-most-one encoding (default: pairwise).")(f)
+    f = click.option("--encoding", type=click.Choice(encodings), default=None,
+                     help="Clause set (default: extended).")(f)
+    return f
+
+
+def solver_options(f):
+    """--solver, --sat-solver, --timeout: who solves and for how long."""
+    f = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                     metavar="SECONDS", help="Give up on a puzzle after this long (status timeout).")(f)
+    f = click.option("--sat-solver", callback=_sat_solver_option, metavar="NAME",
+                     help="python-sat solver (default: see 'satdoku solvers').")(f)
+    f = click.option("--solver", "method", type=click.Choice(["sat", "native"]), default="sat",
+                     show_default=True, help="SAT through python-sat, or native search.")(f)
+    f = encoding_options(f)
+    return f
+
+
+def output_options(f):
+    """--format, --stats, -o/--output, --force."""
+    f = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")(f)
+    f = click.option("-o", "--output", metavar="FILE",
+                     help="Write results to FILE (atomically; refuses to overwrite).")(f)
+    f = click.option("--stats", is_flag=True, help="Add solver figures to every result.")(f)
+    f = click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
+                     show_default=True, help="Output format.")(f)
+    return f
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="satdoku")
+def main() -> None:
+    """Solve Sudoku of any size by encoding it to SAT."""
+
+
+@contextlib.contextmanager
+def _output(path: str | None, force: bool) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        with atomic_output(path, force=force) as fp:
+            yield fp
+    except SatdokuError as error:
+        raise click.UsageError(error.message) from None
+
+
+class _Progress:
+    """A progress bar on stderr for file input, shown only when stderr is a terminal."""
+
+    def __init__(self, inputs: tuple[str, ...]) -> None:
+        self.bar = None
+        files = [a for a in inputs if is_file_input(a) and a != "-"]
+        if files and sys.stderr.isatty():
+            self.bar = click.progressbar(length=max(count_lines(files), 1), file=sys.stderr,
+                                         label="solving")
+            self.bar.__enter__()
+        self.source, self.done, self.offset = None, 0, 0
+
+    def update(self, puzzle: Puzzle) -> None:
+        if self.bar is None:
+            return
+        if puzzle.source != self.source:
+            self.source, self.offset = puzzle.source, self.done
+        position = self.offset + puzzle.line
+        if position > self.done:
+            self.bar.update(position - self.done)
+            self.done = position
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(None, None, None)
+
+
+def _exit_code(outcome: Outcome, *, multiple_ok: bool) -> int:
+    """The exit code one outcome calls for; a batch exits with the largest."""
+    if outcome.disagreements or outcome.result.status == "error":
+        return EXIT_WRONG
+    if not outcome.result.ok or (outcome.result.status == "multiple" and not multiple_ok):
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box, alphabet,
+               multiple_ok) -> None:
+    reporter = Reporter(fmt, stats=stats)
+    if output is not None:
+        try:
+            check_writable(output, force=force)
+        except SatdokuError as error:
+            raise click.UsageError(error.message) from None
+    progress = _Progress(inputs)
+    code = EXIT_OK
+    try:
+        with _output(output, force) as out:
+            out.write(reporter.header())
+            for outcome in solve_puzzles(iter_inputs(inputs, box=box, alphabet=alphabet),
+                                         options):
+                progress.update(outcome.puzzle)
+                out.write(reporter.format(outcome))
+                out.flush()
+                for line in diagnostics(outcome, stats=stats, fmt=fmt):
+                    click.echo(line, err=True)
+                code = max(code, _exit_code(outcome, multiple_ok=multiple_ok))
+    except SatdokuError as error:
+        raise click.UsageError(error.message) from None
+    finally:
+        progress.close()
+    sys.exit(code)
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@puzzle_options
+@solver_options
+@output_options
+@click.option("--unique", is_flag=True, help="Also prove each solution unique (or show two).")
+@click.option("--check", is_flag=True, help="Run SAT and native search; exit 3 if they disagree.")
+def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt, stats, output,
+          force, unique, check):
+    """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
+
+    One result per puzzle, in input order. Bad puzzles are reported on stderr with file, line
+    and cell, and the batch goes on.
+    """
+    options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
+                           limit=2 if unique else 1, timeout=timeout, check=check)
+    _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
+               alphabet=alphabet, multiple_ok=False)
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@puzzle_options
+@solver_options
+@output_options
+@click.option("--limit", type=click.IntRange(min=2), default=2, show_default=True,
+              help="Count solutions up to this many.")
+def count(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt, stats, output,
+          force, limit):
+    """Count solutions up to --limit: unique, multiple (with two solutions) or unsolvable."""
+    options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
+                           limit=limit, timeout=timeout)
+    _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
+               alphabet=alphabet, multiple_ok=True)
+
+
+def _one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
+    """The puzzle a command works on: inline, or the ``index``-th of a file; errors -> exit 1."""
+    for i, puzzle in enumerate(iter_inputs([text], box=box, alphabet=alphabet), start=1):
+        if i == index:
+            if puzzle.error is not None:
+                raise click.ClickException(str(puzzle.error))
+            return puzzle
+    raise click.ClickException(f"{text}: has no puzzle number {index}")
+
+
+@main.command()
+@click.argument("puzzle", metavar="PUZZLE|FILE")
+@puzzle_options
+@encoding_options
+@click.option("--clues", type=click.Choice(["units", "none", "reduced"]), default="units",
+              show_default=True,
+              help="Givens as unit clauses, left out, or folded away (reduced encoding).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of a file to encode.")
+@click.option("-o", "--output", metavar="FILE", help="Write the CNF to FILE (default: stdout).")
+@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
+def encode(puzzle, box, alphabet, encoding, amo, clues, index, output, force):
+    """Write a puzzle as DIMACS CNF, with comments that explain every variable."""
+    from .encode import encode_puzzle, write_dimacs
+    p = _one_puzzle(puzzle, box, alphabet, index)
+    formula = encode_puzzle(p.grid, encoding=encoding or "extended", amo=amo or "pairwise",
+                            clues=clues)
+    with _output(output, force) as out:
+        write_dimacs(formula, out, puzzle_text=format_grid(p.grid, "line", p.alphabet))
+
+
+@main.command()
+@click.argument("model", metavar="MODEL|-")
+@click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
+              help="The puzzle the model was made from.")
+@puzzle_options
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of the --puzzle file.")
+@click.option("--format", "fmt", type=click.Choice(["pretty", "line", "json"]), default="pretty",
+              show_default=True)
+def decode(model, puzzle_text, box, alphabet, index, fmt):
+    """Read a model that an external SAT solver wrote and print the verified grid.
+
+    Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
+    ('SAT' then literals ending in 0).
+    """
+    from .decode import decode_file
+    p = _one_puzzle(puzzle_text, box, alphabet, index)
+    try:
+        solution = decode_file(model, p.grid)
+    except SatdokuError as error:
+        raise click.ClickException(str(error)) from None
+    if fmt == "json":
+        import json
+        click.echo(json.dumps({"puzzle": format_grid(p.grid, "line", p.alphabet),
+                               "solution": format_grid(solution, "line", p.alphabet),
+                               "status": "solved"}))
+    else:
+        click.echo(format_grid(solution, fmt, p.alphabet))
+
+
+@main.command("solvers")
+def list_solvers():
+    """List the SAT solvers on offer and the encodings."""
+    from .encode import AMO_ENCODINGS, ENCODINGS
+    from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS
+    for name in SAT_SOLVERS:
+        click.echo(f"{name}{'  (default)' if name == DEFAULT_SAT_SOLVER else ''}")
+    click.echo(f"encodings: {', '.join(ENCODINGS)} (default extended)")
+    click.echo(f"at-most-one: {', '.join(AMO_ENCODINGS)} (default pairwise)")

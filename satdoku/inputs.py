@@ -1,0 +1,63 @@
+"""Command-line inputs: each argument is a file, ``-`` for stdin, or a puzzle written inline.
+
+Files stream puzzle by puzzle. A file that cannot be read becomes one ``invalid`` puzzle entry
+carrying the error, so a batch reports it and goes on with the next input.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Iterable, Iterator
+
+from .errors import PuzzleError
+from .formats import Puzzle, parse_puzzle, read_puzzles
+
+__all__ = ["iter_inputs", "is_file_input", "count_lines"]
+
+_LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$")
+
+
+def is_file_input(arg: str) -> bool:
+    """True when ``arg`` names stdin or an existing file."""
+    return arg == "-" or os.path.isfile(arg)
+
+
+def _failed(source: str, error: PuzzleError) -> Puzzle:
+    return Puzzle(grid=None, source=source, line=error.line or 0, index=0, name=None,
+                  alphabet=None, error=error)
+
+
+def iter_inputs(args: Iterable[str], *, box: tuple[int, int] | None = None,
+                alphabet: str | None = None) -> Iterator[Puzzle]:
+    """Every puzzle of every argument, in order; no arguments means stdin."""
+    args = list(args) or ["-"]
+    for arg in args:
+        if is_file_input(arg):
+            try:
+                yield from read_puzzles(arg, box=box, alphabet=alphabet)
+            except PuzzleError as error:
+                yield _failed(arg, error.located(source=arg))
+            except OSError as error:
+                yield _failed(arg, PuzzleError(f"cannot read: {error.strerror}", source=arg))
+        elif os.path.isdir(arg):
+            yield _failed(arg, PuzzleError("is a directory, not a puzzle file", source=arg))
+        else:
+            puzzle = parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
+            if puzzle.error is not None and _LOOKS_LIKE_PATH.search(arg):
+                yield _failed(arg, PuzzleError("no such file (and not a puzzle either)",
+                                               source=arg))
+            else:
+                yield puzzle
+
+
+def count_lines(paths: Iterable[str]) -> int:
+    """Total lines of the readable files among ``paths`` (for a progress bar); cheap."""
+    total = 0
+    for path in paths:
+        if path == "-" or not os.path.isfile(path):
+            continue
+        with open(path, "rb") as fp:
+            for block in iter(lambda: fp.read(1 << 20), b""):
+                total += block.count(b"\n")
+    return total

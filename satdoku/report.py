@@ -1,0 +1,144 @@
+"""Turning outcomes into text: ``pretty``, ``line``, ``json`` (one object a line) and ``csv``.
+
+Every format carries the same statuses. Diagnostics (errors, disagreements, stats in the text
+formats) are returned separately so the CLI can send them to stderr.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from .batch import Outcome
+from .formats import format_grid
+from .grid import Grid
+
+__all__ = ["FORMATS", "STAT_KEYS", "Reporter", "record"]
+
+FORMATS = ("pretty", "line", "json", "csv")
+
+#: Stats columns of the CSV format, in order (a solver fills the ones that apply to it).
+STAT_KEYS = ("variables", "clauses", "conflicts", "decisions", "propagations",
+             "nodes", "guesses", "backtracks", "no_guess")
+
+_CSV_FIELDS = ("source", "line", "name", "puzzle", "solution", "status", "count", "solver",
+               "encoding", "time_ms", "message")
+
+
+def _text(grid: Grid | None, outcome: Outcome, style: str = "line") -> str | None:
+    if grid is None:
+        return None
+    return format_grid(grid, style, outcome.puzzle.alphabet)
+
+
+def record(outcome: Outcome, *, stats: bool = False) -> dict[str, Any]:
+    """The outcome as a flat dict: the JSON object and the CSV row are made from it."""
+    p, r = outcome.puzzle, outcome.result
+    rec: dict[str, Any] = {
+        "source": p.source, "line": p.line, "name": p.name,
+        "puzzle": _text(p.grid, outcome), "solution": _text(r.solution, outcome),
+        "status": r.status, "solver": r.solver or None, "encoding": r.encoding,
+        "time_ms": round(r.time_ms, 3),
+    }
+    if r.count is not None:
+        rec["count"] = r.count
+        if r.second is not None:
+            rec["second"] = _text(r.second, outcome)
+    if r.message:
+        rec["message"] = r.message
+    if outcome.disagreements:
+        rec["disagreements"] = outcome.disagreements
+    if stats:
+        rec["stats"] = dict(r.stats)
+    return rec
+
+
+def _where(outcome: Outcome) -> str:
+    return f"{outcome.puzzle.source}:{outcome.puzzle.line}"
+
+
+def diagnostics(outcome: Outcome, *, stats: bool = False, fmt: str = "pretty") -> list[str]:
+    """Lines for stderr: the error of a bad puzzle, disagreements, and stats for text formats."""
+    r = outcome.result
+    lines = []
+    if r.status == "invalid" and r.message:
+        lines.append(r.message)
+    elif r.message:
+        lines.append(f"{_where(outcome)}: {r.message}")
+    elif r.status in ("unsolvable", "timeout"):
+        lines.append(f"{_where(outcome)}: {r.status}")
+    lines.extend(f"{_where(outcome)}: disagreement: {d}" for d in outcome.disagreements)
+    if stats and fmt == "line" and r.stats:
+        lines.append(f"{_where(outcome)}: stats: {_stats_text(r.stats)}")
+    return lines
+
+
+def _stats_text(stats: dict[str, Any]) -> str:
+    return " ".join(f"{k}={round(v, 3) if isinstance(v, float) else v}" for k, v in stats.items())
+
+
+class Reporter:
+    """Formats outcomes one at a time (``header()`` first, for CSV)."""
+
+    def __init__(self, fmt: str = "pretty", *, stats: bool = False) -> None:
+        if fmt not in FORMATS:
+            raise ValueError(f"unknown format {fmt!r}")
+        self.fmt = fmt
+        self.stats = stats
+
+    def header(self) -> str:
+        if self.fmt != "csv":
+            return ""
+        fields = _CSV_FIELDS + (STAT_KEYS if self.stats else ())
+        return self._csv_row(fields)
+
+    def format(self, outcome: Outcome) -> str:
+        """The text for one outcome, ending in a newline."""
+        return getattr(self, f"_{self.fmt}")(outcome)
+
+    def _line(self, outcome: Outcome) -> str:
+        r = outcome.result
+        if r.solution is not None and r.status in ("solved", "unique"):
+            return _text(r.solution, outcome) + "\n"
+        return r.status + "\n"
+
+    def _json(self, outcome: Outcome) -> str:
+        return json.dumps(record(outcome, stats=self.stats)) + "\n"
+
+    def _csv(self, outcome: Outcome) -> str:
+        rec = record(outcome, stats=self.stats)
+        row = [rec.get(k) for k in _CSV_FIELDS]
+        if self.stats:
+            row += [rec["stats"].get(k) for k in STAT_KEYS]
+        return self._csv_row(row)
+
+    @staticmethod
+    def _csv_row(values) -> str:
+        buf = io.StringIO()
+        csv.writer(buf, lineterminator="\n").writerow(["" if v is None else v for v in values])
+        return buf.getvalue()
+
+    def _pretty(self, outcome: Outcome) -> str:
+        p, r = outcome.puzzle, outcome.result
+        title = f"{_where(outcome)}: {r.status}"
+        if r.solver:
+            title += f" by {r.solver}"
+        if p.name:
+            title += f"  # {p.name}"
+        out = [title]
+        if r.status == "invalid":
+            out.append(f"  {r.message}")
+        if r.solution is not None:
+            out.append(_text(r.solution, outcome, "pretty"))
+        if r.second is not None:
+            cells = r.solution.differences(r.second)
+            geo = r.solution.geometry
+            names = ", ".join(geo.cell_name(c) for c in cells[:12])
+            more = f" and {len(cells) - 12} more" if len(cells) > 12 else ""
+            out.append(f"another solution, differing at {len(cells)} cells ({names}{more}):")
+            out.append(_text(r.second, outcome, "pretty"))
+        if self.stats and r.stats:
+            out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(r.stats)}")
+        return "\n".join(out) + "\n\n"
