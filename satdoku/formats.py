@@ -617,7 +617,7 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
         A bad ``box`` or ``alphabet`` raises ValueError at once.
 
     >>> [p.grid.nclues for p in parse_puzzles(["1.3..4.2.34.4.23", "# done"])]
-    [10]
+    [9]
     """
     if box is not None:
         geometry_for_size(box[0] * box[1], box)  # raises ValueError when out of range
@@ -667,7 +667,7 @@ def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | Non
                  alphabet: str | None = None) -> Puzzle:
     """Exactly one puzzle from ``text`` (one line or several); anything else is an error.
 
-    >>> parse_puzzle("12..\\n..12\\n2...\\n...2").grid.cells[:4]
+    >>> parse_puzzle("12..\\n..12\\n2...\\n...1").grid.cells[:4]
     (1, 2, 0, 0)
     """
     puzzles = parse_puzzles(text.splitlines(), source, box=box, alphabet=alphabet)
