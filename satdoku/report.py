@@ -56,7 +56,8 @@ def record(outcome: Outcome, *, stats: bool = False) -> dict[str, Any]:
 
 
 def _where(outcome: Outcome) -> str:
-    return f"{outcome.puzzle.source}:{outcome.puzzle.line}"
+    p = outcome.puzzle
+    return f"{p.source}:{p.line}" if p.line else p.source
 
 
 def diagnostics(outcome: Outcome, *, stats: bool = False, fmt: str = "pretty") -> list[str]:
@@ -122,14 +123,14 @@ class Reporter:
 
     def _pretty(self, outcome: Outcome) -> str:
         p, r = outcome.puzzle, outcome.result
+        if r.status == "invalid":
+            return f"invalid: {r.message}\n\n"
         title = f"{_where(outcome)}: {r.status}"
         if r.solver:
             title += f" by {r.solver}"
         if p.name:
             title += f"  # {p.name}"
         out = [title]
-        if r.status == "invalid":
-            out.append(f"  {r.message}")
         if r.solution is not None:
             out.append(_text(r.solution, outcome, "pretty"))
         if r.second is not None:

@@ -1,0 +1,49 @@
+"""Reading back what an external SAT solver wrote for a CNF that ``satdoku encode`` exported."""
+
+from __future__ import annotations
+
+import sys
+
+from .encode import decode_model, parse_model
+from .errors import ModelError
+from .grid import Grid, solution_problems
+
+__all__ = ["decode_solution", "decode_file"]
+
+
+def decode_solution(text: str, puzzle: Grid, *, source: str | None = None) -> Grid:
+    """The verified solution of ``puzzle`` in a solver's output ``text``.
+
+    Raises:
+        ModelError: UNSAT, a malformed model, or a model that does not solve ``puzzle``.
+    """
+    try:
+        model = parse_model(text)
+    except ModelError as error:
+        raise error.located(source=source) from None
+    try:
+        grid = decode_model(model, puzzle.geometry)
+    except ModelError as error:
+        n = puzzle.geometry.size
+        top = max((abs(lit) for lit in model), default=0)
+        if top != n ** 3:
+            error.message += (f" (the model has {top} variables, a {n}x{n} puzzle has {n ** 3}:"
+                              " was it made from another puzzle?)")
+        raise error.located(source=source) from None
+    problems = solution_problems(grid, puzzle)
+    if problems:
+        raise ModelError("the model does not solve this puzzle: " + "; ".join(problems[:3]),
+                         source=source)
+    return grid
+
+
+def decode_file(path: str, puzzle: Grid) -> Grid:
+    """:func:`decode_solution` on the file at ``path`` ('-' for stdin)."""
+    if path == "-":
+        return decode_solution(sys.stdin.read(), puzzle, source="<stdin>")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fp:
+            text = fp.read()
+    except OSError as error:
+        raise ModelError(f"cannot read: {error.strerror}", source=path) from None
+    return decode_solution(text, puzzle, source=path)
