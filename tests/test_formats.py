@@ -303,7 +303,7 @@ def test_bad_file(monkeypatch):
 
 
 def test_project_puzzle_files():
-    for name, count, size in [("9x9.txt", 4, 9), ("4x4.txt", 1, 4)]:
+    for name, count, size in [("9x9.txt", 4, 9), ("4x4.txt", 1, 4), ("6x6.txt", 3, 6)]:
         puzzles = list(read_puzzles(str(PROJECT / "puzzles" / name)))
         assert errors(puzzles) == [] and len(puzzles) == count
         assert {p.grid.size for p in puzzles} == {size}
