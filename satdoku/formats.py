@@ -315,10 +315,22 @@ class _Reader:
                     return [puzzle]
         if _HEADER.match(s):
             return self._header(no, raw.strip())
-        if _RULE.fullmatch(s) and not (self.block is None and s.strip("-") == ""
-                                       and self._is_one_liner(len(s), _SYMBOLS, s, None)):
+        if _RULE.fullmatch(s) and not self._is_dash_row(s):
             return []
         return self._content(no, s, comment)
+
+    def _is_dash_row(self, s: str) -> bool:
+        """Whether a line of dashes is cells ('-' empty) rather than a rule between bands.
+
+        Cells: a one-liner of dashes only, or, inside a grid, a row of the right length
+        whose dashes stand apart ('- - - | - - -', '--- ---'); '---+---' is always a rule.
+        """
+        if self.block is None:
+            return s.strip("-") == "" and self._is_one_liner(len(s), _SYMBOLS, s, None)
+        if "+" in s or "=" in s:
+            return False
+        tokens = s.translate(_SEPARATORS).split()
+        return len(tokens) > 1 and len("".join(tokens)) == self.block.row_len
 
     def finish(self) -> list[Puzzle]:
         out = self._end_block()
@@ -395,8 +407,9 @@ class _Reader:
                     out.append(self._end_block()[0])
                 return out
             ncells = len(tokens) if kind == _NUMBERS else len(text)
-            if not (self._is_one_liner(ncells, kind, text, values)
-                    or self._is_row_len(ncells, kind)):
+            if not self._is_one_liner(ncells, kind, text, values):
+                # A bad row of this grid (rather than a new grid: those follow a blank line
+                # or a header, and end it there).
                 if blk.error is None:
                     blk.error = PuzzleError(f"{ncells} cells in a row of {blk.row_len}",
                                             source=self.source, line=no,

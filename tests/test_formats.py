@@ -161,6 +161,14 @@ def test_pretty_grid_with_rules():
     assert p.alphabet.symbols == "123456789"
 
 
+def test_dash_as_empty_marker_and_dash_rules():
+    text = PRETTY_9X9.replace(".", "-").replace("------+-------+------", "-" * 21)
+    text = text.replace("- - - | - - 1 | - - -", "- - - | - - - | - - -")
+    [p] = parse_all(text)
+    assert p.error is None
+    assert p.grid.cells == digits(SAMPLE[:32] + "." + SAMPLE[33:])  # row 4 all dashes
+
+
 def test_bordered_grid_and_grouped_rows():
     text = (
         "+-------+-------+-------+\n"
@@ -216,6 +224,14 @@ def test_short_row_inside_a_grid():
     puzzles = parse_all("12..\n..12\n2..\n...1\n" + SAMPLE)
     assert errors(puzzles) == ["t.txt:3: r3: 3 cells in a row of 4"]
     assert puzzles[1].grid.cells == digits(SAMPLE)
+
+
+def test_short_row_of_another_valid_length_is_one_error():
+    rows = PRETTY_9X9.splitlines()
+    rows[5] = ". 9 . | 8 . 6 | . 3"  # 8 cells, itself a row length (8x8)
+    puzzles = parse_all("\n".join(rows) + "\n\n" + SAMPLE_SMALL)
+    assert errors(puzzles) == ["t.txt:6: r5: 8 cells in a row of 9"]
+    assert len(puzzles) == 2 and puzzles[1].ok
 
 
 def test_incomplete_grid():
