@@ -183,10 +183,28 @@ def test_bordered_grid_and_grouped_rows():
 
 
 def test_blank_lines_between_bands_and_hex():
-    text = ("*5** 6**E *F*C *0**\nB**0 24** *1*3 5*E*\n*E** *D*1 5*** ****\n**9F **C* **2* *418\n\n"
-            "*02* F3E* *97* **4*\n6C4D **** **1* E2**\n***5 **** B8** 7DF*\nF*** **D* 3*A* ***9\n\n"
-            "0*** *E*C *B** ***F\n*2DC **73 **** 8***\n**F3 *8** **** 27BA\n*8** *2A* *3FD *19*\n\n"
-            "DAB* *C** *E** 19**\n**** ***2 8*C* **D*\n*9*E 8*5* **BA F**6\n**C* E*B* 7**9 **2*\n\n")
+    text = """\
+*5** 6**E *F*C *0**
+B**0 24** *1*3 5*E*
+*E** *D*1 5*** ****
+**9F **C* **2* *418
+
+*02* F3E* *97* **4*
+6C4D **** **1* E2**
+***5 **** B8** 7DF*
+F*** **D* 3*A* ***9
+
+0*** *E*C *B** ***F
+*2DC **73 **** 8***
+**F3 *8** **** 27BA
+*8** *2A* *3FD *19*
+
+DAB* *C** *E** 19**
+**** ***2 8*C* **D*
+*9*E 8*5* **BA F**6
+**C* E*B* 7**9 **2*
+
+"""
     [p] = parse_all(text)
     assert p.error is None and p.alphabet.symbols == HEX
     assert p.grid.cells[:16] == (0, 6, 0, 0, 7, 0, 0, 15, 0, 16, 0, 13, 0, 1, 0, 0)
@@ -195,7 +213,8 @@ def test_blank_lines_between_bands_and_hex():
 
 def test_blank_line_inside_a_band_ends_the_grid():
     puzzles = parse_all("12..\n\n..12\n2...\n...1\n")
-    assert errors(puzzles)[0] == "t.txt:1: 4 cells: a Sudoku has 16, 36, 64, 81, 100, 144, ... cells"
+    assert errors(puzzles)[0] == ("t.txt:1: 4 cells: a Sudoku has 16, 36, 64, 81, 100, 144, "
+                                  "... cells")
 
 
 def test_project_euler_headers():
