@@ -123,8 +123,8 @@ class Reporter:
 
     def _pretty(self, outcome: Outcome) -> str:
         p, r = outcome.puzzle, outcome.result
-        if r.status == "invalid":
-            return f"invalid: {r.message}\n\n"
+        if r.status == "invalid":  # the error itself goes to stderr, with file, line and cell
+            return f"{_where(outcome)}: invalid\n\n"
         title = f"{_where(outcome)}: {r.status}"
         if r.solver:
             title += f" by {r.solver}"
