@@ -220,7 +220,7 @@ def clue_literals(grid: Grid) -> list[int]:
     [7]
     """
     n = grid.geometry.size
-    return [cell * n + d for cell, d in enumerate(grid.cells) if d]
+    return [base + d for base, d in zip(range(0, n ** 3, n), grid.cells) if d]
 
 
 def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
