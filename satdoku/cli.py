@@ -283,3 +283,102 @@ def list_solvers():
         click.echo(f"{name}{'  (default)' if name == DEFAULT_SAT_SOLVER else ''}")
     click.echo(f"encodings: {', '.join(ENCODINGS)} (default extended)")
     click.echo(f"at-most-one: {', '.join(AMO_ENCODINGS)} (default pairwise)")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(exists=True, dir_okay=False))
+@click.option("--method", "methods", multiple=True, metavar="METHOD",
+              help="sat (default solver), sat:NAME or native; repeat to compare "
+                   "(default: sat and native).")
+@click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
+              help="SAT encodings: minimal, natural, extended; comma-separated or repeated "
+                   "(default: extended). Native search runs once per file.")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Only the first N puzzles of each file.")
+@click.option("--count-to", type=click.IntRange(1, 2), default=1, show_default=True,
+              help="1: find a solution; 2: also prove it unique (or find a second).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+              metavar="SECONDS", help="Per puzzle; a timeout counts at this time.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the shuffled order of the timed pass.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
+              show_default=True, help="Output format.")
+@click.option("--out", metavar="FILE", help="Write the results to FILE (atomically).")
+@click.option("--force", is_flag=True, help="Overwrite --out and --plot files if they exist.")
+@click.option("--plot", metavar="FILE.png",
+              help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@puzzle_options
+def bench(files, methods, encodings, limit, count_to, timeout, seed, fmt, out, force, plot, box,
+          alphabet):
+    """Time solving methods on puzzle files: one row per file, method and encoding.
+
+    Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
+    order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
+    far, the interrupted one marked partial, and exits 130.
+    """
+    from .bench import (BenchInterrupted, check_matplotlib, check_methods, check_not_input,
+                        format_csv, format_json, format_table, method_label, plot_bench,
+                        run_bench)
+
+    def fail(message: str, code: int = EXIT_FAILED) -> click.ClickException:
+        error = click.ClickException(message)
+        error.exit_code = code
+        return error
+
+    methods = methods or ("sat", "native")
+    encodings = [e.strip() for text in encodings or ("extended",) for e in text.split(",")
+                 if e.strip()]
+    try:
+        check_methods(methods, encodings)
+        for path in (p for p in (out, plot) if p):
+            check_not_input(path, files)
+            check_writable(path, force=force)
+        if plot:
+            check_matplotlib()
+    except SatdokuError as error:
+        raise fail(str(error), EXIT_USAGE) from None
+
+    bar = None
+
+    def progress(done: int, total: int, label: str) -> None:
+        nonlocal bar
+        if bar is None:
+            bar = click.progressbar(length=total, file=sys.stderr, label=label)
+            bar.__enter__()
+        bar.label = label
+        bar.update(done - bar.pos)
+
+    rows, interrupted = [], False
+    try:
+        for row in run_bench(files, methods, encodings, limit=limit, count_to=count_to,
+                             timeout=timeout, seed=seed, box=box, alphabet=alphabet,
+                             progress=progress if sys.stderr.isatty() else None):
+            rows.append(row)
+    except BenchInterrupted as stop:
+        rows.append(stop.row)
+        interrupted = True
+    except KeyboardInterrupt:
+        interrupted = True
+    except SatdokuError as error:
+        raise fail(str(error)) from None
+    finally:
+        if bar is not None:
+            bar.__exit__(None, None, None)
+
+    settings = {"satdoku": __version__, "files": list(files),
+                "methods": list(dict.fromkeys(method_label(m) for m in methods)),
+                "encodings": encodings, "limit": limit, "count_to": count_to,
+                "timeout": timeout, "seed": seed, "interrupted": interrupted}
+    text = (format_json(rows, settings) if fmt == "json" else
+            format_csv(rows) if fmt == "csv" else format_table(rows))
+    if interrupted:
+        click.echo("interrupted: the rows finished so far (the last one partial)"
+                   + (f"; {out} not written" if out else ""), err=True)
+        click.echo(text, nl=False)
+        sys.exit(130)
+    with _output(out, force) as fp:
+        fp.write(text)
+    if plot:
+        plot_bench(rows, plot)
+    sys.exit(EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK)

@@ -1,0 +1,482 @@
+"""Benchmarks: solve the puzzles of files with several methods and summarise each run as one row.
+
+The harness follows tdoku's: every answer is verified in an untimed warm-up pass (which also
+builds each geometry's base formula, so no puzzle is charged for it), then the puzzles are
+timed one by one in an order permuted with a fixed seed. One solver object serves a whole
+(file, method, encoding) group, so the SAT backend takes its incremental fast path.
+
+Glossary (adds to :mod:`satdoku.geometry`):
+
+- method: ``'sat'`` (the default SAT solver), ``'sat:NAME'`` (a python-sat solver) or
+  ``'native'`` (the propagation search). Encodings apply to SAT methods only.
+- group: one (file, method, encoding); it gives one :class:`BenchRow`.
+- answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
+  a timeout, an invalid puzzle or an error.
+
+The library never prints: :func:`run_bench` yields rows, :func:`format_table`,
+:func:`format_csv` and :func:`format_json` turn them into text, and :func:`plot_bench` draws
+them (matplotlib, the optional extra ``satdoku[plot]``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import platform
+import random
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+from .errors import SatdokuError, SolverError
+from .formats import Puzzle, read_puzzles
+from .result import Result
+from .solvers import make_solver, parse_method, solve, verify
+
+__all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "method_label", "check_methods",
+           "run_bench", "summarise", "format_table", "format_csv", "format_json",
+           "check_matplotlib", "check_not_input", "plot_bench", "PLOT_HINT"]
+
+#: Called as ``progress(done, total, label)``: steps (one puzzle in one pass) done of all.
+Progress = Callable[[int, int, str], None]
+
+PLOT_HINT = "install satdoku[plot] for --plot"
+
+
+@dataclass
+class BenchRow:
+    """The figures of one (file, method, encoding) group.
+
+    Counts: ``puzzles`` read (``invalid`` ones included), then what became of them. With
+    ``count_to=2``, ``solved`` counts unique puzzles and ``multiple`` those with two or more
+    solutions. Times are of the timed pass, per valid puzzle, in milliseconds; a timeout counts
+    at the time limit. ``puzzles_per_s`` is valid puzzles over their summed time.
+    SAT methods fill ``conflicts``/``decisions`` per puzzle, native search ``guesses`` per
+    puzzle; ``no_guess_pct`` is the share of valid puzzles settled by propagation alone
+    (native: no guess; SAT: no decision). ``partial`` marks a group cut short by Ctrl-C.
+    ``times_ms`` holds the time of every answered puzzle (for cactus plots; not a column).
+    """
+
+    file: str
+    size: int | None
+    method: str
+    encoding: str | None
+    count_to: int
+    puzzles: int = 0
+    solved: int = 0
+    unsolvable: int = 0
+    multiple: int = 0
+    timeouts: int = 0
+    invalid: int = 0
+    errors: int = 0
+    seconds: float = 0.0
+    puzzles_per_s: float | None = None
+    mean_ms: float | None = None
+    median_ms: float | None = None
+    p90_ms: float | None = None
+    p99_ms: float | None = None
+    max_ms: float | None = None
+    conflicts_per_puzzle: float | None = None
+    decisions_per_puzzle: float | None = None
+    guesses_per_puzzle: float | None = None
+    no_guess_pct: float | None = None
+    partial: bool = False
+    times_ms: list[float] = field(default_factory=list, repr=False)
+
+    @property
+    def label(self) -> str:
+        """``'sat:minisat22/extended'`` or ``'native'``: the name of the line in a plot."""
+        return f"{self.method}/{self.encoding}" if self.encoding else self.method
+
+    def record(self) -> dict[str, Any]:
+        """The row as a dict of its columns (the CSV row and the JSON object)."""
+        rec = asdict(self)
+        del rec["times_ms"]
+        return rec
+
+
+#: The columns of CSV and JSON output, in order.
+COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(BenchRow) if f.name != "times_ms")
+
+
+class BenchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a group: ``row`` holds the figures of the puzzles finished (``partial``)."""
+
+    def __init__(self, row: BenchRow) -> None:
+        super().__init__()
+        self.row = row
+
+
+def method_label(method: str) -> str:
+    """The full name of a method: ``'sat'`` -> ``'sat:minisat22'`` (the default solver).
+
+    >>> method_label('native')
+    'native'
+    """
+    kind, detail = parse_method(method)
+    if kind != "sat":
+        return kind
+    from .sat import DEFAULT_SAT_SOLVER, check_sat_solver
+    return f"sat:{check_sat_solver(detail or DEFAULT_SAT_SOLVER).name}"
+
+
+def check_methods(methods: Iterable[str], encodings: Iterable[str]) -> list[tuple[str, str | None]]:
+    """The (method label, encoding) groups to run for each file, duplicates dropped.
+
+    Native search appears once whatever the encodings. Raises :class:`SolverError` for an
+    unknown method, SAT solver or encoding.
+
+    >>> check_methods(['native', 'native'], ['minimal', 'extended'])
+    [('native', None)]
+    """
+    from .encode import ENCODINGS
+    encodings = list(encodings)
+    for name in encodings:
+        if name not in ENCODINGS:
+            raise SolverError(f"unknown encoding {name!r}; choose from {', '.join(ENCODINGS)}")
+    groups: list[tuple[str, str | None]] = []
+    for method in methods:
+        label = method_label(method)
+        for encoding in (encodings if label.startswith("sat:") else [None]):
+            if (label, encoding) not in groups:
+                groups.append((label, encoding))
+    return groups
+
+
+def _load(path: str, limit: int | None, box, alphabet) -> list[Puzzle]:
+    puzzles = []
+    try:
+        for puzzle in read_puzzles(path, box=box, alphabet=alphabet):
+            if limit is not None and len(puzzles) >= limit:
+                break
+            puzzles.append(puzzle)
+    except OSError as error:
+        raise SatdokuError(f"cannot read: {error.strerror or error}", source=path) from None
+    except SatdokuError as error:
+        raise error.located(source=path) from None
+    return puzzles
+
+
+def _percentile(ordered: Sequence[float], pct: float) -> float:
+    """Nearest-rank percentile of sorted values (the value at or below which ``pct``% fall)."""
+    rank = max(1, math.ceil(pct / 100.0 * len(ordered)))
+    return ordered[rank - 1]
+
+
+def _mean_stat(results: Sequence[Result], key: str) -> float | None:
+    values = [r.stats[key] for r in results if key in r.stats]
+    return sum(values) / len(values) if values else None
+
+
+def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float]) -> BenchRow:
+    """Fill ``row``'s counts and figures from the timed results of its valid puzzles.
+
+    ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit).
+    """
+    for r in results:
+        if r.status in ("solved", "unique"):
+            row.solved += 1
+        elif r.status == "multiple":
+            row.multiple += 1
+        elif r.status == "unsolvable":
+            row.unsolvable += 1
+        elif r.status == "timeout":
+            row.timeouts += 1
+        else:
+            row.errors += 1
+    row.puzzles = len(results) + row.invalid
+    row.times_ms = sorted(t for r, t in zip(results, times_ms)
+                          if r.status in ("solved", "unique", "multiple", "unsolvable"))
+    if not results:
+        return row
+    ordered = sorted(times_ms)
+    total_ms = sum(ordered)
+    row.seconds = total_ms / 1000.0
+    row.puzzles_per_s = len(ordered) / row.seconds if total_ms > 0 else None
+    row.mean_ms = total_ms / len(ordered)
+    row.median_ms = _percentile(ordered, 50)
+    row.p90_ms = _percentile(ordered, 90)
+    row.p99_ms = _percentile(ordered, 99)
+    row.max_ms = ordered[-1]
+    if row.method.startswith("sat:"):
+        row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
+        row.decisions_per_puzzle = _mean_stat(results, "decisions")
+        settled = sum(1 for r in results
+                      if r.status != "timeout" and r.stats.get("decisions", 1) == 0)
+    else:
+        row.guesses_per_puzzle = _mean_stat(results, "guesses")
+        settled = sum(1 for r in results if r.stats.get("no_guess"))
+    row.no_guess_pct = 100.0 * settled / len(results)
+    return row
+
+
+def _run_group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
+               count_to: int, timeout: float | None, seed: int, warmup: bool,
+               step: Callable[[], None]) -> BenchRow:
+    """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
+    valid = [p for p in puzzles if p.error is None and p.grid is not None]
+    size = valid[0].grid.size if valid else None
+    row = BenchRow(file=path, size=size, method=label, encoding=encoding, count_to=count_to,
+                   invalid=len(puzzles) - len(valid))
+    random.Random(seed).shuffle(valid)
+    kind, _, detail = label.partition(":")
+    solver = make_solver(kind, sat_solver=detail or None, encoding=encoding)
+    warm: dict[int, Result] = {}
+    results: list[Result] = []
+    times: list[float] = []
+    try:
+        if warmup:
+            for i, puzzle in enumerate(valid):
+                warm[i] = solve(solver, puzzle.grid, limit=count_to, timeout=timeout)
+                step()
+        for i, puzzle in enumerate(valid):
+            before = warm.get(i)
+            if before is not None and before.status == "timeout":
+                # Not run again: it would only burn the time limit a second time.
+                result, elapsed = before, timeout * 1000.0
+            else:
+                start = time.perf_counter()
+                result = solver.solve(puzzle.grid, limit=count_to, timeout=timeout)
+                elapsed = (time.perf_counter() - start) * 1000.0
+                # Checked after the clock stops: the warm-up answer was verified, this one too.
+                result = verify(result, puzzle.grid)
+                if result.status == "timeout" and timeout is not None:
+                    elapsed = timeout * 1000.0
+            results.append(result)
+            times.append(elapsed)
+            step()
+    except KeyboardInterrupt:
+        row.partial = True
+        if not results and warm:  # stopped during the warm-up: its figures are all there is
+            done = list(warm.values())
+            results, times = done, [r.time_ms for r in done]
+        raise BenchInterrupted(summarise(row, results, times)) from None
+    finally:
+        solver.close()
+    return summarise(row, results, times)
+
+
+def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
+              encodings: Sequence[str] = ("extended",), *, limit: int | None = None,
+              count_to: int = 1, timeout: float | None = None, seed: int = 0,
+              warmup: bool = True, box: tuple[int, int] | None = None,
+              alphabet: str | None = None, progress: Progress | None = None
+              ) -> Iterator[BenchRow]:
+    """Benchmark every method (and encoding, for SAT) on every file; one row per group.
+
+    Args:
+        files: puzzle files in any format :func:`satdoku.formats.read_puzzles` reads.
+        methods: ``'sat'``, ``'sat:NAME'`` or ``'native'``.
+        encodings: for SAT methods; native search runs once per file.
+        limit: only the first ``limit`` puzzles of each file (None: all).
+        count_to: 1 finds a solution; 2 also proves it unique (or finds a second).
+        timeout: seconds per puzzle; a timeout counts at this time.
+        seed: the timed pass visits the puzzles in an order shuffled with this seed.
+        warmup: verify every answer in an untimed pass first (else only after each timing).
+        progress: called after each puzzle of each pass as ``progress(done, total, label)``.
+
+    Every file is read before anything is solved, so a bad file fails fast
+    (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
+    of the interrupted group (the rows before it have been yielded).
+
+    >>> rows = list(run_bench(['9x9.txt'], ['native'], limit=10))  # doctest: +SKIP
+    >>> rows[0].solved, rows[0].puzzles_per_s  # doctest: +SKIP
+    (10, 1523.4)
+    """
+    if count_to not in (1, 2):
+        raise ValueError("count_to must be 1 or 2")
+    groups = check_methods(methods, encodings)
+    loaded = [(path, _load(path, limit, box, alphabet)) for path in files]
+    passes = 2 if warmup else 1
+    total = sum(passes * sum(1 for p in puzzles if p.error is None) * len(groups)
+                for _, puzzles in loaded)
+    done = 0
+    for path, puzzles in loaded:
+        for label, encoding in groups:
+            name = f"{os.path.basename(path)} {label}{'/' + encoding if encoding else ''}"
+
+            def step(name: str = name) -> None:
+                nonlocal done
+                done += 1
+                if progress is not None:
+                    progress(done, total, name)
+
+            yield _run_group(path, puzzles, label, encoding, count_to=count_to,
+                             timeout=timeout, seed=seed, warmup=warmup, step=step)
+
+
+def _number(value: Any) -> str:
+    """A figure for the table: three significant digits or so, '-' for none."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    if isinstance(value, int):
+        return str(value)
+    if value >= 100:
+        return f"{value:,.0f}"
+    if value >= 10:
+        return f"{value:.1f}"
+    if value >= 1:
+        return f"{value:.2f}"
+    return f"{value:.3f}"
+
+
+_TABLE = (("file", "file"), ("method", "method"), ("encoding", "encoding"),
+          ("puzzles", "puzzles"), ("solved", "solved"), ("unsolvable", "unsolv"),
+          ("multiple", "multi"), ("timeouts", "t/o"), ("invalid", "invalid"),
+          ("puzzles_per_s", "puzzles/s"), ("mean_ms", "mean ms"), ("median_ms", "median ms"),
+          ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"), ("max_ms", "max ms"),
+          ("conflicts_per_puzzle", "conflicts"), ("decisions_per_puzzle", "decisions"),
+          ("guesses_per_puzzle", "guesses"), ("no_guess_pct", "no guess %"))
+
+
+def format_table(rows: Iterable[BenchRow]) -> str:
+    """Rows as a Markdown table (aligned, so it reads in a terminal too); numbers rounded.
+
+    Files are shown by base name; an ``errors`` count or a partial group adds a column.
+    """
+    rows = list(rows)
+    columns = list(_TABLE)
+    if any(r.errors for r in rows):
+        columns.append(("errors", "errors"))
+    if any(r.partial for r in rows):
+        columns.append(("partial", "partial"))
+    cells = [[h for _, h in columns]]
+    for row in rows:
+        rec = row.record()
+        rec["file"] = os.path.basename(row.file)
+        rec["encoding"] = row.encoding or "-"
+        if row.no_guess_pct is not None:
+            rec["no_guess_pct"] = f"{row.no_guess_pct:.1f}"
+        cells.append([v if isinstance(v := rec[k], str) else _number(v) for k, _ in columns])
+    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
+    numeric = [i >= 3 for i in range(len(columns))]
+
+    def line(values: list[str]) -> str:
+        return "| " + " | ".join(v.rjust(w) if num else v.ljust(w)
+                                 for v, w, num in zip(values, widths, numeric)) + " |"
+
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if num else ("-" * (w + 2))
+                          for w, num in zip(widths, numeric)) + "|"
+    return "\n".join([line(cells[0]), rule] + [line(c) for c in cells[1:]]) + "\n"
+
+
+def format_csv(rows: Iterable[BenchRow]) -> str:
+    """Rows as CSV with a header of :data:`COLUMNS`; figures unrounded, empty for none."""
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(COLUMNS)
+    for row in rows:
+        rec = row.record()
+        writer.writerow(["" if rec[k] is None else rec[k] for k in COLUMNS])
+    return buf.getvalue()
+
+
+def format_json(rows: Iterable[BenchRow], settings: dict[str, Any] | None = None) -> str:
+    """``{"settings": {...}, "rows": [{column: value}, ...]}``; settings get the machine added."""
+    meta = dict(settings or {})
+    meta.setdefault("python", platform.python_version())
+    meta.setdefault("machine", platform.machine())
+    meta.setdefault("cpus", os.cpu_count())
+    return json.dumps({"settings": meta, "rows": [r.record() for r in rows]}, indent=2) + "\n"
+
+
+def check_not_input(path: str, files: Iterable[str]) -> None:
+    """Raise :class:`SatdokuError` if ``path`` (an output) is one of the input ``files``."""
+    for source in files:
+        if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
+            raise SatdokuError(f"{path} is an input file; choose another output")
+
+
+def check_matplotlib() -> None:
+    """Raise :class:`SatdokuError` with :data:`PLOT_HINT` when matplotlib cannot be imported."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        raise SatdokuError(PLOT_HINT) from None
+
+
+def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None) -> None:
+    """One PNG with two panels: a cactus plot and puzzles/s per file and method.
+
+    Left, the cactus plot of SAT papers: for each method (and encoding) the answered puzzles
+    of all files, sorted by time, x = puzzles answered, y = time per puzzle on a log axis; the
+    line that stays lower and reaches further right is better. Right, puzzles/s per file as
+    grouped bars (log axis when the rates span more than a factor of 50).
+    Written atomically (temporary file, then rename).
+    """
+    check_matplotlib()
+    check_not_input(path, (r.file for r in rows))
+    from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
+
+    labels = list(dict.fromkeys(r.label for r in rows))
+    files = list(dict.fromkeys(r.file for r in rows))
+    fig = Figure(figsize=(12, 5), layout="constrained")
+    cactus, bars = fig.subplots(1, 2, width_ratios=(1.1, 1))
+    colours = {label: f"C{i % 10}" for i, label in enumerate(labels)}
+    markers = "os^vD<>ph*"
+    for i, label in enumerate(labels):
+        times = sorted(t for r in rows if r.label == label for t in r.times_ms)
+        if not times:
+            continue
+        xs = range(1, len(times) + 1)
+        cactus.plot(xs, [max(t, 1e-3) for t in times], color=colours[label], label=label,
+                    marker=markers[i % len(markers)], markevery=max(1, len(times) // 8),
+                    markersize=4, linewidth=1.5)
+    cactus.set_yscale("log")
+    cactus.set_xlabel("puzzles answered")
+    cactus.set_ylabel("time per puzzle (ms, log scale)")
+    cactus.set_title("Cactus plot: puzzles answered within a time")
+    cactus.grid(True, which="both", alpha=0.3)
+    if cactus.lines:
+        cactus.legend(fontsize="small")
+
+    width = 0.8 / max(1, len(labels))
+    rates = []
+    for i, label in enumerate(labels):
+        xs, ys = [], []
+        for j, source in enumerate(files):
+            row = next((r for r in rows if r.label == label and r.file == source), None)
+            if row is not None and row.puzzles_per_s:
+                xs.append(j - 0.4 + width * (i + 0.5))
+                ys.append(row.puzzles_per_s)
+        rates += ys
+        bars.bar(xs, ys, width=width, color=colours[label], label=label)
+    if rates and max(rates) / min(rates) > 50:
+        bars.set_yscale("log")
+    bars.set_xticks(range(len(files)))
+    bars.set_xticklabels([_file_label(source, rows) for source in files], fontsize="small",
+                         rotation=15 if len(files) > 3 else 0)
+    bars.set_ylabel("puzzles per second" + (" (log scale)" if bars.get_yscale() == "log"
+                                            else ""))
+    bars.set_title("Throughput per file")
+    bars.grid(True, axis="y", which="both", alpha=0.3)
+    if rates:
+        bars.legend(fontsize="small")
+    if title:
+        fig.suptitle(title)
+    _save_atomically(fig, path)
+
+
+def _file_label(path: str, rows: Sequence[BenchRow]) -> str:
+    row = next(r for r in rows if r.file == path)
+    size = f"\n{row.size}x{row.size}, {row.puzzles} puzzles" if row.size else ""
+    return os.path.basename(path) + size
+
+
+def _save_atomically(fig: Any, path: str) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".png", dir=folder)
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=110, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
