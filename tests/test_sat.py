@@ -1,0 +1,234 @@
+"""sat: the python-sat backend solves, counts, keeps time limits and stays reusable."""
+
+import io
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from satdoku.encode import decode_model, encode, parse_model, write_dimacs
+from satdoku.errors import SolverError
+from satdoku.geometry import geometry
+from satdoku.grid import Grid, is_solution
+from satdoku.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
+
+SOLVERS = sorted({"minisat22", "glucose4", DEFAULT_SAT_SOLVER})
+
+SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
+SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
+SAMPLE_HARD = ".714....5....5..8...39.76.......1....9...6..3......82.....4...83......9.....85..."
+
+
+def grid_9x9(text):
+    return Grid(geometry(3, 3), tuple(0 if ch == "." else int(ch) for ch in text))
+
+
+def pattern_solution(box_rows, box_cols):
+    """A valid full grid: each row is the previous one shifted by a box width (or by one more
+    at the start of a band)."""
+    n = box_rows * box_cols
+    cells = [(box_cols * (row % box_rows) + row // box_rows + col) % n + 1
+             for row in range(n) for col in range(n)]
+    return Grid(geometry(box_rows, box_cols), tuple(cells))
+
+
+def with_holes(grid, every):
+    """``grid`` with every ``every``-th cell (and a diagonal band) emptied."""
+    n = grid.size
+    cells = [0 if i % every == 0 or (i // n + i % n) % 3 == 0 else d
+             for i, d in enumerate(grid.cells)]
+    return Grid(grid.geometry, tuple(cells))
+
+
+PUZZLES = {
+    "sample": grid_9x9(SAMPLE),
+    "17-clue": grid_9x9(SEVENTEEN),
+    "4x4": Grid(geometry(2, 2), (1, 0, 3, 0, 0, 4, 0, 2, 0, 3, 4, 0, 4, 0, 2, 3)),  # sampleSmall
+    "6x6": with_holes(pattern_solution(2, 3), 2),
+    "12x12": with_holes(pattern_solution(3, 4), 2),
+}
+
+# No two givens clash, yet r1c4 must be 4 and column 4 already has a 4.
+UNSOLVABLE_4X4 = Grid(geometry(2, 2), (1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0))
+
+
+@pytest.fixture(params=SOLVERS)
+def solver(request):
+    with SatSolver(request.param) as s:
+        yield s
+
+
+def test_pattern_grids_are_valid():
+    for shape in [(2, 2), (2, 3), (3, 3), (3, 4)]:
+        full = pattern_solution(*shape)
+        assert is_solution(full, full)
+
+
+@pytest.mark.parametrize("name", list(PUZZLES))
+def test_solves(solver, name):
+    puzzle = PUZZLES[name]
+    result = solver.solve(puzzle)
+    assert result.status == "solved"
+    assert is_solution(result.solution, puzzle)
+    assert result.count is None
+    assert result.solver == solver.name == f"sat:{solver.sat_solver}"
+    assert result.encoding == "extended"
+    n = puzzle.size
+    assert result.stats["variables"] == n ** 3
+    assert result.stats["clauses"] > n ** 2
+    assert {"conflicts", "decisions", "propagations"} <= set(result.stats)
+    assert result.time_ms > 0
+
+
+def test_unsolvable(solver):
+    assert solver.solve(UNSOLVABLE_4X4).status == "unsolvable"
+    counted = solver.solve(UNSOLVABLE_4X4, limit=2)
+    assert (counted.status, counted.count, counted.solution) == ("unsolvable", 0, None)
+
+
+def test_counting_then_reuse(solver):
+    empty = Grid(geometry(2, 2), (0,) * 16)
+    result = solver.solve(empty, limit=2)
+    assert (result.status, result.count) == ("multiple", 2)
+    assert is_solution(result.solution, empty) and is_solution(result.second, empty)
+    assert result.solution != result.second
+    # the blocking clauses are switched off: the same solver still finds and counts correctly
+    puzzle = PUZZLES["4x4"]
+    again = solver.solve(puzzle, limit=2)
+    assert again.status == "unique" and again.count == 1 and again.second is None
+    assert is_solution(again.solution, puzzle)
+    assert solver.solve(empty, limit=5).count == 5
+    assert solver.solve(puzzle).status == "solved"
+    sample = solver.solve(PUZZLES["sample"], limit=2)
+    assert sample.status == "unique"
+    assert solver.solve(grid_9x9(SAMPLE_HARD), limit=2).status == "multiple"
+
+
+def test_non_incremental_agrees():
+    with SatSolver(DEFAULT_SAT_SOLVER, incremental=False) as fresh, SatSolver() as inc:
+        for puzzle in list(PUZZLES.values()) + [UNSOLVABLE_4X4, grid_9x9(SAMPLE_HARD)]:
+            a, b = fresh.solve(puzzle, limit=2), inc.solve(puzzle, limit=2)
+            assert (a.status, a.count) == (b.status, b.count)
+            if a.solution is not None:
+                assert is_solution(a.solution, puzzle)
+
+
+@pytest.mark.parametrize("encoding", ["minimal", "natural"])
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter", "ladder"])
+def test_other_encodings(encoding, amo):
+    with SatSolver("minisat22", encoding=encoding, amo=amo) as s:
+        result = s.solve(PUZZLES["sample"], limit=2)
+        assert result.status == "unique" and is_solution(result.solution, PUZZLES["sample"])
+        assert s.solve(UNSOLVABLE_4X4).status == "unsolvable"
+
+
+@pytest.mark.parametrize("name", ["kissat404", "kissat", "ks"])
+def test_kissat_refused(name):
+    with pytest.raises(SolverError, match="kissat ignores assumptions"):
+        SatSolver(name)
+
+
+def test_unknown_solver_lists_choices():
+    with pytest.raises(SolverError, match="minisat22") as info:
+        SatSolver("zchaff")
+    assert "unknown SAT solver 'zchaff'" in str(info.value)
+    assert check_sat_solver("m22").name == "minisat22"
+
+
+@pytest.mark.parametrize("name", [n for n in SAT_SOLVERS if n != "lingeling"])
+def test_every_offered_solver_works_with_assumptions(name):
+    with SatSolver(name) as s:
+        assert s.solve(PUZZLES["sample"], limit=2).status == "unique"
+        assert s.solve(PUZZLES["17-clue"]).status == "solved"
+        assert s.solve(UNSOLVABLE_4X4).status == "unsolvable"
+
+
+def test_lingeling_solves_but_cannot_keep_time():
+    with SatSolver("lingeling") as s:
+        assert is_solution(s.solve(PUZZLES["sample"]).solution, PUZZLES["sample"])
+        with pytest.raises(SolverError, match="time limit"):
+            s.solve(PUZZLES["sample"], timeout=1)
+
+
+@pytest.mark.parametrize("name", ["minisat22", "cadical195"])
+def test_timeout_while_counting(name):
+    # Counting the solutions of an empty 16x16 grid goes on for hours.
+    empty = Grid(geometry(4, 4), (0,) * 256)
+    with SatSolver(name) as s:
+        s.solve(empty)  # build the solver outside the timed part
+        begun = time.perf_counter()
+        result = s.solve(empty, limit=10 ** 9, timeout=0.2)
+        elapsed = time.perf_counter() - begun
+        assert result.status == "timeout"
+        assert elapsed < 1.0
+        assert result.count >= 1 and is_solution(result.solution, empty)
+        # and the solver is usable afterwards
+        assert s.solve(PUZZLES["4x4"], timeout=5).status == "solved"
+        assert s.solve(pattern_solution(4, 4), limit=2).status == "unique"
+
+
+def test_zero_timeout():
+    with SatSolver("minisat22") as s:
+        result = s.solve(PUZZLES["12x12"], timeout=0.0)
+        assert result.status == "timeout" and result.solution is None
+        assert s.solve(PUZZLES["12x12"], timeout=10).status == "solved"
+
+
+FRISCH = Path("/work/shared/puzzles/25x25/gecode_frisch_25x25.txt")
+
+
+@pytest.mark.skipif(not FRISCH.exists(), reason="shared puzzle collection absent")
+@pytest.mark.parametrize("name", ["minisat22", "cadical195"])
+def test_timeout_inside_one_solve(name):
+    # Frisch's minimal 25x25 puzzles: proving uniqueness takes seconds to minutes.
+    alphabet = "123456789ABCDEFGHIJKLMNOP"
+    line = next(x for x in FRISCH.read_text().splitlines() if x and not x.startswith("#"))
+    puzzle = Grid(geometry(5, 5), tuple(alphabet.index(ch) + 1 if ch != "." else 0
+                                        for ch in line.split()[0]))
+    with SatSolver(name) as s:
+        s.solve(Grid(puzzle.geometry, (0,) * 625))  # build the solver outside the timed part
+        begun = time.perf_counter()
+        result = s.solve(puzzle, limit=2, timeout=0.05)
+        assert result.status == "timeout"
+        assert time.perf_counter() - begun < 1.0
+
+
+def write_sample_cnf(tmp_path):
+    puzzle = PUZZLES["sample"]
+    path = tmp_path / "in.cnf"
+    with open(path, "w") as fp:
+        write_dimacs(encode(puzzle), fp, puzzle_text=SAMPLE, grid=puzzle)
+    return puzzle, path
+
+
+@pytest.mark.skipif(not shutil.which("minisat"), reason="minisat binary not installed")
+def test_end_to_end_minisat(tmp_path):
+    puzzle, cnf = write_sample_cnf(tmp_path)
+    out = tmp_path / "out.txt"
+    done = subprocess.run([shutil.which("minisat"), str(cnf), str(out)], capture_output=True)
+    assert done.returncode == 10  # SATISFIABLE
+    solution = decode_model(parse_model(out.read_text()), puzzle.geometry)
+    assert is_solution(solution, puzzle)
+
+
+@pytest.mark.skipif(not shutil.which("cadical"), reason="cadical binary not installed")
+def test_end_to_end_cadical(tmp_path):
+    puzzle, cnf = write_sample_cnf(tmp_path)
+    done = subprocess.run([shutil.which("cadical"), str(cnf)], capture_output=True, text=True)
+    assert done.returncode == 10  # 10 SAT, 20 UNSAT
+    solution = decode_model(parse_model(done.stdout), puzzle.geometry)
+    assert is_solution(solution, puzzle)
+
+
+@pytest.mark.skipif(not shutil.which("cadical"), reason="cadical binary not installed")
+def test_end_to_end_cadical_unsat(tmp_path):
+    path = tmp_path / "unsat.cnf"
+    buffer = io.StringIO()
+    write_dimacs(encode(UNSOLVABLE_4X4), buffer)
+    path.write_text(buffer.getvalue())
+    done = subprocess.run([shutil.which("cadical"), str(path)], capture_output=True, text=True)
+    assert done.returncode == 20
+    with pytest.raises(Exception, match="unsolvable"):
+        parse_model(done.stdout)
