@@ -28,13 +28,14 @@ from pysat.solvers import Solver as PysatSolver
 from pysat.solvers import SolverNames
 
 from .encode import DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, AMO_ENCODINGS, clue_literals
-from .encode import decode_model, encode_base
+from .encode import decode_model, encode_base, formula_size
 from .errors import SolverError
 from .geometry import Geometry
 from .grid import Grid
 from .result import Result, counted_status
 
-__all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "SatSolver", "check_sat_solver"]
+__all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "SatSolver", "check_sat_solver",
+           "MAX_BASE_CLAUSES"]
 
 
 @dataclass(frozen=True)
@@ -141,11 +142,24 @@ class _Watchdog:
                 action()
 
 
+#: Pairwise base formulas larger than this are refused rather than built: 64x64 (33 million
+#: clauses, a few GB as Python lists) is allowed, 81x81 (85 million) would exhaust memory.
+MAX_BASE_CLAUSES = 40_000_000
+
+
 class _Engine:
     """One python-sat solver loaded with the base formula of one geometry."""
 
     def __init__(self, sat_solver: str, geometry: Geometry, encoding: str, amo: str,
                  units: list[int] | None = None) -> None:
+        if amo == "pairwise":
+            clauses = formula_size(geometry, encoding)[1]
+            if clauses > MAX_BASE_CLAUSES:
+                n = geometry.size
+                raise SolverError(f"a {n}x{n} grid needs {clauses:,} clauses with pairwise "
+                                  f"at-most-one, more than satdoku builds "
+                                  f"({MAX_BASE_CLAUSES:,}); use the native solver or a linear "
+                                  f"at-most-one encoding such as seqcounter")
         formula = encode_base(geometry, encoding, amo)
         self.geometry = geometry
         self.size = geometry.size

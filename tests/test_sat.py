@@ -232,3 +232,9 @@ def test_end_to_end_cadical_unsat(tmp_path):
     assert done.returncode == 20
     with pytest.raises(Exception, match="unsolvable"):
         parse_model(done.stdout)
+
+
+def test_huge_pairwise_base_refused_before_building():
+    with SatSolver() as s:
+        with pytest.raises(SolverError, match="81x81 grid needs 85,056,804 clauses"):
+            s.solve(Grid(geometry(9, 9), (0,) * 81 ** 2))
