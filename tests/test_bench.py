@@ -1,0 +1,261 @@
+"""The benchmark: counts per group, CSV/JSON/table output, plots, interruption, clean errors."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from satdoku import bench
+from satdoku.bench import BenchInterrupted, BenchRow, run_bench, summarise
+from satdoku.cli import main
+from satdoku.result import Result
+from satdoku.sat import DEFAULT_SAT_SOLVER
+
+SAT = f"sat:{DEFAULT_SAT_SOLVER}"
+
+#: The documented columns of CSV and JSON output, in order.
+COLUMNS = ["file", "size", "method", "encoding", "count_to", "puzzles", "solved", "unsolvable",
+           "multiple", "timeouts", "invalid", "errors", "seconds", "puzzles_per_s", "mean_ms",
+           "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
+           "decisions_per_puzzle", "guesses_per_puzzle", "no_guess_pct", "partial"]
+
+TINY4 = """\
+# unique
+1.3..4.2.34.4.23
+# several solutions
+1...............
+# no solution: r1c3 and r1c4 both need the 3 (column 3 and column 4 already have one)
+12....3....3....
+# clashing givens
+11..............
+# unique, given in full
+1234341221434321
+"""
+
+TINY9 = """\
+.714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85...
+.......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6...
+"""
+
+
+@pytest.fixture
+def files(tmp_path):
+    tiny4, tiny9 = tmp_path / "tiny4.txt", tmp_path / "tiny9.txt"
+    tiny4.write_text(TINY4)
+    tiny9.write_text(TINY9)
+    return str(tiny4), str(tiny9)
+
+
+def run(*args):
+    result = CliRunner().invoke(main, ["bench", *args])
+    assert "Traceback" not in result.output, result.output
+    return result
+
+
+def by_group(rows):
+    return {(row["file"].rsplit("/", 1)[-1], row["method"], row["encoding"] or None): row
+            for row in rows}
+
+
+def test_csv_has_the_columns_and_the_counts(files):
+    result = run(*files, "--method", "sat", "--method", "native", "--count-to", "2",
+                 "--format", "csv")
+    assert result.exit_code == 0, result.output
+    reader = csv.DictReader(io.StringIO(result.output))
+    assert reader.fieldnames == COLUMNS
+    rows = by_group(reader)
+    assert set(rows) == {("tiny4.txt", SAT, "extended"), ("tiny4.txt", "native", None),
+                         ("tiny9.txt", SAT, "extended"), ("tiny9.txt", "native", None)}
+    for method, encoding in ((SAT, "extended"), ("native", None)):
+        row = rows["tiny4.txt", method, encoding]
+        counts = {k: int(row[k]) for k in ("puzzles", "solved", "multiple", "unsolvable",
+                                           "timeouts", "invalid", "errors", "size", "count_to")}
+        assert counts == {"puzzles": 5, "solved": 2, "multiple": 1, "unsolvable": 1,
+                          "timeouts": 0, "invalid": 1, "errors": 0, "size": 4, "count_to": 2}
+        assert row["partial"] == "False"
+        assert float(row["puzzles_per_s"]) > 0
+        assert float(row["median_ms"]) <= float(row["p90_ms"]) <= float(row["max_ms"])
+        nine = rows["tiny9.txt", method, encoding]
+        assert (int(nine["solved"]), int(nine["multiple"]), nine["size"]) == (2, 0, "9")
+    assert rows["tiny4.txt", SAT, "extended"]["guesses_per_puzzle"] == ""
+    assert float(rows["tiny4.txt", SAT, "extended"]["decisions_per_puzzle"]) >= 0
+    assert rows["tiny4.txt", "native", None]["conflicts_per_puzzle"] == ""
+    assert float(rows["tiny4.txt", "native", None]["guesses_per_puzzle"]) >= 0
+
+
+def test_json_rows_and_settings(files):
+    result = run(files[0], "--method", "native", "--method", "sat:glucose4", "--encoding",
+                 "minimal,extended", "--count-to", "2", "--format", "json", "--seed", "7")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.output)
+    assert doc["settings"]["seed"] == 7 and doc["settings"]["count_to"] == 2
+    assert doc["settings"]["methods"] == ["native", "sat:glucose4"]
+    assert [(r["method"], r["encoding"]) for r in doc["rows"]] == [
+        ("native", None), ("sat:glucose4", "minimal"), ("sat:glucose4", "extended")]
+    for row in doc["rows"]:
+        assert list(row) == COLUMNS
+        assert (row["solved"], row["multiple"], row["unsolvable"], row["invalid"]) == (2, 1, 1, 1)
+
+
+def test_count_to_one_only_finds_solutions(files):
+    result = run(files[0], "--method", "native", "--format", "json")
+    row = json.loads(result.output)["rows"][0]
+    assert (row["solved"], row["multiple"], row["unsolvable"], row["invalid"]) == (3, 0, 1, 1)
+
+
+def test_table_names_every_method(files):
+    result = run(*files, "--method", "sat:minisat22", "--method", "sat:cadical195",
+                 "--method", "native", "--limit", "2")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("| file") and "puzzles/s" in lines[0]
+    assert len(lines) == 2 + 2 * 3
+    for method in ("sat:minisat22", "sat:cadical195", "native"):
+        assert sum(method in line for line in lines) == 2
+    # --limit 2 keeps the first two puzzles of each file
+    assert all(line.split("|")[4].strip() == "2" for line in lines[2:])
+
+
+def test_default_is_default_sat_solver_and_native(files):
+    result = run(files[1])
+    assert result.exit_code == 0, result.output
+    assert f"| {SAT} " in result.output and "| native " in result.output
+    assert "| extended " in result.output
+
+
+def test_out_is_written_and_not_overwritten(files, tmp_path):
+    out = tmp_path / "bench.csv"
+    result = run(files[1], "--method", "native", "--format", "csv", "--out", str(out))
+    assert result.exit_code == 0 and result.output == ""
+    assert out.read_text().splitlines()[0] == ",".join(COLUMNS)
+    again = run(files[1], "--method", "native", "--out", str(out))
+    assert again.exit_code == 2 and "exists" in again.output
+    forced = run(files[1], "--method", "native", "--out", str(out), "--force")
+    assert forced.exit_code == 0 and out.read_text().startswith("| file")
+
+
+def test_plot_writes_a_png_and_leaves_the_inputs_alone(files, tmp_path):
+    pytest.importorskip("matplotlib")
+    before = [open(f).read() for f in files]
+    png = tmp_path / "bench.png"
+    result = run(*files, "--plot", str(png))
+    assert result.exit_code == 0, result.output
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert [open(f).read() for f in files] == before
+
+
+def test_plot_refuses_an_input_file(files):
+    result = run(files[0], "--plot", files[0], "--force")
+    assert result.exit_code == 2 and "is an input file" in result.output
+
+
+def test_plot_without_matplotlib_says_how_to_get_it(files, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes 'import matplotlib' fail
+    result = run(files[0], "--plot", str(tmp_path / "x.png"))
+    assert result.exit_code == 2
+    assert result.output == "Error: install satdoku[plot] for --plot\n"
+    assert not (tmp_path / "x.png").exists()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no/such/file.txt"], "does not exist"),
+    (["{tiny4}", "--method", "dpll"], "unknown method"),
+    (["{tiny4}", "--method", "sat:nosuch"], "unknown SAT solver"),
+    (["{tiny4}", "--encoding", "natural,clever"], "unknown encoding"),
+])
+def test_bad_arguments_give_a_clean_error(files, args, message):
+    result = run(*[a.format(tiny4=files[0]) for a in args])
+    assert result.exit_code == 2
+    assert message in result.output
+
+
+def test_a_file_that_is_not_puzzles_counts_invalid(tmp_path):
+    junk = tmp_path / "junk.txt"
+    junk.write_text("hello world\n")
+    result = run(str(junk), "--method", "native", "--format", "json")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.output)["rows"][0]
+    assert row["puzzles"] == row["invalid"] == 1
+    assert row["size"] is None and row["puzzles_per_s"] is None and row["median_ms"] is None
+
+
+def test_ctrl_c_prints_finished_rows_and_the_partial_one(files):
+    calls = []
+
+    def progress(done, total, label):
+        calls.append(done)
+        if len(calls) == 12:
+            raise KeyboardInterrupt
+
+    rows = []
+    with pytest.raises(BenchInterrupted) as stop:
+        for row in run_bench(files, ["native", "sat"], count_to=2, progress=progress):
+            rows.append(row)
+    # tiny4 first: native takes steps 1-8 (4 valid puzzles, 2 passes), SAT warms up in 9-12
+    assert [(r.method, r.partial) for r in rows] == [("native", False)]
+    partial = stop.value.row
+    assert partial.partial and partial.method == SAT and partial.puzzles >= 1
+
+
+def test_cli_ctrl_c_exits_130_with_the_rows(files, monkeypatch):
+    done = BenchRow(file=files[0], size=4, method="native", encoding=None, count_to=1,
+                    puzzles=3, solved=3)
+    cut = BenchRow(file=files[0], size=4, method=SAT, encoding="extended", count_to=1,
+                   puzzles=1, solved=1, partial=True)
+
+    def interrupted(*args, **kwargs):
+        yield done
+        raise BenchInterrupted(cut)
+
+    monkeypatch.setattr(bench, "run_bench", interrupted)
+    result = CliRunner().invoke(main, ["bench", files[0], "--format", "csv"])
+    assert result.exit_code == 130
+    rows = list(csv.DictReader(io.StringIO(result.output.split("\n", 1)[1])))
+    assert [(r["method"], r["partial"]) for r in rows] == [("native", "False"), (SAT, "True")]
+
+
+def test_summarise_charges_timeouts_and_takes_percentiles():
+    results = ([Result("solved", stats={"guesses": 2, "no_guess": False})] * 8
+               + [Result("solved", stats={"guesses": 0, "no_guess": True})]
+               + [Result("timeout", stats={"guesses": 50})])
+    times = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 1000.0]
+    row = summarise(BenchRow(file="f", size=9, method="native", encoding=None, count_to=1,
+                             invalid=2), results, times)
+    assert (row.puzzles, row.solved, row.timeouts, row.invalid) == (12, 9, 1, 2)
+    assert row.median_ms == 5.0 and row.p90_ms == 9.0 and row.p99_ms == row.max_ms == 1000.0
+    assert row.mean_ms == pytest.approx(104.5)
+    assert row.puzzles_per_s == pytest.approx(10 / 1.045)
+    assert row.guesses_per_puzzle == pytest.approx(66 / 10)
+    assert row.no_guess_pct == pytest.approx(10.0)
+    assert row.times_ms == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+
+
+def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):
+    seen = []
+    real = bench.make_solver
+
+    def recording(*args, **kwargs):
+        solver = real(*args, **kwargs)
+        solve = solver.solve
+
+        def spy(grid, **kw):
+            seen.append(grid.cells)
+            return solve(grid, **kw)
+        solver.solve = spy
+        return solver
+
+    monkeypatch.setattr(bench, "make_solver", recording)
+    path = tmp_path / "many.txt"
+    path.write_text("".join(f"{i % 4 + 1}{'.' * 15}\n" for i in range(4)) + "1234" + "." * 12
+                    + "\n")
+    orders = []
+    for seed in (1, 1, 2):
+        seen.clear()
+        list(run_bench([str(path)], ["native"], seed=seed, warmup=False))
+        orders.append(list(seen))
+    assert orders[0] == orders[1] and sorted(orders[0]) == sorted(orders[2])
