@@ -75,18 +75,18 @@ def bench_file(path: str, limit: int | None, count: bool, timeout: float | None)
         results.append(solver.solve(grid, limit=solve_limit, timeout=timeout))
     elapsed = time.perf_counter() - start
     wrong = 0
-    for grid, result in zip(grids, results):
-        expected = ("unique",) if count else ("solved",)
-        if result.status not in expected or not is_solution(result.solution, grid):
+    expected = "unique" if count else "solved"
+    for index, (grid, result) in enumerate(zip(grids, results), 1):
+        if result.status != expected or not is_solution(result.solution, grid):
             wrong += 1
-            print(f"{path}: puzzle {len(results)}: {result.status}", file=sys.stderr)
+            print(f"{path}: puzzle {index}: {result.status}", file=sys.stderr)
     n = len(grids)
     no_guess = sum(1 for r in results if r.stats["no_guess"])
     guesses = sum(r.stats["guesses"] for r in results)
     name = Path(path).name
     print(f"{name:32} {n:6d} puzzles {n / elapsed if elapsed else math.inf:9.1f} puzzles/s "
           f"{1000 * elapsed / max(n, 1):9.3f} ms mean  {100 * no_guess / max(n, 1):5.1f}% no guess  "
-          f"{guesses / max(n, 1):8.2f} guesses/puzzle  {wrong} wrong", flush=True)
+          f"{guesses / max(n, 1):8.2f} guesses/puzzle  {wrong} not solved", flush=True)
     return wrong == 0
 
 
