@@ -43,7 +43,7 @@ def _sat_solver_option(ctx, param, value):
         return None
     from .sat import check_sat_solver
     try:
-        return check_sat_solver(value)
+        return check_sat_solver(value).name
     except SatdokuError as error:
         raise click.BadParameter(error.message) from None
 
@@ -184,15 +184,19 @@ def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box,
 @output_options
 @click.option("--unique", is_flag=True, help="Also prove each solution unique (or show two).")
 @click.option("--check", is_flag=True, help="Run SAT and native search; exit 3 if they disagree.")
+@click.option("--fresh", is_flag=True,
+              help="Build a new SAT solver for every puzzle (slow: shows what the incremental "
+                   "path buys).")
 def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt, stats, output,
-          force, unique, check):
+          force, unique, check, fresh):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
 
     One result per puzzle, in input order. Bad puzzles are reported on stderr with file, line
     and cell, and the batch goes on.
     """
     options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
-                           limit=2 if unique else 1, timeout=timeout, check=check)
+                           limit=2 if unique else 1, timeout=timeout, check=check,
+                           incremental=not fresh)
     _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
                alphabet=alphabet, multiple_ok=False)
 
@@ -236,12 +240,12 @@ def _one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
 @click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
 def encode(puzzle, box, alphabet, encoding, amo, clues, index, output, force):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable."""
-    from .encode import encode_puzzle, write_dimacs
+    from .encode import encode as encode_grid, write_dimacs
     p = _one_puzzle(puzzle, box, alphabet, index)
-    formula = encode_puzzle(p.grid, encoding=encoding or "extended", amo=amo or "pairwise",
-                            clues=clues)
+    formula = encode_grid(p.grid, encoding or "extended", amo or "pairwise", clues=clues)
     with _output(output, force) as out:
-        write_dimacs(formula, out, puzzle_text=format_grid(p.grid, "line", p.alphabet))
+        write_dimacs(formula, out, grid=p.grid,
+                     puzzle_text=format_grid(p.grid, "line", p.alphabet))
 
 
 @main.command()
