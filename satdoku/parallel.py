@@ -1,0 +1,212 @@
+"""Batches on several cores (a process pool) or several machines (Dask), outcomes in input order.
+
+Every worker process builds its own :class:`~satdoku.batch.BatchSolver` once (python-sat solvers
+cannot be pickled, and the incremental SAT backend is worth keeping for a whole batch), then
+solves chunks of puzzles sent to it. The parent keeps only a bounded number of chunks in flight,
+so a file of any length streams through in flat memory, and yields outcomes as soon as the
+oldest chunk is back.
+
+Workers send back results only (the parent still holds the puzzles), which halves what crosses
+the process boundary.
+
+Roads not taken: ``multiprocessing.Pool.imap`` reads the whole input ahead of the workers (its
+feeder thread does not wait), so memory grows with the file; ``executor.map`` submits every
+chunk at once for the same reason.
+"""
+
+from __future__ import annotations
+
+import collections
+import itertools
+import multiprocessing
+import os
+import signal
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Iterable, Iterator
+
+from .batch import BatchSolver, Outcome, SolveOptions, solve_puzzles
+from .errors import SatdokuError
+from .formats import Puzzle
+from .result import Result
+
+__all__ = ["solve_parallel", "solve_dask", "solve_batch", "DEFAULT_CHUNK_SIZE"]
+
+#: Puzzles per chunk: big enough that pickling and scheduling are a small part of the work on
+#: 9x9, small enough that the first results show quickly.
+DEFAULT_CHUNK_SIZE = 256
+
+#: Chunks in flight per worker: one being solved, one or two queued so a worker never waits.
+_IN_FLIGHT_PER_WORKER = 3
+
+# The batch solver of this worker process (pool workers), or per options (Dask workers).
+_worker_batch: BatchSolver | None = None
+_dask_batches: dict[SolveOptions, BatchSolver] = {}
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
+
+
+def _init_worker(options: SolveOptions) -> None:
+    """Pool initializer: the parent handles Ctrl-C and stops the workers, so they ignore it."""
+    global _worker_batch
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_batch = BatchSolver(options)
+
+
+def _solve_chunk(puzzles: list[Puzzle]) -> list[tuple[Result, list[str]]]:
+    batch = _worker_batch
+    assert batch is not None, "worker not initialised"
+    out = []
+    for puzzle in puzzles:
+        outcome = batch.run(puzzle)
+        out.append((outcome.result, outcome.disagreements))
+    return out
+
+
+def _joined(chunk: list[Puzzle], results: list[tuple[Result, list[str]]]) -> Iterator[Outcome]:
+    for puzzle, (result, disagreements) in zip(chunk, results):
+        yield Outcome(puzzle, result, disagreements)
+
+
+def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int = 0,
+                   chunk_size: int = DEFAULT_CHUNK_SIZE, *, start_method: str | None = None
+                   ) -> Iterator[Outcome]:
+    """Solve ``puzzles`` on ``jobs`` processes (0: one per core), yielding outcomes in order.
+
+    Args:
+        puzzles: any iterable (a file being read is fine: it is consumed as workers free up).
+        options: as for :func:`~satdoku.batch.solve_puzzles`; each worker builds its solvers
+            from them once.
+        jobs: worker processes; 0 means ``os.cpu_count()``.
+        chunk_size: puzzles sent to a worker at a time.
+        start_method: ``'fork'``, ``'spawn'`` or ``'forkserver'`` (default: the platform's).
+
+    Invalid puzzles come back as ``invalid`` outcomes in their place, as with
+    :func:`~satdoku.batch.solve_puzzles`. Closing the generator early (or Ctrl-C in the parent)
+    cancels the chunks not yet started and stops the workers.
+
+    >>> from satdoku.formats import parse_puzzle
+    >>> ps = [parse_puzzle("1.3.3.1...4..2..", "<arg>")]  # doctest: +SKIP
+    >>> [o.result.status for o in solve_parallel(ps, SolveOptions(), jobs=2)]  # doctest: +SKIP
+    ['solved']
+    """
+    if jobs < 0:
+        raise ValueError("jobs must be 0 (every core) or more")
+    jobs = jobs or os.cpu_count() or 1
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be at least 1")
+    context = multiprocessing.get_context(start_method)
+    executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
+                                   initargs=(options,))
+    pending: collections.deque[tuple[list[Puzzle], Future]] = collections.deque()
+    limit = jobs * _IN_FLIGHT_PER_WORKER
+    finished = False
+    try:
+        for chunk in _chunks(puzzles, chunk_size):
+            pending.append((chunk, executor.submit(_solve_chunk, chunk)))
+            while len(pending) >= limit or (pending and pending[0][1].done()):
+                done, future = pending.popleft()
+                yield from _joined(done, future.result())
+        while pending:
+            done, future = pending.popleft()
+            yield from _joined(done, future.result())
+        finished = True
+    finally:
+        if finished:
+            executor.shutdown(wait=True)
+        else:
+            # Interrupted (Ctrl-C, an error, or the consumer stopped reading): drop the queued
+            # chunks and stop the workers now rather than after the chunks they are solving.
+            for _, future in pending:
+                future.cancel()
+            processes = list((getattr(executor, "_processes", None) or {}).values())
+            executor.shutdown(wait=False, cancel_futures=True)
+            for process in processes:
+                if process.is_alive():
+                    process.terminate()
+            for process in processes:
+                process.join(timeout=5)
+
+
+def _dask_solve_chunk(options: SolveOptions, puzzles: list[Puzzle]
+                      ) -> list[tuple[Result, list[str]]]:
+    """Runs on a Dask worker: solve a chunk with the worker's cached solver for ``options``."""
+    batch = _dask_batches.get(options)
+    if batch is None:
+        batch = _dask_batches[options] = BatchSolver(options)
+    out = []
+    for puzzle in puzzles:
+        outcome = batch.run(puzzle)
+        out.append((outcome.result, outcome.disagreements))
+    return out
+
+
+def _dask_client(scheduler: str):
+    try:
+        from dask.distributed import Client, LocalCluster
+    except ImportError:
+        raise SatdokuError("Dask is not installed: install satdoku[dask] "
+                           "(pip install 'satdoku[dask]') to use --scheduler") from None
+    if scheduler == "local":
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                               dashboard_address=None)
+        return Client(cluster), cluster
+    try:
+        return Client(scheduler), None
+    except (OSError, ValueError, TimeoutError) as error:
+        raise SatdokuError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+
+
+def solve_dask(puzzles: Iterable[Puzzle], options: SolveOptions, scheduler: str = "local",
+               chunk_size: int = DEFAULT_CHUNK_SIZE) -> Iterator[Outcome]:
+    """Solve ``puzzles`` on a Dask cluster, yielding outcomes in input order.
+
+    Args:
+        puzzles: any iterable; read only as fast as the cluster takes chunks.
+        options: as for :func:`~satdoku.batch.solve_puzzles`.
+        scheduler: ``'local'`` starts a LocalCluster of 2 worker processes for this batch;
+            anything else is a scheduler address (``'tcp://host:8786'``) to connect to.
+        chunk_size: puzzles per task.
+
+    Each Dask worker keeps one solver per ``options`` for its lifetime (python-sat solvers
+    cannot travel), so on a long-lived cluster later batches skip the set-up. satdoku must be
+    importable on the workers.
+
+    Raises:
+        SatdokuError: Dask is not installed, or the scheduler cannot be reached.
+    """
+    client, cluster = _dask_client(scheduler)
+    pending: collections.deque = collections.deque()
+    try:
+        workers = max(len(client.scheduler_info().get("workers", {})), 1)
+        limit = workers * _IN_FLIGHT_PER_WORKER
+        for chunk in _chunks(puzzles, chunk_size):
+            # pure=False: two equal chunks are two tasks (outcomes are per position)
+            pending.append((chunk, client.submit(_dask_solve_chunk, options, chunk, pure=False)))
+            while len(pending) >= limit or (pending and pending[0][1].done()):
+                done, future = pending.popleft()
+                yield from _joined(done, future.result())
+        while pending:
+            done, future = pending.popleft()
+            yield from _joined(done, future.result())
+    finally:
+        for _, future in pending:
+            future.cancel()
+        client.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(), *,
+                jobs: int = 1, scheduler: str | None = None,
+                chunk_size: int = DEFAULT_CHUNK_SIZE) -> Iterator[Outcome]:
+    """The CLI's one door: Dask when ``scheduler`` is given, a pool when ``jobs != 1``, else in
+    this process (:func:`~satdoku.batch.solve_puzzles`). Outcomes always in input order."""
+    if scheduler is not None:
+        return solve_dask(puzzles, options, scheduler, chunk_size)
+    if jobs != 1:
+        return solve_parallel(puzzles, options, jobs, chunk_size)
+    return solve_puzzles(puzzles, options)
