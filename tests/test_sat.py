@@ -176,7 +176,8 @@ def test_zero_timeout():
         assert s.solve(PUZZLES["12x12"], timeout=10).status == "solved"
 
 
-FRISCH = Path("/work/shared/puzzles/25x25/gecode_frisch_25x25.txt")
+FRISCH = (Path(__file__).resolve().parents[1].parent / "shared" / "puzzles" / "25x25"
+          / "gecode_frisch_25x25.txt")
 
 
 @pytest.mark.skipif(not FRISCH.exists(), reason="shared puzzle collection absent")

@@ -15,7 +15,7 @@ from satdoku.grid import Grid, is_solution
 from satdoku.search import NativeSolver
 
 ALPHABET = "123456789ABCDEFGHIJKLMNOP"
-PUZZLE_DIR = Path("/work/shared/puzzles")
+PUZZLE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 
 
 def parse(text, box_rows, box_cols):
