@@ -1,0 +1,87 @@
+"""agree: SAT and native search agree on random puzzles, and the cross-check reports disagreement."""
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from satdoku.agree import disagreements
+from satdoku.batch import SolveOptions, solve_puzzles
+from satdoku.formats import parse_puzzle
+from satdoku.generate import full_grid, make_puzzle
+from satdoku.geometry import geometry
+from satdoku.grid import Grid, is_solution
+from satdoku.result import Result
+from satdoku.solvers import make_solver, solve
+
+SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)]
+# sampleHard with two more givens that clash with nothing: only search shows there is no solution.
+DEAD_AFTER_SEARCH = ".714....5....5..8...39.76.......1....95..6..3......82.....4...83......9.....857.."
+
+
+@pytest.fixture(scope="module")
+def solvers():
+    sat, native = make_solver("sat"), make_solver("native")
+    yield sat, native
+    sat.close()
+    native.close()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1),
+       holes=st.floats(0.2, 1.0))
+def test_random_puzzles_agree(solvers, shape, seed, holes):
+    sat, native = solvers
+    rng = random.Random(seed)
+    full = full_grid(geometry(*shape), rng)
+    puzzle = make_puzzle(full, rng, int(holes * full.geometry.ncells))
+    a = solve(sat, puzzle, limit=2)
+    b = solve(native, puzzle, limit=2)
+    assert a.status in ("unique", "multiple") and b.status == a.status
+    for result in (a, b):
+        assert is_solution(result.solution, puzzle)
+        if result.second is not None:
+            assert is_solution(result.second, puzzle) and result.second != result.solution
+    assert disagreements(a, b) == []
+    if a.status == "unique":
+        assert a.solution == b.solution == full
+
+
+@settings(max_examples=30, deadline=None)
+@given(shape=st.sampled_from(SHAPES), seed=st.integers(0, 2**32 - 1))
+def test_clashing_givens_are_invalid(shape, seed):
+    rng = random.Random(seed)
+    geo = geometry(*shape)
+    house = geo.houses[rng.randrange(len(geo.houses))]
+    a, b = rng.sample(house, 2)
+    cells = [0] * geo.ncells
+    cells[a] = cells[b] = rng.randint(1, geo.size)
+    text = "".join("123456789ABCDEFG"[d - 1] if d else "." for d in cells)
+    outcome, = solve_puzzles([parse_puzzle(text, box=shape)], SolveOptions(check=True))
+    assert outcome.result.status == "invalid"
+    first, second = sorted((a, b))
+    assert f"{geo.cell_name(second)}: {cells[a]} repeats the given at {geo.cell_name(first)}" \
+        in outcome.result.message
+
+
+def test_contradiction_after_search_is_unsolvable_in_both(solvers):
+    puzzle = parse_puzzle(DEAD_AFTER_SEARCH).grid
+    results = [solve(s, puzzle, limit=2) for s in solvers]
+    assert [r.status for r in results] == ["unsolvable", "unsolvable"]
+    assert results[1].stats["guesses"] > 0  # native had to search to see it
+    assert disagreements(*results) == []
+
+
+def test_disagreements_are_reported():
+    geo = geometry(2, 2)
+    one = Grid(geo, tuple(int(c) for c in "1234341221434321"))
+    other = Grid(geo, tuple(int(c) for c in "1234341223414123"))
+    unique = Result(status="unique", solution=one, count=1, solver="sat:x")
+    assert disagreements(unique, Result(status="unsolvable", count=0, solver="native")) == [
+        "sat:x finds unique, native finds unsolvable"]
+    diff = disagreements(unique, Result(status="unique", solution=other, count=1,
+                                        solver="native"))
+    assert diff and diff[0].endswith("different solutions of a unique puzzle (at r3c2, r3c4, r4c2, r4c4)")
+    timeout = Result(status="timeout", solver="native")
+    assert disagreements(unique, timeout) == []
