@@ -19,11 +19,12 @@ from typing import IO, Iterator
 import click
 
 from . import __version__
-from .batch import Outcome, SolveOptions, solve_puzzles
+from .batch import Outcome, SolveOptions
 from .errors import SatdokuError
 from .files import atomic_output, check_writable
 from .formats import Puzzle, format_grid, parse_box
 from .inputs import count_lines, is_file_input, iter_inputs
+from .parallel import solve_batch
 from .report import FORMATS, Reporter, diagnostics
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG = 0, 1, 2, 3
@@ -81,6 +82,16 @@ def solver_options(f):
     f = click.option("--solver", "method", type=click.Choice(["sat", "native"]), default="sat",
                      show_default=True, help="SAT through python-sat, or native search.")(f)
     f = encoding_options(f)
+    return f
+
+
+def batch_options(f):
+    """--jobs and --scheduler: where a batch runs."""
+    f = click.option("--scheduler", metavar="ADDRESS|local",
+                     help="Run the batch on a Dask cluster (satdoku[dask]); 'local' starts one "
+                          "on this machine.")(f)
+    f = click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+                     help="Worker processes, each with its own solver; 0 uses every core.")(f)
     return f
 
 
@@ -150,7 +161,7 @@ def _exit_code(outcome: Outcome, *, multiple_ok: bool) -> int:
 
 
 def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box, alphabet,
-               multiple_ok) -> None:
+               multiple_ok, jobs=1, scheduler=None) -> None:
     reporter = Reporter(fmt, stats=stats)
     if output is not None:
         try:
@@ -162,8 +173,8 @@ def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box,
     try:
         with _output(output, force) as out:
             out.write(reporter.header())
-            for outcome in solve_puzzles(iter_inputs(inputs, box=box, alphabet=alphabet),
-                                         options):
+            puzzles = iter_inputs(inputs, box=box, alphabet=alphabet)
+            for outcome in solve_batch(puzzles, options, jobs=jobs, scheduler=scheduler):
                 progress.update(outcome.puzzle)
                 out.write(reporter.format(outcome))
                 out.flush()
@@ -181,14 +192,15 @@ def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box,
 @click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
 @puzzle_options
 @solver_options
+@batch_options
 @output_options
 @click.option("--unique", is_flag=True, help="Also prove each solution unique (or show two).")
 @click.option("--check", is_flag=True, help="Run SAT and native search; exit 3 if they disagree.")
 @click.option("--fresh", is_flag=True,
               help="Build a new SAT solver for every puzzle (slow: shows what the incremental "
                    "path buys).")
-def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt, stats, output,
-          force, unique, check, fresh):
+def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, jobs, scheduler, fmt,
+          stats, output, force, unique, check, fresh):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
 
     One result per puzzle, in input order. Bad puzzles are reported on stderr with file, line
@@ -198,23 +210,24 @@ def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt
                            limit=2 if unique else 1, timeout=timeout, check=check,
                            incremental=not fresh)
     _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
-               alphabet=alphabet, multiple_ok=False)
+               alphabet=alphabet, multiple_ok=False, jobs=jobs, scheduler=scheduler)
 
 
 @main.command()
 @click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
 @puzzle_options
 @solver_options
+@batch_options
 @output_options
 @click.option("--limit", type=click.IntRange(min=2), default=2, show_default=True,
               help="Count solutions up to this many.")
-def count(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, fmt, stats, output,
-          force, limit):
+def count(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, jobs, scheduler, fmt,
+          stats, output, force, limit):
     """Count solutions up to --limit: unique, multiple (with two solutions) or unsolvable."""
     options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
                            limit=limit, timeout=timeout)
     _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
-               alphabet=alphabet, multiple_ok=True)
+               alphabet=alphabet, multiple_ok=True, jobs=jobs, scheduler=scheduler)
 
 
 def _one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:

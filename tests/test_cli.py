@@ -276,3 +276,14 @@ def test_every_command_has_help_and_is_in_readme():
 def test_version():
     from satdoku import __version__
     assert run("--version").stdout == f"satdoku, version {__version__}\n"
+
+
+def test_jobs_keeps_input_order_and_errors():
+    bad = PUZZLES / "bad.txt"
+    one = run("solve", bad, PUZZLES / "9x9.txt", "--format", "json")
+    two = run("solve", bad, PUZZLES / "9x9.txt", "--format", "json", "--jobs", "2")
+    strip = lambda out: [{k: v for k, v in json.loads(line).items() if k != "time_ms"}
+                         for line in out.splitlines()]
+    assert strip(two.stdout) == strip(one.stdout)
+    assert two.exit_code == one.exit_code == 1
+    assert two.stderr == one.stderr
