@@ -49,12 +49,18 @@ from .result import Result, counted_status
 __all__ = [
     "Reduction", "ReducedFormula", "ReducedSatSolver", "reduce_candidates", "reduced_formula",
     "write_reduced_dimacs", "decode_reduced", "PAIRWISE_MAX", "DEFAULT_REDUCED_SAT_SOLVER",
+    "SizeSwitchSolver", "REDUCED_MIN_SIZE",
 ]
 
 #: At-most-one lists up to this long are pairwise; longer ones use a cardinality encoding.
 #: Measured on the large puzzles (see scripts/bench_large.py); lists that long are rare there
 #: after propagation, so the choice mostly matters without it.
 PAIRWISE_MAX = 16
+
+#: Grids at least this big use the reduced encoding when no encoding is named: from 36 x 36 the
+#: full formula (N**3 variables, ~2 N**4 clauses, 3.3 million at 36) costs seconds to build and
+#: hundreds of MB, while the givens of real puzzles leave a few thousand open pairs.
+REDUCED_MIN_SIZE = 36
 
 #: Solver for the reduced formula when none is named.
 DEFAULT_REDUCED_SAT_SOLVER = "cadical195"
@@ -483,7 +489,9 @@ class ReducedSatSolver:
 
     def __init__(self, sat_solver: str | None = None, amo: str | None = None,
                  propagate: bool = True, pairwise_max: int = PAIRWISE_MAX) -> None:
-        self.sat_solver = sat_solver or DEFAULT_REDUCED_SAT_SOLVER
+        from .sat import check_sat_solver
+        self.info = check_sat_solver(sat_solver or DEFAULT_REDUCED_SAT_SOLVER)
+        self.sat_solver = self.info.name
         self.name = f"sat:{self.sat_solver}"
         self.amo = amo or "seqcounter"
         self.propagate = propagate
@@ -494,6 +502,9 @@ class ReducedSatSolver:
     def solve(self, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
         """Solve (``limit=1``) or count solutions up to ``limit`` of ``grid``."""
         start = time.perf_counter()
+        if timeout is not None and not (self.info.interrupt or self.info.budget):
+            raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose another "
+                              "SAT solver")
         deadline = None if timeout is None else start + timeout
         formula = reduced_formula(grid, self.amo, self.propagate, self.pairwise_max)
         t_enc = time.perf_counter()
@@ -533,7 +544,7 @@ class ReducedSatSolver:
             status = None
             while True:
                 ts = time.perf_counter()
-                answer = _solve_until(solver, self.sat_solver, deadline)
+                answer = _solve_until(solver, self.info.interrupt, deadline)
                 td = time.perf_counter()
                 solve_s += td - ts
                 if answer is None:
@@ -573,11 +584,11 @@ class ReducedSatSolver:
         self.close()
 
 
-def _solve_until(solver, name: str, deadline: float | None) -> bool | None:
+def _solve_until(solver, interrupt: bool, deadline: float | None) -> bool | None:
     """True (SAT), False (UNSAT) or None (deadline passed first)."""
     if deadline is None:
         return solver.solve()
-    if name.startswith("cadical") or not hasattr(solver.solver, "interrupt"):
+    if not interrupt:
         # no interrupt(): solve in slices of conflicts, looking at the clock in between
         while True:
             if time.perf_counter() >= deadline:
@@ -597,3 +608,30 @@ def _solve_until(solver, name: str, deadline: float | None) -> bool | None:
         timer.cancel()
     solver.clear_interrupt()
     return answer
+
+
+class SizeSwitchSolver:
+    """One solver for small grids and another for big ones, chosen per puzzle by grid size.
+
+    ``make_solver('sat')`` without an encoding uses it: the incremental full formula
+    (:class:`~satdoku.sat.SatSolver`) below ``min_size``, :class:`ReducedSatSolver` from it.
+    """
+
+    def __init__(self, small, large, min_size: int = REDUCED_MIN_SIZE) -> None:
+        self.small, self.large, self.min_size = small, large, min_size
+        self.name = small.name
+        self.encoding = small.encoding
+
+    def solve(self, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+        solver = self.large if grid.size >= self.min_size else self.small
+        return solver.solve(grid, limit=limit, timeout=timeout)
+
+    def close(self) -> None:
+        self.small.close()
+        self.large.close()
+
+    def __enter__(self) -> "SizeSwitchSolver":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

@@ -20,8 +20,16 @@ __all__ = ["METHODS", "make_solver", "solve", "verify", "parse_method"]
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
               amo: str | None = None, incremental: bool = True) -> Solver:
     from .sat import DEFAULT_SAT_SOLVER, SatSolver
-    return SatSolver(sat_solver or DEFAULT_SAT_SOLVER, encoding=encoding or "extended",
+    if encoding == "reduced":
+        from .reduce import ReducedSatSolver
+        return ReducedSatSolver(sat_solver, amo=amo)
+    full = SatSolver(sat_solver or DEFAULT_SAT_SOLVER, encoding=encoding or "extended",
                      amo=amo or "pairwise", incremental=incremental)
+    if encoding is not None:
+        return full
+    # no encoding named: big grids (N >= 36) get the reduced encoding, a fresh formula each
+    from .reduce import ReducedSatSolver, SizeSwitchSolver
+    return SizeSwitchSolver(full, ReducedSatSolver(sat_solver, amo=amo))
 
 
 def _make_native(sat_solver: str | None = None, encoding: str | None = None,
