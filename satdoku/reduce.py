@@ -53,9 +53,10 @@ __all__ = [
 ]
 
 #: At-most-one lists up to this long are pairwise; longer ones use a cardinality encoding.
-#: Measured on the large puzzles (see scripts/bench_large.py); lists that long are rare there
-#: after propagation, so the choice mostly matters without it.
-PAIRWISE_MAX = 16
+#: Measured end to end (scripts/bench_large.py, loaded 2-core machine, seconds for 81-1 / 100-1):
+#: 4: 3.6 / 0.8, 8: 1.1 / 0.6, 16: 1.35 / 1.05, 64 (all pairwise): 2.9 / 0.9. Below 8 the
+#: solver works harder; above it the clauses (and loading them, ~2 us each from Python) grow.
+PAIRWISE_MAX = 8
 
 #: Grids at least this big use the reduced encoding when no encoding is named: from 36 x 36 the
 #: full formula (N**3 variables, ~2 N**4 clauses, 3.3 million at 36) costs seconds to build and

@@ -97,7 +97,8 @@ def _run(path: Path, args: argparse.Namespace) -> dict:
         return {"status": "killed", "total_s": time.perf_counter() - start}
     lines = done.stdout.strip().splitlines()
     if done.returncode or not lines:
-        return {"status": f"crash ({done.returncode}): {done.stderr.strip()[-200:]}",
+        last = (done.stderr.strip().splitlines() or [""])[-1]
+        return {"status": f"crash ({done.returncode}): {last[-200:]}",
                 "total_s": time.perf_counter() - start}
     row = json.loads(lines[-1])
     row["wall_s"] = time.perf_counter() - start  # includes starting Python and imports
