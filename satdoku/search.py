@@ -43,8 +43,9 @@ from __future__ import annotations
 
 import functools
 import time
+from array import array
 from dataclasses import dataclass
-from operator import itemgetter
+from operator import itemgetter, or_
 from typing import Any, Callable
 
 from .errors import SolverError
@@ -100,10 +101,88 @@ class _Tables:
     cell_houses: tuple[tuple[int, int, int], ...]
     houses: tuple[tuple[int, ...], ...]
     house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    locked: _Locked | None  # None: no locked candidates for this geometry
     propagate_interval: int  # dequeued cells between clock checks
     search_interval: int  # nodes between clock checks
 
 
+@dataclass(frozen=True, eq=False)
+class _Segments:
+    """Where lines of one direction (rows or columns) meet boxes, in the packed grid.
+
+    A *segment* is the r (or c) cells a line shares with a box. In the packed grid (cell ``i``'s
+    candidates at bits ``i * width ..``), the union of a segment is the OR of the packed grid
+    shifted by ``seg_shifts``, read at the segment's *slot* (its first cell) in ``seg_mask``.
+    Folding slots by ``line_shifts`` (``box_shifts``) meets each line's (box's) other segments at
+    its first slot (``line_first``, ``box_first``). ``line_rest[slot]`` are the line's cells
+    outside the segment's box, ``box_rest[slot]`` the box's cells outside the segment's line.
+    """
+
+    seg_shifts: tuple[int, ...]
+    seg_mask: int
+    line_shifts: tuple[int, ...]
+    line_first: int
+    box_shifts: tuple[int, ...]
+    box_first: int
+    line_rest: tuple[tuple[int, ...] | None, ...]
+    box_rest: tuple[tuple[int, ...] | None, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Locked:
+    """Packing and masks for locked candidates: ``typecode`` packs cells ``width`` bits apart."""
+
+    typecode: str
+    width: int
+    parts: tuple[_Segments, _Segments]  # rows, then columns
+
+
+def _locked_tables(geo: Geometry) -> _Locked | None:
+    """Locked-candidate tables, or None when boxes are a single line or N is above 64."""
+    r, c, n = geo.box_rows, geo.box_cols, geo.size
+    if r == 1 or c == 1 or n > 64:
+        return None
+    width = 16 if n <= 16 else 32 if n <= 32 else 64
+    typecode = next(tc for tc in "HILQ" if array(tc).itemsize * 8 == width)
+    slot_full = (1 << n) - 1
+
+    def mask(cells) -> int:
+        return sum(slot_full << (cell * width) for cell in cells)
+
+    def part(column: bool) -> _Segments:
+        # Rows: a segment is c cells across, r segments a row, r rows a box.
+        # Columns: a segment is r cells down, c segments a column, c columns a box.
+        seg_len, nsegs, step, line_step, box_step = (
+            (r, c, n, r * n, 1) if column else (c, r, 1, c, n))
+        slots, line_firsts, box_firsts = [], [], []
+        line_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
+        box_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
+        for cell in range(geo.ncells):
+            row, col = divmod(cell, n)
+            if (row % r if column else col % c):
+                continue
+            slots.append(cell)
+            hrow, hcol, hbox = geo.cell_houses[cell]
+            line, box = set(geo.houses[hcol if column else hrow]), set(geo.houses[hbox])
+            line_rest[cell] = tuple(sorted(line - box))
+            box_rest[cell] = tuple(sorted(box - line))
+            if (row if column else col) == 0:
+                line_firsts.append(cell)
+            if row % r == 0 and col % c == 0:
+                box_firsts.append(cell)
+        return _Segments(
+            seg_shifts=tuple(k * step * width for k in range(1, seg_len)),
+            seg_mask=mask(slots),
+            line_shifts=tuple(k * line_step * width for k in range(1, nsegs)),
+            line_first=mask(line_firsts),
+            box_shifts=tuple(k * box_step * width for k in range(1, nsegs if column else r)),
+            box_first=mask(box_firsts),
+            line_rest=tuple(line_rest),
+            box_rest=tuple(box_rest),
+        )
+
+    rows, cols = part(False), part(True)
+    return _Locked(typecode, width, (rows, cols))
 @functools.lru_cache(maxsize=32)
 def _tables(geo: Geometry) -> _Tables:
     n = geo.size
@@ -117,18 +196,20 @@ def _tables(geo: Geometry) -> _Tables:
         houses=geo.houses,
         house_getters=tuple(itemgetter(*house) if len(house) > 1 else (lambda c, h=house: (c[h[0]],))
                             for house in geo.houses),
+        locked=_locked_tables(geo),
         propagate_interval=max(1, _CLOCK_WORK // (3 * n)),
         search_interval=max(1, _CLOCK_WORK // geo.ncells),
     )
 
 
 def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: set[int],
-               t: _Tables, deadline: float) -> bool:
-    """Propagate naked and hidden singles to a fixed point; False on contradiction.
+               t: _Tables, deadline: float, locked: bool = True) -> bool:
+    """Propagate singles, then locked candidates, to a fixed point; False on contradiction.
 
     ``queue`` holds cells just reduced to one candidate, ``touched`` houses that lost candidates
     since their last hidden-single check. ``cand`` and ``placed`` are changed in place.
-    Raises :class:`_Timeout` once ``deadline`` (a ``perf_counter`` time) has passed.
+    Locked candidates are looked for only once singles are at a fixed point, and only when
+    ``locked``. Raises :class:`_Timeout` once ``deadline`` (a ``perf_counter`` time) has passed.
     """
     peers = t.peers
     cell_houses = t.cell_houses
@@ -141,58 +222,123 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
     interval = t.propagate_interval
     budget = interval
     clock = time.perf_counter
+    lock = t.locked if locked else None
+    if lock is not None:
+        typecode, width, parts = lock.typecode, lock.width, lock.parts
+        from_bytes = int.from_bytes
     while True:
-        while queue:
-            cell = pop()
-            b = cand[cell]
-            h0, h1, h2 = cell_houses[cell]
-            placed[h0] |= b
-            placed[h1] |= b
-            placed[h2] |= b
-            for p in peers[cell]:
-                m = cand[p]
-                if m & b:
-                    m ^= b
-                    if not m:
-                        return False
-                    cand[p] = m
-                    if not m & (m - 1):
-                        push(p)
-                    touch(cell_houses[p])
-            budget -= 1
-            if not budget:
-                if clock() > deadline:
-                    raise _Timeout
-                budget = interval
-        if not touched:
+        while True:
+            while queue:
+                cell = pop()
+                b = cand[cell]
+                h0, h1, h2 = cell_houses[cell]
+                placed[h0] |= b
+                placed[h1] |= b
+                placed[h2] |= b
+                for p in peers[cell]:
+                    m = cand[p]
+                    if m & b:
+                        m ^= b
+                        if not m:
+                            return False
+                        cand[p] = m
+                        if not m & (m - 1):
+                            push(p)
+                        touch(cell_houses[p])
+                budget -= 1
+                if not budget:
+                    if clock() > deadline:
+                        raise _Timeout
+                    budget = interval
+            if not touched:
+                break
+            todo = list(touched)
+            touched.clear()
+            for h in todo:
+                once = twice = 0
+                for m in getters[h](cand):
+                    twice |= once & m
+                    once |= m
+                if once != full:
+                    return False  # a digit has no place left in house h
+                hidden = once & ~twice & ~placed[h]
+                if hidden:
+                    for c in houses[h]:
+                        m = cand[c]
+                        s = m & hidden
+                        if s and s != m:
+                            if s & (s - 1):
+                                return False  # one cell is the only place for two digits
+                            cand[c] = s
+                            push(c)
+                            touch(cell_houses[c])
+                        elif s & (s - 1):
+                            return False
+                budget -= 1
+                if not budget:
+                    if clock() > deadline:
+                        raise _Timeout
+                    budget = interval
+        # Singles are at a fixed point: locked candidates, over the whole grid at once.
+        if lock is None:
             return True
-        todo = list(touched)
-        touched.clear()
-        for h in todo:
-            once = twice = 0
-            for m in getters[h](cand):
-                twice |= once & m
-                once |= m
-            if once != full:
-                return False  # a digit has no place left in house h
-            hidden = once & ~twice & ~placed[h]
-            if hidden:
-                for c in houses[h]:
-                    m = cand[c]
-                    s = m & hidden
-                    if s and s != m:
-                        if s & (s - 1):
-                            return False  # one cell is the only place for two digits
-                        cand[c] = s
-                        push(c)
-                        touch(cell_houses[c])
-                    elif s & (s - 1):
-                        return False
-            budget -= 1
-            if not budget:
-                if clock() > deadline:
-                    raise _Timeout
-                budget = interval
+        grid = from_bytes(array(typecode, cand).tobytes(), "little")
+        found = False
+        for seg in parts:
+            union = grid
+            for sh in seg.seg_shifts:
+                union |= grid >> sh
+            union &= seg.seg_mask
+            # Digits in two or more segments of a line (of a box), at the line's (box's) first
+            # slot, then copied to each of its segments' slots.
+            once, twice = union, 0
+            for sh in seg.line_shifts:
+                x = union >> sh
+                twice |= once & x
+                once |= x
+            line_twice = line_first = twice & seg.line_first
+            for sh in seg.line_shifts:
+                line_twice |= line_first << sh
+            once, twice = union, 0
+            for sh in seg.box_shifts:
+                x = union >> sh
+                twice |= once & x
+                once |= x
+            box_twice = box_first = twice & seg.box_first
+            for sh in seg.box_shifts:
+                box_twice |= box_first << sh
+            # A digit of a segment that is elsewhere in its line but not in its box (pointing)
+            # or elsewhere in its box but not in its line (claiming) can go from those places.
+            hits = union & (line_twice ^ box_twice)
+            while hits:
+                slot = (hits.bit_length() - 1) // width
+                shift = slot * width
+                x = hits >> shift
+                hits ^= x << shift
+                pointing = x & (line_twice >> shift)
+                for digits, targets in ((pointing, seg.line_rest[slot]),
+                                        (x ^ pointing, seg.box_rest[slot])):
+                    if not digits:
+                        continue
+                    keep = ~digits
+                    for c in targets:
+                        m = cand[c]
+                        if m & digits:
+                            m &= keep
+                            if not m:
+                                return False
+                            cand[c] = m
+                            if not m & (m - 1):
+                                push(c)
+                            touch(cell_houses[c])
+                            found = True
+        if not found:
+            return True
+        budget -= 1
+        if not budget:
+            if clock() > deadline:
+                raise _Timeout
+            budget = interval
 
 
 class NativeSolver:
