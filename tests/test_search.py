@@ -42,7 +42,12 @@ DEAD_CELL = parse("123........4....", 2, 2)
 DEAD_AFTER_SEARCH = parse(
     ".714....5....5..8...39.76.......1....95..6..3......82.....4...83......9.....857..", 3, 3)
 
-UNIQUE = {"4x4": SAMPLE_SMALL, "6x6": SIX, "sample": SAMPLE, "12x12": TWELVE}
+# magictour top1465 no. 82: singles stall, locked candidates finish it without a guess.
+NEEDS_LOCKED = parse(
+    ".......92.37.......4.......8...6.1.......43.......9...2...5...6...1..74....8.....", 3, 3)
+
+UNIQUE = {"4x4": SAMPLE_SMALL, "6x6": SIX, "sample": SAMPLE, "12x12": TWELVE,
+          "locked": NEEDS_LOCKED}
 
 
 @pytest.fixture
@@ -132,6 +137,22 @@ def test_search_is_deterministic(solver):
     assert (a.solution, a.second, a.stats) == (b.solution, b.second, b.stats)
 
 
+def test_locked_candidates_save_guesses():
+    with_locked = NativeSolver().solve(NEEDS_LOCKED, limit=2)
+    singles = NativeSolver(locked_candidates=False).solve(NEEDS_LOCKED, limit=2)
+    assert with_locked.stats == {"nodes": 1, "guesses": 0, "backtracks": 0, "no_guess": True}
+    assert singles.stats["guesses"] > 0
+    assert with_locked.solution == singles.solution and with_locked.status == "unique"
+
+
+@pytest.mark.parametrize("locked", [True, False])
+@pytest.mark.parametrize("name", ["sample", "12x12", "locked"])
+def test_locked_candidates_keep_answers(name, locked):
+    puzzle = UNIQUE[name]
+    result = NativeSolver(locked_candidates=locked).solve(puzzle, limit=2)
+    assert result.status == "unique" and is_solution(result.solution, puzzle)
+
+
 def test_rejects_limit_below_one(solver):
     with pytest.raises(SolverError):
         solver.solve(SAMPLE, limit=0)
@@ -159,17 +180,17 @@ def test_solver_is_reusable_across_geometries(solver):
         assert is_solution(solver.solve(puzzle).solution, puzzle)
 
 
-BOXES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)]
+BOXES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 2), (1, 4)]
 
 
 @settings(max_examples=60, deadline=None)
 @given(box=st.sampled_from(BOXES), seed=st.integers(0, 2**32 - 1),
-       fraction=st.floats(0.0, 1.0))
-def test_random_puzzles_solved_keeping_givens(box, seed, fraction):
+       fraction=st.floats(0.0, 1.0), locked=st.booleans())
+def test_random_puzzles_solved_keeping_givens(box, seed, fraction, locked):
     rng = random.Random(seed)
     full = full_grid(geometry(*box), rng)
     puzzle = make_puzzle(full, rng, round(fraction * full.geometry.ncells))
-    result = NativeSolver().solve(puzzle, limit=2)
+    result = NativeSolver(locked_candidates=locked).solve(puzzle, limit=2)
     assert result.status in ("unique", "multiple")
     assert is_solution(result.solution, puzzle)
     if result.status == "multiple":
@@ -192,3 +213,24 @@ def test_first_hard_puzzles_from_collection(solver):
     for puzzle in puzzles:
         result = solver.solve(puzzle, limit=2)
         assert result.status == "unique" and is_solution(result.solution, puzzle)
+
+
+@settings(max_examples=40, deadline=None)
+@given(box=st.sampled_from([(2, 2), (2, 3), (3, 2), (3, 3)]), seed=st.integers(0, 2**32 - 1),
+       fraction=st.floats(0.1, 0.5))
+def test_locked_candidates_count_like_singles(box, seed, fraction):
+    # Sparse puzzles, often with several solutions: both solvers count alike, up to 3.
+    rng = random.Random(seed)
+    puzzle = make_puzzle(full_grid(geometry(*box), rng), rng, round(fraction * box[0] ** 2 * box[1] ** 2))
+    a = NativeSolver().solve(puzzle, limit=3)
+    b = NativeSolver(locked_candidates=False).solve(puzzle, limit=3)
+    assert (a.status, a.count) == (b.status, b.count)
+
+
+@pytest.mark.skipif(not PUZZLE_DIR.exists(), reason="shared puzzle collection absent")
+def test_25x25_collection_puzzle_within_seconds(solver):
+    from satdoku.formats import read_puzzles
+    [puzzle] = read_puzzles(str(PUZZLE_DIR / "25x25" / "rkkautsar_sudoku-25-1.txt"))
+    result = solver.solve(puzzle.grid, timeout=20)
+    assert result.status == "solved" and is_solution(result.solution, puzzle.grid)
+
