@@ -254,11 +254,20 @@ def _one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
 def encode(puzzle, box, alphabet, encoding, amo, clues, index, output, force):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable."""
     from .encode import encode as encode_grid, write_dimacs
+    from .reduce import reduced_formula, write_reduced_dimacs
     p = _one_puzzle(puzzle, box, alphabet, index)
+    text = format_grid(p.grid, "line", p.alphabet)
+    if clues == "reduced" or encoding == "reduced":
+        try:
+            formula = reduced_formula(p.grid, **({"amo": amo} if amo else {}))
+        except ValueError as error:
+            raise click.UsageError(str(error)) from None
+        with _output(output, force) as out:
+            write_reduced_dimacs(formula, out, puzzle_text=text)
+        return
     formula = encode_grid(p.grid, encoding or "extended", amo or "pairwise", clues=clues)
     with _output(output, force) as out:
-        write_dimacs(formula, out, grid=p.grid,
-                     puzzle_text=format_grid(p.grid, "line", p.alphabet))
+        write_dimacs(formula, out, grid=p.grid, puzzle_text=text)
 
 
 @main.command()
@@ -268,9 +277,11 @@ def encode(puzzle, box, alphabet, encoding, amo, clues, index, output, force):
 @puzzle_options
 @click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
               help="Which puzzle of the --puzzle file.")
+@click.option("--clues", type=click.Choice(["units", "none", "reduced"]), default="units",
+              show_default=True, help="As given to 'satdoku encode' (only 'reduced' matters).")
 @click.option("--format", "fmt", type=click.Choice(["pretty", "line", "json"]), default="pretty",
               show_default=True)
-def decode(model, puzzle_text, box, alphabet, index, fmt):
+def decode(model, puzzle_text, box, alphabet, index, clues, fmt):
     """Read a model that an external SAT solver wrote and print the verified grid.
 
     Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
@@ -279,7 +290,7 @@ def decode(model, puzzle_text, box, alphabet, index, fmt):
     from .decode import decode_file
     p = _one_puzzle(puzzle_text, box, alphabet, index)
     try:
-        solution = decode_file(model, p.grid)
+        solution = decode_file(model, p.grid, reduced=clues == "reduced")
     except SatdokuError as error:
         raise click.ClickException(str(error)) from None
     if fmt == "json":

@@ -287,3 +287,28 @@ def test_jobs_keeps_input_order_and_errors():
     assert strip(two.stdout) == strip(one.stdout)
     assert two.exit_code == one.exit_code == 1
     assert two.stderr == one.stderr
+
+
+def test_encode_reduced_then_decode(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+
+    cnf_path = tmp_path / "r.cnf"
+    # sampleHard: propagation alone does not finish it, so the reduced CNF has variables.
+    assert run("encode", SAMPLE_HARD, "--clues", "reduced", "-o", cnf_path).exit_code == 0
+    text = cnf_path.read_text()
+    assert re.search(r"^c cell r1c1 vars 1(-\d+)? digits [\d ]+$", text, re.M)
+    assert all(line.startswith(("c ", "p cnf")) or re.fullmatch(r"(-?\d+ )*0", line)
+               for line in text.splitlines())
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path)).clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    model_path = tmp_path / "model.txt"
+    model_path.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    decoded = run("decode", model_path, "--puzzle", SAMPLE_HARD, "--clues", "reduced",
+                  "--format", "json")
+    assert decoded.exit_code == 0, decoded.output
+    solution = json.loads(decoded.stdout)["solution"]
+    assert all(a in (".", b) for a, b in zip(SAMPLE_HARD, solution))
+    plain = run("decode", model_path, "--puzzle", SAMPLE_HARD)  # forgot --clues reduced
+    assert plain.exit_code == 1 and plain.stderr.startswith("Error: ")
