@@ -157,6 +157,7 @@ class Puzzle:
     name: str | None = None
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
+    parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
 
     @property
     def ok(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from typing import Iterable, Iterator
 
 from .errors import PuzzleError
@@ -30,8 +31,23 @@ def _failed(source: str, error: PuzzleError) -> Puzzle:
 
 def iter_inputs(args: Iterable[str], *, box: tuple[int, int] | None = None,
                 alphabet: str | None = None) -> Iterator[Puzzle]:
-    """Every puzzle of every argument, in order; no arguments means stdin."""
-    args = list(args) or ["-"]
+    """Every puzzle of every argument, in order; no arguments means stdin.
+
+    Each puzzle's ``parse_ms`` is the time spent reading and parsing it.
+    """
+    puzzles = _iter_inputs(list(args) or ["-"], box, alphabet)
+    clock = time.perf_counter
+    while True:
+        start = clock()
+        puzzle = next(puzzles, None)
+        if puzzle is None:
+            return
+        puzzle.parse_ms = (clock() - start) * 1000
+        yield puzzle
+
+
+def _iter_inputs(args: list[str], box: tuple[int, int] | None,
+                 alphabet: str | None) -> Iterator[Puzzle]:
     for arg in args:
         if is_file_input(arg):
             try:

@@ -20,7 +20,8 @@ __all__ = ["FORMATS", "STAT_KEYS", "Reporter", "record"]
 FORMATS = ("pretty", "line", "json", "csv")
 
 #: Stats columns of the CSV format, in order (a solver fills the ones that apply to it).
-STAT_KEYS = ("variables", "clauses", "conflicts", "decisions", "propagations",
+STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
+             "variables", "clauses", "conflicts", "decisions", "propagations",
              "nodes", "guesses", "backtracks", "no_guess")
 
 _CSV_FIELDS = ("source", "line", "name", "puzzle", "solution", "status", "count", "solver",
@@ -51,8 +52,15 @@ def record(outcome: Outcome, *, stats: bool = False) -> dict[str, Any]:
     if outcome.disagreements:
         rec["disagreements"] = outcome.disagreements
     if stats:
-        rec["stats"] = dict(r.stats)
+        rec["stats"] = _stats(outcome)
     return rec
+
+
+def _stats(outcome: Outcome) -> dict[str, Any]:
+    """The solver's stats with the stages the solver does not see (parse) added."""
+    return {"parse_ms": round(outcome.puzzle.parse_ms, 3),
+            **{k: round(v, 3) if isinstance(v, float) else v
+               for k, v in outcome.result.stats.items()}}
 
 
 def _where(outcome: Outcome) -> str:
@@ -71,13 +79,13 @@ def diagnostics(outcome: Outcome, *, stats: bool = False, fmt: str = "pretty") -
     elif r.status in ("unsolvable", "timeout"):
         lines.append(f"{_where(outcome)}: {r.status}")
     lines.extend(f"{_where(outcome)}: disagreement: {d}" for d in outcome.disagreements)
-    if stats and fmt == "line" and r.stats:
-        lines.append(f"{_where(outcome)}: stats: {_stats_text(r.stats)}")
+    if stats and fmt == "line" and r.status != "invalid":
+        lines.append(f"{_where(outcome)}: stats: {_stats_text(_stats(outcome))}")
     return lines
 
 
 def _stats_text(stats: dict[str, Any]) -> str:
-    return " ".join(f"{k}={round(v, 3) if isinstance(v, float) else v}" for k, v in stats.items())
+    return " ".join(f"{k}={v}" for k, v in stats.items())
 
 
 class Reporter:
@@ -140,6 +148,6 @@ class Reporter:
             more = f" and {len(cells) - 12} more" if len(cells) > 12 else ""
             out.append(f"another solution, differing at {len(cells)} cells ({names}{more}):")
             out.append(_text(r.second, outcome, "pretty"))
-        if self.stats and r.stats:
-            out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(r.stats)}")
+        if self.stats:
+            out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(_stats(outcome))}")
         return "\n".join(out) + "\n\n"

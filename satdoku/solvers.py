@@ -8,6 +8,7 @@ that fails is turned into status ``error``, never passed on as an answer.
 
 from __future__ import annotations
 
+import time
 from typing import Callable
 
 from .errors import SolverError
@@ -94,6 +95,11 @@ def verify(result: Result, grid: Grid) -> Result:
 def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
     """Solve ``grid`` with ``solver`` and verify the answer independently.
 
-    ``limit >= 2`` counts solutions up to ``limit`` (statuses ``unique``/``multiple``).
+    ``limit >= 2`` counts solutions up to ``limit`` (statuses ``unique``/``multiple``). The time
+    verification took is added to the stats as ``verify_ms``.
     """
-    return verify(solver.solve(grid, limit=limit, timeout=timeout), grid)
+    result = solver.solve(grid, limit=limit, timeout=timeout)
+    start = time.perf_counter()
+    result = verify(result, grid)
+    result.stats["verify_ms"] = (time.perf_counter() - start) * 1000
+    return result

@@ -123,6 +123,7 @@ def test_json_stats():
     result = run("solve", SAMPLE, "--format", "json", "--stats")
     stats = json.loads(result.stdout)["stats"]
     assert {"variables", "clauses", "conflicts", "decisions", "propagations"} <= set(stats)
+    assert {"parse_ms", "verify_ms"} <= set(stats)
     assert stats["variables"] == 729
 
 
@@ -312,3 +313,10 @@ def test_encode_reduced_then_decode(tmp_path):
     assert all(a in (".", b) for a, b in zip(SAMPLE_HARD, solution))
     plain = run("decode", model_path, "--puzzle", SAMPLE_HARD)  # forgot --clues reduced
     assert plain.exit_code == 1 and plain.stderr.startswith("Error: ")
+
+
+def test_python_dash_m():
+    import sys
+    proc = subprocess.run([sys.executable, "-m", "satdoku", "solve", SMALL, "--format", "line"],
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and proc.stdout == SMALL_SOLUTION + "\n"
