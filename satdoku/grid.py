@@ -6,6 +6,9 @@ The checker belongs to neither solver: every answer, SAT or native, goes through
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 from dataclasses import dataclass
 from typing import Iterator, Sequence
 
@@ -102,15 +105,70 @@ def check_givens(grid: Grid) -> None:
                           cell=geo.cell_name(cell))
 
 
+#: Grids up to this size get the table of :func:`_house_sums` (a 16x16 table is ~1 MB).
+_HOUSE_SUMS_MAX_SIZE = 16
+
+
+@functools.lru_cache(maxsize=8)
+def _house_sums(geo: Geometry) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """``(terms, target)``: a right grid is one whose ``sum(map(getitem, terms, cells))`` is
+    ``target``.
+
+    House h owns a slot of ``w`` bits in one big int; digit d in a cell adds ``1 << d`` to the
+    slots of the cell's three houses (``terms[cell][d]`` is that sum, precomputed). A slot sums
+    N powers of two from ``2**1 .. 2**N``; it equals ``2 + 4 + ... + 2**N`` only when the N digits
+    are 1..N once each, since binary is the one way to write a number with that few powers of
+    two. Slots are wide enough never to carry into each other, so the whole sum is ``target``
+    exactly when every house is right. Digits 0 and N+1 add a bit above every slot, so they miss
+    the target; larger ones raise IndexError (negative ones are the caller's to refuse).
+    """
+    n = geo.size
+    w = n + 1 + n.bit_length()  # n * 2**n < 2**w: a slot never carries
+    poison = 1 << (w * len(geo.houses))
+    terms = tuple(
+        (poison,) + tuple(sum(1 << (w * h + d) for h in houses) for d in range(1, n + 1))
+        + (poison,)
+        for houses in geo.cell_houses)
+    full = sum(1 << d for d in range(1, n + 1))
+    target = sum(full << (w * h) for h in range(len(geo.houses)))
+    return terms, target
+
+
+def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
+    """True when ``solution`` is right for ``puzzle``: the common case, in C-level loops.
+
+    Same verdict as the house-by-house check of :func:`solution_problems`, which explains what
+    is wrong only when this says False.
+    """
+    cells, given = solution.cells, puzzle.cells
+    if list(itertools.compress(cells, given)) != list(filter(None, given)):
+        return False
+    geo = puzzle.geometry
+    if geo.size > _HOUSE_SUMS_MAX_SIZE:
+        n = geo.size
+        if min(cells) < 1 or max(cells) > n:
+            return False
+        return all(len(set(map(cells.__getitem__, house))) == n for house in geo.houses)
+    terms, target = _house_sums(geo)
+    try:
+        # bytes() refuses anything but 0..255, so no negative digit indexes from the end
+        return sum(map(operator.getitem, terms, bytes(cells))) == target
+    except (IndexError, TypeError, ValueError):  # not a digit at all
+        return False
+
+
 def solution_problems(solution: Grid, puzzle: Grid) -> list[str]:
     """Everything wrong with ``solution`` as an answer to ``puzzle`` (empty when it is right).
 
     Checked from scratch: same geometry, every cell filled with a digit 1..N, every house holds
-    each digit once, and every given of the puzzle kept.
+    each digit once, and every given of the puzzle kept. A fast check (:func:`_solution_ok`)
+    passes right answers; a wrong one is then gone through house by house, for the messages.
     """
     geo = puzzle.geometry
     if solution.geometry is not geo:
         return [f"solution is {solution.geometry.shape}, puzzle is {geo.shape}"]
+    if _solution_ok(solution, puzzle):
+        return []
     problems = []
     n = geo.size
     for cell, d in enumerate(solution.cells):

@@ -19,6 +19,9 @@ sized from the conflict rate just seen to last about 0.05 s (and at most 4 times
 
 from __future__ import annotations
 
+import functools
+import itertools
+import operator
 import threading
 import time
 from dataclasses import dataclass
@@ -27,7 +30,7 @@ from typing import Any
 from pysat.solvers import Solver as PysatSolver
 from pysat.solvers import SolverNames
 
-from .encode import DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, AMO_ENCODINGS, clue_literals
+from .encode import DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, AMO_ENCODINGS
 from .encode import decode_model, encode_base, formula_size
 from .errors import SolverError
 from .geometry import Geometry
@@ -80,6 +83,9 @@ SAT_SOLVERS: dict[str, SatSolverInfo] = {
 #: 5,000) 3,981 vs 2,787. Glucose, Maple and MiniSat-EP were slower still. It has no interrupt(),
 #: so time limits use conflict-budget slices (see the module docstring).
 DEFAULT_SAT_SOLVER = "cadical195"
+
+#: Options set on a new solver before its clauses (python-sat's ``configure``; CaDiCaL only).
+SOLVER_OPTIONS: dict[str, dict[str, int]] = {}
 
 _REFUSED = {
     "kissat404": "kissat ignores assumptions, which satdoku needs for clues",
@@ -150,6 +156,20 @@ class _Watchdog:
 MAX_BASE_CLAUSES = 40_000_000
 
 
+@functools.lru_cache(maxsize=None)
+def _cell_base(geometry: Geometry) -> tuple[int, ...]:
+    """``var(cell, d) - d`` for every cell, in cell order."""
+    n = geometry.size
+    return tuple(range(0, n ** 3, n))
+
+
+def _clue_literals(grid: Grid) -> list[int]:
+    """:func:`satdoku.encode.clue_literals` with C-level loops (``compress``, ``map``)."""
+    cells = grid.cells
+    return list(map(operator.add, itertools.compress(_cell_base(grid.geometry), cells),
+                    filter(None, cells)))
+
+
 class _Engine:
     """One python-sat solver loaded with the base formula of one geometry."""
 
@@ -166,10 +186,15 @@ class _Engine:
         formula = encode_base(geometry, encoding, amo)
         self.geometry = geometry
         self.size = geometry.size
+        self.n3 = geometry.size ** 3
         self.nvars = formula.nvars
         self.top = formula.nvars  # highest variable used, activation literals included
         self.nclauses = len(formula.clauses)
-        self.solver = PysatSolver(name=sat_solver, bootstrap_with=formula.clauses)
+        self.solver = PysatSolver(name=sat_solver)
+        options = SOLVER_OPTIONS.get(sat_solver)
+        if options:
+            self.solver.solver.configure(options)  # before any clause: some options insist
+        self.solver.append_formula(formula.clauses)
         if units:
             self.solver.append_formula([[lit] for lit in units])
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
@@ -180,9 +205,9 @@ class _Engine:
         return self.top
 
     def decode(self, model: list[int]) -> Grid:
-        n3 = self.size ** 3
-        digit_of = self.digit_of
-        cells = tuple([digit_of[v] for v in model[:n3] if v > 0])
+        n3 = self.n3
+        # The true variables among 1..N**3, each looked up: all in C, no Python loop.
+        cells = tuple(map(self.digit_of.__getitem__, filter((0).__lt__, model[:n3])))
         if len(cells) != self.geometry.ncells:
             # Cannot happen with satdoku's encodings; decode_model says which cell is wrong.
             return decode_model(model[:n3], self.geometry)
@@ -201,6 +226,8 @@ class SatSolver:
         amo: a name from :data:`satdoku.encode.AMO_ENCODINGS`.
         incremental: keep one solver per geometry and pass clues as assumptions (fast); False
             builds a fresh solver with the clues as unit clauses for every puzzle.
+        stats: fill ``Result.stats`` (variables, clauses, conflicts, decisions, propagations);
+            False leaves it empty and saves two solver calls and a dict per puzzle.
 
     >>> from satdoku.geometry import geometry
     >>> with SatSolver() as s:
@@ -210,7 +237,7 @@ class SatSolver:
     """
 
     def __init__(self, sat_solver: str = DEFAULT_SAT_SOLVER, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO, incremental: bool = True) -> None:
+                 amo: str = DEFAULT_AMO, incremental: bool = True, stats: bool = True) -> None:
         info = check_sat_solver(sat_solver)
         if encoding not in ENCODINGS:
             raise SolverError(f"unknown encoding {encoding!r}; choose one of "
@@ -224,6 +251,7 @@ class SatSolver:
         self.encoding = encoding
         self.amo = amo
         self.incremental = incremental
+        self.stats = stats
         self._engines: dict[Geometry, _Engine] = {}
         self._watchdog: _Watchdog | None = None
 
@@ -237,7 +265,7 @@ class SatSolver:
         if timeout is not None and not (self.info.interrupt or self.info.budget):
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
                               f"{', '.join(n for n, i in SAT_SOLVERS.items() if i.budget)}")
-        clues = clue_literals(grid)
+        clues = _clue_literals(grid)
         if self.incremental:
             engine = self._engines.get(grid.geometry)
             if engine is None:
@@ -247,28 +275,33 @@ class SatSolver:
         else:
             engine = _Engine(self.sat_solver, grid.geometry, self.encoding, self.amo, clues)
             assumptions = []
+        solver = engine.solver
         try:
             deadline = None if timeout is None else time.perf_counter() + timeout
-            before = engine.solver.accum_stats()
+            before = solver.accum_stats() if self.stats else None
             if limit <= 1:
-                answer = self._run(engine, assumptions, deadline)
-                solution = engine.decode(engine.solver.get_model()) if answer else None
+                if deadline is None:
+                    answer = solver.solve(assumptions=assumptions)
+                else:
+                    answer = self._run(engine, assumptions, deadline)
+                solution = engine.decode(solver.get_model()) if answer else None
                 status = "timeout" if answer is None else "solved" if answer else "unsolvable"
-                result = Result(status, solution)
+                result = Result(status, solution, solver=self.name, encoding=self.encoding)
             else:
                 result = self._count(engine, assumptions, set(clues), limit, deadline)
-            after = engine.solver.accum_stats()
+                result.solver = self.name
+                result.encoding = self.encoding
+            if before is not None:
+                after = solver.accum_stats()
+                result.stats = {
+                    "variables": engine.nvars,
+                    "clauses": engine.nclauses + len(clues),
+                    **{k: after.get(k, 0) - before.get(k, 0)
+                       for k in ("conflicts", "decisions", "propagations")},
+                }
         finally:
             if not self.incremental:
                 engine.delete()
-        result.solver = self.name
-        result.encoding = self.encoding
-        result.stats = {
-            "variables": engine.nvars,
-            "clauses": engine.nclauses + len(clues),
-            **{k: after.get(k, 0) - before.get(k, 0)
-               for k in ("conflicts", "decisions", "propagations")},
-        }
         result.time_ms = (time.perf_counter() - start) * 1000.0
         return result
 
