@@ -30,6 +30,7 @@ class SolveOptions:
     timeout: float | None = None
     check: bool = False
     incremental: bool = True
+    stats: bool = True  # False: the SAT backend skips its solver figures (CLI without --stats)
 
 
 @dataclass
@@ -48,12 +49,12 @@ class BatchSolver:
         self.options = options
         o = options
         self.solver = make_solver(o.method, sat_solver=o.sat_solver, encoding=o.encoding,
-                                  amo=o.amo, incremental=o.incremental)
+                                  amo=o.amo, incremental=o.incremental, stats=o.stats)
         self.other = None
         if o.check:
             other_method = "native" if o.method == "sat" else "sat"
             self.other = make_solver(other_method, sat_solver=o.sat_solver, encoding=o.encoding,
-                                     amo=o.amo, incremental=o.incremental)
+                                     amo=o.amo, incremental=o.incremental, stats=o.stats)
 
     def run(self, puzzle: Puzzle) -> Outcome:
         """The outcome of one puzzle; never raises for a bad puzzle."""

@@ -208,7 +208,7 @@ def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, job
     """
     options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
                            limit=2 if unique else 1, timeout=timeout, check=check,
-                           incremental=not fresh)
+                           incremental=not fresh, stats=stats)
     _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
                alphabet=alphabet, multiple_ok=False, jobs=jobs, scheduler=scheduler)
 
@@ -225,7 +225,7 @@ def count(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, job
           stats, output, force, limit):
     """Count solutions up to --limit: unique, multiple (with two solutions) or unsolvable."""
     options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
-                           limit=limit, timeout=timeout)
+                           limit=limit, timeout=timeout, stats=stats)
     _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
                alphabet=alphabet, multiple_ok=True, jobs=jobs, scheduler=scheduler)
 

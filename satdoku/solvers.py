@@ -19,13 +19,13 @@ __all__ = ["METHODS", "make_solver", "solve", "verify", "parse_method"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
-              amo: str | None = None, incremental: bool = True) -> Solver:
+              amo: str | None = None, incremental: bool = True, stats: bool = True) -> Solver:
     from .sat import DEFAULT_SAT_SOLVER, SatSolver
     if encoding == "reduced":
         from .reduce import ReducedSatSolver
         return ReducedSatSolver(sat_solver, amo=amo)
     full = SatSolver(sat_solver or DEFAULT_SAT_SOLVER, encoding=encoding or "extended",
-                     amo=amo or "pairwise", incremental=incremental)
+                     amo=amo or "pairwise", incremental=incremental, stats=stats)
     if encoding is not None:
         return full
     # no encoding named: big grids (N >= 36) get the reduced encoding, a fresh formula each
@@ -34,7 +34,7 @@ def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
 
 
 def _make_native(sat_solver: str | None = None, encoding: str | None = None,
-                 amo: str | None = None, incremental: bool = True) -> Solver:
+                 amo: str | None = None, incremental: bool = True, stats: bool = True) -> Solver:
     from .search import NativeSolver
     return NativeSolver()
 
@@ -45,8 +45,10 @@ METHODS: dict[str, Callable[..., Solver]] = {"sat": _make_sat, "native": _make_n
 
 def make_solver(method: str = "sat", *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
-                incremental: bool = True) -> Solver:
+                incremental: bool = True, stats: bool = True) -> Solver:
     """A solver for ``method`` ('sat' or 'native'); SAT options are ignored by 'native'.
+
+    ``stats=False`` lets the SAT backend skip its per-puzzle solver figures (faster).
 
     >>> with make_solver("sat", sat_solver="minisat22") as s:  # doctest: +SKIP
     ...     s.solve(grid).status
@@ -56,7 +58,8 @@ def make_solver(method: str = "sat", *, sat_solver: str | None = None,
         factory = METHODS[method]
     except KeyError:
         raise SolverError(f"unknown method {method!r}; choose from {', '.join(METHODS)}") from None
-    return factory(sat_solver=sat_solver, encoding=encoding, amo=amo, incremental=incremental)
+    return factory(sat_solver=sat_solver, encoding=encoding, amo=amo, incremental=incremental,
+                   stats=stats)
 
 
 def parse_method(text: str) -> tuple[str, str | None]:
