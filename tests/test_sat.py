@@ -239,3 +239,78 @@ def test_huge_pairwise_base_refused_before_building():
     with SatSolver() as s:
         with pytest.raises(SolverError, match="81x81 grid needs 85,056,804 clauses"):
             s.solve(Grid(geometry(9, 9), (0,) * 81 ** 2))
+
+
+def test_stats_off_still_solves_and_verifies():
+    from satdoku.solvers import solve
+    with SatSolver(stats=False) as s:
+        result = solve(s, PUZZLES["sample"])
+        assert result.status == "solved" and is_solution(result.solution, PUZZLES["sample"])
+        assert not {"variables", "conflicts"} & set(result.stats)
+        assert solve(s, UNSOLVABLE_4X4).status == "unsolvable"
+        counted = solve(s, PUZZLES["sample"], limit=2)
+        assert (counted.status, counted.count) == ("unique", 1)
+
+
+@pytest.mark.parametrize("name", list(PUZZLES))
+def test_fast_clue_literals_match_encode(name):
+    from satdoku.encode import clue_literals
+    from satdoku.sat import _clue_literals
+    assert _clue_literals(PUZZLES[name]) == clue_literals(PUZZLES[name])
+
+
+def test_solver_options_are_applied(monkeypatch):
+    import satdoku.sat as sat
+    seen = []
+
+    class Spy:
+        def __init__(self, inner):
+            self.inner = inner
+
+        def configure(self, options):
+            seen.append(dict(options))
+            self.inner.configure(options)
+
+        def __getattr__(self, name):
+            return getattr(self.inner, name)
+
+    real = sat.PysatSolver
+
+    def make(name):
+        solver = real(name=name)
+        solver.solver = Spy(solver.solver) if name.startswith("cadical") else solver.solver
+        return solver
+
+    monkeypatch.setattr(sat, "SOLVER_OPTIONS", {"cadical195": {"chrono": 0}})
+    monkeypatch.setattr(sat, "PysatSolver", lambda name: make(name))
+    with SatSolver("cadical195") as s:
+        assert s.solve(PUZZLES["sample"]).status == "solved"
+    assert seen == [{"chrono": 0}]
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 3), (4, 4), (5, 5)])
+def test_verifier_fast_path_agrees_with_house_by_house(shape):
+    # solution_problems checks right answers with one precomputed sum and explains wrong ones
+    # house by house; both must give the same verdict on every corrupted grid.
+    import random
+    from satdoku.grid import _solution_ok, solution_problems
+    full = pattern_solution(*shape)
+    n = full.size
+    rnd = random.Random(7)
+    for _ in range(300):
+        cells = list(full.cells)
+        for _ in range(rnd.choice([0, 1, 2])):
+            cells[rnd.randrange(n * n)] = rnd.randrange(-n - 2, 2 * n + 3)
+        if rnd.random() < 0.5:
+            i, j = rnd.randrange(n * n), rnd.randrange(n * n)
+            cells[i], cells[j] = cells[j], cells[i]
+        answer = Grid(full.geometry, tuple(cells))
+        puzzle = Grid(full.geometry, tuple(d if rnd.random() < 0.3 else 0 for d in full.cells))
+        problems = solution_problems(answer, puzzle)
+        assert _solution_ok(answer, puzzle) == (not problems)
+        right = (all(1 <= d <= n for d in cells)
+                 and all(len({cells[c] for c in house}) == n for house in full.geometry.houses)
+                 and all(cells[c] == d for c, d in puzzle.givens()))
+        assert right == (not problems)
+        if not right:
+            assert problems
