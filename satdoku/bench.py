@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import csv
 import io
+import functools
 import json
 import math
 import os
@@ -214,15 +215,58 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     return row
 
 
-def _run_group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
-               count_to: int, timeout: float | None, seed: int, warmup: bool,
-               step: Callable[[], None]) -> BenchRow:
-    """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
+def _group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, count_to: int,
+           seed: int) -> tuple[BenchRow, list[Puzzle]]:
+    """The empty row of a group and its valid puzzles in the seeded order."""
     valid = [p for p in puzzles if p.error is None and p.grid is not None]
     size = valid[0].grid.size if valid else None
     row = BenchRow(file=path, size=size, method=label, encoding=encoding, count_to=count_to,
                    invalid=len(puzzles) - len(valid))
     random.Random(seed).shuffle(valid)
+    return row, valid
+
+
+def _run_group_parallel(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
+                        count_to: int, timeout: float | None, seed: int, warmup: bool,
+                        step: Callable[[], None], jobs: int) -> BenchRow:
+    """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
+    from .batch import SolveOptions
+    from .parallel import solve_parallel
+    row, valid = _group(path, puzzles, label, encoding, count_to, seed)
+    kind, _, detail = label.partition(":")
+    options = SolveOptions(method=kind, sat_solver=detail or None, encoding=encoding,
+                           limit=count_to, timeout=timeout)
+    results: list[Result] = []
+    try:
+        if warmup:
+            for _ in solve_parallel(valid, options, jobs):
+                step()
+        start = time.perf_counter()
+        for outcome in solve_parallel(valid, options, jobs):
+            results.append(outcome.result)
+            step()
+        wall = time.perf_counter() - start
+    except KeyboardInterrupt:
+        row.partial = True
+        raise BenchInterrupted(summarise(row, results, _charged(results, timeout))) from None
+    row = summarise(row, results, _charged(results, timeout))
+    if results:
+        row.seconds = wall
+        row.puzzles_per_s = len(results) / wall
+    return row
+
+
+def _charged(results: Sequence[Result], timeout: float | None) -> list[float]:
+    """Per-puzzle times as measured by the solver, a timeout counted at the time limit."""
+    return [timeout * 1000.0 if r.status == "timeout" and timeout is not None else r.time_ms
+            for r in results]
+
+
+def _run_group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
+               count_to: int, timeout: float | None, seed: int, warmup: bool,
+               step: Callable[[], None]) -> BenchRow:
+    """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
+    row, valid = _group(path, puzzles, label, encoding, count_to, seed)
     kind, _, detail = label.partition(":")
     solver = make_solver(kind, sat_solver=detail or None, encoding=encoding)
     warm: dict[int, Result] = {}
@@ -264,8 +308,8 @@ def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
               encodings: Sequence[str] = ("extended",), *, limit: int | None = None,
               count_to: int = 1, timeout: float | None = None, seed: int = 0,
               warmup: bool = True, box: tuple[int, int] | None = None,
-              alphabet: str | None = None, progress: Progress | None = None
-              ) -> Iterator[BenchRow]:
+              alphabet: str | None = None, progress: Progress | None = None,
+              jobs: int = 1) -> Iterator[BenchRow]:
     """Benchmark every method (and encoding, for SAT) on every file; one row per group.
 
     Args:
@@ -278,6 +322,9 @@ def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
         seed: the timed pass visits the puzzles in an order shuffled with this seed.
         warmup: verify every answer in an untimed pass first (else only after each timing).
         progress: called after each puzzle of each pass as ``progress(done, total, label)``.
+        jobs: worker processes (0: every core). With more than one, puzzles/s is the number of
+            puzzles over the wall time of the timed pass (pool start included), and the
+            per-puzzle times are those measured inside the workers.
 
     Every file is read before anything is solved, so a bad file fails fast
     (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
@@ -305,8 +352,9 @@ def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
                 if progress is not None:
                     progress(done, total, name)
 
-            yield _run_group(path, puzzles, label, encoding, count_to=count_to,
-                             timeout=timeout, seed=seed, warmup=warmup, step=step)
+            run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
+            yield run(path, puzzles, label, encoding, count_to=count_to, timeout=timeout,
+                      seed=seed, warmup=warmup, step=step)
 
 
 def _number(value: Any) -> str:

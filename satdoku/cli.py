@@ -336,9 +336,11 @@ def list_solvers():
 @click.option("--force", is_flag=True, help="Overwrite --out and --plot files if they exist.")
 @click.option("--plot", metavar="FILE.png",
               help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes (0: every core); puzzles/s is then over wall time.")
 @puzzle_options
-def bench(files, methods, encodings, limit, count_to, timeout, seed, fmt, out, force, plot, box,
-          alphabet):
+def bench(files, methods, encodings, limit, count_to, timeout, seed, fmt, out, force, plot, jobs,
+          box, alphabet):
     """Time solving methods on puzzle files: one row per file, method and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
@@ -381,7 +383,8 @@ def bench(files, methods, encodings, limit, count_to, timeout, seed, fmt, out, f
     try:
         for row in run_bench(files, methods, encodings, limit=limit, count_to=count_to,
                              timeout=timeout, seed=seed, box=box, alphabet=alphabet,
-                             progress=progress if sys.stderr.isatty() else None):
+                             progress=progress if sys.stderr.isatty() else None,
+                             jobs=jobs):
             rows.append(row)
     except BenchInterrupted as stop:
         rows.append(stop.row)

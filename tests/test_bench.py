@@ -259,3 +259,14 @@ def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):
         list(run_bench([str(path)], ["native"], seed=seed, warmup=False))
         orders.append(list(seen))
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(orders[2])
+
+
+def test_jobs_gives_the_same_counts(files):
+    counts = ("puzzles", "solved", "multiple", "unsolvable", "timeouts", "invalid", "errors")
+    rows = {}
+    for jobs in ("1", "2"):
+        result = run(*files, "--count-to", "2", "--format", "json", "--jobs", jobs)
+        assert result.exit_code == 0, result.output
+        rows[jobs] = [{k: r[k] for k in ("file", "method") + counts}
+                      for r in json.loads(result.output)["rows"]]
+    assert rows["1"] == rows["2"]
