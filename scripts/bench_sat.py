@@ -28,7 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES", "/work/shared/puzzles"))
+PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES",
+                              Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"))
 
 #: (file, Norvig's puzzles/s on this kind of machine) from the shared README.
 SETS = {
