@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from .errors import SatdokuError, SolverError
+from .files import publish
 from .formats import Puzzle, read_puzzles
 from .result import Result
 from .solvers import make_solver, parse_method, solve, verify
@@ -510,7 +511,12 @@ def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None)
     bars.set_title("Throughput per file")
     bars.grid(True, axis="y", which="both", alpha=0.3)
     if rates:
-        bars.legend(fontsize="small")
+        # Headroom above the tallest bar, so the legend never hides one.
+        if bars.get_yscale() == "log":
+            bars.set_ylim(top=max(rates) * 15)
+        else:
+            bars.set_ylim(top=max(rates) * 1.7)
+        bars.legend(fontsize="small", ncols=2, loc="upper right")
     if title:
         fig.suptitle(title)
     _save_atomically(fig, path)
@@ -539,7 +545,7 @@ def _save_atomically(fig: Any, path: str) -> None:
     os.close(fd)
     try:
         fig.savefig(tmp, dpi=110, format="png")
-        os.replace(tmp, path)
+        publish(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
             os.unlink(tmp)

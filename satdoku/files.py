@@ -9,7 +9,25 @@ from typing import IO, Iterator
 
 from .errors import SatdokuError
 
-__all__ = ["atomic_output", "check_writable"]
+__all__ = ["atomic_output", "check_writable", "publish"]
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def publish(tmp: str, path: str) -> None:
+    """Rename the finished temporary file ``tmp`` to ``path``, with the permissions a plain
+    ``open(path, 'w')`` would have given it (``mkstemp`` makes files readable by their owner
+    only); an existing file's mode is kept."""
+    try:
+        mode = os.stat(path).st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o666 & ~_umask()
+    os.chmod(tmp, mode)
+    os.replace(tmp, path)
 
 
 def check_writable(path: str, *, force: bool = False) -> None:
@@ -39,7 +57,7 @@ def atomic_output(path: str, *, force: bool = False) -> Iterator[IO[str]]:
             yield fp
         if os.path.exists(path) and not force:
             raise SatdokuError(f"{path} appeared while satdoku was writing; not overwritten")
-        os.replace(tmp, path)
+        publish(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

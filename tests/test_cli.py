@@ -320,3 +320,12 @@ def test_python_dash_m():
     proc = subprocess.run([sys.executable, "-m", "satdoku", "solve", SMALL, "--format", "line"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 0 and proc.stdout == SMALL_SOLUTION + "\n"
+
+
+def test_output_file_gets_ordinary_permissions(tmp_path):
+    import os
+    out = tmp_path / "out.txt"
+    assert run("solve", SMALL, "--format", "line", "-o", out).exit_code == 0
+    mask = os.umask(0)
+    os.umask(mask)
+    assert out.stat().st_mode & 0o777 == 0o666 & ~mask
