@@ -329,3 +329,30 @@ def test_output_file_gets_ordinary_permissions(tmp_path):
     mask = os.umask(0)
     os.umask(mask)
     assert out.stat().st_mode & 0o777 == 0o666 & ~mask
+
+
+def test_check_exits_3_when_the_solvers_disagree(monkeypatch):
+    from satdoku import solvers
+    from satdoku.result import Result
+
+    class Broken:  # a native solver that never finds anything
+        name, encoding = "native", None
+
+        def solve(self, grid, *, limit=1, timeout=None):
+            return Result(status="unsolvable", count=0, solver=self.name)
+
+        def close(self):
+            pass
+
+    monkeypatch.setitem(solvers.METHODS, "native", lambda **options: Broken())
+    result = run("solve", SAMPLE, "--check", "--format", "line")
+    assert result.exit_code == 3
+    assert result.stdout == SAMPLE_SOLUTION + "\n"
+    assert result.stderr.endswith(f"disagreement: sat:{_default_sat()} finds unique, "
+                                  "native finds unsolvable\n")
+
+
+def test_seed_puzzles_counted(tmp_path):
+    result = run("count", PUZZLES / "9x9.txt", "--format", "json")
+    assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == [
+        "unique", "multiple", "multiple", "unique"]  # sample, sampleHard, sampleDevilish, 17
