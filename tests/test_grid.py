@@ -1,0 +1,61 @@
+"""grid: clashing givens are found and named, and the solution checker trusts nothing."""
+
+import pytest
+
+from satdoku.errors import PuzzleError
+from satdoku.geometry import geometry
+from satdoku.grid import Grid, check_givens, find_clash, is_solution, solution_problems
+
+G4 = geometry(2, 2)
+SOLUTION = Grid(G4, tuple(int(c) for c in "1234341221434321"))
+PUZZLE = Grid(G4, tuple(int(c) for c in "1030040201000020"))
+
+
+def grid(text, geo=G4):
+    return Grid(geo, tuple(int(c) for c in text))
+
+
+def test_a_right_solution():
+    assert solution_problems(SOLUTION, PUZZLE) == [] and is_solution(SOLUTION, PUZZLE)
+
+
+def test_a_changed_given_is_named():
+    other = grid("2143341212344321")  # valid grid, but r1c1 is 2 where the puzzle gives 1
+    assert solution_problems(other, PUZZLE)[0] == "r1c1: given 1 changed to 2"
+
+
+@pytest.mark.parametrize("text, problem", [
+    ("1234341221434331", "row 4 lacks 2"),  # r4c3 holds 3 instead of 2
+    ("1234341221434331", "column 3 lacks 2"),
+    ("1234341221434331", "box 4 lacks 2"),
+    ("0234341221434321", "r1c1: 0 is not a digit 1..4"),
+    ("5234341221434321", "r1c1: 5 is not a digit 1..4"),
+])
+def test_broken_solutions(text, problem):
+    assert problem in solution_problems(grid(text), Grid(G4, (0,) * 16))
+
+
+def test_wrong_geometry():
+    assert solution_problems(Grid(geometry(1, 4), SOLUTION.cells), PUZZLE) == [
+        "solution is 1x4, puzzle is 2x2"]
+
+
+def test_find_clash_names_the_later_cell():
+    assert find_clash(grid("1000000000000001")) is None
+    assert find_clash(grid("1000010000000000")) == (5, 0, 1)  # r2c2 repeats r1c1 in box 1
+
+
+def test_check_givens_messages():
+    with pytest.raises(PuzzleError, match=r"^r4c1: 3 repeats the given at r1c1$"):
+        check_givens(grid("3000000000003000"))
+    with pytest.raises(PuzzleError, match=r"^r1c2: 7 is not a digit of a 4x4 grid$"):
+        check_givens(grid("0700000000000000"))
+    check_givens(PUZZLE)  # no error
+
+
+def test_grid_basics():
+    assert PUZZLE.nclues == 6 and not PUZZLE.is_complete() and SOLUTION.is_complete()
+    assert list(PUZZLE.givens())[:2] == [(0, 1), (2, 3)]
+    assert SOLUTION.differences(grid("2134341221434321")) == [0, 1]
+    with pytest.raises(ValueError):
+        Grid(G4, (0,) * 15)
