@@ -101,12 +101,15 @@ def _bits(mask: int) -> list[int]:
     return out
 
 
-def reduce_candidates(grid: Grid, propagate: bool = True) -> Reduction:
+def reduce_candidates(grid: Grid, propagate: bool = True,
+                      locked: bool = False) -> Reduction:
     """The candidates of every cell once the givens are removed from their houses.
 
     With ``propagate``, naked singles (one candidate left) and hidden singles (one place left for
     a digit in a house) are applied to a fixed point; every such step is implied by the givens,
-    so no solution is lost and the count of solutions is unchanged.
+    so no solution is lost and the count of solutions is unchanged. With ``locked`` too, each
+    time singles stall a pass of locked candidates (pointing and claiming, see
+    :func:`_locked_pass`) runs, and singles resume if it removed anything.
 
     >>> from satdoku.geometry import geometry
     >>> r = reduce_candidates(Grid(geometry(1, 2), (1, 0, 0, 0)))
@@ -164,71 +167,134 @@ def reduce_candidates(grid: Grid, propagate: bool = True) -> Reduction:
     places = list(map(len, holders))
     hidden = [h * n + d - 1 for h in range(3 * n) for d in _bits(full & ~placed[h])]
     assigned = 0
-    while queue or hidden:
-        while queue:
-            cell = queue.pop()
-            if cells[cell]:
-                continue
-            m = cand[cell]
-            if not m:
-                red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
-                return red
-            d = m.bit_length()
-            cells[cell] = d
-            assigned += 1
-            hs = cell_houses[cell]
-            for h in hs:
-                if placed[h] & m:
-                    red.contradiction = (f"{geo.cell_name(cell)}: {d} would repeat in "
-                                         f"{geo.house_name(h)}")
+    open_cells = sum(1 for d in cells if not d)
+
+    def eliminate(c: int, bit: int, d0: int) -> None:
+        """Take digit ``d0 + 1`` (``bit``) from open cell ``c``; queue what becomes single."""
+        x = cand[c] ^ bit
+        cand[c] = x
+        if not x & (x - 1):
+            queue.append(c)
+        for k in cell_houses[c]:
+            k = k * n + d0
+            places[k] -= 1
+            if places[k] < 2:
+                hidden.append(k)
+
+    while True:
+        while queue or hidden:
+            while queue:
+                cell = queue.pop()
+                if cells[cell]:
+                    continue
+                m = cand[cell]
+                if not m:
+                    red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
                     return red
-                placed[h] |= m
-            for h in hs:
-                # A settled cell other than ``cell`` holding d would have failed the check
-                # above, so the hits are ``cell`` and the open cells that lose d.
-                for c in holders[h * n + d - 1]:
+                d = m.bit_length()
+                cells[cell] = d
+                assigned += 1
+                hs = cell_houses[cell]
+                for h in hs:
+                    if placed[h] & m:
+                        red.contradiction = (f"{geo.cell_name(cell)}: {d} would repeat in "
+                                             f"{geo.house_name(h)}")
+                        return red
+                    placed[h] |= m
+                for h in hs:
+                    # A settled cell other than ``cell`` holding d would have failed the check
+                    # above, so the hits are ``cell`` and the open cells that lose d.
+                    for c in holders[h * n + d - 1]:
+                        x = cand[c]
+                        if c == cell or not x & m:
+                            continue
+                        x ^= m
+                        cand[c] = x
+                        if not x & (x - 1):
+                            queue.append(c)
+                        # c's houses have one place fewer for d
+                        for k in cell_houses[c]:
+                            k = k * n + d - 1
+                            places[k] -= 1
+                            if places[k] < 2:
+                                hidden.append(k)
+            while hidden and not queue:
+                k = hidden.pop()
+                h, d0 = divmod(k, n)
+                bit = 1 << d0
+                if placed[h] & bit or places[k] > 1:
+                    continue
+                if not places[k]:
+                    red.contradiction = f"{geo.house_name(h)} has no place left for {d0 + 1}"
+                    return red
+                for c in holders[k]:
                     x = cand[c]
-                    if c == cell or not x & m:
-                        continue
-                    x ^= m
-                    cand[c] = x
-                    if not x & (x - 1):
+                    if x & bit and not cells[c]:
+                        if x != bit:
+                            cand[c] = bit
+                            # c's other digits lose a place in each of c's houses
+                            x ^= bit
+                            while x:
+                                low = x & -x
+                                e = low.bit_length() - 1
+                                for k2 in cell_houses[c]:
+                                    k2 = k2 * n + e
+                                    places[k2] -= 1
+                                    if places[k2] < 2:
+                                        hidden.append(k2)
+                                x ^= low
                         queue.append(c)
-                    # c's houses have one place fewer for d
-                    for k in cell_houses[c]:
-                        k = k * n + d - 1
-                        places[k] -= 1
-                        if places[k] < 2:
-                            hidden.append(k)
-        while hidden and not queue:
-            k = hidden.pop()
-            h, d0 = divmod(k, n)
-            bit = 1 << d0
-            if placed[h] & bit or places[k] > 1:
-                continue
-            if not places[k]:
-                red.contradiction = f"{geo.house_name(h)} has no place left for {d0 + 1}"
-                return red
-            for c in holders[k]:
-                x = cand[c]
-                if x & bit and not cells[c]:
-                    if x != bit:
-                        cand[c] = bit
-                        # c's other digits lose a place in each of c's houses
-                        x ^= bit
-                        while x:
-                            low = x & -x
-                            e = low.bit_length() - 1
-                            for k2 in cell_houses[c]:
-                                k2 = k2 * n + e
-                                places[k2] -= 1
-                                if places[k2] < 2:
-                                    hidden.append(k2)
-                            x ^= low
-                    queue.append(c)
-                    break
+                        break
+        if not locked or assigned == open_cells or not _locked_pass(
+                geo, cells, cand, placed, holders, eliminate):
+            break
     red.assigned = assigned
     return red
+
+
+def _locked_pass(geo: Geometry, cells: list[int], cand: list[int], placed: list[int],
+                 holders: list[list[int]], eliminate) -> int:
+    """One pass of locked candidates over every (house, digit); returns how many pairs went.
+
+    Pointing: the places of a digit in a box all in one row (column) take it from the rest of
+    that line. Claiming: its places in a line all in one box take it from the rest of the box.
+    ``holders`` lists are compacted to their live cells on the way.
+    """
+    n = geo.size
+    full = (1 << n) - 1
+    cell_houses = geo.cell_houses
+    removed = 0
+    for h in range(3 * n):
+        free = full & ~placed[h]
+        is_box = h >= 2 * n
+        while free:
+            bit = free & -free
+            free ^= bit
+            d0 = bit.bit_length() - 1
+            k = h * n + d0
+            live = [c for c in holders[k] if cand[c] & bit and not cells[c]]
+            holders[k] = live
+            if len(live) < 2:
+                continue  # a hidden single (or a contradiction) the singles loop sees
+            if is_box:
+                row, col = divmod(live[0], n)
+                if all(c // n == row for c in live):
+                    line = row
+                elif all(c % n == col for c in live):
+                    line = n + col
+                else:
+                    continue
+                targets = [c for c in holders[line * n + d0] if cell_houses[c][2] != h]
+            else:
+                box = cell_houses[live[0]][2]
+                if any(cell_houses[c][2] != box for c in live):
+                    continue
+                targets = [c for c in holders[box * n + d0] if h not in cell_houses[c]]
+            for c in targets:
+                if cand[c] & bit and not cells[c]:
+                    eliminate(c, bit, d0)
+                    removed += 1
+    return removed
 
 
 @dataclass
@@ -278,7 +344,7 @@ def _amo_builder(amo: str, pool: IDPool):
 
 
 def reduced_formula(grid: Grid, amo: str = "seqcounter", propagate: bool = True,
-                    pairwise_max: int = PAIRWISE_MAX) -> ReducedFormula:
+                    pairwise_max: int = PAIRWISE_MAX, locked: bool = False) -> ReducedFormula:
     """The reduced CNF of ``grid``: variables only for open pairs, clues folded away.
 
     Args:
@@ -288,6 +354,8 @@ def reduced_formula(grid: Grid, amo: str = "seqcounter", propagate: bool = True,
         propagate: apply naked and hidden singles before encoding (see
             :func:`reduce_candidates`).
         pairwise_max: the longest at-most-one list written pairwise.
+        locked: with ``propagate``, also apply locked candidates (see
+            :func:`reduce_candidates`).
 
     Returns:
         A :class:`ReducedFormula`. When propagation proves the puzzle unsolvable it holds one
@@ -300,7 +368,7 @@ def reduced_formula(grid: Grid, amo: str = "seqcounter", propagate: bool = True,
     (4, 3, [(1, 2), (2, 2), (3, 1), (3, 2)])
     """
     t0 = time.perf_counter()
-    red = reduce_candidates(grid, propagate)
+    red = reduce_candidates(grid, propagate, locked)
     t1 = time.perf_counter()
     geo = grid.geometry
     n = geo.size
@@ -489,7 +557,8 @@ class ReducedSatSolver:
     encoding = "reduced"
 
     def __init__(self, sat_solver: str | None = None, amo: str | None = None,
-                 propagate: bool = True, pairwise_max: int = PAIRWISE_MAX) -> None:
+                 propagate: bool = True, pairwise_max: int = PAIRWISE_MAX,
+                 locked: bool = False) -> None:
         from .sat import check_sat_solver
         self.info = check_sat_solver(sat_solver or DEFAULT_REDUCED_SAT_SOLVER)
         self.sat_solver = self.info.name
@@ -497,6 +566,7 @@ class ReducedSatSolver:
         self.amo = amo or "seqcounter"
         self.propagate = propagate
         self.pairwise_max = pairwise_max
+        self.locked = locked
         if self.amo != "pairwise":
             _amo_builder(self.amo, IDPool())  # fail early on a bad name
 
@@ -507,7 +577,8 @@ class ReducedSatSolver:
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose another "
                               "SAT solver")
         deadline = None if timeout is None else start + timeout
-        formula = reduced_formula(grid, self.amo, self.propagate, self.pairwise_max)
+        formula = reduced_formula(grid, self.amo, self.propagate, self.pairwise_max,
+                                  self.locked)
         t_enc = time.perf_counter()
         stats = {"variables": formula.nvars, "clauses": len(formula.clauses),
                  "eliminated": formula.eliminated, "propagated": formula.assigned,

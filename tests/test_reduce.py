@@ -204,3 +204,48 @@ def test_large_100x100_solves():
         result = verify(s.solve(grid, timeout=60), grid)
     assert result.status == "solved", result.message
     assert result.stats["eliminated"] > 0.9 * 100 ** 3
+
+
+def _band_grid(givens):
+    """A 9x9 grid with ``givens`` as {(row, col): digit}, 0-based."""
+    cells = [0] * 81
+    for (r, c), d in givens.items():
+        cells[r * 9 + c] = d
+    return Grid(geometry(3, 3), tuple(cells))
+
+
+# rows 2 and 3 of box 1 are full of other digits: 1 can only go in r1c1-r1c3 within box 1
+POINTING = _band_grid({(1, 0): 2, (1, 1): 3, (1, 2): 4, (2, 0): 5, (2, 1): 6, (2, 2): 7})
+# r1c4-r1c9 hold other digits: row 1 has its 1 in box 1, so not in rows 2-3 of box 1
+CLAIMING = _band_grid({(0, c): d for c, d in zip(range(3, 9), range(2, 8))})
+
+
+def test_pointing_takes_the_digit_from_the_rest_of_the_line():
+    plain = reduce_candidates(POINTING, locked=False)
+    red = reduce_candidates(POINTING, locked=True)
+    for col in range(3, 9):
+        assert plain.cand[col] & 1 and not red.cand[col] & 1, col
+    assert all(red.cand[col] & 1 for col in range(3))
+    assert all(red.cand[9 * row + col] & 1 for row in range(3, 9) for col in range(3, 9))
+
+
+def test_claiming_takes_the_digit_from_the_rest_of_the_box():
+    plain = reduce_candidates(CLAIMING, locked=False)
+    red = reduce_candidates(CLAIMING, locked=True)
+    for cell in (9, 10, 11, 18, 19, 20):
+        assert plain.cand[cell] & 1 and not red.cand[cell] & 1, cell
+    assert all(red.cand[col] & 1 for col in range(3))
+
+
+@pytest.mark.parametrize("name", sorted(PUZZLES) + ["pointing", "claiming", "hard"])
+def test_locked_candidates_keep_every_solution(name):
+    grid = {"pointing": POINTING, "claiming": CLAIMING,
+            "hard": grid_9x9(SAMPLE_HARD)}.get(name) or PUZZLES[name]
+    with ReducedSatSolver(locked=True) as s:
+        result = verify(s.solve(grid, limit=2), grid)
+    with SatSolver("minisat22") as full:
+        expected = full.solve(grid, limit=2).status
+    assert result.status == expected, result.message
+    # every pair of a solution survives locked candidates
+    red = reduce_candidates(grid, locked=True)
+    assert all(red.cand[i] >> (d - 1) & 1 for i, d in enumerate(result.solution.cells))
