@@ -27,6 +27,33 @@ Roads not taken:
   settle, so an assignment costs the few open cells left rather than 3 N.
 - Clues as assumptions of one incremental solver per geometry (:mod:`satdoku.sat`): the full
   formula does not fit in memory past about 100 x 100; a fresh small formula per puzzle does.
+
+What makes rkkautsar 64-1 and 225-1 hard (measured on a loaded 2-core machine, CPU seconds, the
+Debian ``cadical`` binary on exported CNF unless named): a few nearly empty lines in an otherwise
+dense grid. 64-1 has six rows with 2 clues each (1, 14, 27, 36, 49, 62); with any two of them
+filled from a solution, cadical195 solves the rest in 0.8 s (3,116 conflicts), with three in
+0.26 s, with all six singles alone do; with one filled it still times out at 15 s. So the
+difficulty is choosing those rows, and CDCL meets it as pigeonhole-like (matching) conflicts.
+None of the following brought 64-1 under 10 s, so none is on by default:
+
+- Locked candidates (``locked=True``): 64-1 12,777 -> 12,291 open pairs, 225-1 218,430 ->
+  212,742, but both still time out at 30 s, and the easy files lose 0.1-0.4 s to the pass
+  (scripts/bench_large.py --locked).
+- Alldiff filtering at the root (Regin: drop pairs in no perfect matching of a house, and per
+  digit rows against columns): 64-1 -> 11,928 pairs, 81-1 solved outright but in 4.5 s of
+  Python (SAT takes 1 s); 64-1 unchanged in difficulty.
+- Failed-literal probing with the SAT solver's unit propagation (``propagate([lit])`` per open
+  pair, to a fixed point): 842 pairs go on 64-1 in 0.6 s, 15,225 on 225-1 in 75 s; 64-1 still
+  ~20 s, 225-1 not solved in 220 s.
+- rkkautsar/sudoku-solver's encoding (MIT; full N**3 variables with units, exactly-one with
+  pairwise up to 5, commander up to 10, bimander above): 67.8 s, 138,031 conflicts on 64-1,
+  the same as ours (~69 s). Its reported 0.4 s must be a lucky run.
+- Segment variables y(line, box, digit) with exactly-one per line and per box in the band:
+  18.3 s once, but seeds 1-3 over 20 s.
+- CaDiCaL settings: seeds 1-7, ``--sat``, ``--unsat``, ``--phase=0``, ``--stabilize=0``,
+  ``--stabilizeonly``, ``--walk=0``, ``--elim=0``, variable order (sparse rows first or last,
+  ``--reverse``): one solve under 20 s (seed 2, 15 s), the rest over 10-25 s. python-sat's
+  lingeling, mergesat3 and minicard: over 25 s.
 """
 
 from __future__ import annotations
