@@ -52,7 +52,7 @@ from .grid import Grid
 __all__ = [
     "var", "unvar", "Formula", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING",
     "DEFAULT_AMO", "encode_base", "encode", "clue_literals", "formula_size", "write_dimacs",
-    "dimacs_header", "parse_model", "decode_model", "UnsatisfiableError",
+    "dimacs_header", "write_clauses", "parse_model", "decode_model", "UnsatisfiableError",
 ]
 
 Clause = list[int]
@@ -292,8 +292,12 @@ def write_dimacs(formula: Formula, fp: TextIO, *, puzzle_text: str | None = None
     header = dimacs_header(formula, puzzle_text=puzzle_text, grid=grid,
                            alphabet_line=alphabet_line, version=version)
     fp.write("\n".join(header) + "\n")
-    fp.write(f"p cnf {formula.nvars} {len(formula.clauses)}\n")
-    clauses = formula.clauses
+    write_clauses(fp, formula.nvars, formula.clauses)
+
+
+def write_clauses(fp: TextIO, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
+    """The ``p cnf`` line and the clauses, each ending in 0, written in large blocks."""
+    fp.write(f"p cnf {nvars} {len(clauses)}\n")
     chunk = 65536
     for start in range(0, len(clauses), chunk):
         fp.write("".join(" ".join(map(str, clause)) + " 0\n"

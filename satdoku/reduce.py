@@ -68,6 +68,7 @@ from typing import Sequence, TextIO
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
+from .encode import write_clauses
 from .errors import SolverError
 from .geometry import Geometry
 from .grid import Grid
@@ -553,12 +554,7 @@ def write_reduced_dimacs(formula: ReducedFormula, fp: TextIO, *,
     if formula.nvars > formula.nmapped:
         fp.write(f"c variables {formula.nmapped + 1}..{formula.nvars} are auxiliary "
                  f"({formula.amo} at-most-one)\n")
-    fp.write(f"p cnf {formula.nvars} {len(formula.clauses)}\n")
-    clauses = formula.clauses
-    chunk = 65536
-    for start in range(0, len(clauses), chunk):
-        fp.write("".join(" ".join(map(str, clause)) + " 0\n"
-                         for clause in clauses[start:start + chunk]))
+    write_clauses(fp, formula.nvars, formula.clauses)
 
 
 def _new_solver(name: str):
