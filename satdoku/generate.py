@@ -13,7 +13,7 @@ import random
 from .geometry import Geometry
 from .grid import Grid
 
-__all__ = ["full_grid", "make_puzzle"]
+__all__ = ["pattern_grid", "full_grid", "make_puzzle"]
 
 
 def _shuffled_groups(groups: int, per_group: int, rng: random.Random) -> list[int]:
@@ -26,6 +26,19 @@ def _shuffled_groups(groups: int, per_group: int, rng: random.Random) -> list[in
         rng.shuffle(inner)
         result.extend(inner)
     return result
+
+
+def pattern_grid(geometry: Geometry) -> Grid:
+    """The unshuffled pattern grid: each row the one above shifted by a box width (by one
+    more at the start of a band). Deterministic, for tests.
+
+    >>> from satdoku.geometry import geometry
+    >>> pattern_grid(geometry(2, 2)).cells[:8]
+    (1, 2, 3, 4, 3, 4, 1, 2)
+    """
+    r, c, n = geometry.box_rows, geometry.box_cols, geometry.size
+    return Grid(geometry, tuple((c * (row % r) + row // r + col) % n + 1
+                                for row in range(n) for col in range(n)))
 
 
 def full_grid(geometry: Geometry, rng: random.Random) -> Grid:

@@ -23,7 +23,7 @@ import os
 import signal
 from array import array
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from .batch import BatchSolver, Outcome, SolveOptions, solve_puzzles
 from .errors import SatdokuError
@@ -129,6 +129,21 @@ def _joined(chunk: list[Puzzle], results: list[tuple | None]) -> Iterator[Outcom
             yield Outcome(puzzle, _unpack_result(packed, puzzle.grid.geometry), disagreements)
 
 
+def _in_order(puzzles: Iterable[Puzzle], chunk_size: int, limit: int,
+              pending: collections.deque, submit: Callable[[list], Any]) -> Iterator[Outcome]:
+    """Send chunks through ``submit`` (which returns a future), at most ``limit`` in flight,
+    and yield their outcomes in input order. ``pending`` is the caller's, so that it can
+    cancel what is left if the batch stops early."""
+    for chunk in _chunks(puzzles, chunk_size):
+        pending.append((chunk, submit([_pack_puzzle(p) for p in chunk])))
+        while len(pending) >= limit or (pending and pending[0][1].done()):
+            done, future = pending.popleft()
+            yield from _joined(done, future.result())
+    while pending:
+        done, future = pending.popleft()
+        yield from _joined(done, future.result())
+
+
 def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int = 0,
                    chunk_size: int = DEFAULT_CHUNK_SIZE, *, start_method: str | None = None
                    ) -> Iterator[Outcome]:
@@ -163,15 +178,8 @@ def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int =
     limit = jobs * _IN_FLIGHT_PER_WORKER
     finished = False
     try:
-        for chunk in _chunks(puzzles, chunk_size):
-            pending.append((chunk, executor.submit(_solve_chunk,
-                                                   [_pack_puzzle(p) for p in chunk])))
-            while len(pending) >= limit or (pending and pending[0][1].done()):
-                done, future = pending.popleft()
-                yield from _joined(done, future.result())
-        while pending:
-            done, future = pending.popleft()
-            yield from _joined(done, future.result())
+        yield from _in_order(puzzles, chunk_size, limit, pending,
+                             lambda packed: executor.submit(_solve_chunk, packed))
         finished = True
     finally:
         if finished:
@@ -237,16 +245,10 @@ def solve_dask(puzzles: Iterable[Puzzle], options: SolveOptions, scheduler: str 
     try:
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
         limit = workers * _IN_FLIGHT_PER_WORKER
-        for chunk in _chunks(puzzles, chunk_size):
-            # pure=False: two equal chunks are two tasks (outcomes are per position)
-            pending.append((chunk, client.submit(_dask_solve_chunk, options,
-                                                 [_pack_puzzle(p) for p in chunk], pure=False)))
-            while len(pending) >= limit or (pending and pending[0][1].done()):
-                done, future = pending.popleft()
-                yield from _joined(done, future.result())
-        while pending:
-            done, future = pending.popleft()
-            yield from _joined(done, future.result())
+        # pure=False: two equal chunks are two tasks (outcomes are per position)
+        yield from _in_order(puzzles, chunk_size, limit, pending,
+                             lambda packed: client.submit(_dask_solve_chunk, options, packed,
+                                                          pure=False))
     finally:
         for _, future in pending:
             future.cancel()

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from satdoku.generate import pattern_grid
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.reduce import (ReducedSatSolver, decode_reduced, reduce_candidates,
@@ -28,11 +29,7 @@ def grid_9x9(text):
 
 
 def pattern_solution(box_rows, box_cols):
-    """A valid full grid: rows shifted by a box width (one more at the start of a band)."""
-    n = box_rows * box_cols
-    cells = [(box_cols * (row % box_rows) + row // box_rows + col) % n + 1
-             for row in range(n) for col in range(n)]
-    return Grid(geometry(box_rows, box_cols), tuple(cells))
+    return pattern_grid(geometry(box_rows, box_cols))
 
 
 def with_holes(grid, every):

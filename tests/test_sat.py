@@ -10,6 +10,7 @@ import pytest
 
 from satdoku.encode import decode_model, encode, parse_model, write_dimacs
 from satdoku.errors import SolverError
+from satdoku.generate import pattern_grid
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
@@ -26,12 +27,7 @@ def grid_9x9(text):
 
 
 def pattern_solution(box_rows, box_cols):
-    """A valid full grid: each row is the previous one shifted by a box width (or by one more
-    at the start of a band)."""
-    n = box_rows * box_cols
-    cells = [(box_cols * (row % box_rows) + row // box_rows + col) % n + 1
-             for row in range(n) for col in range(n)]
-    return Grid(geometry(box_rows, box_cols), tuple(cells))
+    return pattern_grid(geometry(box_rows, box_cols))
 
 
 def with_holes(grid, every):
