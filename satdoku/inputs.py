@@ -50,8 +50,14 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None,
                  alphabet: str | None) -> Iterator[Puzzle]:
     for arg in args:
         if is_file_input(arg):
+            source = "<stdin>" if arg == "-" else arg
             try:
-                yield from read_puzzles(arg, box=box, alphabet=alphabet)
+                found = False
+                for puzzle in read_puzzles(arg, box=box, alphabet=alphabet):
+                    found = True
+                    yield puzzle
+                if not found:
+                    yield _failed(source, PuzzleError("no puzzles found", source=source))
             except PuzzleError as error:
                 yield _failed(arg, error.located(source=arg))
             except OSError as error:

@@ -356,3 +356,13 @@ def test_seed_puzzles_counted(tmp_path):
     result = run("count", PUZZLES / "9x9.txt", "--format", "json")
     assert [json.loads(line)["status"] for line in result.stdout.splitlines()] == [
         "unique", "multiple", "multiple", "unique"]  # sample, sampleHard, sampleDevilish, 17
+
+
+def test_empty_input_is_reported(tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n")
+    result = run("solve", empty, SMALL, "--format", "line")
+    assert result.exit_code == 1
+    assert result.stdout == "invalid\n" + SMALL_SOLUTION + "\n"
+    assert result.stderr == f"{empty}: no puzzles found\n"
+    assert run("solve", input="").stderr == "<stdin>: no puzzles found\n"
