@@ -24,6 +24,7 @@ from .batch import Outcome, SolveOptions
 from .errors import SatdokuError
 from .files import atomic_output, check_writable
 from .formats import Puzzle, format_grid, parse_box
+from .grid import Grid
 from .inputs import count_lines, is_file_input, iter_inputs
 from .parallel import solve_batch
 from .report import FORMATS, Reporter, diagnostics
@@ -306,6 +307,180 @@ def decode(model, puzzle_text, box, alphabet, index, clues, fmt):
                                "status": "solved"}))
     else:
         click.echo(format_grid(solution, fmt, p.alphabet))
+
+
+def _timeout_option(help_text: str):
+    return click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
+                        metavar="SECONDS", help=help_text)
+
+
+def _sat_solver_only(f):
+    return click.option("--sat-solver", callback=_sat_solver_option, metavar="NAME",
+                        help="python-sat solver (default: see 'satdoku solvers').")(f)
+
+
+def _file_output(f):
+    f = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")(f)
+    f = click.option("-o", "--output", metavar="FILE",
+                     help="Write to FILE (atomically; refuses to overwrite).")(f)
+    return f
+
+
+def _checked_output(output: str | None, force: bool) -> None:
+    if output is not None:
+        try:
+            check_writable(output, force=force)
+        except SatdokuError as error:
+            raise click.UsageError(error.message) from None
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@puzzle_options
+@_sat_solver_only
+@_timeout_option("Give up on a puzzle after this long (status timeout).")
+@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
+              show_default=True, help="Output format (json: one object a line).")
+@_file_output
+def explain(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
+    """Say why each puzzle is unsolvable, ambiguous or what it takes.
+
+    Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
+    grid. Several solutions: two of them and the cells where they differ. Unique: the
+    techniques it takes (naked singles, hidden singles, locked candidates, guessing), counted.
+    """
+    import json
+    from .explain import explain as explain_grid, format_explanation
+    from .sat import DEFAULT_SAT_SOLVER, SatSolver
+    _checked_output(output, force)
+    code = EXIT_OK
+    with SatSolver(sat_solver or DEFAULT_SAT_SOLVER) as solver, _output(output, force) as out:
+        for p in iter_inputs(inputs, box=box, alphabet=alphabet):
+            where = f"{p.source}:{p.line}" if p.line else p.source
+            if p.error is not None:
+                click.echo(str(p.error), err=True)
+                if fmt == "json":
+                    out.write(json.dumps({"source": p.source, "line": p.line,
+                                          "status": "invalid", "message": str(p.error)}) + "\n")
+                else:
+                    out.write(f"{where}: invalid\n\n")
+                code = max(code, EXIT_FAILED)
+                continue
+            expl = explain_grid(p.grid, timeout=timeout, solver=solver)
+            if fmt == "json":
+                out.write(json.dumps({"source": p.source, "line": p.line, "name": p.name,
+                                      **expl.as_dict(p.alphabet)}) + "\n")
+            else:
+                out.write(format_explanation(expl, p.alphabet, where) + "\n")
+            if expl.status == "error":
+                click.echo(f"{where}: {expl.message}", err=True)
+                code = EXIT_WRONG
+            elif expl.status not in ("unsolvable", "multiple", "unique"):
+                click.echo(f"{where}: {expl.status}"
+                           + (f": {expl.message}" if expl.message else ""), err=True)
+                code = max(code, EXIT_FAILED)
+    sys.exit(code)
+
+
+@main.command()
+@click.option("--box", metavar="RxC", callback=_box_option, default="3x3", show_default=True,
+              help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many puzzles.")
+@click.option("--seed", type=int, default=None,
+              help="The same seed gives the same puzzles (default: a random seed, shown on "
+                   "stderr).")
+@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror"]),
+              default="none", show_default=True, help="Symmetry of the pattern of givens.")
+@click.option("--minimal", is_flag=True,
+              help="Only puzzles proven minimal: no given can go without losing uniqueness.")
+@click.option("--max-clues", type=click.IntRange(min=0), default=None, metavar="M",
+              help="Only puzzles with at most M givens.")
+@click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Complete grids to try per puzzle before giving up.")
+@_sat_solver_only
+@click.option("--alphabet", metavar="SYMBOLS", help="Symbols for digits 1..N in order.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
+              show_default=True, help="Output format (line: one puzzle a line, for 'solve').")
+@_file_output
+def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, alphabet,
+             fmt, output, force):
+    """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
+    import random
+    from .formats import Alphabet
+    from .generate import Generator
+    from .geometry import geometry
+    from .report import GENERATED_FIELDS, format_generated
+    r, c = box
+    try:
+        geo = geometry(r, c)
+        symbols = Alphabet(alphabet) if alphabet else None
+        if symbols is not None:
+            format_grid(Grid(geo, (0,) * geo.ncells), "line", symbols)
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    _checked_output(output, force)
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)
+        click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
+    made, failure = 0, None
+    with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
+                   sat_solver=sat_solver, attempts=attempts) as gen, \
+            _output(output, force) as out:
+        if fmt == "csv":
+            out.write(Reporter._csv_row(GENERATED_FIELDS))
+        for _ in range(count):
+            try:
+                puzzle = gen.generate()
+            except SatdokuError as error:
+                failure = error
+                break
+            out.write(format_generated(puzzle, fmt, symbols))
+            out.flush()
+            made += 1
+    if failure is not None:
+        click.echo(f"made {made} of {count} puzzles: {failure}", err=True)
+        sys.exit(EXIT_FAILED)
+
+
+@main.command()
+@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@puzzle_options
+@_sat_solver_only
+@_timeout_option("Time for each solver on a puzzle; past it the score is a lower bound.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
+              show_default=True, help="Output format (line: 'score label' a line).")
+@_file_output
+def rate(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
+    """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
+    conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
+    import statistics
+    from .rate import LABELS, Rater
+    from .report import RATING_FIELDS, format_rating
+    _checked_output(output, force)
+    code, scores, labels = EXIT_OK, [], {}
+    with Rater(sat_solver, timeout=timeout) as rater, _output(output, force) as out:
+        if fmt == "csv":
+            out.write(Reporter._csv_row(RATING_FIELDS))
+        for p in iter_inputs(inputs, box=box, alphabet=alphabet):
+            rating = None if p.error is not None else rater.rate(p.grid)
+            out.write(format_rating(p, rating, fmt))
+            where = f"{p.source}:{p.line}" if p.line else p.source
+            if rating is None:
+                click.echo(str(p.error), err=True)
+            elif rating.message:
+                click.echo(f"{where}: {rating.message}", err=True)
+            if rating is None or rating.score is None:
+                code = max(code, EXIT_WRONG if rating and rating.status == "error"
+                           else EXIT_FAILED)
+                continue
+            scores.append(rating.score)
+            labels[rating.label] = labels.get(rating.label, 0) + 1
+    if len(scores) > 1:
+        spread = ", ".join(f"{name} {labels[name]}" for _, name in LABELS if name in labels)
+        click.echo(f"rated {len(scores)}: mean {statistics.mean(scores):.2f}, median "
+                   f"{statistics.median(scores):.2f}; {spread}", err=True)
+    sys.exit(code)
 
 
 @main.command("solvers")

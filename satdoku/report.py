@@ -151,3 +151,85 @@ class Reporter:
         if self.stats:
             out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(_stats(outcome))}")
         return "\n".join(out) + "\n\n"
+
+
+def _csv_line(values) -> str:
+    return Reporter._csv_row(values)
+
+
+#: Fields of a generated puzzle in the json and csv formats, in order.
+GENERATED_FIELDS = ("index", "seed", "box", "symmetry", "clues", "minimal", "puzzle", "solution",
+                    "attempts", "sat_calls", "time_ms")
+
+
+def generated_record(made, alphabet=None) -> dict[str, Any]:
+    """A :class:`satdoku.generate.Generated` as a flat dict (json and csv)."""
+    geo = made.puzzle.geometry
+    return {"index": made.index, "seed": made.seed, "box": geo.shape,
+            "symmetry": made.symmetry, "clues": made.puzzle.nclues, "minimal": made.minimal,
+            "puzzle": format_grid(made.puzzle, "line", alphabet),
+            "solution": format_grid(made.solution, "line", alphabet),
+            "attempts": made.attempts, "sat_calls": made.sat_calls,
+            "time_ms": round(made.time_ms, 3)}
+
+
+def format_generated(made, fmt: str, alphabet=None) -> str:
+    """One generated puzzle in ``fmt`` (the formats of ``solve``), ending in a newline.
+
+    ``line`` is the puzzle alone, so the output can be fed back to ``satdoku solve``.
+    """
+    if fmt == "line":
+        return format_grid(made.puzzle, "line", alphabet) + "\n"
+    rec = generated_record(made, alphabet)
+    if fmt == "json":
+        return json.dumps(rec) + "\n"
+    if fmt == "csv":
+        return _csv_line(["" if rec[k] is None else rec[k] for k in GENERATED_FIELDS])
+    minimal = {True: "minimal", False: "not minimal", None: "minimality not checked"}
+    return (f"#{made.index} (seed {made.seed}): {rec['clues']} clues, unique, "
+            f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', alphabet)}\n\n")
+
+
+#: Fields of a rating in the csv format, in order.
+RATING_FIELDS = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
+                 "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
+                 "guesses", "nodes", "conflicts", "time_ms", "message")
+
+
+def rating_record(puzzle, rating) -> dict[str, Any]:
+    """A puzzle and its :class:`satdoku.rate.Rating` (or an invalid puzzle) as a flat dict."""
+    rec: dict[str, Any] = {"source": puzzle.source, "line": puzzle.line, "name": puzzle.name,
+                           "puzzle": (format_grid(puzzle.grid, "line", puzzle.alphabet)
+                                      if puzzle.grid is not None else None)}
+    if rating is None:
+        rec.update(status="invalid", message=str(puzzle.error))
+        return rec
+    rec.update(rating.as_dict())
+    return rec
+
+
+def format_rating(puzzle, rating, fmt: str) -> str:
+    """One rating in ``fmt``; ``rating`` None for a puzzle that could not be read."""
+    rec = rating_record(puzzle, rating)
+    if fmt == "json":
+        return json.dumps(rec) + "\n"
+    if fmt == "csv":
+        flat = {**rec, **rec.get("techniques", {})}
+        return _csv_line(["" if flat.get(k) is None else flat.get(k) for k in RATING_FIELDS])
+    if rating is None or rating.score is None:
+        word = rec["status"]
+        return word + "\n" if fmt == "line" else f"{_place(puzzle)}: {word}\n"
+    if fmt == "line":
+        return f"{rating.score:.2f} {rating.label}\n"
+    s = rating.steps
+    return (f"{_place(puzzle)}: {rating.score:.2f} {rating.label} (takes {s.hardest}; "
+            f"{_plural(rating.guesses, 'guess', 'guesses')}, "
+            f"{_plural(rating.conflicts, 'conflict', 'conflicts')})\n")
+
+
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _place(puzzle) -> str:
+    return f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source

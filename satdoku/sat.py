@@ -208,12 +208,30 @@ class _Engine:
         self.solver.append_formula(formula.clauses)
         if units:
             self.solver.append_formula([[lit] for lit in units])
+        self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
         self.digit_of = [0] + [d for _ in range(geometry.ncells) for d in range(1, self.size + 1)]
 
     def fresh_var(self) -> int:
         self.top += 1
         return self.top
+
+    def exclusion(self, solution: Grid) -> int:
+        """An activation literal that, assumed, rules out ``solution`` (a complete grid).
+
+        The guarded clause ``[-act, -x(cell, digit) for every cell]`` is added once per solution
+        and kept while the same solution is asked for again; a new solution retires the old
+        clause for good with the unit ``[-act]``.
+        """
+        if self.excluded is not None and self.excluded[0] == solution.cells:
+            return self.excluded[1]
+        if self.excluded is not None:
+            self.solver.add_clause([-self.excluded[1]])
+        act = self.fresh_var()
+        self.solver.add_clause([-act] + [-(base + d) for base, d in
+                                         zip(_cell_base(self.geometry), solution.cells)])
+        self.excluded = (solution.cells, act)
+        return act
 
     def decode(self, model: list[int]) -> Grid:
         n3 = self.n3
@@ -280,10 +298,7 @@ class SatSolver:
                               f"{', '.join(n for n, i in SAT_SOLVERS.items() if i.budget)}")
         clues = _clue_literals(grid)
         if self.incremental:
-            engine = self._engines.get(grid.geometry)
-            if engine is None:
-                engine = self._engines[grid.geometry] = _Engine(
-                    self.sat_solver, grid.geometry, self.encoding, self.amo)
+            engine = self._engine(grid.geometry)
             assumptions = clues
         else:
             engine = _Engine(self.sat_solver, grid.geometry, self.encoding, self.amo, clues)
@@ -375,6 +390,78 @@ class SatSolver:
             done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts)
             rate = done / max(now - begun, 1e-6)
             budget = max(10, min(4 * budget, int(rate * min(0.05, deadline - now))))
+
+    def _engine(self, geometry: Geometry) -> _Engine:
+        """The incremental engine of ``geometry``, built on first use."""
+        engine = self._engines.get(geometry)
+        if engine is None:
+            engine = self._engines[geometry] = _Engine(self.sat_solver, geometry, self.encoding,
+                                                       self.amo)
+        return engine
+
+    def core(self, grid: Grid, *, timeout: float | None = None
+             ) -> tuple[list[int] | None, Grid | None]:
+        """Cells of givens that cannot all hold together, or a solution when there are none.
+
+        Returns ``(cells, None)`` when ``grid`` has no solution: the cells come from the
+        solver's final conflict over the clue assumptions (``get_core``), an unsatisfiable
+        subset of the givens but not necessarily a minimal one
+        (:func:`satdoku.explain.minimal_core` shrinks it). Returns ``(None, solution)``
+        otherwise. Raises :class:`SolverError` when ``timeout`` seconds pass first.
+        """
+        engine = self._engine(grid.geometry)
+        deadline = None if timeout is None else time.perf_counter() + timeout
+        answer = self._run(engine, _clue_literals(grid), deadline)
+        if answer is None:
+            raise SolverError(f"time limit of {timeout:g} s reached looking for a core")
+        if answer:
+            return None, engine.decode(engine.solver.get_model())
+        n = grid.size
+        return sorted({(lit - 1) // n for lit in engine.solver.get_core() or ()}), None
+
+    def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,
+                       conflicts: int | None = None) -> tuple[str, Grid | None]:
+        """A solution of ``grid`` other than ``solution`` (a complete grid), if there is one.
+
+        Args:
+            cells: look only for solutions that differ from ``solution`` in one of these cells
+                (one solve call per cell, each assuming that cell's digit is not the
+                solution's: far faster on big grids than ruling out the whole solution).
+                Digging a puzzle that has one solution, a second solution of the puzzle with
+                some cells emptied must differ in one of them. None: anywhere, in one call
+                with a clause ruling out ``solution`` (kept while the same solution is asked
+                about again).
+            conflicts: a budget per solve call; unlike a time limit it gives the same answer
+                on every machine.
+
+        Returns:
+            ``('unique', None)`` when there is none, ``('multiple', other)``, or
+            ``('unknown', None)`` when the budget ran out.
+        """
+        engine = self._engine(grid.geometry)
+        clues = _clue_literals(grid)
+        if cells is None:
+            tries = [clues + [engine.exclusion(solution)]]
+        else:
+            base = _cell_base(grid.geometry)
+            tries = [clues + [-(base[c] + solution.cells[c])] for c in cells]
+        solver = engine.solver
+        if conflicts is not None and not self.info.budget:
+            raise SolverError(f"{self.sat_solver} cannot keep a conflict budget")
+        if conflicts is not None and conflicts < 1:
+            # (python-sat solvers read a budget of 0 as no budget at all)
+            raise SolverError(f"a conflict budget must be at least 1, not {conflicts}")
+        unknown = False
+        for assumptions in tries:
+            if conflicts is None:
+                answer = solver.solve(assumptions=assumptions)
+            else:
+                solver.conf_budget(conflicts)
+                answer = solver.solve_limited(assumptions=assumptions)
+            if answer:
+                return "multiple", engine.decode(solver.get_model())
+            unknown |= answer is None
+        return ("unknown", None) if unknown else ("unique", None)
 
     def close(self) -> None:
         """Free every solver (python-sat solvers hold C memory)."""

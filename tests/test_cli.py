@@ -366,3 +366,110 @@ def test_empty_input_is_reported(tmp_path):
     assert result.stdout == "invalid\n" + SMALL_SOLUTION + "\n"
     assert result.stderr == f"{empty}: no puzzles found\n"
     assert run("solve", input="").stderr == "<stdin>: no puzzles found\n"
+
+
+# explain, generate, rate
+
+def test_explain_unsolvable_exact():
+    result = run("explain", UNSOLVABLE_4X4)
+    assert result.exit_code == 0
+    assert result.stdout == (
+        "<arg>:1: unsolvable: these 3 givens cannot all hold, and each of them is needed for "
+        "that:\n"
+        "  r1c1=1, r1c2=2, r2c4=4\n"
+        "[1][2]| 3  .\n"
+        " .  . | . [4]\n"
+        "------+------\n"
+        " .  . | .  .\n"
+        " .  . | .  .\n"
+        "\n")
+
+
+def test_explain_json_for_each_kind_and_bad_input_goes_on():
+    result = run("explain", "--format", "json", UNSOLVABLE_4X4, "." * 16, SMALL, "12")
+    assert result.exit_code == 1  # the bad puzzle
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["unsolvable", "multiple", "unique", "invalid"]
+    # r1c3 is not needed: r1c3 and r1c4 must hold 3 and 4, and the 4 at r2c4 is in their box.
+    assert [c["cell"] for c in records[0]["core"]] == ["r1c1", "r1c2", "r2c4"]
+    assert records[1]["differing"] and records[1]["solution"] != records[1]["second"]
+    assert records[2]["solution"] == SMALL_SOLUTION
+    assert records[2]["techniques"]["hardest"] == "naked singles"
+    assert "<arg>:1: 2 cells" in result.stderr
+
+
+def test_explain_unique_says_what_it_takes():
+    result = run("explain", SEVENTEEN)
+    assert result.exit_code == 0
+    assert "unique solution; it takes hidden singles" in result.stdout
+    assert SEVENTEEN_SOLUTION[:9] == result.stdout.splitlines()[2].replace(" ", "").replace(
+        "|", "")
+
+
+def test_generate_line_output_solves_back_unique_and_is_reproducible():
+    first = run("generate", "--box", "2x3", "--count", "3", "--seed", "9", "--format", "line")
+    assert first.exit_code == 0 and first.stderr == ""
+    lines = first.stdout.splitlines()
+    assert len(lines) == 3 and all(len(line) == 36 for line in lines)
+    again = run("generate", "--box", "2x3", "--count", "3", "--seed", "9", "--format", "line")
+    assert again.stdout == first.stdout
+    solved = run("solve", "--unique", "--format", "json", input=first.stdout)
+    assert solved.exit_code == 0
+    assert {json.loads(r)["status"] for r in solved.stdout.splitlines()} == {"unique"}
+
+
+def test_generate_json_csv_pretty_and_random_seed_shown():
+    result = run("generate", "--seed", "1", "--format", "json", "--symmetry", "rotate180")
+    record = json.loads(result.stdout)
+    assert record["box"] == "3x3" and record["seed"] == 1 and record["symmetry"] == "rotate180"
+    assert record["clues"] == record["puzzle"].count(".") * -1 + 81
+    csv_out = run("generate", "--seed", "1", "--format", "csv", "--count", "2").stdout
+    assert csv_out.splitlines()[0].startswith("index,seed,box,symmetry,clues,minimal,puzzle")
+    assert len(csv_out.splitlines()) == 3
+    pretty = run("generate", "--seed", "1", "--box", "2x2")
+    assert pretty.stdout.startswith("#1 (seed 1): ") and "unique, minimal" in pretty.stdout
+    unseeded = run("generate", "--box", "2x2", "--format", "line")
+    seed = re.fullmatch(r"seed (\d+) \(--seed \1 makes these puzzles again\)\n", unseeded.stderr)
+    assert seed
+    assert run("generate", "--box", "2x2", "--format", "line", "--seed",
+               seed.group(1)).stdout == unseeded.stdout
+
+
+def test_generate_minimal_and_max_clues_and_failure_message():
+    result = run("generate", "--seed", "2", "--minimal", "--max-clues", "25", "--format", "json")
+    record = json.loads(result.stdout)
+    assert record["minimal"] is True and record["clues"] <= 25
+    failed = run("generate", "--seed", "2", "--max-clues", "12", "--attempts", "2", "--count", "2")
+    assert failed.exit_code == 1
+    assert failed.stderr == ("made 0 of 2 puzzles: no puzzle with at most 12 clues found in 2 "
+                             "grids; allow more attempts (--attempts) or relax the conditions\n")
+
+
+def test_generate_output_file_atomic_and_not_overwritten(tmp_path):
+    out = tmp_path / "made.txt"
+    assert run("generate", "--seed", "3", "--format", "line", "-o", out).exit_code == 0
+    assert len(out.read_text().splitlines()) == 1
+    again = run("generate", "--seed", "4", "--format", "line", "-o", out)
+    assert again.exit_code == 2 and "exists" in again.stderr
+    assert run("generate", "--box", "3x", "--seed", "1").exit_code == 2
+
+
+def test_rate_line_csv_and_summary():
+    result = run("rate", "--format", "line", PUZZLES / "9x9.txt")
+    assert result.exit_code == 1  # two puzzles of the file have several solutions
+    lines = result.stdout.splitlines()
+    assert lines[1:3] == ["multiple", "multiple"]
+    score, label = lines[0].split()
+    assert float(score) > 3 and label in ("fiendish", "diabolical", "extreme")
+    assert re.search(r"rated 2: mean \d+\.\d\d, median", result.stderr)
+    table = run("rate", "--format", "csv", SMALL).stdout.splitlines()
+    assert table[0].startswith("source,line,name,puzzle,status,score,label,hardest")
+    assert ",rated,0.0,easy,naked singles," in table[1]
+
+
+def test_rate_json_and_bad_puzzle():
+    result = run("rate", "--format", "json", SEVENTEEN, "1.3")
+    assert result.exit_code == 1
+    good, bad = (json.loads(line) for line in result.stdout.splitlines())
+    assert good["status"] == "rated" and good["techniques"]["hardest"] == "hidden singles"
+    assert bad["status"] == "invalid" and "3 cells" in bad["message"]

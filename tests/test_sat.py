@@ -310,3 +310,38 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
         assert right == (not problems)
         if not right:
             assert problems
+
+
+def test_core_of_unsolvable_givens(solver):
+    cells, witness = solver.core(UNSOLVABLE_4X4)
+    assert witness is None
+    assert set(cells) <= {c for c, _ in UNSOLVABLE_4X4.givens()} and cells
+    cells, witness = solver.core(PUZZLES["4x4"])
+    assert cells is None and is_solution(witness, PUZZLES["4x4"])
+
+
+def test_other_solution_anywhere_or_at_given_cells(solver):
+    sample = grid_9x9(SAMPLE)
+    solution = solver.solve(sample).solution
+    assert solver.other_solution(sample, solution) == ("unique", None)
+    hard = grid_9x9(SAMPLE_HARD)  # 'sampleHard' has several solutions
+    answer, other = solver.other_solution(hard, solution)
+    assert answer == "multiple" and other != solution and is_solution(other, hard)
+    emptied = [c for c in range(81) if sample.cells[c] and not hard.cells[c]]
+    answer, other = solver.other_solution(hard, solution, cells=emptied)
+    assert answer == "multiple" and other.differences(solution)
+    # The same solution asked about again reuses its clause; the solver stays reusable.
+    assert solver.other_solution(sample, solution)[0] == "unique"
+    assert solver.solve(hard, limit=2).status == "multiple"
+
+
+@pytest.mark.parametrize("name", sorted({"minisat22", DEFAULT_SAT_SOLVER}))
+def test_other_solution_out_of_conflicts_is_unknown(name):
+    sample = grid_9x9(SAMPLE)  # proving it unique takes a few conflicts, more than 1
+    with SatSolver(name) as fresh:
+        solution = fresh.solve(sample).solution
+    with SatSolver(name) as fresh:
+        assert fresh.other_solution(sample, solution, conflicts=1) == ("unknown", None)
+        assert fresh.other_solution(sample, solution, conflicts=10_000) == ("unique", None)
+        with pytest.raises(SolverError, match="at least 1"):
+            fresh.other_solution(sample, solution, conflicts=0)

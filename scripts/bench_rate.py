@@ -1,0 +1,68 @@
+"""Rate the shared 9x9 sets and show that the scores rank them as their reputations do.
+
+    python scripts/bench_rate.py                  # the first 1,000 of each set in ../shared
+    python scripts/bench_rate.py FILE... [--limit N]
+
+For each file: puzzles rated, mean and median score with the 10th and 90th percentiles, the
+hardest technique needed (share of puzzles at each), mean native guesses and SAT conflicts, and
+ms per puzzle (CPU). The scale is in ``satdoku/rate.py`` and the README.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from satdoku.formats import read_puzzles  # noqa: E402
+from satdoku.rate import LABELS, Rater  # noqa: E402
+from satdoku.techniques import TECHNIQUES  # noqa: E402
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
+DEFAULT_FILES = [SHARED / name for name in ("17_clue.txt", "magictour_top1465.txt",
+                                            "forum_hardest_1106.txt")]
+
+
+def percentile(values: list[float], p: float) -> float:
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))]
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, default=DEFAULT_FILES)
+    parser.add_argument("--limit", type=int, default=1000, help="puzzles per file (first N)")
+    args = parser.parse_args(argv)
+    print("| set | rated | mean | median | p10 | p90 | naked / hidden / locked / guessing % "
+          "| labels | guesses | conflicts | ms/puzzle |")
+    print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|")
+    rater = Rater()
+    for path in args.files:
+        ratings = []
+        start = time.process_time()
+        for _, puzzle in zip(range(args.limit), read_puzzles(str(path))):
+            if puzzle.grid is not None:
+                ratings.append(rater.rate(puzzle.grid))
+        cpu = time.process_time() - start
+        rated = [r for r in ratings if r.score is not None]
+        scores = [r.score for r in rated]
+        hardest = Counter(r.steps.hardest for r in rated)
+        labels = Counter(r.label for r in rated)
+        shares = " / ".join(f"{100 * hardest[t] / len(rated):.0f}" for t in TECHNIQUES)
+        spread = ", ".join(f"{name} {labels[name]}" for _, name in LABELS if labels[name])
+        print(f"| {path.name} | {len(rated)} | {statistics.mean(scores):.2f} | "
+              f"{statistics.median(scores):.2f} | {percentile(scores, 0.1):.2f} | "
+              f"{percentile(scores, 0.9):.2f} | {shares} | {spread} | "
+              f"{statistics.mean(r.guesses for r in rated):.1f} | "
+              f"{statistics.mean(r.conflicts for r in rated):.1f} | "
+              f"{1000 * cpu / len(ratings):.1f} |", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

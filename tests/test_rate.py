@@ -1,0 +1,68 @@
+"""Ratings: the score formula, labels, determinism, and the ranking of the shared sets."""
+
+import math
+from pathlib import Path
+
+import pytest
+
+from satdoku.formats import parse_puzzle, read_puzzles
+from satdoku.rate import LABELS, Rater, label_for
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared puzzles absent")
+
+NAKED_4X4 = "1..4.4..2..3...1"
+SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
+# 'sample' of Sudoku Redux: unique, and needs guessing.
+SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
+
+
+def test_score_is_the_documented_formula():
+    rating = Rater().rate(parse_puzzle(SAMPLE).grid)
+    assert rating.status == "rated" and rating.steps.hardest == "guessing"
+    assert rating.guesses > 0
+    expected = (rating.steps.level + math.log10(1 + rating.guesses)
+                + math.log10(1 + rating.conflicts))
+    assert rating.score == round(expected, 2)
+    assert rating.label == label_for(rating.score)
+
+
+def test_easy_and_medium():
+    naked = Rater().rate(parse_puzzle(NAKED_4X4).grid)
+    assert (naked.score, naked.label) == (0.0, "easy")
+    hidden = Rater().rate(parse_puzzle(SEVENTEEN).grid)
+    assert hidden.steps.hardest == "hidden singles"
+    assert hidden.label in ("medium", "hard")  # 1 + log10(1 + conflicts)
+
+
+def test_same_puzzle_same_score_whatever_came_before():
+    rater = Rater()
+    first = rater.rate(parse_puzzle(SAMPLE).grid).score
+    rater.rate(parse_puzzle(SEVENTEEN).grid)
+    assert Rater().rate(parse_puzzle(SAMPLE).grid).score == first == \
+        rater.rate(parse_puzzle(SAMPLE).grid).score
+
+
+def test_only_unique_puzzles_are_rated():
+    assert Rater().rate(parse_puzzle("." * 81).grid).status == "multiple"
+    unsolvable = Rater().rate(parse_puzzle("123." "...4" "...." "....").grid)
+    assert unsolvable.status == "unsolvable" and unsolvable.score is None
+
+
+def test_labels_cover_the_scale_in_order():
+    lows = [low for low, _ in LABELS]
+    assert lows == sorted(lows) and lows[0] == 0
+    assert [label_for(low) for low, _ in LABELS] == [name for _, name in LABELS]
+
+
+@needs_shared
+def test_shared_sets_rank_as_their_reputations():
+    # 40 puzzles of each keeps the test short; the README gives the figures for 1,000.
+    def mean_score(name):
+        scores = []
+        for _, puzzle in zip(range(40), read_puzzles(str(SHARED / name))):
+            scores.append(Rater().rate(puzzle.grid).score)
+        return sum(scores) / len(scores)
+    easy, top, hardest = (mean_score(n) for n in ("17_clue.txt", "magictour_top1465.txt",
+                                                   "forum_hardest_1106.txt"))
+    assert easy < top < hardest
