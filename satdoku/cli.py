@@ -366,7 +366,15 @@ def explain(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
                     out.write(f"{where}: invalid\n\n")
                 code = max(code, EXIT_FAILED)
                 continue
-            expl = explain_grid(p.grid, timeout=timeout, solver=solver)
+            try:
+                expl = explain_grid(p.grid, timeout=timeout, solver=solver)
+            except SatdokuError as error:  # e.g. a grid too big for the full encoding
+                click.echo(f"{where}: {error}", err=True)
+                out.write(json.dumps({"source": p.source, "line": p.line, "status": "error",
+                                      "message": str(error)}) + "\n" if fmt == "json"
+                          else f"{where}: error\n\n")
+                code = max(code, EXIT_FAILED)
+                continue
             if fmt == "json":
                 out.write(json.dumps({"source": p.source, "line": p.line, "name": p.name,
                                       **expl.as_dict(p.alphabet)}) + "\n")
@@ -455,7 +463,7 @@ def rate(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
     """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
     conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
     import statistics
-    from .rate import LABELS, Rater
+    from .rate import LABELS, Rater, Rating
     from .report import RATING_FIELDS, format_rating
     _checked_output(output, force)
     code, scores, labels = EXIT_OK, [], {}
@@ -463,16 +471,19 @@ def rate(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
         if fmt == "csv":
             out.write(Reporter._csv_row(RATING_FIELDS))
         for p in iter_inputs(inputs, box=box, alphabet=alphabet):
-            rating = None if p.error is not None else rater.rate(p.grid)
-            out.write(format_rating(p, rating, fmt))
             where = f"{p.source}:{p.line}" if p.line else p.source
+            try:
+                rating = None if p.error is not None else rater.rate(p.grid)
+            except SatdokuError as error:  # e.g. a grid too big for the full encoding
+                rating = Rating("error", message=str(error))
+            out.write(format_rating(p, rating, fmt))
             if rating is None:
                 click.echo(str(p.error), err=True)
             elif rating.message:
                 click.echo(f"{where}: {rating.message}", err=True)
             if rating is None or rating.score is None:
                 code = max(code, EXIT_WRONG if rating and rating.status == "error"
-                           else EXIT_FAILED)
+                           and rating.message.startswith("internal error") else EXIT_FAILED)
                 continue
             scores.append(rating.score)
             labels[rating.label] = labels.get(rating.label, 0) + 1

@@ -14,8 +14,8 @@ Glossary:
 - minimal: no single given can be removed without losing uniqueness. A given that could not be
   removed once can never be removed later (fewer givens only allow more solutions), so a dig
   without symmetry, every check of which got an answer, is minimal without further work. With a
-  symmetry a whole orbit was needed but perhaps not each of its cells: ``minimal=True`` then
-  tests each given alone, and a puzzle that fails is dropped for a new grid.
+  symmetry a whole orbit was needed but perhaps not each of its cells, so each given is then
+  tested alone; with ``minimal=True`` a puzzle that fails is dropped for a new grid.
 
 Generation is reproducible: one seed gives the same puzzles on every run, because the random
 choices come from ``random.Random(seed)``, the SAT solvers used are deterministic, and checks
@@ -165,8 +165,8 @@ def _shuffled(grid: Grid, rng: random.Random) -> Grid:
 @dataclass
 class Generated:
     """One generated puzzle. ``minimal`` is True when proven minimal, False when found not to
-    be, None when not checked (a symmetric puzzle without ``minimal=True``, or a dig in which a
-    check ran out of conflicts)."""
+    be (a symmetric puzzle from which one given of a pair could go), None when unknown (a check
+    ran out of conflicts)."""
 
     puzzle: Grid
     solution: Grid
@@ -297,8 +297,7 @@ class Generator:
             return puzzle, None
         if self.symmetry == "none":
             return puzzle, True
-        if not self.minimal:
-            return puzzle, None
+        # Each orbit left was needed as a whole; test its cells one at a time.
         for cell, _ in puzzle.givens():
             if any(alt <= open_cells | {cell} for alt in alternatives):
                 continue
@@ -307,7 +306,8 @@ class Generator:
             cells[cell] = solution.cells[cell]
             if answer == "unique":
                 return puzzle, False
-        return puzzle, True
+            unknown |= answer == "unknown"
+        return puzzle, None if unknown else True
 
     def _check(self, cells: list[int], solution: Grid, alternatives: list[frozenset[int]],
                emptied: tuple[int, ...]) -> str:

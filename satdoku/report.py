@@ -185,7 +185,7 @@ def format_generated(made, fmt: str, alphabet=None) -> str:
         return json.dumps(rec) + "\n"
     if fmt == "csv":
         return _csv_line(["" if rec[k] is None else rec[k] for k in GENERATED_FIELDS])
-    minimal = {True: "minimal", False: "not minimal", None: "minimality not checked"}
+    minimal = {True: "minimal", False: "not minimal", None: "minimality not proven"}
     return (f"#{made.index} (seed {made.seed}): {rec['clues']} clues, unique, "
             f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', alphabet)}\n\n")
 

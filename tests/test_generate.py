@@ -92,6 +92,15 @@ def test_symmetric_patterns(symmetry):
     for orbit in orbits:
         assert set(orbit) <= given or not set(orbit) & given
     assert count_independently(made.puzzle) == "unique"
+    # Each given is tested alone too: 'not minimal' means one of them can go.
+    assert made.minimal in (True, False)
+    removable = []
+    for cell in given:
+        cells = list(made.puzzle.cells)
+        cells[cell] = 0
+        if count_independently(Grid(geo, tuple(cells))) == "unique":
+            removable.append(cell)
+    assert made.minimal == (not removable)
 
 
 def test_symmetric_and_minimal():
