@@ -6,8 +6,12 @@ Glossary:
   rotations of a cell); digging removes a whole orbit or nothing, so the pattern of givens keeps
   the symmetry.
 - dig: remove orbits in random order, keeping each removal only when the SAT solver proves the
-  solution still unique (one solve call: the clues plus a clause ruling out the known solution
-  must be unsatisfiable; see :meth:`satdoku.sat.SatSolver.other_solution`).
+  solution still unique. The puzzle had one solution before the orbit was emptied, so a second
+  one would differ in one of the emptied cells: one solve call per emptied cell, assuming the
+  cell's digit is not the solution's, must come back unsatisfiable (see
+  :meth:`satdoku.sat.SatSolver.other_solution`). One call with a clause ruling out the whole
+  solution would do as well, but more slowly: one dig (seed 2) took 0.41 s instead of 0.32 s
+  on 16x16, 3.8 s instead of 2.9 s on 25x25.
 - alternative: a second solution met while digging. The cells where it differs from the
   solution are remembered; a later removal that empties all of them is known to fail without a
   SAT call.

@@ -426,7 +426,8 @@ class SatSolver:
         Args:
             cells: look only for solutions that differ from ``solution`` in one of these cells
                 (one solve call per cell, each assuming that cell's digit is not the
-                solution's: far faster on big grids than ruling out the whole solution).
+                solution's: faster than ruling out the whole solution, see
+                :mod:`satdoku.generate`).
                 Digging a puzzle that has one solution, a second solution of the puzzle with
                 some cells emptied must differ in one of them. None: anywhere, in one call
                 with a clause ruling out ``solution`` (kept while the same solution is asked

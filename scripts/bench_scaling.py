@@ -71,7 +71,7 @@ def plan(args: argparse.Namespace) -> list[tuple[str, int | None, bool]]:
         else:
             print(f"skipped (not found): {path}", file=sys.stderr)
     for path in sorted((ROOT / "puzzles").glob("*.txt")):
-        if not path.name.startswith("bad"):  # bad*.txt hold deliberately broken puzzles
+        if not path.name.startswith(("bad", "unsolvable")):  # broken or unsolvable on purpose
             runs.append((str(path), None, True))
     return runs
 

@@ -14,7 +14,8 @@ from satdoku.solvers import make_solver, parse_method, solve, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "puzzles"
-GOOD_FILES = sorted(p for p in (ROOT / "puzzles").glob("*.txt") if p.name != "bad.txt")
+GOOD_FILES = sorted(p for p in (ROOT / "puzzles").glob("*.txt")
+                    if p.name not in ("bad.txt", "unsolvable.txt"))
 
 
 def test_shipped_puzzle_files_exist():
@@ -44,6 +45,17 @@ def test_every_shipped_puzzle_solved_by_native(path):
     for p in read_puzzles(str(path)):
         result = solve(solver, p.grid, timeout=30)
         assert result.status == "solved", f"{path.name}:{p.line}"
+
+
+def test_shipped_unsolvable_puzzles_are_unsolvable():
+    puzzles = list(read_puzzles(str(ROOT / "puzzles" / "unsolvable.txt")))
+    assert len(puzzles) == 2 and all(p.error is None for p in puzzles)
+    with make_solver("sat") as sat:
+        assert [solve(sat, p.grid).status for p in puzzles] == ["unsolvable"] * 2
+    # Native search proves the planted one at once; Norvig's impossible puzzle (the first) is
+    # its worst case: it runs for minutes, as it did for Norvig's solver.
+    native = solve(make_solver("native"), puzzles[1].grid, timeout=30)
+    assert native.status == "unsolvable"
 
 
 def test_verify_turns_a_wrong_answer_into_an_error():
