@@ -141,9 +141,16 @@ def explain(grid: Grid, *, sat_solver: str | None = None, timeout: float | None 
                            message=result.message)
         if result.status == "unsolvable":
             try:
-                expl.core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline)
+                core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline)
             except SolverError as error:
                 expl.status, expl.message = "timeout", error.message
+            else:
+                if core is None:  # the solver contradicted itself
+                    expl.status = "error"
+                    expl.message = (f"internal error: {solver.name} found a solution where it "
+                                    f"had found none")
+                else:
+                    expl.core = core
         elif result.status == "multiple":
             expl.differing = result.solution.differences(result.second)
         elif result.status == "unique":
