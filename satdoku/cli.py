@@ -456,27 +456,27 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
 @puzzle_options
 @_sat_solver_only
 @_timeout_option("Time for each solver on a puzzle; past it the score is a lower bound.")
+@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
+              help="Worker processes; 0 uses every core. Scores do not change.")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
               show_default=True, help="Output format (line: 'score label' a line).")
 @_file_output
-def rate(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
+def rate(inputs, box, alphabet, sat_solver, timeout, jobs, fmt, output, force):
     """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
     conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
     import statistics
-    from .rate import LABELS, Rater, Rating
+    from .rate import LABELS, rate_puzzles
     from .report import RATING_FIELDS, format_rating
     _checked_output(output, force)
     code, scores, labels = EXIT_OK, [], {}
-    with Rater(sat_solver, timeout=timeout) as rater, _output(output, force) as out:
+    puzzles = iter_inputs(inputs, box=box, alphabet=alphabet)
+    with _output(output, force) as out:
         if fmt == "csv":
             out.write(Reporter._csv_row(RATING_FIELDS))
-        for p in iter_inputs(inputs, box=box, alphabet=alphabet):
-            where = f"{p.source}:{p.line}" if p.line else p.source
-            try:
-                rating = None if p.error is not None else rater.rate(p.grid)
-            except SatdokuError as error:  # e.g. a grid too big for the full encoding
-                rating = Rating("error", message=str(error))
+        for p, rating in rate_puzzles(puzzles, sat_solver=sat_solver, timeout=timeout,
+                                      jobs=jobs):
             out.write(format_rating(p, rating, fmt))
+            where = f"{p.source}:{p.line}" if p.line else p.source
             if rating is None:
                 click.echo(str(p.error), err=True)
             elif rating.message:

@@ -32,7 +32,7 @@ from .geometry import geometry
 from .grid import Grid
 from .result import Result
 
-__all__ = ["solve_parallel", "solve_dask", "solve_batch", "DEFAULT_CHUNK_SIZE"]
+__all__ = ["solve_parallel", "solve_dask", "solve_batch", "rate_parallel", "DEFAULT_CHUNK_SIZE"]
 
 #: Puzzles per chunk: big enough that pickling and scheduling are a small part of the work on
 #: 9x9, small enough that the first results show quickly.
@@ -130,18 +130,19 @@ def _joined(chunk: list[Puzzle], results: list[tuple | None]) -> Iterator[Outcom
 
 
 def _in_order(puzzles: Iterable[Puzzle], chunk_size: int, limit: int,
-              pending: collections.deque, submit: Callable[[list], Any]) -> Iterator[Outcome]:
+              pending: collections.deque, submit: Callable[[list], Any],
+              join: Callable[[list[Puzzle], Any], Iterator[Any]] = _joined) -> Iterator[Any]:
     """Send chunks through ``submit`` (which returns a future), at most ``limit`` in flight,
-    and yield their outcomes in input order. ``pending`` is the caller's, so that it can
-    cancel what is left if the batch stops early."""
+    and yield what ``join`` makes of each chunk and its result, in input order. ``pending`` is
+    the caller's, so that it can cancel what is left if the batch stops early."""
     for chunk in _chunks(puzzles, chunk_size):
         pending.append((chunk, submit([_pack_puzzle(p) for p in chunk])))
         while len(pending) >= limit or (pending and pending[0][1].done()):
             done, future = pending.popleft()
-            yield from _joined(done, future.result())
+            yield from join(done, future.result())
     while pending:
         done, future = pending.popleft()
-        yield from _joined(done, future.result())
+        yield from join(done, future.result())
 
 
 def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int = 0,
@@ -166,20 +167,29 @@ def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int =
     >>> [o.result.status for o in solve_parallel(ps, SolveOptions(), jobs=2)]  # doctest: +SKIP
     ['solved']
     """
+    yield from _pool_in_order(puzzles, jobs, chunk_size, _init_worker, (options,), _solve_chunk,
+                              _joined, start_method)
+
+
+def _pool_in_order(puzzles: Iterable[Puzzle], jobs: int, chunk_size: int,
+                   initializer: Callable[..., None], initargs: tuple, work: Callable[[list], Any],
+                   join: Callable[[list[Puzzle], Any], Iterator[Any]],
+                   start_method: str | None = None) -> Iterator[Any]:
+    """A process pool doing ``work`` on packed chunks, results joined back in input order."""
     if jobs < 0:
         raise ValueError("jobs must be 0 (every core) or more")
     jobs = jobs or os.cpu_count() or 1
     if chunk_size < 1:
         raise ValueError("chunk_size must be at least 1")
     context = multiprocessing.get_context(start_method)
-    executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_init_worker,
-                                   initargs=(options,))
+    executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=initializer,
+                                   initargs=initargs)
     pending: collections.deque[tuple[list[Puzzle], Future]] = collections.deque()
     limit = jobs * _IN_FLIGHT_PER_WORKER
     finished = False
     try:
         yield from _in_order(puzzles, chunk_size, limit, pending,
-                             lambda packed: executor.submit(_solve_chunk, packed))
+                             lambda packed: executor.submit(work, packed), join)
         finished = True
     finally:
         if finished:
@@ -196,6 +206,41 @@ def solve_parallel(puzzles: Iterable[Puzzle], options: SolveOptions, jobs: int =
                     process.terminate()
             for process in processes:
                 process.join(timeout=5)
+
+
+# Rating on a pool: each worker keeps one Rater; ratings come back whole (a rating costs
+# milliseconds, so pickling it is a small part).
+_worker_rater: Any = None
+
+
+def _init_rater(sat_solver: str | None, timeout: float | None) -> None:
+    global _worker_rater
+    from .rate import Rater
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _worker_rater = Rater(sat_solver, timeout=timeout)
+
+
+def _rate_chunk(packed: list[tuple | None]) -> list[Any]:
+    from .rate import rate_safely
+    out = []
+    for item in packed:
+        if item is None:
+            out.append(None)
+            continue
+        rows, cols, data = item
+        geo = geometry(rows, cols)
+        out.append(rate_safely(_worker_rater, Grid(geo, _unpack_cells(data, geo.size))))
+    return out
+
+
+def rate_parallel(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                  timeout: float | None = None, jobs: int = 0, chunk_size: int = 16,
+                  start_method: str | None = None) -> Iterator[tuple[Puzzle, Any]]:
+    """(puzzle, :class:`~satdoku.rate.Rating` or None when it could not be read) in input
+    order, rated on ``jobs`` processes (0: one per core). Ratings do not depend on which
+    worker made them: each puzzle gets a fresh SAT solver."""
+    yield from _pool_in_order(puzzles, jobs, chunk_size, _init_rater, (sat_solver, timeout),
+                              _rate_chunk, zip, start_method)
 
 
 def _dask_solve_chunk(options: SolveOptions, packed: list[tuple | None]) -> list[tuple | None]:

@@ -30,15 +30,17 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Iterator
 
+from .errors import SatdokuError
+from .formats import Puzzle
 from .grid import Grid
 from .sat import DEFAULT_SAT_SOLVER, SatSolver
 from .search import NativeSolver
 from .solvers import verify
 from .techniques import Steps, solve_by_techniques
 
-__all__ = ["LABELS", "Rating", "Rater", "label_for"]
+__all__ = ["LABELS", "Rating", "Rater", "label_for", "rate_safely", "rate_puzzles"]
 
 #: (lowest score, label), easiest first.
 LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),
@@ -129,3 +131,27 @@ class Rater:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def rate_safely(rater: Rater, grid: Grid) -> Rating:
+    """``rater.rate(grid)``, with a puzzle satdoku cannot rate (a grid too big for the full
+    encoding) an ``error`` rating instead of an exception, so a batch goes on."""
+    try:
+        return rater.rate(grid)
+    except SatdokuError as error:
+        return Rating("error", message=str(error))
+
+
+def rate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                 timeout: float | None = None, jobs: int = 1
+                 ) -> Iterator[tuple[Puzzle, Rating | None]]:
+    """(puzzle, rating) for each puzzle in input order; the rating is None for a puzzle that
+    could not be read. ``jobs`` other than 1 rates on a process pool (0: every core), with the
+    same results."""
+    if jobs != 1:
+        from .parallel import rate_parallel
+        yield from rate_parallel(puzzles, sat_solver=sat_solver, timeout=timeout, jobs=jobs)
+        return
+    with Rater(sat_solver, timeout=timeout) as rater:
+        for puzzle in puzzles:
+            yield puzzle, None if puzzle.error is not None else rate_safely(rater, puzzle.grid)

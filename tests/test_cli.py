@@ -473,3 +473,13 @@ def test_rate_json_and_bad_puzzle():
     good, bad = (json.loads(line) for line in result.stdout.splitlines())
     assert good["status"] == "rated" and good["techniques"]["hardest"] == "hidden singles"
     assert bad["status"] == "invalid" and "3 cells" in bad["message"]
+
+
+def test_rate_jobs_same_output():
+    one = run("rate", "--format", "csv", PUZZLES / "9x9.txt", PUZZLES / "4x4.txt")
+    two = run("rate", "--format", "csv", "--jobs", "2", PUZZLES / "9x9.txt", PUZZLES / "4x4.txt")
+
+    def without_times(text):  # time_ms and message are the last two columns
+        return [line.rsplit(",", 2)[0] for line in text.splitlines()]
+    assert without_times(two.stdout) == without_times(one.stdout)
+    assert two.exit_code == one.exit_code == 1  # 9x9.txt holds two puzzles with several solutions

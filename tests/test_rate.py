@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from satdoku.formats import parse_puzzle, read_puzzles
-from satdoku.rate import LABELS, Rater, label_for
+from satdoku.rate import LABELS, Rater, label_for, rate_puzzles
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared puzzles absent")
@@ -66,3 +66,13 @@ def test_shared_sets_rank_as_their_reputations():
     easy, top, hardest = (mean_score(n) for n in ("17_clue.txt", "magictour_top1465.txt",
                                                    "forum_hardest_1106.txt"))
     assert easy < top < hardest
+
+
+def test_pool_gives_the_same_ratings_in_order():
+    from satdoku.formats import parse_puzzles
+    lines = [SAMPLE, "bad", SEVENTEEN, NAKED_4X4, "." * 81]
+    puzzles = list(parse_puzzles(lines, "<test>"))
+    alone = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles)]
+    pooled = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles, jobs=2)]
+    assert pooled == alone
+    assert [x[1] and x[1][0] for x in alone] == ["rated", None, "rated", "rated", "multiple"]
