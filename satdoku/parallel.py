@@ -100,15 +100,21 @@ def _unpack_result(packed: tuple, geo) -> Result:
                   message=message)
 
 
+def _unpack_grid(item: tuple) -> Grid:
+    """The grid of a :func:`_pack_puzzle` tuple."""
+    rows, cols, data = item
+    geo = geometry(rows, cols)
+    return Grid(geo, _unpack_cells(data, geo.size))
+
+
 def _run_packed(batch: BatchSolver, packed: list[tuple | None]) -> list[tuple | None]:
     out: list[tuple | None] = []
     for item in packed:
         if item is None:
             out.append(None)
             continue
-        rows, cols, data = item
-        geo = geometry(rows, cols)
-        grid = Grid(geo, _unpack_cells(data, geo.size))
+        grid = _unpack_grid(item)
+        geo = grid.geometry
         outcome = batch.run(Puzzle(grid=grid, source="", line=0, index=0))
         out.append((_pack_result(outcome.result, geo.size), outcome.disagreements))
     return out
@@ -222,15 +228,8 @@ def _init_rater(sat_solver: str | None, timeout: float | None) -> None:
 
 def _rate_chunk(packed: list[tuple | None]) -> list[Any]:
     from .rate import rate_safely
-    out = []
-    for item in packed:
-        if item is None:
-            out.append(None)
-            continue
-        rows, cols, data = item
-        geo = geometry(rows, cols)
-        out.append(rate_safely(_worker_rater, Grid(geo, _unpack_cells(data, geo.size))))
-    return out
+    return [None if item is None else rate_safely(_worker_rater, _unpack_grid(item))
+            for item in packed]
 
 
 def rate_parallel(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
