@@ -27,7 +27,7 @@ from .formats import Puzzle, format_grid, parse_box
 from .grid import Grid
 from .inputs import count_lines, is_file_input, iter_inputs
 from .parallel import solve_batch
-from .report import FORMATS, Reporter, diagnostics
+from .report import FORMATS, Reporter, csv_row, diagnostics, place
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG = 0, 1, 2, 3
 
@@ -356,7 +356,7 @@ def explain(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
     code = EXIT_OK
     with SatSolver(sat_solver or DEFAULT_SAT_SOLVER) as solver, _output(output, force) as out:
         for p in iter_inputs(inputs, box=box, alphabet=alphabet):
-            where = f"{p.source}:{p.line}" if p.line else p.source
+            where = place(p)
             if p.error is not None:
                 click.echo(str(p.error), err=True)
                 if fmt == "json":
@@ -436,7 +436,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
                    sat_solver=sat_solver, attempts=attempts) as gen, \
             _output(output, force) as out:
         if fmt == "csv":
-            out.write(Reporter._csv_row(GENERATED_FIELDS))
+            out.write(csv_row(GENERATED_FIELDS))
         for _ in range(count):
             try:
                 puzzle = gen.generate()
@@ -472,11 +472,11 @@ def rate(inputs, box, alphabet, sat_solver, timeout, jobs, fmt, output, force):
     puzzles = iter_inputs(inputs, box=box, alphabet=alphabet)
     with _output(output, force) as out:
         if fmt == "csv":
-            out.write(Reporter._csv_row(RATING_FIELDS))
+            out.write(csv_row(RATING_FIELDS))
         for p, rating in rate_puzzles(puzzles, sat_solver=sat_solver, timeout=timeout,
                                       jobs=jobs):
             out.write(format_rating(p, rating, fmt))
-            where = f"{p.source}:{p.line}" if p.line else p.source
+            where = place(p)
             if rating is None:
                 click.echo(str(p.error), err=True)
             elif rating.message:

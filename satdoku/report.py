@@ -15,7 +15,8 @@ from .batch import Outcome
 from .formats import format_grid
 from .grid import Grid
 
-__all__ = ["FORMATS", "STAT_KEYS", "Reporter", "record"]
+__all__ = ["FORMATS", "STAT_KEYS", "Reporter", "record", "place", "csv_row",
+           "format_generated", "format_rating"]
 
 FORMATS = ("pretty", "line", "json", "csv")
 
@@ -63,9 +64,20 @@ def _stats(outcome: Outcome) -> dict[str, Any]:
                for k, v in outcome.result.stats.items()}}
 
 
+def place(puzzle) -> str:
+    """Where a puzzle came from, for messages: ``file:line``, or the source alone."""
+    return f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source
+
+
+def csv_row(values) -> str:
+    """One CSV line (None written as an empty field), ending in a newline."""
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow(["" if v is None else v for v in values])
+    return buf.getvalue()
+
+
 def _where(outcome: Outcome) -> str:
-    p = outcome.puzzle
-    return f"{p.source}:{p.line}" if p.line else p.source
+    return place(outcome.puzzle)
 
 
 def diagnostics(outcome: Outcome, *, stats: bool = False, fmt: str = "pretty") -> list[str]:
@@ -101,7 +113,7 @@ class Reporter:
         if self.fmt != "csv":
             return ""
         fields = _CSV_FIELDS + (STAT_KEYS if self.stats else ())
-        return self._csv_row(fields)
+        return csv_row(fields)
 
     def format(self, outcome: Outcome) -> str:
         """The text for one outcome, ending in a newline."""
@@ -121,13 +133,7 @@ class Reporter:
         row = [rec.get(k) for k in _CSV_FIELDS]
         if self.stats:
             row += [rec["stats"].get(k) for k in STAT_KEYS]
-        return self._csv_row(row)
-
-    @staticmethod
-    def _csv_row(values) -> str:
-        buf = io.StringIO()
-        csv.writer(buf, lineterminator="\n").writerow(["" if v is None else v for v in values])
-        return buf.getvalue()
+        return csv_row(row)
 
     def _pretty(self, outcome: Outcome) -> str:
         p, r = outcome.puzzle, outcome.result
@@ -151,10 +157,6 @@ class Reporter:
         if self.stats:
             out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(_stats(outcome))}")
         return "\n".join(out) + "\n\n"
-
-
-def _csv_line(values) -> str:
-    return Reporter._csv_row(values)
 
 
 #: Fields of a generated puzzle in the json and csv formats, in order.
@@ -184,7 +186,7 @@ def format_generated(made, fmt: str, alphabet=None) -> str:
     if fmt == "json":
         return json.dumps(rec) + "\n"
     if fmt == "csv":
-        return _csv_line(["" if rec[k] is None else rec[k] for k in GENERATED_FIELDS])
+        return csv_row([rec[k] for k in GENERATED_FIELDS])
     minimal = {True: "minimal", False: "not minimal", None: "minimality not proven"}
     return (f"#{made.index} (seed {made.seed}): {rec['clues']} clues, unique, "
             f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', alphabet)}\n\n")
@@ -215,21 +217,17 @@ def format_rating(puzzle, rating, fmt: str) -> str:
         return json.dumps(rec) + "\n"
     if fmt == "csv":
         flat = {**rec, **rec.get("techniques", {})}
-        return _csv_line(["" if flat.get(k) is None else flat.get(k) for k in RATING_FIELDS])
+        return csv_row([flat.get(k) for k in RATING_FIELDS])
     if rating is None or rating.score is None:
         word = rec["status"]
-        return word + "\n" if fmt == "line" else f"{_place(puzzle)}: {word}\n"
+        return word + "\n" if fmt == "line" else f"{place(puzzle)}: {word}\n"
     if fmt == "line":
         return f"{rating.score:.2f} {rating.label}\n"
     s = rating.steps
-    return (f"{_place(puzzle)}: {rating.score:.2f} {rating.label} (takes {s.hardest}; "
+    return (f"{place(puzzle)}: {rating.score:.2f} {rating.label} (takes {s.hardest}; "
             f"{_plural(rating.guesses, 'guess', 'guesses')}, "
             f"{_plural(rating.conflicts, 'conflict', 'conflicts')})\n")
 
 
 def _plural(count: int, one: str, many: str) -> str:
     return f"{count} {one if count == 1 else many}"
-
-
-def _place(puzzle) -> str:
-    return f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source
