@@ -174,7 +174,7 @@ def _marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet) -> str:
     width = max(map(len, symbols))
     texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
              for cell, s in enumerate(symbols)]
-    r, c = grid.geometry.box_rows, grid.geometry.box_cols
+    r, c = grid.geometry.band_shape
     rule = "+".join(["-" * (c * (width + 2))] * (n // c))
     lines = []
     for row in range(n):

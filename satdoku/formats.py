@@ -732,7 +732,7 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     else:
         width = 1
         texts = [symbols[d - 1] if d else "." for d in cells]
-    r, c = grid.geometry.box_rows, grid.geometry.box_cols
+    r, c = grid.geometry.band_shape
     group_width = c * (width + 1) - 1
     rule = "-+-".join(["-" * group_width] * (n // c))
     lines = []

@@ -8,7 +8,11 @@ Glossary (used throughout satdoku):
   parsing and formatting.
 - house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
   rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
+- region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
+  cells each in place of the boxes; everything else treats them as boxes.
 - peer: another cell that shares a house with a cell.
+- line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
+  r of a column; any number for regions), the unit of locked candidates.
 
 Algorithms only loop over ``houses``, ``cell_houses`` and ``peers``; nothing else knows what a box
 is. Peers are built on first use only: for 400 x 400 grids they would take gigabytes and only the
@@ -21,17 +25,28 @@ import functools
 import math
 from dataclasses import dataclass, field
 
-__all__ = ["Geometry", "geometry", "box_shapes", "default_box", "geometry_for_size"]
+__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "box_shapes", "default_box",
+           "geometry_for_size"]
 
 #: Largest grid size satdoku accepts (a 400 x 400 grid has 64 million (cell, digit) pairs).
 MAX_SIZE = 1024
 
 
+@dataclass(frozen=True)
+class Segment:
+    """The cells ``line`` (a row or column house) shares with ``box`` (a box house)."""
+
+    line: int
+    box: int
+    cells: tuple[int, ...]
+
+
 @dataclass(frozen=True, eq=False)
 class Geometry:
-    """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes.
+    """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes, or of
+    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0).
 
-    Build one with :func:`geometry` (cached), not directly.
+    Build one with :func:`geometry` or :func:`jigsaw` (both cached), not directly.
 
     >>> g = geometry(2, 3)
     >>> g.size, g.ncells, len(g.houses)
@@ -42,6 +57,7 @@ class Geometry:
 
     box_rows: int
     box_cols: int
+    regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
     size: int = field(init=False)
     ncells: int = field(init=False)
     houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -49,26 +65,61 @@ class Geometry:
 
     def __post_init__(self) -> None:
         r, c = self.box_rows, self.box_cols
-        n = r * c
+        if self.regions is None:
+            n = r * c
+            boxes = []
+            for b in range(n):
+                top, left = (b // r) * r, (b % r) * c
+                boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
+        else:
+            n = len(self.regions)
+            boxes = [tuple(sorted(region)) for region in self.regions]
+        box_of = [0] * (n * n)
+        for b, box in enumerate(boxes):
+            for cell in box:
+                box_of[cell] = b
         rows = [tuple(range(i * n, (i + 1) * n)) for i in range(n)]
         cols = [tuple(range(j, n * n, n)) for j in range(n)]
-        boxes = []
-        for b in range(n):
-            top, left = (b // r) * r, (b % r) * c
-            boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
-        cell_houses = tuple(
-            (cell // n, n + cell % n, 2 * n + ((cell // n) // r) * r + (cell % n) // c)
-            for cell in range(n * n)
-        )
+        cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
+                            for cell in range(n * n))
         object.__setattr__(self, "size", n)
         object.__setattr__(self, "ncells", n * n)
         object.__setattr__(self, "houses", tuple(rows + cols + boxes))
         object.__setattr__(self, "cell_houses", cell_houses)
 
     @property
+    def is_boxed(self) -> bool:
+        """True for regular boxes, False for a jigsaw of irregular regions."""
+        return self.regions is None
+
+    @property
     def shape(self) -> str:
-        """The box shape as written on the command line, e.g. ``'3x3'``."""
-        return f"{self.box_rows}x{self.box_cols}"
+        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``)."""
+        return f"{self.box_rows}x{self.box_cols}" if self.regions is None else "jigsaw"
+
+    @property
+    def band_shape(self) -> tuple[int, int]:
+        """(rows, columns) between the rules of a printed grid: the box shape, or the whole
+        grid for a jigsaw (no straight rules)."""
+        if self.regions is None:
+            return self.box_rows, self.box_cols
+        return self.size, self.size
+
+    @functools.cached_property
+    def segments(self) -> tuple[Segment, ...]:
+        """Every non-empty intersection of a line with a box: rows first, then columns, each
+        line's segments left to right (top to bottom).
+
+        >>> [s.cells for s in geometry(2, 2).segments[:2]]
+        [(0, 1), (2, 3)]
+        """
+        out = []
+        for line in range(2 * self.size):
+            by_box: dict[int, list[int]] = {}
+            for cell in self.houses[line]:
+                by_box.setdefault(self.cell_houses[cell][2], []).append(cell)
+            out.extend(Segment(line, box, tuple(cells)) for box, cells in by_box.items())
+        return tuple(out)
 
     @functools.cached_property
     def peers(self) -> tuple[tuple[int, ...], ...]:
@@ -98,7 +149,8 @@ class Geometry:
     def house_name(self, house: int) -> str:
         """``'row 3'``, ``'column 7'`` or ``'box 5'`` (1-based)."""
         kind, index = divmod(house, self.size)
-        return f"{('row', 'column', 'box')[kind]} {index + 1}"
+        box = "box" if self.regions is None else "region"
+        return f"{('row', 'column', box)[kind]} {index + 1}"
 
     def __repr__(self) -> str:
         return f"Geometry({self.shape}, size={self.size})"
@@ -106,6 +158,8 @@ class Geometry:
     def __reduce__(self):
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.regions is not None:
+            return (jigsaw, (self.regions,))
         return (geometry, (self.box_rows, self.box_cols))
 
 
@@ -119,6 +173,29 @@ def geometry(box_rows: int, box_cols: int) -> Geometry:
     if box_rows < 1 or box_cols < 1 or box_rows * box_cols > MAX_SIZE:
         raise ValueError(f"box shape {box_rows}x{box_cols} is out of range")
     return Geometry(box_rows, box_cols)
+
+
+def jigsaw(regions) -> Geometry:
+    """The shared, cached geometry whose boxes are the irregular ``regions`` (N of N cells each,
+    together every cell once; cells numbered row by row).
+
+    >>> g = jigsaw(((0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13), (10, 11, 14, 15)))
+    >>> g.shape, g.size, g.house_name(9)
+    ('jigsaw', 4, 'region 2')
+    """
+    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)))
+
+
+@functools.lru_cache(maxsize=64)
+def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
+    n = len(regions)
+    if not 1 <= n <= MAX_SIZE:
+        raise ValueError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
+    seen = sorted(cell for region in regions for cell in region)
+    if any(len(region) != n for region in regions) or seen != list(range(n * n)):
+        raise ValueError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
+                         f"regions of {n} cells")
+    return Geometry(0, 0, regions)
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

@@ -179,7 +179,7 @@ class _Locked:
 def _locked_tables(geo: Geometry) -> _Locked | None:
     """Locked-candidate tables, or None when boxes are a single line or N is above 64."""
     r, c, n = geo.box_rows, geo.box_cols, geo.size
-    if r == 1 or c == 1 or n > 64 or sys.byteorder != "little":
+    if not geo.is_boxed or r == 1 or c == 1 or n > 64 or sys.byteorder != "little":
         return None  # (array bytes are read as a little-endian int)
     width = 16 if n <= 16 else 32 if n <= 32 else 64
     typecode = next(tc for tc in "HILQ" if array(tc).itemsize * 8 == width)

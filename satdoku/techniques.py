@@ -128,36 +128,31 @@ class _State:
     def locked_candidates(self) -> bool:
         """One pointing or claiming elimination; True when there was one."""
         geo, cand = self.geo, self.cand
-        r, c = geo.box_rows, geo.box_cols
-        if r == 1 or c == 1:
-            return False
-        for line_house in range(2 * geo.size):  # rows, then columns
-            line = geo.houses[line_house]
-            for start in range(0, geo.size, c if line_house < geo.size else r):
-                segment = line[start:start + (c if line_house < geo.size else r)]
-                box = geo.houses[geo.cell_houses[segment[0]][2]]
-                inside = set(segment)
-                seg_digits = 0
-                for cell in segment:
-                    seg_digits |= cand[cell]
-                line_rest = [x for x in line if x not in inside]
-                box_rest = [x for x in box if x not in inside]
-                line_other = box_other = 0
-                for x in line_rest:
-                    line_other |= cand[x]
-                for x in box_rest:
-                    box_other |= cand[x]
-                # pointing: in the box only here, so not elsewhere in the line
-                # claiming: in the line only here, so not elsewhere in the box
-                for digits, targets in ((seg_digits & ~box_other & line_other, line_rest),
-                                        (seg_digits & ~line_other & box_other, box_rest)):
-                    if digits:
-                        for x in targets:
-                            if cand[x] & digits:
-                                cand[x] &= ~digits
-                                if not cand[x]:
-                                    raise _Contradiction
-                        return True
+        for seg in geo.segments:  # rows, then columns
+            segment = seg.cells
+            inside = set(segment)
+            line_rest = [x for x in geo.houses[seg.line] if x not in inside]
+            box_rest = [x for x in geo.houses[seg.box] if x not in inside]
+            if not line_rest or not box_rest:
+                continue  # the line is the box (boxes of one row or column)
+            seg_digits = line_other = box_other = 0
+            for cell in segment:
+                seg_digits |= cand[cell]
+            for x in line_rest:
+                line_other |= cand[x]
+            for x in box_rest:
+                box_other |= cand[x]
+            # pointing: in the box only here, so not elsewhere in the line
+            # claiming: in the line only here, so not elsewhere in the box
+            for digits, targets in ((seg_digits & ~box_other & line_other, line_rest),
+                                    (seg_digits & ~line_other & box_other, box_rest)):
+                if digits:
+                    for x in targets:
+                        if cand[x] & digits:
+                            cand[x] &= ~digits
+                            if not cand[x]:
+                                raise _Contradiction
+                    return True
         return False
 
 

@@ -79,3 +79,31 @@ def test_large_geometry_builds_without_peers():
     geo = geometry(20, 20)  # 400 x 400: 160,000 cells; peers would be ~190 million entries
     assert geo.ncells == 160_000 and len(geo.houses) == 1200
     assert "peers" not in vars(geo)  # built lazily, only if a solver asks
+
+
+def test_segments_cover_each_line_once_per_box():
+    from satdoku.geometry import geometry
+    for r, c in [(2, 2), (2, 3), (3, 2), (3, 3), (1, 4)]:
+        geo = geometry(r, c)
+        n = geo.size
+        for line in range(2 * n):
+            segs = [s for s in geo.segments if s.line == line]
+            assert sorted(x for s in segs for x in s.cells) == sorted(geo.houses[line])
+            assert len(segs) == (r if line < n else c)
+            for s in segs:
+                assert set(s.cells) <= set(geo.houses[s.box])
+
+
+def test_jigsaw_regions_replace_boxes():
+    import pickle
+    from satdoku.geometry import jigsaw
+    regions = ((0, 1, 2, 4), (3, 7, 6, 5), (8, 12, 13, 9), (10, 11, 14, 15))
+    geo = jigsaw(regions)
+    assert geo is jigsaw(regions) and not geo.is_boxed
+    assert geo.houses[8] == (0, 1, 2, 4) and geo.houses[9] == (3, 5, 6, 7)
+    assert geo.cell_houses[5] == (1, 5, 9)
+    assert pickle.loads(pickle.dumps(geo)) is geo
+    # row 1 meets region 1 in three cells and region 2 in one
+    assert [(s.box, s.cells) for s in geo.segments if s.line == 0] == [(8, (0, 1, 2)), (9, (3,))]
+    with pytest.raises(ValueError):
+        jigsaw(((0, 1), (1, 2)))
