@@ -1,5 +1,5 @@
 """``python -m satdoku``: the same as the ``satdoku`` command."""
 
-from .cli import main
+from .cli import run
 
-main(prog_name="satdoku")
+run()

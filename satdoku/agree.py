@@ -14,12 +14,14 @@ __all__ = ["disagreements"]
 def disagreements(first: Result, second: Result) -> list[str]:
     """What ``first`` and ``second`` (both counted with a limit of 2) disagree on; empty if nothing.
 
-    A timeout on either side is not a disagreement: there is nothing to compare.
+    A timeout (or a refused formula) on either side is not a disagreement: there is nothing to
+    compare.
     """
     a, b = first.solver, second.solver
     problems = [f"{r.solver}: {r.message}" for r in (first, second) if r.status == "error"]
-    if problems or "timeout" in (first.status, second.status):
-        return problems
+    counted = ("unique", "multiple", "unsolvable")
+    if problems or first.status not in counted or second.status not in counted:
+        return problems  # a timeout or refusal leaves nothing to compare
     if first.count is None or second.count is None:
         raise ValueError("cross-checking needs results counted with limit >= 2")
     count_a, count_b = min(first.count, 2), min(second.count, 2)

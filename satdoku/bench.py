@@ -1,27 +1,25 @@
-"""Benchmarks: solve the puzzles of files with several methods and summarise each run as one row.
+"""Benchmarks: solve the puzzles of files with several solvers and summarise each run as a row.
 
 The harness follows tdoku's: every answer is verified in an untimed warm-up pass (which also
 builds each geometry's base formula, so no puzzle is charged for it), then the puzzles are
 timed one by one in an order permuted with a fixed seed. One solver object serves a whole
-(file, method, encoding) group, so the SAT backend takes its incremental fast path.
+(file, solver, encoding) group, so the SAT backend takes its incremental fast path.
 
 Glossary (adds to :mod:`satdoku.geometry`):
 
-- method: ``'sat'`` (the default SAT solver), ``'sat:NAME'`` (a python-sat solver) or
-  ``'native'`` (the propagation search). Encodings apply to SAT methods only.
-- group: one (file, method, encoding); it gives one :class:`BenchRow`.
+- solver label: ``'sat:NAME'`` (a python-sat solver) or ``'native'`` (the propagation search).
+  Encodings apply to SAT only.
+- group: one (file, solver label, encoding); it gives one :class:`BenchRow`.
 - answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
-  a timeout, an invalid puzzle or an error.
+  a timeout, an invalid puzzle, a refusal or an error.
 
-The library never prints: :func:`run_bench` yields rows, :func:`format_table`,
-:func:`format_csv` and :func:`format_json` turn them into text, and :func:`plot_bench` draws
-them (matplotlib, the optional extra ``satdoku[plot]``).
+The library never prints: :func:`run_bench` yields rows, :func:`format_rows` turns them into
+a table, CSV or JSON Lines, and :func:`plot_bench` draws them (matplotlib, the optional extra
+``satdoku[plot]``).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import functools
 import json
 import math
@@ -33,15 +31,16 @@ import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from .errors import SatdokuError, SolverError
+from .deadline import Deadline
+from .errors import OptionError, SatdokuError
 from .files import publish
 from .formats import Puzzle, read_puzzles
 from .result import Result
-from .solvers import make_solver, parse_method, solve, verify
+from .solvers import SOLVERS, choose_encoding, make_solver, solve, verify
 
-__all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "method_label", "check_methods",
-           "run_bench", "summarise", "format_table", "format_csv", "format_json",
-           "check_matplotlib", "check_not_input", "plot_bench", "PLOT_HINT"]
+__all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
+           "summarise", "format_rows", "format_table", "check_matplotlib", "plot_bench",
+           "PLOT_HINT"]
 
 #: Called as ``progress(done, total, label)``: steps (one puzzle in one pass) done of all.
 Progress = Callable[[int, int, str], None]
@@ -51,29 +50,30 @@ PLOT_HINT = "install satdoku[plot] for --plot"
 
 @dataclass
 class BenchRow:
-    """The figures of one (file, method, encoding) group.
+    """The figures of one (file, solver, encoding) group.
 
     Counts: ``puzzles`` read (``invalid`` ones included), then what became of them. With
-    ``count_to=2``, ``solved`` counts unique puzzles and ``multiple`` those with two or more
+    ``limit=2``, ``solved`` counts unique puzzles and ``multiple`` those with two or more
     solutions. Times are of the timed pass, per valid puzzle, in milliseconds; a timeout counts
     at the time limit. ``puzzles_per_s`` is valid puzzles over their summed time.
-    SAT methods fill ``conflicts``/``decisions`` per puzzle, native search ``guesses`` per
-    puzzle and ``no_guess_pct``, the share of valid puzzles it settled by propagation alone,
-    without a guess. ``partial`` marks a group cut short by Ctrl-C.
-    ``times_ms`` holds the time of every answered puzzle (for cactus plots; not a column).
+    SAT fills ``conflicts``/``decisions`` per puzzle, native search ``guesses`` per puzzle and
+    ``no_guess_pct``, the share of valid puzzles it settled by propagation alone, without a
+    guess. ``partial`` marks a group cut short by Ctrl-C. ``times_ms`` holds the time of every
+    answered puzzle (for cactus plots; not a column).
     """
 
-    file: str
+    source: str
     size: int | None
-    method: str
+    solver: str
     encoding: str | None
-    count_to: int
+    limit: int
     puzzles: int = 0
     solved: int = 0
     unsolvable: int = 0
     multiple: int = 0
     timeouts: int = 0
     invalid: int = 0
+    refused: int = 0
     errors: int = 0
     seconds: float = 0.0
     puzzles_per_s: float | None = None
@@ -92,7 +92,7 @@ class BenchRow:
     @property
     def label(self) -> str:
         """``'sat:minisat22/extended'`` or ``'native'``: the name of the line in a plot."""
-        return f"{self.method}/{self.encoding}" if self.encoding else self.method
+        return f"{self.solver}/{self.encoding}" if self.encoding else self.solver
 
     def record(self) -> dict[str, Any]:
         """The row as a dict of its columns (the CSV row and the JSON object)."""
@@ -113,47 +113,57 @@ class BenchInterrupted(KeyboardInterrupt):
         self.row = row
 
 
-def method_label(method: str) -> str:
-    """The full name of a method: ``'sat'`` -> ``'sat:minisat22'`` (the default solver).
+@dataclass(frozen=True)
+class Group:
+    """What one row measures: a solver (``'sat'`` or ``'native'``), for SAT a python-sat
+    solver and an encoding (None: by grid size)."""
 
-    >>> method_label('native')
-    'native'
+    solver: str
+    sat_solver: str | None = None
+    encoding: str | None = None
+
+    @property
+    def label(self) -> str:
+        return f"sat:{self.sat_solver}" if self.solver == "sat" else self.solver
+
+
+def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
+                 encodings: Iterable[str] = ()) -> list[Group]:
+    """The groups to run for each file, duplicates dropped: every SAT solver with every
+    encoding, and native search once. No solvers named: SAT (when SAT solvers are named) or
+    SAT and native. Raises :class:`OptionError` for an unknown name.
+
+    >>> [g.label for g in check_groups(["native", "native"], [], ["minimal", "extended"])]
+    ['native']
+    >>> check_groups([], ["g4"], [])
+    [Group(solver='sat', sat_solver='glucose4', encoding=None)]
     """
-    kind, detail = parse_method(method)
-    if kind != "sat":
-        return kind
+    from .encode import check_encoding
     from .sat import DEFAULT_SAT_SOLVER, check_sat_solver
-    return f"sat:{check_sat_solver(detail or DEFAULT_SAT_SOLVER).name}"
-
-
-def check_methods(methods: Iterable[str], encodings: Iterable[str]) -> list[tuple[str, str | None]]:
-    """The (method label, encoding) groups to run for each file, duplicates dropped.
-
-    Native search appears once whatever the encodings. Raises :class:`SolverError` for an
-    unknown method, SAT solver or encoding.
-
-    >>> check_methods(['native', 'native'], ['minimal', 'extended'])
-    [('native', None)]
-    """
-    from .encode import ENCODINGS
+    named = [check_sat_solver(name).name for name in sat_solvers]
     encodings = list(encodings)
     for name in encodings:
-        if name not in ENCODINGS:
-            raise SolverError(f"unknown encoding {name!r}; choose from {', '.join(ENCODINGS)}")
-    groups: list[tuple[str, str | None]] = []
-    for method in methods:
-        label = method_label(method)
-        for encoding in (encodings if label.startswith("sat:") else [None]):
-            if (label, encoding) not in groups:
-                groups.append((label, encoding))
+        check_encoding(name)
+    solvers = list(solvers) or (["sat"] if named or encodings else ["sat", "native"])
+    sat_solvers = named or [DEFAULT_SAT_SOLVER]
+    encodings = encodings or [None]
+    groups: list[Group] = []
+    for solver in solvers:
+        if solver not in SOLVERS:
+            raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
+        if solver == "sat":
+            wanted = [Group("sat", s, e) for s in sat_solvers for e in encodings]
+        else:
+            wanted = [Group(solver)]
+        groups += [g for g in wanted if g not in groups]
     return groups
 
 
-def _load(path: str, limit: int | None, box, alphabet) -> list[Puzzle]:
+def _load(path: str, first: int | None, box, alphabet) -> list[Puzzle]:
     puzzles = []
     try:
         for puzzle in read_puzzles(path, box=box, alphabet=alphabet):
-            if limit is not None and len(puzzles) >= limit:
+            if first is not None and len(puzzles) >= first:
                 break
             puzzles.append(puzzle)
     except OSError as error:
@@ -174,22 +184,18 @@ def _mean_stat(results: Sequence[Result], key: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+_COUNTERS = {"solved": "solved", "unique": "solved", "multiple": "multiple",
+             "unsolvable": "unsolvable", "timeout": "timeouts", "refused": "refused"}
+
+
 def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float]) -> BenchRow:
     """Fill ``row``'s counts and figures from the timed results of its valid puzzles.
 
     ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit).
     """
     for r in results:
-        if r.status in ("solved", "unique"):
-            row.solved += 1
-        elif r.status == "multiple":
-            row.multiple += 1
-        elif r.status == "unsolvable":
-            row.unsolvable += 1
-        elif r.status == "timeout":
-            row.timeouts += 1
-        else:
-            row.errors += 1
+        counter = _COUNTERS.get(r.status, "errors")
+        setattr(row, counter, getattr(row, counter) + 1)
     row.puzzles = len(results) + row.invalid
     row.times_ms = sorted(t for r, t in zip(results, times_ms)
                           if r.status in ("solved", "unique", "multiple", "unsolvable"))
@@ -204,7 +210,7 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     row.p90_ms = _percentile(ordered, 90)
     row.p99_ms = _percentile(ordered, 99)
     row.max_ms = ordered[-1]
-    if row.method.startswith("sat:"):
+    if row.solver.startswith("sat:"):
         # No SAT "no guess" share: MiniSat-family solvers count a decision even when
         # propagation alone has assigned every variable, CaDiCaL does not; it would not compare.
         row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
@@ -216,34 +222,35 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     return row
 
 
-def _group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, count_to: int,
-           seed: int) -> tuple[BenchRow, list[Puzzle]]:
+def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
+         seed: int) -> tuple[BenchRow, list[Puzzle]]:
     """The empty row of a group and its valid puzzles in the seeded order."""
     valid = [p for p in puzzles if p.error is None and p.grid is not None]
     size = valid[0].grid.size if valid else None
-    row = BenchRow(file=path, size=size, method=label, encoding=encoding, count_to=count_to,
+    encoding = group.encoding
+    if group.solver == "sat" and encoding is None and size is not None:
+        encoding = choose_encoding(size)
+    row = BenchRow(source=path, size=size, solver=group.label, encoding=encoding, limit=limit,
                    invalid=len(puzzles) - len(valid))
     random.Random(seed).shuffle(valid)
     return row, valid
 
 
-def _run_group_parallel(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
-                        count_to: int, timeout: float | None, seed: int, warmup: bool,
+def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
+                        timeout: float | None, seed: int, warmup: bool,
                         step: Callable[[], None], jobs: int) -> BenchRow:
     """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
-    from .batch import SolveOptions
-    from .parallel import solve_parallel
-    row, valid = _group(path, puzzles, label, encoding, count_to, seed)
-    kind, _, detail = label.partition(":")
-    options = SolveOptions(method=kind, sat_solver=detail or None, encoding=encoding,
-                           limit=count_to, timeout=timeout)
+    from .batch import SolveOptions, solve_batch
+    row, valid = _row(path, puzzles, group, limit, seed)
+    options = SolveOptions(solver=group.solver, sat_solver=group.sat_solver,
+                           encoding=group.encoding, limit=limit, timeout=timeout)
     results: list[Result] = []
     try:
         if warmup:
-            for _ in solve_parallel(valid, options, jobs):
+            for _ in solve_batch(valid, options, jobs=jobs):
                 step()
         start = time.perf_counter()
-        for outcome in solve_parallel(valid, options, jobs):
+        for outcome in solve_batch(valid, options, jobs=jobs):
             results.append(outcome.result)
             step()
         wall = time.perf_counter() - start
@@ -263,29 +270,28 @@ def _charged(results: Sequence[Result], timeout: float | None) -> list[float]:
             for r in results]
 
 
-def _run_group(path: str, puzzles: list[Puzzle], label: str, encoding: str | None, *,
-               count_to: int, timeout: float | None, seed: int, warmup: bool,
+def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
+               timeout: float | None, seed: int, warmup: bool,
                step: Callable[[], None]) -> BenchRow:
     """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
-    row, valid = _group(path, puzzles, label, encoding, count_to, seed)
-    kind, _, detail = label.partition(":")
-    solver = make_solver(kind, sat_solver=detail or None, encoding=encoding)
+    row, valid = _row(path, puzzles, group, limit, seed)
+    solver = make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
     warm: dict[int, Result] = {}
     results: list[Result] = []
     times: list[float] = []
     try:
         if warmup:
             for i, puzzle in enumerate(valid):
-                warm[i] = solve(solver, puzzle.grid, limit=count_to, timeout=timeout)
+                warm[i] = solve(solver, puzzle.grid, limit=limit, timeout=timeout)
                 step()
         for i, puzzle in enumerate(valid):
             before = warm.get(i)
-            if before is not None and before.status == "timeout":
+            if before is not None and before.status in ("timeout", "refused"):
                 # Not run again: it would only burn the time limit a second time.
-                result, elapsed = before, timeout * 1000.0
+                result, elapsed = before, (timeout or 0) * 1000.0
             else:
                 start = time.perf_counter()
-                result = solver.solve(puzzle.grid, limit=count_to, timeout=timeout)
+                result = solver.solve(puzzle.grid, limit=limit, deadline=Deadline(timeout))
                 elapsed = (time.perf_counter() - start) * 1000.0
                 # Checked after the clock stops: the warm-up answer was verified, this one too.
                 result = verify(result, puzzle.grid)
@@ -305,20 +311,18 @@ def _run_group(path: str, puzzles: list[Puzzle], label: str, encoding: str | Non
     return summarise(row, results, times)
 
 
-def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
-              encodings: Sequence[str] = ("extended",), *, limit: int | None = None,
-              count_to: int = 1, timeout: float | None = None, seed: int = 0,
-              warmup: bool = True, box: tuple[int, int] | None = None,
+def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
+              first: int | None = None, limit: int = 1, timeout: float | None = None,
+              seed: int = 0, warmup: bool = True, box: tuple[int, int] | None = None,
               alphabet: str | None = None, progress: Progress | None = None,
               jobs: int = 1) -> Iterator[BenchRow]:
-    """Benchmark every method (and encoding, for SAT) on every file; one row per group.
+    """Benchmark every group on every file; one row per (file, group).
 
     Args:
         files: puzzle files in any format :func:`satdoku.formats.read_puzzles` reads.
-        methods: ``'sat'``, ``'sat:NAME'`` or ``'native'``.
-        encodings: for SAT methods; native search runs once per file.
-        limit: only the first ``limit`` puzzles of each file (None: all).
-        count_to: 1 finds a solution; 2 also proves it unique (or finds a second).
+        groups: from :func:`check_groups` (default: the default SAT solver and native).
+        first: only the first ``first`` puzzles of each file (None: all).
+        limit: 1 finds a solution; 2 also proves it unique (or finds a second).
         timeout: seconds per puzzle; a timeout counts at this time.
         seed: the timed pass visits the puzzles in an order shuffled with this seed.
         warmup: verify every answer in an untimed pass first (else only after each timing).
@@ -331,21 +335,22 @@ def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
     (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
     of the interrupted group (the rows before it have been yielded).
 
-    >>> rows = list(run_bench(['9x9.txt'], ['native'], limit=10))  # doctest: +SKIP
-    >>> rows[0].solved, rows[0].puzzles_per_s  # doctest: +SKIP
-    (10, 1523.4)
+    >>> rows = list(run_bench(["puzzles/4x4.txt"], check_groups(["native"]), first=1))
+    >>> rows[0].solved, rows[0].solver
+    (1, 'native')
     """
-    if count_to not in (1, 2):
-        raise ValueError("count_to must be 1 or 2")
-    groups = check_methods(methods, encodings)
-    loaded = [(path, _load(path, limit, box, alphabet)) for path in files]
+    if limit not in (1, 2):
+        raise OptionError("limit must be 1 or 2")
+    groups = list(groups) if groups is not None else check_groups()
+    loaded = [(path, _load(path, first, box, alphabet)) for path in files]
     passes = 2 if warmup else 1
     total = sum(passes * sum(1 for p in puzzles if p.error is None) * len(groups)
                 for _, puzzles in loaded)
     done = 0
     for path, puzzles in loaded:
-        for label, encoding in groups:
-            name = f"{os.path.basename(path)} {label}{'/' + encoding if encoding else ''}"
+        for group in groups:
+            name = f"{os.path.basename(path)} {group.label}"
+            name += f"/{group.encoding}" if group.encoding else ""
 
             def step(name: str = name) -> None:
                 nonlocal done
@@ -354,8 +359,8 @@ def run_bench(files: Sequence[str], methods: Sequence[str] = ("sat", "native"),
                     progress(done, total, name)
 
             run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
-            yield run(path, puzzles, label, encoding, count_to=count_to, timeout=timeout,
-                      seed=seed, warmup=warmup, step=step)
+            yield run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
+                      warmup=warmup, step=step)
 
 
 def _number(value: Any) -> str:
@@ -375,7 +380,7 @@ def _number(value: Any) -> str:
     return f"{value:.3f}"
 
 
-_TABLE = (("file", "file"), ("method", "method"), ("encoding", "encoding"),
+_TABLE = (("source", "file"), ("solver", "solver"), ("encoding", "encoding"),
           ("puzzles", "puzzles"), ("solved", "solved"), ("unsolvable", "unsolv"),
           ("multiple", "multi"), ("timeouts", "t/o"), ("invalid", "invalid"),
           ("puzzles_per_s", "puzzles/s"), ("mean_ms", "mean ms"), ("median_ms", "median ms"),
@@ -387,18 +392,17 @@ _TABLE = (("file", "file"), ("method", "method"), ("encoding", "encoding"),
 def format_table(rows: Iterable[BenchRow]) -> str:
     """Rows as a Markdown table (aligned, so it reads in a terminal too); numbers rounded.
 
-    Files are shown by base name; an ``errors`` count or a partial group adds a column.
+    Files are shown by base name; refusals, errors or a partial group add a column.
     """
     rows = list(rows)
     columns = list(_TABLE)
-    if any(r.errors for r in rows):
-        columns.append(("errors", "errors"))
-    if any(r.partial for r in rows):
-        columns.append(("partial", "partial"))
+    for key in ("refused", "errors", "partial"):
+        if any(getattr(r, key) for r in rows):
+            columns.append((key, key))
     cells = [[h for _, h in columns]]
     for row in rows:
         rec = row.record()
-        rec["file"] = os.path.basename(row.file)
+        rec["source"] = os.path.basename(row.source)
         rec["encoding"] = row.encoding or "-"
         if row.no_guess_pct is not None:
             rec["no_guess_pct"] = f"{row.no_guess_pct:.1f}"
@@ -415,31 +419,22 @@ def format_table(rows: Iterable[BenchRow]) -> str:
     return "\n".join([line(cells[0]), rule] + [line(c) for c in cells[1:]]) + "\n"
 
 
-def format_csv(rows: Iterable[BenchRow]) -> str:
-    """Rows as CSV with a header of :data:`COLUMNS`; figures unrounded, empty for none."""
-    buf = io.StringIO()
-    writer = csv.writer(buf, lineterminator="\n")
-    writer.writerow(COLUMNS)
-    for row in rows:
-        rec = row.record()
-        writer.writerow(["" if rec[k] is None else rec[k] for k in COLUMNS])
-    return buf.getvalue()
-
-
-def format_json(rows: Iterable[BenchRow], settings: dict[str, Any] | None = None) -> str:
-    """``{"settings": {...}, "rows": [{column: value}, ...]}``; settings get the machine added."""
-    meta = dict(settings or {})
-    meta.setdefault("python", platform.python_version())
-    meta.setdefault("machine", platform.machine())
-    meta.setdefault("cpus", os.cpu_count())
-    return json.dumps({"settings": meta, "rows": [r.record() for r in rows]}, indent=2) + "\n"
-
-
-def check_not_input(path: str, files: Iterable[str]) -> None:
-    """Raise :class:`SatdokuError` if ``path`` (an output) is one of the input ``files``."""
-    for source in files:
-        if os.path.exists(path) and os.path.exists(source) and os.path.samefile(path, source):
-            raise SatdokuError(f"{path} is an input file; choose another output")
+def format_rows(rows: Iterable[BenchRow], fmt: str = "table",
+                settings: dict[str, Any] | None = None) -> str:
+    """Rows as a ``table``, ``csv`` (a header of :data:`COLUMNS`, plain values) or ``json``
+    (JSON Lines: one object a row, each with the run's settings and the machine)."""
+    from .report import csv_row
+    rows = list(rows)
+    if fmt == "table":
+        return format_table(rows)
+    if fmt == "csv":
+        return csv_row(COLUMNS) + "".join(csv_row(r.record()[k] for k in COLUMNS)
+                                          for r in rows)
+    if fmt != "json":
+        raise OptionError(f"unknown format {fmt!r}; choose table, csv or json")
+    meta = {"python": platform.python_version(), "machine": platform.machine(),
+            "cpus": os.cpu_count(), **(settings or {})}
+    return "".join(json.dumps({**r.record(), **meta}) + "\n" for r in rows)
 
 
 def check_matplotlib() -> None:
@@ -451,26 +446,25 @@ def check_matplotlib() -> None:
 
 
 def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None) -> None:
-    """One PNG with two panels: a cactus plot and puzzles/s per file and method.
+    """One PNG with two panels: a cactus plot and puzzles/s per file and solver.
 
-    Left, the cactus plot of SAT papers: for each method (and encoding) the answered puzzles
+    Left, the cactus plot of SAT papers: for each solver (and encoding) the answered puzzles
     of all files, sorted by time, x = puzzles answered, y = time per puzzle on a log axis; the
     line that stays lower and reaches further right is better. Right, puzzles/s per file as
     grouped bars (log axis when the rates span more than a factor of 50).
     Written atomically (temporary file, then rename).
     """
     check_matplotlib()
-    check_not_input(path, (r.file for r in rows))
     from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
 
     labels = list(dict.fromkeys(r.label for r in rows))
-    files = list(dict.fromkeys(r.file for r in rows))
+    files = list(dict.fromkeys(r.source for r in rows))
     fig = Figure(figsize=(12, 5), layout="constrained")
     cactus, bars = fig.subplots(1, 2, width_ratios=(1.1, 1))
-    # One colour per method, one line style (and bar hatch) per encoding: ten lines stay legible.
-    methods = list(dict.fromkeys(r.method for r in rows))
+    # One colour per solver, one line style (and bar hatch) per encoding: ten lines stay legible.
+    solvers = list(dict.fromkeys(r.solver for r in rows))
     encodings = list(dict.fromkeys(r.encoding for r in rows if r.encoding))
-    styles = {label: _style(r.method, r.encoding, methods, encodings)
+    styles = {label: _style(r.solver, r.encoding, solvers, encodings)
               for label, r in ((r.label, r) for r in rows)}
     for label in labels:
         times = sorted(t for r in rows if r.label == label for t in r.times_ms)
@@ -493,7 +487,7 @@ def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None)
     for i, label in enumerate(labels):
         xs, ys = [], []
         for j, source in enumerate(files):
-            row = next((r for r in rows if r.label == label and r.file == source), None)
+            row = next((r for r in rows if r.label == label and r.source == source), None)
             if row is not None and row.puzzles_per_s:
                 xs.append(j - 0.4 + width * (i + 0.5))
                 ys.append(row.puzzles_per_s)
@@ -522,10 +516,10 @@ def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None)
     _save_atomically(fig, path)
 
 
-def _style(method: str, encoding: str | None, methods: list[str],
+def _style(solver: str, encoding: str | None, solvers: list[str],
            encodings: list[str]) -> tuple[str, str, str, str]:
-    """(colour, line style, marker, hatch) of a method and encoding in a plot."""
-    i = methods.index(method)
+    """(colour, line style, marker, hatch) of a solver and encoding in a plot."""
+    i = solvers.index(solver)
     j = encodings.index(encoding) if encoding in encodings else len(encodings) - 1
     # The last encoding (usually 'extended', the default) is drawn solid and unhatched.
     k = len(encodings) - 1 - max(j, 0)
@@ -534,7 +528,7 @@ def _style(method: str, encoding: str | None, methods: list[str],
 
 
 def _file_label(path: str, rows: Sequence[BenchRow]) -> str:
-    row = next(r for r in rows if r.file == path)
+    row = next(r for r in rows if r.source == path)
     size = f"\n{row.size}x{row.size}, {row.puzzles} puzzles" if row.size else ""
     return os.path.basename(path) + size
 

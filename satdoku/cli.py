@@ -1,397 +1,541 @@
-"""The ``satdoku`` command line: parse options, make one library call, print the result.
+"""The ``satdoku`` command line: parse options, make one library call per puzzle stream, print.
 
-Exit codes (all commands):
-
-- 0: every puzzle solved (``count``: every puzzle counted, unique or multiple).
-- 1: a puzzle was unsolvable, invalid or timed out (``solve --unique``: or had several
-  solutions); ``decode``: the model or puzzle was bad.
-- 2: usage error (bad option, unknown solver, output file exists).
-- 3: satdoku caught itself out: ``--check`` found the two solvers disagreeing, or an answer
-  failed independent verification.
+Every option is defined once here and shared by the commands that take it. Results go to
+stdout (or ``-o FILE``), diagnostics and the progress bar to stderr. Exit codes are the table
+in :mod:`satdoku.result`: 0 done, 1 some puzzle unsolved / invalid / timed out / refused,
+2 usage, 3 a verification failure or a disagreement, 130 interrupted. No command shows a
+traceback: library errors become one line, Ctrl-C (and SIGTERM, SIGHUP) keeps the results
+finished so far and exits 130, and a closed pipe (``| head``) ends quietly.
 """
 
 from __future__ import annotations
 
-import contextlib
+import functools
+import os
+import signal
 import sys
 import time
-from typing import IO, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import click
 
 from . import __version__
-from .batch import Outcome, SolveOptions
 from .errors import SatdokuError
-from .files import atomic_output, check_writable
-from .formats import Puzzle, format_grid, parse_box
-from .grid import Grid
-from .inputs import count_lines, is_file_input, iter_inputs
-from .parallel import solve_batch
-from .report import FORMATS, Reporter, csv_row, diagnostics, place
+from .result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_WRONG, exit_code
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG = 0, 1, 2, 3
+FORMATS = ("pretty", "line", "json", "csv")
 
 
-def _box_option(ctx, param, value):
+# Option types and callbacks.
+
+def _box(ctx, param, value):
     if value is None:
         return None
+    from .formats import parse_box
     try:
         return parse_box(value)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
 
 
-def _sat_solver_option(ctx, param, value):
+def _alphabet(ctx, param, value):
     if value is None:
         return None
+    from .formats import Alphabet
+    try:
+        return Alphabet(value).symbols
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _sat_solver(ctx, param, value):
+    if value is None or value == ():
+        return value
     from .sat import check_sat_solver
     try:
+        if isinstance(value, tuple):
+            return tuple(check_sat_solver(v).name for v in value)
         return check_sat_solver(value).name
     except SatdokuError as error:
         raise click.BadParameter(error.message) from None
 
 
-def _encoding_names():
-    from .encode import AMO_ENCODINGS, ENCODINGS
-    return list(ENCODINGS) + ["reduced"], list(AMO_ENCODINGS)
+class _Seconds(click.ParamType):
+    """A time limit: a finite number of seconds above 0."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        from .deadline import check_timeout
+        try:
+            return check_timeout(float(value))
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a time limit (a number of seconds above 0)", param,
+                      ctx)
+
+
+class _Jobs(click.ParamType):
+    """Worker processes: 0 (every core) or more, at most the cores there are."""
+
+    name = "n"
+
+    def convert(self, value, param, ctx):
+        try:
+            jobs = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if jobs < 0:
+            self.fail("must be 0 (every core) or more", param, ctx)
+        cores = os.cpu_count() or 1
+        if jobs > cores:
+            click.echo(f"--jobs {jobs if jobs < 10 ** 6 else 'N'}: this machine has {cores} "
+                       f"cores; using {cores}", err=True)
+            jobs = cores
+        return jobs
+
+
+def _encoding_names() -> list[str]:
+    from .encode import ENCODINGS
+    return list(ENCODINGS)
+
+
+def _amo_names() -> list[str]:
+    from .encode import AMO_ENCODINGS
+    return list(AMO_ENCODINGS)
+
+
+def _complete_path(ctx, param, incomplete):
+    return [click.shell_completion.CompletionItem(incomplete, type="file")]
+
+
+# Shared options, each defined once.
+
+def inputs_argument(f):
+    return click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...",
+                          shell_complete=_complete_path)(f)
 
 
 def puzzle_options(f):
     """--box and --alphabet: how to read puzzles whose shape or symbols are ambiguous."""
-    f = click.option("--alphabet", metavar="SYMBOLS",
+    f = click.option("--alphabet", metavar="SYMBOLS", callback=_alphabet,
                      help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
-    f = click.option("--box", metavar="RxC", callback=_box_option,
+    f = click.option("--box", metavar="RxC", callback=_box,
                      help="Box shape, e.g. 2x3 (default: inferred from the cell count).")(f)
     return f
 
 
-def encoding_options(f):
-    """--encoding and --amo: which CNF to build."""
-    encodings, amos = _encoding_names()
-    f = click.option("--amo", type=click.Choice(amos), default=None,
-                     help="At-most-one encoding (default: pairwise).")(f)
-    f = click.option("--encoding", type=click.Choice(encodings), default=None,
-                     help="Clause set (default: extended; reduced from 36x36 up).")(f)
-    return f
-
-
-def solver_options(f):
-    """--solver, --sat-solver, --timeout: who solves and for how long."""
-    f = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                     metavar="SECONDS", help="Give up on a puzzle after this long (status timeout).")(f)
-    f = click.option("--sat-solver", callback=_sat_solver_option, metavar="NAME",
+def sat_options(f):
+    """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
+    f = click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
+                     help="Refuse formulas with more clauses (default 10,000,000).")(f)
+    f = click.option("--amo", type=click.Choice(_amo_names()), default=None,
+                     help="At-most-one encoding (default: pairwise; reduced: seqcounter for "
+                          "long lists).")(f)
+    f = click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
+                     help="CNF encoding (default: extended below 36x36, reduced from it).")(f)
+    f = click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
                      help="python-sat solver (default: see 'satdoku solvers').")(f)
-    f = click.option("--solver", "method", type=click.Choice(["sat", "native"]), default="sat",
-                     show_default=True, help="SAT through python-sat, or native search.")(f)
-    f = encoding_options(f)
     return f
 
 
-def batch_options(f):
-    """--jobs and --scheduler: where a batch runs."""
-    f = click.option("--scheduler", metavar="ADDRESS|local",
-                     help="Run the batch on a Dask cluster (satdoku[dask]); 'local' starts one "
-                          "on this machine.")(f)
-    f = click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-                     help="Worker processes, each with its own solver; 0 uses every core.")(f)
-    return f
+def timeout_option(f):
+    return click.option("--timeout", type=_Seconds(), default=None, metavar="SECONDS",
+                        help="Limit for each puzzle, every stage (status timeout).")(f)
 
 
-def output_options(f):
-    """--format, --stats, -o/--output, --force."""
-    f = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")(f)
-    f = click.option("-o", "--output", metavar="FILE",
-                     help="Write results to FILE (atomically; refuses to overwrite).")(f)
-    f = click.option("--stats", is_flag=True, help="Add solver figures to every result.")(f)
-    f = click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
-                     show_default=True, help="Output format.")(f)
-    return f
+def solver_option(f):
+    return click.option("--solver", type=click.Choice(["sat", "native"]), default="sat",
+                        show_default=True, help="SAT through python-sat, or native search.")(f)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="satdoku")
-def main() -> None:
-    """Solve Sudoku of any size by encoding it to SAT."""
+def jobs_option(f):
+    return click.option("--jobs", "-j", type=_Jobs(), default=1, show_default=True,
+                        help="Worker processes; 0 uses every core.")(f)
 
 
-@contextlib.contextmanager
-def _output(path: str | None, force: bool) -> Iterator[IO[str]]:
-    if path is None:
-        yield sys.stdout
-        return
+def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
+    """--format, -o/--output and --force."""
+    def decorate(f):
+        f = click.option("--force", is_flag=True, help="Overwrite the output file.")(f)
+        f = click.option("-o", "--output", metavar="FILE", shell_complete=_complete_path,
+                         help="Write to FILE ('-': stdout), all at once when done; refuses to "
+                              "overwrite without --force.")(f)
+        f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
+                         show_default=True, help="Output format.")(f)
+        return f
+    return decorate
+
+
+def limit_option(default: int, minimum: int, maximum: int | None = None):
+    return click.option("--limit", type=click.IntRange(minimum, maximum), default=default,
+                        show_default=True, metavar="N",
+                        help="Count solutions up to N (1: find one).")
+
+
+def _max_clauses(value: int | None):
+    from .encode import DEFAULT_MAX_CLAUSES
+    return DEFAULT_MAX_CLAUSES if value is None else value
+
+
+# Running a command: output, progress, signals, errors.
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C."""
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def _install_signals() -> None:
+    """SIGTERM and SIGHUP end a run like Ctrl-C; an ignored SIGINT (a background job) stays
+    ignored, python-sat's own handler included."""
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _on_signal)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        from pysat import solvers as pysat_solvers
+        pysat_solvers.MainThread.check = staticmethod(lambda: False)
+
+
+class Progress:
+    """A progress bar on stderr when it is a terminal; it never shares a line with results."""
+
+    def __init__(self, total: int | None, label: str) -> None:
+        self.enabled = bool(total) and sys.stderr.isatty()
+        self.total, self.label = total or 0, label
+        self.done, self.shown, self.drawn_at = 0, False, 0.0
+        self.start = time.monotonic()
+
+    def update(self, done: int) -> None:
+        self.done = done
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.drawn_at < 0.1 and done < self.total:
+            return
+        self.drawn_at = now
+        share = min(done / self.total, 1.0)
+        width = 30
+        bar = "#" * int(share * width) + "-" * (width - int(share * width))
+        elapsed = int(now - self.start)
+        sys.stderr.write(f"\r{self.label} [{bar}] {share:4.0%} "
+                         f"{elapsed // 3600:02d}:{elapsed // 60 % 60:02d}:{elapsed % 60:02d}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+class Session:
+    """One command's output: results to ``output`` (see :class:`satdoku.files.Output`),
+    diagnostics to stderr, flushed at once on a terminal and at least every 0.1 s otherwise."""
+
+    def __init__(self, output: str | None, force: bool, inputs: Iterable[str] = (),
+                 progress: Progress | None = None) -> None:
+        from .files import Output
+        try:
+            self.out = Output(output, force=force, inputs=inputs)
+        except SatdokuError as error:
+            raise click.UsageError(str(error)) from None
+        self.progress = progress or Progress(None, "")
+        self.interactive = self.out.isatty()
+        self.flushed = time.monotonic()
+        self.code = EXIT_OK
+        self.written = 0
+
+    def write(self, text: str) -> None:
+        if not text:
+            return
+        if self.interactive:
+            self.progress.clear()
+        self.out.write(text)
+        if self.interactive or time.monotonic() - self.flushed > 0.1:
+            self.out.flush()
+            self.flushed = time.monotonic()
+
+    def note(self, line: str) -> None:
+        self.progress.clear()
+        click.echo(line, err=True)
+
+    def result(self, text: str, notes: Iterable[str], code: int) -> None:
+        """One finished result: its text, its stderr lines, its exit code."""
+        self.write(text)
+        for line in notes:
+            self.note(line)
+        self.written += 1
+        self.code = max(self.code, code)
+
+    def run(self, body: Callable[["Session"], Any]) -> None:
+        """Run ``body(self)``, then commit the output and exit with the code it came to.
+
+        Ctrl-C, SIGTERM and SIGHUP keep (and commit) the results finished so far and exit 130;
+        a broken pipe on stdout ends quietly; a library error is one line on stderr.
+        """
+        try:
+            body(self)
+        except KeyboardInterrupt:
+            self.progress.clear()
+            self._commit_quietly()
+            where = f"; {self.written} in {self.out.path}" if self.out.path else ""
+            click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            _silence_stdout()
+            self.out.discard()
+            sys.exit(self.code)
+        except SatdokuError as error:
+            self.progress.clear()
+            self.out.discard()
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(max(self.code, EXIT_FAILED))
+        except BaseException:
+            self.progress.clear()
+            self.out.discard()
+            raise
+        self.progress.clear()
+        try:
+            self.out.commit()
+        except BrokenPipeError:
+            _silence_stdout()
+        except SatdokuError as error:
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(EXIT_FAILED)
+        sys.exit(self.code)
+
+    def _commit_quietly(self) -> None:
+        try:
+            self.out.commit()
+        except (BrokenPipeError, SatdokuError):
+            _silence_stdout()
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: nothing more can reach stdout, and the interpreter's last flush
+    must not complain about it."""
     try:
-        with atomic_output(path, force=force) as fp:
-            yield fp
-    except SatdokuError as error:
-        raise click.UsageError(error.message) from None
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
-class _Progress:
-    """A progress bar on stderr for file input, shown only when stderr is a terminal."""
+def _inputs_total(inputs: Iterable[str]) -> int | None:
+    """Lines in the input files, for a progress bar (None when there are none to count)."""
+    from .inputs import count_lines, is_file_input
+    files = [a for a in inputs if a != "-" and is_file_input(a)]
+    return count_lines(files) if files and sys.stderr.isatty() else None
 
-    def __init__(self, inputs: tuple[str, ...]) -> None:
-        self.bar = None
-        files = [a for a in inputs if is_file_input(a) and a != "-"]
-        if files and sys.stderr.isatty():
-            self.bar = click.progressbar(length=max(count_lines(files), 1), file=sys.stderr,
-                                         label="solving")
-            self.bar.__enter__()
-        self.source, self.done, self.offset = None, 0, 0
 
-    def update(self, puzzle: Puzzle) -> None:
-        if self.bar is None:
+class _LineProgress:
+    """Advances a :class:`Progress` by the input line a puzzle came from."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.source, self.offset, self.done = None, 0, 0
+
+    def update(self, puzzle) -> None:
+        if not self.progress.enabled:
             return
         if puzzle.source != self.source:
             self.source, self.offset = puzzle.source, self.done
-        position = self.offset + puzzle.line
-        if position > self.done:
-            self.bar.update(position - self.done)
-            self.done = position
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.__exit__(None, None, None)
+        self.done = max(self.done, self.offset + (puzzle.line or 0))
+        self.progress.update(self.done)
 
 
-def _exit_code(outcome: Outcome, *, multiple_ok: bool) -> int:
-    """The exit code one outcome calls for; a batch exits with the largest."""
-    if outcome.disagreements or outcome.result.status == "error":
-        return EXIT_WRONG
-    if not outcome.result.ok or (outcome.result.status == "multiple" and not multiple_ok):
-        return EXIT_FAILED
-    return EXIT_OK
+def _stream(inputs, items: Iterator[Any], report, output: str | None, force: bool,
+            label: str, code_of: Callable[[Any], int], puzzle_of: Callable[[Any], Any],
+            summary: Callable[[list], str | None] | None = None) -> None:
+    """The loop of every per-puzzle command: format each result as it comes."""
+    progress = Progress(_inputs_total(inputs), label)
+    lines = _LineProgress(progress)
+    kept: list = []
+
+    def body(session: Session) -> None:
+        session.write(report.header())
+        for item in items:
+            lines.update(puzzle_of(item))
+            session.result(report.format(item), report.diagnostics(item), code_of(item))
+            if summary is not None:
+                kept.append(item)
+        if summary is not None:
+            text = summary(kept)
+            if text:
+                session.note(text)
+
+    Session(output, force, inputs, progress).run(body)
 
 
-def _run_batch(inputs, options: SolveOptions, *, fmt, stats, output, force, box, alphabet,
-               multiple_ok, jobs=1, scheduler=None) -> None:
-    reporter = Reporter(fmt, stats=stats)
-    if output is not None:
-        try:
-            check_writable(output, force=force)
-        except SatdokuError as error:
-            raise click.UsageError(error.message) from None
-    progress = _Progress(inputs)
-    code = EXIT_OK
-    try:
-        with _output(output, force) as out:
-            out.write(reporter.header())
-            # Results stream: on a terminal each at once, into a pipe or file at least every
-            # 0.1 s (a flush per puzzle is a system call per puzzle, a tenth of a 9x9 solve).
-            interactive, flushed = out.isatty(), time.monotonic()
-            puzzles = iter_inputs(inputs, box=box, alphabet=alphabet)
-            for outcome in solve_batch(puzzles, options, jobs=jobs, scheduler=scheduler):
-                progress.update(outcome.puzzle)
-                out.write(reporter.format(outcome))
-                if interactive or time.monotonic() - flushed > 0.1:
-                    out.flush()
-                    flushed = time.monotonic()
-                for line in diagnostics(outcome, stats=stats, fmt=fmt):
-                    click.echo(line, err=True)
-                code = max(code, _exit_code(outcome, multiple_ok=multiple_ok))
-    except SatdokuError as error:
-        raise click.UsageError(error.message) from None
-    finally:
-        progress.close()
-    sys.exit(code)
+def _puzzles(inputs, box, alphabet):
+    from .inputs import iter_inputs
+    return iter_inputs(inputs, box=box, alphabet=alphabet)
+
+
+# The commands.
+
+def _version() -> str:
+    from .solvers import python_sat_version
+    return f"satdoku {__version__} (python-sat {python_sat_version()})"
+
+
+def _version_callback(ctx, param, value):
+    if value and not ctx.resilient_parsing:
+        click.echo(_version())
+        ctx.exit()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_version_callback, help="Show satdoku's and python-sat's versions.")
+def main() -> None:
+    """Solve Sudoku of any size by encoding it to SAT.
+
+    Shell completion: eval "$(_SATDOKU_COMPLETE=bash_source satdoku)" (zsh_source, fish_source).
+    """
+
+
+def _outcomes(inputs, options, *, box, alphabet, fmt, stats, output, force, jobs, scheduler,
+              multiple_ok: bool, label: str) -> None:
+    from .batch import solve_batch
+    from .report import OutcomeReport
+    report = OutcomeReport(fmt, stats=stats)
+
+    def code_of(outcome) -> int:
+        if outcome.disagreements:
+            return EXIT_WRONG
+        return exit_code(outcome.result.status, multiple_ok=multiple_ok)
+
+    items = solve_batch(_puzzles(inputs, box, alphabet), options, jobs=jobs,
+                        scheduler=scheduler)
+    _stream(inputs, items, report, output, force, label, code_of, lambda o: o.puzzle)
+
+
+def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, **more):
+    from .batch import SolveOptions
+    return SolveOptions(solver=solver, sat_solver=sat_solver, encoding=encoding, amo=amo,
+                        timeout=timeout, max_clauses=_max_clauses(max_clauses), **more)
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@inputs_argument
 @puzzle_options
-@solver_options
-@batch_options
-@output_options
+@solver_option
+@sat_options
+@timeout_option
+@jobs_option
+@click.option("--scheduler", metavar="ADDRESS|local",
+              help="Run on a Dask cluster (satdoku[dask]); 'local' starts one here.")
+@output_options()
+@click.option("--stats", is_flag=True, help="Add each stage's time and solver figures.")
 @click.option("--unique", is_flag=True, help="Also prove each solution unique (or show two).")
 @click.option("--check", is_flag=True, help="Run SAT and native search; exit 3 if they disagree.")
 @click.option("--fresh", is_flag=True,
-              help="Build a new SAT solver for every puzzle (slow: shows what the incremental "
-                   "path buys).")
-def solve(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, jobs, scheduler, fmt,
-          stats, output, force, unique, check, fresh):
+              help="A new SAT solver for every puzzle (slow: shows what incremental solving "
+                   "buys).")
+def solve(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, jobs,
+          scheduler, fmt, output, force, stats, unique, check, fresh):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
 
-    One result per puzzle, in input order. Bad puzzles are reported on stderr with file, line
-    and cell, and the batch goes on.
+    One result per puzzle, in input order, each checked by an independent verifier. Bad
+    puzzles are reported on stderr with file, line and cell, and the batch goes on.
     """
-    options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
-                           limit=2 if unique else 1, timeout=timeout, check=check,
-                           incremental=not fresh, stats=stats)
-    _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
-               alphabet=alphabet, multiple_ok=False, jobs=jobs, scheduler=scheduler)
+    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout,
+                             limit=2 if unique else 1, check=check, incremental=not fresh,
+                             stats=stats)
+    _outcomes(inputs, options, box=box, alphabet=alphabet, fmt=fmt, stats=stats,
+              output=output, force=force, jobs=jobs, scheduler=scheduler,
+              multiple_ok=False, label="solving")
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@inputs_argument
 @puzzle_options
-@solver_options
-@batch_options
-@output_options
-@click.option("--limit", type=click.IntRange(min=2), default=2, show_default=True,
-              help="Count solutions up to this many.")
-def count(inputs, box, alphabet, method, sat_solver, timeout, encoding, amo, jobs, scheduler, fmt,
-          stats, output, force, limit):
-    """Count solutions up to --limit: unique, multiple (with two solutions) or unsolvable."""
-    options = SolveOptions(method=method, sat_solver=sat_solver, encoding=encoding, amo=amo,
-                           limit=limit, timeout=timeout, stats=stats)
-    _run_batch(inputs, options, fmt=fmt, stats=stats, output=output, force=force, box=box,
-               alphabet=alphabet, multiple_ok=True, jobs=jobs, scheduler=scheduler)
-
-
-def _one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
-    """The puzzle a command works on: inline, or the ``index``-th of a file; errors -> exit 1."""
-    for i, puzzle in enumerate(iter_inputs([text], box=box, alphabet=alphabet), start=1):
-        if i == index:
-            if puzzle.error is not None:
-                raise click.ClickException(str(puzzle.error))
-            return puzzle
-    raise click.ClickException(f"{text}: has no puzzle number {index}")
+@solver_option
+@sat_options
+@timeout_option
+@limit_option(2, 2)
+@jobs_option
+@click.option("--scheduler", metavar="ADDRESS|local",
+              help="Run on a Dask cluster (satdoku[dask]); 'local' starts one here.")
+@output_options()
+@click.option("--stats", is_flag=True, help="Add each stage's time and solver figures.")
+def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, limit,
+          jobs, scheduler, fmt, output, force, stats):
+    """Count solutions up to --limit: unique, multiple (how many, and two of them) or
+    unsolvable."""
+    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout,
+                             limit=limit, stats=stats)
+    _outcomes(inputs, options, box=box, alphabet=alphabet, fmt=fmt, stats=stats,
+              output=output, force=force, jobs=jobs, scheduler=scheduler, multiple_ok=True,
+              label="counting")
 
 
 @main.command()
-@click.argument("puzzle", metavar="PUZZLE|FILE")
+@inputs_argument
 @puzzle_options
-@encoding_options
-@click.option("--clues", type=click.Choice(["units", "none", "reduced"]), default="units",
-              show_default=True,
-              help="Givens as unit clauses, left out, or folded away (reduced encoding).")
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which puzzle of a file to encode.")
-@click.option("-o", "--output", metavar="FILE", help="Write the CNF to FILE (default: stdout).")
-@click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")
-def encode(puzzle, box, alphabet, encoding, amo, clues, index, output, force):
-    """Write a puzzle as DIMACS CNF, with comments that explain every variable."""
-    from .encode import encode as encode_grid, write_dimacs
-    from .reduce import reduced_formula, write_reduced_dimacs
-    p = _one_puzzle(puzzle, box, alphabet, index)
-    text = format_grid(p.grid, "line", p.alphabet)
-    if clues == "reduced" or encoding == "reduced":
-        try:
-            formula = reduced_formula(p.grid, **({"amo": amo} if amo else {}))
-        except ValueError as error:
-            raise click.UsageError(str(error)) from None
-        with _output(output, force) as out:
-            write_reduced_dimacs(formula, out, puzzle_text=text)
-        return
-    formula = encode_grid(p.grid, encoding or "extended", amo or "pairwise", clues=clues)
-    with _output(output, force) as out:
-        write_dimacs(formula, out, grid=p.grid, puzzle_text=text)
-
-
-@main.command()
-@click.argument("model", metavar="MODEL|-")
-@click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
-              help="The puzzle the model was made from.")
-@puzzle_options
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which puzzle of the --puzzle file.")
-@click.option("--clues", type=click.Choice(["units", "none", "reduced"]), default="units",
-              show_default=True, help="As given to 'satdoku encode' (only 'reduced' matters).")
-@click.option("--format", "fmt", type=click.Choice(["pretty", "line", "json"]), default="pretty",
-              show_default=True)
-def decode(model, puzzle_text, box, alphabet, index, clues, fmt):
-    """Read a model that an external SAT solver wrote and print the verified grid.
-
-    Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
-    ('SAT' then literals ending in 0).
-    """
-    from .decode import decode_file
-    p = _one_puzzle(puzzle_text, box, alphabet, index)
-    try:
-        solution = decode_file(model, p.grid, reduced=clues == "reduced")
-    except SatdokuError as error:
-        raise click.ClickException(str(error)) from None
-    if fmt == "json":
-        import json
-        click.echo(json.dumps({"puzzle": format_grid(p.grid, "line", p.alphabet),
-                               "solution": format_grid(solution, "line", p.alphabet),
-                               "status": "solved"}))
-    else:
-        click.echo(format_grid(solution, fmt, p.alphabet))
-
-
-def _timeout_option(help_text: str):
-    return click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-                        metavar="SECONDS", help=help_text)
-
-
-def _sat_solver_only(f):
-    return click.option("--sat-solver", callback=_sat_solver_option, metavar="NAME",
-                        help="python-sat solver (default: see 'satdoku solvers').")(f)
-
-
-def _file_output(f):
-    f = click.option("--force", is_flag=True, help="Overwrite the output file if it exists.")(f)
-    f = click.option("-o", "--output", metavar="FILE",
-                     help="Write to FILE (atomically; refuses to overwrite).")(f)
-    return f
-
-
-def _checked_output(output: str | None, force: bool) -> None:
-    if output is not None:
-        try:
-            check_writable(output, force=force)
-        except SatdokuError as error:
-            raise click.UsageError(error.message) from None
-
-
-@main.command()
-@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
-@puzzle_options
-@_sat_solver_only
-@_timeout_option("Give up on a puzzle after this long (status timeout).")
-@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
-              show_default=True, help="Output format (json: one object a line).")
-@_file_output
-def explain(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
+@sat_options
+@timeout_option
+@output_options()
+def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, fmt,
+            output, force):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
     grid. Several solutions: two of them and the cells where they differ. Unique: the
     techniques it takes (naked singles, hidden singles, locked candidates, guessing), counted.
     """
-    import json
-    from .explain import explain as explain_grid, format_explanation
-    from .sat import DEFAULT_SAT_SOLVER, SatSolver
-    _checked_output(output, force)
-    code = EXIT_OK
-    with SatSolver(sat_solver or DEFAULT_SAT_SOLVER) as solver, _output(output, force) as out:
-        for p in iter_inputs(inputs, box=box, alphabet=alphabet):
-            where = place(p)
-            if p.error is not None:
-                click.echo(str(p.error), err=True)
-                if fmt == "json":
-                    out.write(json.dumps({"source": p.source, "line": p.line,
-                                          "status": "invalid", "message": str(p.error)}) + "\n")
-                else:
-                    out.write(f"{where}: invalid\n\n")
-                code = max(code, EXIT_FAILED)
-                continue
-            try:
-                expl = explain_grid(p.grid, timeout=timeout, solver=solver)
-            except SatdokuError as error:  # e.g. a grid too big for the full encoding
-                click.echo(f"{where}: {error}", err=True)
-                out.write(json.dumps({"source": p.source, "line": p.line, "status": "error",
-                                      "message": str(error)}) + "\n" if fmt == "json"
-                          else f"{where}: error\n\n")
-                code = max(code, EXIT_FAILED)
-                continue
-            if fmt == "json":
-                out.write(json.dumps({"source": p.source, "line": p.line, "name": p.name,
-                                      **expl.as_dict(p.alphabet)}) + "\n")
-            else:
-                out.write(format_explanation(expl, p.alphabet, where) + "\n")
-            if expl.status == "error":
-                click.echo(f"{where}: {expl.message}", err=True)
-                code = EXIT_WRONG
-            elif expl.status not in ("unsolvable", "multiple", "unique"):
-                click.echo(f"{where}: {expl.status}"
-                           + (f": {expl.message}" if expl.message else ""), err=True)
-                code = max(code, EXIT_FAILED)
-    sys.exit(code)
+    from .explain import explain_puzzles
+    from .report import ExplanationReport
+    items = explain_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
+                            encoding=encoding, timeout=timeout,
+                            max_clauses=_max_clauses(max_clauses))
+
+    def code_of(item) -> int:
+        _, e = item
+        if e is None:
+            return EXIT_FAILED
+        return EXIT_OK if e.status in ("unsolvable", "multiple", "unique") else \
+            exit_code(e.status)
+
+    _stream(inputs, items, ExplanationReport(fmt), output, force, "explaining", code_of,
+            lambda item: item[0])
 
 
 @main.command()
-@click.option("--box", metavar="RxC", callback=_box_option, default="3x3", show_default=True,
+@inputs_argument
+@puzzle_options
+@sat_options
+@timeout_option
+@jobs_option
+@output_options()
+def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
+         output, force):
+    """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
+    conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
+    from .rate import rate_puzzles, summarize
+    from .report import RatingReport
+    items = rate_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
+                         encoding=encoding, timeout=timeout,
+                         max_clauses=_max_clauses(max_clauses), jobs=jobs)
+
+    def code_of(item) -> int:
+        _, rating = item
+        return EXIT_FAILED if rating is None else exit_code(rating.status)
+
+    def summary(items) -> str | None:
+        result = summarize(rating for _, rating in items)
+        return result.text if result.rated > 1 else None
+
+    _stream(inputs, items, RatingReport(fmt), output, force, "rating", code_of,
+            lambda item: item[0], summary)
+
+
+@main.command()
+@click.option("--box", metavar="RxC", callback=_box, default="3x3", show_default=True,
               help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many puzzles.")
@@ -406,202 +550,242 @@ def explain(inputs, box, alphabet, sat_solver, timeout, fmt, output, force):
               help="Only puzzles with at most M givens.")
 @click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Complete grids to try per puzzle before giving up.")
-@_sat_solver_only
-@click.option("--alphabet", metavar="SYMBOLS", help="Symbols for digits 1..N in order.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
-              show_default=True, help="Output format (line: one puzzle a line, for 'solve').")
-@_file_output
-def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, alphabet,
-             fmt, output, force):
+@click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+              help="python-sat solver (default: see 'satdoku solvers').")
+@click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
+              help="CNF encoding (default: extended below 36x36, reduced from it).")
+@click.option("--alphabet", metavar="SYMBOLS", callback=_alphabet,
+              help="Symbols for digits 1..N in order.")
+@output_options()
+def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
+             alphabet, fmt, output, force):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
     import random
-    from .formats import Alphabet
+    from .formats import Alphabet, check_alphabet
     from .generate import Generator
     from .geometry import geometry
-    from .report import GENERATED_FIELDS, format_generated
-    r, c = box
+    from .report import GeneratedReport
     try:
-        geo = geometry(r, c)
-        symbols = Alphabet(alphabet) if alphabet else None
-        if symbols is not None:
-            format_grid(Grid(geo, (0,) * geo.ncells), "line", symbols)
+        geo = geometry(*box)
+        symbols = check_alphabet(alphabet, geo.size) if alphabet else None
     except ValueError as error:
         raise click.UsageError(str(error)) from None
-    _checked_output(output, force)
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
-    made, failure = 0, None
-    with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
-                   sat_solver=sat_solver, attempts=attempts) as gen, \
-            _output(output, force) as out:
-        if fmt == "csv":
-            out.write(csv_row(GENERATED_FIELDS))
-        for _ in range(count):
-            try:
-                puzzle = gen.generate()
-            except SatdokuError as error:
-                failure = error
-                break
-            out.write(format_generated(puzzle, fmt, symbols))
-            out.flush()
-            made += 1
-    if failure is not None:
-        click.echo(f"made {made} of {count} puzzles: {failure}", err=True)
-        sys.exit(EXIT_FAILED)
+    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None)
+    progress = Progress(count if count > 1 else None, "generating")
+
+    def body(session: Session) -> None:
+        session.write(report.header())
+        with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
+                       sat_solver=sat_solver, encoding=encoding, attempts=attempts) as gen:
+            for made in range(count):
+                try:
+                    puzzle = gen.generate()
+                except SatdokuError as error:
+                    session.note(f"made {made} of {count} puzzles: {error}")
+                    session.code = EXIT_FAILED
+                    return
+                session.result(report.format(puzzle), (), EXIT_OK)
+                session.out.flush()
+                progress.update(made + 1)
+
+    Session(output, force, progress=progress).run(body)
 
 
 @main.command()
-@click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...")
+@click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=_complete_path)
 @puzzle_options
-@_sat_solver_only
-@_timeout_option("Time for each solver on a puzzle; past it the score is a lower bound.")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Worker processes; 0 uses every core. Scores do not change.")
-@click.option("--format", "fmt", type=click.Choice(FORMATS), default="pretty",
-              show_default=True, help="Output format (line: 'score label' a line).")
-@_file_output
-def rate(inputs, box, alphabet, sat_solver, timeout, jobs, fmt, output, force):
-    """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
-    conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
-    import statistics
-    from .rate import LABELS, rate_puzzles
-    from .report import RATING_FIELDS, format_rating
-    _checked_output(output, force)
-    code, scores, labels = EXIT_OK, [], {}
-    puzzles = iter_inputs(inputs, box=box, alphabet=alphabet)
-    with _output(output, force) as out:
-        if fmt == "csv":
-            out.write(csv_row(RATING_FIELDS))
-        for p, rating in rate_puzzles(puzzles, sat_solver=sat_solver, timeout=timeout,
-                                      jobs=jobs):
-            out.write(format_rating(p, rating, fmt))
-            where = place(p)
-            if rating is None:
-                click.echo(str(p.error), err=True)
-            elif rating.message:
-                click.echo(f"{where}: {rating.message}", err=True)
-            if rating is None or rating.score is None:
-                code = max(code, EXIT_WRONG if rating and rating.status == "error"
-                           and rating.message.startswith("internal error") else EXIT_FAILED)
-                continue
-            scores.append(rating.score)
-            labels[rating.label] = labels.get(rating.label, 0) + 1
-    if len(scores) > 1:
-        spread = ", ".join(f"{name} {labels[name]}" for _, name in LABELS if name in labels)
-        click.echo(f"rated {len(scores)}: mean {statistics.mean(scores):.2f}, median "
-                   f"{statistics.median(scores):.2f}; {spread}", err=True)
+@sat_options
+@click.option("--clues", type=click.Choice(["units", "none"]), default="units",
+              show_default=True,
+              help="Full encodings: givens as unit clauses, or left out (for assumptions).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of a file to encode.")
+@click.option("-o", "--output", metavar="FILE", shell_complete=_complete_path,
+              help="Write the CNF to FILE ('-': stdout, the default).")
+@click.option("--force", is_flag=True, help="Overwrite the output file.")
+def encode(puzzle, box, alphabet, sat_solver, encoding, amo, max_clauses, clues, index, output,
+           force):
+    """Write a puzzle as DIMACS CNF, with comments that explain every variable.
+
+    The encoding is the one 'solve' would use: extended below 36x36, reduced from it.
+    """
+    from .dimacs import write_dimacs
+    from .encode import encode as encode_grid
+    from .formats import format_grid
+    from .solvers import choose_encoding
+    p = _one_puzzle(puzzle, box, alphabet, index)
+    encoding = encoding or choose_encoding(p.grid.size)
+
+    def body(session: Session) -> None:
+        formula = encode_grid(p.grid, encoding, amo, clues,
+                              max_clauses=_max_clauses(max_clauses))
+        write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
+                     grid=p.grid)
+
+    Session(output, force, (puzzle,)).run(body)
+
+
+def _one_puzzle(text: str, box, alphabet, index: int = 1):
+    """The puzzle a command works on: inline, or the ``index``-th of a file; exit 1 if bad."""
+    for i, puzzle in enumerate(_puzzles([text], box, alphabet), start=1):
+        if i == index:
+            if puzzle.error is not None:
+                _fail(str(puzzle.error))
+            return puzzle
+    _fail(f"{text}: has no puzzle number {index}")
+
+
+def _fail(message: str, code: int = EXIT_FAILED):
+    click.echo(f"Error: {message}", err=True)
     sys.exit(code)
 
 
+@main.command()
+@click.argument("model", metavar="MODEL|-", shell_complete=_complete_path)
+@click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
+              shell_complete=_complete_path, help="The puzzle the model was made from.")
+@puzzle_options
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of the --puzzle file.")
+@click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
+              help="As given to 'satdoku encode' (default: the same choice by size).")
+@click.option("--amo", type=click.Choice(_amo_names()), default=None,
+              help="As given to 'satdoku encode'.")
+@output_options()
+def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output, force):
+    """Read a model that an external SAT solver wrote and print the verified grid.
+
+    Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
+    ('SAT' then literals ending in 0).
+    """
+    from .batch import Outcome
+    from .decode import decode_file, model_formula
+    from .report import OutcomeReport
+    from .result import Result
+    p = _one_puzzle(puzzle_text, box, alphabet, index)
+
+    def body(session: Session) -> None:
+        formula = model_formula(p.grid, encoding, amo)
+        solution = decode_file(model, p.grid, formula)
+        report = OutcomeReport(fmt)
+        session.write(report.header())
+        outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))
+        session.result(report.format(outcome), (), EXIT_OK)
+
+    Session(output, force, (model, puzzle_text)).run(body)
+
+
 @main.command("solvers")
-def list_solvers():
-    """List the SAT solvers on offer and the encodings."""
-    from .encode import AMO_ENCODINGS, ENCODINGS
-    from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS
-    for name in SAT_SOLVERS:
-        click.echo(f"{name}{'  (default)' if name == DEFAULT_SAT_SOLVER else ''}")
-    click.echo(f"encodings: {', '.join(ENCODINGS)} (default extended)")
-    click.echo(f"at-most-one: {', '.join(AMO_ENCODINGS)} (default pairwise)")
+@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
+              show_default=True, help="Output format.")
+def list_solvers(fmt):
+    """List the solvers, SAT solvers, encodings and at-most-one encodings on offer."""
+    import json
+    from .solvers import describe
+    info = describe()
+    if fmt == "json":
+        click.echo(json.dumps(info))
+        return
+    click.echo(f"solvers: {', '.join(info['solvers'])} (default {info['default_solver']})")
+    click.echo(f"SAT solvers (python-sat {info['python_sat']}):")
+    for s in info["sat_solvers"]:
+        notes = [n for n in ("default" if s["default"] else "", s["note"]) if n]
+        click.echo(f"  {s['name']}" + (f"  ({'; '.join(notes)})" if notes else ""))
+    click.echo("encodings:")
+    for e in info["encodings"]:
+        default = f" (default {e['default']})" if e["default"] else ""
+        click.echo(f"  {e['name']}: {e['description']}{default}")
+    click.echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
+               f"reduced: pairwise up to 8 literals, else {info['default_reduced_amo']})")
 
 
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(exists=True, dir_okay=False))
-@click.option("--method", "methods", multiple=True, metavar="METHOD",
-              help="sat (default solver), sat:NAME or native; repeat to compare "
-                   "(default: sat and native).")
+                type=click.Path(dir_okay=False), shell_complete=_complete_path)
+@click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
+              help="Solvers to compare; repeat (default: sat and native).")
+@click.option("--sat-solver", "sat_solvers", multiple=True, callback=_sat_solver,
+              metavar="NAME", help="python-sat solvers to compare; repeat.")
 @click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
-              help="SAT encodings: minimal, natural, extended; comma-separated or repeated "
-                   "(default: extended). Native search runs once per file.")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N",
+              help=f"SAT encodings ({', '.join(_encoding_names())}); comma-separated or "
+                   f"repeated (default: by grid size, as for solving).")
+@click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",
               help="Only the first N puzzles of each file.")
-@click.option("--count-to", type=click.IntRange(1, 2), default=1, show_default=True,
-              help="1: find a solution; 2: also prove it unique (or find a second).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None,
-              metavar="SECONDS", help="Per puzzle; a timeout counts at this time.")
+@limit_option(1, 1, 2)
+@timeout_option
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed of the shuffled order of the timed pass.")
-@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table",
-              show_default=True, help="Output format.")
-@click.option("--out", metavar="FILE", help="Write the results to FILE (atomically).")
-@click.option("--force", is_flag=True, help="Overwrite --out and --plot files if they exist.")
-@click.option("--plot", metavar="FILE.png",
+@jobs_option
+@output_options(("table", "csv", "json"), "table")
+@click.option("--plot", metavar="FILE.png", shell_complete=_complete_path,
               help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
-@click.option("--jobs", "-j", type=click.IntRange(min=0), default=1, show_default=True,
-              help="Worker processes (0: every core); puzzles/s is then over wall time.")
 @puzzle_options
-def bench(files, methods, encodings, limit, count_to, timeout, seed, fmt, out, force, plot, jobs,
-          box, alphabet):
-    """Time solving methods on puzzle files: one row per file, method and encoding.
+def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
+          output, force, plot, box, alphabet):
+    """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
     order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
     far, the interrupted one marked partial, and exits 130.
     """
-    from .bench import (BenchInterrupted, check_matplotlib, check_methods, check_not_input,
-                        format_csv, format_json, format_table, method_label, plot_bench,
-                        run_bench)
-
-    def fail(message: str, code: int = EXIT_FAILED) -> click.ClickException:
-        error = click.ClickException(message)
-        error.exit_code = code
-        return error
-
-    methods = methods or ("sat", "native")
-    encodings = [e.strip() for text in encodings or ("extended",) for e in text.split(",")
-                 if e.strip()]
+    from .bench import (BenchInterrupted, check_groups, check_matplotlib, format_rows,
+                        plot_bench, run_bench)
+    from .files import samefile
+    encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
-        check_methods(methods, encodings)
-        for path in (p for p in (out, plot) if p):
-            check_not_input(path, files)
-            check_writable(path, force=force)
+        groups = check_groups(solvers, sat_solvers, encodings)
         if plot:
+            if os.path.exists(plot) and not force:
+                raise SatdokuError(f"{plot} exists; use --force to overwrite it")
+            if any(samefile(plot, f) for f in files):
+                raise SatdokuError(f"{plot} is an input of this run; choose another output")
             check_matplotlib()
     except SatdokuError as error:
-        raise fail(str(error), EXIT_USAGE) from None
+        raise click.UsageError(str(error)) from None
+    progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None
 
-    bar = None
+    def step(done: int, total: int, label: str) -> None:
+        progress.total, progress.label = total, label
+        progress.update(done)
 
-    def progress(done: int, total: int, label: str) -> None:
-        nonlocal bar
-        if bar is None:
-            bar = click.progressbar(length=total, file=sys.stderr, label=label)
-            bar.__enter__()
-        bar.label = label
-        bar.update(done - bar.pos)
+    settings = {"satdoku": __version__, "timeout": timeout, "seed": seed,
+                "jobs": jobs}
+    rows: list = []
 
-    rows, interrupted = [], False
+    def body(session: Session) -> None:
+        session.progress = progress or session.progress
+        try:
+            for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
+                                 seed=seed, box=box, alphabet=alphabet, jobs=jobs,
+                                 progress=step if progress else None):
+                rows.append(row)
+        except BenchInterrupted as stop:
+            rows.append(stop.row)
+            session.write(format_rows(rows, fmt, settings))
+            raise KeyboardInterrupt from None
+        session.write(format_rows(rows, fmt, settings))
+        if plot:
+            plot_bench(rows, plot)
+        session.code = EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK
+
+    Session(output, force, files).run(body)
+
+
+def run() -> None:
+    """The console entry point (``satdoku``): :func:`main` with no traceback on the way out,
+    and SIGTERM and SIGHUP handled like Ctrl-C."""
+    _install_signals()
     try:
-        for row in run_bench(files, methods, encodings, limit=limit, count_to=count_to,
-                             timeout=timeout, seed=seed, box=box, alphabet=alphabet,
-                             progress=progress if sys.stderr.isatty() else None,
-                             jobs=jobs):
-            rows.append(row)
-    except BenchInterrupted as stop:
-        rows.append(stop.row)
-        interrupted = True
+        main(prog_name="satdoku")
+    except BrokenPipeError:
+        _silence_stdout()
+        sys.exit(EXIT_OK)
     except KeyboardInterrupt:
-        interrupted = True
-    except SatdokuError as error:
-        raise fail(str(error)) from None
-    finally:
-        if bar is not None:
-            bar.__exit__(None, None, None)
+        click.echo("interrupted", err=True)
+        sys.exit(EXIT_INTERRUPTED)
 
-    settings = {"satdoku": __version__, "files": list(files),
-                "methods": list(dict.fromkeys(method_label(m) for m in methods)),
-                "encodings": encodings, "limit": limit, "count_to": count_to,
-                "timeout": timeout, "seed": seed, "interrupted": interrupted}
-    text = (format_json(rows, settings) if fmt == "json" else
-            format_csv(rows) if fmt == "csv" else format_table(rows))
-    if interrupted:
-        click.echo("interrupted: the rows finished so far (the last one partial)"
-                   + (f"; {out} not written" if out else ""), err=True)
-        click.echo(text, nl=False)
-        sys.exit(130)
-    with _output(out, force) as fp:
-        fp.write(text)
-    if plot:
-        plot_bench(rows, plot)
-    sys.exit(EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK)
+
+__all__ = ["main", "run"]

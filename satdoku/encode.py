@@ -1,4 +1,4 @@
-"""Sudoku as CNF: the variable mapping, the named encodings, DIMACS out and solver models in.
+"""Sudoku as CNF: the variable mapping, the named encodings, and building the formulas.
 
 Glossary (adds to :mod:`satdoku.geometry`):
 
@@ -10,55 +10,76 @@ Glossary (adds to :mod:`satdoku.geometry`):
 - clause: a list of lits, at least one of which is true.
 - encoding: which constraint families make the formula (:data:`ENCODINGS`):
 
-  ========  ===========  ==========  ===========  ============
-  name      cell >= 1    cell <= 1   house <= 1   house >= 1
-  ========  ===========  ==========  ===========  ============
-  minimal   yes          .           yes          .
-  natural   yes          yes         yes          .
-  extended  yes          yes         yes          yes
-  ========  ===========  ==========  ===========  ============
+  ========  ===========  ==========  ===========  ============  ==========================
+  name      cell >= 1    cell <= 1   house <= 1   house >= 1    variables
+  ========  ===========  ==========  ===========  ============  ==========================
+  minimal   yes          .           yes          .             every (cell, digit)
+  natural   yes          yes         yes          .             every (cell, digit)
+  extended  yes          yes         yes          yes           every (cell, digit)
+  reduced   yes          yes         yes          yes           only the open pairs
+  ========  ===========  ==========  ===========  ============  ==========================
 
   "house <= 1" is, per house and digit, at most one of the house's cells holds the digit;
   "house >= 1" is that at least one does. For 9x9 with pairwise at-most-one:
   minimal 729 vars / 8,829 clauses, natural 729 / 11,745, extended 729 / 11,988.
-- amo: how an at-most-one constraint becomes clauses (:data:`AMO_ENCODINGS`): ``pairwise``
-  (no new variables, N*(N-1)/2 binary clauses) or one of python-sat's cardinality encodings.
+- reduced: the givens, then naked and hidden singles (:mod:`satdoku.reduce`), settle what they
+  can; only the (cell, digit) pairs left open get variables, numbered densely ``1 .. V`` cell by
+  cell (:attr:`ReducedFormula.var_cell` and ``var_digit`` map them back). It is what makes
+  64x64 to 400x400 grids possible: the full formula has about 2 N**4 clauses.
+- amo: how an at-most-one constraint becomes clauses (:data:`AMO_ENCODINGS`): ``pairwise`` (no
+  new variables, k*(k-1)/2 binary clauses) or one of python-sat's cardinality encodings. The
+  full encodings use :data:`DEFAULT_AMO` (pairwise) throughout; the reduced one writes lists up
+  to :data:`PAIRWISE_MAX` literals pairwise and longer ones with :data:`DEFAULT_REDUCED_AMO`.
 
-Roads not taken: a row and a box share cells, so a few pairwise clauses appear twice; removing
-them saves about 1/c of the house clauses but makes the clause counts (which tests and the
-README quote) depend on the box shape. Sequential counters and the other linear at-most-one
-encodings were slower than pairwise in measurements up to 64x64, so pairwise is the default.
-
-Clues go in either as unit clauses (:func:`encode`, for DIMACS files) or as assumptions of an
-incremental solver (:func:`clue_literals`, see :mod:`satdoku.sat`), which is what makes
-thousands of puzzles a second possible: the base formula of a geometry is built once.
+Clues go in as assumptions of an incremental solver (:func:`clue_literals`, see
+:mod:`satdoku.sat`: the base formula of a geometry is built once for thousands of puzzles), as
+unit clauses (:func:`encode`, for DIMACS files), or are folded away (reduced). Every builder
+takes a :class:`~satdoku.deadline.Deadline` and stops at it, and :func:`check_size` refuses a
+formula over ``max_clauses`` before it is built. Measurements behind the choices are in
+``docs/large-grids.md``.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import re
-from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence, TextIO
+import operator
+from array import array
+from dataclasses import dataclass, field
+from typing import Callable, Iterator, Sequence
 
 from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
-from .errors import ModelError
+from .deadline import NO_DEADLINE, Deadline
+from .errors import OptionError, TooBigError
 from .geometry import Geometry
 from .grid import Grid
+from .reduce import reduce_candidates, bits
 
 __all__ = [
-    "var", "unvar", "Formula", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING",
-    "DEFAULT_AMO", "encode_base", "encode", "clue_literals", "formula_size", "write_dimacs",
-    "dimacs_header", "write_clauses", "parse_model", "decode_model", "UnsatisfiableError",
+    "var", "unvar", "Formula", "ReducedFormula", "Encoding", "ENCODINGS", "AMO_ENCODINGS",
+    "DEFAULT_ENCODING", "DEFAULT_AMO", "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX",
+    "DEFAULT_MAX_CLAUSES", "check_encoding", "check_amo", "base_clauses", "encode_base",
+    "encode", "reduced_formula", "clue_literals", "formula_size", "check_size",
 ]
 
 Clause = list[int]
 
 DEFAULT_ENCODING = "extended"
 DEFAULT_AMO = "pairwise"
+DEFAULT_REDUCED_AMO = "seqcounter"
+
+#: In the reduced encoding, at-most-one lists up to this long are pairwise, longer ones use
+#: the ``amo`` cardinality encoding (the threshold of 8 was measured: docs/large-grids.md).
+PAIRWISE_MAX = 8
+
+#: Formulas with more clauses are refused before they are built (``--max-clauses``): ten
+#: million clauses take about 1.5 GB in CaDiCaL and the lists that feed it.
+DEFAULT_MAX_CLAUSES = 10_000_000
+
+#: Clauses handed over between two looks at the deadline while building.
+_CHUNK = 20_000
 
 
 def var(cell: int, d: int, size: int) -> int:
@@ -80,12 +101,79 @@ def unvar(v: int, size: int) -> tuple[int, int]:
     return cell, d0 + 1
 
 
+@dataclass(frozen=True)
+class Encoding:
+    """A named set of constraint families (see the table in the module docstring)."""
+
+    name: str
+    description: str
+    cell_amo: bool
+    house_alo: bool
+    reduced: bool = False
+
+
+#: The encodings by name; ``extended`` is the default below 36x36, ``reduced`` from it (the
+#: choice is :func:`satdoku.solvers.choose_encoding`).
+ENCODINGS: dict[str, Encoding] = {
+    "minimal": Encoding("minimal", "every cell has a digit; no digit twice in a house",
+                        cell_amo=False, house_alo=False),
+    "natural": Encoding("natural", "minimal + every cell has at most one digit",
+                        cell_amo=True, house_alo=False),
+    "extended": Encoding("extended", "natural + every house has every digit",
+                         cell_amo=True, house_alo=True),
+    "reduced": Encoding("reduced", "extended over the pairs that givens and singles leave open",
+                        cell_amo=True, house_alo=True, reduced=True),
+}
+
+#: At-most-one encodings by name: None is pairwise, else python-sat's cardinality encoding.
+AMO_ENCODINGS: dict[str, int | None] = {
+    "pairwise": None,
+    **{name: getattr(EncType, name) for name in (
+        "seqcounter", "ladder", "bitwise", "totalizer", "sortnetwrk", "cardnetwrk",
+        "mtotalizer", "kmtotalizer")},
+}
+
+
+def check_encoding(name: str) -> Encoding:
+    """The :class:`Encoding` called ``name``; :class:`OptionError` naming the choices if none."""
+    try:
+        return ENCODINGS[name]
+    except KeyError:
+        raise OptionError(f"unknown encoding {name!r}; choose one of "
+                          f"{', '.join(ENCODINGS)}") from None
+
+
+def check_amo(name: str) -> str:
+    """``name`` when it is an at-most-one encoding; :class:`OptionError` naming the choices."""
+    if name not in AMO_ENCODINGS:
+        raise OptionError(f"unknown at-most-one encoding {name!r}; choose one of "
+                          f"{', '.join(AMO_ENCODINGS)}")
+    return name
+
+
+def _amo_clauses(amo: str, pool: IDPool) -> Callable[[Sequence[int]], list[Clause]]:
+    """A function that writes "at most one of these lits" in the ``amo`` encoding."""
+    kind = AMO_ENCODINGS[check_amo(amo)]
+    if kind is None:
+        # itertools and map keep the pair loop in C: this is most of the 64x64 build time.
+        return lambda lits: list(map(list, itertools.combinations([-x for x in lits], 2)))
+    return lambda lits: CardEnc.atmost(lits=list(lits), bound=1, vpool=pool,
+                                       encoding=kind).clauses
+
+
+def _amo_size(k: int, amo: str) -> int:
+    """About how many clauses an at-most-one of ``k`` literals takes (exact for pairwise)."""
+    if k < 2:
+        return 0
+    return k * (k - 1) // 2 if amo == "pairwise" else 4 * k
+
+
 @dataclass
 class Formula:
-    """A CNF formula for one geometry: ``clauses`` over variables ``1 .. nvars``.
+    """A CNF formula over the variables ``1 .. nvars`` of one geometry (full encodings).
 
-    ``nvars`` counts the auxiliary variables of the at-most-one encoding too (they are numbered
-    above ``size**3``). Base formulas are shared through a cache: do not modify ``clauses``.
+    The variables ``1 .. N**3`` mean "cell holds digit" (:func:`var`); those above are
+    auxiliary. Base formulas are shared through a cache: do not modify ``clauses``.
     """
 
     geometry: Geometry
@@ -95,121 +183,95 @@ class Formula:
     clauses: list[Clause]
 
     @property
-    def ncells_vars(self) -> int:
+    def nmapped(self) -> int:
         """``N**3``: the variables that mean "cell holds digit"; the only ones decoded."""
         return self.geometry.size ** 3
 
-
-AmoBuilder = Callable[[Sequence[int], IDPool], list[Clause]]
-
-
-def _amo_pairwise(lits: Sequence[int], pool: IDPool) -> list[Clause]:
-    # itertools and map keep the pair loop in C: this is most of the 64x64 build time.
-    return list(map(list, itertools.combinations([-x for x in lits], 2)))
+    def lit(self, cell: int, d: int) -> int:
+        return cell * self.geometry.size + d
 
 
-def _amo_cardenc(enc: int) -> AmoBuilder:
-    def build(lits: Sequence[int], pool: IDPool) -> list[Clause]:
-        return CardEnc.atmost(lits=list(lits), bound=1, vpool=pool, encoding=enc).clauses
-    return build
+def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> tuple[int, int]:
+    """(variables, clauses) of the base formula, from the counting formulas (nothing built).
+
+    Exact for pairwise at-most-one, an estimate for the others.
+
+    >>> from satdoku.geometry import geometry
+    >>> [formula_size(geometry(3, 3), e) for e in ("minimal", "natural", "extended")]
+    [(729, 8829), (729, 11745), (729, 11988)]
+    """
+    enc = check_encoding(encoding)
+    n = geometry.size
+    groups = 3 * n * n + (n * n if enc.cell_amo else 0)
+    clauses = n * n + groups * _amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
+    extra = 0 if amo == "pairwise" else groups * n
+    return n ** 3 + extra, clauses
 
 
-#: At-most-one encodings by name. All but ``pairwise`` add auxiliary variables above N**3.
-AMO_ENCODINGS: dict[str, AmoBuilder] = {"pairwise": _amo_pairwise}
-for _name in ("seqcounter", "ladder", "bitwise", "totalizer", "sortnetwrk", "cardnetwrk",
-              "mtotalizer", "kmtotalizer"):
-    AMO_ENCODINGS[_name] = _amo_cardenc(getattr(EncType, _name))
+def check_size(clauses: int, max_clauses: int | None, what: str) -> None:
+    """Raise :class:`TooBigError` when ``clauses`` is over ``max_clauses`` (None: no limit)."""
+    if max_clauses is not None and clauses > max_clauses:
+        raise TooBigError(f"{what} needs {clauses:,} clauses, over the limit of "
+                          f"{max_clauses:,} (raise it with --max-clauses)")
 
 
-@dataclass(frozen=True)
-class Encoding:
-    """A named set of constraint families (see the table in the module docstring)."""
+def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO, pool: IDPool | None = None) -> Iterator[list[Clause]]:
+    """The base formula of ``geometry`` (no clues) in chunks of clauses, built as they go.
 
-    name: str
-    description: str
-    cell_amo: bool
-    house_alo: bool
-
-
-#: The encodings by name; ``extended`` is the default (the extra clauses help propagation).
-ENCODINGS: dict[str, Encoding] = {
-    "minimal": Encoding("minimal", "every cell has a digit; no digit twice in a house",
-                        cell_amo=False, house_alo=False),
-    "natural": Encoding("natural", "minimal + every cell has at most one digit",
-                        cell_amo=True, house_alo=False),
-    "extended": Encoding("extended", "natural + every house has every digit",
-                         cell_amo=True, house_alo=True),
-}
-
-
-def _check_names(encoding: str, amo: str) -> Encoding:
-    if encoding not in ENCODINGS:
-        raise ValueError(f"unknown encoding {encoding!r}; choose one of {', '.join(ENCODINGS)}")
-    if amo not in AMO_ENCODINGS:
-        raise ValueError(f"unknown at-most-one encoding {amo!r}; choose one of "
-                         f"{', '.join(AMO_ENCODINGS)}")
-    return ENCODINGS[encoding]
+    The families come in this order: cell at-least-one, cell at-most-one, house at-most-one,
+    house at-least-one (those the encoding has). Auxiliary variables come from ``pool``
+    (default: numbered from ``N**3 + 1``).
+    """
+    enc = check_encoding(encoding)
+    if enc.reduced:
+        raise OptionError("the reduced encoding has no base formula: it is built per puzzle")
+    n = geometry.size
+    pool = pool or IDPool(start_from=n ** 3 + 1)
+    at_most_one = _amo_clauses(amo, pool)
+    cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(n * n)]
+    yield [list(lits) for lits in cell_lits]
+    chunk: list[Clause] = []
+    if enc.cell_amo:
+        for lits in cell_lits:
+            chunk.extend(at_most_one(lits))
+            if len(chunk) >= _CHUNK:
+                yield chunk
+                chunk = []
+    for house in geometry.houses:
+        for d in range(1, n + 1):
+            chunk.extend(at_most_one([c * n + d for c in house]))
+        if len(chunk) >= _CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+    if enc.house_alo:
+        yield [[c * n + d for c in house] for house in geometry.houses for d in range(1, n + 1)]
 
 
 @functools.lru_cache(maxsize=8)
 def encode_base(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
                 amo: str = DEFAULT_AMO) -> Formula:
-    """The formula of ``geometry`` without clues (cached: do not modify the result).
-
-    Args:
-        geometry: the grid shape.
-        encoding: a name from :data:`ENCODINGS`.
-        amo: a name from :data:`AMO_ENCODINGS`.
-
-    Returns:
-        A :class:`Formula` whose clauses are cell at-least-one, cell at-most-one, house
-        at-most-one, house at-least-one, in that order (the families the encoding has).
+    """The whole base formula of ``geometry`` without clues (cached: do not modify the result).
 
     >>> from satdoku.geometry import geometry
     >>> f = encode_base(geometry(3, 3))
     >>> f.nvars, len(f.clauses)
     (729, 11988)
     """
-    enc = _check_names(encoding, amo)
-    n = geometry.size
-    n3 = n ** 3
+    n3 = geometry.size ** 3
     pool = IDPool(start_from=n3 + 1)
-    at_most_one = AMO_ENCODINGS[amo]
-    digits = range(1, n + 1)
-    cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(n * n)]
-    # house_lits[h][d-1]: the variables "digit d in cell c" for the cells c of house h
-    house_lits = [[[c * n + d for c in house] for d in digits] for house in geometry.houses]
-    clauses: list[Clause] = [list(lits) for lits in cell_lits]
-    if enc.cell_amo:
-        for lits in cell_lits:
-            clauses.extend(at_most_one(lits, pool))
-    for per_digit in house_lits:
-        for lits in per_digit:
-            clauses.extend(at_most_one(lits, pool))
-    if enc.house_alo:
-        for per_digit in house_lits:
-            clauses.extend(per_digit)
+    clauses = [c for chunk in base_clauses(geometry, encoding, amo, pool) for c in chunk]
     return Formula(geometry, encoding, amo, max(n3, pool.top), clauses)
 
 
-def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING) -> tuple[int, int]:
-    """(variables, clauses) of the pairwise base formula, from the counting formulas.
-
-    Cheap for any size (nothing is built), for tables and for deciding what fits in memory.
-
-    >>> from satdoku.geometry import geometry
-    >>> [formula_size(geometry(3, 3), e) for e in ENCODINGS]
-    [(729, 8829), (729, 11745), (729, 11988)]
-    """
-    enc = _check_names(encoding, "pairwise")
+@functools.lru_cache(maxsize=None)
+def _cell_base(geometry: Geometry) -> tuple[int, ...]:
+    """``var(cell, d) - d`` for every cell, in cell order."""
     n = geometry.size
-    pairs = n * (n - 1) // 2
-    clauses = n * n + 3 * n * n * pairs
-    if enc.cell_amo:
-        clauses += n * n * pairs
-    if enc.house_alo:
-        clauses += 3 * n * n
-    return n ** 3, clauses
+    return tuple(range(0, n ** 3, n))
 
 
 def clue_literals(grid: Grid) -> list[int]:
@@ -219,196 +281,208 @@ def clue_literals(grid: Grid) -> list[int]:
     >>> clue_literals(Grid(geometry(2, 2), (0, 3) + (0,) * 14))
     [7]
     """
-    n = grid.geometry.size
-    return [base + d for base, d in zip(range(0, n ** 3, n), grid.cells) if d]
+    cells = grid.cells  # compress and map keep this C-level: it runs once per puzzle
+    return list(map(operator.add, itertools.compress(_cell_base(grid.geometry), cells),
+                    filter(None, cells)))
 
 
-def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str = DEFAULT_AMO,
-           clues: str = "units") -> Formula:
-    """The formula of ``grid``: the base formula plus one unit clause per given.
+def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
+           clues: str = "units", *, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+           deadline: Deadline = NO_DEADLINE) -> "Formula | ReducedFormula":
+    """The formula of ``grid`` in ``encoding``, ready to write as DIMACS.
 
     Args:
         grid: the puzzle.
-        encoding, amo: as for :func:`encode_base`.
-        clues: ``'units'`` appends the givens as unit clauses; ``'none'`` leaves them out
-            (the caller passes :func:`clue_literals` as assumptions instead).
+        encoding: a name from :data:`ENCODINGS`; ``'reduced'`` folds the clues away.
+        amo: an at-most-one encoding (default :data:`DEFAULT_AMO`, or
+            :data:`DEFAULT_REDUCED_AMO` for lists above :data:`PAIRWISE_MAX` when reduced).
+        clues: full encodings only: ``'units'`` appends the givens as unit clauses, ``'none'``
+            leaves them out (pass :func:`clue_literals` as assumptions instead).
+        max_clauses: refuse (:class:`TooBigError`) a formula with more clauses.
 
     >>> from satdoku.geometry import geometry
     >>> len(encode(Grid(geometry(2, 2), (1,) + (0,) * 15)).clauses)
     449
     """
+    if check_encoding(encoding).reduced:
+        return reduced_formula(grid, amo or DEFAULT_REDUCED_AMO, max_clauses=max_clauses,
+                               deadline=deadline)
     if clues not in ("units", "none"):
-        raise ValueError(f"clues must be 'units' or 'none', not {clues!r}")
-    base = encode_base(grid.geometry, encoding, amo)
-    clauses = list(base.clauses)
+        raise OptionError(f"clues must be 'units' or 'none', not {clues!r}")
+    amo = amo or DEFAULT_AMO
+    n = grid.size
+    check_size(formula_size(grid.geometry, encoding, amo)[1], max_clauses,
+               f"a {n}x{n} grid in the {encoding} encoding")
+    n3 = n ** 3
+    pool = IDPool(start_from=n3 + 1)
+    clauses: list[Clause] = []
+    for chunk in base_clauses(grid.geometry, encoding, amo, pool):
+        clauses.extend(chunk)
+        deadline.check()
     if clues == "units":
         clauses.extend([lit] for lit in clue_literals(grid))
-    return Formula(base.geometry, encoding, amo, base.nvars, clauses)
+    return Formula(grid.geometry, encoding, amo, max(n3, pool.top), clauses)
 
 
-def dimacs_header(formula: Formula, *, puzzle_text: str | None = None,
-                  grid: Grid | None = None, alphabet_line: str | None = None,
-                  version: str | None = None) -> list[str]:
-    """The ``c`` comment lines :func:`write_dimacs` puts before ``p cnf`` (without newlines)."""
-    if version is None:
-        from . import __version__ as version
-    geo = formula.geometry
-    n = geo.size
-    lines = [f"satdoku {version}: a {n}x{n} Sudoku (boxes {geo.shape}) as CNF"]
-    if puzzle_text is not None:
-        lines += [f"puzzle: {part}" for part in puzzle_text.splitlines() or [""]]
-    if grid is not None:
-        lines.append(f"clues: {grid.nclues}")
-    if alphabet_line is not None:
-        lines.append(alphabet_line)
-    lines += [
-        f"size: {n}, box: {geo.shape}, encoding: {formula.encoding} "
-        f"({ENCODINGS[formula.encoding].description}), at-most-one: {formula.amo}",
-        f"variable v = cell*{n} + d means 'cell holds digit d' (cells 0..{n * n - 1} row by "
-        f"row, digits 1..{n}, v = 1..{n ** 3})",
-        f"decoding: cell = (v-1) // {n}, digit = (v-1) % {n} + 1, "
-        f"row = cell // {n} + 1, column = cell % {n} + 1",
-    ]
-    if formula.nvars > n ** 3:
-        lines.append(f"variables {n ** 3 + 1}..{formula.nvars} are auxiliary "
-                     f"({formula.amo} at-most-one)")
-    # A stray newline in a caller's text must not start a line that is not a comment.
-    return ["c " + part for line in lines for part in line.splitlines()]
+@dataclass
+class ReducedFormula:
+    """A CNF over the open pairs of one puzzle (see the module docstring).
+
+    ``var_cell[v - 1]`` and ``var_digit[v - 1]`` give the pair of variable ``v`` for
+    ``v = 1 .. nmapped``; variables ``nmapped + 1 .. nvars`` are auxiliary (cardinality
+    encodings). ``settled`` holds the digits known before SAT (0 for open cells);
+    ``eliminated`` counts the pairs of the N**3 that got no variable and are not settled.
+    When the reduction proves the puzzle unsolvable, ``clauses`` is one empty clause and
+    ``contradiction`` says why; when it settles every cell there are no variables.
+    """
+
+    geometry: Geometry
+    amo: str
+    nvars: int
+    nmapped: int
+    clauses: list[Clause]
+    var_cell: array
+    var_digit: array
+    settled: list[int]
+    eliminated: int
+    assigned: int
+    propagated: bool
+    contradiction: str | None = None
+    stats: dict = field(default_factory=dict)
+    encoding = "reduced"
+
+    def pair(self, v: int) -> tuple[int, int]:
+        """(cell, digit) of mapped variable ``v``."""
+        return self.var_cell[v - 1], self.var_digit[v - 1]
+
+    @functools.cached_property
+    def first_var(self) -> dict[int, int]:
+        """Open cell -> its first variable (its candidates' variables are consecutive)."""
+        out: dict[int, int] = {}
+        for v, cell in enumerate(self.var_cell, 1):
+            out.setdefault(cell, v)
+        return out
+
+    def lit(self, cell: int, d: int) -> int | bool:
+        """The variable of (cell, d), or True / False when the reduction decided it."""
+        if self.settled[cell]:
+            return self.settled[cell] == d
+        v = self.first_var[cell]
+        while v <= self.nmapped and self.var_cell[v - 1] == cell:
+            if self.var_digit[v - 1] == d:
+                return v
+            v += 1
+        return False
 
 
-def write_dimacs(formula: Formula, fp: TextIO, *, puzzle_text: str | None = None,
-                 grid: Grid | None = None, alphabet_line: str | None = None,
-                 version: str | None = None) -> None:
-    """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses.
+def reduced_formula(grid: Grid, amo: str = DEFAULT_REDUCED_AMO, propagate: bool = True,
+                    pairwise_max: int = PAIRWISE_MAX, locked: bool = False, *,
+                    max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                    deadline: Deadline = NO_DEADLINE) -> ReducedFormula:
+    """The reduced CNF of ``grid``: variables only for open pairs, clues folded away.
 
     Args:
-        formula: usually ``encode(grid)`` (clues as unit clauses).
-        fp: a text file open for writing.
-        puzzle_text: the puzzle in one-line form, written as a comment.
-        grid: the puzzle, for the number of clues.
-        alphabet_line: one more comment (for example the symbols used), written as given.
-        version: satdoku's version (default ``satdoku.__version__``).
-    """
-    header = dimacs_header(formula, puzzle_text=puzzle_text, grid=grid,
-                           alphabet_line=alphabet_line, version=version)
-    fp.write("\n".join(header) + "\n")
-    write_clauses(fp, formula.nvars, formula.clauses)
-
-
-def write_clauses(fp: TextIO, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
-    """The ``p cnf`` line and the clauses, each ending in 0, written in large blocks."""
-    fp.write(f"p cnf {nvars} {len(clauses)}\n")
-    chunk = 65536
-    for start in range(0, len(clauses), chunk):
-        fp.write("".join(" ".join(map(str, clause)) + " 0\n"
-                         for clause in clauses[start:start + chunk]))
-
-
-class UnsatisfiableError(ModelError):
-    """The external solver proved the formula unsatisfiable: the puzzle has no solution."""
-
-
-_INT = re.compile(r"^-?\d+$")
-
-
-def parse_model(text: str) -> list[int]:
-    """The literals of a SAT solver's answer, without the closing 0.
-
-    Reads the SAT-competition form (``s SATISFIABLE``, ``v ... 0`` lines, ``c`` comments;
-    CaDiCaL, Kissat, ...) and MiniSat's result file (``SAT`` then literals ending in 0, or
-    ``UNSAT``).
-
-    Raises:
-        UnsatisfiableError: the solver found no solution (a :class:`ModelError`).
-        ModelError: the text is not a model; the line number says where.
-
-    >>> parse_model("s SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
-    [1, -2, 3]
-    >>> parse_model("SAT\\n-1 2 0\\n")
-    [-1, 2]
-    """
-    lits: list[int] = []
-    status: str | None = None
-    closed = False
-    last = 0
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        last = number
-        head, _, rest = line.partition(" ")
-        if head == "c":
-            continue
-        if status is None and head in ("s", "SAT", "UNSAT", "UNSATISFIABLE", "SATISFIABLE",
-                                       "INDET", "UNKNOWN"):
-            status = (rest.strip() if head == "s" else line).upper()
-            if status in ("UNSATISFIABLE", "UNSAT"):
-                raise UnsatisfiableError("the solver found no solution: the puzzle is "
-                                         "unsolvable", line=number)
-            if status not in ("SATISFIABLE", "SAT"):
-                raise ModelError(f"the solver gave no answer ({line!r})", line=number)
-            continue
-        if head in ("s", "SAT", "UNSAT") or line.upper() in ("SATISFIABLE", "UNSATISFIABLE"):
-            raise ModelError(f"a second status line: {line!r}", line=number)
-        if closed:
-            raise ModelError(f"text after the closing 0 of the model: {line[:40]!r}",
-                             line=number)
-        words = rest.split() if head == "v" else line.split()
-        if head != "v" and status != "SAT":
-            what = "a 'v' line" if status else "'s SATISFIABLE' or 'SAT'"
-            raise ModelError(f"expected {what}, found {line[:40]!r}", line=number)
-        for word in words:
-            if closed:
-                raise ModelError(f"literal {word!r} after the closing 0", line=number)
-            if not _INT.match(word):
-                raise ModelError(f"{word!r} is not a literal", line=number)
-            lit = int(word)
-            if lit == 0:
-                closed = True
-            else:
-                lits.append(lit)
-    if status is None and not lits:
-        raise ModelError("no solver answer found (empty output?)", line=last or None)
-    if not closed:
-        raise ModelError("the model does not end with 0 (was the output cut short?)",
-                         line=last or None)
-    return lits
-
-
-def decode_model(model: Iterable[int], geometry: Geometry) -> Grid:
-    """The grid a model describes; only variables ``1 .. N**3`` are looked at.
-
-    Raises:
-        ModelError: a cell with no true digit or several, or a variable the model leaves out
-            (naming the cell, e.g. ``r3c7: digits 4 and 7 are both true``).
+        grid: the puzzle (givens already checked for clashes).
+        amo: the cardinality encoding for at-most-one lists longer than ``pairwise_max``
+            (``'pairwise'`` makes every list pairwise).
+        propagate: apply naked and hidden singles before encoding
+            (:func:`satdoku.reduce.reduce_candidates`).
+        pairwise_max: the longest at-most-one list written pairwise.
+        locked: with ``propagate``, also apply locked candidates.
+        max_clauses: refuse (:class:`TooBigError`) a formula with more clauses; the size is
+            known exactly once the reduction is done, before any clause is built.
+        deadline: stop (:class:`~satdoku.deadline.TimeUp`) when it passes.
 
     >>> from satdoku.geometry import geometry
-    >>> decode_model([1], geometry(1, 1)).cells
-    (1,)
+    >>> f = reduced_formula(Grid(geometry(1, 2), (1, 0, 0, 0)), propagate=False)
+    >>> f.nmapped, f.eliminated, [f.pair(v) for v in range(1, 5)]
+    (4, 3, [(1, 2), (2, 2), (3, 1), (3, 2)])
     """
-    n = geometry.size
-    n3 = n ** 3
-    value = bytearray(n3 + 1)  # 0 unknown, 1 false, 2 true
-    for lit in model:
-        v = lit if lit > 0 else -lit
-        if v <= n3:
-            value[v] = 2 if lit > 0 else 1
-    if 0 in value[1:]:
-        v = value.index(0, 1)
-        cell, d = unvar(v, n)
-        given = sum(1 for x in value[1:] if x)
-        raise ModelError(f"the model gives no value to variable {v} ({geometry.cell_name(cell)}, "
-                         f"digit {d}); it sets {given} of the {n3} variables "
-                         f"(a model of another puzzle size?)")
-    cells = []
-    for cell in range(n * n):
-        true = [d for d in range(1, n + 1) if value[cell * n + d] == 2]
-        if len(true) != 1:
-            if not true:
-                problem = "no digit is true in the model"
-            else:
-                problem = (f"digits {', '.join(map(str, true[:-1]))} and {true[-1]} "
-                           f"are {'both ' if len(true) == 2 else 'all '}true")
-            raise ModelError(problem, cell=geometry.cell_name(cell))
-        cells.append(true[0])
-    return Grid(geometry, tuple(cells))
+    import time
+    check_amo(amo)
+    t0 = time.perf_counter()
+    red = reduce_candidates(grid, propagate, locked, deadline=deadline)
+    t1 = time.perf_counter()
+    geo = grid.geometry
+    n = geo.size
+    cells, cand = red.cells, red.cand
+    if red.contradiction is not None:
+        return ReducedFormula(geo, amo, 0, 0, [[]], array("i"), array("i"), cells, n ** 3,
+                              red.assigned, propagate, red.contradiction,
+                              {"propagate_ms": (t1 - t0) * 1000})
+    var_cell, var_digit = array("i"), array("i")
+    cell_groups: list[range] = []
+    # house_lits[h * n + d - 1]: the vars of digit d in the open cells of house h, in order
+    house_lits: dict[int, list[int]] = {}
+    get = house_lits.get
+    cell_houses = geo.cell_houses
+    v = 0
+    for cell, d in enumerate(cells):
+        if d:
+            continue
+        digits = bits(cand[cell])
+        lits = range(v + 1, v + 1 + len(digits))
+        v += len(digits)
+        var_cell.extend([cell] * len(digits))
+        var_digit.extend(digits)
+        cell_groups.append(lits)
+        a, b, c = cell_houses[cell]
+        for lit, dd in zip(lits, digits):
+            for key in (a * n + dd - 1, b * n + dd - 1, c * n + dd - 1):
+                lst = get(key)
+                if lst is None:
+                    house_lits[key] = [lit]
+                else:
+                    lst.append(lit)
+        if not v & 0xFFF:
+            deadline.check()
+    nmapped = v
+
+    def amo_size(k: int) -> int:
+        return _amo_size(k, "pairwise" if k <= pairwise_max else amo)
+
+    size = (len(cell_groups) + len(house_lits)
+            + sum(amo_size(len(g)) for g in cell_groups)
+            + sum(amo_size(len(g)) for g in house_lits.values()))
+    check_size(size, max_clauses, f"the reduced formula of this {n}x{n} puzzle")
+    pool = IDPool(start_from=nmapped + 1)
+    long_amo = _amo_clauses(amo, pool)
+    pairwise = _amo_clauses("pairwise", pool)
+    clauses: list[Clause] = [list(lits) for lits in cell_groups]
+    for k, lits in enumerate(itertools.chain(cell_groups, house_lits.values())):
+        if k >= len(cell_groups):
+            clauses.append(lits)
+        if len(lits) > 1:
+            clauses.extend(pairwise(lits) if len(lits) <= pairwise_max else long_amo(lits))
+        if not k & 0x3FF:
+            deadline.check()
+    # Without propagation a house-digit with no open place and no settled cell, or an open
+    # cell without candidates, is a contradiction the clauses alone would not show.
+    contradiction = None if propagate else _unplaceable(geo, cells, cand, house_lits)
+    if contradiction:
+        clauses.append([])
+    settled_pairs = sum(1 for d in cells if d)
+    t2 = time.perf_counter()
+    return ReducedFormula(geo, amo, max(nmapped, pool.top), nmapped, clauses, var_cell,
+                          var_digit, cells, n ** 3 - nmapped - settled_pairs, red.assigned,
+                          propagate, contradiction,
+                          {"propagate_ms": (t1 - t0) * 1000, "clauses_ms": (t2 - t1) * 1000})
+
+
+def _unplaceable(geo: Geometry, cells: list[int], cand: list[int],
+                 house_lits: dict[int, list[int]]) -> str | None:
+    """What makes an unpropagated reduction unsolvable at once, or None."""
+    n = geo.size
+    placed = [0] * (3 * n)
+    for cell, d in enumerate(cells):
+        if d:
+            for h in geo.cell_houses[cell]:
+                placed[h] |= 1 << (d - 1)
+    for h in range(3 * n):
+        for d in bits(((1 << n) - 1) & ~placed[h]):
+            if (h * n + d - 1) not in house_lits:
+                return f"{geo.house_name(h)} has no place left for {d}"
+    for cell, d in enumerate(cells):
+        if not d and not cand[cell]:
+            return f"{geo.cell_name(cell)} has no candidate left"
+    return None

@@ -1,12 +1,28 @@
 """Errors satdoku reports to people: each says where (file, line, cell) and what is wrong.
 
 The library raises these; the command line prints ``str(error)`` as one line and never a
-traceback. ``str`` gives ``'bad.txt:4: r1c9: 5 repeats the given at r1c1'``.
+traceback. ``str`` gives ``'bad.txt:4: r1c9: 5 repeats the given at r1c1'``; ``detail`` gives
+the part after the place (``'r1c9: 5 repeats the given at r1c1'``), for records that carry the
+source and line in fields of their own.
+
+=================  ==========================================================================
+class              raised for
+=================  ==========================================================================
+PuzzleError        a puzzle that cannot be read or cannot be a Sudoku (bad symbol, clash...)
+ModelError         an external SAT solver's answer that is UNSAT, malformed or does not fit
+OptionError        an option value satdoku cannot use (alphabet, box, encoding, solver name)
+SolverError        a solver that cannot do what was asked (no time limit, no assumptions)
+TooBigError        a formula over the size limit (``max_clauses``): refused before it is built
+InternalError      satdoku produced something wrong (an answer that fails verification)
+=================  ==========================================================================
+
+``OptionError`` is also a ``ValueError``, so code that catches bad values keeps working.
 """
 
 from __future__ import annotations
 
-__all__ = ["SatdokuError", "PuzzleError", "ModelError", "SolverError", "InternalError"]
+__all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverError",
+           "TooBigError", "InternalError"]
 
 
 class SatdokuError(Exception):
@@ -38,6 +54,11 @@ class SatdokuError(Exception):
             parts.append(str(self.line))
         return ":".join(parts)
 
+    @property
+    def detail(self) -> str:
+        """The message with its cell but without the place: ``'r1c9: 5 repeats ...'``."""
+        return f"{self.cell}: {self.message}" if self.cell else self.message
+
     def __str__(self) -> str:
         parts = [p for p in (self.where, self.cell) if p]
         return ": ".join(parts + [self.message])
@@ -51,8 +72,16 @@ class ModelError(SatdokuError):
     """A model from an external SAT solver that is UNSAT, malformed or does not fit the puzzle."""
 
 
+class OptionError(SatdokuError, ValueError):
+    """An option value satdoku cannot use: a bad alphabet, box shape, encoding or solver name."""
+
+
 class SolverError(SatdokuError):
-    """A solver that cannot be used as asked (unknown name, no assumptions, ...)."""
+    """A solver that cannot do what was asked (keep a time limit, take assumptions, ...)."""
+
+
+class TooBigError(SatdokuError):
+    """A formula larger than the limit satdoku builds; the message names both sizes."""
 
 
 class InternalError(SatdokuError):

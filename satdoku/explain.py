@@ -18,22 +18,25 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterable, Iterator
 
-from .errors import InternalError, SolverError
-from .formats import Alphabet, alphabet_for, format_grid
+from .deadline import Deadline, TimeUp
+from .encode import DEFAULT_MAX_CLAUSES
+from .errors import InternalError, TooBigError
+from .formats import Puzzle
 from .grid import Grid, is_solution
-from .sat import DEFAULT_SAT_SOLVER, SatSolver
+from .sat import SatSolver
 from .search import NativeSolver
-from .solvers import verify
+from .solvers import solve
 from .techniques import Steps, solve_by_techniques
 
-__all__ = ["Explanation", "explain", "minimal_core", "format_explanation"]
+__all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core"]
 
 
 @dataclass
 class Explanation:
-    """What :func:`explain` found. ``status`` is unsolvable, multiple, unique or timeout.
+    """What :func:`explain` found. ``status`` is unsolvable, multiple or unique, or one of
+    timeout, invalid, refused and error (see :mod:`satdoku.result`) with ``message``.
 
     - unsolvable: ``core`` lists (cell, digit) of a minimal set of clashing givens.
     - multiple: ``solution`` and ``second`` with the ``differing`` cells.
@@ -53,44 +56,20 @@ class Explanation:
     time_ms: float = 0.0
     message: str | None = None
 
-    def as_dict(self, alphabet: Alphabet | None = None) -> dict[str, Any]:
-        """A JSON-ready dict; cells as ``r3c7`` names, digits as symbols of ``alphabet``."""
-        geo = self.grid.geometry
-        alphabet = alphabet or alphabet_for(geo.size)
-        out: dict[str, Any] = {"puzzle": format_grid(self.grid, "line", alphabet),
-                               "status": self.status}
-        if self.status == "unsolvable":
-            out["core"] = [{"cell": geo.cell_name(c), "digit": alphabet.symbol(d)}
-                           for c, d in self.core]
-            out["sat_calls"] = self.sat_calls
-        for key, grid in (("solution", self.solution), ("second", self.second)):
-            if grid is not None:
-                out[key] = format_grid(grid, "line", alphabet)
-        if self.status == "multiple":
-            out["differing"] = [geo.cell_name(c) for c in self.differing]
-        if self.steps is not None:
-            out["techniques"] = self.steps.as_dict()
-            out["search"] = self.search
-        if self.message:
-            out["message"] = self.message
-        out["time_ms"] = round(self.time_ms, 3)
-        return out
 
-
-def minimal_core(solver: SatSolver, grid: Grid, *, deadline: float | None = None
+def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None
                  ) -> tuple[list[tuple[int, int]] | None, int]:
     """A minimal set of clashing givens of ``grid`` as (cell, digit), or None if it has a
     solution; and how many SAT calls it took. See the module docstring for the method.
 
-    Raises :class:`SolverError` when ``deadline`` (a ``perf_counter`` time) passes.
+    Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
     """
     def core_of(cells: list[int]) -> list[int] | None:
         digits = [0] * grid.geometry.ncells
         for c in cells:
             digits[c] = grid.cells[c]
         subset = Grid(grid.geometry, tuple(digits))
-        timeout = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-        core, witness = solver.core(subset, timeout=timeout)
+        core, witness = solver.core(subset, deadline=deadline)
         if witness is not None and not is_solution(witness, subset):
             # The witness that a given is needed is checked like every other answer.
             raise InternalError(f"{solver.name} gave a wrong solution while shrinking a core")
@@ -115,15 +94,21 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: float | None = None
     return [(c, grid.cells[c]) for c in core], calls
 
 
-def explain(grid: Grid, *, sat_solver: str | None = None, timeout: float | None = None,
+def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None = None,
+            timeout: float | None = None, deadline: Deadline | None = None,
+            max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None) -> Explanation:
-    """Explain ``grid`` (its givens must not clash directly: the parser reports those).
+    """Explain ``grid``.
 
     Args:
-        grid: the puzzle.
+        grid: the puzzle; givens that clash give status ``invalid``.
         sat_solver: the python-sat solver to use (default :data:`DEFAULT_SAT_SOLVER`).
-        timeout: seconds for the whole explanation; status ``timeout`` when they run out.
-        solver: a :class:`SatSolver` to reuse across puzzles (``sat_solver`` is then ignored).
+        encoding: the CNF encoding (default: by grid size, as for solving).
+        timeout: seconds for the whole explanation (or a ``deadline``); status ``timeout``
+            when they run out.
+        max_clauses: refuse (status ``refused``) a formula with more clauses.
+        solver: a :class:`SatSolver` to reuse across puzzles (the options above are then
+            its own).
 
     >>> from satdoku.geometry import geometry
     >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
@@ -131,19 +116,21 @@ def explain(grid: Grid, *, sat_solver: str | None = None, timeout: float | None 
     ('unsolvable', [(0, 1), (1, 2), (2, 3), (15, 4)])
     """
     start = time.perf_counter()
-    deadline = None if timeout is None else start + timeout
+    deadline = deadline or Deadline(timeout)
     own = solver is None
     if solver is None:
-        solver = SatSolver(sat_solver or DEFAULT_SAT_SOLVER)
+        solver = SatSolver(sat_solver, encoding, max_clauses=max_clauses)
     try:
-        result = verify(solver.solve(grid, limit=2, timeout=timeout), grid)
+        result = solve(solver, grid, limit=2, deadline=deadline)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
                            message=result.message)
         if result.status == "unsolvable":
             try:
                 core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline)
-            except SolverError as error:
-                expl.status, expl.message = "timeout", error.message
+            except TimeUp:
+                expl.status, expl.message = "timeout", deadline.message()
+            except TooBigError as error:
+                expl.status, expl.message = "refused", error.message
             else:
                 if core is None:  # the solver contradicted itself
                     expl.status = "error"
@@ -155,8 +142,7 @@ def explain(grid: Grid, *, sat_solver: str | None = None, timeout: float | None 
             expl.differing = result.solution.differences(result.second)
         elif result.status == "unique":
             expl.steps = solve_by_techniques(grid)
-            left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
-            native = NativeSolver().solve(grid, timeout=left)
+            native = NativeSolver().solve(grid, deadline=deadline)
             expl.search = {k: native.stats[k] for k in ("nodes", "guesses", "backtracks")}
             if native.status == "timeout":
                 expl.search["timeout"] = True
@@ -167,61 +153,17 @@ def explain(grid: Grid, *, sat_solver: str | None = None, timeout: float | None 
     return expl
 
 
-def _marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet) -> str:
-    """The pretty grid with the ``marked`` cells' symbols in brackets, others padded."""
-    n = grid.size
-    symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
-    width = max(map(len, symbols))
-    texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
-             for cell, s in enumerate(symbols)]
-    r, c = grid.geometry.band_shape
-    rule = "+".join(["-" * (c * (width + 2))] * (n // c))
-    lines = []
-    for row in range(n):
-        if row and row % r == 0:
-            lines.append(rule)
-        cells = texts[row * n:(row + 1) * n]
-        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, n, c)).rstrip())
-    return "\n".join(lines)
-
-
-def _cells_text(expl: Explanation, cells: list[int], alphabet: Alphabet, limit: int = 20) -> str:
-    geo = expl.grid.geometry
-    names = ", ".join(geo.cell_name(c) for c in cells[:limit])
-    return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
-
-
-def format_explanation(expl: Explanation, alphabet: Alphabet | None = None,
-                       where: str = "") -> str:
-    """The explanation as text for people, ending in a newline."""
-    geo = expl.grid.geometry
-    alphabet = alphabet or alphabet_for(geo.size)
-    head = f"{where}: " if where else ""
-    out = []
-    if expl.status == "unsolvable":
-        out.append(f"{head}unsolvable: these {len(expl.core)} givens cannot all hold, and each "
-                   f"of them is needed for that:")
-        out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
-                                    for c, d in expl.core))
-        out.append(_marked_grid(expl.grid, {c for c, _ in expl.core}, alphabet))
-    elif expl.status == "multiple":
-        out.append(f"{head}multiple solutions; two of them differ at {len(expl.differing)} "
-                   f"cells ({_cells_text(expl, expl.differing, alphabet)}), marked:")
-        for grid in (expl.solution, expl.second):
-            out.append(_marked_grid(grid, set(expl.differing), alphabet))
-            out.append("")
-        out.pop()
-    elif expl.status == "unique":
-        s = expl.steps
-        out.append(f"{head}unique solution; it takes {s.hardest}")
-        out.append(f"  naked singles: {s.naked}, hidden singles: {s.hidden}, "
-                   f"locked-candidate steps: {s.locked}")
-        if s.hardest == "guessing":
-            g = expl.search
-            out.append(f"  techniques stall with {s.open_cells} cells open; native search: "
-                       f"{g['guesses']} guesses, {g['backtracks']} backtracks"
-                       + (" (timed out)" if g.get("timeout") else ""))
-        out.append(format_grid(expl.solution, "pretty", alphabet))
-    else:
-        out.append(f"{head}{expl.status}" + (f": {expl.message}" if expl.message else ""))
-    return "\n".join(out) + "\n"
+def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                    encoding: str | None = None, timeout: float | None = None,
+                    max_clauses: int | None = DEFAULT_MAX_CLAUSES
+                    ) -> Iterator[tuple[Puzzle, Explanation | None]]:
+    """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
+    the explanation is None for a puzzle that could not be read. Each puzzle's time limit
+    starts when reading it began."""
+    with SatSolver(sat_solver, encoding, max_clauses=max_clauses) as solver:
+        for puzzle in puzzles:
+            if puzzle.error is not None:
+                yield puzzle, None
+                continue
+            deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
+            yield puzzle, explain(puzzle.grid, deadline=deadline, solver=solver)

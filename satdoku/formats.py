@@ -40,12 +40,13 @@ import sys
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from .errors import PuzzleError
+from .errors import OptionError, PuzzleError
 from .geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
-from .grid import Grid, check_givens
+from .grid import Grid, check_givens, clash_free
 
 __all__ = [
     "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
+    "check_alphabet",
     "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
 ]
 
@@ -77,14 +78,16 @@ class Alphabet:
         if s is None:
             return
         if not s:
-            raise ValueError("an alphabet needs at least one symbol")
+            raise OptionError("an alphabet needs at least one symbol")
         for ch in s:
             if ch.isspace() or ch in "#|,":
-                raise ValueError(f"{ch!r} cannot be a symbol: it separates cells or starts a "
-                                 f"comment")
+                raise OptionError(f"alphabet {s!r}: {ch!r} cannot be a symbol: it separates "
+                                  f"cells or starts a comment")
+            if not ch.isprintable():
+                raise OptionError(f"alphabet {s!r}: {ch!r} is not a printable symbol")
         if len(set(s)) != len(s):
             dup = next(ch for i, ch in enumerate(s) if ch in s[:i])
-            raise ValueError(f"alphabet {s!r} has {dup!r} twice")
+            raise OptionError(f"alphabet {s!r} has {dup!r} twice")
 
     @property
     def is_numbers(self) -> bool:
@@ -380,7 +383,7 @@ class _Reader:
     def _checked(self, line: int, name: str | None, grid: Grid, alphabet: Alphabet,
                  line_of) -> Puzzle:
         """The puzzle for ``grid`` (digits already in range), or its clash located."""
-        if _clash_free(grid):
+        if clash_free(grid):
             return self._puzzle(line, name, grid, alphabet)
         try:
             check_givens(grid)
@@ -562,20 +565,6 @@ class _Reader:
         return alphabet_for(n)
 
 
-def _clash_free(grid: Grid) -> bool:
-    """True when no two givens share a house: :func:`check_givens` would pass.
-
-    check_givens names the clashing cells and costs about ten times as much (a 9x9 takes
-    ~80 us, which made it most of the time spent reading 17_clue.txt); only a grid that
-    fails here goes through it, for its message.
-    """
-    geo, cells = grid.geometry, grid.cells
-    cell_houses, stride = geo.cell_houses, geo.size + 1
-    keys = {h * stride + cells[cell]
-            for cell in itertools.compress(range(geo.ncells), cells) for h in cell_houses[cell]}
-    return len(keys) == 3 * (geo.ncells - cells.count(0))
-
-
 def _read_symbols(text: str, alphabet: Alphabet,
                   n: int) -> tuple[bytes | list[int], tuple[int, str] | None]:
     """Digits of ``text`` in ``alphabet``, or the first bad cell and what is wrong with it."""
@@ -609,6 +598,20 @@ def _read_numbers(rows: list[_Row], n: int) -> tuple[list[int], tuple[int, str] 
     return digits, None
 
 
+def check_alphabet(symbols: str, size: int | None = None) -> Alphabet:
+    """The :class:`Alphabet` of ``symbols``, with enough symbols for a ``size`` grid.
+
+    >>> check_alphabet("1123")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.OptionError: alphabet '1123' has '1' twice
+    """
+    alphabet = Alphabet(symbols)
+    if size is not None and len(symbols) < size:
+        raise OptionError(f"alphabet {symbols!r} is too short for a {size}x{size} grid")
+    return alphabet
+
+
 def _make_alphabet(alphabet: str | Alphabet | None) -> Alphabet | None:
     if alphabet is None or isinstance(alphabet, Alphabet):
         return alphabet
@@ -628,13 +631,13 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
 
     Returns:
         An iterator of :class:`Puzzle`; bad ones carry ``error`` and reading goes on.
-        A bad ``box`` or ``alphabet`` raises ValueError at once.
+        A bad ``box`` or ``alphabet`` raises :class:`OptionError` at once.
 
     >>> [p.grid.nclues for p in parse_puzzles(["1.3..4.2.34.4.23", "# done"])]
     [9]
     """
     if box is not None:
-        geometry_for_size(box[0] * box[1], box)  # raises ValueError when out of range
+        geometry_for_size(box[0] * box[1], box)  # raises ValueError (OptionError) if out of range
     reader = _Reader(source, box, _make_alphabet(alphabet))
     return _stream(reader, lines)
 
@@ -679,20 +682,29 @@ def _closing(handle, puzzles: Iterator[Puzzle], path: str) -> Iterator[Puzzle]:
 
 def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | None = None,
                  alphabet: str | None = None) -> Puzzle:
-    """Exactly one puzzle from ``text`` (one line or several); anything else is an error.
+    """Exactly one puzzle from ``text`` (one line or several).
+
+    Raises:
+        PuzzleError: ``text`` is not one puzzle (naming the line and cell of the problem).
+        OptionError: a bad ``box`` or ``alphabet``.
 
     >>> parse_puzzle("12..\\n..12\\n2...\\n...1").grid.cells[:4]
     (1, 2, 0, 0)
+    >>> parse_puzzle("12x.")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: <arg>:1: 4 cells: a Sudoku has 16, 36, 64, 81, 100, 144, ... cells
     """
     puzzles = parse_puzzles(text.splitlines(), source, box=box, alphabet=alphabet)
     first = next(puzzles, None)
     if first is None:
-        return Puzzle(None, source, 1, 1, error=PuzzleError("no puzzle", source=source))
+        raise PuzzleError("no puzzle", source=source)
+    if first.error is not None:
+        raise first.error
     second = next(puzzles, None)
-    if second is not None and first.error is None:
-        first.grid = None
-        first.error = PuzzleError("a second puzzle starts here; give one puzzle",
-                                  source=source, line=second.line)
+    if second is not None:
+        raise PuzzleError("a second puzzle starts here; give one puzzle", source=source,
+                          line=second.line)
     return first
 
 
@@ -718,7 +730,7 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     n = grid.size
     symbols = alphabet.symbols
     if symbols is not None and len(symbols) < n:
-        raise ValueError(f"alphabet {symbols!r} is too short for a {n}x{n} grid")
+        raise OptionError(f"alphabet {symbols!r} is too short for a {n}x{n} grid")
     cells = grid.cells
     if style == "line":
         if symbols is None:
@@ -746,16 +758,16 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
 
 
 def parse_box(text: str) -> tuple[int, int]:
-    """``'3x4'`` -> ``(3, 4)``: a box of 3 rows by 4 columns; ValueError when malformed.
+    """``'3x4'`` -> ``(3, 4)``: a box of 3 rows by 4 columns; OptionError when malformed.
 
     >>> parse_box("3x4"), parse_box(" 2X3 ")
     ((3, 4), (2, 3))
     """
     match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
     if not match:
-        raise ValueError(f"box must be written RxC, like 3x3 or 2x3 (got {text!r})")
+        raise OptionError(f"box must be written RxC, like 3x3 or 2x3 (got {text!r})")
     r, c = int(match[1]), int(match[2])
     if r < 1 or c < 1 or r * c > MAX_SIZE:
-        raise ValueError(f"box {r}x{c} is out of range (rows and columns from 1, "
-                         f"at most {MAX_SIZE} cells a box)")
+        raise OptionError(f"box {r}x{c} is out of range (rows and columns from 1, "
+                          f"at most {MAX_SIZE} cells a box)")
     return r, c

@@ -39,7 +39,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterator
 
-from .errors import InternalError, SolverError
+from .errors import InternalError, OptionError, SolverError, TooBigError
 from .geometry import Geometry
 from .grid import Grid, is_solution
 
@@ -132,7 +132,8 @@ def symmetry_orbits(geometry: Geometry, symmetry: str) -> list[tuple[int, ...]]:
         "mirror": lambda r, c: (r, n - 1 - c),
     }
     if symmetry not in moves:
-        raise SolverError(f"unknown symmetry {symmetry!r}; choose one of {', '.join(SYMMETRIES)}")
+        raise OptionError(f"unknown symmetry {symmetry!r}; choose one of "
+                          f"{', '.join(SYMMETRIES)}")
     move = moves[symmetry]
     seen: set[int] = set()
     orbits = []
@@ -193,6 +194,7 @@ class Generator:
         minimal: only puzzles proven minimal (checks run without a conflict budget).
         max_clues: only puzzles with at most this many givens.
         sat_solver: the python-sat solver (default: satdoku's).
+        encoding: the CNF encoding (default: by grid size, as for solving).
         attempts: complete grids to try for one puzzle before giving up (SolverError).
         conflicts: budget of one check without ``minimal`` (None: unbounded; default
             :data:`DEFAULT_CONFLICTS`, or :data:`LARGE_CONFLICTS` above 16x16).
@@ -206,9 +208,9 @@ class Generator:
 
     def __init__(self, geometry: Geometry, *, seed: int = 0, symmetry: str = "none",
                  minimal: bool = False, max_clues: int | None = None,
-                 sat_solver: str | None = None, attempts: int = 1000,
-                 conflicts: int | None = -1) -> None:
-        from .sat import DEFAULT_SAT_SOLVER, SatSolver
+                 sat_solver: str | None = None, encoding: str | None = None,
+                 attempts: int = 1000, conflicts: int | None = -1) -> None:
+        from .sat import SatSolver
         self.geometry = geometry
         self.seed = seed
         self.orbits = symmetry_orbits(geometry, symmetry)
@@ -220,7 +222,7 @@ class Generator:
             conflicts = DEFAULT_CONFLICTS if geometry.size <= 16 else LARGE_CONFLICTS
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
-        self.solver = SatSolver(sat_solver or DEFAULT_SAT_SOLVER)
+        self.solver = SatSolver(sat_solver, encoding)
         self.made = 0
         self.calls = 0
 
@@ -268,6 +270,8 @@ class Generator:
             start = Grid(geo, tuple(cells))
             result = self.solver.solve(start)
             self.calls += 1
+            if result.status == "refused":
+                raise TooBigError(result.message)
             if result.status == "solved":
                 if not is_solution(result.solution, start):
                     raise InternalError(f"{self.solver.name} gave a wrong complete grid")

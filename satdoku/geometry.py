@@ -25,6 +25,8 @@ import functools
 import math
 from dataclasses import dataclass, field
 
+from .errors import OptionError
+
 __all__ = ["Geometry", "Segment", "geometry", "jigsaw", "box_shapes", "default_box",
            "geometry_for_size"]
 
@@ -171,7 +173,7 @@ def geometry(box_rows: int, box_cols: int) -> Geometry:
     True
     """
     if box_rows < 1 or box_cols < 1 or box_rows * box_cols > MAX_SIZE:
-        raise ValueError(f"box shape {box_rows}x{box_cols} is out of range")
+        raise OptionError(f"box shape {box_rows}x{box_cols} is out of range")
     return Geometry(box_rows, box_cols)
 
 
@@ -190,10 +192,10 @@ def jigsaw(regions) -> Geometry:
 def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
     n = len(regions)
     if not 1 <= n <= MAX_SIZE:
-        raise ValueError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
+        raise OptionError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
     seen = sorted(cell for region in regions for cell in region)
     if any(len(region) != n for region in regions) or seen != list(range(n * n)):
-        raise ValueError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
+        raise OptionError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
                          f"regions of {n} cells")
     return Geometry(0, 0, regions)
 
@@ -231,11 +233,11 @@ def geometry_for_size(size: int, box: tuple[int, int] | None = None) -> Geometry
     if box is None:
         shape = default_box(size)
         if shape is None:
-            raise ValueError(f"a {size}x{size} grid has no box shape (give one with --box RxC)")
+            raise OptionError(f"a {size}x{size} grid has no box shape (give one with --box RxC)")
     else:
         shape = box
         if shape[0] * shape[1] != size:
-            raise ValueError(f"box {shape[0]}x{shape[1]} does not fit a {size}x{size} grid")
+            raise OptionError(f"box {shape[0]}x{shape[1]} does not fit a {size}x{size} grid")
     return geometry(*shape)
 
 

@@ -65,12 +65,12 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None,
         elif os.path.isdir(arg):
             yield _failed(arg, PuzzleError("is a directory, not a puzzle file", source=arg))
         else:
-            puzzle = parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
-            if puzzle.error is not None and _LOOKS_LIKE_PATH.search(arg):
-                yield _failed(arg, PuzzleError("no such file (and not a puzzle either)",
-                                               source=arg))
-            else:
-                yield puzzle
+            try:
+                yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
+            except PuzzleError as error:
+                if _LOOKS_LIKE_PATH.search(arg):
+                    error = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                yield _failed(error.source or "<arg>", error)
 
 
 def count_lines(paths: Iterable[str]) -> int:

@@ -28,19 +28,21 @@ Scores are deterministic: the same puzzle gets the same score on every run and m
 from __future__ import annotations
 
 import math
+import statistics
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from .errors import SatdokuError
+from .deadline import Deadline
+from .encode import DEFAULT_MAX_CLAUSES
 from .formats import Puzzle
 from .grid import Grid
-from .sat import DEFAULT_SAT_SOLVER, SatSolver
+from .sat import SatSolver
 from .search import NativeSolver
-from .solvers import verify
+from .solvers import solve
 from .techniques import Steps, solve_by_techniques
 
-__all__ = ["LABELS", "Rating", "Rater", "label_for", "rate_safely", "rate_puzzles"]
+__all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
 
 #: (lowest score, label), easiest first.
 LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),
@@ -58,8 +60,9 @@ def label_for(score: float) -> str:
 
 @dataclass
 class Rating:
-    """The rating of one puzzle. ``status`` is rated, or unsolvable / multiple / timeout (no
-    score: only a puzzle with one solution has a difficulty)."""
+    """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
+    any other status of :mod:`satdoku.result` without one (only a puzzle with exactly one
+    solution has a difficulty); ``message`` says more."""
 
     status: str
     score: float | None = None
@@ -70,53 +73,59 @@ class Rating:
     conflicts: int = 0
     solution: Grid | None = None
     time_ms: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
     message: str | None = None
 
-    def as_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"status": self.status, "score": self.score, "label": self.label}
-        if self.steps is not None:
-            out["techniques"] = self.steps.as_dict()
-            out.update(guesses=self.guesses, nodes=self.nodes, conflicts=self.conflicts)
-        if self.message:
-            out["message"] = self.message
-        out["time_ms"] = round(self.time_ms, 3)
-        return out
+
+@dataclass(frozen=True)
+class _Options:
+    sat_solver: str | None
+    encoding: str | None
+    timeout: float | None
+    max_clauses: int | None
 
 
 class Rater:
     """Rates puzzles one at a time (a fresh SAT solver for each: see the module docstring).
 
-    ``timeout`` bounds each solver's part (seconds); a native search that runs out leaves its
-    guesses so far, a lower bound, and the rating says so in ``message``.
+    ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``); a
+    native search that runs out leaves its guesses so far, a lower bound, and the rating says
+    so in ``message``.
 
     >>> from satdoku.formats import parse_puzzle
     >>> easy = parse_puzzle("1..4.4..2..3...1").grid
     >>> r = Rater().rate(easy)
     >>> r.status, r.label, r.steps.hardest
-    ('rated', 'easy', 'naked singles')
+    ('unique', 'easy', 'naked singles')
     """
 
-    def __init__(self, sat_solver: str | None = None, timeout: float | None = None) -> None:
-        self.sat_solver = sat_solver or DEFAULT_SAT_SOLVER
-        self.timeout = timeout
+    def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
+                 encoding: str | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
+        self.options = _Options(sat_solver, encoding, timeout, max_clauses)
         self.native = NativeSolver()
 
-    def rate(self, grid: Grid) -> Rating:
+    def rate(self, grid: Grid, parse_ms: float = 0.0) -> Rating:
         start = time.perf_counter()
-        with SatSolver(self.sat_solver, incremental=False) as sat:
-            result = verify(sat.solve(grid, limit=2, timeout=self.timeout), grid)
+        o = self.options
+        deadline = Deadline(o.timeout, start - parse_ms / 1000)
+        with SatSolver(o.sat_solver, o.encoding, incremental=False,
+                       max_clauses=o.max_clauses) as sat:
+            result = solve(sat, grid, limit=2, deadline=deadline)
         if result.status != "unique":
             return Rating(result.status, solution=result.solution,
                           time_ms=(time.perf_counter() - start) * 1000,
                           message=result.message)
         steps = solve_by_techniques(grid)
-        native = verify(self.native.solve(grid, limit=2, timeout=self.timeout), grid)
+        native = solve(self.native, grid, limit=2, deadline=deadline)
+        if native.status not in ("unique", "timeout"):
+            return Rating("error", time_ms=(time.perf_counter() - start) * 1000,
+                          message=native.message or f"native search found {native.status}, "
+                                                    f"SAT found unique")
         guesses = native.stats["guesses"]
-        conflicts = result.stats["conflicts"]
+        conflicts = result.stats.get("conflicts", 0)
         score = round(steps.level + math.log10(1 + guesses) + math.log10(1 + conflicts), 2)
-        rating = Rating("rated", score, label_for(score), steps, guesses, native.stats["nodes"],
-                        conflicts, result.solution)
+        rating = Rating("unique", score, label_for(score), steps, guesses,
+                        native.stats["nodes"], conflicts, result.solution)
         if native.status == "timeout":
             rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
                               f"and so is the score")
@@ -133,25 +142,75 @@ class Rater:
         self.close()
 
 
-def rate_safely(rater: Rater, grid: Grid) -> Rating:
-    """``rater.rate(grid)``, with a puzzle satdoku cannot rate (a grid too big for the full
-    encoding) an ``error`` rating instead of an exception, so a batch goes on."""
-    try:
-        return rater.rate(grid)
-    except SatdokuError as error:
-        return Rating("error", message=str(error))
+# Rating on a pool: each worker keeps one Rater; ratings come back whole (a rating costs
+# milliseconds, so pickling it is a small part).
+_worker: Rater | None = None
+
+
+def _init_worker(options: _Options) -> None:
+    global _worker
+    _worker = Rater(options.sat_solver, options.timeout, encoding=options.encoding,
+                    max_clauses=options.max_clauses)
+
+
+def _pack(puzzle: Puzzle) -> tuple | None:
+    return None if puzzle.error is not None else (puzzle.grid, puzzle.parse_ms)
+
+
+def _rate_chunk(packed: list[tuple | None]) -> list[Rating | None]:
+    assert _worker is not None, "worker not initialised"
+    return [None if item is None else _worker.rate(*item) for item in packed]
 
 
 def rate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                 timeout: float | None = None, jobs: int = 1
+                 encoding: str | None = None, timeout: float | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, jobs: int = 1
                  ) -> Iterator[tuple[Puzzle, Rating | None]]:
     """(puzzle, rating) for each puzzle in input order; the rating is None for a puzzle that
     could not be read. ``jobs`` other than 1 rates on a process pool (0: every core), with the
-    same results."""
+    same results: each puzzle gets a fresh SAT solver wherever it is rated."""
+    options = _Options(sat_solver, encoding, timeout, max_clauses)
     if jobs != 1:
-        from .parallel import rate_parallel
-        yield from rate_parallel(puzzles, sat_solver=sat_solver, timeout=timeout, jobs=jobs)
+        from .parallel import ordered_pool
+        yield from ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
+                                work=_rate_chunk, pack=_pack, join=zip, chunk_size=16)
         return
-    with Rater(sat_solver, timeout=timeout) as rater:
-        for puzzle in puzzles:
-            yield puzzle, None if puzzle.error is not None else rate_safely(rater, puzzle.grid)
+    _init_worker(options)
+    rater = _worker
+    for puzzle in puzzles:
+        yield puzzle, None if puzzle.error is not None else rater.rate(puzzle.grid,
+                                                                       puzzle.parse_ms)
+
+
+@dataclass
+class Summary:
+    """Scores of a batch: how many, mean, median, and how many of each label."""
+
+    rated: int = 0
+    mean: float | None = None
+    median: float | None = None
+    labels: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """``'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'``."""
+        spread = ", ".join(f"{name} {self.labels[name]}" for _, name in LABELS
+                           if name in self.labels)
+        return (f"rated {self.rated}: mean {self.mean:.2f}, median {self.median:.2f}; "
+                f"{spread}")
+
+
+def summarize(ratings: Iterable[Rating | None]) -> Summary:
+    """The :class:`Summary` of the scored ratings among ``ratings``.
+
+    >>> summarize([Rating("unique", 1.0, "medium"), Rating("unique", 3.78, "fiendish")]).text
+    'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'
+    """
+    scores, labels = [], {}
+    for rating in ratings:
+        if rating is not None and rating.score is not None:
+            scores.append(rating.score)
+            labels[rating.label] = labels.get(rating.label, 0) + 1
+    if not scores:
+        return Summary()
+    return Summary(len(scores), statistics.mean(scores), statistics.median(scores), labels)

@@ -1,7 +1,21 @@
-"""Turning outcomes into text: ``pretty``, ``line``, ``json`` (one object a line) and ``csv``.
+"""Turning results into text: ``pretty``, ``line``, ``json`` (JSON Lines) and ``csv``.
 
-Every format carries the same statuses. Diagnostics (errors, disagreements, stats in the text
-formats) are returned separately so the CLI can send them to stderr.
+One :class:`Report` per command kind (solve and count outcomes, explanations, ratings, generated
+puzzles), each with the same four formats and the same rules:
+
+- every per-puzzle record has ``source``, ``line``, ``name``, ``puzzle`` (null when unknown) and
+  ``status`` (one of :data:`satdoku.result.STATUSES`), and ``message`` without a ``file:line:``
+  prefix (the record has those fields);
+- ``json`` writes one object a line; ``csv`` a header, then one row a record with plain values
+  (``true``/``false``, times rounded to 0.001 ms, lists as space-separated words, empty for
+  none). A CSV cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets
+  a leading ``'`` so that spreadsheets do not run it as a formula;
+- ``line`` writes one line a puzzle, so outputs line up with inputs; ``pretty`` is for people;
+- text from puzzle files (names) is printed with control characters escaped (``\\x1b``), so a
+  file cannot drive the terminal.
+
+Diagnostics (errors, disagreements, stats in the line format) are returned separately by
+:meth:`Report.diagnostics`, for stderr.
 """
 
 from __future__ import annotations
@@ -9,225 +23,393 @@ from __future__ import annotations
 import csv
 import io
 import json
-from typing import Any
+import re
+from typing import Any, Iterable
 
-from .batch import Outcome
-from .formats import format_grid
+from .formats import Alphabet, Puzzle, alphabet_for, format_grid
 from .grid import Grid
 
-__all__ = ["FORMATS", "STAT_KEYS", "Reporter", "record", "place", "csv_row",
-           "format_generated", "format_rating"]
+__all__ = ["FORMATS", "STAT_KEYS", "Report", "OutcomeReport", "ExplanationReport",
+           "RatingReport", "GeneratedReport", "place", "printable", "csv_row"]
 
 FORMATS = ("pretty", "line", "json", "csv")
 
-#: Stats columns of the CSV format, in order (a solver fills the ones that apply to it).
+#: Stats of ``--stats``, in order (each solver fills the ones that apply to it).
 STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
              "variables", "clauses", "conflicts", "decisions", "propagations",
              "nodes", "guesses", "backtracks", "no_guess")
 
-_CSV_FIELDS = ("source", "line", "name", "puzzle", "solution", "status", "count", "solver",
-               "encoding", "time_ms", "message")
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
-def _text(grid: Grid | None, outcome: Outcome, style: str = "line") -> str | None:
-    if grid is None:
-        return None
-    return format_grid(grid, style, outcome.puzzle.alphabet)
+def printable(text: str) -> str:
+    """``text`` with control characters written as escapes, safe to print on a terminal.
+
+    >>> printable("evil\\x1b]0;title\\x07name")
+    'evil\\\\x1b]0;title\\\\x07name'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-def record(outcome: Outcome, *, stats: bool = False) -> dict[str, Any]:
-    """The outcome as a flat dict: the JSON object and the CSV row are made from it."""
-    p, r = outcome.puzzle, outcome.result
-    rec: dict[str, Any] = {
-        "source": p.source, "line": p.line, "name": p.name,
-        "puzzle": _text(p.grid, outcome), "solution": _text(r.solution, outcome),
-        "status": r.status, "solver": r.solver or None, "encoding": r.encoding,
-        "time_ms": round(r.time_ms, 3),
-    }
-    if r.count is not None:
-        rec["count"] = r.count
-        if r.second is not None:
-            rec["second"] = _text(r.second, outcome)
-    if r.message:
-        rec["message"] = r.message
-    if outcome.disagreements:
-        rec["disagreements"] = outcome.disagreements
-    if stats:
-        rec["stats"] = _stats(outcome)
-    return rec
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(_csv_value(v)) for v in value)
+    if isinstance(value, dict):
+        value = json.dumps(value)
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
 
 
-def _stats(outcome: Outcome) -> dict[str, Any]:
-    """The solver's stats with the stages the solver does not see (parse) added."""
-    return {"parse_ms": round(outcome.puzzle.parse_ms, 3),
-            **{k: round(v, 3) if isinstance(v, float) else v
-               for k, v in outcome.result.stats.items()}}
+def csv_row(values: Iterable[Any]) -> str:
+    """One CSV line of plain values (see the module docstring), ending in a newline.
 
-
-def place(puzzle) -> str:
-    """Where a puzzle came from, for messages: ``file:line``, or the source alone."""
-    return f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source
-
-
-def csv_row(values) -> str:
-    """One CSV line (None written as an empty field), ending in a newline."""
+    >>> csv_row(["a", None, True, 1.23456, ["r1c1", "r2c2"], "=1+1"])
+    "a,,true,1.235,r1c1 r2c2,'=1+1\\n"
+    """
     buf = io.StringIO()
-    csv.writer(buf, lineterminator="\n").writerow(["" if v is None else v for v in values])
+    csv.writer(buf, lineterminator="\n").writerow([_csv_value(v) for v in values])
     return buf.getvalue()
 
 
-def _where(outcome: Outcome) -> str:
-    return place(outcome.puzzle)
+def place(puzzle: Puzzle) -> str:
+    """Where a puzzle came from, for messages: ``file:line``, or the source alone."""
+    return printable(f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source)
 
 
-def diagnostics(outcome: Outcome, *, stats: bool = False, fmt: str = "pretty") -> list[str]:
-    """Lines for stderr: the error of a bad puzzle, disagreements, and stats for text formats."""
-    r = outcome.result
+def _grid_text(grid: Grid | None, alphabet: Alphabet | None, style: str = "line") -> str | None:
+    return None if grid is None else format_grid(grid, style, alphabet)
+
+
+def puzzle_fields(puzzle: Puzzle | None) -> dict[str, Any]:
+    """The fields every per-puzzle record starts with."""
+    if puzzle is None:
+        return {"source": None, "line": None, "name": None, "puzzle": None}
+    return {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
+            "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+def _cell_list(geo, cells: list[int], limit: int = 12) -> str:
+    names = ", ".join(geo.cell_name(c) for c in cells[:limit])
+    return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None) -> str:
+    """The pretty grid with the ``marked`` cells' symbols in brackets, others padded.
+
+    >>> from satdoku.geometry import geometry
+    >>> print(marked_grid(Grid(geometry(1, 2), (1, 2, 2, 1)), {0}))
+    [1] 2
+    ------
+     2  1
+    """
+    alphabet = alphabet or alphabet_for(grid.size)
+    n = grid.size
+    symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
+    width = max(map(len, symbols))
+    texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
+             for cell, s in enumerate(symbols)]
+    r, c = grid.geometry.band_shape
+    rule = "+".join(["-" * (c * (width + 2))] * (n // c))
     lines = []
-    if r.status == "invalid" and r.message:
-        lines.append(r.message)
-    elif r.message:
-        lines.append(f"{_where(outcome)}: {r.message}")
-    elif r.status in ("unsolvable", "timeout"):
-        lines.append(f"{_where(outcome)}: {r.status}")
-    lines.extend(f"{_where(outcome)}: disagreement: {d}" for d in outcome.disagreements)
-    if stats and fmt == "line" and r.status != "invalid":
-        lines.append(f"{_where(outcome)}: stats: {_stats_text(_stats(outcome))}")
-    return lines
+    for row in range(n):
+        if row and row % r == 0:
+            lines.append(rule)
+        cells = texts[row * n:(row + 1) * n]
+        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, n, c)).rstrip())
+    return "\n".join(lines)
 
 
-def _stats_text(stats: dict[str, Any]) -> str:
-    return " ".join(f"{k}={v}" for k, v in stats.items())
+class Report:
+    """Formats the results of one command, one at a time (:meth:`header` first, for CSV).
 
+    Subclasses give ``fields`` (the CSV columns), :meth:`record` (one dict per item, the JSON
+    object and the CSV row), :meth:`line` and :meth:`pretty`.
+    """
 
-class Reporter:
-    """Formats outcomes one at a time (``header()`` first, for CSV)."""
+    fields: tuple[str, ...] = ()
 
     def __init__(self, fmt: str = "pretty", *, stats: bool = False) -> None:
         if fmt not in FORMATS:
-            raise ValueError(f"unknown format {fmt!r}")
+            raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
         self.fmt = fmt
         self.stats = stats
 
+    def columns(self) -> tuple[str, ...]:
+        return self.fields + (STAT_KEYS if self.stats else ())
+
     def header(self) -> str:
-        if self.fmt != "csv":
-            return ""
-        fields = _CSV_FIELDS + (STAT_KEYS if self.stats else ())
-        return csv_row(fields)
+        return csv_row(self.columns()) if self.fmt == "csv" else ""
 
-    def format(self, outcome: Outcome) -> str:
-        """The text for one outcome, ending in a newline."""
-        return getattr(self, f"_{self.fmt}")(outcome)
+    def format(self, item: Any) -> str:
+        """The text for one result, ending in a newline."""
+        if self.fmt == "json":
+            return json.dumps(self.record(item)) + "\n"
+        if self.fmt == "csv":
+            rec = self.record(item)
+            flat = {**rec, **rec.get("stats", {})}
+            return csv_row(flat.get(k) for k in self.columns())
+        if self.fmt == "line":
+            return printable(self.line(item)) + "\n"
+        return self.pretty(item)
 
-    def _line(self, outcome: Outcome) -> str:
+    def record(self, item: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def line(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def pretty(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def diagnostics(self, item: Any) -> list[str]:
+        """Lines for stderr about one result (none by default)."""
+        return []
+
+
+def _stats(result) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.stats.items()}
+
+
+class OutcomeReport(Report):
+    """``solve`` and ``count``: one :class:`~satdoku.batch.Outcome` per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "solution", "second",
+              "differing", "solver", "encoding", "time_ms", "message")
+
+    def record(self, outcome) -> dict[str, Any]:
+        p, r = outcome.puzzle, outcome.result
+        alphabet = p.alphabet
+        rec = puzzle_fields(p)
+        rec.update(status=r.status, count=r.count,
+                   at_limit=r.at_limit if r.count is not None else None,
+                   solution=_grid_text(r.solution, alphabet),
+                   second=_grid_text(r.second, alphabet),
+                   differing=([r.solution.geometry.cell_name(c)
+                               for c in r.solution.differences(r.second)]
+                              if r.second is not None else None),
+                   solver=r.solver or None, encoding=r.encoding,
+                   time_ms=round(r.time_ms, 3), message=r.message)
+        if outcome.disagreements:
+            rec["disagreements"] = outcome.disagreements
+        if self.stats:
+            rec["stats"] = _stats(r)
+        return rec
+
+    @staticmethod
+    def _count_text(r, unit: str = "") -> str:
+        """``'multiple (288)'`` or ``'multiple (at least 1,000)'`` (``unit`` after the count)."""
+        if r.count is None or r.status != "multiple":
+            return r.status
+        return f"{r.status} ({'at least ' if r.at_limit else ''}{r.count:,}{unit})"
+
+    def line(self, outcome) -> str:
         r = outcome.result
         if r.solution is not None and r.status in ("solved", "unique"):
-            return _text(r.solution, outcome) + "\n"
-        return r.status + "\n"
+            return format_grid(r.solution, "line", outcome.puzzle.alphabet)
+        return self._count_text(r)
 
-    def _json(self, outcome: Outcome) -> str:
-        return json.dumps(record(outcome, stats=self.stats)) + "\n"
-
-    def _csv(self, outcome: Outcome) -> str:
-        rec = record(outcome, stats=self.stats)
-        row = [rec.get(k) for k in _CSV_FIELDS]
-        if self.stats:
-            row += [rec["stats"].get(k) for k in STAT_KEYS]
-        return csv_row(row)
-
-    def _pretty(self, outcome: Outcome) -> str:
+    def pretty(self, outcome) -> str:
         p, r = outcome.puzzle, outcome.result
         if r.status == "invalid":  # the error itself goes to stderr, with file, line and cell
-            return f"{_where(outcome)}: invalid\n\n"
-        title = f"{_where(outcome)}: {r.status}"
+            return f"{place(p)}: invalid\n\n"
+        title = f"{place(p)}: {self._count_text(r, ' solutions')}"
         if r.solver:
             title += f" by {r.solver}"
         if p.name:
-            title += f"  # {p.name}"
+            title += f"  # {printable(p.name)}"
         out = [title]
         if r.solution is not None:
-            out.append(_text(r.solution, outcome, "pretty"))
+            out.append(format_grid(r.solution, "pretty", p.alphabet))
         if r.second is not None:
             cells = r.solution.differences(r.second)
-            geo = r.solution.geometry
-            names = ", ".join(geo.cell_name(c) for c in cells[:12])
-            more = f" and {len(cells) - 12} more" if len(cells) > 12 else ""
-            out.append(f"another solution, differing at {len(cells)} cells ({names}{more}):")
-            out.append(_text(r.second, outcome, "pretty"))
+            out.append(f"another solution, differing at {len(cells)} cells "
+                       f"({_cell_list(r.solution.geometry, cells)}):")
+            out.append(format_grid(r.second, "pretty", p.alphabet))
         if self.stats:
-            out.append(f"stats: time_ms={round(r.time_ms, 3)} {_stats_text(_stats(outcome))}")
+            stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
+            out.append(f"stats: time_ms={round(r.time_ms, 3)} {stats}")
         return "\n".join(out) + "\n\n"
 
-
-#: Fields of a generated puzzle in the json and csv formats, in order.
-GENERATED_FIELDS = ("index", "seed", "box", "symmetry", "clues", "minimal", "puzzle", "solution",
-                    "attempts", "sat_calls", "time_ms")
-
-
-def generated_record(made, alphabet=None) -> dict[str, Any]:
-    """A :class:`satdoku.generate.Generated` as a flat dict (json and csv)."""
-    geo = made.puzzle.geometry
-    return {"index": made.index, "seed": made.seed, "box": geo.shape,
-            "symmetry": made.symmetry, "clues": made.puzzle.nclues, "minimal": made.minimal,
-            "puzzle": format_grid(made.puzzle, "line", alphabet),
-            "solution": format_grid(made.solution, "line", alphabet),
-            "attempts": made.attempts, "sat_calls": made.sat_calls,
-            "time_ms": round(made.time_ms, 3)}
-
-
-def format_generated(made, fmt: str, alphabet=None) -> str:
-    """One generated puzzle in ``fmt`` (the formats of ``solve``), ending in a newline.
-
-    ``line`` is the puzzle alone, so the output can be fed back to ``satdoku solve``.
-    """
-    if fmt == "line":
-        return format_grid(made.puzzle, "line", alphabet) + "\n"
-    rec = generated_record(made, alphabet)
-    if fmt == "json":
-        return json.dumps(rec) + "\n"
-    if fmt == "csv":
-        return csv_row([rec[k] for k in GENERATED_FIELDS])
-    minimal = {True: "minimal", False: "not minimal", None: "minimality not proven"}
-    return (f"#{made.index} (seed {made.seed}): {rec['clues']} clues, unique, "
-            f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', alphabet)}\n\n")
+    def diagnostics(self, outcome) -> list[str]:
+        p, r = outcome.puzzle, outcome.result
+        lines = []
+        if r.status == "invalid" and p.error is not None:
+            lines.append(printable(str(p.error)))
+        elif r.message:
+            lines.append(f"{place(p)}: {r.message}")
+        elif r.status in ("unsolvable", "timeout"):
+            lines.append(f"{place(p)}: {r.status}")
+        lines.extend(f"{place(p)}: disagreement: {d}" for d in outcome.disagreements)
+        if self.stats and self.fmt == "line" and r.status != "invalid":
+            stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
+            lines.append(f"{place(p)}: stats: {stats}")
+        return lines
 
 
-#: Fields of a rating in the csv format, in order.
-RATING_FIELDS = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
-                 "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
-                 "guesses", "nodes", "conflicts", "time_ms", "message")
+class ExplanationReport(Report):
+    """``explain``: (puzzle, :class:`~satdoku.explain.Explanation` or None) per puzzle."""
 
+    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "solution",
+              "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
+              "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
 
-def rating_record(puzzle, rating) -> dict[str, Any]:
-    """A puzzle and its :class:`satdoku.rate.Rating` (or an invalid puzzle) as a flat dict."""
-    rec: dict[str, Any] = {"source": puzzle.source, "line": puzzle.line, "name": puzzle.name,
-                           "puzzle": (format_grid(puzzle.grid, "line", puzzle.alphabet)
-                                      if puzzle.grid is not None else None)}
-    if rating is None:
-        rec.update(status="invalid", message=str(puzzle.error))
+    def record(self, item) -> dict[str, Any]:
+        p, e = item
+        rec = puzzle_fields(p)
+        if e is None:
+            rec.update(status="invalid", message=p.error.detail if p.error else None)
+            return rec
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        rec.update(status=e.status, message=e.message)
+        if e.status == "unsolvable":
+            rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
+            rec["sat_calls"] = e.sat_calls
+        rec["solution"] = _grid_text(e.solution, alphabet)
+        rec["second"] = _grid_text(e.second, alphabet)
+        if e.status == "multiple":
+            rec["differing"] = [geo.cell_name(c) for c in e.differing]
+        if e.steps is not None:
+            rec.update(e.steps.as_dict())
+            rec.update({k: e.search.get(k) for k in ("guesses", "backtracks", "nodes")})
+        rec["time_ms"] = round(e.time_ms, 3)
         return rec
-    rec.update(rating.as_dict())
-    return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        status = rec["status"]
+        if status == "unsolvable":
+            return f"unsolvable: {' '.join(rec['core'])}"
+        if status == "multiple":
+            return f"multiple: {' '.join(rec['differing'])}"
+        if status == "unique":
+            return f"unique: {rec['hardest']}"
+        return status
+
+    def pretty(self, item) -> str:
+        p, e = item
+        head = f"{place(p)}: "
+        if e is None:
+            return f"{head}invalid\n\n"
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        out = []
+        if e.status == "unsolvable":
+            out.append(f"{head}unsolvable: these {len(e.core)} givens cannot all hold, and "
+                       f"each of them is needed for that:")
+            out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
+                                        for c, d in e.core))
+            out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet))
+        elif e.status == "multiple":
+            out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
+                       f"cells ({_cell_list(geo, e.differing, 20)}), marked:")
+            out.append(marked_grid(e.solution, set(e.differing), alphabet))
+            out.append("")
+            out.append(marked_grid(e.second, set(e.differing), alphabet))
+        elif e.status == "unique":
+            s = e.steps
+            out.append(f"{head}unique solution; it takes {s.hardest}")
+            out.append(f"  naked singles: {s.naked}, hidden singles: {s.hidden}, "
+                       f"locked-candidate steps: {s.locked}")
+            if s.hardest == "guessing":
+                g = e.search
+                out.append(f"  techniques stall with {s.open_cells} cells open; native search: "
+                           f"{_plural(g['guesses'], 'guess', 'guesses')}, "
+                           f"{_plural(g['backtracks'], 'backtrack')}"
+                           + (" (timed out)" if g.get("timeout") else ""))
+            out.append(format_grid(e.solution, "pretty", alphabet))
+        else:
+            out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
+        return "\n".join(out) + "\n\n"
+
+    def diagnostics(self, item) -> list[str]:
+        p, e = item
+        if e is None:
+            return [printable(str(p.error))] if p.error else []
+        if e.status in ("unsolvable", "multiple", "unique"):
+            return []
+        return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
 
 
-def format_rating(puzzle, rating, fmt: str) -> str:
-    """One rating in ``fmt``; ``rating`` None for a puzzle that could not be read."""
-    rec = rating_record(puzzle, rating)
-    if fmt == "json":
-        return json.dumps(rec) + "\n"
-    if fmt == "csv":
-        flat = {**rec, **rec.get("techniques", {})}
-        return csv_row([flat.get(k) for k in RATING_FIELDS])
-    if rating is None or rating.score is None:
-        word = rec["status"]
-        return word + "\n" if fmt == "line" else f"{place(puzzle)}: {word}\n"
-    if fmt == "line":
-        return f"{rating.score:.2f} {rating.label}\n"
-    s = rating.steps
-    return (f"{place(puzzle)}: {rating.score:.2f} {rating.label} (takes {s.hardest}; "
-            f"{_plural(rating.guesses, 'guess', 'guesses')}, "
-            f"{_plural(rating.conflicts, 'conflict', 'conflicts')})\n")
+class RatingReport(Report):
+    """``rate``: (puzzle, :class:`~satdoku.rate.Rating` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
+              "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
+              "guesses", "nodes", "conflicts", "time_ms", "message")
+
+    def record(self, item) -> dict[str, Any]:
+        p, rating = item
+        rec = puzzle_fields(p)
+        if rating is None:
+            rec.update(status="invalid", message=p.error.detail if p.error else None)
+            return rec
+        rec.update(status=rating.status, score=rating.score, label=rating.label)
+        if rating.steps is not None:
+            rec.update(rating.steps.as_dict())
+            rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
+        rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
+        return rec
+
+    def line(self, item) -> str:
+        _, rating = item
+        if rating is None:
+            return "invalid"
+        if rating.score is None:
+            return rating.status
+        return f"{rating.score:.2f} {rating.label}"
+
+    def pretty(self, item) -> str:
+        p, rating = item
+        if rating is None or rating.score is None:
+            return f"{place(p)}: {'invalid' if rating is None else rating.status}\n"
+        return (f"{place(p)}: {rating.score:.2f} {rating.label} (takes "
+                f"{rating.steps.hardest}; {_plural(rating.guesses, 'guess', 'guesses')}, "
+                f"{_plural(rating.conflicts, 'conflict')})\n")
+
+    def diagnostics(self, item) -> list[str]:
+        p, rating = item
+        if rating is None:
+            return [printable(str(p.error))] if p.error else []
+        return [f"{place(p)}: {rating.message}"] if rating.message else []
 
 
-def _plural(count: int, one: str, many: str) -> str:
-    return f"{count} {one if count == 1 else many}"
+class GeneratedReport(Report):
+    """``generate``: one :class:`~satdoku.generate.Generated` per puzzle made."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "index", "seed", "box",
+              "symmetry", "clues", "minimal", "solution", "attempts", "sat_calls", "time_ms")
+
+    def __init__(self, fmt: str = "pretty", *, alphabet: Alphabet | None = None) -> None:
+        super().__init__(fmt)
+        self.alphabet = alphabet
+
+    def record(self, made) -> dict[str, Any]:
+        geo = made.puzzle.geometry
+        return {**puzzle_fields(None), "puzzle": format_grid(made.puzzle, "line", self.alphabet),
+                "status": "unique", "index": made.index, "seed": made.seed, "box": geo.shape,
+                "symmetry": made.symmetry, "clues": made.puzzle.nclues,
+                "minimal": made.minimal,
+                "solution": format_grid(made.solution, "line", self.alphabet),
+                "attempts": made.attempts, "sat_calls": made.sat_calls,
+                "time_ms": round(made.time_ms, 3)}
+
+    def line(self, made) -> str:
+        return format_grid(made.puzzle, "line", self.alphabet)
+
+    def pretty(self, made) -> str:
+        minimal = {True: "minimal", False: "not minimal", None: "minimality not proven"}
+        return (f"#{made.index} (seed {made.seed}): {made.puzzle.nclues} clues, unique, "
+                f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', self.alphabet)}"
+                f"\n\n")

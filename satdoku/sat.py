@@ -1,44 +1,51 @@
-"""The SAT backend: python-sat solvers, one incremental solver per geometry, clues as assumptions.
+"""The SAT backend: python-sat solvers over a full or a reduced formula, one deadline for all.
 
-The base formula of a geometry (:func:`satdoku.encode.encode_base`) goes into a solver once;
-each puzzle is then one ``solve(assumptions=clues)`` call. Learnt clauses carry over from puzzle
-to puzzle and nothing is rebuilt, which is what makes thousands of 9x9 puzzles a second
-possible (``incremental=False`` builds a fresh solver per puzzle, to measure the difference).
+Glossary (adds to :mod:`satdoku.encode`):
 
-Counting (``limit >= 2``) blocks each solution found with a clause guarded by a fresh
-activation literal ``act``: ``[-act, -v1, -v2, ...]`` over the true variables of the cells
-that were not given, solved under ``clues + [act]``. Afterwards ``[-act]`` is added for good,
-which satisfies every guarded clause, so the solver stays reusable. (python-sat's
-``enum_models`` leaves its blocking clauses behind; python-sat issue 81.)
+- engine: one python-sat solver holding one formula, and the way to read its models. A *full*
+  engine holds the base formula of a geometry and serves every puzzle of that geometry, clues as
+  assumptions: learnt clauses carry over and nothing is rebuilt, which is what makes thousands of
+  9x9 puzzles a second possible. A *reduced* engine holds one puzzle's reduced formula (clues
+  folded away) and is dropped after it.
+- activation literal: a fresh variable ``act`` guarding clauses that must hold for one question
+  only: ``[-act, ...]`` counts while ``act`` is assumed, and the unit ``[-act]`` retires it for
+  good. Counting blocks each solution found this way, over the true variables of the cells that
+  were not given (python-sat's ``enum_models`` leaves its blocking clauses behind; python-sat
+  issue 81); variant constraints are added this way per puzzle.
 
-Time limits: MiniSat-like solvers have ``interrupt()``, called from one watchdog thread at the
-deadline. CaDiCaL has none (called from another thread it raises there and the solve runs on),
-so it solves in slices of a conflict budget, checking the clock between slices, each slice
-sized from the conflict rate just seen to last about 0.05 s (and at most 4 times the last).
+:class:`SatSolver` owns solving, counting, cores and time limits once, whatever the formula.
+Which encoding a puzzle gets when none is named is :func:`satdoku.solvers.choose_encoding`.
+
+Time limits (:class:`~satdoku.deadline.Deadline`): building and loading a formula look at the
+deadline between chunks of clauses; the base formula of a geometry is loaded in chunks that a
+later puzzle resumes if a deadline cut the loading short. Solving: MiniSat-like solvers have
+``interrupt()``, called from one watchdog thread at the deadline; CaDiCaL has none, so it solves
+in slices of a conflict budget, each sized from the conflict rate just seen to last about
+0.05 s (and at most 4 times the last), with the clock read between slices.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
-import operator
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterator
 
+from pysat.formula import IDPool
 from pysat.solvers import Solver as PysatSolver
 from pysat.solvers import SolverNames
 
-from .encode import DEFAULT_AMO, DEFAULT_ENCODING, ENCODINGS, AMO_ENCODINGS
-from .encode import decode_model, encode_base, formula_size
-from .errors import SolverError
+from .deadline import NO_DEADLINE, Deadline, TimeUp
+from .encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO, ReducedFormula,
+                     base_clauses, check_amo, check_encoding, check_size, clue_literals,
+                     formula_size, reduced_formula)
+from .errors import OptionError, SolverError, TooBigError
 from .geometry import Geometry
 from .grid import Grid
 from .result import Result, counted_status
 
-__all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "SatSolver", "check_sat_solver",
-           "MAX_BASE_CLAUSES"]
+__all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "SatSolver",
+           "check_sat_solver"]
 
 
 @dataclass(frozen=True)
@@ -107,7 +114,7 @@ def check_sat_solver(name: str) -> SatSolverInfo:
     """The :class:`SatSolverInfo` of ``name`` (python-sat's aliases such as ``m22`` allowed).
 
     Raises:
-        SolverError: the name is unknown, or the solver cannot serve satdoku (Kissat).
+        OptionError: the name is unknown, or the solver cannot serve satdoku (Kissat).
 
     >>> check_sat_solver('g4').name
     'glucose4'
@@ -119,9 +126,9 @@ def check_sat_solver(name: str) -> SatSolverInfo:
             break
     choices = ", ".join(SAT_SOLVERS)
     if canonical in _REFUSED:
-        raise SolverError(f"{_REFUSED[canonical]}; choose one of {choices}")
+        raise OptionError(f"{_REFUSED[canonical]}; choose one of {choices}")
     if canonical not in SAT_SOLVERS:
-        raise SolverError(f"unknown SAT solver {name!r}; choose one of {choices}")
+        raise OptionError(f"unknown SAT solver {name!r}; choose one of {choices}")
     return SAT_SOLVERS[canonical]
 
 
@@ -162,103 +169,194 @@ class _Watchdog:
                 action()
 
 
-#: Pairwise base formulas larger than this are refused rather than built: 64x64 (33 million
-#: clauses, a few GB as Python lists) is allowed, 81x81 (85 million) would exhaust memory.
-MAX_BASE_CLAUSES = 40_000_000
+def _call(method, *args: Any, **kwargs: Any) -> Any:
+    """A python-sat call; its "Caught keyboard interrupt" error becomes KeyboardInterrupt."""
+    try:
+        return method(*args, **kwargs)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # pysolvers.error, the only thing these calls raise
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise
 
 
-@functools.lru_cache(maxsize=None)
-def _cell_base(geometry: Geometry) -> tuple[int, ...]:
-    """``var(cell, d) - d`` for every cell, in cell order."""
-    n = geometry.size
-    return tuple(range(0, n ** 3, n))
+class _Context:
+    """What a variant constraint encodes against: ``var(cell, d)`` and ``fresh()``."""
 
+    def __init__(self, engine: "_Engine", size: int) -> None:
+        self.size = size
+        self.fresh = engine.fresh_var
 
-def _clue_literals(grid: Grid) -> list[int]:
-    """:func:`satdoku.encode.clue_literals` with C-level loops (``compress``, ``map``)."""
-    cells = grid.cells
-    return list(map(operator.add, itertools.compress(_cell_base(grid.geometry), cells),
-                    filter(None, cells)))
+    def var(self, cell: int, d: int) -> int:
+        return cell * self.size + d
 
 
 class _Engine:
-    """One python-sat solver loaded with the base formula of one geometry."""
+    """One python-sat solver, the formula loaded into it, and how to read its models."""
 
-    def __init__(self, sat_solver: str, geometry: Geometry, encoding: str, amo: str,
-                 units: list[int] | None = None) -> None:
-        if amo == "pairwise":
-            clauses = formula_size(geometry, encoding)[1]
-            if clauses > MAX_BASE_CLAUSES:
-                n = geometry.size
-                raise SolverError(f"a {n}x{n} grid needs {clauses:,} clauses with pairwise "
-                                  f"at-most-one, more than satdoku builds "
-                                  f"({MAX_BASE_CLAUSES:,}); use the native solver or a linear "
-                                  f"at-most-one encoding such as seqcounter")
-        formula = encode_base(geometry, encoding, amo)
+    per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
+
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool) -> None:
+        self.info = info
         self.geometry = geometry
-        self.size = geometry.size
-        self.n3 = geometry.size ** 3
-        self.nvars = formula.nvars
-        self.top = formula.nvars  # highest variable used, activation literals included
-        self.nclauses = len(formula.clauses)
-        self.solver = PysatSolver(name=sat_solver)
-        options = SOLVER_OPTIONS.get(sat_solver) if self.size <= OPTIONS_MAX_SIZE else None
-        if options:
-            self.solver.solver.configure(options)  # before any clause: some options insist
-        self.solver.append_formula(formula.clauses)
-        if units:
-            self.solver.append_formula([[lit] for lit in units])
-        self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
-        # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
-        self.digit_of = [0] + [d for _ in range(geometry.ncells) for d in range(1, self.size + 1)]
+        self.solver = PysatSolver(name=info.name)
+        settings = SOLVER_OPTIONS.get(info.name) if options else None
+        if settings:
+            self.solver.solver.configure(settings)  # before any clause: some options insist
+        self.top = 0  # highest variable in use, activation literals included
+        self.nvars = 0
+        self.nmapped = 0  # variables 1..nmapped describe cells; the rest are auxiliary
+        self.nclauses = 0
+        self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
+        self.broken = False  # interrupted inside the solver: no further call is allowed
 
     def fresh_var(self) -> int:
         self.top += 1
         return self.top
 
+    def load(self, chunks: Iterator[list[list[int]]], deadline: Deadline) -> None:
+        """Add the clauses of ``chunks``, timing building and loading apart; stops (TimeUp)
+        at the deadline between two chunks, and the next call goes on where this one ended."""
+        clock = time.perf_counter
+        add = self.solver.append_formula
+        while True:
+            t0 = clock()
+            chunk = next(chunks, None)
+            t1 = clock()
+            self.encode_s += t1 - t0
+            if chunk is None:
+                return
+            _call(add, chunk)
+            self.nclauses += len(chunk)
+            self.load_s += clock() - t1
+            deadline.check()
+
+    def charge(self, stats: dict[str, Any]) -> None:
+        """Put the build and load time so far into a puzzle's ``stats`` (once)."""
+        stats["encode_ms"] = stats.get("encode_ms", 0.0) + self.encode_s * 1000
+        stats["load_ms"] = stats.get("load_ms", 0.0) + self.load_s * 1000
+        self.encode_s = self.load_s = 0.0
+
+    def delete(self) -> None:
+        if self.broken:
+            # Freeing a solver stopped inside a call can crash (CaDiCaL): let it go unfreed.
+            inner = self.solver.solver
+            for name, value in list(vars(inner).items()):
+                if type(value).__name__ == "PyCapsule":
+                    setattr(inner, name, None)
+        self.solver.delete()
+
+
+class _FullEngine(_Engine):
+    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses)."""
+
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str) -> None:
+        super().__init__(info, geometry, geometry.size <= OPTIONS_MAX_SIZE)
+        n = self.size = geometry.size
+        self.n3 = self.nmapped = n ** 3
+        self.units = False  # clues as unit clauses (a fresh engine for one puzzle)
+        self.encoding = encoding
+        self.pool = IDPool(start_from=self.n3 + 1)
+        self._pending = base_clauses(geometry, encoding, amo, self.pool)
+        self.ready = False
+        self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
+        # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
+        self.digit_of = [0] + list(range(1, n + 1)) * geometry.ncells
+
+    def prepare(self, deadline: Deadline) -> None:
+        """Finish loading the base formula (resumed where an earlier deadline stopped it)."""
+        if not self.ready:
+            self.load(self._pending, deadline)
+            self.ready = True
+            self.nvars = self.top = max(self.n3, self.pool.top)
+
+    def assumptions(self, grid: Grid) -> list[int]:
+        return [] if self.units else clue_literals(grid)
+
+    def lit(self, cell: int, d: int) -> int:
+        return cell * self.size + d
+
+    def decode(self, model: list[int]) -> Grid:
+        # Measured (instructions, 9x9): this list comprehension 137k, map/filter with
+        # (0).__lt__ 301k, compress over map(operator.lt) 212k.
+        digit_of = self.digit_of
+        return Grid(self.geometry, tuple([digit_of[v] for v in model[:self.n3] if v > 0]))
+
     def exclusion(self, solution: Grid) -> int:
         """An activation literal that, assumed, rules out ``solution`` (a complete grid).
 
-        The guarded clause ``[-act, -x(cell, digit) for every cell]`` is added once per solution
-        and kept while the same solution is asked for again; a new solution retires the old
-        clause for good with the unit ``[-act]``.
+        The guarded clause is added once per solution and kept while the same solution is
+        asked about again; a new solution retires the old clause for good.
         """
         if self.excluded is not None and self.excluded[0] == solution.cells:
             return self.excluded[1]
         if self.excluded is not None:
             self.solver.add_clause([-self.excluded[1]])
         act = self.fresh_var()
-        self.solver.add_clause([-act] + [-(base + d) for base, d in
-                                         zip(_cell_base(self.geometry), solution.cells)])
+        n = self.size
+        self.solver.add_clause([-act] + [-(cell * n + d)
+                                         for cell, d in enumerate(solution.cells)])
         self.excluded = (solution.cells, act)
         return act
 
-    def decode(self, model: list[int]) -> Grid:
-        n3 = self.n3
-        digit_of = self.digit_of
-        # Measured (instructions, 9x9): this list comprehension 137k, map/filter with
-        # (0).__lt__ 301k, compress over map(operator.lt) 212k.
-        cells = tuple([digit_of[v] for v in model[:n3] if v > 0])
-        if len(cells) != self.geometry.ncells:
-            # Cannot happen with satdoku's encodings; decode_model says which cell is wrong.
-            return decode_model(model[:n3], self.geometry)
-        return Grid(self.geometry, cells)
 
-    def delete(self) -> None:
-        self.solver.delete()
+class _ReducedEngine(_Engine):
+    """One puzzle's reduced formula: no assumptions, decoded through its variable map."""
+
+    per_puzzle = True
+
+    def __init__(self, info: SatSolverInfo, formula: ReducedFormula, deadline: Deadline) -> None:
+        super().__init__(info, formula.geometry, False)
+        self.formula = formula
+        self.nvars = self.top = formula.nvars
+        self.nmapped = formula.nmapped
+        clauses = formula.clauses
+        self.load(iter([clauses[i:i + 20_000] for i in range(0, len(clauses), 20_000)]),
+                  deadline)
+        formula.clauses = []  # let the memory go while the solver works
+
+    def assumptions(self, grid: Grid) -> list[int]:
+        return []
+
+    def lit(self, cell: int, d: int) -> int | bool:
+        return self.formula.lit(cell, d)
+
+    def decode(self, model: list[int]) -> Grid:
+        f = self.formula
+        cells = list(f.settled)
+        var_cell, var_digit = f.var_cell, f.var_digit
+        for lit in model[:f.nmapped]:
+            if lit > 0:
+                cells[var_cell[lit - 1]] = var_digit[lit - 1]
+        return Grid(f.geometry, tuple(cells))
+
+
+class _Settled(Exception):
+    """The reduction decided the puzzle before any solver was needed."""
+
+    def __init__(self, formula: ReducedFormula) -> None:
+        super().__init__()
+        self.formula = formula
 
 
 class SatSolver:
-    """Solve puzzles of any geometry with a python-sat solver (the :class:`Solver` protocol).
+    """Solve, count and explain puzzles of any geometry with a python-sat solver.
 
     Args:
-        sat_solver: a name from :data:`SAT_SOLVERS` (python-sat aliases allowed).
-        encoding: a name from :data:`satdoku.encode.ENCODINGS`.
-        amo: a name from :data:`satdoku.encode.AMO_ENCODINGS`.
-        incremental: keep one solver per geometry and pass clues as assumptions (fast); False
+        sat_solver: a name from :data:`SAT_SOLVERS` (python-sat aliases allowed; default
+            :data:`DEFAULT_SAT_SOLVER`).
+        encoding: a name from :data:`satdoku.encode.ENCODINGS`; None picks one by grid size
+            (:func:`satdoku.solvers.choose_encoding`).
+        amo: an at-most-one encoding (default: pairwise for full encodings, sequential counter
+            for the long lists of the reduced one).
+        incremental: keep one full engine per geometry with clues as assumptions (fast); False
             builds a fresh solver with the clues as unit clauses for every puzzle.
-        stats: fill ``Result.stats`` (variables, clauses, conflicts, decisions, propagations);
-            False leaves it empty and saves two solver calls and a dict per puzzle.
+        stats: add the solver's conflicts, decisions and propagations to ``Result.stats``
+            (two solver calls a puzzle); stage times and formula sizes are always there.
+        max_clauses: refuse (status ``refused``) a formula with more clauses.
+        reduction: options of :func:`satdoku.encode.reduced_formula` for the reduced encoding
+            (``propagate``, ``pairwise_max``, ``locked``), for experiments.
 
     >>> from satdoku.geometry import geometry
     >>> with SatSolver() as s:
@@ -267,110 +365,213 @@ class SatSolver:
     ('solved', (1, 2, 3, 4))
     """
 
-    def __init__(self, sat_solver: str = DEFAULT_SAT_SOLVER, encoding: str = DEFAULT_ENCODING,
-                 amo: str = DEFAULT_AMO, incremental: bool = True, stats: bool = True) -> None:
-        info = check_sat_solver(sat_solver)
-        if encoding not in ENCODINGS:
-            raise SolverError(f"unknown encoding {encoding!r}; choose one of "
-                              f"{', '.join(ENCODINGS)}")
-        if amo not in AMO_ENCODINGS:
-            raise SolverError(f"unknown at-most-one encoding {amo!r}; choose one of "
-                              f"{', '.join(AMO_ENCODINGS)}")
-        self.info = info
-        self.sat_solver = info.name
-        self.name = f"sat:{info.name}"
+    def __init__(self, sat_solver: str | None = None, encoding: str | None = None,
+                 amo: str | None = None, *, incremental: bool = True, stats: bool = True,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                 reduction: dict[str, Any] | None = None) -> None:
+        self.info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
+        self.sat_solver = self.info.name
+        self.name = f"sat:{self.info.name}"
+        if encoding is not None:
+            check_encoding(encoding)
+        if amo is not None:
+            check_amo(amo)
         self.encoding = encoding
         self.amo = amo
         self.incremental = incremental
         self.stats = stats
-        self._engines: dict[Geometry, _Engine] = {}
+        self.max_clauses = max_clauses
+        self.reduction = reduction or {}
+        self._engines: dict[tuple[Geometry, str], _FullEngine] = {}
         self._watchdog: _Watchdog | None = None
 
-    def solve(self, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+    def encoding_for(self, grid: Grid) -> str:
+        """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
+        if self.encoding is not None:
+            return self.encoding
+        from .solvers import choose_encoding
+        return choose_encoding(grid.size)
+
+    # Engines.
+
+    def _engine(self, grid: Grid, deadline: Deadline, units: bool = False) -> _Engine:
+        """The engine for ``grid``, loaded; per-puzzle engines are the caller's to delete.
+
+        Raises TimeUp, TooBigError, or :class:`_Settled` when a reduction decided the puzzle.
+        """
+        encoding = self.encoding_for(grid)
+        geo = grid.geometry
+        if check_encoding(encoding).reduced:
+            formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
+                                      max_clauses=self.max_clauses, deadline=deadline,
+                                      **self.reduction)
+            if formula.contradiction is not None or formula.nmapped == 0:
+                raise _Settled(formula)
+            return _ReducedEngine(self.info, formula, deadline)
+        key = (geo, encoding)
+        engine = None if units else self._engines.get(key)
+        if engine is None:
+            amo = self.amo or DEFAULT_AMO
+            n = geo.size
+            check_size(formula_size(geo, encoding, amo)[1], self.max_clauses,
+                       f"a {n}x{n} grid in the {encoding} encoding")
+            engine = _FullEngine(self.info, geo, encoding, amo)
+            if units:
+                engine.per_puzzle = engine.units = True
+            else:
+                self._engines[key] = engine
+        try:
+            engine.prepare(deadline)
+        except BaseException:
+            if units:
+                engine.delete()
+            raise
+        if units:
+            _call(engine.solver.append_formula, [[lit] for lit in clue_literals(grid)])
+        return engine
+
+    # Solving.
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: tuple = ()) -> Result:
         """Find one solution of ``grid`` (``limit=1``) or count solutions up to ``limit``.
 
-        ``timeout`` is in seconds, counted from when the geometry's solver is ready (building
-        a geometry's base formula happens once and is not charged to one puzzle).
+        ``constraints`` (variant rules) are added for this puzzle only, each guarded by an
+        activation literal. Every stage stops at ``deadline``.
         """
         start = time.perf_counter()
-        if timeout is not None and not (self.info.interrupt or self.info.budget):
+        deadline = deadline or NO_DEADLINE
+        if not deadline.unlimited and not (self.info.interrupt or self.info.budget):
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
                               f"{', '.join(n for n, i in SAT_SOLVERS.items() if i.budget)}")
-        clues = _clue_literals(grid)
-        if self.incremental:
-            engine = self._engine(grid.geometry)
-            assumptions = clues
-        else:
-            engine = _Engine(self.sat_solver, grid.geometry, self.encoding, self.amo, clues)
-            assumptions = []
-        solver = engine.solver
-        try:
-            deadline = None if timeout is None else time.perf_counter() + timeout
-            before = solver.accum_stats() if self.stats else None
-            if limit <= 1:
-                if deadline is None:
-                    answer = solver.solve(assumptions=assumptions)
-                else:
-                    answer = self._run(engine, assumptions, deadline)
-                solution = engine.decode(solver.get_model()) if answer else None
-                status = "timeout" if answer is None else "solved" if answer else "unsolvable"
-                result = Result(status, solution, solver=self.name, encoding=self.encoding)
-            else:
-                result = self._count(engine, assumptions, set(clues), limit, deadline)
-                result.solver = self.name
-                result.encoding = self.encoding
-            if before is not None:
-                after = solver.accum_stats()
-                result.stats = {
-                    "variables": engine.nvars,
-                    "clauses": engine.nclauses + len(clues),
-                    **{k: after.get(k, 0) - before.get(k, 0)
-                       for k in ("conflicts", "decisions", "propagations")},
-                }
-        finally:
-            if not self.incremental:
-                engine.delete()
-        result.time_ms = (time.perf_counter() - start) * 1000.0
-        return result
-
-    def _count(self, engine: _Engine, assumptions: list[int], clue_set: set[int], limit: int,
-               deadline: float | None) -> Result:
+        encoding = self.encoding_for(grid)
+        stats: dict[str, Any] = {}
         solutions: list[Grid] = []
-        act = 0
-        answer = self._run(engine, assumptions, deadline)
-        while answer:
-            model = engine.solver.get_model()
-            solutions.append(engine.decode(model))
-            if len(solutions) >= limit:
-                break
-            if not act:
-                act = engine.fresh_var()
-            size3 = engine.size ** 3
-            engine.solver.add_clause([-act] + [-v for v in model[:size3]
-                                               if v > 0 and v not in clue_set])
-            answer = self._run(engine, assumptions + [act], deadline)
-        if act:
-            engine.solver.add_clause([-act])
-        first = solutions[0] if solutions else None
-        second = solutions[1] if len(solutions) > 1 else None
-        if answer is None:
-            return Result("timeout", first, count=len(solutions), second=second,
-                          message=f"time limit reached after {len(solutions)} solution(s)")
-        return Result(counted_status(len(solutions)), first, count=len(solutions), second=second)
+        engine: _Engine | None = None
+        status = message = None
+        before: dict[str, int] | None = None
+        try:
+            engine = self._engine(grid, deadline, units=not self.incremental)
+            engine.charge(stats)
+            t0 = time.perf_counter()
+            assumptions = engine.assumptions(grid)
+            if constraints:
+                assumptions = assumptions + self._add_constraints(engine, constraints)
+            t1 = time.perf_counter()
+            stats["encode_ms"] += (t1 - t0) * 1000
+            before = engine.solver.accum_stats() if self.stats else None
+            try:
+                status = self._count(engine, assumptions, limit, deadline, solutions)
+            finally:
+                stats["solve_ms"] = (time.perf_counter() - t1) * 1000
+                if constraints and not engine.broken:
+                    for act in assumptions[len(assumptions) - len(constraints):]:
+                        engine.solver.add_clause([-act])
+        except TimeUp:
+            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
+        except TooBigError as error:
+            status, message = "refused", error.message
+        except _Settled as settled:
+            formula = settled.formula
+            stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
+                         solve_ms=0.0)
+            if formula.contradiction is None:
+                solutions.append(Grid(grid.geometry, tuple(formula.settled)))
+                status = "solved" if limit < 2 else "unique"
+            else:
+                status = "unsolvable"
+        finally:
+            if engine is not None and not engine.broken:
+                stats["variables"] = engine.nvars
+                stats["clauses"] = engine.nclauses
+                if before is not None:
+                    after = engine.solver.accum_stats()
+                    for k in ("conflicts", "decisions", "propagations"):
+                        stats[k] = after.get(k, 0) - before.get(k, 0)
+            if engine is not None and (engine.per_puzzle or engine.broken):
+                engine.delete()
+        if status == "timeout" and limit < 2:
+            solutions.clear()
+        return Result(status, solutions[0] if solutions else None,
+                      count=len(solutions) if limit >= 2 and status != "refused" else None,
+                      second=solutions[1] if len(solutions) > 1 else None,
+                      solver=self.name, encoding=encoding,
+                      time_ms=(time.perf_counter() - start) * 1000, stats=stats,
+                      message=message, limit=limit)
 
-    def _run(self, engine: _Engine, assumptions: list[int], deadline: float | None) -> bool | None:
-        """One solve call: True, False, or None when the deadline passed first."""
+    def _add_constraints(self, engine: _Engine, constraints: tuple) -> list[int]:
+        """Each constraint's clauses guarded by a fresh activation literal; the literals."""
+        if not isinstance(engine, _FullEngine):
+            raise OptionError("variant constraints need a full encoding (minimal, natural or "
+                              "extended), not the reduced one")
+        context = _Context(engine, engine.size)
+        acts = []
+        for constraint in constraints:
+            act = engine.fresh_var()
+            clauses = [[-act] + clause for clause in constraint.encode(context)]
+            _call(engine.solver.append_formula, clauses)
+            engine.nclauses += len(clauses)
+            acts.append(act)
+        return acts
+
+    def _count(self, engine: _Engine, assumptions: list[int], limit: int, deadline: Deadline,
+               solutions: list[Grid]) -> str:
+        """Solve, then block each solution and solve again, until ``limit`` solutions or none
+        is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
         solver = engine.solver
-        if deadline is None:
-            return solver.solve(assumptions=assumptions)
-        if time.perf_counter() >= deadline:
+        answer = self._run(engine, assumptions, deadline)
+        act = 0
+        try:
+            while answer:
+                model = solver.get_model()
+                solutions.append(engine.decode(model))
+                if len(solutions) >= limit:
+                    break
+                if not act:
+                    act, given = engine.fresh_var(), set(assumptions)
+                solver.add_clause([-act] + [-v for v in model[:engine.nmapped]
+                                            if v > 0 and v not in given])
+                answer = self._run(engine, assumptions + [act], deadline)
+        finally:
+            if act and not engine.broken:
+                solver.add_clause([-act])
+        if answer is None:
+            raise TimeUp
+        if limit < 2:
+            return "solved" if solutions else "unsolvable"
+        return counted_status(len(solutions))
+
+    def _run(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
+             conflicts: int | None = None) -> bool | None:
+        """One solve call: True, False, or None when the deadline (or ``conflicts``, a budget
+        that gives the same answer on every machine) ran out first. Ctrl-C inside the solver
+        leaves it unusable (CaDiCaL aborts on the next call): the engine is marked broken."""
+        try:
+            return self._solve_call(engine, assumptions, deadline, conflicts)
+        except KeyboardInterrupt:
+            engine.broken = True
+            for key, cached in list(self._engines.items()):
+                if cached is engine:
+                    del self._engines[key]
+            raise
+
+    def _solve_call(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
+                    conflicts: int | None) -> bool | None:
+        solver = engine.solver
+        if conflicts is not None:
+            solver.conf_budget(conflicts)
+            return _call(solver.solve_limited, assumptions=assumptions)
+        if deadline.unlimited:
+            return _call(solver.solve, assumptions=assumptions)
+        if deadline.expired():
             return None
         if self.info.interrupt:
             if self._watchdog is None:
                 self._watchdog = _Watchdog()
-            self._watchdog.arm(deadline, solver.interrupt)
+            self._watchdog.arm(deadline.at, solver.interrupt)
             try:
-                return solver.solve_limited(assumptions=assumptions, expect_interrupt=True)
+                return _call(solver.solve_limited, assumptions=assumptions,
+                             expect_interrupt=True)
             finally:
                 self._watchdog.disarm()
                 solver.clear_interrupt()
@@ -378,46 +579,52 @@ class SatSolver:
         budget = 10
         while True:
             begun = time.perf_counter()
-            conflicts = solver.accum_stats().get("conflicts", 0)
+            conflicts_before = solver.accum_stats().get("conflicts", 0)
             solver.conf_budget(budget)
-            answer = solver.solve_limited(assumptions=assumptions)
+            answer = _call(solver.solve_limited, assumptions=assumptions)
             if answer is not None:
                 return answer
             now = time.perf_counter()
-            if now >= deadline:
+            if now >= deadline.at:
                 return None
             # Size the next slice to about 0.05 s (or what is left) at the rate just seen.
-            done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts)
+            done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
             rate = done / max(now - begun, 1e-6)
-            budget = max(10, min(4 * budget, int(rate * min(0.05, deadline - now))))
+            budget = max(10, min(4 * budget, int(rate * min(0.05, deadline.at - now))))
 
-    def _engine(self, geometry: Geometry) -> _Engine:
-        """The incremental engine of ``geometry``, built on first use."""
-        engine = self._engines.get(geometry)
-        if engine is None:
-            engine = self._engines[geometry] = _Engine(self.sat_solver, geometry, self.encoding,
-                                                       self.amo)
-        return engine
+    # Questions beyond solving (explain, generate).
 
-    def core(self, grid: Grid, *, timeout: float | None = None
+    def core(self, grid: Grid, *, deadline: Deadline | None = None
              ) -> tuple[list[int] | None, Grid | None]:
         """Cells of givens that cannot all hold together, or a solution when there are none.
 
-        Returns ``(cells, None)`` when ``grid`` has no solution: the cells come from the
-        solver's final conflict over the clue assumptions (``get_core``), an unsatisfiable
-        subset of the givens but not necessarily a minimal one
-        (:func:`satdoku.explain.minimal_core` shrinks it). Returns ``(None, solution)``
-        otherwise. Raises :class:`SolverError` when ``timeout`` seconds pass first.
+        Returns ``(cells, None)`` when ``grid`` has no solution: with a full encoding the cells
+        come from the solver's final conflict over the clue assumptions (``get_core``), an
+        unsatisfiable subset of the givens but not necessarily a minimal one
+        (:func:`satdoku.explain.minimal_core` shrinks it); the reduced encoding has no
+        assumptions and gives every given. Returns ``(None, solution)`` otherwise.
+        Raises TimeUp at the deadline, TooBigError for a formula over the limit.
         """
-        engine = self._engine(grid.geometry)
-        deadline = None if timeout is None else time.perf_counter() + timeout
-        answer = self._run(engine, _clue_literals(grid), deadline)
-        if answer is None:
-            raise SolverError(f"time limit of {timeout:g} s reached looking for a core")
-        if answer:
-            return None, engine.decode(engine.solver.get_model())
-        n = grid.size
-        return sorted({(lit - 1) // n for lit in engine.solver.get_core() or ()}), None
+        deadline = deadline or NO_DEADLINE
+        try:
+            engine = self._engine(grid, deadline)
+        except _Settled as settled:
+            if settled.formula.contradiction is None:
+                return None, Grid(grid.geometry, tuple(settled.formula.settled))
+            return [c for c, _ in grid.givens()], None
+        try:
+            answer = self._run(engine, engine.assumptions(grid), deadline)
+            if answer is None:
+                raise TimeUp
+            if answer:
+                return None, engine.decode(engine.solver.get_model())
+            if isinstance(engine, _FullEngine):
+                n = grid.size
+                return sorted({(lit - 1) // n for lit in engine.solver.get_core() or ()}), None
+            return [c for c, _ in grid.givens()], None
+        finally:
+            if engine.per_puzzle:
+                engine.delete()
 
     def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,
                        conflicts: int | None = None) -> tuple[str, Grid | None]:
@@ -427,11 +634,8 @@ class SatSolver:
             cells: look only for solutions that differ from ``solution`` in one of these cells
                 (one solve call per cell, each assuming that cell's digit is not the
                 solution's: faster than ruling out the whole solution, see
-                :mod:`satdoku.generate`).
-                Digging a puzzle that has one solution, a second solution of the puzzle with
-                some cells emptied must differ in one of them. None: anywhere, in one call
-                with a clause ruling out ``solution`` (kept while the same solution is asked
-                about again).
+                :mod:`satdoku.generate`). None: anywhere, in one call with a clause ruling out
+                ``solution`` (kept while the same solution is asked about again).
             conflicts: a budget per solve call; unlike a time limit it gives the same answer
                 on every machine.
 
@@ -439,30 +643,40 @@ class SatSolver:
             ``('unique', None)`` when there is none, ``('multiple', other)``, or
             ``('unknown', None)`` when the budget ran out.
         """
-        engine = self._engine(grid.geometry)
-        clues = _clue_literals(grid)
-        if cells is None:
-            tries = [clues + [engine.exclusion(solution)]]
-        else:
-            base = _cell_base(grid.geometry)
-            tries = [clues + [-(base[c] + solution.cells[c])] for c in cells]
-        solver = engine.solver
         if conflicts is not None and not self.info.budget:
             raise SolverError(f"{self.sat_solver} cannot keep a conflict budget")
         if conflicts is not None and conflicts < 1:
             # (python-sat solvers read a budget of 0 as no budget at all)
             raise SolverError(f"a conflict budget must be at least 1, not {conflicts}")
-        unknown = False
-        for assumptions in tries:
-            if conflicts is None:
-                answer = solver.solve(assumptions=assumptions)
+        try:
+            engine = self._engine(grid, NO_DEADLINE)
+        except _Settled:
+            return "unique", None  # the reduction leaves one solution (or none) to the givens
+        try:
+            clues = engine.assumptions(grid)
+            if cells is None:
+                if isinstance(engine, _FullEngine):
+                    tries = [clues + [engine.exclusion(solution)]]
+                else:
+                    lits = [engine.lit(c, d) for c, d in enumerate(solution.cells)]
+                    engine.solver.add_clause([-v for v in lits if v is not True and v])
+                    tries = [clues]
             else:
-                solver.conf_budget(conflicts)
-                answer = solver.solve_limited(assumptions=assumptions)
-            if answer:
-                return "multiple", engine.decode(solver.get_model())
-            unknown |= answer is None
-        return ("unknown", None) if unknown else ("unique", None)
+                tries = []
+                for c in cells:
+                    v = engine.lit(c, solution.cells[c])
+                    if v is not True and v is not False:
+                        tries.append(clues + [-v])
+            unknown = False
+            for assumptions in tries:
+                answer = self._run(engine, assumptions, NO_DEADLINE, conflicts)
+                if answer:
+                    return "multiple", engine.decode(engine.solver.get_model())
+                unknown |= answer is None
+            return ("unknown", None) if unknown else ("unique", None)
+        finally:
+            if engine.per_puzzle:
+                engine.delete()
 
     def close(self) -> None:
         """Free every solver (python-sat solvers hold C memory)."""

@@ -87,6 +87,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Callable
 
+from .deadline import NO_DEADLINE, Deadline
 from .errors import SolverError
 from .geometry import Geometry
 from .grid import Grid
@@ -405,14 +406,14 @@ class NativeSolver:
         #: False: singles only (the solver as it was before locked candidates, for comparisons).
         self.locked_candidates = locked_candidates
 
-    def solve(self, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None) -> Result:
         """Solve ``grid``; with ``limit >= 2`` count its solutions up to ``limit``.
 
         Args:
             grid: the puzzle; its givens are assumed not to clash (a clash gives 'unsolvable').
             limit: 1 to stop at the first solution (status 'solved' or 'unsolvable'); 2 or more
                 to count (status 'unique', 'multiple' or 'unsolvable', ``count`` filled).
-            timeout: seconds for this puzzle, or None for no limit.
+            deadline: when to stop (None: no limit).
 
         Returns:
             a :class:`Result` with ``stats`` nodes, guesses, backtracks and no_guess (True when
@@ -422,21 +423,21 @@ class NativeSolver:
         if limit < 1:
             raise SolverError(f"limit must be at least 1, not {limit}")
         start = time.perf_counter()
-        deadline = _INF if timeout is None else start + timeout
+        deadline = deadline or NO_DEADLINE
         t = _tables(grid.geometry)
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "no_guess": False}
         solutions: list[list[int]] = []
-        timed_out = not _search(grid, t, limit, deadline, solutions, stats,
-                                self.locked_candidates)
+        timed_out = deadline.expired() or not _search(grid, t, limit, deadline.at, solutions,
+                                                      stats, self.locked_candidates)
         stats["no_guess"] = stats["guesses"] == 0 and not timed_out
         geo = grid.geometry
         found = [Grid(geo, tuple(map(int.bit_length, cand))) for cand in solutions]
         counting = limit >= 2
         if timed_out:
             status = "timeout"
-            message = f"timed out after {timeout:g} s"
-            if counting and found:
-                message += f" with {len(found)} solution(s) found"
+            message = deadline.message(len(found) if counting else None)
+            if not counting:
+                found = []
         else:
             status = counted_status(len(found)) if counting else (
                 "solved" if found else "unsolvable")
@@ -451,6 +452,7 @@ class NativeSolver:
             time_ms=(time.perf_counter() - start) * 1000.0,
             stats=stats,
             message=message,
+            limit=limit,
         )
 
     def close(self) -> None:

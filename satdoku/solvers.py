@@ -1,108 +1,179 @@
-"""The solver registry and the one door every answer goes through: :func:`solve` verifies.
+"""The solver registry, the choice of encoding, and the one door every answer goes through.
 
 ``make_solver('sat', sat_solver='minisat22')`` or ``make_solver('native')`` gives an object with
-the :class:`~satdoku.result.Solver` interface. :func:`solve` runs it and checks every solution it
-returns with :func:`~satdoku.grid.solution_problems`, which belongs to neither solver; a solution
-that fails is turned into status ``error``, never passed on as an answer.
+the :class:`~satdoku.result.Solver` interface; :data:`SOLVERS` lists the methods.
+:func:`choose_encoding` picks the encoding a grid gets when none is named. :func:`solve` checks
+the givens (a clash is ``invalid``), runs the solver under one deadline, and checks every
+solution it returns with :func:`~satdoku.grid.solution_problems` (and each variant constraint's
+own check), which belong to no solver; a solution that fails becomes status ``error``, never an
+answer.
 """
 
 from __future__ import annotations
 
 import time
-from typing import Callable
+from typing import Any, Callable
 
-from .errors import SolverError
-from .grid import Grid, solution_problems
+from .deadline import Deadline
+from .encode import DEFAULT_ENCODING, DEFAULT_MAX_CLAUSES
+from .errors import OptionError, PuzzleError
+from .grid import Grid, check_givens, clash_free, solution_problems
 from .result import Result, Solver
 
-__all__ = ["METHODS", "make_solver", "solve", "verify", "parse_method"]
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "choose_encoding", "make_solver",
+           "solve", "verify", "describe"]
+
+#: Grids at least this big get the reduced encoding when none is named: from 36 x 36 the full
+#: formula (N**3 variables, ~2 N**4 clauses, 3.3 million at 36) costs seconds to build and
+#: hundreds of MB, while the givens of real puzzles leave a few thousand open pairs.
+REDUCED_MIN_SIZE = 36
+
+
+def choose_encoding(size: int) -> str:
+    """The encoding an N x N grid gets when none is named.
+
+    >>> choose_encoding(9), choose_encoding(64)
+    ('extended', 'reduced')
+    """
+    return "reduced" if size >= REDUCED_MIN_SIZE else DEFAULT_ENCODING
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
-              amo: str | None = None, incremental: bool = True, stats: bool = True) -> Solver:
-    from .sat import DEFAULT_SAT_SOLVER, SatSolver
-    if encoding == "reduced":
-        from .reduce import ReducedSatSolver
-        return ReducedSatSolver(sat_solver, amo=amo)
-    full = SatSolver(sat_solver or DEFAULT_SAT_SOLVER, encoding=encoding or "extended",
-                     amo=amo or "pairwise", incremental=incremental, stats=stats)
-    if encoding is not None:
-        return full
-    # no encoding named: big grids (N >= 36) get the reduced encoding, a fresh formula each
-    from .reduce import ReducedSatSolver, SizeSwitchSolver
-    return SizeSwitchSolver(full, ReducedSatSolver(sat_solver, amo=amo))
+              amo: str | None = None, incremental: bool = True, stats: bool = True,
+              max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
+    from .sat import SatSolver
+    return SatSolver(sat_solver, encoding, amo, incremental=incremental, stats=stats,
+                     max_clauses=max_clauses)
 
 
-def _make_native(sat_solver: str | None = None, encoding: str | None = None,
-                 amo: str | None = None, incremental: bool = True, stats: bool = True) -> Solver:
+def _make_native(**_: Any) -> Solver:
     from .search import NativeSolver
     return NativeSolver()
 
 
 #: Solving methods by name: SAT through python-sat, or the native propagation search.
-METHODS: dict[str, Callable[..., Solver]] = {"sat": _make_sat, "native": _make_native}
+SOLVERS: dict[str, Callable[..., Solver]] = {"sat": _make_sat, "native": _make_native}
+DEFAULT_SOLVER = "sat"
 
 
-def make_solver(method: str = "sat", *, sat_solver: str | None = None,
+def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
-                incremental: bool = True, stats: bool = True) -> Solver:
-    """A solver for ``method`` ('sat' or 'native'); SAT options are ignored by 'native'.
+                incremental: bool = True, stats: bool = True,
+                max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
+    """A solver for ``method`` (a name in :data:`SOLVERS`); SAT options are ignored by native.
 
     ``stats=False`` lets the SAT backend skip its per-puzzle solver figures (faster).
 
-    >>> with make_solver("sat", sat_solver="minisat22") as s:  # doctest: +SKIP
-    ...     s.solve(grid).status
-    'solved'
+    >>> with make_solver("sat", sat_solver="minisat22") as s:
+    ...     s.name
+    'sat:minisat22'
     """
     try:
-        factory = METHODS[method]
+        factory = SOLVERS[method]
     except KeyError:
-        raise SolverError(f"unknown method {method!r}; choose from {', '.join(METHODS)}") from None
+        raise OptionError(f"unknown solver {method!r}; choose one of "
+                          f"{', '.join(SOLVERS)}") from None
     return factory(sat_solver=sat_solver, encoding=encoding, amo=amo, incremental=incremental,
-                   stats=stats)
+                   stats=stats, max_clauses=max_clauses)
 
 
-def parse_method(text: str) -> tuple[str, str | None]:
-    """``'sat:glucose4'`` -> ('sat', 'glucose4'); ``'native'`` -> ('native', None)."""
-    method, _, detail = text.partition(":")
-    if method not in METHODS:
-        raise SolverError(f"unknown method {text!r}; use sat, sat:SOLVER or native")
-    if method == "native" and detail:
-        raise SolverError(f"method {text!r}: native takes no solver name")
-    return method, detail or None
+def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
+    """``result`` unchanged when its solutions are right for ``grid`` (and keep every variant
+    constraint), else an ``error`` result saying what is wrong."""
+    def wrong(what: str) -> Result:
+        return Result(status="error", solver=result.solver, encoding=result.encoding,
+                      time_ms=result.time_ms, stats=result.stats, limit=result.limit,
+                      message=f"internal error: {result.solver} {what}")
 
-
-def verify(result: Result, grid: Grid) -> Result:
-    """``result`` unchanged when its solutions are right for ``grid``, else an ``error`` result."""
     for label, answer in (("solution", result.solution), ("second solution", result.second)):
         if answer is None:
             continue
         problems = solution_problems(answer, grid)
+        for constraint in constraints:
+            problems += constraint.check(answer)
         if problems:
-            return Result(status="error", solver=result.solver, encoding=result.encoding,
-                          time_ms=result.time_ms, stats=result.stats,
-                          message=f"internal error: {result.solver} gave a wrong {label}: "
-                                  + "; ".join(problems[:3]))
+            return wrong(f"gave a wrong {label}: " + "; ".join(problems[:3]))
     if result.second is not None and result.second == result.solution:
-        return Result(status="error", solver=result.solver, encoding=result.encoding,
-                      time_ms=result.time_ms, stats=result.stats,
-                      message=f"internal error: {result.solver} counted one solution twice")
+        return wrong("counted one solution twice")
     if result.ok and result.solution is None:
-        return Result(status="error", solver=result.solver, encoding=result.encoding,
-                      time_ms=result.time_ms, stats=result.stats,
-                      message=f"internal error: {result.solver} said {result.status} "
-                              "without a solution")
+        return wrong(f"said {result.status} without a solution")
     return result
 
 
-def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None = None) -> Result:
+def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None = None,
+          deadline: Deadline | None = None, constraints: tuple = (),
+          givens_checked: bool = False) -> Result:
     """Solve ``grid`` with ``solver`` and verify the answer independently.
 
-    ``limit >= 2`` counts solutions up to ``limit`` (statuses ``unique``/``multiple``). The time
-    verification took is added to the stats as ``verify_ms``.
+    Args:
+        solver: from :func:`make_solver`.
+        grid: the puzzle; givens that clash give status ``invalid`` (naming the cells).
+        limit: 1 finds one solution; ``limit >= 2`` counts up to it (``unique``/``multiple``).
+        timeout: seconds for the whole puzzle, every stage (or pass ``deadline``, made when
+            reading the puzzle began, to count the reading too).
+        constraints: variant rules (:mod:`satdoku.constraints`) the solution must keep.
+        givens_checked: the caller has checked the givens (the parser does), so they are not
+            checked again.
+
+    The time verification took is added to the stats as ``verify_ms`` (and the solver's
+    time as ``solve_ms`` when it has no stages of its own).
+
+    >>> from satdoku.geometry import geometry
+    >>> with make_solver() as s:
+    ...     solve(s, Grid(geometry(2, 2), (1, 1) + (0,) * 14)).message
+    'r1c2: 1 repeats the given at r1c1'
     """
-    result = solver.solve(grid, limit=limit, timeout=timeout)
+    if limit < 1:
+        raise OptionError(f"limit must be at least 1, not {limit}")
+    cells = grid.cells
+    if not givens_checked and not (0 <= min(cells) and max(cells) <= grid.size
+                                   and clash_free(grid)):
+        try:
+            check_givens(grid)
+        except PuzzleError as error:
+            return Result("invalid", solver=solver.name, encoding=solver.encoding, limit=limit,
+                          message=error.detail)
+    if deadline is None:
+        deadline = Deadline(timeout)
+    if constraints:
+        result = solver.solve(grid, limit=limit, deadline=deadline, constraints=constraints)
+    else:
+        result = solver.solve(grid, limit=limit, deadline=deadline)
     start = time.perf_counter()
-    result = verify(result, grid)
-    result.stats["verify_ms"] = (time.perf_counter() - start) * 1000
+    result = verify(result, grid, constraints)
+    stats = result.stats
+    stats["verify_ms"] = (time.perf_counter() - start) * 1000
+    if "solve_ms" not in stats:  # a solver with one stage: all its time is solving
+        stats["solve_ms"] = result.time_ms
     return result
+
+
+def describe() -> dict[str, Any]:
+    """What ``satdoku solvers`` shows: methods, SAT solvers, encodings, at-most-one encodings,
+    the defaults, and python-sat's version."""
+    from .encode import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_REDUCED_AMO, ENCODINGS
+    from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS
+    return {
+        "solvers": list(SOLVERS), "default_solver": DEFAULT_SOLVER,
+        "sat_solvers": [{"name": name, "default": name == DEFAULT_SAT_SOLVER,
+                         "time_limit": info.interrupt or info.budget, "note": info.note}
+                        for name, info in SAT_SOLVERS.items()],
+        "encodings": [{"name": e.name, "description": e.description,
+                       "default": ("below 36x36" if e.name == DEFAULT_ENCODING else
+                                   f"from {REDUCED_MIN_SIZE}x{REDUCED_MIN_SIZE}"
+                                   if e.reduced else None)}
+                      for e in ENCODINGS.values()],
+        "amo": list(AMO_ENCODINGS), "default_amo": DEFAULT_AMO,
+        "default_reduced_amo": DEFAULT_REDUCED_AMO,
+        "python_sat": python_sat_version(),
+    }
+
+
+def python_sat_version() -> str:
+    """The installed python-sat's version."""
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("python-sat")
+    except PackageNotFoundError:  # pragma: no cover (an unusual install)
+        import pysat
+        return getattr(pysat, "__version__", "unknown")

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from satdoku.agree import disagreements
 from satdoku.batch import SolveOptions, solve_puzzles
-from satdoku.formats import parse_puzzle
+from satdoku.formats import parse_puzzle, parse_puzzles
 from satdoku.generate import full_grid, make_puzzle
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
@@ -58,7 +58,7 @@ def test_clashing_givens_are_invalid(shape, seed):
     cells = [0] * geo.ncells
     cells[a] = cells[b] = rng.randint(1, geo.size)
     text = "".join("123456789ABCDEFG"[d - 1] if d else "." for d in cells)
-    outcome, = solve_puzzles([parse_puzzle(text, box=shape)], SolveOptions(check=True))
+    outcome, = solve_puzzles(parse_puzzles([text], box=shape), SolveOptions(check=True))
     assert outcome.result.status == "invalid"
     first, second = sorted((a, b))
     assert f"{geo.cell_name(second)}: {cells[a]} repeats the given at {geo.cell_name(first)}" \

@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from satdoku import bench
-from satdoku.bench import BenchInterrupted, BenchRow, run_bench, summarise
+from satdoku.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
 from satdoku.result import Result
 from satdoku.sat import DEFAULT_SAT_SOLVER
@@ -19,10 +19,11 @@ from satdoku.sat import DEFAULT_SAT_SOLVER
 SAT = f"sat:{DEFAULT_SAT_SOLVER}"
 
 #: The documented columns of CSV and JSON output, in order.
-COLUMNS = ["file", "size", "method", "encoding", "count_to", "puzzles", "solved", "unsolvable",
-           "multiple", "timeouts", "invalid", "errors", "seconds", "puzzles_per_s", "mean_ms",
-           "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
+COLUMNS = ["source", "size", "solver", "encoding", "limit", "puzzles", "solved", "unsolvable",
+           "multiple", "timeouts", "invalid", "refused", "errors", "seconds", "puzzles_per_s",
+           "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
            "decisions_per_puzzle", "guesses_per_puzzle", "no_guess_pct", "partial"]
+SETTINGS = ["python", "machine", "cpus", "satdoku", "timeout", "seed", "jobs"]
 
 TINY4 = """\
 # unique
@@ -58,15 +59,19 @@ def run(*args):
 
 
 def by_group(rows):
-    return {(row["file"].rsplit("/", 1)[-1], row["method"], row["encoding"] or None): row
+    return {(row["source"].rsplit("/", 1)[-1], row["solver"], row["encoding"] or None): row
             for row in rows}
 
 
+def jsonl(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
 def test_csv_has_the_columns_and_the_counts(files):
-    result = run(*files, "--method", "sat", "--method", "native", "--count-to", "2",
+    result = run(*files, "--solver", "sat", "--solver", "native", "--limit", "2",
                  "--format", "csv")
     assert result.exit_code == 0, result.output
-    reader = csv.DictReader(io.StringIO(result.output))
+    reader = csv.DictReader(io.StringIO(result.stdout))
     assert reader.fieldnames == COLUMNS
     rows = by_group(reader)
     assert set(rows) == {("tiny4.txt", SAT, "extended"), ("tiny4.txt", "native", None),
@@ -74,10 +79,10 @@ def test_csv_has_the_columns_and_the_counts(files):
     for method, encoding in ((SAT, "extended"), ("native", None)):
         row = rows["tiny4.txt", method, encoding]
         counts = {k: int(row[k]) for k in ("puzzles", "solved", "multiple", "unsolvable",
-                                           "timeouts", "invalid", "errors", "size", "count_to")}
+                                           "timeouts", "invalid", "errors", "size", "limit")}
         assert counts == {"puzzles": 5, "solved": 2, "multiple": 1, "unsolvable": 1,
-                          "timeouts": 0, "invalid": 1, "errors": 0, "size": 4, "count_to": 2}
-        assert row["partial"] == "False"
+                          "timeouts": 0, "invalid": 1, "errors": 0, "size": 4, "limit": 2}
+        assert row["partial"] == "false"
         assert float(row["puzzles_per_s"]) > 0
         assert float(row["median_ms"]) <= float(row["p90_ms"]) <= float(row["max_ms"])
         nine = rows["tiny9.txt", method, encoding]
@@ -88,55 +93,65 @@ def test_csv_has_the_columns_and_the_counts(files):
     assert float(rows["tiny4.txt", "native", None]["guesses_per_puzzle"]) >= 0
 
 
-def test_json_rows_and_settings(files):
-    result = run(files[0], "--method", "native", "--method", "sat:glucose4", "--encoding",
-                 "minimal,extended", "--count-to", "2", "--format", "json", "--seed", "7")
+def test_json_lines_carry_the_settings(files):
+    result = run(files[0], "--solver", "native", "--solver", "sat", "--sat-solver", "glucose4",
+                 "--encoding", "minimal,extended", "--limit", "2", "--format", "json",
+                 "--seed", "7")
     assert result.exit_code == 0, result.output
-    doc = json.loads(result.output)
-    assert doc["settings"]["seed"] == 7 and doc["settings"]["count_to"] == 2
-    assert doc["settings"]["methods"] == ["native", "sat:glucose4"]
-    assert [(r["method"], r["encoding"]) for r in doc["rows"]] == [
+    rows = jsonl(result.stdout)
+    assert [(r["solver"], r["encoding"]) for r in rows] == [
         ("native", None), ("sat:glucose4", "minimal"), ("sat:glucose4", "extended")]
-    for row in doc["rows"]:
-        assert list(row) == COLUMNS
+    for row in rows:
+        assert list(row) == COLUMNS + SETTINGS
+        assert row["seed"] == 7 and row["limit"] == 2
         assert (row["solved"], row["multiple"], row["unsolvable"], row["invalid"]) == (2, 1, 1, 1)
 
 
-def test_count_to_one_only_finds_solutions(files):
-    result = run(files[0], "--method", "native", "--format", "json")
-    row = json.loads(result.output)["rows"][0]
+def test_limit_one_only_finds_solutions(files):
+    result = run(files[0], "--solver", "native", "--format", "json")
+    row = jsonl(result.stdout)[0]
     assert (row["solved"], row["multiple"], row["unsolvable"], row["invalid"]) == (3, 0, 1, 1)
 
 
-def test_table_names_every_method(files):
-    result = run(*files, "--method", "sat:minisat22", "--method", "sat:cadical195",
-                 "--method", "native", "--limit", "2")
+def test_table_names_every_solver(files):
+    result = run(*files, "--sat-solver", "minisat22", "--sat-solver", "cadical195",
+                 "--solver", "sat", "--solver", "native", "--first", "2")
     assert result.exit_code == 0, result.output
-    lines = result.output.splitlines()
+    lines = result.stdout.splitlines()
     assert lines[0].startswith("| file") and "puzzles/s" in lines[0]
     assert len(lines) == 2 + 2 * 3
-    for method in ("sat:minisat22", "sat:cadical195", "native"):
-        assert sum(method in line for line in lines) == 2
-    # --limit 2 keeps the first two puzzles of each file
+    for label in ("sat:minisat22", "sat:cadical195", "native"):
+        assert sum(label in line for line in lines) == 2
+    # --first 2 keeps the first two puzzles of each file
     assert all(line.split("|")[4].strip() == "2" for line in lines[2:])
 
 
 def test_default_is_default_sat_solver_and_native(files):
     result = run(files[1])
     assert result.exit_code == 0, result.output
-    assert f"| {SAT} " in result.output and "| native " in result.output
-    assert "| extended " in result.output
+    assert f"| {SAT} " in result.stdout and "| native " in result.stdout
+    assert "| extended " in result.stdout
 
 
-def test_out_is_written_and_not_overwritten(files, tmp_path):
+def test_every_encoding_reduced_included(files):
+    result = run(files[1], "--encoding", "reduced", "--encoding", "natural", "--format", "json")
+    assert result.exit_code == 0, result.output
+    rows = jsonl(result.stdout)
+    assert [(r["solver"], r["encoding"], r["solved"]) for r in rows] == [
+        (SAT, "reduced", 2), (SAT, "natural", 2)]
+
+
+def test_output_is_written_and_not_overwritten(files, tmp_path):
     out = tmp_path / "bench.csv"
-    result = run(files[1], "--method", "native", "--format", "csv", "--out", str(out))
-    assert result.exit_code == 0 and result.output == ""
+    result = run(files[1], "--solver", "native", "--format", "csv", "-o", str(out))
+    assert result.exit_code == 0 and result.stdout == ""
     assert out.read_text().splitlines()[0] == ",".join(COLUMNS)
-    again = run(files[1], "--method", "native", "--out", str(out))
+    again = run(files[1], "--solver", "native", "--output", str(out))
     assert again.exit_code == 2 and "exists" in again.output
-    forced = run(files[1], "--method", "native", "--out", str(out), "--force")
+    forced = run(files[1], "--solver", "native", "-o", str(out), "--force")
     assert forced.exit_code == 0 and out.read_text().startswith("| file")
+    dash = run(files[1], "--solver", "native", "-o", "-")
+    assert dash.exit_code == 0 and dash.stdout.startswith("| file")
 
 
 def test_plot_writes_a_png_and_leaves_the_inputs_alone(files, tmp_path):
@@ -151,22 +166,23 @@ def test_plot_writes_a_png_and_leaves_the_inputs_alone(files, tmp_path):
 
 def test_plot_refuses_an_input_file(files):
     result = run(files[0], "--plot", files[0], "--force")
-    assert result.exit_code == 2 and "is an input file" in result.output
+    assert result.exit_code == 2 and "is an input of this run" in result.output
 
 
 def test_plot_without_matplotlib_says_how_to_get_it(files, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes 'import matplotlib' fail
     result = run(files[0], "--plot", str(tmp_path / "x.png"))
     assert result.exit_code == 2
-    assert result.output == "Error: install satdoku[plot] for --plot\n"
+    assert result.stderr.endswith("Error: install satdoku[plot] for --plot\n")
     assert not (tmp_path / "x.png").exists()
 
 
 @pytest.mark.parametrize("args, message", [
-    (["no/such/file.txt"], "does not exist"),
-    (["{tiny4}", "--method", "dpll"], "unknown method"),
-    (["{tiny4}", "--method", "sat:nosuch"], "unknown SAT solver"),
+    (["{tiny4}", "--solver", "dpll"], "'dpll' is not one of 'sat', 'native'"),
+    (["{tiny4}", "--sat-solver", "nosuch"], "unknown SAT solver"),
     (["{tiny4}", "--encoding", "natural,clever"], "unknown encoding"),
+    (["{tiny4}", "--limit", "3"], "3 is not in the range 1<=x<=2"),
+    (["{tiny4}", "--alphabet", "1123"], "alphabet '1123' has '1' twice"),
 ])
 def test_bad_arguments_give_a_clean_error(files, args, message):
     result = run(*[a.format(tiny4=files[0]) for a in args])
@@ -177,9 +193,9 @@ def test_bad_arguments_give_a_clean_error(files, args, message):
 def test_a_file_that_is_not_puzzles_counts_invalid(tmp_path):
     junk = tmp_path / "junk.txt"
     junk.write_text("hello world\n")
-    result = run(str(junk), "--method", "native", "--format", "json")
+    result = run(str(junk), "--solver", "native", "--format", "json")
     assert result.exit_code == 0, result.output
-    row = json.loads(result.output)["rows"][0]
+    row = jsonl(result.stdout)[0]
     assert row["puzzles"] == row["invalid"] == 1
     assert row["size"] is None and row["puzzles_per_s"] is None and row["median_ms"] is None
 
@@ -194,18 +210,19 @@ def test_ctrl_c_prints_finished_rows_and_the_partial_one(files):
 
     rows = []
     with pytest.raises(BenchInterrupted) as stop:
-        for row in run_bench(files, ["native", "sat"], count_to=2, progress=progress):
+        for row in run_bench(files, check_groups(["native", "sat"]), limit=2,
+                             progress=progress):
             rows.append(row)
     # tiny4 first: native takes steps 1-8 (4 valid puzzles, 2 passes), SAT warms up in 9-12
-    assert [(r.method, r.partial) for r in rows] == [("native", False)]
+    assert [(r.solver, r.partial) for r in rows] == [("native", False)]
     partial = stop.value.row
-    assert partial.partial and partial.method == SAT and partial.puzzles >= 1
+    assert partial.partial and partial.solver == SAT and partial.puzzles >= 1
 
 
 def test_cli_ctrl_c_exits_130_with_the_rows(files, monkeypatch):
-    done = BenchRow(file=files[0], size=4, method="native", encoding=None, count_to=1,
+    done = BenchRow(source=files[0], size=4, solver="native", encoding=None, limit=1,
                     puzzles=3, solved=3)
-    cut = BenchRow(file=files[0], size=4, method=SAT, encoding="extended", count_to=1,
+    cut = BenchRow(source=files[0], size=4, solver=SAT, encoding="extended", limit=1,
                    puzzles=1, solved=1, partial=True)
 
     def interrupted(*args, **kwargs):
@@ -215,8 +232,9 @@ def test_cli_ctrl_c_exits_130_with_the_rows(files, monkeypatch):
     monkeypatch.setattr(bench, "run_bench", interrupted)
     result = CliRunner().invoke(main, ["bench", files[0], "--format", "csv"])
     assert result.exit_code == 130
-    rows = list(csv.DictReader(io.StringIO(result.output.split("\n", 1)[1])))
-    assert [(r["method"], r["partial"]) for r in rows] == [("native", "False"), (SAT, "True")]
+    rows = list(csv.DictReader(io.StringIO(result.stdout)))
+    assert [(r["solver"], r["partial"]) for r in rows] == [("native", "false"), (SAT, "true")]
+    assert result.stderr.startswith("interrupted")
 
 
 def test_summarise_charges_timeouts_and_takes_percentiles():
@@ -224,7 +242,7 @@ def test_summarise_charges_timeouts_and_takes_percentiles():
                + [Result("solved", stats={"guesses": 0, "no_guess": True})]
                + [Result("timeout", stats={"guesses": 50})])
     times = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 1000.0]
-    row = summarise(BenchRow(file="f", size=9, method="native", encoding=None, count_to=1,
+    row = summarise(BenchRow(source="f", size=9, solver="native", encoding=None, limit=1,
                              invalid=2), results, times)
     assert (row.puzzles, row.solved, row.timeouts, row.invalid) == (12, 9, 1, 2)
     assert row.median_ms == 5.0 and row.p90_ms == 9.0 and row.p99_ms == row.max_ms == 1000.0
@@ -256,7 +274,7 @@ def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):
     orders = []
     for seed in (1, 1, 2):
         seen.clear()
-        list(run_bench([str(path)], ["native"], seed=seed, warmup=False))
+        list(run_bench([str(path)], check_groups(["native"]), seed=seed, warmup=False))
         orders.append(list(seen))
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(orders[2])
 
@@ -265,8 +283,8 @@ def test_jobs_gives_the_same_counts(files):
     counts = ("puzzles", "solved", "multiple", "unsolvable", "timeouts", "invalid", "errors")
     rows = {}
     for jobs in ("1", "2"):
-        result = run(*files, "--count-to", "2", "--format", "json", "--jobs", jobs)
+        result = run(*files, "--limit", "2", "--format", "json", "--jobs", jobs)
         assert result.exit_code == 0, result.output
-        rows[jobs] = [{k: r[k] for k in ("file", "method") + counts}
-                      for r in json.loads(result.output)["rows"]]
+        rows[jobs] = [{k: r[k] for k in ("source", "solver") + counts}
+                      for r in jsonl(result.stdout)]
     assert rows["1"] == rows["2"]

@@ -1,18 +1,20 @@
-"""encode: the variable mapping, clause counts per encoding, DIMACS text, reading models."""
+"""encode: the variable mapping, clause counts per encoding, the reduced formula, size limits."""
 
-import io
 from math import comb
 
 import pytest
 
-from satdoku.encode import (AMO_ENCODINGS, ENCODINGS, UnsatisfiableError, clue_literals,
-                            decode_model, encode, encode_base, formula_size, parse_model, unvar,
-                            var, write_dimacs)
-from satdoku.errors import ModelError
+from conftest import PUZZLES_BY_NAME, SEVENTEEN, UNSOLVABLE_4X4, grid_of
+from satdoku.deadline import Deadline, TimeUp
+from satdoku.encode import (AMO_ENCODINGS, ENCODINGS, clue_literals, encode, encode_base,
+                            formula_size, reduced_formula, unvar, var)
+from satdoku.errors import OptionError, TooBigError
 from satdoku.geometry import geometry
 from satdoku.grid import Grid
+from satdoku.reduce import reduce_candidates
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (8, 8)]
+FULL = [name for name, e in ENCODINGS.items() if not e.reduced]
 
 
 @pytest.mark.parametrize("shape", SHAPES)
@@ -42,7 +44,7 @@ def expected_clauses(n, encoding):
     return count
 
 
-@pytest.mark.parametrize("encoding", list(ENCODINGS))
+@pytest.mark.parametrize("encoding", FULL)
 @pytest.mark.parametrize("shape", [(2, 2), (3, 3), (2, 3)])
 def test_clause_counts(shape, encoding):
     geo = geometry(*shape)
@@ -54,8 +56,7 @@ def test_clause_counts(shape, encoding):
 
 def test_9x9_numbers_for_the_readme():
     geo = geometry(3, 3)
-    assert formula_size(geo, "extended") == (729, 81 * (1 + 36) + 243 * (36 + 1))
-    got = {e: formula_size(geo, e) for e in ENCODINGS}
+    got = {e: formula_size(geo, e) for e in FULL}
     assert got == {"minimal": (729, 8829), "natural": (729, 11745), "extended": (729, 11988)}
 
 
@@ -67,10 +68,8 @@ def test_auxiliary_variables_above_cell_variables(amo):
     assert formula.nvars > n3
     used = {abs(lit) for clause in formula.clauses for lit in clause}
     assert max(used) == formula.nvars
-    # every cell variable is used, and nothing else below N**3 + 1 is invented
     assert set(range(1, n3 + 1)) <= used
-    # the cell clauses come first and are untouched
-    assert formula.clauses[0] == [1, 2, 3, 4]
+    assert formula.clauses[0] == [1, 2, 3, 4]  # the cell clauses come first, untouched
 
 
 def test_encode_appends_units_and_keeps_base():
@@ -80,109 +79,70 @@ def test_encode_appends_units_and_keeps_base():
     with_units = encode(grid)
     assert clue_literals(grid) == [1, 3 * 4 + 4]
     assert with_units.clauses[len(base.clauses):] == [[1], [16]]
-    assert len(base.clauses) == expected_clauses(4, "extended")
     assert len(encode(grid, clues="none").clauses) == len(base.clauses)
-    with pytest.raises(ValueError):
+    with pytest.raises(OptionError):
         encode(grid, clues="assumptions")
-    with pytest.raises(ValueError, match="unknown encoding"):
+    with pytest.raises(OptionError, match="unknown encoding 'complete'; choose one of minimal"):
         encode_base(geo, "complete")
 
 
-def test_dimacs_is_well_formed():
-    geo = geometry(2, 2)
-    grid = Grid(geo, (1, 0, 0, 4) + (0,) * 12)
-    formula = encode(grid)
-    out = io.StringIO()
-    write_dimacs(formula, out, puzzle_text="1..4............", grid=grid,
-                 alphabet_line="alphabet: 1234", version="9.9")
-    lines = out.getvalue().splitlines()
-    header = [i for i, line in enumerate(lines) if line.startswith("p ")]
-    assert len(header) == 1
-    comments, p_line, body = lines[:header[0]], lines[header[0]], lines[header[0] + 1:]
-    assert comments and all(line.startswith("c ") for line in comments)
-    text = "\n".join(comments)
-    assert "satdoku 9.9" in text and "1..4............" in text and "encoding: extended" in text
-    assert "cell = (v-1) // 4, digit = (v-1) % 4 + 1" in text
-    assert p_line == f"p cnf 64 {len(formula.clauses)}"
-    assert len(body) == len(formula.clauses)
-    for line, clause in zip(body, formula.clauses):
-        assert line.endswith(" 0")
-        assert [int(x) for x in line.split()[:-1]] == clause
+def test_size_limit_is_checked_before_building():
+    # a 64x64 grid in the extended encoding has 33 million clauses: refused at once
+    grid = Grid(geometry(8, 8), (0,) * 4096)
+    with pytest.raises(TooBigError, match=r"needs 33,\d{3},\d{3} clauses, over the limit of "
+                                          r"1,000,000 \(raise it with --max-clauses\)"):
+        encode(grid, "extended", max_clauses=1_000_000)
 
 
-def test_dimacs_comment_newlines_stay_comments():
-    out = io.StringIO()
-    write_dimacs(encode_base(geometry(1, 1)), out, puzzle_text="a\nb", alphabet_line="x\ny")
-    head = out.getvalue().split("p cnf")[0].splitlines()
-    assert all(line.startswith("c ") for line in head)
+def test_deadline_stops_building():
+    with pytest.raises(TimeUp):
+        encode(Grid(geometry(4, 5), (0,) * 400), deadline=Deadline(1e-9))
 
 
-def test_parse_model_competition_form():
-    text = "c a comment\ns SATISFIABLE\nv 1 -2 3\nv -4 5\nv 0\n"
-    assert parse_model(text) == [1, -2, 3, -4, 5]
+def test_reduced_mapping_round_trip():
+    grid = PUZZLES_BY_NAME["sample"]
+    formula = reduced_formula(grid, propagate=False)
+    red = reduce_candidates(grid, propagate=False)
+    pairs = [formula.pair(v) for v in range(1, formula.nmapped + 1)]
+    # every open pair once, cell by cell, digits increasing
+    expected = [(cell, d) for cell in range(81) if not grid.cells[cell]
+                for d in range(1, 10) if red.cand[cell] >> (d - 1) & 1]
+    assert pairs == expected
+    assert all(formula.lit(c, d) == v for v, (c, d) in enumerate(pairs, 1))
+    assert formula.lit(1, 7) is True and formula.lit(1, 3) is False  # r1c2 is given 7
 
 
-def test_parse_model_minisat_form():
-    assert parse_model("SAT\n1 -2 -3 4 0\n") == [1, -2, -3, 4]
+def test_reduced_eliminated_count_on_a_tiny_grid():
+    # 2x2 grid with 1x2 boxes (rows are boxes): r1c1 = 1 leaves r1c2 = {2}, r2c1 = {2},
+    # r2c2 = {1, 2}: 4 open pairs, 1 settled, 8 - 4 - 1 = 3 eliminated.
+    grid = Grid(geometry(1, 2), (1, 0, 0, 0))
+    formula = reduced_formula(grid, propagate=False)
+    assert (formula.nmapped, formula.eliminated) == (4, 3)
+    # with singles everything is settled: 8 - 4 settled = 4 eliminated, no variables
+    formula = reduced_formula(grid, propagate=True)
+    assert (formula.nmapped, formula.eliminated, formula.clauses) == (0, 4, [])
+    assert formula.settled == [1, 2, 2, 1]
 
 
-@pytest.mark.parametrize("text", ["UNSAT\n", "s UNSATISFIABLE\n", "c x\ns UNSATISFIABLE\n"])
-def test_parse_model_unsat(text):
-    with pytest.raises(UnsatisfiableError, match="unsolvable"):
-        parse_model(text)
-    assert issubclass(UnsatisfiableError, ModelError)
+@pytest.mark.parametrize("amo,pairwise_max", [("pairwise", 16), ("seqcounter", 2),
+                                              ("ladder", 2)])
+def test_reduced_amo_threshold_shapes_clauses(amo, pairwise_max):
+    formula = reduced_formula(grid_of(SEVENTEEN), amo=amo, propagate=False,
+                              pairwise_max=pairwise_max)
+    if amo == "pairwise":
+        assert formula.nvars == formula.nmapped
+        assert all(len(c) == 2 for c in formula.clauses if c[0] < 0)
+    else:
+        assert formula.nvars > formula.nmapped
 
 
-@pytest.mark.parametrize("text, line, what", [
-    ("s SATISFIABLE\nv 1 x 0\n", 2, "not a literal"),
-    ("s SATISFIABLE\nv 1 2\n", 2, "does not end with 0"),
-    ("SAT\n1 2 0\n3 0\n", 3, "after the closing 0"),
-    ("hello\n", 1, "expected"),
-    ("", None, "no solver answer"),
-    ("s UNKNOWN\n", 1, "no answer"),
-    ("INDET\n", 1, "no answer"),
-    ("s SATISFIABLE\ns SATISFIABLE\n", 2, "second status"),
-])
-def test_parse_model_malformed(text, line, what):
-    with pytest.raises(ModelError, match=what) as info:
-        parse_model(text)
-    assert info.value.line == line
-    assert not isinstance(info.value, UnsatisfiableError)
+@pytest.mark.parametrize("propagate", [True, False])
+def test_reduced_unsolvable_is_one_empty_clause(propagate):
+    formula = reduced_formula(grid_of(UNSOLVABLE_4X4), propagate=propagate)
+    assert formula.contradiction and [] in formula.clauses
 
 
-def model_of(grid):
-    n = grid.size
-    return [v if grid.cells[(v - 1) // n] == (v - 1) % n + 1 else -v
-            for v in range(1, n ** 3 + 1)]
-
-
-SOLVED_4X4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
-
-
-def test_decode_model_round_trip_ignores_auxiliary_variables():
-    grid = Grid(geometry(2, 2), SOLVED_4X4)
-    assert decode_model(model_of(grid) + [65, -66, 67], grid.geometry) == grid
-
-
-def test_decode_model_no_digit():
-    grid = Grid(geometry(2, 2), SOLVED_4X4)
-    model = model_of(grid)
-    model[4 * 6 + 0] = -model[4 * 6 + 0]  # r2c3 holds 1: make it false
-    with pytest.raises(ModelError, match="no digit is true") as info:
-        decode_model(model, grid.geometry)
-    assert info.value.cell == "r2c3"
-
-
-def test_decode_model_two_digits():
-    grid = Grid(geometry(2, 2), SOLVED_4X4)
-    model = model_of(grid)
-    model[4 * 6 + 3] = abs(model[4 * 6 + 3])  # r2c3 also holds 4
-    with pytest.raises(ModelError, match="digits 1 and 4 are both true") as info:
-        decode_model(model, grid.geometry)
-    assert str(info.value).startswith("r2c3: ")
-
-
-def test_decode_model_missing_variables():
-    geo = geometry(2, 2)
-    with pytest.raises(ModelError, match="no value to variable 10"):
-        decode_model(model_of(Grid(geo, SOLVED_4X4))[:9], geo)
+def test_reduced_size_limit():
+    grid = Grid(geometry(4, 4), (0,) * 256)
+    with pytest.raises(TooBigError, match="the reduced formula of this 16x16 puzzle needs"):
+        reduced_formula(grid, max_clauses=1000)

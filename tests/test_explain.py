@@ -5,17 +5,23 @@ import random
 
 import pytest
 
-from satdoku.explain import explain, format_explanation, minimal_core
-from satdoku.formats import parse_puzzle
+from conftest import SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
+from satdoku.deadline import Deadline
+from satdoku.explain import explain, explain_puzzles, minimal_core
+from satdoku.formats import Puzzle, parse_puzzle, parse_puzzles
 from satdoku.generate import full_grid, make_puzzle
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, find_clash, is_solution
+from satdoku.report import ExplanationReport
 from satdoku.sat import SatSolver
 from satdoku.search import NativeSolver
 
-SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
-SEVENTEEN_SOLUTION = ("693784512487512936125963874932651487568247391741398625319475268856129743"
-                      "274836159")
+
+def record(expl, fmt="json"):
+    """The explanation as the report writes it (a dict for json, text otherwise)."""
+    puzzle = Puzzle(expl.grid, "<test>", 1, 1)
+    report = ExplanationReport(fmt)
+    return report.record((puzzle, expl)) if fmt == "json" else report.format((puzzle, expl))
 
 
 def _only(grid: Grid, cells) -> Grid:
@@ -26,7 +32,7 @@ def _only(grid: Grid, cells) -> Grid:
 def _solve_elsewhere(grid: Grid):
     """The native solver's answer; on a near-empty 16x16 grid, where it can search for long, a
     fresh MiniSat's (not the solver that found the core)."""
-    result = NativeSolver().solve(grid, timeout=0.2)
+    result = NativeSolver().solve(grid, deadline=Deadline(0.2))
     if result.status == "timeout":
         with SatSolver("minisat22", incremental=False) as other:
             result = other.solve(grid)
@@ -84,7 +90,7 @@ def test_five_givens_leave_no_place_for_a_5_in_row_1():
     expl = explain(grid)
     assert expl.status == "unsolvable"
     assert expl.core == [(8, 1), (9, 5), (21, 5), (33, 5), (61, 5)]
-    text = format_explanation(expl)
+    text = record(expl, "pretty")
     assert "r1c9=1, r2c1=5, r3c4=5, r4c7=5, r7c8=5" in text
     assert text.count("[") == 5  # each core given marked on the grid
 
@@ -121,8 +127,7 @@ def test_multiple_solutions_and_where_they_differ():
     assert expl.status == "multiple"
     assert is_solution(expl.solution, grid) and is_solution(expl.second, grid)
     assert expl.differing == expl.solution.differences(expl.second) != []
-    record = expl.as_dict()
-    assert record["differing"][0].startswith("r")
+    assert record(expl)["differing"][0].startswith("r")
 
 
 def test_unique_puzzle_says_what_it_takes():
@@ -131,15 +136,35 @@ def test_unique_puzzle_says_what_it_takes():
     assert expl.solution == parse_puzzle(SEVENTEEN_SOLUTION).grid
     assert expl.steps.hardest == "hidden singles"
     assert expl.search == {"nodes": 1, "guesses": 0, "backtracks": 0}
-    record = expl.as_dict()
-    assert record["techniques"]["hidden_singles"] == expl.steps.hidden
-    assert "it takes hidden singles" in format_explanation(expl)
+    assert record(expl)["hidden_singles"] == expl.steps.hidden
+    assert "it takes hidden singles" in record(expl, "pretty")
 
 
-def test_as_dict_of_a_core_names_cells_and_symbols():
-    grid = parse_puzzle("123." "...4" "...." "....").grid
-    record = explain(grid).as_dict()
-    assert record["status"] == "unsolvable"
+def test_record_of_a_core_names_cells_and_symbols():
+    rec = record(explain(parse_puzzle(UNSOLVABLE_4X4).grid))
+    assert rec["status"] == "unsolvable"
     # r1c3 and r1c4 must hold 3 and 4, but the 4 at r2c4 shares their box: r1c3 is not needed.
-    assert record["core"] == [{"cell": "r1c1", "digit": "1"}, {"cell": "r1c2", "digit": "2"},
-                              {"cell": "r2c4", "digit": "4"}]
+    assert rec["core"] == ["r1c1=1", "r1c2=2", "r2c4=4"]
+
+
+@pytest.mark.parametrize("encoding", ["extended", "reduced"])
+def test_every_encoding_finds_the_same_minimal_core(encoding):
+    grid = parse_puzzle(UNSOLVABLE_4X4).grid
+    expl = explain(grid, encoding=encoding)
+    assert expl.status == "unsolvable" and expl.core == [(0, 1), (1, 2), (7, 4)]
+
+
+def test_statuses_beyond_the_answers():
+    # invalid (clashing givens), refused (over the size limit), timeout: the shared vocabulary
+    assert explain(Grid(geometry(2, 2), (1, 1) + (0,) * 14)).status == "invalid"
+    big = Grid(geometry(3, 3), (0,) * 81)
+    refused = explain(big, max_clauses=100)
+    assert refused.status == "refused" and "--max-clauses" in refused.message
+    late = explain(big, deadline=Deadline(1e-9))
+    assert (late.status, late.message) == ("timeout", "time limit of 1e-09 s reached")
+
+
+def test_explain_puzzles_streams_and_keeps_bad_ones():
+    lines = [UNSOLVABLE_4X4, "12x", SEVENTEEN]
+    got = [(p.line, e and e.status) for p, e in explain_puzzles(parse_puzzles(lines))]
+    assert got == [(1, "unsolvable"), (2, None), (3, "unique")]

@@ -10,19 +10,14 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from satdoku.errors import PuzzleError
+from conftest import PUZZLES, SAMPLE, SHARED, SMALL as SAMPLE_SMALL
+from satdoku.errors import OptionError, PuzzleError
 from satdoku.formats import (
-    DEFAULT_SYMBOLS, HEX, NUMBERS, Alphabet, _clash_free, alphabet_for, format_grid,
+    DEFAULT_SYMBOLS, HEX, NUMBERS, Alphabet, alphabet_for, check_alphabet, format_grid,
     parse_box, parse_puzzle, parse_puzzles, read_puzzles,
 )
 from satdoku.geometry import geometry
-from satdoku.grid import Grid, check_givens
-
-PROJECT = Path(__file__).resolve().parents[1]
-SHARED = PROJECT.parent / "shared" / "puzzles"
-
-SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
-SAMPLE_SMALL = "1.3..4.2.34.4.23"
+from satdoku.grid import Grid, check_givens, clash_free
 
 
 def digits(text: str) -> tuple[int, ...]:
@@ -326,7 +321,7 @@ BAD_FILE_EXPECTED = [
 
 
 def test_bad_file(monkeypatch):
-    monkeypatch.chdir(PROJECT)
+    monkeypatch.chdir(PUZZLES.parent)
     puzzles = list(read_puzzles("puzzles/bad.txt"))
     got = [(p.line, str(p.error) if p.error else None) for p in puzzles]
     assert got == BAD_FILE_EXPECTED
@@ -339,7 +334,7 @@ def test_bad_file(monkeypatch):
 
 def test_project_puzzle_files():
     for name, count, size in [("9x9.txt", 4, 9), ("4x4.txt", 1, 4), ("6x6.txt", 3, 6)]:
-        puzzles = list(read_puzzles(str(PROJECT / "puzzles" / name)))
+        puzzles = list(read_puzzles(str(PUZZLES / name)))
         assert errors(puzzles) == [] and len(puzzles) == count
         assert {p.grid.size for p in puzzles} == {size}
 
@@ -366,24 +361,30 @@ def test_read_stdin(monkeypatch):
 def test_parse_puzzle():
     p = parse_puzzle(PRETTY_9X9)
     assert p.grid.cells == digits(SAMPLE) and p.source == "<arg>"
-    p = parse_puzzle(SAMPLE + "\n" + SAMPLE)
-    assert str(p.error) == "<arg>:2: a second puzzle starts here; give one puzzle"
-    assert p.grid is None
-    assert str(parse_puzzle("  \n").error) == "<arg>: no puzzle"
+    with pytest.raises(PuzzleError) as info:
+        parse_puzzle(SAMPLE + "\n" + SAMPLE)
+    assert str(info.value) == "<arg>:2: a second puzzle starts here; give one puzzle"
+    with pytest.raises(PuzzleError, match="no puzzle"):
+        parse_puzzle("  \n")
 
 
-def test_parse_puzzle_bad():
-    p = parse_puzzle("5" + SAMPLE[1:])
-    assert str(p.error) == "<arg>:1: r1c9: 5 repeats the given at r1c1"
+def test_parse_puzzle_bad_raises_the_library_error():
+    with pytest.raises(PuzzleError) as info:
+        parse_puzzle("5" + SAMPLE[1:])
+    assert str(info.value) == "<arg>:1: r1c9: 5 repeats the given at r1c1"
+    assert (info.value.line, info.value.cell) == (1, "r1c9")
 
 
 def test_bad_options():
-    with pytest.raises(ValueError, match="twice"):
+    with pytest.raises(OptionError, match="alphabet '1123' has '1' twice"):
         parse_puzzles([], alphabet="1123")
-    with pytest.raises(ValueError, match="separates"):
-        parse_puzzles([], alphabet="12 3")
-    with pytest.raises(ValueError):
+    with pytest.raises(OptionError, match="separates"):
+        parse_puzzles([], alphabet="12 4")
+    with pytest.raises(OptionError):
         parse_puzzles([], box=(0, 3))
+    with pytest.raises(OptionError, match="too short for a 9x9 grid"):
+        check_alphabet("1234", 9)
+    assert check_alphabet("0123456789ABCDEF", 16).symbols == HEX
 
 
 def test_header_without_grid():
@@ -457,7 +458,6 @@ def test_round_trip(box, style):
             text = format_grid(grid, style, alphabet)
             kw = {"alphabet": alphabet.symbols} if alphabet and not alphabet.is_numbers else {}
             p = parse_puzzle(text, box=box if box == (2, 5) else None, **kw)
-            assert p.error is None, (text, p.error)
             assert p.grid == grid
 
 
@@ -480,7 +480,7 @@ def test_fast_clash_check_agrees_with_check_givens(box, data):
         passes = True
     except PuzzleError:
         passes = False
-    assert _clash_free(grid) == passes
+    assert clash_free(grid) == passes
 
 
 # The shared collections (skipped when absent): every puzzle reads, and the counts are right.

@@ -2,7 +2,8 @@
 
 import pytest
 
-from satdoku.errors import SolverError
+from satdoku.deadline import Deadline
+from satdoku.errors import OptionError, SolverError
 from satdoku.generate import (SYMMETRIES, Generator, full_grid, make_puzzle, pattern_grid,
                               symmetry_orbits)
 from satdoku.geometry import geometry
@@ -25,7 +26,7 @@ GLUCOSE: list[SatSolver] = []
 def count_independently(grid: Grid) -> str:
     """unique / multiple / unsolvable by the native solver (no SAT), or, where its search runs
     long (some 16x16 puzzles), by Glucose: not the solver the generator used."""
-    result = NativeSolver().solve(grid, limit=2, timeout=0.2)
+    result = NativeSolver().solve(grid, limit=2, deadline=Deadline(0.2))
     if result.status == "timeout":
         result = GLUCOSE[0].solve(grid, limit=2)
     return result.status
@@ -116,7 +117,7 @@ def test_orbits_of_each_symmetry():
     assert symmetry_orbits(geo, "mirror")[0] == (0, 3)
     assert symmetry_orbits(geo, "rotate90")[0] == (0, 3, 12, 15)
     assert len(symmetry_orbits(geometry(3, 3), "rotate90")) == 21  # 20 of 4 cells, the centre
-    with pytest.raises(SolverError, match="unknown symmetry"):
+    with pytest.raises(OptionError, match="unknown symmetry"):
         symmetry_orbits(geo, "twirl")
 
 

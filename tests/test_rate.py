@@ -1,25 +1,15 @@
 """Ratings: the score formula, labels, determinism, and the ranking of the shared sets."""
 
 import math
-from pathlib import Path
 
-import pytest
-
+from conftest import NAKED_4X4, SAMPLE, SEVENTEEN, SHARED, UNSOLVABLE_4X4, needs_shared
 from satdoku.formats import parse_puzzle, read_puzzles
-from satdoku.rate import LABELS, Rater, label_for, rate_puzzles
-
-SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
-needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="shared puzzles absent")
-
-NAKED_4X4 = "1..4.4..2..3...1"
-SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
-# 'sample' of Sudoku Redux: unique, and needs guessing.
-SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
+from satdoku.rate import LABELS, Rater, Rating, label_for, rate_puzzles, summarize
 
 
 def test_score_is_the_documented_formula():
     rating = Rater().rate(parse_puzzle(SAMPLE).grid)
-    assert rating.status == "rated" and rating.steps.hardest == "guessing"
+    assert rating.status == "unique" and rating.steps.hardest == "guessing"
     assert rating.guesses > 0
     expected = (rating.steps.level + math.log10(1 + rating.guesses)
                 + math.log10(1 + rating.conflicts))
@@ -45,7 +35,7 @@ def test_same_puzzle_same_score_whatever_came_before():
 
 def test_only_unique_puzzles_are_rated():
     assert Rater().rate(parse_puzzle("." * 81).grid).status == "multiple"
-    unsolvable = Rater().rate(parse_puzzle("123." "...4" "...." "....").grid)
+    unsolvable = Rater().rate(parse_puzzle(UNSOLVABLE_4X4).grid)
     assert unsolvable.status == "unsolvable" and unsolvable.score is None
 
 
@@ -60,7 +50,7 @@ def test_shared_sets_rank_as_their_reputations():
     # 40 puzzles of each keeps the test short; the README gives the figures for 1,000.
     def mean_score(name):
         scores = []
-        for _, puzzle in zip(range(40), read_puzzles(str(SHARED / name))):
+        for _, puzzle in zip(range(40), read_puzzles(str(SHARED / "9x9" / name))):
             scores.append(Rater().rate(puzzle.grid).score)
         return sum(scores) / len(scores)
     easy, top, hardest = (mean_score(n) for n in ("17_clue.txt", "magictour_top1465.txt",
@@ -75,4 +65,19 @@ def test_pool_gives_the_same_ratings_in_order():
     alone = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles)]
     pooled = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles, jobs=2)]
     assert pooled == alone
-    assert [x[1] and x[1][0] for x in alone] == ["rated", None, "rated", "rated", "multiple"]
+    assert [x[1] and x[1][0] for x in alone] == ["unique", None, "unique", "unique", "multiple"]
+
+
+def test_summary():
+    ratings = [Rating("unique", 1.0, "medium"), None, Rating("multiple"),
+               Rating("unique", 3.78, "fiendish"), Rating("unique", 3.0, "fiendish")]
+    summary = summarize(ratings)
+    assert (summary.rated, summary.mean, summary.median) == (3, 7.78 / 3, 3.0)
+    assert summary.text == "rated 3: mean 2.59, median 3.00; medium 1, fiendish 2"
+    assert summarize([None]).rated == 0
+
+
+def test_too_big_and_late_are_statuses():
+    from satdoku.deadline import Deadline  # noqa: F401 (the rater takes seconds)
+    assert Rater(max_clauses=100).rate(parse_puzzle(SAMPLE).grid).status == "refused"
+    assert Rater(timeout=1e-9).rate(parse_puzzle(SAMPLE).grid).status == "timeout"

@@ -1,65 +1,31 @@
-"""sat: the python-sat backend solves, counts, keeps time limits and stays reusable."""
+"""sat: the python-sat backend solves, counts, keeps time limits and stays reusable, on the
+full and the reduced encoding."""
 
-import io
-import shutil
-import subprocess
 import time
-from pathlib import Path
 
 import pytest
 
-from satdoku.encode import decode_model, encode, parse_model, write_dimacs
-from satdoku.errors import SolverError
+from conftest import (PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD, SHARED, UNSOLVABLE_4X4,
+                      grid_of, needs_shared)
+from satdoku.deadline import Deadline
+from satdoku.errors import OptionError, SolverError, TooBigError
 from satdoku.generate import pattern_grid
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
 
 SOLVERS = sorted({"minisat22", "glucose4", DEFAULT_SAT_SOLVER})
-
-SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
-SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
-SAMPLE_HARD = ".714....5....5..8...39.76.......1....9...6..3......82.....4...83......9.....85..."
-
-
-def grid_9x9(text):
-    return Grid(geometry(3, 3), tuple(0 if ch == "." else int(ch) for ch in text))
+UNSOLVABLE = grid_of(UNSOLVABLE_4X4)
 
 
 def pattern_solution(box_rows, box_cols):
     return pattern_grid(geometry(box_rows, box_cols))
 
 
-def with_holes(grid, every):
-    """``grid`` with every ``every``-th cell (and a diagonal band) emptied."""
-    n = grid.size
-    cells = [0 if i % every == 0 or (i // n + i % n) % 3 == 0 else d
-             for i, d in enumerate(grid.cells)]
-    return Grid(grid.geometry, tuple(cells))
-
-
-PUZZLES = {
-    "sample": grid_9x9(SAMPLE),
-    "17-clue": grid_9x9(SEVENTEEN),
-    "4x4": Grid(geometry(2, 2), (1, 0, 3, 0, 0, 4, 0, 2, 0, 3, 4, 0, 4, 0, 2, 3)),  # sampleSmall
-    "6x6": with_holes(pattern_solution(2, 3), 2),
-    "12x12": with_holes(pattern_solution(3, 4), 2),
-}
-
-# No two givens clash, yet r1c4 must be 4 and column 4 already has a 4.
-UNSOLVABLE_4X4 = Grid(geometry(2, 2), (1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0))
-
-
 @pytest.fixture(params=SOLVERS)
 def solver(request):
     with SatSolver(request.param) as s:
         yield s
-
-
-def test_pattern_grids_are_valid():
-    for shape in [(2, 2), (2, 3), (3, 3), (3, 4)]:
-        full = pattern_solution(*shape)
-        assert is_solution(full, full)
 
 
 @pytest.mark.parametrize("name", list(PUZZLES))
@@ -74,13 +40,14 @@ def test_solves(solver, name):
     n = puzzle.size
     assert result.stats["variables"] == n ** 3
     assert result.stats["clauses"] > n ** 2
-    assert {"conflicts", "decisions", "propagations"} <= set(result.stats)
+    assert {"conflicts", "decisions", "propagations", "encode_ms", "load_ms",
+            "solve_ms"} <= set(result.stats)
     assert result.time_ms > 0
 
 
 def test_unsolvable(solver):
-    assert solver.solve(UNSOLVABLE_4X4).status == "unsolvable"
-    counted = solver.solve(UNSOLVABLE_4X4, limit=2)
+    assert solver.solve(UNSOLVABLE).status == "unsolvable"
+    counted = solver.solve(UNSOLVABLE, limit=2)
     assert (counted.status, counted.count, counted.solution) == ("unsolvable", 0, None)
 
 
@@ -99,12 +66,12 @@ def test_counting_then_reuse(solver):
     assert solver.solve(puzzle).status == "solved"
     sample = solver.solve(PUZZLES["sample"], limit=2)
     assert sample.status == "unique"
-    assert solver.solve(grid_9x9(SAMPLE_HARD), limit=2).status == "multiple"
+    assert solver.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
 
 
 def test_non_incremental_agrees():
     with SatSolver(DEFAULT_SAT_SOLVER, incremental=False) as fresh, SatSolver() as inc:
-        for puzzle in list(PUZZLES.values()) + [UNSOLVABLE_4X4, grid_9x9(SAMPLE_HARD)]:
+        for puzzle in list(PUZZLES.values()) + [UNSOLVABLE, grid_of(SAMPLE_HARD)]:
             a, b = fresh.solve(puzzle, limit=2), inc.solve(puzzle, limit=2)
             assert (a.status, a.count) == (b.status, b.count)
             if a.solution is not None:
@@ -117,17 +84,17 @@ def test_other_encodings(encoding, amo):
     with SatSolver("minisat22", encoding=encoding, amo=amo) as s:
         result = s.solve(PUZZLES["sample"], limit=2)
         assert result.status == "unique" and is_solution(result.solution, PUZZLES["sample"])
-        assert s.solve(UNSOLVABLE_4X4).status == "unsolvable"
+        assert s.solve(UNSOLVABLE).status == "unsolvable"
 
 
 @pytest.mark.parametrize("name", ["kissat404", "kissat", "ks"])
 def test_kissat_refused(name):
-    with pytest.raises(SolverError, match="kissat ignores assumptions"):
+    with pytest.raises(OptionError, match="kissat ignores assumptions"):
         SatSolver(name)
 
 
 def test_unknown_solver_lists_choices():
-    with pytest.raises(SolverError, match="minisat22") as info:
+    with pytest.raises(OptionError, match="minisat22") as info:
         SatSolver("zchaff")
     assert "unknown SAT solver 'zchaff'" in str(info.value)
     assert check_sat_solver("m22").name == "minisat22"
@@ -138,14 +105,14 @@ def test_every_offered_solver_works_with_assumptions(name):
     with SatSolver(name) as s:
         assert s.solve(PUZZLES["sample"], limit=2).status == "unique"
         assert s.solve(PUZZLES["17-clue"]).status == "solved"
-        assert s.solve(UNSOLVABLE_4X4).status == "unsolvable"
+        assert s.solve(UNSOLVABLE).status == "unsolvable"
 
 
 def test_lingeling_solves_but_cannot_keep_time():
     with SatSolver("lingeling") as s:
         assert is_solution(s.solve(PUZZLES["sample"]).solution, PUZZLES["sample"])
         with pytest.raises(SolverError, match="time limit"):
-            s.solve(PUZZLES["sample"], timeout=1)
+            s.solve(PUZZLES["sample"], deadline=Deadline(1))
 
 
 @pytest.mark.parametrize("name", ["minisat22", "cadical195"])
@@ -155,86 +122,60 @@ def test_timeout_while_counting(name):
     with SatSolver(name) as s:
         s.solve(empty)  # build the solver outside the timed part
         begun = time.perf_counter()
-        result = s.solve(empty, limit=10 ** 9, timeout=0.2)
+        result = s.solve(empty, limit=10 ** 9, deadline=Deadline(0.2))
         elapsed = time.perf_counter() - begun
         assert result.status == "timeout"
         assert elapsed < 1.0
         assert result.count >= 1 and is_solution(result.solution, empty)
+        assert result.message == f"time limit of 0.2 s reached after {result.count} solutions"
         # and the solver is usable afterwards
-        assert s.solve(PUZZLES["4x4"], timeout=5).status == "solved"
+        assert s.solve(PUZZLES["4x4"], deadline=Deadline(5)).status == "solved"
         assert s.solve(pattern_solution(4, 4), limit=2).status == "unique"
 
 
-def test_zero_timeout():
+def test_expired_deadline():
     with SatSolver("minisat22") as s:
-        result = s.solve(PUZZLES["12x12"], timeout=0.0)
+        result = s.solve(PUZZLES["12x12"], deadline=Deadline(1e-9))
         assert result.status == "timeout" and result.solution is None
-        assert s.solve(PUZZLES["12x12"], timeout=10).status == "solved"
+        assert result.message == "time limit of 1e-09 s reached"
+        assert s.solve(PUZZLES["12x12"], deadline=Deadline(10)).status == "solved"
 
 
-FRISCH = (Path(__file__).resolve().parents[1].parent / "shared" / "puzzles" / "25x25"
-          / "gecode_frisch_25x25.txt")
-
-
-@pytest.mark.skipif(not FRISCH.exists(), reason="shared puzzle collection absent")
+@needs_shared
 @pytest.mark.parametrize("name", ["minisat22", "cadical195"])
 def test_timeout_inside_one_solve(name):
     # Frisch's minimal 25x25 puzzles: proving uniqueness takes seconds to minutes.
-    alphabet = "123456789ABCDEFGHIJKLMNOP"
-    line = next(x for x in FRISCH.read_text().splitlines() if x and not x.startswith("#"))
-    puzzle = Grid(geometry(5, 5), tuple(alphabet.index(ch) + 1 if ch != "." else 0
-                                        for ch in line.split()[0]))
+    from satdoku.formats import read_puzzles
+    puzzle = next(read_puzzles(str(SHARED / "25x25" / "gecode_frisch_25x25.txt"))).grid
     with SatSolver(name) as s:
         s.solve(Grid(puzzle.geometry, (0,) * 625))  # build the solver outside the timed part
         begun = time.perf_counter()
-        result = s.solve(puzzle, limit=2, timeout=0.05)
+        result = s.solve(puzzle, limit=2, deadline=Deadline(0.05))
         assert result.status == "timeout"
         assert time.perf_counter() - begun < 1.0
 
 
-def write_sample_cnf(tmp_path):
-    puzzle = PUZZLES["sample"]
-    path = tmp_path / "in.cnf"
-    with open(path, "w") as fp:
-        write_dimacs(encode(puzzle), fp, puzzle_text=SAMPLE, grid=puzzle)
-    return puzzle, path
+def test_building_the_formula_keeps_the_deadline_and_resumes():
+    # A 30x30 base formula takes seconds to build: a short deadline stops it, and the next
+    # puzzle of that geometry goes on loading where the first stopped.
+    empty = Grid(geometry(5, 6), (0,) * 900)
+    with SatSolver("cadical195") as s:
+        begun = time.perf_counter()
+        first = s.solve(empty, deadline=Deadline(0.1))
+        assert first.status == "timeout" and time.perf_counter() - begun < 1.0
+        loaded = s._engines[(empty.geometry, "extended")].nclauses
+        assert 0 < loaded
+        second = s.solve(empty, deadline=Deadline(0.1))
+        assert s._engines[(empty.geometry, "extended")].nclauses > loaded or \
+            second.status == "solved"
 
 
-@pytest.mark.skipif(not shutil.which("minisat"), reason="minisat binary not installed")
-def test_end_to_end_minisat(tmp_path):
-    puzzle, cnf = write_sample_cnf(tmp_path)
-    out = tmp_path / "out.txt"
-    done = subprocess.run([shutil.which("minisat"), str(cnf), str(out)], capture_output=True)
-    assert done.returncode == 10  # SATISFIABLE
-    solution = decode_model(parse_model(out.read_text()), puzzle.geometry)
-    assert is_solution(solution, puzzle)
-
-
-@pytest.mark.skipif(not shutil.which("cadical"), reason="cadical binary not installed")
-def test_end_to_end_cadical(tmp_path):
-    puzzle, cnf = write_sample_cnf(tmp_path)
-    done = subprocess.run([shutil.which("cadical"), str(cnf)], capture_output=True, text=True)
-    assert done.returncode == 10  # 10 SAT, 20 UNSAT
-    solution = decode_model(parse_model(done.stdout), puzzle.geometry)
-    assert is_solution(solution, puzzle)
-
-
-@pytest.mark.skipif(not shutil.which("cadical"), reason="cadical binary not installed")
-def test_end_to_end_cadical_unsat(tmp_path):
-    path = tmp_path / "unsat.cnf"
-    buffer = io.StringIO()
-    write_dimacs(encode(UNSOLVABLE_4X4), buffer)
-    path.write_text(buffer.getvalue())
-    done = subprocess.run([shutil.which("cadical"), str(path)], capture_output=True, text=True)
-    assert done.returncode == 20
-    with pytest.raises(Exception, match="unsolvable"):
-        parse_model(done.stdout)
-
-
-def test_huge_pairwise_base_refused_before_building():
-    with SatSolver() as s:
-        with pytest.raises(SolverError, match="81x81 grid needs 85,056,804 clauses"):
-            s.solve(Grid(geometry(9, 9), (0,) * 81 ** 2))
+def test_huge_formula_refused_before_building():
+    with SatSolver(encoding="extended") as s:
+        result = s.solve(Grid(geometry(9, 9), (0,) * 81 ** 2))
+    assert result.status == "refused" and result.solution is None
+    assert result.message == ("a 81x81 grid in the extended encoding needs 85,056,804 clauses, "
+                              "over the limit of 10,000,000 (raise it with --max-clauses)")
 
 
 def test_stats_off_still_solves_and_verifies():
@@ -242,17 +183,10 @@ def test_stats_off_still_solves_and_verifies():
     with SatSolver(stats=False) as s:
         result = solve(s, PUZZLES["sample"])
         assert result.status == "solved" and is_solution(result.solution, PUZZLES["sample"])
-        assert not {"variables", "conflicts"} & set(result.stats)
-        assert solve(s, UNSOLVABLE_4X4).status == "unsolvable"
+        assert not {"conflicts", "decisions"} & set(result.stats)
+        assert solve(s, UNSOLVABLE).status == "unsolvable"
         counted = solve(s, PUZZLES["sample"], limit=2)
         assert (counted.status, counted.count) == ("unique", 1)
-
-
-@pytest.mark.parametrize("name", list(PUZZLES))
-def test_fast_clue_literals_match_encode(name):
-    from satdoku.encode import clue_literals
-    from satdoku.sat import _clue_literals
-    assert _clue_literals(PUZZLES[name]) == clue_literals(PUZZLES[name])
 
 
 def test_solver_options_are_applied(monkeypatch):
@@ -313,18 +247,18 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
 
 
 def test_core_of_unsolvable_givens(solver):
-    cells, witness = solver.core(UNSOLVABLE_4X4)
+    cells, witness = solver.core(UNSOLVABLE)
     assert witness is None
-    assert set(cells) <= {c for c, _ in UNSOLVABLE_4X4.givens()} and cells
+    assert set(cells) <= {c for c, _ in UNSOLVABLE.givens()} and cells
     cells, witness = solver.core(PUZZLES["4x4"])
     assert cells is None and is_solution(witness, PUZZLES["4x4"])
 
 
 def test_other_solution_anywhere_or_at_given_cells(solver):
-    sample = grid_9x9(SAMPLE)
+    sample = grid_of(SAMPLE)
     solution = solver.solve(sample).solution
     assert solver.other_solution(sample, solution) == ("unique", None)
-    hard = grid_9x9(SAMPLE_HARD)  # 'sampleHard' has several solutions
+    hard = grid_of(SAMPLE_HARD)  # 'sampleHard' has several solutions
     answer, other = solver.other_solution(hard, solution)
     assert answer == "multiple" and other != solution and is_solution(other, hard)
     emptied = [c for c in range(81) if sample.cells[c] and not hard.cells[c]]
@@ -337,7 +271,7 @@ def test_other_solution_anywhere_or_at_given_cells(solver):
 
 @pytest.mark.parametrize("name", sorted({"minisat22", DEFAULT_SAT_SOLVER}))
 def test_other_solution_out_of_conflicts_is_unknown(name):
-    sample = grid_9x9(SAMPLE)  # proving it unique takes a few conflicts, more than 1
+    sample = grid_of(SAMPLE)  # proving it unique takes a few conflicts, more than 1
     with SatSolver(name) as fresh:
         solution = fresh.solve(sample).solution
     with SatSolver(name) as fresh:
@@ -345,3 +279,64 @@ def test_other_solution_out_of_conflicts_is_unknown(name):
         assert fresh.other_solution(sample, solution, conflicts=10_000) == ("unique", None)
         with pytest.raises(SolverError, match="at least 1"):
             fresh.other_solution(sample, solution, conflicts=0)
+
+
+# The reduced encoding: one fresh formula per puzzle, through the same backend.
+
+@pytest.mark.parametrize("name", sorted(PUZZLES))
+@pytest.mark.parametrize("reduction", [{}, {"propagate": False, "pairwise_max": 3},
+                                       {"locked": True}])
+def test_reduced_agrees_with_full(name, reduction):
+    grid = PUZZLES[name]
+    with SatSolver("cadical195", "reduced", reduction=reduction) as reduced, \
+            SatSolver("minisat22", "extended") as full:
+        a, b = reduced.solve(grid, limit=2), full.solve(grid, limit=2)
+    assert (a.status, a.count) == (b.status, b.count), a.message
+    assert is_solution(a.solution, grid) and a.encoding == "reduced"
+
+
+@pytest.mark.parametrize("sat_solver", SOLVERS)
+def test_reduced_counts_several_solutions(sat_solver):
+    grid = grid_of(SAMPLE_HARD)
+    with SatSolver(sat_solver, "reduced") as s:
+        result = s.solve(grid, limit=2)
+    assert result.status == "multiple" and result.count == 2
+    assert result.second != result.solution and is_solution(result.second, grid)
+
+
+def test_reduced_settled_and_unsolvable_need_no_solver():
+    full = pattern_solution(2, 3)
+    with SatSolver(encoding="reduced") as s:
+        result = s.solve(full, limit=2)
+        assert result.status == "unique" and result.solution == full
+        assert "variables" not in result.stats and result.stats["solve_ms"] == 0
+        for limit in (1, 2):
+            result = s.solve(UNSOLVABLE, limit=limit)
+            assert result.status == "unsolvable" and result.solution is None
+
+
+def test_size_chooses_the_encoding():
+    with SatSolver() as s:
+        assert s.encoding_for(PUZZLES["sample"]) == "extended"
+        assert s.encoding_for(Grid(geometry(6, 6), (0,) * 36 ** 2)) == "reduced"
+
+
+@needs_shared
+def test_large_100x100_solves():
+    from satdoku.formats import read_puzzles
+    grid = next(read_puzzles(str(SHARED / "large" / "rkkautsar_sudoku-100-1.txt"))).grid
+    with SatSolver() as s:
+        result = s.solve(grid, deadline=Deadline(60))
+    assert result.status == "solved" and is_solution(result.solution, grid)
+    assert result.encoding == "reduced" and result.stats["variables"] < 0.1 * 100 ** 3
+
+
+def test_reduced_core_and_other_solution():
+    with SatSolver(encoding="reduced") as s:
+        cells, witness = s.core(UNSOLVABLE)
+        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()]
+        sample, hard = grid_of(SAMPLE), grid_of(SAMPLE_HARD)
+        solution = s.solve(sample).solution
+        assert s.other_solution(sample, solution) == ("unique", None)
+        answer, other = s.other_solution(hard, solution)
+        assert answer == "multiple" and is_solution(other, hard) and other != solution

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from satdoku.deadline import Deadline
 from satdoku.errors import SolverError
 from satdoku.generate import full_grid, make_puzzle
 from satdoku.geometry import geometry
@@ -161,7 +162,7 @@ def test_rejects_limit_below_one(solver):
 def test_timeout_on_big_empty_grid(solver):
     empty = Grid(geometry(8, 8), (0,) * 64 * 64)
     start = time.perf_counter()
-    result = solver.solve(empty, timeout=0.2)
+    result = solver.solve(empty, deadline=Deadline(0.2))
     assert result.status == "timeout" and result.solution is None
     assert time.perf_counter() - start < 2.0
 
@@ -170,7 +171,7 @@ def test_timeout_keeps_solutions_found_while_counting(solver):
     # An empty 9x9 grid has about 6.7e21 solutions: counting them never ends in time.
     full = full_grid(geometry(3, 3), random.Random(0))
     puzzle = make_puzzle(full, random.Random(0), 81)
-    result = solver.solve(puzzle, limit=10**9, timeout=0.2)
+    result = solver.solve(puzzle, limit=10**9, deadline=Deadline(0.2))
     assert result.status == "timeout"
     assert result.count >= 2 and is_solution(result.second, puzzle)
 
@@ -231,6 +232,6 @@ def test_locked_candidates_count_like_singles(box, seed, fraction):
 def test_25x25_collection_puzzle_within_seconds(solver):
     from satdoku.formats import read_puzzles
     [puzzle] = read_puzzles(str(PUZZLE_DIR / "25x25" / "rkkautsar_sudoku-25-1.txt"))
-    result = solver.solve(puzzle.grid, timeout=20)
+    result = solver.solve(puzzle.grid, deadline=Deadline(20))
     assert result.status == "solved" and is_solution(result.solution, puzzle.grid)
 

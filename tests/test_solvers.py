@@ -1,20 +1,19 @@
-"""solvers: the registry, independent verification, and every shipped puzzle solved by each solver."""
-
-from pathlib import Path
+"""solvers: the registry, the choice of encoding, independent verification, and every shipped
+puzzle solved by each solver."""
 
 import pytest
 
-from satdoku.errors import SolverError
+from conftest import PUZZLES, SHARED, needs_shared
+from satdoku.errors import OptionError
 from satdoku.formats import read_puzzles
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.result import Result
 from satdoku.sat import DEFAULT_SAT_SOLVER
-from satdoku.solvers import make_solver, parse_method, solve, verify
+from satdoku.solvers import (REDUCED_MIN_SIZE, SOLVERS, choose_encoding, describe, make_solver,
+                             solve, verify)
 
-ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "puzzles"
-GOOD_FILES = sorted(p for p in (ROOT / "puzzles").glob("*.txt")
+GOOD_FILES = sorted(p for p in PUZZLES.glob("*.txt")
                     if p.name not in ("bad.txt", "unsolvable.txt"))
 
 
@@ -45,10 +44,11 @@ def test_every_shipped_puzzle_solved_by_native(path):
     for p in read_puzzles(str(path)):
         result = solve(solver, p.grid, timeout=30)
         assert result.status == "solved", f"{path.name}:{p.line}"
+        assert is_solution(result.solution, p.grid)
 
 
 def test_shipped_unsolvable_puzzles_are_unsolvable():
-    puzzles = list(read_puzzles(str(ROOT / "puzzles" / "unsolvable.txt")))
+    puzzles = list(read_puzzles(str(PUZZLES / "unsolvable.txt")))
     assert len(puzzles) == 2 and all(p.error is None for p in puzzles)
     with make_solver("sat") as sat:
         assert [solve(sat, p.grid).status for p in puzzles] == ["unsolvable"] * 2
@@ -75,16 +75,37 @@ def test_verify_catches_the_same_solution_counted_twice():
 
 
 def test_registry_names():
-    assert parse_method("sat:glucose4") == ("sat", "glucose4")
-    assert parse_method("native") == ("native", None)
-    with pytest.raises(SolverError):
-        parse_method("dlx")
-    with pytest.raises(SolverError):
+    assert set(SOLVERS) == {"sat", "native"}
+    with make_solver("sat", sat_solver="g4") as s:
+        assert s.name == "sat:glucose4"
+    with pytest.raises(OptionError, match="unknown solver 'dlx'; choose one of sat, native"):
         make_solver("dlx")
 
 
-@pytest.mark.skipif(not (SHARED / "9x9" / "project_euler_096.txt").exists(),
-                    reason="../shared/puzzles absent")
+def test_choice_of_encoding_by_size():
+    assert choose_encoding(REDUCED_MIN_SIZE - 1) == "extended"
+    assert choose_encoding(REDUCED_MIN_SIZE) == "reduced"
+
+
+def test_describe_lists_every_encoding_and_the_python_sat_version():
+    info = describe()
+    assert [e["name"] for e in info["encodings"]] == ["minimal", "natural", "extended", "reduced"]
+    assert any(s["name"] == DEFAULT_SAT_SOLVER and s["default"] for s in info["sat_solvers"])
+    assert info["python_sat"][0].isdigit()
+
+
+def test_clashing_givens_are_invalid_for_every_solver():
+    grid = Grid(geometry(2, 2), (1, 1) + (0,) * 14)
+    for name in SOLVERS:
+        with make_solver(name) as s:
+            result = solve(s, grid)
+        assert (result.status, result.message) == ("invalid", "r1c2: 1 repeats the given at r1c1")
+    out_of_range = Grid(geometry(2, 2), (5,) + (0,) * 15)
+    with make_solver() as s:
+        assert solve(s, out_of_range).message == "r1c1: 5 is not a digit of a 4x4 grid"
+
+
+@needs_shared
 @pytest.mark.parametrize("method", ["sat", "native"])
 def test_project_euler_96(method):
     solver = make_solver(method)

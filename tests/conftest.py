@@ -1,0 +1,78 @@
+"""Puzzles, paths and helpers shared by the tests (imported as ``from conftest import ...``).
+
+Test data as data: each puzzle once, with its known solution or count where a test needs it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from satdoku.formats import parse_puzzle
+from satdoku.generate import pattern_grid
+from satdoku.geometry import geometry
+from satdoku.grid import Grid
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT / "puzzles"
+#: The shared puzzle collections beside the checkout (absent: the tests that need them skip).
+SHARED = ROOT.parent / "shared" / "puzzles"
+needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/puzzles is absent")
+
+# 'sample' of Sudoku Redux (2013): unique.
+SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
+SAMPLE_SOLUTION = ("971468235624153987853927641538291476492876153716534829265349718387612594"
+                   "149785362")
+# 'sampleHard' of the seed puzzles: several solutions.
+SAMPLE_HARD = ".714....5....5..8...39.76.......1....9...6..3......82.....4...83......9.....85..."
+# A 17-clue puzzle (Royle's collection): unique.
+SEVENTEEN = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
+SEVENTEEN_SOLUTION = ("693784512487512936125963874932651487568247391741398625319475268856129743"
+                      "274836159")
+# 'sampleSmall': a unique 4x4.
+SMALL = "1.3..4.2.34.4.23"
+SMALL_SOLUTION = "1234341223414123"
+# A 4x4 taken by naked singles alone.
+NAKED_4X4 = "1..4.4..2..3...1"
+# No two givens clash, yet r1c4 must be 4 and column 4 already has a 4.
+UNSOLVABLE_4X4 = "123." + "...4" + "...." + "...."
+# An empty 4x4 has 288 solutions.
+EMPTY_4X4 = "." * 16
+EMPTY_4X4_SOLUTIONS = 288
+
+
+def grid_of(text: str, box: tuple[int, int] | None = None) -> Grid:
+    """The grid of one puzzle written in any format satdoku reads."""
+    return parse_puzzle(text, box=box).grid
+
+
+def with_holes(grid: Grid, every: int) -> Grid:
+    """``grid`` with every ``every``-th cell (and a diagonal band) emptied."""
+    n = grid.size
+    cells = [0 if i % every == 0 or (i // n + i % n) % 3 == 0 else d
+             for i, d in enumerate(grid.cells)]
+    return Grid(grid.geometry, tuple(cells))
+
+
+#: Solvable puzzles of several sizes and box shapes, by name (6x6 and 12x12 have several
+#: solutions).
+PUZZLES_BY_NAME = {
+    "sample": grid_of(SAMPLE),
+    "17-clue": grid_of(SEVENTEEN),
+    "4x4": grid_of(SMALL),
+    "6x6": with_holes(pattern_grid(geometry(2, 3)), 2),
+    "12x12": with_holes(pattern_grid(geometry(3, 4)), 2),
+}
+
+
+def run_cli(*args, input=None):
+    """Run ``satdoku ARGS`` in-process; the click Result (stdout, stderr, exit_code)."""
+    from satdoku.cli import main
+    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+
+
+@pytest.fixture
+def run():
+    return run_cli

@@ -1,0 +1,109 @@
+"""The Result contract: every registered solver and every encoding answers the same situation
+with the same status, fields and message (see satdoku.result)."""
+
+import pytest
+
+from conftest import EMPTY_4X4, EMPTY_4X4_SOLUTIONS, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
+from satdoku.deadline import Deadline
+from satdoku.encode import ENCODINGS
+from satdoku.formats import format_grid, parse_puzzle
+from satdoku.geometry import geometry
+from satdoku.grid import Grid, is_solution
+from satdoku.solvers import SOLVERS, make_solver, solve
+
+# Every solver; SAT with every encoding, and both ways of keeping time (interrupt, budgets).
+CONFIGS = [("native", None, None)] + [
+    ("sat", sat_solver, encoding) for encoding in ENCODINGS
+    for sat_solver in ("cadical195", "minisat22")]
+
+
+def _solver(config):
+    method, sat_solver, encoding = config
+    return make_solver(method, sat_solver=sat_solver, encoding=encoding)
+
+
+CASES = {
+    # name: (puzzle, limit)
+    "solved": (SMALL, 1),
+    "unique": (SMALL, 2),
+    "multiple": (EMPTY_4X4, 1000),
+    "multiple at the limit": (EMPTY_4X4, 5),
+    "unsolvable": (UNSOLVABLE_4X4, 1),
+    "unsolvable counted": (UNSOLVABLE_4X4, 2),
+}
+
+EXPECTED = {
+    "solved": ("solved", None, False, True, False),
+    "unique": ("unique", 1, False, True, False),
+    "multiple": ("multiple", EMPTY_4X4_SOLUTIONS, False, True, True),
+    "multiple at the limit": ("multiple", 5, True, True, True),
+    "unsolvable": ("unsolvable", None, False, False, False),
+    "unsolvable counted": ("unsolvable", 0, False, False, False),
+}
+
+
+def signature(result):
+    return (result.status, result.count, result.at_limit, result.solution is not None,
+            result.second is not None)
+
+
+def test_every_solver_is_covered():
+    assert {method for method, _, _ in CONFIGS} == set(SOLVERS)
+    assert {encoding for _, _, encoding in CONFIGS if encoding} == set(ENCODINGS)
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
+@pytest.mark.parametrize("case", list(CASES))
+def test_same_answer(config, case):
+    text, limit = CASES[case]
+    grid = parse_puzzle(text).grid
+    with _solver(config) as s:
+        result = solve(s, grid, limit=limit)
+    assert signature(result) == EXPECTED[case], result.message
+    assert result.message is None and result.limit == limit
+    for answer in (result.solution, result.second):
+        if answer is not None:
+            assert is_solution(answer, grid)
+    if case in ("solved", "unique"):
+        assert format_grid(result.solution) == SMALL_SOLUTION
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
+def test_invalid(config):
+    with _solver(config) as s:
+        result = solve(s, Grid(geometry(2, 2), (1, 1) + (0,) * 14))
+    assert (result.status, result.solution, result.count) == ("invalid", None, None)
+    assert result.message == "r1c2: 1 repeats the given at r1c1"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
+def test_timeout_before_anything(config):
+    with _solver(config) as s:
+        result = solve(s, parse_puzzle(SMALL).grid, deadline=Deadline(1e-9))
+    assert (result.status, result.solution, result.count) == ("timeout", None, None)
+    assert result.message == "time limit of 1e-09 s reached"
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
+def test_timeout_while_counting(config):
+    # An empty 16x16 grid has too many solutions to count in 0.3 s.
+    empty = Grid(geometry(4, 4), (0,) * 256)
+    deadline = Deadline(0.3)
+    with _solver(config) as s:
+        result = solve(s, empty, limit=10 ** 9, deadline=deadline)
+    assert result.status == "timeout" and result.count is not None
+    assert result.message == deadline.message(result.count)
+    assert (result.solution is not None) == (result.count >= 1)
+    assert (result.second is not None) == (result.count >= 2)
+    if result.solution is not None:
+        assert is_solution(result.solution, empty)
+
+
+@pytest.mark.parametrize("config", [c for c in CONFIGS if c[0] == "sat"],
+                         ids=lambda c: "/".join(filter(None, c)))
+def test_refused(config):
+    method, sat_solver, encoding = config
+    with make_solver(method, sat_solver=sat_solver, encoding=encoding, max_clauses=10) as s:
+        result = solve(s, parse_puzzle(EMPTY_4X4).grid, limit=2)
+    assert (result.status, result.solution, result.count) == ("refused", None, None)
+    assert "clauses, over the limit of 10 (raise it with --max-clauses)" in result.message
