@@ -420,17 +420,22 @@ def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, **mo
                         timeout=timeout, max_clauses=_max_clauses(max_clauses), **more)
 
 
+def batch_options(f):
+    """What solve and count share: inputs, how to read and solve them, where, and output."""
+    for option in reversed((inputs_argument, puzzle_options, solver_option, sat_options,
+                            timeout_option, jobs_option,
+                            click.option("--scheduler", metavar="ADDRESS|local",
+                                         help="Run on a Dask cluster (satdoku[dask]); "
+                                              "'local' starts one here."),
+                            output_options(),
+                            click.option("--stats", is_flag=True,
+                                         help="Add each stage's time and solver figures."))):
+        f = option(f)
+    return f
+
+
 @main.command()
-@inputs_argument
-@puzzle_options
-@solver_option
-@sat_options
-@timeout_option
-@jobs_option
-@click.option("--scheduler", metavar="ADDRESS|local",
-              help="Run on a Dask cluster (satdoku[dask]); 'local' starts one here.")
-@output_options()
-@click.option("--stats", is_flag=True, help="Add each stage's time and solver figures.")
+@batch_options
 @click.option("--unique", is_flag=True, help="Also prove each solution unique (or show two).")
 @click.option("--check", is_flag=True, help="Run SAT and native search; exit 3 if they disagree.")
 @click.option("--fresh", is_flag=True,
@@ -452,17 +457,8 @@ def solve(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 
 
 @main.command()
-@inputs_argument
-@puzzle_options
-@solver_option
-@sat_options
-@timeout_option
+@batch_options
 @limit_option(2, 2)
-@jobs_option
-@click.option("--scheduler", metavar="ADDRESS|local",
-              help="Run on a Dask cluster (satdoku[dask]); 'local' starts one here.")
-@output_options()
-@click.option("--stats", is_flag=True, help="Add each stage's time and solver figures.")
 def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, limit,
           jobs, scheduler, fmt, output, force, stats):
     """Count solutions up to --limit: unique, multiple (how many, and two of them) or

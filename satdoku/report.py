@@ -9,10 +9,11 @@ puzzles), each with the same four formats and the same rules:
 - ``json`` writes one object a line; ``csv`` a header, then one row a record with plain values
   (``true``/``false``, times rounded to 0.001 ms, lists as space-separated words, empty for
   none). A CSV cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets
-  a leading ``'`` so that spreadsheets do not run it as a formula;
+  a leading ``'`` so that spreadsheets do not run it as a formula (the usual rule);
 - ``line`` writes one line a puzzle, so outputs line up with inputs; ``pretty`` is for people;
-- text from puzzle files (names) is printed with control characters escaped (``\\x1b``), so a
-  file cannot drive the terminal.
+- text from puzzle files (names) is written with control characters escaped (``\\x1b``) in
+  every format but JSON (whose own escapes already cover them), so a file cannot drive the
+  terminal.
 
 Diagnostics (errors, disagreements, stats in the line format) are returned separately by
 :meth:`Report.diagnostics`, for stderr.
@@ -62,8 +63,10 @@ def _csv_value(value: Any) -> Any:
         value = " ".join(str(_csv_value(v)) for v in value)
     if isinstance(value, dict):
         value = json.dumps(value)
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    if isinstance(value, str):
+        if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            value = "'" + value
+        return printable(value)
     return value
 
 
@@ -87,12 +90,16 @@ def _grid_text(grid: Grid | None, alphabet: Alphabet | None, style: str = "line"
     return None if grid is None else format_grid(grid, style, alphabet)
 
 
-def puzzle_fields(puzzle: Puzzle | None) -> dict[str, Any]:
-    """The fields every per-puzzle record starts with."""
+def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any]:
+    """The fields every per-puzzle record starts with (and, ``invalid``, the whole record of
+    a puzzle that could not be read)."""
     if puzzle is None:
         return {"source": None, "line": None, "name": None, "puzzle": None}
-    return {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
-            "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+    rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
+           "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+    if invalid:
+        rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
+    return rec
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -266,9 +273,8 @@ class ExplanationReport(Report):
 
     def record(self, item) -> dict[str, Any]:
         p, e = item
-        rec = puzzle_fields(p)
+        rec = puzzle_fields(p, e is None)
         if e is None:
-            rec.update(status="invalid", message=p.error.detail if p.error else None)
             return rec
         geo = e.grid.geometry
         alphabet = p.alphabet or alphabet_for(geo.size)
@@ -351,9 +357,8 @@ class RatingReport(Report):
 
     def record(self, item) -> dict[str, Any]:
         p, rating = item
-        rec = puzzle_fields(p)
+        rec = puzzle_fields(p, rating is None)
         if rating is None:
-            rec.update(status="invalid", message=p.error.detail if p.error else None)
             return rec
         rec.update(status=rating.status, score=rating.score, label=rating.label)
         if rating.steps is not None:

@@ -237,6 +237,10 @@ class _Engine:
         stats["encode_ms"] = stats.get("encode_ms", 0.0) + self.encode_s * 1000
         stats["load_ms"] = stats.get("load_ms", 0.0) + self.load_s * 1000
         self.encode_s = self.load_s = 0.0
+        formula = getattr(self, "formula", None)
+        if formula is not None:  # what the reduction did (propagate_ms: the singles)
+            stats.update(formula.stats, eliminated=formula.eliminated,
+                         propagated=formula.assigned)
 
     def delete(self) -> None:
         if self.broken:
@@ -402,12 +406,15 @@ class SatSolver:
         encoding = self.encoding_for(grid)
         geo = grid.geometry
         if check_encoding(encoding).reduced:
+            begun = time.perf_counter()
             formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
                                       max_clauses=self.max_clauses, deadline=deadline,
                                       **self.reduction)
             if formula.contradiction is not None or formula.nmapped == 0:
                 raise _Settled(formula)
-            return _ReducedEngine(self.info, formula, deadline)
+            engine = _ReducedEngine(self.info, formula, deadline)
+            engine.encode_s += time.perf_counter() - begun - engine.load_s
+            return engine
         key = (geo, encoding)
         engine = None if units else self._engines.get(key)
         if engine is None:
@@ -469,6 +476,8 @@ class SatSolver:
                         engine.solver.add_clause([-act])
         except TimeUp:
             status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
+            if engine is None:  # stopped while building or loading the formula
+                stats.update(encode_ms=(time.perf_counter() - start) * 1000, solve_ms=0.0)
         except TooBigError as error:
             status, message = "refused", error.message
         except _Settled as settled:

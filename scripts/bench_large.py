@@ -45,17 +45,19 @@ def _child(args: argparse.Namespace) -> None:
         print(json.dumps({"status": "invalid", "message": str(puzzle.error)}))
         return
     grid = puzzle.grid
+    from satdoku.deadline import Deadline
     if args.solver == "native":
         from satdoku.search import NativeSolver
         solver = NativeSolver()
     else:
-        from satdoku.reduce import ReducedSatSolver
-        solver = ReducedSatSolver(args.sat_solver, amo=args.amo, propagate=args.propagate,
-                                  locked=args.locked,
-                                  **({"pairwise_max": args.pairwise_max}
-                                     if args.pairwise_max is not None else {}))
+        from satdoku.sat import SatSolver
+        reduction = {"propagate": args.propagate, "locked": args.locked}
+        if args.pairwise_max is not None:
+            reduction["pairwise_max"] = args.pairwise_max
+        solver = SatSolver(args.sat_solver, "reduced", args.amo, reduction=reduction,
+                           max_clauses=None)
     t2 = time.perf_counter()
-    result = solver.solve(grid, limit=args.limit, timeout=args.timeout)
+    result = solver.solve(grid, limit=args.limit, deadline=Deadline(args.timeout, t0))
     t3 = time.perf_counter()
     problems = []
     for answer in (result.solution, result.second):
@@ -150,6 +152,9 @@ def main() -> None:
     if args.child:
         _child(args)
         return
+    if not args.files and not DEFAULT_DIR.is_dir():
+        sys.exit(f"{DEFAULT_DIR} is absent: put the shared puzzle collections beside the "
+                 f"checkout, or name the files")
     files = args.files or sorted(DEFAULT_DIR.glob("*.txt"),
                                  key=lambda p: (int(p.stem.split("-")[-2]), p.name))
     what = args.solver if args.solver == "native" else \

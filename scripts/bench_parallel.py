@@ -2,7 +2,7 @@
 """Puzzles per second and peak memory of a batch with 1, 2, ... worker processes.
 
 Each run is a fresh child process that reads the file, solves every puzzle through
-``satdoku.parallel.solve_batch`` (what ``satdoku solve --jobs N`` calls) and drops the outcomes,
+``satdoku.batch.solve_batch`` (what ``satdoku solve --jobs N`` calls) and drops the outcomes,
 so the figures are parse + solve + verify, without printing.
 
     python scripts/bench_parallel.py                      # 17-clue file, jobs 1 and 2
@@ -30,11 +30,10 @@ DEFAULT_FILE = ROOT.parent / "shared" / "puzzles" / "9x9" / "17_clue.txt"
 
 def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
-    from satdoku.batch import SolveOptions
+    from satdoku.batch import SolveOptions, solve_batch
     from satdoku.formats import read_puzzles
-    from satdoku.parallel import solve_batch
 
-    options = SolveOptions(method=args.method, sat_solver=args.sat_solver)
+    options = SolveOptions(solver=args.solver, sat_solver=args.sat_solver, stats=False)
     puzzles = read_puzzles(args.child)
     if args.count:
         puzzles = itertools.islice(puzzles, args.count)
@@ -57,21 +56,24 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
     parser.add_argument("--count", type=int, default=None, help="first COUNT puzzles only")
     parser.add_argument("--chunk-size", type=int, default=256)
-    parser.add_argument("--method", choices=["sat", "native"], default="sat")
+    parser.add_argument("--solver", choices=["sat", "native"], default="sat")
     parser.add_argument("--sat-solver", default=None)
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         _child(args)
         return
-    print(f"{args.file.name}, {args.method}{':' + args.sat_solver if args.sat_solver else ''}, "
+    if not args.file.is_file():
+        sys.exit(f"{args.file} is absent: put the shared puzzle collections beside the "
+                 f"checkout, or name a file")
+    print(f"{args.file.name}, {args.solver}{':' + args.sat_solver if args.sat_solver else ''}, "
           f"chunk {args.chunk_size}\n")
     print("| jobs | puzzles | seconds | puzzles/s | speed-up | statuses | parent MB | worker MB |")
     print("|---|---|---|---|---|---|---|---|")
     base = None
     for jobs in args.jobs:
         cmd = [sys.executable, __file__, "--child", str(args.file), "--jobs", str(jobs),
-               "--chunk-size", str(args.chunk_size), "--method", args.method]
+               "--chunk-size", str(args.chunk_size), "--solver", args.solver]
         if args.count:
             cmd += ["--count", str(args.count)]
         if args.sat_solver:

@@ -1,7 +1,7 @@
 """Rate the shared 9x9 sets and show that the scores rank them as their reputations do.
 
     python scripts/bench_rate.py                  # the first 1,000 of each set in ../shared
-    python scripts/bench_rate.py FILE... [--limit N]
+    python scripts/bench_rate.py FILE... [--first N]
 
 For each file: puzzles rated, mean and median score with the 10th and 90th percentiles, the
 hardest technique needed (share of puzzles at each), mean native guesses and SAT conflicts, and
@@ -36,8 +36,13 @@ def percentile(values: list[float], p: float) -> float:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*", type=Path, default=DEFAULT_FILES)
-    parser.add_argument("--limit", type=int, default=1000, help="puzzles per file (first N)")
+    parser.add_argument("--first", type=int, default=1000, help="puzzles per file (first N)")
     args = parser.parse_args(argv)
+    missing = [str(path) for path in args.files if not path.is_file()]
+    if missing:
+        print(f"not found: {', '.join(missing)} (the shared puzzle collections go beside the "
+              f"checkout: see the README)", file=sys.stderr)
+        return 2
     print("| set | rated | mean | median | p10 | p90 | naked / hidden / locked / guessing % "
           "| labels | guesses | conflicts | ms/puzzle |")
     print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|")
@@ -45,7 +50,7 @@ def main(argv=None) -> int:
     for path in args.files:
         ratings = []
         start = time.process_time()
-        for _, puzzle in zip(range(args.limit), read_puzzles(str(path))):
+        for _, puzzle in zip(range(args.first), read_puzzles(str(path))):
             if puzzle.grid is not None:
                 ratings.append(rater.rate(puzzle.grid))
         cpu = time.process_time() - start

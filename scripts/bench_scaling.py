@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from satdoku.bench import check_matplotlib, method_label, run_bench  # noqa: E402
+from satdoku.bench import check_groups, check_matplotlib, run_bench  # noqa: E402
 from satdoku.errors import SatdokuError  # noqa: E402
-from satdoku.files import atomic_output  # noqa: E402
+from satdoku.files import Output  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "puzzles"
@@ -40,7 +40,7 @@ SETS = [
     ("25x25/gecode_frisch_25x25.txt", None, 2),
 ]
 METHODS = ("sat", "native")
-FIELDS = ("file", "size", "method", "puzzles", "solved", "timeouts", "invalid", "errors",
+FIELDS = ("source", "size", "solver", "puzzles", "solved", "timeouts", "invalid", "errors",
           "median_ms", "mean_ms", "p90_ms", "max_ms", "puzzles_per_s")
 
 
@@ -50,7 +50,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
                         help="a few puzzles per size and a 5 s time limit")
     parser.add_argument("--timeout", type=float, default=None,
                         help="seconds per puzzle (default: 20, quick: 5)")
-    parser.add_argument("--count-to", type=int, choices=(1, 2), default=1)
+    parser.add_argument("--limit", type=int, choices=(1, 2), default=1,
+                        help="1 finds a solution, 2 also proves it unique")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--puzzles", type=Path, default=SHARED,
                         help=f"the shared puzzle folder (default: {SHARED})")
@@ -91,9 +92,9 @@ def load_cache(path: Path, fresh: bool) -> dict[str, dict]:
 
 
 def save_cache(path: Path, groups: dict[str, dict]) -> None:
-    with atomic_output(str(path), force=True) as fp:
-        json.dump({"groups": groups}, fp, indent=1)
-        fp.write("\n")
+    out = Output(str(path), force=True)
+    out.write(json.dumps({"groups": groups}, indent=1) + "\n")
+    out.commit()
 
 
 def measure(args: argparse.Namespace) -> list[tuple[dict, bool]]:
@@ -102,14 +103,14 @@ def measure(args: argparse.Namespace) -> list[tuple[dict, bool]]:
     groups = load_cache(args.cache, args.fresh)
     out = []
     for path, limit, project in plan(args):
-        for method in METHODS:
-            label = method_label(method)
-            key = cache_key(path, label, limit, timeout, args.count_to, args.seed)
+        for group in check_groups(METHODS):
+            label = group.label
+            key = cache_key(path, label, limit, timeout, args.limit, args.seed)
             if key not in groups:
                 print(f"measuring {os.path.relpath(path)} {label} "
-                      f"(limit {limit or 'all'}, timeout {timeout:g} s)", file=sys.stderr)
-                for row in run_bench([path], [method], ["extended"], limit=limit,
-                                     count_to=args.count_to, timeout=timeout, seed=args.seed):
+                      f"(first {limit or 'all'}, timeout {timeout:g} s)", file=sys.stderr)
+                for row in run_bench([path], [group], first=limit, limit=args.limit,
+                                     timeout=timeout, seed=args.seed):
                     record = row.record()
                     record["times_ms"] = row.times_ms
                     groups[key] = record
@@ -126,15 +127,15 @@ def _ms(value) -> str:
 
 def markdown(records: list[tuple[dict, bool]], timeout: float) -> str:
     """The table: a median or mean that includes timeouts is a lower bound, marked '>='."""
-    lines = ["| size | file | method | puzzles | solved | timeouts | median ms | mean ms |",
+    lines = ["| size | file | solver | puzzles | solved | timeouts | median ms | mean ms |",
              "|-----:|------|--------|--------:|-------:|---------:|----------:|--------:|"]
-    for rec, _ in sorted(records, key=lambda r: (r[0]["size"] or 0, r[1], r[0]["file"])):
+    for rec, _ in sorted(records, key=lambda r: (r[0]["size"] or 0, r[1], r[0]["source"])):
         size = f"{rec['size']}x{rec['size']}" if rec["size"] else "-"
         bound = ">= " if rec["timeouts"] else ""
         median = _ms(rec["median_ms"])
         if rec["median_ms"] is not None and rec["median_ms"] >= timeout * 1000:
             median = ">= " + median
-        lines.append(f"| {size} | {os.path.basename(rec['file'])} | {rec['method']} | "
+        lines.append(f"| {size} | {os.path.basename(rec['source'])} | {rec['solver']} | "
                      f"{rec['puzzles']} | {rec['solved']} | {rec['timeouts']} | {median} | "
                      f"{bound if rec['mean_ms'] is not None else ''}{_ms(rec['mean_ms'])} |")
     return "\n".join(lines) + "\n"
@@ -147,14 +148,14 @@ def plot(records: list[tuple[dict, bool]], path: Path, timeout: float, quick: bo
 
     fig = Figure(figsize=(7.5, 5), layout="constrained")
     ax = fig.subplots()
-    methods = list(dict.fromkeys(rec["method"] for rec, _ in records))
+    methods = list(dict.fromkeys(rec["solver"] for rec, _ in records))
     sizes = set()
     for i, method in enumerate(methods):
         colour = f"C{i}"
         main = sorted((rec["size"], rec["median_ms"]) for rec, project in records
-                      if rec["method"] == method and not project and rec["median_ms"])
+                      if rec["solver"] == method and not project and rec["median_ms"])
         extra = [(rec["size"], rec["median_ms"]) for rec, project in records
-                 if rec["method"] == method and project and rec["median_ms"]]
+                 if rec["solver"] == method and project and rec["median_ms"]]
         sizes.update(n for n, _ in main + extra)
         if main:
             ax.plot([n for n, _ in main], [ms for _, ms in main], color=colour, marker="o",

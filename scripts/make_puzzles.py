@@ -51,7 +51,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--count", type=int, default=3, help="puzzles per size")
     parser.add_argument("--only", choices=sorted(SIZES), action="append")
-    parser.add_argument("--out", type=Path, default=ROOT / "puzzles")
+    parser.add_argument("-o", "--output", type=Path, default=ROOT / "puzzles")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
     solver = make_solver("sat")
