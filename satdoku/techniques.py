@@ -233,7 +233,7 @@ STEP_KINDS = ("naked single", "hidden single", "pointing", "claiming", "stall", 
 #: How many guesses may nest before the path gives up with a ``search`` record.
 DEFAULT_MAX_DEPTH = 2
 #: At a stall, trials go through the TRIAL_CELLS * N open cells with fewest candidates (all of
-#: them: 16x16 paths took up to 14 s; N cells: 40 of 100 top1465 puzzles ended in search; see
+#: them: 16x16 paths took up to 15 s; N cells: 40 of 100 top1465 puzzles ended in search; see
 #: docs/pictures.md).
 TRIAL_CELLS = 3
 
