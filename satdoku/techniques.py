@@ -188,9 +188,9 @@ class _State:
         return False
 
 
-def _run(state: _State, steps: Steps, locked: bool = True) -> None:
-    """Apply the techniques to ``state`` until it is full or they stall, counting in ``steps``
-    (``locked``: False for singles only); raises :class:`_Contradiction`."""
+def _run(state: _State, steps: Steps) -> None:
+    """Apply the techniques to ``state`` until it is full or they stall, counting in ``steps``;
+    raises :class:`_Contradiction`."""
     while not all(state.placed):
         placed = state.naked_singles()
         if placed:
@@ -199,7 +199,7 @@ def _run(state: _State, steps: Steps, locked: bool = True) -> None:
         if state.hidden_single():
             steps.hidden += 1
             continue
-        if locked and state.locked_candidates():
+        if state.locked_candidates():
             steps.locked += 1
             continue
         break
