@@ -148,7 +148,7 @@ def looks_like_fpuzzles(text: str) -> bool:
 
 def _payload(text: str, where: dict) -> str:
     """The lz-string part of a link (or the text itself when it is not a link)."""
-    match = re.search(r"(?:^|[?&])load=([^&#\s]*)", text)
+    match = re.search(r"(?:^|[?&])load=([^&#]*)", text)
     if match:
         return match.group(1)
     match = re.search(r"fpuzzles([A-Za-z0-9%+/=$-]+)", text)
