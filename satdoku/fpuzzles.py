@@ -172,7 +172,7 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
 
     >>> decode_fpuzzles("N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9liBdMooA==")
     {'size': 9, 'grid': [[{}, {}]]}
-    >>> decode_fpuzzles("https://f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9liBdMooA%3D%3D&x=1")
+    >>> decode_fpuzzles("f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9liBdMooA%3D%3D&x=1")
     {'size': 9, 'grid': [[{}, {}]]}
     """
     where = {"source": source, "line": line}
@@ -803,8 +803,9 @@ def convert_fpuzzles(text: str | dict, source: str | None = None, *, ignore_unkn
     >>> conversion = convert_fpuzzles(data, ignore_unknown=True)
     >>> conversion.document["givens"], conversion.document["constraints"]
     ({'r1c1': 1}, [{'type': 'killer', 'cells': ['r1c1', 'r1c2'], 'sum': 3}])
-    >>> conversion.warnings
-    ["f-puzzles 'text' (1 of them): text drawn on the grid; cosmetic, satdoku cannot tell what the rules make of it"]
+    >>> conversion.warnings   # doctest: +NORMALIZE_WHITESPACE
+    ["f-puzzles 'text' (1 of them): text drawn on the grid; cosmetic,
+      satdoku cannot tell what the rules make of it"]
     """
     where = {"source": source, "line": line}
     data = text if isinstance(text, dict) else decode_fpuzzles(text, source, line)

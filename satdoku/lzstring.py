@@ -226,7 +226,7 @@ def decompress_from_base64(text: str) -> str:
     >>> decompress_from_base64("BIUw!mD2")
     Traceback (most recent call last):
     ...
-    satdoku.lzstring.LZStringError: not lz-string base64 data: character '!' at position 5 is not in its alphabet
+    satdoku.lzstring.LZStringError: not lz-string base64 data: character '!' at position 5 ...
     """
     return _decompress(text.rstrip("="), 6, _BASE64_VALUE, "lz-string base64")
 

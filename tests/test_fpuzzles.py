@@ -16,8 +16,10 @@ from urllib.parse import quote
 import pytest
 
 from satdoku.errors import PuzzleError
-from satdoku.fpuzzles import (MAPPING, convert_fpuzzles, decode_fpuzzles, format_document,
-                              from_fpuzzles, looks_like_fpuzzles, read_fpuzzles_lines)
+from satdoku.fpuzzles import COSMETIC as COSMETIC_KEYS
+from satdoku.fpuzzles import UNSUPPORTED as UNSUPPORTED_KEYS
+from satdoku.fpuzzles import (MAPPING, convert_fpuzzles, format_document, from_fpuzzles,
+                              looks_like_fpuzzles, read_fpuzzles_lines)
 from satdoku.lzstring import compress_to_base64, compress_to_uri
 
 VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
@@ -171,8 +173,9 @@ def test_irregular_regions_replace_the_boxes():
     document = from_fpuzzles(data)
     check_document(document)
     assert "box" not in document
-    assert document["regions"] == [["r1c1", "r2c1", "r2c2", "r3c1"], ["r1c3", "r1c4", "r2c3", "r2c4"],
-                                   ["r1c2", "r3c2", "r4c1", "r4c2"], ["r3c3", "r3c4", "r4c3", "r4c4"]]
+    assert document["regions"] == [
+        ["r1c1", "r2c1", "r2c2", "r3c1"], ["r1c3", "r1c4", "r2c3", "r2c4"],
+        ["r1c2", "r3c2", "r4c1", "r4c2"], ["r3c3", "r3c4", "r4c3", "r4c4"]]
 
 
 def test_a_grid_without_boxes_keeps_f_puzzles_rows_as_regions():
@@ -189,7 +192,8 @@ def test_regions_of_the_wrong_size_are_refused():
 
 def test_maximum_cells_side_by_side_compare_only_with_other_neighbours():
     # A fortress: f-puzzles compares r1c1 and r1c2 with their other neighbours only.
-    got = constraints(fp(4, maximum=[{"cell": "R1C1"}, {"cell": "R1C2"}], minimum=[{"cell": "R4C4"}]))
+    got = constraints(fp(4, maximum=[{"cell": "R1C1"}, {"cell": "R1C2"}],
+                         minimum=[{"cell": "R4C4"}]))
     assert [(k["type"], k["cells"]) for k in got] == [
         ("minimum", ["r4c4"]),
         ("thermometer", ["r2c1", "r1c1"]),
@@ -324,18 +328,22 @@ def test_cosmetic_copies_of_constraints_are_skipped_but_own_cosmetics_are_not():
 def test_clues_satdoku_cannot_use_are_problems(data, message):
     with pytest.raises(PuzzleError, match=re.escape(message)):
         from_fpuzzles(data)
-    assert any(message in warning for warning in convert_fpuzzles(data, ignore_unknown=True).warnings)
+    warnings = convert_fpuzzles(data, ignore_unknown=True).warnings
+    assert any(message in warning for warning in warnings)
 
 
 @pytest.mark.parametrize("text, message", [
     ("", "empty: no f-puzzles link"),
-    ("N4Ig*zglg", "not an f-puzzles string (not lz-string base64 data: character '*' at position 5"),
+    ("N4Ig*zglg",
+     "not an f-puzzles string (not lz-string base64 data: character '*' at position 5"),
     ("https://f-puzzles.com/?load=", "the f-puzzles link has an empty 'load='"),
     ("https://f-puzzles.com/?id=yc4ej2ea", "a short f-puzzles link (?id=...)"),
     ("https://example.com/puzzle", "a link without a puzzle"),
-    ('{"size": 9,', "bad JSON: Expecting property name enclosed in double quotes at line 1 column 12"),
+    ('{"size": 9,',
+     "bad JSON: Expecting property name enclosed in double quotes at line 1 column 12"),
     ("[1, 2]", "not an f-puzzles string"),
-    (compress_to_base64("[1, 2]"), "bad decompressed f-puzzles data: an f-puzzles puzzle is a JSON object, not list"),
+    (compress_to_base64("[1, 2]"),
+     "bad decompressed f-puzzles data: an f-puzzles puzzle is a JSON object, not list"),
     (compress_to_base64("{oops"), "bad decompressed f-puzzles data: Expecting property name"),
 ])
 def test_bad_text_gives_located_errors(text, message):
@@ -345,12 +353,15 @@ def test_bad_text_gives_located_errors(text, message):
 
 
 @pytest.mark.parametrize("data, message", [
-    (fp(killercage=[{"cells": ["R1C1", "X9"]}]), "f-puzzles 'killercage' #1: 'X9' is not an f-puzzles cell name"),
-    (fp(thermometer=[{"lines": [["R1C1", "R10C1"]]}]), "'thermometer' #1: R10C1 is not inside the 9x9 grid"),
+    (fp(killercage=[{"cells": ["R1C1", "X9"]}]),
+     "f-puzzles 'killercage' #1: 'X9' is not an f-puzzles cell name"),
+    (fp(thermometer=[{"lines": [["R1C1", "R10C1"]]}]),
+     "'thermometer' #1: R10C1 is not inside the 9x9 grid"),
     (fp(odd=[{"cell": "R1C1"}, {"cell": None}]), "'odd' #2: None is not an f-puzzles cell name"),
     (fp(difference=[{"cells": ["R1C1", "R2C2"]}]), "r1c1 and r2c2 are not orthogonally adjacent"),
     (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": "Y"}]), "'Y' is neither X nor V"),
-    (fp(killercage=[{"cells": ["R1C1", "R1C1"]}]), "r1c1: f-puzzles 'killercage' #1: r1c1 appears twice"),
+    (fp(killercage=[{"cells": ["R1C1", "R1C1"]}]),
+     "r1c1: f-puzzles 'killercage' #1: r1c1 appears twice"),
     (fp(killercage=[{"cells": ["R1C1"], "value": "ten"}]), "'ten' is not a whole number"),
     (fp(littlekillersum=[{"cell": "R0C3", "direction": "DD", "value": "5"}]), "direction 'DD'"),
     (fp(littlekillersum=[{"cell": "R0C3", "direction": "UR", "value": "5"}]), "meets no cell"),
@@ -359,10 +370,13 @@ def test_bad_text_gives_located_errors(text, message):
     (fp(sandwichsum=[{"cell": "R3C3", "value": "5"}]), "R3C3 is not beside one row or column"),
     (fp(sandwichsum=[{"cell": "R11C3", "value": "5"}]), "R11C3 is not around the 9x9 grid"),
     (fp(sandwichsum=[{"cell": "R0C0", "value": "5"}]), "R0C0 is not beside one row or column"),
-    (fp(arrow=[{"cells": ["R1C1"], "lines": [["R1C1"]]}]), "the arrow has no cell outside its circle"),
+    (fp(arrow=[{"cells": ["R1C1"], "lines": [["R1C1"]]}]),
+     "the arrow has no cell outside its circle"),
     (fp(clone=[{"cells": ["R1C1"], "cloneCells": ["R2C1", "R3C1"]}]), "1 cells but 2 cloneCells"),
-    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R3C3"], "values": [1]}]), "not the 4 cells around a corner"),
-    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 2, 3, 4, 5]}]), "1 to 4 digits"),
+    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R3C3"], "values": [1]}]),
+     "not the 4 cells around a corner"),
+    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 2, 3, 4, 5]}]),
+     "1 to 4 digits"),
     (fp(thermometer=[{"lines": [["R1C1"]]}]), "1 cell(s); it needs at least 2"),
     (fp(antiking="yes"), "'antiking' should be true or false"),
     (fp(killercage={"cells": []}), "'killercage' should be a list"),
@@ -456,6 +470,41 @@ def test_the_readme_describes_every_shipped_puzzle():
     readme = (VARIANTS / "README.md").read_text()
     for path in VARIANTS.glob("*.txt"):
         assert f"`{path.stem}`" in readme, path.stem
+
+
+# --- the user documentation ------------------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
+
+
+def test_the_docs_name_every_key_and_every_type():
+    docs = DOCS.read_text()
+    for key in [k.split()[0] for k in MAPPING] + list(COSMETIC_KEYS) + list(UNSUPPORTED_KEYS):
+        assert f"`{key}`" in docs, key
+    for kind in FIELDS:
+        assert f"| `{kind}` |" in docs, kind
+
+
+def test_the_docs_examples_are_valid_documents():
+    docs = DOCS.read_text()
+    example = json.loads(re.search(r"```json\n(.*?)```", docs, re.S).group(1))
+    check_document(example)
+    miracle = json.loads((VARIANTS / "miracle.json").read_text())
+    assert example["givens"] == miracle["givens"]
+    assert [k["type"] for k in example["constraints"]] == \
+        [k["type"] for k in miracle["constraints"]]
+    jsonl = re.search(r"JSON Lines file.*?```\n(.*?)```", docs, re.S).group(1)
+    for line in jsonl.splitlines():
+        check_document(json.loads(line))
+
+
+def test_the_docs_refusal_example_is_what_the_library_says():
+    docs = DOCS.read_text()
+    shown = re.search(r"(puzzles/variants/tangled-arrows.txt:5: .*)", docs).group(1)
+    path = VARIANTS / "tangled-arrows.txt"
+    item, = read_fpuzzles_lines(path.read_text().splitlines(),
+                                "puzzles/variants/tangled-arrows.txt")
+    assert str(item.error) == shown
 
 
 # --- the checker: the spec's structure and meaning, independent of satdoku's model -----------
@@ -604,7 +653,8 @@ def violations(doc: dict, solution: str) -> list[str]:
            if k["type"] == "xv"}
 
     def line_of(k):
-        cells = rows[int(k["line"][1:]) - 1] if k["line"][0] == "r" else cols[int(k["line"][1:]) - 1]
+        number = int(k["line"][1:]) - 1
+        cells = rows[number] if k["line"][0] == "r" else cols[number]
         return cells[::-1] if k.get("from") == "end" else cells
 
     for i, k in enumerate(doc["constraints"]):
@@ -696,7 +746,8 @@ def violations(doc: dict, solution: str) -> list[str]:
             elif kind == "x-sum":
                 ok = sum(line[:line[0]]) == k["sum"]
             else:
-                ok = sum(1 for j, x in enumerate(line) if x > max(line[:j], default=0)) == k["count"]
+                seen = sum(1 for j, x in enumerate(line) if x > max(line[:j], default=0))
+                ok = seen == k["count"]
         else:
             raise AssertionError(f"no check for {kind}")
         if not ok:

@@ -1,4 +1,4 @@
-"""lz-string: known outputs of the JavaScript library, round trips, real f-puzzles strings, errors."""
+"""lz-string: the JavaScript library's outputs, round trips, real f-puzzles strings, errors."""
 
 from pathlib import Path
 
