@@ -111,19 +111,7 @@ class FPuzzlesItem:
         return self.conversion.document if self.conversion else None
 
 
-class _Problems:
-    """What a conversion cannot use, gathered so that one error can list all of it."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, message: str) -> None:
-        if message not in self.items:
-            self.items.append(message)
-
-
-# ---------------------------------------------------------------------------------------------
-# Reading the text: link, lz-string or JSON
+# Reading the text: link, lz-string or JSON.
 
 
 def looks_like_fpuzzles(text: str) -> bool:
@@ -212,8 +200,7 @@ def _decompress(payload: str, where: dict) -> str:
         raise PuzzleError(f"not an f-puzzles string ({exc})", **where) from None
 
 
-# ---------------------------------------------------------------------------------------------
-# Converting the JSON
+# Converting the JSON.
 
 
 class _Converter:
@@ -222,14 +209,18 @@ class _Converter:
     def __init__(self, data: dict, where: dict) -> None:
         self.data = data
         self.where = where
-        self.problems = _Problems()
+        self.problems: list[str] = []   # what satdoku cannot use, all listed in one error
         self.constraints: list[dict] = []
         self.size = self._size()
 
-    # -- errors and small readers -------------------------------------------------------------
+    # Errors and small readers.
 
     def error(self, message: str, cell: str | None = None) -> PuzzleError:
         return PuzzleError(message, cell=cell, **self.where)
+
+    def problem(self, message: str) -> None:
+        if message not in self.problems:
+            self.problems.append(message)
 
     def entries(self, key: str) -> list:
         value = self.data.get(key)
@@ -297,7 +288,7 @@ class _Converter:
     def add(self, constraint: dict) -> None:
         self.constraints.append(constraint)
 
-    # -- size, grid, regions ------------------------------------------------------------------
+    # Size, grid, regions.
 
     def _size(self) -> int:
         size = self.data.get("size")
@@ -347,21 +338,21 @@ class _Converter:
                 if entry.get("c") or entry.get("highlight"):
                     colours += 1
                 if entry.get("givenPencilMarks"):
-                    self.problems.add(f"f-puzzles 'grid' {name}: given pencil marks (candidates "
-                                      "given as clues) have no satdoku constraint type")
+                    self.problem(f"f-puzzles 'grid' {name}: given pencil marks (candidates "
+                                 "given as clues) have no satdoku constraint type")
                 if entry.get("centerPencilMarks") or entry.get("cornerPencilMarks"):
                     pencil += 1
                 for key in entry:
                     if key not in _CELL_KEYS:
-                        self.problems.add(f"f-puzzles 'grid' {name}: unknown cell key {key!r}")
+                        self.problem(f"f-puzzles 'grid' {name}: unknown cell key {key!r}")
         if progress:
-            self.problems.add(f"f-puzzles 'grid': {progress} digit(s) without 'given' (a "
-                              "solver's progress, not clues)")
+            self.problem(f"f-puzzles 'grid': {progress} digit(s) without 'given' (a "
+                         "solver's progress, not clues)")
         if colours:
-            self.problems.add(f"f-puzzles 'grid': {colours} coloured cell(s) (cosmetic)")
+            self.problem(f"f-puzzles 'grid': {colours} coloured cell(s) (cosmetic)")
         if pencil:
-            self.problems.add(f"f-puzzles 'grid': pencil marks in {pencil} cell(s) (a solver's "
-                              "notes, not clues)")
+            self.problem(f"f-puzzles 'grid': pencil marks in {pencil} cell(s) (a solver's "
+                         "notes, not clues)")
         counts = [0] * n
         for row in regions:
             for region in row:
@@ -372,7 +363,7 @@ class _Converter:
                                  f"a {n}x{n} grid needs {n} in each")
         return givens, regions
 
-    # -- the constraint keys ------------------------------------------------------------------
+    # The constraint keys.
 
     def globals_(self) -> None:
         if self.flag("diagonal+"):
@@ -419,9 +410,9 @@ class _Converter:
         elif banned_differences or banned_ratios:
             rules = [f"difference {d}" for d in sorted(banned_differences)]
             rules += [f"ratio {r}" for r in sorted(banned_ratios)]
-            self.problems.add("f-puzzles negative kropki rule (no " + " or ".join(rules) +
-                              " between cells without a dot): satdoku states only 'no-kropki' "
-                              "(no difference 1 and no ratio 2) and 'non-consecutive'")
+            self.problem("f-puzzles negative kropki rule (no " + " or ".join(rules) +
+                         " between cells without a dot): satdoku states only 'no-kropki' "
+                         "(no difference 1 and no ratio 2) and 'non-consecutive'")
 
     def negatives(self) -> set[str]:
         negative = self.data.get("negative") or []
@@ -429,8 +420,8 @@ class _Converter:
             raise self.error(f"f-puzzles 'negative' should be a list of names, not {negative!r}")
         for name in negative:
             if name not in ("ratio", "difference", "xv"):
-                self.problems.add(f"f-puzzles 'negative' {name!r}: no satdoku negative rule "
-                                  "for it")
+                self.problem(f"f-puzzles 'negative' {name!r}: no satdoku negative rule "
+                             "for it")
         return set(negative)
 
     def orthogonal_pairs(self) -> Iterator[list[str]]:
@@ -458,7 +449,7 @@ class _Converter:
             letter = entry.get("value")
             if not isinstance(letter, str) or letter.strip().upper() not in _XV:
                 if letter in (None, ""):
-                    self.problems.add(f"{what}: an XV clue without its letter")
+                    self.problem(f"{what}: an XV clue without its letter")
                     continue
                 raise self.error(f"{what}: {letter!r} is neither X nor V")
             self.add({"type": "xv", "cells": pair, "sum": _XV[letter.strip().upper()]})
@@ -503,8 +494,8 @@ class _Converter:
                 raise self.error(f"{what}: its cells {listed} are not the diagonal from "
                                  f"{entry['cell']} going {direction}")
             if not total:   # blank, or 0 (f-puzzles' placeholder)
-                self.problems.add(f"{what}: a little killer arrow at {entry['cell']} without a "
-                                  "total")
+                self.problem(f"{what}: a little killer arrow at {entry['cell']} without a "
+                             "total")
                 continue
             self.add({"type": "little-killer", "cells": cells, "sum": total, "clue": clue,
                       "direction": direction})
@@ -538,46 +529,48 @@ class _Converter:
         return [f"r{r + dr}c{c + dc}" for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
                 if 1 <= r + dr <= self.size and 1 <= c + dc <= self.size]
 
-    def lines(self, key: str, make: Callable[[list[str], str], dict | None], *,
+    def lines(self, key: str, make: Callable[[list[str], str, dict], dict | None], *,
               minimum: int = 2, distinct: bool = True) -> None:
-        """Each line of each entry of ``key``, in order, as ``make(cells, what)``."""
+        """Each line of each entry of ``key``, in order, as ``make(cells, what, entry)``."""
         for i, entry in enumerate(self.entries(key), 1):
             lines = entry.get("lines")
             if not isinstance(lines, list) or not lines:
                 raise self.error(f"f-puzzles '{key}' #{i}: no 'lines'")
             for j, line in enumerate(lines, 1):
                 what = f"f-puzzles '{key}' #{i}" + (f" line {j}" if len(lines) > 1 else "")
-                made = make(self.cells(line, what, minimum=minimum, distinct=distinct), what)
+                made = make(self.cells(line, what, minimum=minimum, distinct=distinct), what,
+                            entry)
                 if made is not None:
                     self.add(made)
 
     def line_keys(self) -> None:
         n = self.size
         whisper = (n + 1) // 2
-        self.lines("thermometer", lambda cells, _: {"type": "thermometer", "cells": cells})
+        self.lines("thermometer", lambda cells, *_: {"type": "thermometer", "cells": cells})
         self.lines("slowthermometer",
-                   lambda cells, _: {"type": "slow-thermometer", "cells": cells})
+                   lambda cells, *_: {"type": "slow-thermometer", "cells": cells})
         self.arrows()
-        self.lines("palindrome", lambda cells, _: {"type": "palindrome", "cells": cells},
+        self.lines("palindrome", lambda cells, *_: {"type": "palindrome", "cells": cells},
                    distinct=False)
-        self.lines("renban", lambda cells, _: {"type": "renban", "cells": cells})
-        for i, entry in enumerate(self.entries("whispers"), 1):
-            value = self.number(entry.get("value"), f"f-puzzles 'whispers' #{i}")
-            if value is not None and value != whisper:
-                self.problems.add(f"f-puzzles 'whispers' #{i}: difference {value}; f-puzzles "
-                                  f"whispers differ by {whisper} on a {n}x{n} grid")
-        self.lines("whispers", lambda cells, _: {"type": "german-whispers", "cells": cells,
-                                                  "difference": whisper}, distinct=False)
-        self.lines("betweenline", lambda cells, _: {"type": "between", "cells": cells})
-        self.lines("regionsumline", lambda cells, _: {"type": "region-sum", "cells": cells},
+        self.lines("renban", lambda cells, *_: {"type": "renban", "cells": cells})
+        def whispers(cells: list[str], what: str, entry: dict) -> dict | None:
+            value = self.number(entry.get("value"), what)
+            if value is not None and value != whisper:   # not f-puzzles' rule: leave it out
+                self.problem(f"{what}: difference {value}; f-puzzles whispers differ by "
+                             f"{whisper} on a {n}x{n} grid")
+                return None
+            return {"type": "german-whispers", "cells": cells, "difference": whisper}
+        self.lines("whispers", whispers, distinct=False)
+        self.lines("betweenline", lambda cells, *_: {"type": "between", "cells": cells})
+        self.lines("regionsumline", lambda cells, *_: {"type": "region-sum", "cells": cells},
                    distinct=False)
         if n == 9:
-            self.lines("entropicline", lambda cells, _: {"type": "entropic", "cells": cells},
+            self.lines("entropicline", lambda cells, *_: {"type": "entropic", "cells": cells},
                        distinct=False)
         elif self.entries("entropicline"):
-            self.problems.add(f"f-puzzles 'entropicline': entropic lines (low 1-3, middle 4-6, "
-                              f"high 7-9) are defined for 9x9 grids, not {n}x{n}")
-        self.lines("zipperline", lambda cells, _: {"type": "zipper", "cells": cells},
+            self.problem(f"f-puzzles 'entropicline': entropic lines (low 1-3, middle 4-6, "
+                         f"high 7-9) are defined for 9x9 grids, not {n}x{n}")
+        self.lines("zipperline", lambda cells, *_: {"type": "zipper", "cells": cells},
                    distinct=False)
 
     def arrows(self) -> None:
@@ -633,7 +626,7 @@ class _Converter:
                     raise self.error(f"{what}: {entry['cell']} is not beside one row or column")
                 value = self.number(entry.get("value"), what)
                 if value is None:
-                    self.problems.add(f"{what}: a clue at {entry['cell']} without a number")
+                    self.problem(f"{what}: a clue at {entry['cell']} without a number")
                     continue
                 line = f"c{c}" if r in (0, n + 1) else f"r{r}"
                 constraint = {"type": kind, "line": line}
@@ -653,8 +646,8 @@ class _Converter:
         if n == 9 and cells == {f"r{r}c{c}" for r in range(1, 10) for c in (1, 5, 9)}:
             self.add({"type": "rule-159"})
         else:
-            self.problems.add("f-puzzles 'columnindexer': column indexer cells other than "
-                              "all of columns 1, 5 and 9 of a 9x9 grid (satdoku's 'rule-159')")
+            self.problem("f-puzzles 'columnindexer': column indexer cells other than "
+                         "all of columns 1, 5 and 9 of a 9x9 grid (satdoku's 'rule-159')")
 
     def leftovers(self) -> None:
         """Cosmetic, unsupported and unknown keys, each named (copies of constraints skipped)."""
@@ -664,13 +657,13 @@ class _Converter:
             if key in COSMETIC:
                 copies, own = self.cosmetic_copies(key)
                 if own:
-                    self.problems.add(f"f-puzzles '{key}' ({own} of them): {COSMETIC[key]}; "
-                                      "cosmetic, satdoku cannot tell what the rules make of it")
+                    self.problem(f"f-puzzles '{key}' ({own} of them): {COSMETIC[key]}; "
+                                 "cosmetic, satdoku cannot tell what the rules make of it")
             elif key in UNSUPPORTED:
-                self.problems.add(f"f-puzzles '{key}' ({UNSUPPORTED[key]}): no satdoku "
-                                  "constraint type for it")
+                self.problem(f"f-puzzles '{key}' ({UNSUPPORTED[key]}): no satdoku "
+                             "constraint type for it")
             else:
-                self.problems.add(f"f-puzzles '{key}': unknown to satdoku")
+                self.problem(f"f-puzzles '{key}': unknown to satdoku")
 
     def cosmetic_copies(self, key: str) -> tuple[int, int]:
         """How many entries of a cosmetic key copy a present constraint, and how many do not."""
@@ -775,8 +768,7 @@ MAPPING: dict[str, tuple[str, str]] = {
 _HANDLED = {key for key in MAPPING if " " not in key}
 
 
-# ---------------------------------------------------------------------------------------------
-# Public entry points
+# Public entry points.
 
 
 def convert_fpuzzles(text: str | dict, source: str | None = None, *, ignore_unknown: bool = False,
@@ -813,7 +805,7 @@ def convert_fpuzzles(text: str | dict, source: str | None = None, *, ignore_unkn
     document = converter.convert()
     if cite:
         document = _with_source(document, cite)
-    warnings = converter.problems.items
+    warnings = converter.problems
     if warnings and not ignore_unknown:
         raise PuzzleError("satdoku cannot use " + "; ".join(warnings) +
                           " (ignoring them solves a looser puzzle than the one published)",

@@ -39,7 +39,7 @@ def constraints(data, **kwargs):
     return document["constraints"]
 
 
-# --- every mapped key ------------------------------------------------------------------------
+# Every mapped key.
 
 CASES = {
     "diagonal+": (fp(diagonal_plus=True), [{"type": "diagonal", "direction": "+"}]),
@@ -202,7 +202,7 @@ def test_maximum_cells_side_by_side_compare_only_with_other_neighbours():
     ]
 
 
-# --- the negative kropki and XV rules --------------------------------------------------------
+# The negative kropki and XV rules.
 
 def test_nonconsecutive_with_dots_exempts_the_dotted_pairs():
     got = constraints(fp(4, nonconsecutive=True, difference=[{"cells": ["R1C1", "R1C2"]}],
@@ -237,7 +237,7 @@ def test_negative_xv_is_no_xv_beside_the_clues():
     assert got == [{"type": "xv", "cells": ["r1c1", "r2c1"], "sum": 10}, {"type": "no-xv"}]
 
 
-# --- input forms -----------------------------------------------------------------------------
+# Input forms.
 
 SAMPLE = fp(title="Sample", author="Someone", antiknight=True,
             killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}],
@@ -279,7 +279,7 @@ def test_a_sudoku_one_liner_is_not_taken_for_fpuzzles():
     assert not looks_like_fpuzzles(".714....5....5..8...39.76.......1....9...6..3......82.....4...")
 
 
-# --- refusals and warnings -------------------------------------------------------------------
+# Refusals and warnings.
 
 COSMETIC = fp(antiking=True, text=[{"cells": ["R1C1"], "value": "hi"}],
               line=[{"lines": [["R1C1", "R2C2"]]}], rowindexer=[{"cells": ["R1C1"]}],
@@ -324,6 +324,8 @@ def test_cosmetic_copies_of_constraints_are_skipped_but_own_cosmetics_are_not():
     (fp(6, entropicline=[{"lines": [["R1C1", "R1C2"]]}]), "not 6x6"),
     (fp(columnindexer=[{"cells": ["R1C1"]}]), "column indexer cells other than"),
     (fp(negative=["sum"]), "'negative' 'sum'"),
+    (fp(whispers=[{"lines": [["R1C1", "R1C2"]], "value": "4"}]),
+     "'whispers' #1: difference 4; f-puzzles whispers differ by 5 on a 9x9 grid"),
 ])
 def test_clues_satdoku_cannot_use_are_problems(data, message):
     with pytest.raises(PuzzleError, match=re.escape(message)):
@@ -399,7 +401,7 @@ def test_a_bad_given_names_its_cell():
     assert str(caught.value) == "g.txt: r2c3: f-puzzles 'grid': value 7 is not a digit 1-4"
 
 
-# --- files of items --------------------------------------------------------------------------
+# Files of items.
 
 def test_a_file_of_items_goes_on_past_bad_lines():
     lines = ["# a file", "", "# source: first, cited",
@@ -430,7 +432,7 @@ def test_the_setters_solution_is_kept_beside_the_document():
     assert convert_fpuzzles(fp(4)).solution is None
 
 
-# --- the shipped puzzles ---------------------------------------------------------------------
+# The shipped puzzles.
 
 def shipped():
     return [pytest.param(path, id=path.stem) for path in sorted(VARIANTS.glob("*.txt"))]
@@ -472,7 +474,7 @@ def test_the_readme_describes_every_shipped_puzzle():
         assert f"`{path.stem}`" in readme, path.stem
 
 
-# --- the user documentation ------------------------------------------------------------------
+# The user documentation.
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
 
@@ -507,7 +509,7 @@ def test_the_docs_refusal_example_is_what_the_library_says():
     assert str(item.error) == shown
 
 
-# --- the checker: the spec's structure and meaning, independent of satdoku's model -----------
+# The checker: the spec's structure and meaning, independent of satdoku's model.
 
 CELL = re.compile(r"r(\d+)c(\d+)")
 
