@@ -1,0 +1,757 @@
+"""f-puzzles import: every mapped key, every input form, refusals, files of items, shipped puzzles.
+
+The shipped puzzles in puzzles/variants come with their setters' solutions; the checker at the
+end of this file (written from the spec, independently of the constraint model) confirms that
+each solution satisfies the converted document, which tests the meaning of every mapping on
+real data, not only its shape.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
+
+import pytest
+
+from satdoku.errors import PuzzleError
+from satdoku.fpuzzles import COSMETIC as COSMETIC_KEYS
+from satdoku.fpuzzles import UNSUPPORTED as UNSUPPORTED_KEYS
+from satdoku.fpuzzles import (MAPPING, convert_fpuzzles, format_document, from_fpuzzles,
+                              looks_like_fpuzzles, read_fpuzzles_lines)
+from satdoku.lzstring import compress_to_base64, compress_to_uri
+
+VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
+
+
+def fp(size=9, **keys):
+    """A small f-puzzles JSON object: an empty grid of ``size`` plus ``keys``."""
+    data = {"size": size, "grid": [[{} for _ in range(size)] for _ in range(size)]}
+    data.update({key.replace("_plus", "+").replace("_minus", "-"): value
+                 for key, value in keys.items()})
+    return data
+
+
+def constraints(data, **kwargs):
+    document = from_fpuzzles(data, **kwargs)
+    check_document(document)
+    return document["constraints"]
+
+
+# Every mapped key.
+
+CASES = {
+    "diagonal+": (fp(diagonal_plus=True), [{"type": "diagonal", "direction": "+"}]),
+    "diagonal-": (fp(diagonal_minus=True), [{"type": "diagonal", "direction": "-"}]),
+    "antiknight": (fp(antiknight=True), [{"type": "anti-knight"}]),
+    "antiking": (fp(antiking=True), [{"type": "anti-king"}]),
+    "disjointgroups": (fp(disjointgroups=True), [{"type": "disjoint-groups"}]),
+    "nonconsecutive": (fp(nonconsecutive=True), [{"type": "non-consecutive"}]),
+    "negative xv": (fp(negative=["xv"]), [{"type": "no-xv"}]),
+    "negative ratio": (fp(nonconsecutive=True, negative=["ratio"]), [{"type": "no-kropki"}]),
+    "killercage": (fp(killercage=[{"cells": ["R1C1", "R1C2"], "value": "10"},
+                                  {"cells": ["R9C9", "R8C9"]}]),
+                   [{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 10},
+                    {"type": "killer", "cells": ["r9c9", "r8c9"], "sum": None}]),
+    "littlekillersum": (fp(littlekillersum=[
+        {"cell": "R0C4", "cells": ["R1C3", "R2C2", "R3C1"], "direction": "DL", "value": "17"},
+        {"cell": "R10C8", "direction": "UR", "value": "3"},
+        {"cell": "R5C10", "direction": "UL", "value": "20"}]),
+        [{"type": "little-killer", "cells": ["r1c3", "r2c2", "r3c1"], "sum": 17, "clue": "r0c4",
+          "direction": "DL"},
+         {"type": "little-killer", "cells": ["r9c9"], "sum": 3, "clue": "r10c8",
+          "direction": "UR"},
+         {"type": "little-killer", "cells": ["r4c9", "r3c8", "r2c7", "r1c6"], "sum": 20,
+          "clue": "r5c10", "direction": "UL"}]),
+    "thermometer": (fp(thermometer=[{"lines": [["R1C1", "R1C2", "R1C3"], ["R1C1", "R2C1"]]}]),
+                    [{"type": "thermometer", "cells": ["r1c1", "r1c2", "r1c3"]},
+                     {"type": "thermometer", "cells": ["r1c1", "r2c1"]}]),
+    "slowthermometer": (fp(slowthermometer=[{"lines": [["R2C2", "R3C3"]]}]),
+                        [{"type": "slow-thermometer", "cells": ["r2c2", "r3c3"]}]),
+    "arrow": (fp(arrow=[
+        {"cells": ["R1C1"], "lines": [["R1C1", "R2C2", "R3C3"]]},
+        {"cells": ["R5C5", "R5C6"], "lines": [["R5C6", "R6C7", "R7C7", "R8C7"]]},
+        {"cells": ["R9C1"], "lines": [["R9C1", "R8C2"], ["R9C1", "R9C2", "R9C3"]]}]),
+        [{"type": "arrow", "circle": ["r1c1"], "cells": ["r2c2", "r3c3"]},
+         {"type": "arrow", "circle": ["r5c5", "r5c6"], "cells": ["r6c7", "r7c7", "r8c7"]},
+         {"type": "arrow", "circle": ["r9c1"], "cells": ["r8c2"]},
+         {"type": "arrow", "circle": ["r9c1"], "cells": ["r9c2", "r9c3"]}]),
+    "difference": (fp(difference=[{"cells": ["R1C1", "R1C2"]},
+                                  {"cells": ["R2C1", "R3C1"], "value": "3"}]),
+                   [{"type": "kropki-white", "cells": ["r1c1", "r1c2"], "difference": 1},
+                    {"type": "kropki-white", "cells": ["r2c1", "r3c1"], "difference": 3}]),
+    "ratio": (fp(ratio=[{"cells": ["R1C1", "R1C2"]}, {"cells": ["R2C1", "R3C1"], "value": "3"}]),
+              [{"type": "kropki-black", "cells": ["r1c1", "r1c2"], "ratio": 2},
+               {"type": "kropki-black", "cells": ["r2c1", "r3c1"], "ratio": 3}]),
+    "xv": (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": "X"}, {"cells": ["R4C4", "R5C4"],
+                                                              "value": "v"}]),
+           [{"type": "xv", "cells": ["r1c1", "r1c2"], "sum": 10},
+            {"type": "xv", "cells": ["r4c4", "r5c4"], "sum": 5}]),
+    "odd and even": (fp(odd=[{"cell": "R1C1"}, {"cell": "R9C9"}], even=[{"cell": "R5C5"}]),
+                     [{"type": "odd", "cells": ["r1c1", "r9c9"]},
+                      {"type": "even", "cells": ["r5c5"]}]),
+    "minimum and maximum": (fp(minimum=[{"cell": "R1C1"}], maximum=[{"cell": "R5C5"},
+                                                                    {"cell": "R9C1"}]),
+                            [{"type": "minimum", "cells": ["r1c1"]},
+                             {"type": "maximum", "cells": ["r5c5"]},
+                             {"type": "maximum", "cells": ["r9c1"]}]),
+    "extraregion": (fp(extraregion=[{"cells": [f"R{r}C{c}" for r in (2, 3, 4) for c in (2, 3, 4)]},
+                                    {"cells": ["R9C9", "R8C8"]}]),
+                    [{"type": "extra-region",
+                      "cells": [f"r{r}c{c}" for r in (2, 3, 4) for c in (2, 3, 4)]},
+                     {"type": "killer", "cells": ["r9c9", "r8c8"], "sum": None,
+                      "label": "f-puzzles extra region of 2 cells"}]),
+    "palindrome": (fp(palindrome=[{"lines": [["R1C1", "R2C2", "R3C3"]]}]),
+                   [{"type": "palindrome", "cells": ["r1c1", "r2c2", "r3c3"]}]),
+    "renban": (fp(renban=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+               [{"type": "renban", "cells": ["r1c1", "r1c2", "r1c3"]}]),
+    "whispers": (fp(whispers=[{"lines": [["R1C1", "R1C2", "R2C3"]]}]),
+                 [{"type": "german-whispers", "cells": ["r1c1", "r1c2", "r2c3"], "difference": 5}]),
+    "whispers 6x6": (fp(6, whispers=[{"lines": [["R1C1", "R1C2"]]}]),
+                     [{"type": "german-whispers", "cells": ["r1c1", "r1c2"], "difference": 3}]),
+    "betweenline": (fp(betweenline=[{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}]),
+                    [{"type": "between", "cells": ["r1c1", "r1c2", "r1c3", "r1c4"]}]),
+    "regionsumline": (fp(regionsumline=[{"lines": [["R3C3", "R3C4", "R3C5"]]}]),
+                      [{"type": "region-sum", "cells": ["r3c3", "r3c4", "r3c5"]}]),
+    "entropicline": (fp(entropicline=[{"lines": [["R1C1", "R1C2", "R1C3", "R1C4"]]}]),
+                     [{"type": "entropic", "cells": ["r1c1", "r1c2", "r1c3", "r1c4"]}]),
+    "zipperline": (fp(zipperline=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+                   [{"type": "zipper", "cells": ["r1c1", "r1c2", "r1c3"]}]),
+    "clone": (fp(clone=[{"cells": ["R1C1", "R1C2"], "cloneCells": ["R9C8", "R9C9"]}]),
+              [{"type": "clone", "cells": ["r1c1", "r1c2"], "clone": ["r9c8", "r9c9"]}]),
+    "quadruple": (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 1, 3]}]),
+                  [{"type": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"],
+                    "digits": [1, 1, 3]}]),
+    "sandwichsum": (fp(sandwichsum=[{"cell": "R0C3", "value": "15"}, {"cell": "R4C0", "value": "0"},
+                                    {"cell": "R10C2", "value": "7"}, {"cell": "R6C10",
+                                                                      "value": "35"}]),
+                    [{"type": "sandwich", "line": "c3", "sum": 15},
+                     {"type": "sandwich", "line": "r4", "sum": 0},
+                     {"type": "sandwich", "line": "c2", "sum": 7},
+                     {"type": "sandwich", "line": "r6", "sum": 35}]),
+    "xsum": (fp(xsum=[{"cell": "R0C6", "value": "16"}, {"cell": "R8C10", "value": "19"}]),
+             [{"type": "x-sum", "line": "c6", "from": "start", "sum": 16},
+              {"type": "x-sum", "line": "r8", "from": "end", "sum": 19}]),
+    "skyscraper": (fp(skyscraper=[{"cell": "R3C0", "value": "4"}, {"cell": "R10C1",
+                                                                    "value": "2"}]),
+                   [{"type": "skyscraper", "line": "r3", "from": "start", "count": 4},
+                    {"type": "skyscraper", "line": "c1", "from": "end", "count": 2}]),
+    "columnindexer": (fp(columnindexer=[{"cells": [f"R{r}C{c}" for r in range(1, 10)]}
+                                        for c in (1, 5, 9)]),
+                      [{"type": "rule-159"}]),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_each_fpuzzles_key_becomes_its_satdoku_constraints(name):
+    data, expected = CASES[name]
+    assert constraints(data) == expected
+
+
+def test_every_key_of_the_mapping_table_is_tested():
+    tested = {key for data, _ in CASES.values() for key in data} | {"negative"}
+    assert {key for key in MAPPING if " " not in key} <= tested
+
+
+def test_givens_title_author_and_boxes():
+    data = fp(6, title=" Six ", author="Me", ruleset="Normal rules.")
+    data["grid"][0][0] = {"value": 3, "given": True}
+    data["grid"][5][4] = {"value": 6, "given": True}
+    document = from_fpuzzles(data)
+    check_document(document)
+    assert document == {"format": "satdoku-variant", "version": 1, "name": "Six", "author": "Me",
+                        "size": 6, "box": "2x3", "givens": {"r1c1": 3, "r6c5": 6},
+                        "constraints": []}
+
+
+def test_irregular_regions_replace_the_boxes():
+    data = fp(4)
+    # f-puzzles numbers default regions like boxes and stores only the changed cells.
+    data["grid"][0][1]["region"] = 2      # r1c2 swaps with r3c1
+    data["grid"][2][0]["region"] = 0
+    document = from_fpuzzles(data)
+    check_document(document)
+    assert "box" not in document
+    assert document["regions"] == [
+        ["r1c1", "r2c1", "r2c2", "r3c1"], ["r1c3", "r1c4", "r2c3", "r2c4"],
+        ["r1c2", "r3c2", "r4c1", "r4c2"], ["r3c3", "r3c4", "r4c3", "r4c4"]]
+
+
+def test_a_grid_without_boxes_keeps_f_puzzles_rows_as_regions():
+    document = from_fpuzzles(fp(5))
+    assert document["regions"] == [[f"r{r}c{c}" for c in range(1, 6)] for r in range(1, 6)]
+
+
+def test_regions_of_the_wrong_size_are_refused():
+    data = fp(4)
+    data["grid"][0][1]["region"] = 2
+    with pytest.raises(PuzzleError, match="region 0 has 3 cells, a 4x4 grid needs 4"):
+        from_fpuzzles(data)
+
+
+def test_maximum_cells_side_by_side_compare_only_with_other_neighbours():
+    # A fortress: f-puzzles compares r1c1 and r1c2 with their other neighbours only.
+    got = constraints(fp(4, maximum=[{"cell": "R1C1"}, {"cell": "R1C2"}],
+                         minimum=[{"cell": "R4C4"}]))
+    assert [(k["type"], k["cells"]) for k in got] == [
+        ("minimum", ["r4c4"]),
+        ("thermometer", ["r2c1", "r1c1"]),
+        ("thermometer", ["r1c3", "r1c2"]),
+        ("thermometer", ["r2c2", "r1c2"]),
+    ]
+
+
+# The negative kropki and XV rules.
+
+def test_nonconsecutive_with_dots_exempts_the_dotted_pairs():
+    got = constraints(fp(4, nonconsecutive=True, difference=[{"cells": ["R1C1", "R1C2"]}],
+                         ratio=[{"cells": ["R2C1", "R2C2"]}]))
+    whispers = [k["cells"] for k in got if k["type"] == "german-whispers"]
+    assert len(whispers) == 2 * 4 * 3 - 2
+    assert ["r1c1", "r1c2"] not in whispers and ["r2c1", "r2c2"] not in whispers
+    assert all(k["difference"] == 2 for k in got if k["type"] == "german-whispers")
+
+
+def test_all_dots_given_is_no_kropki():
+    got = constraints(fp(nonconsecutive=True, negative=["ratio"],
+                         ratio=[{"cells": ["R1C1", "R1C2"]}]))
+    assert got == [{"type": "kropki-black", "cells": ["r1c1", "r1c2"], "ratio": 2},
+                   {"type": "no-kropki"}]
+
+
+@pytest.mark.parametrize("data, rule", [
+    (fp(negative=["ratio"]), "no ratio 2"),
+    (fp(nonconsecutive=True, negative=["ratio"], ratio=[{"cells": ["R1C1", "R1C2"], "value": "3"}]),
+     "no difference 1 or ratio 2 or ratio 3"),
+    (fp(negative=["difference"], difference=[{"cells": ["R1C1", "R1C2"], "value": "2"}]),
+     "no difference 2"),
+])
+def test_negative_rules_satdoku_cannot_state_are_refused(data, rule):
+    with pytest.raises(PuzzleError, match=re.escape(rule)):
+        from_fpuzzles(data)
+
+
+def test_negative_xv_is_no_xv_beside_the_clues():
+    got = constraints(fp(negative=["xv"], xv=[{"cells": ["R1C1", "R2C1"], "value": "X"}]))
+    assert got == [{"type": "xv", "cells": ["r1c1", "r2c1"], "sum": 10}, {"type": "no-xv"}]
+
+
+# Input forms.
+
+SAMPLE = fp(title="Sample", author="Someone", antiknight=True,
+            killercage=[{"cells": ["R1C1", "R1C2"], "value": "3"}],
+            littlekillersum=[{"cell": "R0C0", "direction": "DR", "value": "45"}])
+SAMPLE["grid"][4][4] = {"value": 5, "given": True}
+SAMPLE_JSON = json.dumps(SAMPLE)
+PACKED = compress_to_base64(SAMPLE_JSON)
+
+
+@pytest.mark.parametrize("text", [
+    SAMPLE_JSON,
+    "  " + SAMPLE_JSON + "\n",
+    PACKED,
+    PACKED.rstrip("="),
+    compress_to_uri(SAMPLE_JSON),
+    "https://f-puzzles.com/?load=" + PACKED,
+    "https://www.f-puzzles.com/?load=" + quote(PACKED, safe=""),
+    "f-puzzles.com/?load=" + PACKED + "&embed=1#top",
+    "https://f-puzzles.com/?lang=en&load=" + PACKED.replace("+", " "),
+    "https://f-puzzles.com/?load=" + compress_to_uri(SAMPLE_JSON),
+    "https://sudokupad.app/fpuzzles" + quote(PACKED, safe=""),
+    "https://app.crackingthecryptic.com/sudoku/?puzzleid=fpuzzles" + PACKED,
+])
+def test_links_strings_and_json_give_the_same_document(text):
+    assert from_fpuzzles(text) == from_fpuzzles(SAMPLE)
+    assert looks_like_fpuzzles(text)
+
+
+def test_the_sample_document():
+    document = from_fpuzzles(SAMPLE, cite="made up for a test")
+    assert document["source"] == "made up for a test"
+    assert list(document) == ["format", "version", "name", "author", "source", "size", "box",
+                              "givens", "constraints"]
+    assert document["givens"] == {"r5c5": 5}
+    assert document["constraints"][-1]["cells"] == [f"r{i}c{i}" for i in range(1, 10)]
+
+
+def test_a_sudoku_one_liner_is_not_taken_for_fpuzzles():
+    assert not looks_like_fpuzzles(".714....5....5..8...39.76.......1....9...6..3......82.....4...")
+
+
+# Refusals and warnings.
+
+COSMETIC = fp(antiking=True, text=[{"cells": ["R1C1"], "value": "hi"}],
+              line=[{"lines": [["R1C1", "R2C2"]]}], rowindexer=[{"cells": ["R1C1"]}],
+              mystery=True)
+COSMETIC["grid"][0][0] = {"c": "#FF0000", "value": 4}
+
+
+def test_unknown_and_cosmetic_keys_are_refused_all_named_with_the_place():
+    with pytest.raises(PuzzleError) as caught:
+        from_fpuzzles(COSMETIC, "puzzle.txt", line=7)
+    message = str(caught.value)
+    assert message.startswith("puzzle.txt:7: satdoku cannot use ")
+    for part in ("'text' (1 of them): text drawn on the grid", "'line' (1 of them)",
+                 "'rowindexer' (row indexer cells): no satdoku constraint type",
+                 "'mystery': unknown to satdoku", "1 digit(s) without 'given'",
+                 "1 coloured cell(s) (cosmetic)"):
+        assert part in message
+
+
+def test_ignore_unknown_turns_them_into_warnings():
+    conversion = convert_fpuzzles(COSMETIC, ignore_unknown=True)
+    assert conversion.document["constraints"] == [{"type": "anti-king"}]
+    assert conversion.document["givens"] == {}
+    assert len(conversion.warnings) == 6
+    assert any("'mystery'" in warning for warning in conversion.warnings)
+
+
+def test_cosmetic_copies_of_constraints_are_skipped_but_own_cosmetics_are_not():
+    copy = {"lines": [["R1C1", "R1C2"]], "outlineC": "#67F067", "fromConstraint": "Whispers"}
+    data = fp(whispers=[{"lines": [["R1C1", "R1C2"]]}], line=[copy])
+    assert len(constraints(data)) == 1
+    data["line"].append({"lines": [["R5C5", "R6C6"]]})
+    with pytest.raises(PuzzleError, match=r"'line' \(1 of them\)"):
+        from_fpuzzles(data)
+
+
+@pytest.mark.parametrize("data, message", [
+    (fp(littlekillersum=[{"cell": "R0C3", "direction": "DR", "value": ""}]),
+     "a little killer arrow at R0C3 without a total"),
+    (fp(sandwichsum=[{"cell": "R0C3", "value": ""}]), "a clue at R0C3 without a number"),
+    (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": ""}]), "an XV clue without its letter"),
+    (fp(6, entropicline=[{"lines": [["R1C1", "R1C2"]]}]), "not 6x6"),
+    (fp(columnindexer=[{"cells": ["R1C1"]}]), "column indexer cells other than"),
+    (fp(negative=["sum"]), "'negative' 'sum'"),
+    (fp(whispers=[{"lines": [["R1C1", "R1C2"]], "value": "4"}]),
+     "'whispers' #1: difference 4; f-puzzles whispers differ by 5 on a 9x9 grid"),
+])
+def test_clues_satdoku_cannot_use_are_problems(data, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        from_fpuzzles(data)
+    warnings = convert_fpuzzles(data, ignore_unknown=True).warnings
+    assert any(message in warning for warning in warnings)
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty: no f-puzzles link"),
+    ("N4Ig*zglg",
+     "not an f-puzzles string (not lz-string base64 data: character '*' at position 5"),
+    ("https://f-puzzles.com/?load=", "the f-puzzles link has an empty 'load='"),
+    ("https://f-puzzles.com/?id=yc4ej2ea", "a short f-puzzles link (?id=...)"),
+    ("https://example.com/puzzle", "a link without a puzzle"),
+    ('{"size": 9,',
+     "bad JSON: Expecting property name enclosed in double quotes at line 1 column 12"),
+    ("[1, 2]", "not an f-puzzles string"),
+    (compress_to_base64("[1, 2]"),
+     "bad decompressed f-puzzles data: an f-puzzles puzzle is a JSON object, not list"),
+    (compress_to_base64("{oops"), "bad decompressed f-puzzles data: Expecting property name"),
+])
+def test_bad_text_gives_located_errors(text, message):
+    with pytest.raises(PuzzleError) as caught:
+        from_fpuzzles(text, "in.txt", line=3)
+    assert str(caught.value).startswith("in.txt:3: " + message)
+
+
+@pytest.mark.parametrize("data, message", [
+    (fp(killercage=[{"cells": ["R1C1", "X9"]}]),
+     "f-puzzles 'killercage' #1: 'X9' is not an f-puzzles cell name"),
+    (fp(thermometer=[{"lines": [["R1C1", "R10C1"]]}]),
+     "'thermometer' #1: R10C1 is not inside the 9x9 grid"),
+    (fp(odd=[{"cell": "R1C1"}, {"cell": None}]), "'odd' #2: None is not an f-puzzles cell name"),
+    (fp(difference=[{"cells": ["R1C1", "R2C2"]}]), "r1c1 and r2c2 are not orthogonally adjacent"),
+    (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": "Y"}]), "'Y' is neither X nor V"),
+    (fp(killercage=[{"cells": ["R1C1", "R1C1"]}]),
+     "r1c1: f-puzzles 'killercage' #1: r1c1 appears twice"),
+    (fp(killercage=[{"cells": ["R1C1"], "value": "ten"}]), "'ten' is not a whole number"),
+    (fp(littlekillersum=[{"cell": "R0C3", "direction": "DD", "value": "5"}]), "direction 'DD'"),
+    (fp(littlekillersum=[{"cell": "R0C3", "direction": "UR", "value": "5"}]), "meets no cell"),
+    (fp(littlekillersum=[{"cell": "R0C3", "cells": ["R1C4"], "direction": "DL", "value": "5"}]),
+     "are not the diagonal from R0C3 going DL"),
+    (fp(sandwichsum=[{"cell": "R3C3", "value": "5"}]), "R3C3 is not beside one row or column"),
+    (fp(sandwichsum=[{"cell": "R11C3", "value": "5"}]), "R11C3 is not around the 9x9 grid"),
+    (fp(sandwichsum=[{"cell": "R0C0", "value": "5"}]), "R0C0 is not beside one row or column"),
+    (fp(arrow=[{"cells": ["R1C1"], "lines": [["R1C1"]]}]),
+     "the arrow has no cell outside its circle"),
+    (fp(clone=[{"cells": ["R1C1"], "cloneCells": ["R2C1", "R3C1"]}]), "1 cells but 2 cloneCells"),
+    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R3C3"], "values": [1]}]),
+     "not the 4 cells around a corner"),
+    (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 2, 3, 4, 5]}]),
+     "1 to 4 digits"),
+    (fp(thermometer=[{"lines": [["R1C1"]]}]), "1 cell(s); it needs at least 2"),
+    (fp(antiking="yes"), "'antiking' should be true or false"),
+    (fp(killercage={"cells": []}), "'killercage' should be a list"),
+    ({"size": 0}, "'size' 0 is not a grid size"),
+    ({"size": 4, "grid": [[{}] * 4] * 3}, "'grid' should be 4 rows of 4 cells"),
+])
+def test_bad_data_gives_located_errors(data, message):
+    with pytest.raises(PuzzleError) as caught:
+        from_fpuzzles(data, "f.txt", line=2)
+    assert str(caught.value).startswith("f.txt:2: ")
+    assert message in str(caught.value)
+
+
+def test_a_bad_given_names_its_cell():
+    data = fp(4)
+    data["grid"][1][2] = {"value": 7, "given": True}
+    with pytest.raises(PuzzleError) as caught:
+        from_fpuzzles(data, "g.txt")
+    assert caught.value.cell == "r2c3"
+    assert str(caught.value) == "g.txt: r2c3: f-puzzles 'grid': value 7 is not a digit 1-4"
+
+
+# Files of items.
+
+def test_a_file_of_items_goes_on_past_bad_lines():
+    lines = ["# a file", "", "# source: first, cited",
+             "https://f-puzzles.com/?load=" + PACKED, "not base64 at all!",
+             json.dumps(fp(4, antiking=True)), json.dumps(COSMETIC), "# source: unused"]
+    items = list(read_fpuzzles_lines(lines, "list.txt"))
+    assert [(item.line, item.ok) for item in items] == [(4, True), (5, False), (6, True),
+                                                      (7, False)]
+    assert items[0].document["source"] == "first, cited"
+    assert "source" not in items[2].document
+    assert str(items[1].error).startswith("list.txt:5: not an f-puzzles string")
+    assert str(items[3].error).startswith("list.txt:7: satdoku cannot use")
+    lenient = list(read_fpuzzles_lines(lines, "list.txt", ignore_unknown=True))
+    assert [item.ok for item in lenient] == [True, False, True, True]
+    assert lenient[3].conversion.warnings
+
+
+def test_documents_round_trip_through_format_document_and_json_lines():
+    document = from_fpuzzles(SAMPLE)
+    assert json.loads(format_document(document)) == document
+    assert json.loads(json.dumps(document)) == document
+    assert "\n" not in json.dumps(document)
+
+
+def test_the_setters_solution_is_kept_beside_the_document():
+    data = fp(4, solution=[1, 2, 3, 4] * 3 + [0, 4, 3, "x"])
+    assert convert_fpuzzles(data).solution == [1, 2, 3, 4] * 3 + [0, 4, 3, 0]
+    assert convert_fpuzzles(fp(4)).solution is None
+
+
+# The shipped puzzles.
+
+def shipped():
+    return [pytest.param(path, id=path.stem) for path in sorted(VARIANTS.glob("*.txt"))]
+
+
+def comments(path):
+    return dict(re.match(r"#\s*([\w-]+):\s*(.*)", line).groups()
+                for line in path.read_text().splitlines() if re.match(r"#\s*[\w-]+:", line))
+
+
+@pytest.mark.parametrize("path", shipped())
+def test_shipped_puzzles_convert_to_their_json_and_their_solutions_hold(path):
+    notes = comments(path)
+    lenient = "ignore-unknown" in notes
+    items = list(read_fpuzzles_lines(path.read_text().splitlines(), str(path),
+                                     ignore_unknown=lenient))
+    assert len(items) == 1 and items[0].ok, items[0].error
+    item = items[0]
+    document = item.document
+    check_document(document)
+    assert document["source"] == notes["source"]
+    assert bool(item.conversion.warnings) == lenient
+    assert path.with_suffix(".json").read_text() == format_document(document) + "\n"
+    assert violations(document, notes["solution"]) == []
+
+
+@pytest.mark.parametrize("path", shipped()[:3])
+def test_the_checker_sees_a_wrong_solution(path):
+    notes = comments(path)
+    document = json.loads(path.with_suffix(".json").read_text())
+    solution = notes["solution"]
+    swapped = solution[1] + solution[0] + solution[2:]   # two cells of one row swapped
+    assert violations(document, swapped)
+
+
+def test_the_readme_describes_every_shipped_puzzle():
+    readme = (VARIANTS / "README.md").read_text()
+    for path in VARIANTS.glob("*.txt"):
+        assert f"`{path.stem}`" in readme, path.stem
+
+
+# The user documentation.
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
+
+
+def test_the_docs_name_every_key_and_every_type():
+    docs = DOCS.read_text()
+    for key in [k.split()[0] for k in MAPPING] + list(COSMETIC_KEYS) + list(UNSUPPORTED_KEYS):
+        assert f"`{key}`" in docs, key
+    for kind in FIELDS:
+        assert f"| `{kind}` |" in docs, kind
+
+
+def test_the_docs_examples_are_valid_documents():
+    docs = DOCS.read_text()
+    example = json.loads(re.search(r"```json\n(.*?)```", docs, re.S).group(1))
+    check_document(example)
+    miracle = json.loads((VARIANTS / "miracle.json").read_text())
+    assert example["givens"] == miracle["givens"]
+    assert [k["type"] for k in example["constraints"]] == \
+        [k["type"] for k in miracle["constraints"]]
+    jsonl = re.search(r"JSON Lines file.*?```\n(.*?)```", docs, re.S).group(1)
+    for line in jsonl.splitlines():
+        check_document(json.loads(line))
+
+
+def test_the_docs_refusal_example_is_what_the_library_says():
+    docs = DOCS.read_text()
+    shown = re.search(r"(puzzles/variants/tangled-arrows.txt:5: .*)", docs).group(1)
+    path = VARIANTS / "tangled-arrows.txt"
+    item, = read_fpuzzles_lines(path.read_text().splitlines(),
+                                "puzzles/variants/tangled-arrows.txt")
+    assert str(item.error) == shown
+
+
+# The checker: the spec's structure and meaning, independent of satdoku's model.
+
+CELL = re.compile(r"r(\d+)c(\d+)")
+
+#: type -> (required fields, optional fields), besides "type" and "label".
+FIELDS = {
+    "diagonal": ({"direction"}, set()),
+    "anti-knight": (set(), set()),
+    "anti-king": (set(), set()),
+    "non-consecutive": (set(), set()),
+    "disjoint-groups": (set(), set()),
+    "rule-159": (set(), set()),
+    "no-kropki": (set(), set()),
+    "no-xv": (set(), set()),
+    "extra-region": ({"cells"}, set()),
+    "killer": ({"cells", "sum"}, set()),
+    "little-killer": ({"cells", "sum"}, {"clue", "direction"}),
+    "thermometer": ({"cells"}, set()),
+    "slow-thermometer": ({"cells"}, set()),
+    "arrow": ({"circle", "cells"}, set()),
+    "kropki-white": ({"cells"}, {"difference"}),
+    "kropki-black": ({"cells"}, {"ratio"}),
+    "xv": ({"cells", "sum"}, set()),
+    "odd": ({"cells"}, set()),
+    "even": ({"cells"}, set()),
+    "minimum": ({"cells"}, set()),
+    "maximum": ({"cells"}, set()),
+    "german-whispers": ({"cells"}, {"difference"}),
+    "renban": ({"cells"}, set()),
+    "palindrome": ({"cells"}, set()),
+    "between": ({"cells"}, set()),
+    "region-sum": ({"cells"}, set()),
+    "entropic": ({"cells"}, set()),
+    "zipper": ({"cells"}, set()),
+    "clone": ({"cells", "clone"}, set()),
+    "quadruple": ({"cells", "digits"}, set()),
+    "sandwich": ({"line", "sum"}, set()),
+    "x-sum": ({"line", "from", "sum"}, set()),
+    "skyscraper": ({"line", "from", "count"}, set()),
+}
+
+DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
+                 "givens", "constraints"}
+
+
+def rc(name: str, n: int, *, outside: bool = False) -> tuple[int, int]:
+    match = CELL.fullmatch(name)
+    assert match, f"bad cell name {name!r}"
+    r, c = int(match.group(1)), int(match.group(2))
+    low, high = (0, n + 1) if outside else (1, n)
+    assert low <= r <= high and low <= c <= high, f"{name} outside the grid"
+    return r, c
+
+
+def check_document(doc: dict) -> None:
+    """Assert that ``doc`` has the spec's structure (keys, cell names, each type's fields)."""
+    assert set(doc) <= DOCUMENT_KEYS, set(doc) - DOCUMENT_KEYS
+    assert doc["format"] == "satdoku-variant" and doc["version"] == 1
+    n = doc["size"]
+    assert isinstance(n, int) and n >= 1
+    assert not ("box" in doc and doc.get("regions")), "box and regions together"
+    if "box" in doc:
+        r, c = map(int, doc["box"].split("x"))
+        assert r * c == n
+    if doc.get("regions") is not None:
+        regions = doc["regions"]
+        assert len(regions) == n and all(len(region) == n for region in regions)
+        flat = [rc(name, n) for region in regions for name in region]
+        assert len(set(flat)) == n * n
+    givens = doc["givens"]
+    if isinstance(givens, str):
+        assert len(givens) == n * n
+    else:
+        for name, digit in givens.items():
+            rc(name, n)
+            assert isinstance(digit, int) and 1 <= digit <= n
+    for i, constraint in enumerate(doc["constraints"]):
+        kind = constraint["type"]
+        assert kind in FIELDS, f"#{i}: unknown type {kind}"
+        required, optional = FIELDS[kind]
+        keys = set(constraint) - {"type", "label"}
+        assert required <= keys, f"#{i} {kind}: missing {required - keys}"
+        assert keys <= required | optional, f"#{i} {kind}: unknown {keys - required - optional}"
+        for key in ("cells", "circle", "clone"):
+            if key in constraint:
+                assert isinstance(constraint[key], list) and constraint[key]
+                for name in constraint[key]:
+                    rc(name, n)
+        if kind == "diagonal":
+            assert constraint["direction"] in ("+", "-")
+        if "line" in constraint:
+            assert re.fullmatch(r"[rc]\d+", constraint["line"])
+            assert 1 <= int(constraint["line"][1:]) <= n
+        if "from" in constraint:
+            assert constraint["from"] in ("start", "end")
+        if kind == "little-killer" and "clue" in constraint:
+            rc(constraint["clue"], n, outside=True)
+            assert constraint["direction"] in ("DR", "DL", "UR", "UL")
+        if kind in ("kropki-white", "kropki-black", "xv"):
+            (r1, c1), (r2, c2) = (rc(x, n) for x in constraint["cells"])
+            assert abs(r1 - r2) + abs(c1 - c2) == 1
+        if kind == "clone":
+            assert len(constraint["cells"]) == len(constraint["clone"])
+        if kind in ("minimum", "maximum"):
+            assert len(constraint["cells"]) == 1
+        if kind == "killer":
+            assert constraint["sum"] is None or isinstance(constraint["sum"], int)
+
+
+def violations(doc: dict, solution: str) -> list[str]:
+    """What in ``doc`` the complete grid ``solution`` (digits row by row) breaks."""
+    n = doc["size"]
+    assert len(solution) == n * n
+    grid = {(r, c): int(solution[(r - 1) * n + c - 1]) for r in range(1, n + 1)
+            for c in range(1, n + 1)}
+    wrong: list[str] = []
+
+    def d(name: str) -> int:
+        return grid[rc(name, n)]
+
+    def distinct(cells, what):
+        values = [grid[x] for x in cells]
+        if len(set(values)) != len(values):
+            wrong.append(f"{what} repeats a digit")
+
+    rows = [[(r, c) for c in range(1, n + 1)] for r in range(1, n + 1)]
+    cols = [[(r, c) for r in range(1, n + 1)] for c in range(1, n + 1)]
+    if doc.get("regions"):
+        regions = [[rc(x, n) for x in region] for region in doc["regions"]]
+    else:
+        br, bc = map(int, doc["box"].split("x"))
+        regions = [[(r, c) for r in range(R, R + br) for c in range(C, C + bc)]
+                   for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
+    for i, house in enumerate(rows + cols + regions):
+        distinct(house, f"house {i}")
+    for name, digit in (doc["givens"].items() if isinstance(doc["givens"], dict) else []):
+        if d(name) != digit:
+            wrong.append(f"given {name}")
+    orth = [((r, c), (r + dr, c + dc)) for (r, c) in grid for dr, dc in ((0, 1), (1, 0))
+            if (r + dr, c + dc) in grid]
+    pairs = {frozenset(rc(x, n) for x in k["cells"]): k for k in doc["constraints"]
+             if k["type"] in ("kropki-white", "kropki-black")}
+    xvs = {frozenset(rc(x, n) for x in k["cells"]) for k in doc["constraints"]
+           if k["type"] == "xv"}
+
+    def line_of(k):
+        number = int(k["line"][1:]) - 1
+        cells = rows[number] if k["line"][0] == "r" else cols[number]
+        return cells[::-1] if k.get("from") == "end" else cells
+
+    for i, k in enumerate(doc["constraints"]):
+        kind, what = k["type"], f"#{i} {k['type']}"
+        cells = [rc(x, n) for x in k.get("cells", [])]
+        v = [grid[x] for x in cells]
+        ok = True
+        if kind == "diagonal":
+            diag = [(j, j if k["direction"] == "-" else n + 1 - j) for j in range(1, n + 1)]
+            distinct(diag, what)
+        elif kind in ("anti-knight", "anti-king"):
+            steps = ([(1, 2), (2, 1), (1, -2), (2, -1)] if kind == "anti-knight"
+                     else [(1, 1), (1, -1)])
+            ok = all(grid[(r, c)] != grid.get((r + a, c + b)) for (r, c) in grid for a, b in steps)
+        elif kind == "non-consecutive":
+            ok = all(abs(grid[a] - grid[b]) != 1 for a, b in orth)
+        elif kind == "disjoint-groups":
+            for group in zip(*regions):
+                distinct(group, what)
+        elif kind == "rule-159":
+            ok = all(grid[(r, grid[(r, col)])] == col for r in range(1, n + 1) for col in (1, 5, 9))
+        elif kind == "no-kropki":
+            ok = all(abs(grid[a] - grid[b]) != 1 and grid[a] != 2 * grid[b]
+                     and grid[b] != 2 * grid[a] for a, b in orth if frozenset((a, b)) not in pairs)
+        elif kind == "no-xv":
+            ok = all(grid[a] + grid[b] not in (5, 10) for a, b in orth
+                     if frozenset((a, b)) not in xvs)
+        elif kind in ("extra-region", "renban", "killer"):
+            distinct(cells, what)
+            if kind == "extra-region":
+                ok = sorted(v) == list(range(1, n + 1))
+            elif kind == "renban":
+                ok = max(v) - min(v) == len(v) - 1
+            else:
+                ok = k["sum"] is None or sum(v) == k["sum"]
+        elif kind == "little-killer":
+            ok = sum(v) == k["sum"]
+        elif kind == "thermometer":
+            ok = all(a < b for a, b in zip(v, v[1:]))
+        elif kind == "slow-thermometer":
+            ok = all(a <= b for a, b in zip(v, v[1:]))
+        elif kind == "arrow":
+            ok = int("".join(str(d(x)) for x in k["circle"])) == sum(v)
+        elif kind == "kropki-white":
+            ok = abs(v[0] - v[1]) == k.get("difference", 1)
+        elif kind == "kropki-black":
+            ratio = k.get("ratio", 2)
+            ok = v[0] == ratio * v[1] or v[1] == ratio * v[0]
+        elif kind == "xv":
+            ok = sum(v) == k["sum"]
+        elif kind in ("odd", "even"):
+            ok = all(x % 2 == (kind == "odd") for x in v)
+        elif kind in ("minimum", "maximum"):
+            (r, c), = cells
+            sign = 1 if kind == "maximum" else -1
+            ok = all(sign * (grid[(r, c)] - grid[o]) > 0 for o in
+                     ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if o in grid)
+        elif kind == "german-whispers":
+            ok = all(abs(a - b) >= k.get("difference", 5) for a, b in zip(v, v[1:]))
+        elif kind == "palindrome":
+            ok = v == v[::-1]
+        elif kind == "between":
+            low, high = sorted((v[0], v[-1]))
+            ok = all(low < x < high for x in v[1:-1])
+        elif kind == "region-sum":
+            sums = {}
+            for cell, x in zip(cells, v):
+                region = next(j for j, reg in enumerate(regions) if cell in reg)
+                sums[region] = sums.get(region, 0) + x
+            ok = len(set(sums.values())) == 1
+        elif kind == "entropic":
+            ok = all(len({(x - 1) // 3 for x in v[j:j + 3]}) == len(v[j:j + 3])
+                     for j in range(max(1, len(v) - 2)))
+        elif kind == "zipper":
+            half = len(v) // 2
+            totals = {v[j] + v[-1 - j] for j in range(half)}
+            if len(v) % 2:
+                totals.add(v[half])
+            ok = len(totals) == 1
+        elif kind == "clone":
+            ok = v == [d(x) for x in k["clone"]]
+        elif kind == "quadruple":
+            ok = all(v.count(x) >= k["digits"].count(x) for x in k["digits"])
+        elif kind in ("sandwich", "x-sum", "skyscraper"):
+            line = [grid[x] for x in line_of(k)]
+            if kind == "sandwich":
+                a, b = sorted((line.index(1), line.index(n)))
+                ok = sum(line[a + 1:b]) == k["sum"]
+            elif kind == "x-sum":
+                ok = sum(line[:line[0]]) == k["sum"]
+            else:
+                seen = sum(1 for j, x in enumerate(line) if x > max(line[:j], default=0))
+                ok = seen == k["count"]
+        else:
+            raise AssertionError(f"no check for {kind}")
+        if not ok:
+            wrong.append(what)
+    return wrong
