@@ -291,6 +291,8 @@ class Session:
         except SatdokuError as error:
             self.progress.clear()
             self.out.discard()
+            if self.out.path is None:
+                _silence_stdout()  # stdout may be what failed
             click.echo(f"Error: {error}", err=True)
             sys.exit(max(self.code, EXIT_FAILED))
         except BaseException:
@@ -303,6 +305,8 @@ class Session:
         except BrokenPipeError:
             _silence_stdout()
         except SatdokuError as error:
+            if self.out.path is None:
+                _silence_stdout()
             click.echo(f"Error: {error}", err=True)
             sys.exit(EXIT_FAILED)
         sys.exit(self.code)

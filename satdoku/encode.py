@@ -52,10 +52,10 @@ from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from .deadline import NO_DEADLINE, Deadline
-from .errors import OptionError, TooBigError
+from .errors import OptionError
 from .geometry import Geometry
 from .grid import Grid
-from .reduce import reduce_candidates, bits
+from .reduce import bits, check_size, reduce_candidates
 
 __all__ = [
     "var", "unvar", "Formula", "ReducedFormula", "Encoding", "ENCODINGS", "AMO_ENCODINGS",
@@ -207,13 +207,6 @@ def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     clauses = n * n + groups * _amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
     extra = 0 if amo == "pairwise" else groups * n
     return n ** 3 + extra, clauses
-
-
-def check_size(clauses: int, max_clauses: int | None, what: str) -> None:
-    """Raise :class:`TooBigError` when ``clauses`` is over ``max_clauses`` (None: no limit)."""
-    if max_clauses is not None and clauses > max_clauses:
-        raise TooBigError(f"{what} needs {clauses:,} clauses, over the limit of "
-                          f"{max_clauses:,} (raise it with --max-clauses)")
 
 
 def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
@@ -401,7 +394,8 @@ def reduced_formula(grid: Grid, amo: str = DEFAULT_REDUCED_AMO, propagate: bool 
     import time
     check_amo(amo)
     t0 = time.perf_counter()
-    red = reduce_candidates(grid, propagate, locked, deadline=deadline)
+    red = reduce_candidates(grid, propagate, locked, deadline=deadline,
+                            max_clauses=max_clauses)
     t1 = time.perf_counter()
     geo = grid.geometry
     n = geo.size

@@ -143,17 +143,20 @@ class Output:
         try:
             self.stream.write(text)
         except OSError as error:
-            if self.path is None:
-                raise
-            raise SatdokuError(f"{self.path}: cannot write: {_reason(error)}") from None
+            raise self._error(error) from None
 
     def flush(self) -> None:
         try:
             self.stream.flush()
         except OSError as error:
-            if self.path is None:
-                raise
-            raise SatdokuError(f"{self.path}: cannot write: {_reason(error)}") from None
+            raise self._error(error) from None
+
+    def _error(self, error: OSError) -> Exception:
+        """A closed pipe stays itself (it ends a run quietly); anything else says where."""
+        if isinstance(error, BrokenPipeError):
+            return error
+        return SatdokuError(f"{self.path or 'standard output'}: cannot write: "
+                            f"{_reason(error)}")
 
     def isatty(self) -> bool:
         return self.stream.isatty()

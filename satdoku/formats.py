@@ -46,7 +46,7 @@ from .grid import Grid, check_givens, clash_free
 
 __all__ = [
     "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
-    "check_alphabet",
+    "check_alphabet", "read_lines", "MAX_LINE_CHARS",
     "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
 ]
 
@@ -651,11 +651,68 @@ def _stream(reader: _Reader, lines: Iterable[str]) -> Iterator[Puzzle]:
     yield from reader.finish()
 
 
+#: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
+#: a 1024x1024 one ~5 MB): reading stops there with a located error, so an endless stream
+#: without line ends (``< /dev/zero``) costs bounded memory.
+MAX_LINE_CHARS = 8 << 20
+
+
+def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
+    """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
+    replaced; a text stream is read as it is), without their line ends, read in blocks; any
+    stream works, FIFOs and devices included. A line longer than ``limit`` (default :data:`MAX_LINE_CHARS`) raises
+    :class:`PuzzleError` naming it, and reading stops.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
+    ['a', 'b']
+    >>> list(read_lines(io.BytesIO(b"1234567890"), "t", limit=4))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
+    """
+    import codecs
+    limit = MAX_LINE_CHARS if limit is None else limit
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    read = getattr(stream, "read1", stream.read)
+    pending: list[str] = []
+    size, number, first = 0, 0, True
+    while True:
+        block = read(1 << 16)
+        text = block if isinstance(block, str) else decoder.decode(block, final=not block)
+        if first and text:
+            text, first = text.removeprefix("\ufeff"), False
+        parts = text.split("\n")
+        if len(parts) > 1:
+            number += 1
+            yield "".join(pending + [parts[0]]).removesuffix("\r")
+            for part in parts[1:-1]:
+                number += 1
+                yield part.removesuffix("\r")
+            pending, size = [], 0
+        pending.append(parts[-1])
+        size += len(parts[-1])
+        if size > limit:
+            number += 1
+            raise PuzzleError(f"line {number} is longer than {_size_text(limit)}: not a "
+                              f"puzzle; reading stops", source=source, line=number)
+        if not block:
+            if size:
+                yield "".join(pending).removesuffix("\r")
+            return
+
+
+def _size_text(chars: int) -> str:
+    return f"{chars >> 20} MiB" if chars >= 1 << 20 else f"{chars} characters"
+
+
 def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
                  alphabet: str | None = None) -> Iterator[Puzzle]:
     """Puzzles from the file at ``path`` (``'-'`` is stdin), streamed line by line.
 
-    A file that cannot be opened raises :class:`PuzzleError` at once ('cannot read: ...').
+    Any readable path works (a FIFO, ``/dev/stdin``, a process substitution): it is read as a
+    stream, in blocks, with :func:`read_lines`. A file that cannot be opened raises
+    :class:`PuzzleError` at once ('cannot read: ...').
 
     >>> next(read_puzzles("/no/such.txt"))
     Traceback (most recent call last):
@@ -663,21 +720,24 @@ def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
     satdoku.errors.PuzzleError: /no/such.txt: cannot read: No such file or directory
     """
     if path == "-":
-        return parse_puzzles(sys.stdin, "<stdin>", box=box, alphabet=alphabet)
-    try:
-        handle = open(path, encoding="utf-8-sig", errors="replace", newline=None)
-    except OSError as exc:
-        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
-    puzzles = parse_puzzles(handle, path, box=box, alphabet=alphabet)
-    return _closing(handle, puzzles, path)
+        stream, source = getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
+    else:
+        try:
+            stream, source = open(path, "rb"), path
+        except OSError as exc:
+            raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    puzzles = parse_puzzles(read_lines(stream, source), source, box=box, alphabet=alphabet)
+    return _closing(stream if path != "-" else None, puzzles, source)
 
 
 def _closing(handle, puzzles: Iterator[Puzzle], path: str) -> Iterator[Puzzle]:
-    with handle:
-        try:
-            yield from puzzles
-        except OSError as exc:
-            raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    try:
+        yield from puzzles
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    finally:
+        if handle is not None:
+            handle.close()
 
 
 def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | None = None,

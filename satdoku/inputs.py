@@ -1,7 +1,10 @@
 """Command-line inputs: each argument is a file, ``-`` for stdin, or a puzzle written inline.
 
-Files stream puzzle by puzzle. A file that cannot be read becomes one ``invalid`` puzzle entry
-carrying the error, so a batch reports it and goes on with the next input.
+Any path that exists is read as a stream, puzzle by puzzle: regular files, FIFOs, devices,
+``/dev/stdin``, a shell's process substitution (``<(cat f)``). An argument that is no path is
+read as a puzzle; when it cannot be one either and looks like a name (path separators, a file
+extension, a word of letters), it is reported as "no such file". A file that cannot be read
+becomes one ``invalid`` puzzle entry carrying the error, so a batch reports it and goes on.
 """
 
 from __future__ import annotations
@@ -16,12 +19,12 @@ from .formats import Puzzle, parse_puzzle, read_puzzles
 
 __all__ = ["iter_inputs", "is_file_input", "count_lines"]
 
-_LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$")
+_LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
 
 def is_file_input(arg: str) -> bool:
-    """True when ``arg`` names stdin or an existing file."""
-    return arg == "-" or os.path.isfile(arg)
+    """True when ``arg`` names stdin or an existing path that is not a folder."""
+    return arg == "-" or (os.path.exists(arg) and not os.path.isdir(arg))
 
 
 def _failed(source: str, error: PuzzleError) -> Puzzle:
@@ -59,11 +62,19 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None,
                 if not found:
                     yield _failed(source, PuzzleError("no puzzles found", source=source))
             except PuzzleError as error:
-                yield _failed(arg, error.located(source=arg))
+                yield _failed(source, error.located(source=source))
             except OSError as error:
-                yield _failed(arg, PuzzleError(f"cannot read: {error.strerror}", source=arg))
+                yield _failed(source, PuzzleError(f"cannot read: {error.strerror}",
+                                                  source=source))
         elif os.path.isdir(arg):
             yield _failed(arg, PuzzleError("is a directory, not a puzzle file", source=arg))
+        elif os.path.lexists(arg):  # a broken link, or a loop of them
+            try:
+                os.stat(arg)
+                reason = "cannot be read"
+            except OSError as error:
+                reason = error.strerror or str(error)
+            yield _failed(arg, PuzzleError(f"cannot read: {reason}", source=arg))
         else:
             try:
                 yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
@@ -77,7 +88,7 @@ def count_lines(paths: Iterable[str]) -> int:
     """Total lines of the readable files among ``paths`` (for a progress bar); cheap."""
     total = 0
     for path in paths:
-        if path == "-" or not os.path.isfile(path):
+        if path == "-" or not os.path.isfile(path):  # a FIFO would be read up by counting
             continue
         with open(path, "rb") as fp:
             for block in iter(lambda: fp.read(1 << 20), b""):

@@ -20,6 +20,8 @@ import itertools
 import multiprocessing
 import os
 import signal
+import threading
+import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
 
@@ -72,9 +74,35 @@ def _in_order(items: Iterable[Any], chunk_size: int, limit: int, pending: collec
         yield from join(done, future.result())
 
 
+def _die_with_parent() -> None:
+    """End this worker when the parent process ends, however it ends (SIGKILL included):
+    Linux's parent-death signal where there is one, and a thread that notices a new parent."""
+    parent = os.getppid()
+    try:
+        import ctypes
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+    if os.getppid() != parent:  # the parent went before the signal was set
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="satdoku-parent-watch", daemon=True).start()
+
+
 def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
-    # The parent handles Ctrl-C and stops the workers, so they ignore it.
+    # The parent handles Ctrl-C and stops the workers, so they ignore it; SIGTERM and SIGHUP
+    # end a worker at once (the parent's handlers, inherited by a fork, are not for workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
+    _die_with_parent()
     init(*initargs)
 
 

@@ -17,13 +17,29 @@ against the hard 64x64 and 225x225 puzzles, and what it showed: ``docs/large-gri
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 
 from .deadline import NO_DEADLINE, Deadline
+from .errors import TooBigError
 from .geometry import Geometry
 from .grid import Grid
 
-__all__ = ["Reduction", "reduce_candidates", "bits"]
+__all__ = ["Reduction", "reduce_candidates", "bits", "check_size"]
+
+
+def check_size(clauses: int, max_clauses: int | None, what: str, at_least: bool = False) -> None:
+    """Raise :class:`TooBigError` when ``clauses`` (``at_least``: a lower bound) is over
+    ``max_clauses`` (None: no limit).
+
+    >>> check_size(11, 10, "this formula")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.TooBigError: this formula needs 11 clauses, over the limit of 10 (raise it with --max-clauses)
+    """
+    if max_clauses is not None and clauses > max_clauses:
+        raise TooBigError(f"{what} needs {'at least ' if at_least else ''}{clauses:,} clauses, "
+                          f"over the limit of {max_clauses:,} (raise it with --max-clauses)")
 
 
 @dataclass
@@ -57,7 +73,8 @@ def bits(mask: int) -> list[int]:
 
 
 def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, *,
-                      deadline: Deadline = NO_DEADLINE) -> Reduction:
+                      deadline: Deadline = NO_DEADLINE,
+                      max_clauses: int | None = None) -> Reduction:
     """The candidates of every cell once the givens are removed from their houses.
 
     With ``propagate``, naked singles (one candidate left) and hidden singles (one place left for
@@ -65,7 +82,10 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     so no solution is lost and the count of solutions is unchanged. With ``locked`` too, each
     time singles stall a pass of locked candidates (pointing and claiming, see
     :func:`_locked_pass`) runs, and singles resume if it removed anything. Raises
-    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
+    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes, and
+    :class:`~satdoku.errors.TooBigError` before any large table is built when the pairs the
+    givens leave open would make a formula of more than ``max_clauses`` clauses (each open
+    pair takes at least 4: it is in one cell's and three houses' at-most-one).
 
     >>> from satdoku.geometry import geometry
     >>> r = reduce_candidates(Grid(geometry(1, 2), (1, 0, 0, 0)))
@@ -96,6 +116,10 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
         cand[cell] = m
         if not m & (m - 1):
             queue.append(cell)
+    if max_clauses is not None:
+        pairs = sum(map(int.bit_count, itertools.compress(cand, [not d for d in cells])))
+        check_size(4 * pairs, max_clauses, f"the reduced formula of this {n}x{n} puzzle",
+                   at_least=True)
     if not propagate:
         for cell in queue:
             if not cand[cell]:
