@@ -106,9 +106,8 @@ class Output:
         for source in inputs:
             if source != "-" and samefile(path, source):
                 raise SatdokuError(f"{path} is an input of this run; choose another output")
-        target = os.path.realpath(path)
         try:
-            info = os.stat(target)
+            info = os.stat(path)  # follows links: /dev/stdout may lead to a pipe
         except FileNotFoundError:
             info = None
         except OSError as error:
@@ -119,13 +118,14 @@ class Output:
             raise SatdokuError(f"{path} is a directory")
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or terminal: write into it, as '>' would
-                self.stream = open(target, mode, **options)
+                self.stream = open(path, mode, **options)
             except OSError as error:
                 raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
             self._owned = True
             return
         if info is not None and not force:
             raise SatdokuError(f"{path} exists; use --force to overwrite it")
+        target = os.path.realpath(path)
         folder, name = os.path.split(target)
         if not os.path.isdir(folder):
             raise SatdokuError(f"{path}: folder {os.path.dirname(path) or folder} does not "
