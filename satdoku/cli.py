@@ -491,7 +491,7 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     from .explain import explain_puzzles
     from .report import ExplanationReport
     items = explain_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
-                            encoding=encoding, timeout=timeout,
+                            encoding=encoding, amo=amo, timeout=timeout,
                             max_clauses=_max_clauses(max_clauses))
 
     def code_of(item) -> int:
@@ -519,7 +519,7 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
     from .rate import rate_puzzles, summarize
     from .report import RatingReport
     items = rate_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
-                         encoding=encoding, timeout=timeout,
+                         encoding=encoding, amo=amo, timeout=timeout,
                          max_clauses=_max_clauses(max_clauses), jobs=jobs)
 
     def code_of(item) -> int:

@@ -95,7 +95,7 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
 
 
 def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None = None,
-            timeout: float | None = None, deadline: Deadline | None = None,
+            amo: str | None = None, timeout: float | None = None, deadline: Deadline | None = None,
             max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None) -> Explanation:
     """Explain ``grid``.
@@ -103,7 +103,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     Args:
         grid: the puzzle; givens that clash give status ``invalid``.
         sat_solver: the python-sat solver to use (default :data:`DEFAULT_SAT_SOLVER`).
-        encoding: the CNF encoding (default: by grid size, as for solving).
+        encoding, amo: the CNF encoding (default: by grid size, as for solving) and its
+            at-most-one encoding.
         timeout: seconds for the whole explanation (or a ``deadline``); status ``timeout``
             when they run out.
         max_clauses: refuse (status ``refused``) a formula with more clauses.
@@ -119,7 +120,7 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     deadline = deadline or Deadline(timeout)
     own = solver is None
     if solver is None:
-        solver = SatSolver(sat_solver, encoding, max_clauses=max_clauses)
+        solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses)
     try:
         result = solve(solver, grid, limit=2, deadline=deadline)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
@@ -154,13 +155,13 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
 
 
 def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                    encoding: str | None = None, timeout: float | None = None,
+                    encoding: str | None = None, amo: str | None = None, timeout: float | None = None,
                     max_clauses: int | None = DEFAULT_MAX_CLAUSES
                     ) -> Iterator[tuple[Puzzle, Explanation | None]]:
     """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
     the explanation is None for a puzzle that could not be read. Each puzzle's time limit
     starts when reading it began."""
-    with SatSolver(sat_solver, encoding, max_clauses=max_clauses) as solver:
+    with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses) as solver:
         for puzzle in puzzles:
             if puzzle.error is not None:
                 yield puzzle, None

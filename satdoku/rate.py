@@ -80,6 +80,7 @@ class Rating:
 class _Options:
     sat_solver: str | None
     encoding: str | None
+    amo: str | None
     timeout: float | None
     max_clauses: int | None
 
@@ -99,16 +100,16 @@ class Rater:
     """
 
     def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
-                 encoding: str | None = None,
+                 encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
-        self.options = _Options(sat_solver, encoding, timeout, max_clauses)
+        self.options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
         self.native = NativeSolver()
 
     def rate(self, grid: Grid, parse_ms: float = 0.0) -> Rating:
         start = time.perf_counter()
         o = self.options
         deadline = Deadline(o.timeout, start - parse_ms / 1000)
-        with SatSolver(o.sat_solver, o.encoding, incremental=False,
+        with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
                        max_clauses=o.max_clauses) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline)
         if result.status != "unique":
@@ -150,7 +151,7 @@ _worker: Rater | None = None
 def _init_worker(options: _Options) -> None:
     global _worker
     _worker = Rater(options.sat_solver, options.timeout, encoding=options.encoding,
-                    max_clauses=options.max_clauses)
+                    amo=options.amo, max_clauses=options.max_clauses)
 
 
 def _pack(puzzle: Puzzle) -> tuple | None:
@@ -163,13 +164,14 @@ def _rate_chunk(packed: list[tuple | None]) -> list[Rating | None]:
 
 
 def rate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                 encoding: str | None = None, timeout: float | None = None,
+                 encoding: str | None = None, amo: str | None = None,
+                 timeout: float | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, jobs: int = 1
                  ) -> Iterator[tuple[Puzzle, Rating | None]]:
     """(puzzle, rating) for each puzzle in input order; the rating is None for a puzzle that
     could not be read. ``jobs`` other than 1 rates on a process pool (0: every core), with the
     same results: each puzzle gets a fresh SAT solver wherever it is rated."""
-    options = _Options(sat_solver, encoding, timeout, max_clauses)
+    options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
     if jobs != 1:
         from .parallel import ordered_pool
         yield from ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),

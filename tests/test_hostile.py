@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import PUZZLES, SAMPLE, SMALL, SMALL_SOLUTION
+from conftest import PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, needs_shared
 
 TIME_LIMIT = 30  # seconds any single case may take, a generous bound on a loaded machine
 
@@ -291,3 +291,23 @@ def test_decode_reads_models_strictly(model, message):
     code, out, err = satdoku("decode", "-", "--puzzle", SMALL, input=model)
     assert code == 1 and out == ""
     assert one_line(err).startswith(f"Error: <stdin>:{message}")
+
+
+@needs_shared
+def test_sigterm_reaches_a_long_solve_without_a_time_limit():
+    # A minimal 25x25 puzzle keeps CaDiCaL busy for seconds: without --timeout it still solves
+    # in slices, so SIGTERM is acted on at once rather than when the solve ends.
+    frisch = SHARED / "25x25" / "gecode_frisch_25x25.txt"
+    hard = next(line for line in frisch.read_text().splitlines()
+                if line and not line.startswith("#")).split()[0]
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", "--unique", hard],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        time.sleep(2.0)
+        sent = time.monotonic()
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=TIME_LIMIT)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and time.monotonic() - sent < 2.0
+    assert one_line(err) == "interrupted: the results finished so far were kept"
