@@ -81,6 +81,7 @@ def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
 class PairRule(Constraint):
     """Base of the pair rules: ``pairs`` (cell pairs) and ``allowed(x, y, n)``."""
 
+
     pairs: tuple[tuple[int, int], ...]
 
     @staticmethod
@@ -105,6 +106,8 @@ class PairRule(Constraint):
         return {}
 
     def prune(self, cand: list[int]) -> list[int] | None:
+        if self.allowed is _different:
+            return _prune_different(self.pairs, cand)
         n = math.isqrt(len(cand))
         if n not in self._masks:
             self._masks[n] = _supports(self.allowed, n)
@@ -147,6 +150,22 @@ def _supported(mine: int, theirs: int, support: tuple[int, ...]) -> int:
 
 def _different(x: int, y: int, n: int) -> bool:
     return x != y
+
+
+def _prune_different(pairs, cand: list[int]) -> list[int] | None:
+    """Arc consistency for "different": only a cell down to one digit removes anything."""
+    changed = set()
+    for a, b in pairs:
+        ma, mb = cand[a], cand[b]
+        if mb & (mb - 1) == 0 and ma & mb:
+            ma = cand[a] = ma & ~mb
+            changed.add(a)
+        if ma & (ma - 1) == 0 and mb & ma:
+            mb = cand[b] = mb & ~ma
+            changed.add(b)
+        if not ma or not mb:
+            return None
+    return sorted(changed)
 
 
 @dataclass(frozen=True)
