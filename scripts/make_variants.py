@@ -110,8 +110,10 @@ def lines_that_hold(make, geo, sol, rng, count, lengths, tries=20000):
     return out
 
 
-def cages(geo: Geometry, rng: random.Random, sizes=(2, 3, 4)) -> list[tuple[int, ...]]:
-    """A random partition of the grid into orthogonally connected cages."""
+def cages(geo: Geometry, rng: random.Random, sizes=(2, 3, 4), sol=None
+          ) -> list[tuple[int, ...]]:
+    """A random partition of the grid into orthogonally connected cages (with ``sol``, cages
+    whose digits in it differ)."""
     n = geo.size
     free = set(range(n * n))
     out = []
@@ -120,7 +122,8 @@ def cages(geo: Geometry, rng: random.Random, sizes=(2, 3, 4)) -> list[tuple[int,
         free.discard(cage[0])
         want = rng.choice(sizes)
         while len(cage) < want:
-            edge = sorted({nb for c in cage for nb in _orth(c, n)} & free)
+            edge = sorted(nb for nb in {nb for c in cage for nb in _orth(c, n)} & free
+                          if sol is None or sol[nb] not in {sol[c] for c in cage})
             if not edge:
                 break
             nxt = rng.choice(edge)
@@ -138,10 +141,8 @@ def _orth(cell: int, n: int) -> list[int]:
 
 def killers(geo, sol, rng, count=None, sizes=(2, 3, 4)):
     out = []
-    for cage in cages(geo, rng, sizes):
-        digits = [sol[c] for c in cage]
-        if len(set(digits)) == len(digits):
-            out.append(C.Killer(cage, sum(digits)))
+    for cage in cages(geo, rng, sizes, sol):
+        out.append(C.Killer(cage, sum(sol[c] for c in cage)))
     rng.shuffle(out)
     return out if count is None else out[:count]
 
@@ -330,13 +331,15 @@ def make_test_puzzle(kind: str, rng: random.Random, box=None) -> VariantPuzzle |
 
 
 def make_cover_puzzle(kind: str, geo: Geometry, rng: random.Random,
-                      sizes=(2, 3, 4, 5)) -> VariantPuzzle:
-    """A 9x9 killer (cages over the whole grid) or arrow puzzle, givens dug to uniqueness."""
+                      sizes=(2, 3, 4, 5), keep: float = 1.0) -> VariantPuzzle:
+    """A killer (cages over the grid, ``keep`` of them kept) or arrow puzzle, givens dug to
+    uniqueness."""
     sat = Sat(geo, [])
     sol = random_solution(sat, rng)
     sat.close()
     if kind == "killer":
-        cons = [C.Killer(cage, sum(sol[c] for c in cage)) for cage in cages(geo, rng, sizes)]
+        cons = [C.Killer(cage, sum(sol[c] for c in cage))
+                for cage in cages(geo, rng, sizes, sol) if rng.random() < keep]
     else:
         cons = arrows(geo, sol, rng, 12)
     sat = Sat(geo, cons)

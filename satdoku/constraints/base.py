@@ -25,14 +25,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Sequence
 
-from ..errors import PuzzleError
 from ..geometry import Geometry
 from ..grid import Grid
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
     "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
-    "sees", "orthogonal_pairs",
+    "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills",
 ]
 
 Clause = list[int]
@@ -58,6 +57,19 @@ def digits_of(mask: int) -> list[int]:
         out.append(low.bit_length())
         mask ^= low
     return out
+
+
+def fills(cells: Sequence[int], cand: list[int], mask: int) -> bool:
+    """True when ``cells`` can hold exactly the digits of ``mask``, as far as each cell having
+    one of them and each of them having a cell shows (a cage's digit set, a renban window).
+    """
+    covered = 0
+    for c in cells:
+        inside = cand[c] & mask
+        if not inside:
+            return False
+        covered |= inside
+    return covered == mask
 
 
 def sees(geometry: Geometry, a: int, b: int) -> bool:
@@ -398,3 +410,29 @@ class Constraint:
         contradiction. By default, an exact prune while the candidates are few
         (:func:`prune_by_search`)."""
         return prune_by_search(self.cells, cand, self.holds)
+
+
+class CellsRule(Constraint):
+    """A rule whose JSON fields are just ``cells`` (in order; at least ``min_cells``)."""
+
+    min_cells: ClassVar[int] = 1
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(c) for c in self.cells]}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry, "cells")
+        return cls(f.cells(at_least=cls.min_cells), label=f.label)
+
+
+class GlobalRule(Constraint):
+    """A rule over the whole grid, made from its ``geometry`` alone (no JSON fields)."""
+
+    def describe(self, geometry: Geometry) -> str:
+        return self.type
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry)
+        return cls(geometry, label=f.label)

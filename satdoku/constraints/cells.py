@@ -7,7 +7,7 @@ import math
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from .base import Clause, Constraint, Fields, bit, cell_span, restrict
+from .base import CellsRule, Clause, Fields, bit, cell_span, restrict
 from .pairs import PairRule
 
 __all__ = ["Odd", "Even", "Minimum", "Maximum"]
@@ -18,7 +18,7 @@ def _parity_mask(n: int, remainder: int) -> int:
     return sum(bit(d) for d in range(1, n + 1) if d % 2 == remainder)
 
 
-class _Parity(Constraint):
+class _Parity(CellsRule):
     """Every cell of ``cells`` holds a digit of one parity (``remainder`` mod 2)."""
 
     remainder: int
@@ -40,14 +40,6 @@ class _Parity(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return f"{self.type} {cell_span(geometry, self.cells)}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.cells]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(), label=f.label)
 
 
 @dataclass(frozen=True)

@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Sequence
+from typing import ClassVar, Sequence
 
 from ..geometry import Geometry
-from .base import Constraint, Fields, orthogonal_pairs
+from .base import Constraint, Fields, GlobalRule, orthogonal_pairs
 from .pairs import PairRule
 
 __all__ = ["KropkiWhite", "KropkiBlack", "XV", "NoKropki", "NoXV"]
@@ -34,20 +34,39 @@ def _adjacent_pair(f: Fields) -> tuple[int, int]:
 
 
 class _Dot(PairRule):
-    """A clue on one pair of adjacent cells (field ``pair``)."""
+    """A clue on one pair of adjacent cells (field ``pair``) with one number: the attribute
+    ``number`` names it, written as ``key`` in JSON and left out when it is ``default``
+    (None: always written)."""
 
     pair: tuple[int, int]
+    number: ClassVar[str]
+    key: ClassVar[str]
+    default: ClassVar[int | None] = None
+    low: ClassVar[int] = 1
 
     @property
     def pairs(self):
         return (self.pair,)
 
+    @property
+    def value(self) -> int:
+        return getattr(self, self.number)
+
     def _span(self, geometry: Geometry) -> str:
         a, b = self.pair
-        return f"{geometry.cell_name(a)}-{geometry.cell_name(b)}"
+        extra = f" ({self.number} {self.value})" if self.value != self.default else ""
+        return f"{geometry.cell_name(a)}-{geometry.cell_name(b)}{extra}"
 
     def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.pair]}
+        out = {"cells": [geometry.cell_name(c) for c in self.pair]}
+        if self.value != self.default:
+            out[self.key] = self.value
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry, "cells", cls.key)
+        return cls(_adjacent_pair(f), f.int(cls.key, cls.default, low=cls.low), label=f.label)
 
 
 @dataclass(frozen=True)
@@ -62,22 +81,13 @@ class KropkiWhite(_Dot):
     type = "kropki-white"
     pair: tuple[int, int]
     difference: int = 1
+    number, key, default = "difference", "difference", 1
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return abs(x - y) == self.difference
 
     def describe(self, geometry: Geometry) -> str:
-        extra = f" (difference {self.difference})" if self.difference != 1 else ""
-        return f"white dot {self._span(geometry)}{extra}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        extra = {"difference": self.difference} if self.difference != 1 else {}
-        return {**super()._json_fields(geometry), **extra}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "KropkiWhite":
-        f = Fields(data, geometry, "cells", "difference")
-        return cls(_adjacent_pair(f), f.int("difference", 1, low=1), label=f.label)
+        return f"white dot {self._span(geometry)}"
 
 
 @dataclass(frozen=True)
@@ -87,31 +97,28 @@ class KropkiBlack(_Dot):
     type = "kropki-black"
     pair: tuple[int, int]
     ratio: int = 2
+    number, key, default, low = "ratio", "ratio", 2, 2
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return x == self.ratio * y or y == self.ratio * x
 
     def describe(self, geometry: Geometry) -> str:
-        extra = f" (ratio {self.ratio})" if self.ratio != 2 else ""
-        return f"black dot {self._span(geometry)}{extra}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        extra = {"ratio": self.ratio} if self.ratio != 2 else {}
-        return {**super()._json_fields(geometry), **extra}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "KropkiBlack":
-        f = Fields(data, geometry, "cells", "ratio")
-        return cls(_adjacent_pair(f), f.int("ratio", 2, low=2), label=f.label)
+        return f"black dot {self._span(geometry)}"
 
 
 @dataclass(frozen=True)
 class XV(_Dot):
-    """``xv``: the two digits sum to ``total``, 10 (X) or 5 (V)."""
+    """``xv``: the two digits sum to ``total``, 10 (X) or 5 (V).
+
+    >>> from satdoku.geometry import geometry
+    >>> XV((0, 4), 5).describe(geometry(2, 2)), XV((0, 4), 5).to_json(geometry(2, 2))
+    ('V r1c1-r2c1', {'type': 'xv', 'cells': ['r1c1', 'r2c1'], 'sum': 5})
+    """
 
     type = "xv"
     pair: tuple[int, int]
     total: int = 10
+    number, key = "total", "sum"
 
     def __post_init__(self) -> None:
         if self.total not in (5, 10):
@@ -121,18 +128,11 @@ class XV(_Dot):
         return x + y == self.total
 
     def describe(self, geometry: Geometry) -> str:
-        return f"{'X' if self.total == 10 else 'V'} {self._span(geometry)}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {**super()._json_fields(geometry), "sum": self.total}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "XV":
-        f = Fields(data, geometry, "cells", "sum")
-        return cls(_adjacent_pair(f), f.int("sum"), label=f.label)
+        a, b = self.pair
+        return f"{'X' if self.total == 10 else 'V'} {geometry.cell_name(a)}-{geometry.cell_name(b)}"
 
 
-class _Negative(PairRule):
+class _Negative(GlobalRule, PairRule):
     """Every orthogonally adjacent pair not in ``marked`` (set by :meth:`bind`)."""
 
     geometry: Geometry
@@ -151,11 +151,6 @@ class _Negative(PairRule):
         marked = frozenset(frozenset(c.pair) for c in constraints
                            if isinstance(c, self.clue_types))
         return dataclasses.replace(self, marked=marked)
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry)
-        return cls(geometry, label=f.label)
 
 
 def _no_kropki(x: int, y: int, n: int) -> bool:

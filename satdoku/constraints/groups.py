@@ -11,7 +11,7 @@ from typing import Sequence
 
 from ..geometry import Geometry
 from ..grid import Grid
-from .base import Clause, Constraint, Fields, at_most_one, bit, cell_span, restrict
+from .base import CellsRule, Clause, Constraint, Fields, GlobalRule, at_most_one, cell_span, restrict
 
 __all__ = ["ExtraRegion", "Diagonal", "DisjointGroups", "encode_distinct", "prune_distinct",
            "repeats"]
@@ -103,7 +103,7 @@ class _AllDifferent(Constraint):
 
 
 @dataclass(frozen=True)
-class ExtraRegion(_AllDifferent):
+class ExtraRegion(CellsRule, _AllDifferent):
     """``extra-region``: N more cells that hold every digit once.
 
     >>> from satdoku.geometry import geometry
@@ -124,9 +124,6 @@ class ExtraRegion(_AllDifferent):
 
     def describe(self, geometry: Geometry) -> str:
         return f"extra region {cell_span(geometry, self.region)}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.region]}
 
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry) -> "ExtraRegion":
@@ -177,7 +174,7 @@ class Diagonal(_AllDifferent):
 
 
 @dataclass(frozen=True)
-class DisjointGroups(_AllDifferent):
+class DisjointGroups(GlobalRule, _AllDifferent):
     """``disjoint-groups``: cells in the same position of their boxes hold different digits
     (N more houses; regular boxes only).
 
@@ -201,11 +198,6 @@ class DisjointGroups(_AllDifferent):
 
     def describe(self, geometry: Geometry) -> str:
         return "disjoint groups"
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "DisjointGroups":
-        f = Fields(data, geometry)
-        return cls(geometry, label=f.label)
 
     def check(self, grid: Grid) -> list[str]:
         geo = grid.geometry

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from .base import Clause, Constraint, Fields, cell_span, restrict, sees
+from .base import Clause, Constraint, Fields, cell_span, fills, restrict, sees
 from .groups import encode_distinct, prune_distinct
 from .sums import cell_term, combinations, encode_sum, prune_cell_sum
 
@@ -82,11 +82,7 @@ class Killer(Constraint):
             return sorted(changed)
         keep = 0
         for combo in combinations(n, len(self.cells), self.total):
-            inside = [cand[c] & combo for c in self.cells]
-            covered = 0
-            for m in inside:
-                covered |= m
-            if all(inside) and covered == combo:
+            if fills(self.cells, cand, combo):
                 keep |= combo
         for c in self.cells:
             if not restrict(cand, c, keep, changed):

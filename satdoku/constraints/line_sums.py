@@ -13,7 +13,7 @@ import functools
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from .base import Clause, Constraint, Fields, bit, digits_of, restrict, sees
+from .base import CellsRule, Clause, Constraint, Fields, bit, digits_of, restrict, sees
 from .sums import cell_term, encode_sum, one_hot, prune_cell_sum
 
 __all__ = ["RegionSum", "Zipper"]
@@ -114,7 +114,7 @@ class RegionSum(Constraint):
 
 
 @dataclass(frozen=True)
-class Zipper(Constraint):
+class Zipper(CellsRule):
     """``zipper``: cells at equal distance from the line's centre sum to the same total; on a
     line of odd length that total is the centre cell's digit.
 
@@ -140,14 +140,6 @@ class Zipper(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return f"zipper line from {geometry.cell_name(self.line[0])}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.line]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Zipper":
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(), label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         if len(self.pairs) + (self.centre is not None) < 2:

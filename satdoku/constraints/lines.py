@@ -10,14 +10,14 @@ import functools
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from .base import Fields, cell_span
+from .base import CellsRule, Fields, cell_span
 from .pairs import PairRule
 
 __all__ = ["Thermometer", "SlowThermometer", "GermanWhispers", "Palindrome", "Entropic",
            "Clone"]
 
 
-class _Line(PairRule):
+class _Line(CellsRule, PairRule):
     """A rule on ``line`` (cells in order)."""
 
     line: tuple[int, ...]
@@ -29,14 +29,6 @@ class _Line(PairRule):
 
     def describe(self, geometry: Geometry) -> str:
         return f"{self.noun} from {geometry.cell_name(self.line[0])}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.line]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(), label=f.label)
 
 
 class _Consecutive(_Line):

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..geometry import Geometry
 from .base import (Clause, Constraint, Fields, bit, line_cells, line_name, prune_by_search,
@@ -27,11 +28,37 @@ SIDES = ("start", "end")
 
 
 class _Outside(Constraint):
-    """A clue on ``line`` (``'r3'``, ``'c5'``) read from ``side``."""
+    """A clue on ``line`` (``'r3'``, ``'c5'``) read from ``side`` (when ``sided``): the
+    number in attribute ``number``, written as ``key`` in JSON."""
 
     geometry: Geometry
     line: str
     side: str = "start"
+    sided: ClassVar[bool] = True
+    number: ClassVar[str]
+    key: ClassVar[str]
+    low: ClassVar[int] = 1
+    up_to_size: ClassVar[bool] = False
+
+    @property
+    def value(self) -> int:
+        return getattr(self, self.number)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"{self.type} {line_name(self.line, self.side if self.sided else None)} = " \
+               f"{self.value}"
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        side = {"from": self.side} if self.sided else {}
+        return {"line": self.line, **side, self.key: self.value}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry, "line", cls.key, *(("from",) if cls.sided else ()))
+        side = {"side": f.choice("from", SIDES)} if cls.sided else {}
+        high = geometry.size if cls.up_to_size else None
+        number = {cls.number: f.int(cls.key, low=cls.low, high=high)}
+        return cls(geometry=geometry, line=f.line(), **side, **number, label=f.label)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -68,17 +95,7 @@ class Sandwich(_Outside):
     geometry: Geometry
     line: str
     total: int = 0
-
-    def describe(self, geometry: Geometry) -> str:
-        return f"sandwich {line_name(self.line)} = {self.total}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"line": self.line, "sum": self.total}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Sandwich":
-        f = Fields(data, geometry, "line", "sum")
-        return cls(geometry, f.line(), total=f.int("sum", low=0), label=f.label)
+    sided, number, key, low = False, "total", "sum", 0
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells
@@ -139,18 +156,7 @@ class XSum(_Outside):
     line: str
     side: str = "start"
     total: int = 0
-
-    def describe(self, geometry: Geometry) -> str:
-        return f"x-sum {line_name(self.line, self.side)} = {self.total}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"line": self.line, "from": self.side, "sum": self.total}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "XSum":
-        f = Fields(data, geometry, "line", "from", "sum")
-        return cls(geometry, f.line(), f.choice("from", SIDES), f.int("sum", low=1),
-                   label=f.label)
+    number, key = "total", "sum"
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells
@@ -183,18 +189,7 @@ class Skyscraper(_Outside):
     line: str
     side: str = "start"
     count: int = 1
-
-    def describe(self, geometry: Geometry) -> str:
-        return f"skyscraper {line_name(self.line, self.side)} = {self.count}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"line": self.line, "from": self.side, "count": self.count}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Skyscraper":
-        f = Fields(data, geometry, "line", "from", "count")
-        return cls(geometry, f.line(), f.choice("from", SIDES),
-                   count=f.int("count", low=1, high=geometry.size), label=f.label)
+    number, key, up_to_size = "count", "count", True
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells

@@ -23,7 +23,7 @@ from typing import Sequence
 
 from ..geometry import Geometry
 from ..grid import Grid
-from .base import Clause, Constraint, Fields, bit, orthogonal_pairs
+from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
 
 __all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "encode_pairs",
            "offset_pairs"]
@@ -169,18 +169,10 @@ def _prune_different(pairs, cand: list[int]) -> list[int] | None:
 
 
 @dataclass(frozen=True)
-class _GlobalPairs(PairRule):
+class _GlobalPairs(GlobalRule, PairRule):
     """A pair rule over the whole grid, built from its geometry."""
 
     geometry: Geometry
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry)
-        return cls(geometry, label=f.label)
-
-    def describe(self, geometry: Geometry) -> str:
-        return self.type
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from ..geometry import Geometry
-from .base import (Clause, Constraint, Fields, bit, cell_span, contradiction, digits_of,
+from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
                    restrict)
 from .groups import encode_distinct, prune_distinct
 
@@ -18,7 +18,7 @@ def _interval(low: int, high: int) -> int:
     return ((1 << (high - low + 1)) - 1) << (low - 1) if high >= low else 0
 
 
-class _LineCells(Constraint):
+class _LineCells(CellsRule):
     """A rule on ``line`` (cells in order), written as ``cells``."""
 
     line: tuple[int, ...]
@@ -26,14 +26,6 @@ class _LineCells(Constraint):
     @property
     def cells(self) -> tuple[int, ...]:
         return self.line
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.line]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(at_least=cls.min_cells), label=f.label)
 
 
 @dataclass(frozen=True)
@@ -85,11 +77,7 @@ class Renban(_LineCells):
         keep = 0
         for window in self._windows(math.isqrt(len(cand))):
             mask = _interval(window[0], window[-1])
-            inside = [cand[c] & mask for c in self.line]
-            covered = 0
-            for m in inside:
-                covered |= m
-            if all(inside) and covered == mask:
+            if fills(self.line, cand, mask):
                 keep |= mask
         for c in self.line:
             if not restrict(cand, c, keep, changed):

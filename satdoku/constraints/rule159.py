@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from ..geometry import Geometry
 from ..grid import Grid
-from .base import Clause, Constraint, Fields, bit, restrict
+from .base import Clause, GlobalRule, bit, restrict
 
 __all__ = ["Rule159"]
 
@@ -14,7 +14,7 @@ INDEXING_COLUMNS = (1, 5, 9)
 
 
 @dataclass(frozen=True)
-class Rule159(Constraint):
+class Rule159(GlobalRule):
     """``rule-159``: in every row, the digit d in column c (c = 1, 5, 9) says that column d of
     that row holds c. Grids of size 9 or more.
 
@@ -47,11 +47,6 @@ class Rule159(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return "rule 1-5-9"
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Rule159":
-        f = Fields(data, geometry)
-        return cls(geometry, label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         return [[-ctx.var(row + c - 1, d), ctx.var(row + d - 1, c)]
