@@ -8,10 +8,10 @@ Puzzle sets are made with scripts/make_variants.py's functions and fixed seeds, 
 measures the same puzzles; the Wikipedia killer example (as CSPLib problem 057 lists it) is
 added as a hand-checked one. Each puzzle gets a fresh solver per encoding (Sudoku rules + the
 constraints' clauses + the givens as unit clauses): solve, then block the solution and solve
-again (UNSAT proves it unique). Encodings alternate (A B, then B A on the next puzzle) and
-rounds repeat the whole run (3 for 9x9, 1 for the slow 16x16 set), so drifting load hits both
-alike. Times are CPU seconds of this
-process (time.process_time), figures per set are means and medians over puzzles and rounds.
+again (UNSAT proves it unique). Encodings take turns going first (A B, then B A on the next
+puzzle) and rounds repeat the whole run (3 for 9x9, 1 for the slow 16x16 set), so drifting load
+hits both alike. Times are CPU seconds of this process (time.process_time); figures per set are
+means (and medians) over puzzles and rounds.
 """
 
 from __future__ import annotations
@@ -26,26 +26,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from pysat.solvers import Solver  # noqa: E402
 
 import make_variants as mv  # noqa: E402
 from satdoku import constraints as C  # noqa: E402
+from satdoku.constraints import sums  # noqa: E402
 from satdoku.encode import encode_base  # noqa: E402
 from satdoku.geometry import geometry  # noqa: E402
 from satdoku.grid import Grid  # noqa: E402
 from satdoku.variant import VariantPuzzle  # noqa: E402
-
-WIKIPEDIA_KILLER = """3 0 1|15 2 3 4|22 5 13 14 22|4 6 15|16 7 16|15 8 17 26 35|25 9 10 18 19|
-17 11 12|9 20 21 30|8 23 32 41|20 24 25 33|6 27 36|14 28 29|17 31 40 49|17 34 42 43|
-13 37 38 46|20 39 48 57|12 44 53|27 45 54 63 72|6 47 55 56|20 50 59 60|6 51 52|10 58 66 67 75|
-14 61 62 70 71|8 64 73|16 65 74|15 68 69|13 76 77 78|17 79 80"""
-
+from test_constraints import WIKIPEDIA_CAGES  # noqa: E402  (the hand-checked killer)
 
 def wikipedia_killer() -> VariantPuzzle:
     g = geometry(3, 3)
     cages = []
-    for part in WIKIPEDIA_KILLER.replace("\n", "").split("|"):
+    for part in WIKIPEDIA_CAGES.replace("\n", "").split("|"):
         total, *cells = map(int, part.split())
         cages.append(C.Killer(tuple(cells), total))
     return VariantPuzzle(g, Grid(g, (0,) * 81), cages, name="Wikipedia killer example")
@@ -66,11 +63,22 @@ def puzzle_sets(count: int) -> dict[str, tuple[list[VariantPuzzle], int]]:
     }
 
 
+#: Not an encoding of its own: ``table`` with value sets switched off, so that every sum,
+#: cages included, gets the layered partial sums (``--partial-sums`` measures it too).
+PARTIAL_SUMS = "table, partial sums only"
+
+
 def measure(puzzle: VariantPuzzle, method: str) -> dict:
     geo, n = puzzle.geometry, puzzle.geometry.size
     start = time.process_time()
-    ctx = C.EncodeContext(geo, sum_encoding=method)
-    extra = [cl for per in C.encode_constraints(puzzle.constraints, ctx) for cl in per]
+    limit = sums.COMBINATION_LIMIT
+    if method == PARTIAL_SUMS:
+        method, sums.COMBINATION_LIMIT = "table", -1
+    try:
+        ctx = C.EncodeContext(geo, sum_encoding=method)
+        extra = [cl for per in C.encode_constraints(puzzle.constraints, ctx) for cl in per]
+    finally:
+        sums.COMBINATION_LIMIT = limit
     encode_s = time.process_time() - start
     clauses = encode_base(geo).clauses + extra + [[c * n + d] for c, d in puzzle.givens.givens()]
     with Solver(name="cadical195", bootstrap_with=clauses) as s:
@@ -93,12 +101,15 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--count", type=int, default=20, help="puzzles per 9x9 set")
     parser.add_argument("--rounds", type=int, default=3, help="at most (16x16: 1)")
+    parser.add_argument("--sets", default="", help="only the sets whose name has this text")
+    parser.add_argument("--partial-sums", action="store_true",
+                        help="also measure table with partial sums for cages too")
     args = parser.parse_args(argv)
     t0 = time.time()
-    sets = puzzle_sets(args.count)
+    sets = {k: v for k, v in puzzle_sets(args.count).items() if args.sets in k}
     print(f"# made the sets in {time.time() - t0:.1f} s; load {os.getloadavg()[0]:.2f}",
           file=sys.stderr)
-    methods = list(C.SUM_ENCODINGS)
+    methods = list(C.SUM_ENCODINGS) + ([PARTIAL_SUMS] if args.partial_sums else [])
     rows = {(name, m): [] for name in sets for m in methods}
     for r in range(args.rounds):
         i = 0
@@ -106,7 +117,8 @@ def main(argv=None) -> int:
             if r >= rounds:
                 continue
             for puzzle in puzzles:
-                order = methods if (i + r) % 2 == 0 else methods[::-1]
+                shift = (i + r) % len(methods)
+                order = methods[shift:] + methods[:shift]
                 for m in order:
                     rows[name, m].append(measure(puzzle, m))
                 i += 1
@@ -121,7 +133,8 @@ def main(argv=None) -> int:
             return statistics.median(x[key] for x in rs)
         puzzles, rounds = sets[name]
         n3 = puzzles[0].geometry.size ** 3
-        print(f"| {name} | {m} | {len(puzzles)} x {min(rounds, args.rounds)} | {mean('vars') - n3:,.0f} | "
+        print(f"| {name} | {m} | {len(puzzles)} x {min(rounds, args.rounds)} | "
+              f"{mean('vars') - n3:,.0f} | "
               f"{mean('clauses'):,.0f} | {1000 * mean('encode'):.1f} | "
               f"{1000 * mean('solve'):.1f} ({1000 * median('solve'):.1f}) | "
               f"{1000 * mean('unique'):.1f} ({1000 * median('unique'):.1f}) | "

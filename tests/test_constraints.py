@@ -208,6 +208,27 @@ def test_brute_force_finds_the_same_solution(puzzle):
     assert brute == solutions(G4, puzzle.constraints, givens)
 
 
+# The killer example of Wikipedia's "Killer sudoku" article, cages as CSPLib problem 057 lists
+# them (sum, then 0-based cells), and the solution the article prints.
+WIKIPEDIA_CAGES = """3 0 1|15 2 3 4|22 5 13 14 22|4 6 15|16 7 16|15 8 17 26 35|25 9 10 18 19|
+17 11 12|9 20 21 30|8 23 32 41|20 24 25 33|6 27 36|14 28 29|17 31 40 49|17 34 42 43|
+13 37 38 46|20 39 48 57|12 44 53|27 45 54 63 72|6 47 55 56|20 50 59 60|6 51 52|10 58 66 67 75|
+14 61 62 70 71|8 64 73|16 65 74|15 68 69|13 76 77 78|17 79 80"""
+WIKIPEDIA_SOLUTION = ("215647398368952174794381652586274931142593867973816425821739546659428713"
+                      "437165289")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_wikipedia_killer_has_its_published_solution(method):
+    cages = []
+    for part in WIKIPEDIA_CAGES.replace("\n", "").split("|"):
+        total, *cells = map(int, part.split())
+        cages.append(C.Killer(tuple(cells), total))
+    expected = tuple(map(int, WIKIPEDIA_SOLUTION))
+    assert solutions(geometry(3, 3), cages, method=method) == [expected]
+    assert all(c.check(Grid(geometry(3, 3), expected)) == [] for c in cages)
+
+
 # -- every 4x4 grid -----------------------------------------------------------------------
 
 BASE_SAMPLES = [

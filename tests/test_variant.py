@@ -266,9 +266,9 @@ def test_errors_say_where_and_what(doc, message):
 
 #: The errors above that a JSON Schema can see (the others need the grid's size or shape).
 SCHEMA_SEES = [doc for doc, message in BAD if re.search(
-    "unknown field|unknown constraint|version|'format'|missing|not both|must be a list|must be a JSON object|needs a "
-    "'type'|not a cell name|twice|must be an integer|sums to 5 or 10|'direction'|must have 1 "
-    "cell|'label'", message)]
+    "unknown field|unknown constraint|version|'format'|missing|not both|must be a list|"
+    "must be a JSON object|needs a 'type'|not a cell name|twice|must be an integer|"
+    "sums to 5 or 10|'direction'|must have 1 cell|'label'", message)]
 
 
 @pytest.mark.parametrize("doc", SCHEMA_SEES)

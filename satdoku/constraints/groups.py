@@ -11,7 +11,8 @@ from typing import Sequence
 
 from ..geometry import Geometry
 from ..grid import Grid
-from .base import CellsRule, Clause, Constraint, Fields, GlobalRule, at_most_one, cell_span, restrict
+from .base import (CellsRule, Clause, Constraint, Fields, GlobalRule, at_most_one, cell_span,
+                   restrict)
 
 __all__ = ["ExtraRegion", "Diagonal", "DisjointGroups", "encode_distinct", "prune_distinct",
            "repeats"]
