@@ -4,8 +4,9 @@ Every constraint (see :class:`Constraint`) has ``type``, its parameters, ``cells
 ``describe(geometry)``, ``to_json(geometry)`` / ``from_json(data, geometry)``,
 ``encode(ctx)`` (CNF clauses), ``check(grid)`` (what is wrong with a finished grid, straight
 from the digits) and ``prune(cand)`` (candidate elimination for native search). The JSON
-vocabulary is satdoku's variant format, version 1 (``docs/variant-format.md`` when merged;
-:mod:`satdoku.variant` reads and writes whole puzzles).
+vocabulary is satdoku's variant format, version 1 (``satdoku/schema/variant-1.schema.json``;
+:mod:`satdoku.variant` reads and writes whole puzzles). Sums and their two encodings are in
+:mod:`.sums` and ``docs/sum-encodings.md``.
 
 Modules by family: :mod:`.groups` (all different), :mod:`.pairs` (pair relations and the
 global chess rules), :mod:`.dots`, :mod:`.cells`, :mod:`.lines`, :mod:`.ranges`,
@@ -20,8 +21,9 @@ The SAT backend's side::
         ...  # add them, or guarded: [-act] + clause for each
 
 Each constraint's clauses are sound and complete for its rule on their own (with the cells'
-exactly-one-digit clauses): none leans on another constraint's clauses, so any subset of them
-can be switched off by activation literals.
+exactly-one-digit clauses; rules about "the 1 and the N" of a line presume the line holds each
+once): none leans on another constraint's clauses, so any subset of them can be switched off by
+activation literals.
 """
 
 from __future__ import annotations
@@ -42,22 +44,19 @@ from .ranges import Between, Renban
 from .rule159 import Rule159
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
+_CLASSES = (
+    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
+    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
+    KropkiBlack, XV, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between,
+    RegionSum, Entropic, Zipper, Clone, Quadruple, Sandwich, XSum, Skyscraper)
+
 __all__ = [
     "CONSTRAINTS", "Constraint", "EncodeContext", "encode_constraints", "constraint_from_json",
     "guarded", "bind_all", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "Clause", "cell_span",
-    "parse_cell",
-] + [cls.__name__ for cls in (
-    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
-    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
-    KropkiBlack, XV, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between,
-    RegionSum, Entropic, Zipper, Clone, Quadruple, Sandwich, XSum, Skyscraper)]
+    "parse_cell", *(cls.__name__ for cls in _CLASSES)]
 
 #: Every constraint class by its ``type`` name, in the order of the format's tables.
-CONSTRAINTS: dict[str, type[Constraint]] = {cls.type: cls for cls in (
-    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
-    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
-    KropkiBlack, XV, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between,
-    RegionSum, Entropic, Zipper, Clone, Quadruple, Sandwich, XSum, Skyscraper)}
+CONSTRAINTS: dict[str, type[Constraint]] = {cls.type: cls for cls in _CLASSES}
 
 
 def constraint_from_json(data: dict, geometry) -> Constraint:
