@@ -1,0 +1,368 @@
+"""Sums of digits as CNF, and as candidate pruning: shared by killer cages, little killers,
+arrows, sandwiches, X-sums, region-sum lines, zippers and skyscraper counts.
+
+Glossary:
+
+- term: an integer the formula knows in one-hot form, a tuple of ``(value, lit)`` pairs of
+  which exactly one lit is true. A cell is the term ``((1, x1), ..., (N, xN))``; a weighted
+  cell (an arrow's circle digit worth 10) multiplies the values; a gated cell (a sandwich cell
+  that counts only between the 1 and the N) adds value 0. Whoever makes a term guarantees its
+  exactly-one: a cell's is in the base formula, :func:`one_hot` writes its own.
+- sum constraint: ``sum(terms) == target``, the target an int or another term.
+- distinct: the terms' non-zero values are all different (a killer cage, cells of one house).
+
+Two encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
+
+- ``table``: the digit combinations a setter lists. For distinct terms, one selector per set
+  of values with the right sum (and size); a selector fixes which values are used (a "used"
+  variable per value, the OR of its literals), so ruling out a digit anywhere rules out every
+  combination with it. Sets that cannot be all different are never listed: a 2-cell 10 has no
+  5. Pairwise at-most-one per value keeps it sound on its own. Terms that may repeat a value
+  (a little killer across boxes, an arrow) get a layered table of partial sums instead: one
+  variable per reachable prefix sum, with forward and backward clauses through each term.
+- ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
+  partial sums: each tree node has a literal "sum >= v" per value it can reach (values above
+  the target merged into one), with the clauses for both directions, so it enforces ``==``.
+
+Which is faster is measured in ``docs/sum-encodings.md`` (``scripts/bench_sums.py``); the
+faster is :data:`DEFAULT_SUM_ENCODING`.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from typing import Sequence
+
+from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
+
+__all__ = [
+    "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
+    "negated", "encode_sum", "combinations", "sum_supports", "prune_cell_sum",
+]
+
+Term = tuple[tuple[int, int], ...]
+
+SUM_ENCODINGS = ("table", "totalizer")
+DEFAULT_SUM_ENCODING = "table"
+
+#: Above this many value sets the table encoding of distinct terms uses partial sums instead.
+COMBINATION_LIMIT = 2000
+
+
+def cell_term(ctx, cell: int, weight: int = 1, digits: Sequence[int] | None = None) -> Term:
+    """The term "``weight`` times the digit of ``cell``" (``digits``: only those digits; the
+    caller rules the others out)."""
+    digits = range(1, ctx.size + 1) if digits is None else digits
+    return tuple((weight * d, ctx.var(cell, d)) for d in digits)
+
+
+def negated(term: Term) -> Term:
+    """The term whose value is minus ``term``'s."""
+    return tuple((-v, lit) for v, lit in term)
+
+
+def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
+    """A new integer variable taking exactly one of ``values``: its term and clauses."""
+    lits = [ctx.fresh() for _ in values]
+    return tuple(zip(values, lits)), [list(lits)] + at_most_one(lits)
+
+
+def gated_term(ctx, cell: int, gate: int, digits: Sequence[int]) -> tuple[Term, list[Clause]]:
+    """The term "``cell``'s digit when ``gate`` holds, else 0": its term and clauses.
+
+    When the gate holds the cell's digit must be one of ``digits``.
+    """
+    term = [(0, -gate)]
+    clauses: list[Clause] = []
+    allowed = set(digits)
+    for d in range(1, ctx.size + 1):
+        x = ctx.var(cell, d)
+        if d not in allowed:
+            clauses.append([-gate, -x])
+            continue
+        y = ctx.fresh()  # y <-> gate and x
+        clauses += [[-y, gate], [-y, x], [-gate, -x, y]]
+        term.append((d, y))
+    return tuple(term), clauses
+
+
+def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool = False,
+               method: str | None = None) -> list[Clause]:
+    """Clauses for ``sum(terms) == target``.
+
+    Args:
+        ctx: the encoding context (``var``, ``fresh``, ``size``).
+        terms: one-hot integers (see the module docstring).
+        target: an int, or a term (the sum equals that term's value).
+        distinct: the terms' non-zero values are all different in every solution (the caller
+            knows: a cage, one house). The table encoding then lists value sets, and adds
+            at-most-one per value so that it stays sound on its own.
+        method: a name from :data:`SUM_ENCODINGS`; None: ``ctx.sum_encoding`` or the default.
+    """
+    method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
+    if method not in SUM_ENCODINGS:
+        raise ValueError(f"unknown sum encoding {method!r}; choose one of "
+                         f"{', '.join(SUM_ENCODINGS)}")
+    terms = [t for t in terms if t]
+    if method == "table" and distinct:
+        clauses = _combination_table(ctx, terms, target)
+        if clauses is not None:
+            return clauses
+    if not isinstance(target, int):
+        terms, target = terms + [negated(target)], 0
+    if method == "table":
+        return _partial_sums(ctx, terms, target)
+    return _totalizer(ctx, terms, target)
+
+
+class _Clauses(list):
+    """Clauses with constants: a literal ``True`` satisfies the clause, ``False`` is dropped."""
+
+    def add(self, *lits) -> None:
+        if any(lit is True for lit in lits):
+            return
+        self.append([lit for lit in lits if lit is not False])
+
+
+def _neg(lit):
+    return not lit if isinstance(lit, bool) else -lit
+
+
+# -- table: value sets for distinct terms --------------------------------------------------
+
+def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> list[frozenset]:
+    """Sets of ``low..high`` values from ``universe`` (positive) whose sum is in ``sums``
+    (at most :data:`COMBINATION_LIMIT` + 1 of them)."""
+    values = sorted(universe)
+    out: list[frozenset] = []
+    top = max(sums, default=-1)
+
+    def walk(i: int, chosen: list[int], total: int) -> None:
+        if low <= len(chosen) and total in sums:
+            out.append(frozenset(chosen))
+        if len(chosen) == high:
+            return
+        for j in range(i, len(values)):
+            if total + values[j] > top or len(out) > COMBINATION_LIMIT:
+                break
+            chosen.append(values[j])
+            walk(j + 1, chosen, total + values[j])
+            chosen.pop()
+
+    walk(0, [], 0)
+    return out
+
+
+def _combination_table(ctx, terms: list[Term], target: int | Term) -> list[Clause] | None:
+    targets = {target: True} if isinstance(target, int) else {v: lit for v, lit in target}
+    lits_of: dict[int, list[int]] = {}
+    for term in terms:
+        for v, lit in term:
+            if v:
+                lits_of.setdefault(v, []).append(lit)
+    if any(v < 0 for v in lits_of):
+        return None
+    nonzero = sum(1 for term in terms if all(v for v, _ in term))
+    sets = _value_sets(list(lits_of), nonzero, len(terms), set(targets))
+    if len(sets) > COMBINATION_LIMIT:
+        return None
+    clauses: list[Clause] = []
+    for lits in lits_of.values():
+        clauses += at_most_one(lits)
+    if not sets:
+        return clauses + contradiction(ctx)
+    used: dict[int, int] = {}
+    for v, lits in lits_of.items():
+        if len(lits) == 1:
+            used[v] = lits[0]
+            continue
+        u = used[v] = ctx.fresh()
+        clauses.append([-u] + lits)
+        clauses += [[-lit, u] for lit in lits]
+    out = _Clauses(clauses)
+    if len(sets) == 1:
+        selectors = [True]
+    else:
+        selectors = [ctx.fresh() for _ in sets]
+        out.add(*selectors)
+    for values, s in zip(sets, selectors):
+        for v, u in used.items():
+            out.add(_neg(s), u if v in values else -u)
+        out.add(_neg(s), targets[sum(values)])
+    if len(sets) > 1:
+        for v, u in used.items():
+            out.add(-u, *[s for values, s in zip(sets, selectors) if v in values])
+            out.add(u, *[s for values, s in zip(sets, selectors) if v not in values])
+    for t, lit in targets.items():
+        if lit is not True:
+            chosen = [s for values, s in zip(sets, selectors) if sum(values) == t]
+            out.add(-lit, *chosen)
+    return list(out)
+
+
+# -- table: layered partial sums -----------------------------------------------------------
+
+def _reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]:
+    """For each layer 0..L, the prefix sums that come from the start and reach a target."""
+    forward = [{0}]
+    for values in terms:
+        forward.append({a + v for a in forward[-1] for v in values})
+    live = [set() for _ in forward]
+    live[-1] = forward[-1] & targets
+    for i in range(len(terms) - 1, -1, -1):
+        live[i] = {s - v for s in live[i + 1] for v in terms[i]} & forward[i]
+    return live
+
+
+def _partial_sums(ctx, terms: list[Term], target: int) -> list[Clause]:
+    live = _reachable([[v for v, _ in t] for t in terms], {target})
+    if not live[0]:
+        return contradiction(ctx)
+    out = _Clauses()
+    states: list[dict] = []
+    for layer in live:
+        if len(layer) == 1:
+            states.append({s: True for s in layer})
+        else:
+            states.append({s: ctx.fresh() for s in sorted(layer)})
+            out.add(*states[-1].values())
+    for i, term in enumerate(terms):
+        before, after = states[i], states[i + 1]
+        for v, lit in term:
+            for a, p in before.items():
+                out.add(_neg(p), -lit, after.get(a + v, False))
+            for s, q in after.items():
+                out.add(_neg(q), -lit, before.get(s - v, False))
+    return _dedupe(out)
+
+
+def _dedupe(clauses: list[Clause]) -> list[Clause]:
+    seen = set()
+    out = []
+    for clause in clauses:
+        key = tuple(clause)
+        if key not in seen:
+            seen.add(key)
+            out.append(clause)
+    return out
+
+
+# -- totalizer -----------------------------------------------------------------------------
+
+def _totalizer(ctx, terms: list[Term], target: int) -> list[Clause]:
+    shift = sum(min(v for v, _ in t) for t in terms)
+    target -= shift
+    if target < 0 or target > sum(max(v for v, _ in t) for t in terms) - shift:
+        return contradiction(ctx)
+    cap = target + 1  # every value above the target is "too much": one literal for all
+    clauses: list[Clause] = []
+    nodes = [_leaf(ctx, t, cap, clauses) for t in terms]
+    while len(nodes) > 1:
+        paired = [_merge(ctx, nodes[i], nodes[i + 1], cap, clauses)
+                  for i in range(0, len(nodes) - 1, 2)]
+        nodes = paired + nodes[len(nodes) - len(nodes) % 2:]
+    root = nodes[0] if nodes else {}
+    if target and target not in root:
+        return clauses + contradiction(ctx)
+    if target:
+        clauses.append([root[target]])
+    if cap in root:
+        clauses.append([-root[cap]])
+    return clauses
+
+
+def _leaf(ctx, term: Term, cap: int, clauses: list[Clause]) -> dict[int, int]:
+    """Order literals ``{v: lit}`` meaning "value >= v" for the term shifted to start at 0."""
+    low = min(v for v, _ in term)
+    by_value: dict[int, list[int]] = {}
+    for v, lit in term:
+        by_value.setdefault(min(v - low, cap), []).append(lit)
+    values = sorted(v for v in by_value if v > 0)
+    ge: dict[int, int] = {}
+    above = None
+    for v in reversed(values):  # ge[v] <-> (value is v) or ge[next value]
+        lits = by_value[v]
+        if above is None and len(lits) == 1:
+            ge[v] = lits[0]
+        else:
+            g = ge[v] = ctx.fresh()
+            clauses += [[-lit, g] for lit in lits]
+            rest = [] if above is None else [above]
+            clauses.append([-g] + lits + rest)
+            if above is not None:
+                clauses.append([-above, g])
+        above = ge[v]
+    return ge
+
+
+def _merge(ctx, a: dict[int, int], b: dict[int, int], cap: int,
+           clauses: list[Clause]) -> dict[int, int]:
+    """The order literals of the sum of two nodes, with the clauses linking them."""
+    va, vb = [0] + sorted(a), [0] + sorted(b)
+    sums = sorted({min(x + y, cap) for x in va for y in vb} - {0})
+    s = {v: ctx.fresh() for v in sums}
+    for lower, upper in zip(sums, sums[1:]):
+        clauses.append([-s[upper], s[lower]])
+    nxt_a = dict(zip(va, va[1:]))
+    nxt_b = dict(zip(vb, vb[1:]))
+    nxt_s = dict(zip([0] + sums, sums))
+    for x in va:
+        for y in vb:
+            total = min(x + y, cap)
+            if total:  # a >= x and b >= y  ->  sum >= x + y
+                clause = [-a[x]] if x else []
+                clause += [-b[y]] if y else []
+                clauses.append(clause + [s[total]])
+            above = nxt_s.get(x + y) if x + y < cap else None
+            if above is not None:  # a < next(x) and b < next(y)  ->  sum < next(x + y)
+                clause = [-s[above]]
+                clause += [a[nxt_a[x]]] if x in nxt_a else []
+                clause += [b[nxt_b[y]]] if y in nxt_b else []
+                clauses.append(clause)
+    return s
+
+
+# -- pruning -------------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4096)
+def combinations(n: int, count: int, total: int) -> tuple[int, ...]:
+    """Bitmasks of the sets of ``count`` different digits 1..``n`` summing to ``total``.
+
+    >>> [digits_of(m) for m in combinations(9, 2, 4)]
+    [[1, 3]]
+    """
+    return tuple(sum(bit(d) for d in combo)
+                 for combo in itertools.combinations(range(1, n + 1), count)
+                 if sum(combo) == total)
+
+
+def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
+                 ) -> tuple[list[set[int]], set[int]] | None:
+    """The values of each domain that some choice summing into ``targets`` uses, and the
+    targets reached; None when there is no such choice (repeats allowed).
+
+    >>> sum_supports([[1, 2, 3], [1, 2, 3]], {5})
+    ([{2, 3}, {2, 3}], {5})
+    """
+    live = _reachable(domains, targets)
+    if not live[0]:
+        return None
+    supports = [{v for v in values if any(a + v in live[i + 1] for a in live[i])}
+                for i, values in enumerate(domains)]
+    return supports, live[-1]
+
+
+def prune_cell_sum(cells: Sequence[int], weights: Sequence[int], cand: list[int],
+                   targets: set[int], changed: set[int]) -> set[int] | None:
+    """Prune ``cells`` so that ``sum(weight * digit)`` can land in ``targets``; the targets
+    still reachable, or None on a contradiction."""
+    domains = [[w * d for d in digits_of(cand[c])] for c, w in zip(cells, weights)]
+    found = sum_supports(domains, targets)
+    if found is None:
+        return None
+    supports, reached = found
+    for cell, w, values in zip(cells, weights, supports):
+        if not restrict(cand, cell, sum(bit(v // w) for v in values), changed):
+            return None
+    return reached

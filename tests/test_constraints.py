@@ -1,0 +1,469 @@
+"""constraints: each rule's clauses, check() and prune() agree with each other and with brute
+force, on a test puzzle per constraint type and on every 4x4 grid."""
+
+import doctest
+import importlib
+import itertools
+import pkgutil
+import random
+
+import pytest
+from pysat.solvers import Solver
+
+import satdoku.constraints as C
+from satdoku.constraints.base import digits_of, orthogonal_pairs
+from satdoku.constraints.sums import cell_term, encode_sum, negated
+from satdoku.encode import encode_base
+from satdoku.geometry import geometry
+from satdoku.grid import Grid
+from satdoku.variant import parse_variants
+
+# One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
+# for types with more room there): `python scripts/make_variants.py tests --seed 1`.
+TEST_PUZZLES = """\
+{"format": "satdoku-variant", "version": 1, "name": "diagonal test", "size": 4, "box": "2x2", "givens": {"r1c1": 2, "r3c3": 4, "r4c3": 3}, "constraints": [{"type": "diagonal", "direction": "+"}, {"type": "diagonal", "direction": "-"}]}
+{"format": "satdoku-variant", "version": 1, "name": "anti-knight test", "size": 4, "box": "2x2", "givens": {"r1c2": 3, "r1c4": 1, "r2c4": 2}, "constraints": [{"type": "anti-knight"}]}
+{"format": "satdoku-variant", "version": 1, "name": "anti-king test", "size": 9, "box": "3x3", "givens": {"r1c2": 7, "r1c3": 2, "r1c5": 8, "r3c1": 4, "r3c9": 2, "r4c2": 5, "r4c6": 9, "r4c7": 8, "r5c1": 7, "r5c5": 1, "r5c8": 2, "r6c6": 8, "r7c2": 3, "r7c4": 5, "r7c7": 1, "r8c3": 6, "r8c5": 7, "r8c9": 5, "r9c3": 4}, "constraints": [{"type": "anti-king"}]}
+{"format": "satdoku-variant", "version": 1, "name": "non-consecutive test", "size": 6, "box": "2x3", "givens": {"r2c2": 2, "r3c6": 3, "r4c4": 4}, "constraints": [{"type": "non-consecutive"}]}
+{"format": "satdoku-variant", "version": 1, "name": "disjoint-groups test", "size": 4, "box": "2x2", "givens": {"r2c2": 3, "r2c4": 4, "r3c2": 1, "r3c4": 3}, "constraints": [{"type": "disjoint-groups"}]}
+{"format": "satdoku-variant", "version": 1, "name": "rule-159 test", "size": 9, "box": "3x3", "givens": {"r1c7": 7, "r3c4": 3, "r3c9": 1, "r4c2": 5, "r4c9": 9, "r5c1": 1, "r5c4": 9, "r8c6": 6, "r8c9": 2, "r9c2": 6, "r9c7": 3}, "constraints": [{"type": "rule-159"}]}
+{"format": "satdoku-variant", "version": 1, "name": "no-kropki test", "size": 4, "box": "2x2", "givens": {}, "constraints": [{"type": "kropki-white", "cells": ["r1c1", "r2c1"]}, {"type": "kropki-white", "cells": ["r1c2", "r1c3"]}, {"type": "kropki-white", "cells": ["r1c3", "r2c3"]}, {"type": "kropki-white", "cells": ["r2c1", "r3c1"]}, {"type": "kropki-white", "cells": ["r2c2", "r2c3"]}, {"type": "kropki-white", "cells": ["r2c3", "r3c3"]}, {"type": "kropki-white", "cells": ["r3c1", "r3c2"]}, {"type": "kropki-white", "cells": ["r3c2", "r4c2"]}, {"type": "kropki-white", "cells": ["r3c3", "r3c4"]}, {"type": "kropki-white", "cells": ["r3c4", "r4c4"]}, {"type": "kropki-white", "cells": ["r4c1", "r4c2"]}, {"type": "kropki-white", "cells": ["r4c3", "r4c4"]}, {"type": "kropki-black", "cells": ["r1c3", "r1c4"]}, {"type": "kropki-black", "cells": ["r2c1", "r2c2"]}, {"type": "kropki-black", "cells": ["r2c2", "r3c2"]}, {"type": "kropki-black", "cells": ["r3c2", "r3c3"]}, {"type": "no-kropki"}]}
+{"format": "satdoku-variant", "version": 1, "name": "no-xv test", "size": 4, "box": "2x2", "givens": {"r3c1": 3, "r3c3": 4, "r4c1": 4, "r4c4": 3}, "constraints": [{"type": "xv", "cells": ["r1c1", "r1c2"], "sum": 5}, {"type": "xv", "cells": ["r1c3", "r1c4"], "sum": 5}, {"type": "xv", "cells": ["r2c1", "r2c2"], "sum": 5}, {"type": "xv", "cells": ["r2c1", "r3c1"], "sum": 5}, {"type": "xv", "cells": ["r2c2", "r3c2"], "sum": 5}, {"type": "xv", "cells": ["r2c3", "r2c4"], "sum": 5}, {"type": "xv", "cells": ["r2c3", "r3c3"], "sum": 5}, {"type": "xv", "cells": ["r2c4", "r3c4"], "sum": 5}, {"type": "xv", "cells": ["r3c1", "r3c2"], "sum": 5}, {"type": "xv", "cells": ["r3c3", "r3c4"], "sum": 5}, {"type": "xv", "cells": ["r4c1", "r4c2"], "sum": 5}, {"type": "xv", "cells": ["r4c3", "r4c4"], "sum": 5}, {"type": "no-xv"}]}
+{"format": "satdoku-variant", "version": 1, "name": "extra-region test", "size": 4, "box": "2x2", "givens": {"r1c3": 3, "r2c4": 4, "r4c2": 2}, "constraints": [{"type": "extra-region", "cells": ["r1c4", "r3c2", "r3c4", "r4c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "killer test", "size": 4, "box": "2x2", "givens": {"r3c2": 1}, "constraints": [{"type": "killer", "cells": ["r4c3", "r4c4"], "sum": 3}, {"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 6}, {"type": "killer", "cells": ["r2c1", "r2c2", "r2c3"], "sum": 8}, {"type": "killer", "cells": ["r3c3", "r3c4"], "sum": 7}]}
+{"format": "satdoku-variant", "version": 1, "name": "little-killer test", "size": 4, "box": "2x2", "givens": {"r4c3": 2}, "constraints": [{"type": "little-killer", "cells": ["r2c1", "r3c2", "r4c3"], "sum": 6, "clue": "r1c0", "direction": "DR"}, {"type": "little-killer", "cells": ["r2c1", "r1c2"], "sum": 7, "clue": "r3c0", "direction": "UR"}, {"type": "little-killer", "cells": ["r1c2", "r2c3", "r3c4"], "sum": 8, "clue": "r0c1", "direction": "DR"}]}
+{"format": "satdoku-variant", "version": 1, "name": "thermometer test", "size": 4, "box": "2x2", "givens": {}, "constraints": [{"type": "thermometer", "cells": ["r3c3", "r3c4", "r4c4", "r4c3"]}, {"type": "thermometer", "cells": ["r1c3", "r2c3", "r1c2"]}, {"type": "thermometer", "cells": ["r4c1", "r4c2", "r3c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "slow-thermometer test", "size": 4, "box": "2x2", "givens": {"r2c1": 2, "r3c1": 4}, "constraints": [{"type": "slow-thermometer", "cells": ["r4c2", "r4c3", "r4c4"]}, {"type": "slow-thermometer", "cells": ["r1c4", "r2c3", "r3c4"]}, {"type": "slow-thermometer", "cells": ["r1c1", "r1c2", "r1c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "arrow test", "size": 4, "box": "2x2", "givens": {"r4c1": 4}, "constraints": [{"type": "arrow", "circle": ["r2c4"], "cells": ["r1c3", "r1c2"]}, {"type": "arrow", "circle": ["r3c3"], "cells": ["r2c3", "r3c2"]}, {"type": "arrow", "circle": ["r1c2", "r2c3"], "cells": ["r1c4", "r2c4", "r3c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "kropki-white test", "size": 4, "box": "2x2", "givens": {"r1c1": 1, "r1c3": 4, "r2c4": 3, "r4c2": 1}, "constraints": [{"type": "kropki-white", "cells": ["r3c1", "r4c1"]}, {"type": "kropki-white", "cells": ["r3c2", "r4c2"]}, {"type": "kropki-white", "cells": ["r1c2", "r2c2"]}, {"type": "kropki-white", "cells": ["r1c1", "r2c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "kropki-black test", "size": 4, "box": "2x2", "givens": {"r2c3": 1, "r3c4": 1}, "constraints": [{"type": "kropki-black", "cells": ["r3c3", "r3c4"]}, {"type": "kropki-black", "cells": ["r2c1", "r3c1"]}, {"type": "kropki-black", "cells": ["r1c3", "r1c4"]}, {"type": "kropki-black", "cells": ["r2c1", "r2c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "xv test", "size": 4, "box": "2x2", "givens": {"r1c3": 2, "r2c3": 1}, "constraints": [{"type": "xv", "cells": ["r3c2", "r4c2"], "sum": 5}, {"type": "xv", "cells": ["r1c2", "r2c2"], "sum": 5}, {"type": "xv", "cells": ["r4c2", "r4c3"], "sum": 5}, {"type": "xv", "cells": ["r1c2", "r1c3"], "sum": 5}]}
+{"format": "satdoku-variant", "version": 1, "name": "odd test", "size": 4, "box": "2x2", "givens": {"r1c1": 4, "r2c4": 3, "r3c1": 1, "r3c4": 4}, "constraints": [{"type": "odd", "cells": ["r1c2", "r1c4", "r2c4", "r3c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "even test", "size": 4, "box": "2x2", "givens": {"r1c1": 4, "r1c4": 1}, "constraints": [{"type": "even", "cells": ["r2c1", "r3c2", "r3c4", "r4c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "minimum test", "size": 4, "box": "2x2", "givens": {"r1c3": 2, "r2c4": 4, "r3c1": 4}, "constraints": [{"type": "minimum", "cells": ["r4c2"]}, {"type": "minimum", "cells": ["r2c3"]}, {"type": "minimum", "cells": ["r3c4"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "maximum test", "size": 4, "box": "2x2", "givens": {"r1c1": 3, "r3c2": 1}, "constraints": [{"type": "maximum", "cells": ["r1c2"]}, {"type": "maximum", "cells": ["r2c4"]}, {"type": "maximum", "cells": ["r3c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "german-whispers test", "size": 9, "box": "3x3", "givens": {"r1c5": 8, "r2c1": 1, "r2c4": 5, "r3c2": 9, "r3c3": 8, "r3c4": 3, "r4c1": 3, "r4c5": 9, "r5c2": 1, "r5c3": 2, "r6c6": 8, "r6c8": 3, "r7c7": 7, "r8c1": 4, "r8c3": 7, "r8c9": 6, "r9c2": 2, "r9c9": 4}, "constraints": [{"type": "german-whispers", "cells": ["r6c8", "r5c8", "r4c8"]}, {"type": "german-whispers", "cells": ["r5c5", "r4c6", "r3c6"]}, {"type": "german-whispers", "cells": ["r1c6", "r2c7", "r2c8"]}, {"type": "german-whispers", "cells": ["r2c9", "r3c9", "r4c9"]}, {"type": "german-whispers", "cells": ["r9c4", "r8c4", "r9c5"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "renban test", "size": 4, "box": "2x2", "givens": {"r2c1": 2, "r3c3": 1, "r3c4": 3, "r4c4": 2}, "constraints": [{"type": "renban", "cells": ["r2c3", "r1c4", "r1c3", "r2c4"]}, {"type": "renban", "cells": ["r2c2", "r2c1", "r1c1", "r1c2"]}, {"type": "renban", "cells": ["r3c1", "r4c1", "r3c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "palindrome test", "size": 6, "box": "2x3", "givens": {"r1c2": 6, "r2c1": 4, "r2c3": 5, "r4c2": 3, "r5c3": 4, "r6c2": 5, "r6c4": 2}, "constraints": [{"type": "palindrome", "cells": ["r2c5", "r3c4", "r3c3", "r4c2", "r4c3"]}, {"type": "palindrome", "cells": ["r2c4", "r2c3", "r1c3"]}, {"type": "palindrome", "cells": ["r6c6", "r5c6", "r4c5"]}, {"type": "palindrome", "cells": ["r4c1", "r5c1", "r6c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "between test", "size": 4, "box": "2x2", "givens": {"r2c4": 3, "r3c3": 2, "r3c4": 1}, "constraints": [{"type": "between", "cells": ["r2c3", "r3c3", "r3c2"]}, {"type": "between", "cells": ["r1c3", "r2c2", "r1c1"]}, {"type": "between", "cells": ["r4c4", "r4c3", "r4c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "region-sum test", "size": 4, "box": "2x2", "givens": {"r2c4": 2, "r3c2": 1, "r4c4": 3}, "constraints": [{"type": "region-sum", "cells": ["r3c3", "r3c4", "r2c3", "r2c4", "r1c4"]}, {"type": "region-sum", "cells": ["r4c2", "r3c2", "r3c1", "r4c1"]}, {"type": "region-sum", "cells": ["r2c1", "r1c2", "r2c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "entropic test", "size": 9, "box": "3x3", "givens": {"r1c1": 2, "r1c6": 9, "r1c7": 3, "r3c1": 4, "r3c6": 8, "r3c7": 2, "r4c2": 9, "r5c6": 2, "r5c7": 6, "r6c3": 2, "r6c8": 5, "r7c1": 8, "r7c9": 6, "r8c9": 1, "r9c4": 3, "r9c6": 5, "r9c8": 8, "r9c9": 9}, "constraints": [{"type": "entropic", "cells": ["r1c4", "r2c4", "r2c5"]}, {"type": "entropic", "cells": ["r5c1", "r6c2", "r7c2"]}, {"type": "entropic", "cells": ["r1c9", "r1c8", "r2c9"]}, {"type": "entropic", "cells": ["r9c4", "r9c3", "r8c2", "r7c3", "r7c4"]}, {"type": "entropic", "cells": ["r4c3", "r5c3", "r5c4", "r6c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "zipper test", "size": 4, "box": "2x2", "givens": {}, "constraints": [{"type": "zipper", "cells": ["r1c3", "r1c4", "r2c3", "r2c2"]}, {"type": "zipper", "cells": ["r3c4", "r4c4", "r4c3"]}, {"type": "zipper", "cells": ["r4c1", "r3c1", "r2c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "clone test", "size": 6, "box": "2x3", "givens": {"r1c3": 5, "r1c4": 1, "r2c1": 4, "r2c6": 3, "r4c2": 3, "r6c2": 5, "r6c5": 2}, "constraints": [{"type": "clone", "cells": ["r3c5", "r3c4"], "clone": ["r4c3", "r4c2"]}, {"type": "clone", "cells": ["r4c2", "r3c1"], "clone": ["r3c4", "r2c3"]}, {"type": "clone", "cells": ["r5c6", "r6c6"], "clone": ["r4c3", "r5c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "quadruple test", "size": 4, "box": "2x2", "givens": {"r1c1": 1, "r1c4": 2, "r2c1": 3, "r2c3": 4}, "constraints": [{"type": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [1, 4]}, {"type": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"], "digits": [2, 3, 4]}, {"type": "quadruple", "cells": ["r1c3", "r1c4", "r2c3", "r2c4"], "digits": [1, 3]}, {"type": "quadruple", "cells": ["r2c3", "r2c4", "r3c3", "r3c4"], "digits": [1, 1, 4]}]}
+{"format": "satdoku-variant", "version": 1, "name": "sandwich test", "size": 4, "box": "2x2", "givens": {"r3c2": 1}, "constraints": [{"type": "sandwich", "line": "r2", "sum": 5}, {"type": "sandwich", "line": "r3", "sum": 2}, {"type": "sandwich", "line": "c4", "sum": 0}, {"type": "sandwich", "line": "c2", "sum": 0}]}
+{"format": "satdoku-variant", "version": 1, "name": "x-sum test", "size": 4, "box": "2x2", "givens": {"r2c3": 1}, "constraints": [{"type": "x-sum", "line": "c4", "from": "end", "sum": 3}, {"type": "x-sum", "line": "r1", "from": "end", "sum": 10}, {"type": "x-sum", "line": "r4", "from": "end", "sum": 5}, {"type": "x-sum", "line": "c2", "from": "start", "sum": 9}]}
+{"format": "satdoku-variant", "version": 1, "name": "skyscraper test", "size": 4, "box": "2x2", "givens": {"r1c1": 1, "r4c3": 1}, "constraints": [{"type": "skyscraper", "line": "r1", "from": "start", "count": 2}, {"type": "skyscraper", "line": "r4", "from": "end", "count": 3}, {"type": "skyscraper", "line": "c1", "from": "end", "count": 1}, {"type": "skyscraper", "line": "c4", "from": "start", "count": 2}]}
+{"format": "satdoku-variant", "version": 1, "name": "arrow test", "size": 6, "box": "2x3", "givens": {"r4c5": 2, "r5c1": 1}, "constraints": [{"type": "arrow", "circle": ["r3c2"], "cells": ["r3c1", "r2c1"]}, {"type": "arrow", "circle": ["r5c4"], "cells": ["r6c3", "r6c4"]}, {"type": "arrow", "circle": ["r4c1"], "cells": ["r4c2", "r3c3", "r2c3"]}, {"type": "arrow", "circle": ["r3c5", "r4c6"], "cells": ["r5c6", "r4c5", "r5c5", "r6c4"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "killer test", "size": 6, "box": "2x3", "givens": {"r2c1": 2, "r2c2": 1, "r2c4": 6, "r3c3": 3, "r6c1": 6}, "constraints": [{"type": "killer", "cells": ["r3c1", "r3c2", "r4c2"], "sum": 11}, {"type": "killer", "cells": ["r1c5"], "sum": 4}, {"type": "killer", "cells": ["r4c1", "r5c1", "r6c1"], "sum": 12}, {"type": "killer", "cells": ["r1c6", "r2c4", "r2c5", "r2c6"], "sum": 15}, {"type": "killer", "cells": ["r4c6"], "sum": 2}, {"type": "killer", "cells": ["r3c5", "r3c6", "r4c5"], "sum": 10}]}
+{"format": "satdoku-variant", "version": 1, "name": "sandwich test", "size": 6, "box": "2x3", "givens": {"r5c3": 1, "r5c6": 4}, "constraints": [{"type": "sandwich", "line": "c1", "sum": 8}, {"type": "sandwich", "line": "r3", "sum": 12}, {"type": "sandwich", "line": "r2", "sum": 10}, {"type": "sandwich", "line": "c2", "sum": 0}, {"type": "sandwich", "line": "r6", "sum": 14}, {"type": "sandwich", "line": "r1", "sum": 3}]}
+{"format": "satdoku-variant", "version": 1, "name": "x-sum test", "size": 6, "box": "2x3", "givens": {"r1c2": 6, "r2c2": 2, "r4c5": 1, "r6c4": 4}, "constraints": [{"type": "x-sum", "line": "r2", "from": "start", "sum": 12}, {"type": "x-sum", "line": "r1", "from": "end", "sum": 18}, {"type": "x-sum", "line": "c6", "from": "start", "sum": 15}, {"type": "x-sum", "line": "r5", "from": "end", "sum": 1}, {"type": "x-sum", "line": "c1", "from": "end", "sum": 1}, {"type": "x-sum", "line": "r4", "from": "end", "sum": 14}]}
+{"format": "satdoku-variant", "version": 1, "name": "skyscraper test", "size": 6, "box": "2x3", "givens": {"r2c1": 2, "r2c4": 1, "r3c3": 6, "r3c6": 3, "r5c2": 2, "r5c4": 3, "r6c1": 4}, "constraints": [{"type": "skyscraper", "line": "r5", "from": "end", "count": 1}, {"type": "skyscraper", "line": "r3", "from": "end", "count": 3}, {"type": "skyscraper", "line": "r6", "from": "start", "count": 2}, {"type": "skyscraper", "line": "c4", "from": "end", "count": 3}, {"type": "skyscraper", "line": "r1", "from": "start", "count": 1}, {"type": "skyscraper", "line": "r4", "from": "end", "count": 3}]}
+{"format": "satdoku-variant", "version": 1, "name": "little-killer test", "size": 6, "box": "2x3", "givens": {"r1c5": 6, "r4c6": 3, "r5c3": 5, "r6c3": 1}, "constraints": [{"type": "little-killer", "cells": ["r3c1", "r4c2", "r5c3", "r6c4"], "sum": 14, "clue": "r2c0", "direction": "DR"}, {"type": "little-killer", "cells": ["r1c2", "r2c1"], "sum": 3, "clue": "r0c3", "direction": "DL"}, {"type": "little-killer", "cells": ["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6"], "sum": 21, "clue": "r0c0", "direction": "DR"}, {"type": "little-killer", "cells": ["r1c6", "r2c5", "r3c4", "r4c3", "r5c2", "r6c1"], "sum": 27, "clue": "r0c7", "direction": "DL"}]}
+{"format": "satdoku-variant", "version": 1, "name": "region-sum test", "size": 6, "box": "2x3", "givens": {"r1c2": 5, "r1c3": 4, "r1c6": 6, "r2c1": 6, "r2c6": 1, "r4c4": 2, "r4c6": 3, "r5c2": 1, "r6c1": 4}, "constraints": [{"type": "region-sum", "cells": ["r3c3", "r4c2", "r3c1", "r3c2"]}, {"type": "region-sum", "cells": ["r4c6", "r4c5", "r5c6", "r5c5", "r4c4"]}, {"type": "region-sum", "cells": ["r2c6", "r1c5", "r2c5", "r1c6"]}, {"type": "region-sum", "cells": ["r1c1", "r2c1", "r1c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "renban test", "size": 6, "box": "2x3", "givens": {"r1c3": 4, "r2c4": 4, "r3c1": 5, "r5c1": 6, "r6c5": 2}, "constraints": [{"type": "renban", "cells": ["r2c1", "r1c1", "r2c2"]}, {"type": "renban", "cells": ["r6c6", "r5c5", "r4c6", "r5c6", "r4c5"]}, {"type": "renban", "cells": ["r1c4", "r2c5", "r2c4", "r1c5", "r1c6"]}, {"type": "renban", "cells": ["r4c4", "r5c3", "r6c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "between test", "size": 6, "box": "2x3", "givens": {"r1c1": 3, "r1c5": 2, "r2c4": 6, "r4c2": 4, "r4c4": 1, "r5c5": 3}, "constraints": [{"type": "between", "cells": ["r3c1", "r4c2", "r3c3"]}, {"type": "between", "cells": ["r4c3", "r3c2", "r2c3"]}, {"type": "between", "cells": ["r4c5", "r4c6", "r3c5", "r2c5", "r1c6"]}, {"type": "between", "cells": ["r5c3", "r6c2", "r5c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "zipper test", "size": 6, "box": "2x3", "givens": {"r3c5": 4, "r4c1": 4, "r5c4": 2, "r6c1": 3, "r6c5": 5}, "constraints": [{"type": "zipper", "cells": ["r4c2", "r5c3", "r4c3"]}, {"type": "zipper", "cells": ["r1c1", "r2c2", "r1c2"]}, {"type": "zipper", "cells": ["r2c4", "r2c5", "r2c6", "r3c6"]}, {"type": "zipper", "cells": ["r2c1", "r3c2", "r3c1", "r4c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "thermometer test", "size": 6, "box": "2x3", "givens": {"r1c4": 5, "r2c5": 3, "r3c3": 1, "r4c2": 3, "r5c1": 4, "r6c2": 2}, "constraints": [{"type": "thermometer", "cells": ["r1c3", "r1c4", "r2c4"]}, {"type": "thermometer", "cells": ["r3c1", "r4c2", "r5c2"]}, {"type": "thermometer", "cells": ["r5c6", "r6c5", "r6c6"]}, {"type": "thermometer", "cells": ["r5c5", "r4c5", "r4c6"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "no-kropki test", "size": 6, "box": "2x3", "givens": {}, "constraints": [{"type": "kropki-white", "cells": ["r1c2", "r1c3"]}, {"type": "kropki-white", "cells": ["r1c4", "r2c4"]}, {"type": "kropki-white", "cells": ["r1c5", "r1c6"]}, {"type": "kropki-white", "cells": ["r2c1", "r2c2"]}, {"type": "kropki-white", "cells": ["r2c1", "r3c1"]}, {"type": "kropki-white", "cells": ["r2c2", "r2c3"]}, {"type": "kropki-white", "cells": ["r2c4", "r2c5"]}, {"type": "kropki-white", "cells": ["r2c6", "r3c6"]}, {"type": "kropki-white", "cells": ["r3c1", "r3c2"]}, {"type": "kropki-white", "cells": ["r3c3", "r3c4"]}, {"type": "kropki-white", "cells": ["r3c5", "r3c6"]}, {"type": "kropki-white", "cells": ["r4c1", "r4c2"]}, {"type": "kropki-white", "cells": ["r4c1", "r5c1"]}, {"type": "kropki-white", "cells": ["r4c2", "r4c3"]}, {"type": "kropki-white", "cells": ["r4c4", "r4c5"]}, {"type": "kropki-white", "cells": ["r4c5", "r4c6"]}, {"type": "kropki-white", "cells": ["r5c2", "r5c3"]}, {"type": "kropki-white", "cells": ["r5c4", "r6c4"]}, {"type": "kropki-white", "cells": ["r5c5", "r6c5"]}, {"type": "kropki-white", "cells": ["r5c6", "r6c6"]}, {"type": "kropki-white", "cells": ["r6c3", "r6c4"]}, {"type": "kropki-white", "cells": ["r6c5", "r6c6"]}, {"type": "kropki-black", "cells": ["r1c1", "r2c1"]}, {"type": "kropki-black", "cells": ["r1c2", "r2c2"]}, {"type": "kropki-black", "cells": ["r2c4", "r3c4"]}, {"type": "kropki-black", "cells": ["r3c1", "r4c1"]}, {"type": "kropki-black", "cells": ["r3c3", "r4c3"]}, {"type": "kropki-black", "cells": ["r4c5", "r5c5"]}, {"type": "kropki-black", "cells": ["r5c2", "r6c2"]}, {"type": "kropki-black", "cells": ["r5c3", "r6c3"]}, {"type": "no-kropki"}]}
+"""
+
+PUZZLES = [e.puzzle for e in parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES")]
+METHODS = C.SUM_ENCODINGS
+G4 = geometry(2, 2)
+
+
+def puzzle_id(puzzle):
+    return f"{puzzle.name} {puzzle.geometry.size}"
+
+
+def all_grids(geo):
+    """Every complete grid of a small geometry (288 for 4x4)."""
+    out, cells = [], [0] * geo.ncells
+
+    def fill(i):
+        if i == geo.ncells:
+            out.append(tuple(cells))
+            return
+        for d in range(1, geo.size + 1):
+            if all(cells[p] != d for p in geo.peers[i] if p < i):
+                cells[i] = d
+                fill(i + 1)
+        cells[i] = 0
+
+    fill(0)
+    return out
+
+
+GRIDS4 = all_grids(G4)
+
+
+def solutions(geo, constraints, givens=(), method=None, limit=None):
+    """Every solution (up to ``limit``) of the Sudoku rules + ``constraints`` (bound) +
+    ``givens`` (cell, digit pairs as unit clauses), found by SAT through the encoders."""
+    n = geo.size
+    ctx = C.EncodeContext(geo, sum_encoding=method)
+    clauses = list(encode_base(geo).clauses) + [[c * n + d] for c, d in givens]
+    for per in C.encode_constraints(constraints, ctx):
+        clauses += per
+    found = []
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        while (limit is None or len(found) < limit) and s.solve():
+            model = s.get_model()[:n ** 3]
+            found.append(tuple((v - 1) % n + 1 for v in model if v > 0))
+            s.add_clause([-v for v in model if v > 0])
+    return found
+
+
+def prune_search(puzzle, limit=2):
+    """Solutions by a small depth-first search: naked and hidden singles in the houses, and
+    the constraints' prune()."""
+    geo, n = puzzle.geometry, puzzle.geometry.size
+    start = [(1 << n) - 1] * geo.ncells
+    for c, d in puzzle.givens.givens():
+        start[c] = 1 << (d - 1)
+    found = []
+
+    def settle(cand):
+        while True:
+            changed = False
+            for c, m in enumerate(cand):
+                if m & (m - 1) == 0:
+                    for p in geo.peers[c]:
+                        if cand[p] & m:
+                            cand[p] &= ~m
+                            changed = True
+            if not all(cand):
+                return False
+            for house in geo.houses:  # hidden singles
+                for d in range(n):
+                    places = [c for c in house if cand[c] >> d & 1]
+                    if not places:
+                        return False
+                    if len(places) == 1 and cand[places[0]] != 1 << d:
+                        cand[places[0]] = 1 << d
+                        changed = True
+            for constraint in puzzle.constraints:
+                result = constraint.prune(cand)
+                if result is None:
+                    return False
+                changed = changed or bool(result)
+            if not changed:
+                return True
+
+    def walk(cand):
+        if len(found) >= limit or not settle(cand):
+            return
+        open_cells = [c for c, m in enumerate(cand) if m & (m - 1)]
+        if not open_cells:
+            found.append(tuple(m.bit_length() for m in cand))
+            return
+        cell = min(open_cells, key=lambda c: bin(cand[c]).count("1"))
+        for d in digits_of(cand[cell]):
+            nxt = list(cand)
+            nxt[cell] = 1 << (d - 1)
+            walk(nxt)
+
+    walk(start)
+    return found
+
+
+# -- the test puzzles ---------------------------------------------------------------------
+
+def test_every_type_has_a_test_puzzle():
+    assert all(PUZZLES)
+    types = {c.type for p in PUZZLES for c in p.constraints}
+    assert types == set(C.CONSTRAINTS)
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
+def test_puzzle_has_one_solution_by_sat(puzzle, method):
+    found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.givens.givens()),
+                      method, limit=2)
+    assert len(found) == 1
+    solution = Grid(puzzle.geometry, found[0])
+    assert puzzle.check(solution) == []
+    for constraint in puzzle.constraints:
+        assert constraint.check(solution) == []
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
+def test_puzzle_needs_its_constraints(puzzle):
+    assert len(solutions(puzzle.geometry, [], list(puzzle.givens.givens()), limit=2)) == 2
+
+
+@pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
+def test_search_with_prune_finds_the_same_solution(puzzle):
+    by_sat = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.givens.givens()),
+                       limit=2)
+    assert prune_search(puzzle) == by_sat
+
+
+@pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p.geometry.size == 4], ids=puzzle_id)
+def test_brute_force_finds_the_same_solution(puzzle):
+    givens = list(puzzle.givens.givens())
+    brute = [g for g in GRIDS4 if all(g[c] == d for c, d in givens)
+             and not any(c.check(Grid(G4, g)) for c in puzzle.constraints)]
+    assert brute == solutions(G4, puzzle.constraints, givens)
+
+
+# The killer example of Wikipedia's "Killer sudoku" article, cages as CSPLib problem 057 lists
+# them (sum, then 0-based cells), and the solution the article prints.
+WIKIPEDIA_CAGES = """3 0 1|15 2 3 4|22 5 13 14 22|4 6 15|16 7 16|15 8 17 26 35|25 9 10 18 19|
+17 11 12|9 20 21 30|8 23 32 41|20 24 25 33|6 27 36|14 28 29|17 31 40 49|17 34 42 43|
+13 37 38 46|20 39 48 57|12 44 53|27 45 54 63 72|6 47 55 56|20 50 59 60|6 51 52|10 58 66 67 75|
+14 61 62 70 71|8 64 73|16 65 74|15 68 69|13 76 77 78|17 79 80"""
+WIKIPEDIA_SOLUTION = ("215647398368952174794381652586274931142593867973816425821739546659428713"
+                      "437165289")
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_wikipedia_killer_has_its_published_solution(method):
+    cages = []
+    for part in WIKIPEDIA_CAGES.replace("\n", "").split("|"):
+        total, *cells = map(int, part.split())
+        cages.append(C.Killer(tuple(cells), total))
+    expected = tuple(map(int, WIKIPEDIA_SOLUTION))
+    assert solutions(geometry(3, 3), cages, method=method) == [expected]
+    assert all(c.check(Grid(geometry(3, 3), expected)) == [] for c in cages)
+
+
+# -- every 4x4 grid -----------------------------------------------------------------------
+
+BASE_SAMPLES = [
+    C.Killer((0, 1), 3), C.Killer((0, 1, 4), 7), C.Killer((0, 5), 5), C.Killer((0, 5, 10, 15), 10),
+    C.Killer((0, 1, 2), None), C.Killer((0, 1), 9),
+    C.LittleKiller((0, 5, 10, 15), 10), C.LittleKiller((3, 6, 9, 12), 8),
+    C.LittleKiller((1, 6, 11), 6),
+    C.Arrow((0,), (1, 5)), C.Arrow((0, 1), (4, 5, 6, 7, 8, 9)), C.Arrow((0,), (5, 10)),
+    C.Thermometer((0, 1, 2)), C.SlowThermometer((0, 5, 10, 15)), C.KropkiWhite((0, 1)),
+    C.KropkiWhite((0, 4), 2), C.KropkiBlack((0, 1)), C.KropkiBlack((5, 9), 3), C.XV((0, 1), 5),
+    C.XV((2, 6), 10), C.Odd((0, 5)), C.Even((3,)), C.Minimum(G4, 5), C.Maximum(G4, 0),
+    C.GermanWhispers((0, 1, 5), 2), C.Renban((0, 1, 5)), C.Renban((0, 5, 10, 15)),
+    C.Palindrome((0, 1, 2, 3, 7)), C.Palindrome((0, 5, 11)), C.Between((0, 5, 10, 15)),
+    C.Between((2, 3)), C.RegionSum(G4, (0, 1, 2, 3)), C.RegionSum(G4, (0, 5, 6, 10, 11)),
+    C.Zipper((0, 1, 2, 3, 7)), C.Zipper((0, 1, 2, 3)), C.Clone((0, 1), (10, 11)),
+    C.Quadruple((0, 1, 4, 5), (1, 2)), C.Quadruple((5, 6, 9, 10), (3, 3)),
+    C.Sandwich(G4, "r1", total=5), C.Sandwich(G4, "c2", total=0), C.XSum(G4, "r1", "start", 6),
+    C.XSum(G4, "c3", "end", 4), C.Skyscraper(G4, "r2", "start", 2),
+    C.Skyscraper(G4, "c4", "end", 3), C.Skyscraper(G4, "c1", "start", 4),
+    C.Diagonal(G4, "+"), C.Diagonal(G4, "-"), C.AntiKnight(G4), C.AntiKing(G4),
+    C.NonConsecutive(G4), C.DisjointGroups(G4), C.ExtraRegion((0, 5, 10, 15)),
+    C.NoKropki(G4).bind([C.KropkiWhite((0, 1))]), C.NoXV(G4).bind([C.XV((0, 1), 5)]),
+]
+SIBLINGS = [C.KropkiWhite((0, 1)), C.XV((0, 1), 5)]  # the clues the negative samples know
+SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
+
+
+def sample_id(constraint):
+    return constraint.describe(G4)
+
+
+def passing(constraint):
+    return [g for g in GRIDS4 if not constraint.check(Grid(G4, g))]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
+def test_encoding_allows_exactly_the_grids_check_passes(constraint, method):
+    assert sorted(solutions(G4, [constraint], method=method)) == passing(constraint)
+
+
+def test_samples_cover_every_type_on_4x4():
+    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159", "entropic"}
+
+
+@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
+def test_prune_keeps_every_digit_a_solution_uses(constraint):
+    """Random candidate sets around a grid the rule allows: no digit that some allowed grid
+    within the candidates uses is pruned, and a contradiction is only claimed when there is
+    no such grid. A full grid the rule forbids is always a contradiction."""
+    rng = random.Random(sample_id(constraint))
+    allowed = passing(constraint)
+    for grid in rng.sample(GRIDS4, 20):
+        if grid not in allowed:
+            assert constraint.prune([1 << (d - 1) for d in grid]) is None
+    for _ in range(30 if allowed else 0):
+        target = rng.choice(allowed)
+        cand = [(1 << (d - 1)) | rng.getrandbits(4) for d in target]
+        inside = [g for g in allowed if all(m >> (d - 1) & 1 for m, d in zip(cand, g))]
+        used = [0] * 16
+        for g in inside:
+            used = [u | 1 << (d - 1) for u, d in zip(used, g)]
+        before = list(cand)
+        changed = constraint.prune(cand)
+        assert changed is not None
+        assert all(c & u == u for c, u in zip(cand, used))
+        assert sorted(changed) == [i for i in range(16) if cand[i] != before[i]]
+        assert all(c & b == c for c, b in zip(cand, before))
+
+
+@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
+def test_prune_removes_what_breaks_the_rule_when_one_cell_is_open(constraint):
+    """Every cell fixed as in a grid the rule allows but one, which has all digits: prune
+    (repeated while it changes) keeps that grid's digit and drops each digit that breaks the
+    rule."""
+    rng = random.Random(sample_id(constraint) + "one")
+    allowed = passing(constraint)
+    for grid in rng.sample(allowed, min(8, len(allowed))):
+        cell = rng.choice(constraint.cells)
+        cand = [1 << (d - 1) for d in grid]
+        cand[cell] = 0b1111
+        ok = {d for d in range(1, 5)
+              if not constraint.check(Grid(G4, grid[:cell] + (d,) + grid[cell + 1:]))}
+        result = constraint.prune(cand)
+        while result:
+            result = constraint.prune(cand)
+        assert result is not None
+        assert grid[cell] in digits_of(cand[cell]) and set(digits_of(cand[cell])) <= ok
+
+
+# -- properties on random grids -------------------------------------------------------------
+
+def cages_of(grid, rng, n):
+    cells = list(range(n * n))
+    rng.shuffle(cells)
+    return [tuple(sorted(cells[i:i + 3])) for i in range(0, 9, 3)]
+
+
+SENSITIVE = {  # rules any one-cell change breaks, built from a grid that satisfies them
+    "killer": lambda g, grid, rng: [C.Killer(cage, sum(grid[c] for c in cage))
+                                    for cage in cages_of(grid, rng, g.size)
+                                    if len({grid[c] for c in cage}) == 3],
+    "little-killer": lambda g, grid, rng: [C.LittleKiller((0, 5, 10, 15),
+                                                          sum(grid[c] for c in (0, 5, 10, 15)))],
+    "xv": lambda g, grid, rng: [C.XV(p, grid[p[0]] + grid[p[1]]) for p in orthogonal_pairs(g)
+                                if grid[p[0]] + grid[p[1]] in (5, 10)],
+    "extra-region": lambda g, grid, rng: [C.ExtraRegion(tuple(
+        rng.choice([c for c in range(g.ncells) if grid[c] == d]) for d in range(1, g.size + 1)))],
+    "arrow": lambda g, grid, rng: [C.Arrow((a,), (b, c)) for a, b, c in
+                                   itertools.permutations(range(g.ncells), 3)
+                                   if grid[a] == grid[b] + grid[c]][:3],
+    "clone": lambda g, grid, rng: [C.Clone((a,), (b,)) for a, b in
+                                   itertools.combinations(range(g.ncells), 2)
+                                   if grid[a] == grid[b]][:3],
+    "quadruple": lambda g, grid, rng: [C.Quadruple((0, 1, 4, 5), tuple(grid[c] for c in
+                                                                       (0, 1, 4, 5)))],
+    "region-sum": lambda g, grid, rng: [C.RegionSum(g, (a, b)) for a, b in
+                                        itertools.combinations(range(g.ncells), 2)
+                                        if grid[a] == grid[b]][:3],
+}
+
+
+@pytest.mark.parametrize("kind", sorted(SENSITIVE))
+def test_a_grid_passes_what_was_built_from_it_and_one_changed_cell_breaks_it(kind):
+    rng = random.Random(kind)
+    for grid in rng.sample(GRIDS4, 25):
+        for constraint in SENSITIVE[kind](G4, grid, rng):
+            assert constraint.check(Grid(G4, grid)) == []
+            for cell in constraint.cells:
+                for d in range(1, 5):
+                    if d != grid[cell]:
+                        changed = grid[:cell] + (d,) + grid[cell + 1:]
+                        assert constraint.check(Grid(G4, changed)), (constraint, cell, d)
+
+
+def test_random_full_grids_satisfy_the_encoding_exactly_when_check_passes():
+    """On 6x6 and 9x9 (no brute force there): a full grid, assumed, satisfies a constraint's
+    clauses exactly when its check passes."""
+    from satdoku.generate import full_grid
+    rng = random.Random(5)
+    for puzzle in PUZZLES:
+        geo, n = puzzle.geometry, puzzle.geometry.size
+        if n == 4:
+            continue
+        solution = solutions(geo, puzzle.constraints, list(puzzle.givens.givens()), limit=1)[0]
+        grids = [solution] + [full_grid(geo, rng).cells for _ in range(3)]
+        for constraint in puzzle.constraints[:6]:
+            with Solver(name="cadical195",
+                        bootstrap_with=constraint.encode(C.EncodeContext(geo))) as s:
+                for grid in grids:
+                    ok = not constraint.check(Grid(geo, grid))
+                    units = [c * n + d for c, d in enumerate(grid)]
+                    units += [-(c * n + e) for c, d in enumerate(grid)
+                              for e in range(1, n + 1) if e != d]
+                    assert s.solve(assumptions=units) == ok
+
+
+# -- sums -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("distinct", [False, True])
+def test_sum_with_a_term_target_and_negative_weights(method, distinct):
+    """sum(cells a, b) == cell c and a - b == 2, by encode_sum alone (no Sudoku rules)."""
+    ctx = C.EncodeContext(G4, sum_encoding=method)
+    a, b, c = (cell_term(ctx, x) for x in (0, 1, 2))
+    clauses = [[ctx.var(x, d) for d in range(1, 5)] for x in (0, 1, 2)]
+    clauses += [[-ctx.var(x, d), -ctx.var(x, e)] for x in (0, 1, 2)
+                for d, e in itertools.combinations(range(1, 5), 2)]
+    clauses += encode_sum(ctx, [a, b], c, distinct=distinct)
+    clauses += encode_sum(ctx, [a, negated(b)], 2)
+    found = set()
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        while s.solve():
+            model = [v for v in s.get_model()[:12] if v > 0]
+            found.add(tuple((v - 1) % 4 + 1 for v in model))
+            s.add_clause([-v for v in model])
+    assert found == {(3, 1, 4)}
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_unreachable_sums_are_unsatisfiable(method):
+    assert solutions(G4, [C.Killer((0, 1), 8)], method=method) == []
+    assert solutions(G4, [C.LittleKiller((0, 5), 9)], method=method) == []
+    assert solutions(G4, [C.Renban((0, 1, 2, 3, 4))], method=method) == []
+
+
+def test_unknown_sum_encoding_is_refused():
+    ctx = C.EncodeContext(G4, sum_encoding="adder")
+    with pytest.raises(ValueError, match="unknown sum encoding 'adder'"):
+        C.Killer((0, 1), 3).encode(ctx)
+
+
+def test_guarded_clauses_only_bind_when_assumed():
+    ctx = C.EncodeContext(G4)
+    act = ctx.fresh()
+    clauses = list(encode_base(G4).clauses) + C.guarded(C.Killer((0, 1), 8).encode(ctx), act)
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        assert s.solve() and not s.solve(assumptions=[act])
+
+
+def test_encode_context_shares_a_fresh_counter():
+    counter = iter(range(1000, 2000))
+    ctx = C.EncodeContext(G4, fresh=lambda: next(counter))
+    assert (ctx.fresh(), ctx.fresh(), ctx.var(15, 4)) == (1000, 1001, 64)
+
+
+# -- the model -----------------------------------------------------------------------------
+
+ALL = [(c, G4, SIBLINGS) for c in BASE_SAMPLES] + [(c, p.geometry, p.constraints) for p in PUZZLES
+                                              for c in p.constraints]
+
+
+@pytest.mark.parametrize("constraint, geo, siblings", ALL, ids=lambda x: getattr(x, "type", ""))
+def test_json_round_trip(constraint, geo, siblings):
+    data = constraint.to_json(geo)
+    again = C.CONSTRAINTS[data["type"]].from_json(data, geo)
+    assert again.bind(siblings) == constraint
+    assert again.to_json(geo) == data
+    assert constraint.describe(geo)
+
+
+def test_negative_constraints_must_be_bound():
+    with pytest.raises(ValueError, match="must be bound"):
+        C.NoKropki(G4).encode(C.EncodeContext(G4))
+
+
+def test_registry_names_match_classes():
+    for name, cls in C.CONSTRAINTS.items():
+        assert cls.type == name and cls.__doc__
+
+
+MODULES = sorted(m.name for m in pkgutil.iter_modules(C.__path__))
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    module = importlib.import_module(f"satdoku.constraints.{name}")
+    assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
