@@ -570,13 +570,14 @@ class SatSolver:
         if conflicts is not None:
             solver.conf_budget(conflicts)
             return _call(solver.solve_limited, assumptions=assumptions)
-        if deadline.unlimited and engine.geometry.size <= OPTIONS_MAX_SIZE:
+        if deadline.unlimited and (engine.geometry.size <= OPTIONS_MAX_SIZE
+                                   or not self.info.budget):
             return _call(solver.solve, assumptions=assumptions)
         # Bigger grids solve in slices even without a limit, so that Python gets control back
         # often enough to act on SIGTERM and SIGHUP (only Ctrl-C reaches into a solve call).
         if deadline.expired():
             return None
-        if self.info.interrupt:
+        if self.info.interrupt and not deadline.unlimited:
             if self._watchdog is None:
                 self._watchdog = _Watchdog()
             self._watchdog.arm(deadline.at, solver.interrupt)
