@@ -18,6 +18,8 @@ Errors are :mod:`satdoku.errors` classes: a puzzle that cannot be read raises
 
 from __future__ import annotations
 
+import sys
+import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,3 +100,18 @@ def rate(puzzle: Any, **options: Any):
     from .rate import Rater
     with Rater(**options) as rater:
         return rater.rate(_grid(puzzle))
+
+
+class _Package(types.ModuleType):
+    """The package keeps its API functions when submodules of the same names are imported
+    (``import satdoku.encode`` would otherwise replace the function ``satdoku.encode`` with
+    the module); the modules stay reachable as ``sys.modules['satdoku.encode']`` and through
+    ``from satdoku.encode import ...``."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in __all__ and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -126,6 +126,13 @@ def puzzle_options(f):
 
 def sat_options(f):
     """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
+    f = encoding_options(f)
+    return click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+                        help="python-sat solver (default: see 'satdoku solvers').")(f)
+
+
+def encoding_options(f):
+    """--encoding, --amo, --max-clauses: which CNF, and how big it may be."""
     f = click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
                      help="Refuse formulas with more clauses (default 10,000,000).")(f)
     f = click.option("--amo", type=click.Choice(_amo_names()), default=None,
@@ -133,8 +140,6 @@ def sat_options(f):
                           "long lists).")(f)
     f = click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
                      help="CNF encoding (default: extended below 36x36, reduced from it).")(f)
-    f = click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
-                     help="python-sat solver (default: see 'satdoku solvers').")(f)
     return f
 
 
@@ -418,8 +423,18 @@ def _outcomes(inputs, options, *, box, alphabet, fmt, stats, output, force, jobs
     _stream(inputs, items, report, output, force, label, code_of, lambda o: o.puzzle)
 
 
+def _check_time_limit(sat_solver, timeout) -> None:
+    """A time limit with a SAT solver that cannot keep one is a usage error."""
+    if timeout is not None and sat_solver is not None:
+        from .sat import SAT_SOLVERS
+        if not (SAT_SOLVERS[sat_solver].interrupt or SAT_SOLVERS[sat_solver].budget):
+            raise click.UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
+                                   f"or choose another --sat-solver")
+
+
 def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, **more):
     from .batch import SolveOptions
+    _check_time_limit(sat_solver, timeout)
     return SolveOptions(solver=solver, sat_solver=sat_solver, encoding=encoding, amo=amo,
                         timeout=timeout, max_clauses=_max_clauses(max_clauses), **more)
 
@@ -490,6 +505,7 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     """
     from .explain import explain_puzzles
     from .report import ExplanationReport
+    _check_time_limit(sat_solver, timeout)
     items = explain_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
                             encoding=encoding, amo=amo, timeout=timeout,
                             max_clauses=_max_clauses(max_clauses))
@@ -518,13 +534,14 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
     conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
     from .rate import rate_puzzles, summarize
     from .report import RatingReport
+    _check_time_limit(sat_solver, timeout)
     items = rate_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
                          encoding=encoding, amo=amo, timeout=timeout,
                          max_clauses=_max_clauses(max_clauses), jobs=jobs)
 
-    def code_of(item) -> int:
+    def code_of(item) -> int:  # only a puzzle with one solution has a difficulty
         _, rating = item
-        return EXIT_FAILED if rating is None else exit_code(rating.status)
+        return EXIT_FAILED if rating is None else exit_code(rating.status, multiple_ok=False)
 
     def summary(items) -> str | None:
         result = summarize(rating for _, rating in items)
@@ -597,7 +614,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
 @main.command()
 @click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=_complete_path)
 @puzzle_options
-@sat_options
+@encoding_options
 @click.option("--clues", type=click.Choice(["units", "none"]), default="units",
               show_default=True,
               help="Full encodings: givens as unit clauses, or left out (for assumptions).")
@@ -606,8 +623,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
 @click.option("-o", "--output", metavar="FILE", shell_complete=_complete_path,
               help="Write the CNF to FILE ('-': stdout, the default).")
 @click.option("--force", is_flag=True, help="Overwrite the output file.")
-def encode(puzzle, box, alphabet, sat_solver, encoding, amo, max_clauses, clues, index, output,
-           force):
+def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, output, force):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
     The encoding is the one 'solve' would use: extended below 36x36, reduced from it.
@@ -699,7 +715,8 @@ def list_solvers(fmt):
         default = f" (default {e['default']})" if e["default"] else ""
         click.echo(f"  {e['name']}: {e['description']}{default}")
     click.echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
-               f"reduced: pairwise up to 8 literals, else {info['default_reduced_amo']})")
+               f"reduced: pairwise up to {info['pairwise_max']} literals, else "
+               f"{info['default_reduced_amo']})")
 
 
 @main.command()

@@ -132,6 +132,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                 expl.status, expl.message = "timeout", deadline.message()
             except TooBigError as error:
                 expl.status, expl.message = "refused", error.message
+            except InternalError as error:
+                expl.status, expl.message = "error", f"internal error: {error.message}"
             else:
                 if core is None:  # the solver contradicted itself
                     expl.status = "error"

@@ -165,7 +165,7 @@ def _dask_client(scheduler: str):
         return Client(cluster), cluster
     try:
         return Client(scheduler), None
-    except (OSError, ValueError, TimeoutError) as error:
+    except Exception as error:  # Dask raises many kinds (TLS set-up, timeouts, addresses)
         raise SatdokuError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
 
 

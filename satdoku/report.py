@@ -191,8 +191,8 @@ def _stats(result) -> dict[str, Any]:
 class OutcomeReport(Report):
     """``solve`` and ``count``: one :class:`~satdoku.batch.Outcome` per puzzle."""
 
-    fields = ("source", "line", "name", "puzzle", "status", "count", "solution", "second",
-              "differing", "solver", "encoding", "time_ms", "message")
+    fields = ("source", "line", "name", "puzzle", "status", "count", "at_limit", "solution",
+              "second", "differing", "solver", "encoding", "time_ms", "message")
 
     def record(self, outcome) -> dict[str, Any]:
         p, r = outcome.puzzle, outcome.result

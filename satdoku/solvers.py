@@ -151,7 +151,8 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
 def describe() -> dict[str, Any]:
     """What ``satdoku solvers`` shows: methods, SAT solvers, encodings, at-most-one encodings,
     the defaults, and python-sat's version."""
-    from .encode import AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_REDUCED_AMO, ENCODINGS
+    from .encode import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_REDUCED_AMO, ENCODINGS,
+                         PAIRWISE_MAX)
     from .sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS
     return {
         "solvers": list(SOLVERS), "default_solver": DEFAULT_SOLVER,
@@ -164,7 +165,7 @@ def describe() -> dict[str, Any]:
                                    if e.reduced else None)}
                       for e in ENCODINGS.values()],
         "amo": list(AMO_ENCODINGS), "default_amo": DEFAULT_AMO,
-        "default_reduced_amo": DEFAULT_REDUCED_AMO,
+        "default_reduced_amo": DEFAULT_REDUCED_AMO, "pairwise_max": PAIRWISE_MAX,
         "python_sat": python_sat_version(),
     }
 

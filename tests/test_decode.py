@@ -111,7 +111,8 @@ def test_decode_solution_verifies_against_the_puzzle():
 
 
 def test_decode_file_bounded(tmp_path, monkeypatch):
-    import satdoku.decode as decode
+    import importlib
+    decode = importlib.import_module("satdoku.decode")  # satdoku.decode is the API function
     monkeypatch.setattr(decode, "MAX_MODEL_BYTES", 1000)
     path = tmp_path / "big.txt"
     path.write_text("v " + "1 " * 2000 + "0\n")
