@@ -181,17 +181,6 @@ def _call(method, *args: Any, **kwargs: Any) -> Any:
         raise
 
 
-class _Context:
-    """What a variant constraint encodes against: ``var(cell, d)`` and ``fresh()``."""
-
-    def __init__(self, engine: "_Engine", size: int) -> None:
-        self.size = size
-        self.fresh = engine.fresh_var
-
-    def var(self, cell: int, d: int) -> int:
-        return cell * self.size + d
-
-
 class _Engine:
     """One python-sat solver, the formula loaded into it, and how to read its models."""
 
@@ -513,7 +502,8 @@ class SatSolver:
         if not isinstance(engine, _FullEngine):
             raise OptionError("variant constraints need a full encoding (minimal, natural or "
                               "extended), not the reduced one")
-        context = _Context(engine, engine.size)
+        from .constraints import EncodeContext
+        context = EncodeContext(engine.geometry, fresh=engine.fresh_var)
         acts = []
         for constraint in constraints:
             act = engine.fresh_var()
