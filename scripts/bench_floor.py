@@ -10,7 +10,8 @@ For each of the three 9x9 collections (17_clue, magictour_top1465, forum_hardest
   assumptions) unit propagation forced the grid, so it is the only one; else a blocking clause
   over the true non-clue variables guarded by a fresh activation literal, a second solve under
   ``clues + [act]``, and the unit ``[-act]``. Cell variables' phases are forced positive once
-  per solver, and the solver is rebuilt every ``--rebuild`` puzzles (both loops).
+  per solver, ``lucky`` is 0, and the solver is rebuilt every ``--rebuild`` puzzles (both
+  loops).
 - library: ``satdoku.solvers.make_solver('sat', stats=False)`` (what the CLI builds) and
   ``satdoku.solvers.solve`` per puzzle, in-process; grids are built before the clock starts.
 - end to end: ``satdoku solve FILE --format line`` and ``satdoku count FILE --format line`` in a
@@ -187,7 +188,10 @@ class Floor:
                         count = 2
                         solver.get_model()
                     solver.add_clause([-top])
-            decisions = solver.accum_stats()["decisions"]
+                    done = solver.accum_stats()["decisions"]
+                decisions = done
+            else:
+                decisions = solver.accum_stats()["decisions"]
             if keep:
                 out.append(count)
             if i % rebuild == 0:
@@ -347,7 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     clauses, options, name = satdoku_formula()
     # solve: exactly satdoku's solver and options; count: plus the forced positive phases
     solve_floor = Floor(clauses, options, name, args.rebuild, positive_phases=False)
-    count_floor = Floor(clauses, options, name, args.rebuild, positive_phases=True)
+    # lucky phases assign without counting decisions: off, so "no decision" means "forced"
+    count_floor = Floor(clauses, {**options, "lucky": 0}, name, args.rebuild,
+                        positive_phases=True)
     print(f"# bench_floor {time.strftime('%Y-%m-%d %H:%M %Z')}")
     print(f"# {machine()}; {name} options {options}")
     print(f"# load before: {uptime()}")

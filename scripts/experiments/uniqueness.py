@@ -16,24 +16,29 @@ solution as a tuple of 81 digits. Methods (``--methods``, comma-separated):
   from ``accum_stats``, does not count assumptions): the grid was forced, so it is the only one.
 - ``decrebuildK``: ``dec`` with rebuilds.
 - ``pos``: as today with every cell variable's phase forced positive once (``set_phases``).
-- ``decpos``: ``dec`` + ``pos``; ``decposrebuildK`` with rebuilds.
+- ``decpos``: ``dec`` + ``pos``; ``decposrebuildK`` with rebuilds (the recommendation, K=2000).
+- ``decphase``: ``dec`` + ``phase``.
 - ``solve``: not a count, one solve (the control for drift); ``solvepos``, ``solverebuildK``,
-  ``solveposrebuildK`` likewise. ``decphase``: ``dec`` + ``phase``.
+  ``solveposrebuildK`` likewise.
 - ``proprebuildK``: ``prop`` with the rebuilds of ``rebuildK``.
 - ``full81``: as today but the blocking clause holds all 81 true variables (no set difference
   in Python; the 17 clue literals are false under the assumptions anyway).
 - ``phase``: as today, plus ``set_phases`` of the negated first solution before the second solve.
-- ``stable``: as today, but the second solve runs with ``configure({'stable': 0})`` ...
+- ``stable``: as today, but the second solve runs with ``configure({'stable': 0})`` (and the
+  first with ``stable: 1``): an option change for the second solve only.
+
+Times are CPU (``process_time``), A B A B over the methods, median of ``--rounds``. Results and
+the recommendation: docs/floor.md.
 
 Run: python scripts/experiments/uniqueness.py [--rounds 3] [--first 2000] [--methods ...]
-     python scripts/experiments/uniqueness.py --drift 49158 --methods today,rebuild1000
+     python scripts/experiments/uniqueness.py --drift 49158 --window 8000 \
+         --methods today,decposrebuild2000
      python scripts/experiments/uniqueness.py --check   (correctness on unique + multiple puzzles)
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import subprocess
 import sys
@@ -282,7 +287,8 @@ def make(name: str):
            "proprebuild": Prop, "full": Full81, "phase": Phase, "stable": Stable,
            "dec": Dec, "decrebuild": Dec,
            "decpos": Pos, "solve": SolveOnly, "solverebuild": SolveOnly,
-           "solvepos": SolvePos, "solveposrebuild": SolvePos, "decposrebuild": Pos, "pos": Pos, "decphase": DecPhase}[kind]
+           "solvepos": SolvePos, "solveposrebuild": SolvePos, "decposrebuild": Pos, "pos": Pos,
+           "decphase": DecPhase}[kind]
     obj = cls()
     if kind == "pos":
         obj.skip_dec = True
