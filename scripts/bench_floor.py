@@ -9,9 +9,9 @@ For each of the three 9x9 collections (17_clue, magictour_top1465, forum_hardest
   (docs/floor.md): one solve; when it made no decision (CaDiCaL's decision count does not count
   assumptions) unit propagation forced the grid, so it is the only one; else a blocking clause
   over the true non-clue variables guarded by a fresh activation literal, a second solve under
-  ``clues + [act]``, and the unit ``[-act]``. Cell variables' phases are forced positive once
-  per solver, ``lucky`` is 0, and the solver is rebuilt every ``--rebuild`` puzzles (both
-  loops).
+  ``clues + [act]`` with those variables' phases forced negative (positive again after), and
+  the unit ``[-act]``. Cell variables' phases are forced positive once per solver, ``lucky`` is
+  0, and the solver is rebuilt every ``--rebuild`` puzzles (both loops).
 - library: ``satdoku.solvers.make_solver('sat', stats=False)`` (what the CLI builds) and
   ``satdoku.solvers.solve`` per puzzle, in-process; grids are built before the clock starts.
 - end to end: ``satdoku solve FILE --format line`` and ``satdoku count FILE --format line`` in a
@@ -182,11 +182,13 @@ class Floor:
                 if done != decisions:  # a decision was made: look for a second solution
                     top += 1
                     clue_set = set(assumptions)
-                    solver.add_clause([-top] + [-v for v in model[:N3]
-                                                if v > 0 and v not in clue_set])
+                    block = [-v for v in model[:N3] if v > 0 and v not in clue_set]
+                    solver.add_clause([-top] + block)
+                    solver.set_phases(block)  # search away from the first solution
                     if solver.solve(assumptions=assumptions + [top]):
                         count = 2
                         solver.get_model()
+                    solver.set_phases([-v for v in block])  # positive again
                     solver.add_clause([-top])
                     done = solver.accum_stats()["decisions"]
                 decisions = done

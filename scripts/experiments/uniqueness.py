@@ -16,8 +16,11 @@ solution as a tuple of 81 digits. Methods (``--methods``, comma-separated):
   from ``accum_stats``, does not count assumptions): the grid was forced, so it is the only one.
 - ``decrebuildK``: ``dec`` with rebuilds.
 - ``pos``: as today with every cell variable's phase forced positive once (``set_phases``).
-- ``decpos``: ``dec`` + ``pos``; ``decposrebuildK`` with rebuilds (the recommendation, K=2000).
-- ``decphase``: ``dec`` + ``phase``.
+- ``decpos``: ``dec`` + ``pos``; ``decposrebuildK`` with rebuilds.
+- ``decphase``: ``dec`` + ``phase``; ``decphaserebuildK`` with rebuilds.
+- ``decposavoid``: ``decpos``, and the second solve with the first solution's non-clue cell
+  variables forced negative (set back positive after); ``decposavoidrebuildK`` with rebuilds
+  (the recommendation, K=2000).
 - ``solve``: not a count, one solve (the control for drift); ``solvepos``, ``solverebuildK``,
   ``solveposrebuildK`` likewise.
 - ``proprebuildK``: ``prop`` with the rebuilds of ``rebuildK``.
@@ -273,6 +276,20 @@ class Pos(Dec):
         return super().count(clues)
 
 
+class PosAvoid(Pos):
+    """``decpos``, and for the second solve the first solution's non-clue cell variables are
+    forced negative (set back to positive afterwards): search away from the known solution."""
+
+    def second(self, clues, model):
+        clue_set = set(clues)
+        true = [v for v in model[:N3] if v > 0 and v not in clue_set]
+        self.s.set_phases([-v for v in true])
+        try:
+            return super().second(clues, model)
+        finally:
+            self.s.set_phases(true)
+
+
 class DecPhase(Dec):
     def second(self, clues, model):
         self.s.set_phases([-v for v in model[:N3]])
@@ -288,14 +305,15 @@ def make(name: str):
            "dec": Dec, "decrebuild": Dec,
            "decpos": Pos, "solve": SolveOnly, "solverebuild": SolveOnly,
            "solvepos": SolvePos, "solveposrebuild": SolvePos, "decposrebuild": Pos, "pos": Pos,
-           "decphase": DecPhase}[kind]
+           "decphase": DecPhase, "decphaserebuild": DecPhase, "decposavoid": PosAvoid,
+           "decposavoidrebuild": PosAvoid}[kind]
     obj = cls()
     if kind == "pos":
         obj.skip_dec = True
     if kind == "bulk":
         obj.bulk = k
     if kind in ("rebuild", "proprebuild", "decrebuild", "decposrebuild", "solverebuild",
-                "solveposrebuild"):
+                "solveposrebuild", "decphaserebuild", "decposavoidrebuild"):
         obj.rebuild = k
     return obj
 
