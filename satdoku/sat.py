@@ -36,16 +36,17 @@ from pysat.solvers import Solver as PysatSolver
 from pysat.solvers import SolverNames
 
 from .deadline import NO_DEADLINE, Deadline, TimeUp
+from .decode import decode_model, decode_reduced
 from .encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO, ReducedFormula,
-                     base_clauses, check_amo, check_encoding, check_size, clue_literals,
+                     base_clauses, check_amo, check_encoding, check_size, clue_literals, encode,
                      formula_size, reduced_formula)
-from .errors import OptionError, SolverError, TooBigError
+from .errors import ModelError, OptionError, SolverError, TooBigError
 from .geometry import Geometry
 from .grid import Grid
 from .result import Result, counted_status
 
 __all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "SatSolver",
-           "check_sat_solver"]
+           "check_sat_solver", "check_assumptions"]
 
 
 @dataclass(frozen=True)
@@ -56,10 +57,14 @@ class SatSolverInfo:
     interrupt: bool  # interrupt() works; else the time limit is kept with conflict budgets
     budget: bool  # conf_budget() works; without it or interrupt, no time limit can be kept
     note: str = ""
+    # Takes assumptions and clauses after a solve (incremental). Without: one fresh solver per
+    # solve call, clues as unit clauses; no cores (explain) and no generate.
+    assumptions: bool = True
 
 
-def _info(name: str, interrupt: bool = True, budget: bool = True, note: str = "") -> SatSolverInfo:
-    return SatSolverInfo(name, interrupt, budget, note)
+def _info(name: str, interrupt: bool = True, budget: bool = True, note: str = "",
+          assumptions: bool = True) -> SatSolverInfo:
+    return SatSolverInfo(name, interrupt, budget, note, assumptions)
 
 
 #: The python-sat solvers offered, each checked on 9x9 puzzles with assumptions in this build.
@@ -82,6 +87,11 @@ SAT_SOLVERS: dict[str, SatSolverInfo] = {
         _info("cadical195", interrupt=False),
         _info("lingeling", interrupt=False, budget=False,
               note="licensed for research and evaluation only; cannot keep a time limit"),
+        # python-sat's Kissat: no interrupt(), a conflict budget for one call only (it cannot
+        # resume), no statistics, and no clause after solve(): see _solve_fresh.
+        _info("kissat404", interrupt=False, budget=False, assumptions=False,
+              note="single puzzles (solve, count, rate); no assumptions, so no explain or "
+                   "generate; cannot keep a time limit"),
     ]
 }
 
@@ -105,16 +115,11 @@ SOLVER_OPTIONS: dict[str, dict[str, int]] = {
 }
 OPTIONS_MAX_SIZE = 9
 
-_REFUSED = {
-    "kissat404": "kissat ignores assumptions, which satdoku needs for clues",
-}
-
-
 def check_sat_solver(name: str) -> SatSolverInfo:
     """The :class:`SatSolverInfo` of ``name`` (python-sat's aliases such as ``m22`` allowed).
 
     Raises:
-        OptionError: the name is unknown, or the solver cannot serve satdoku (Kissat).
+        OptionError: the name is unknown.
 
     >>> check_sat_solver('g4').name
     'glucose4'
@@ -125,11 +130,25 @@ def check_sat_solver(name: str) -> SatSolverInfo:
             canonical = full
             break
     choices = ", ".join(SAT_SOLVERS)
-    if canonical in _REFUSED:
-        raise OptionError(f"{_REFUSED[canonical]}; choose one of {choices}")
     if canonical not in SAT_SOLVERS:
         raise OptionError(f"unknown SAT solver {name!r}; choose one of {choices}")
     return SAT_SOLVERS[canonical]
+
+
+def check_assumptions(name: str | None, what: str) -> SatSolverInfo:
+    """The :class:`SatSolverInfo` of ``name`` (None: the default) when it takes assumptions,
+    which ``what`` (``'explain'``, ``'generate'``) needs; else :class:`OptionError`.
+
+    >>> check_assumptions('kissat', 'explain')
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.OptionError: kissat404 ignores assumptions, which explain needs; choose another SAT solver
+    """
+    info = check_sat_solver(name or DEFAULT_SAT_SOLVER)
+    if not info.assumptions:
+        raise OptionError(f"{info.name} ignores assumptions, which {what} needs; choose "
+                          "another SAT solver")
+    return info
 
 
 class _Watchdog:
@@ -440,6 +459,8 @@ class SatSolver:
         if not deadline.unlimited and not (self.info.interrupt or self.info.budget):
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
                               f"{', '.join(n for n, i in SAT_SOLVERS.items() if i.budget)}")
+        if not self.info.assumptions:
+            return self._solve_fresh(grid, limit, deadline, constraints, start)
         encoding = self.encoding_for(grid)
         stats: dict[str, Any] = {}
         solutions: list[Grid] = []
@@ -496,6 +517,105 @@ class SatSolver:
                       solver=self.name, encoding=encoding,
                       time_ms=(time.perf_counter() - start) * 1000, stats=stats,
                       message=message, limit=limit)
+
+    def _solve_fresh(self, grid: Grid, limit: int, deadline: Deadline, constraints: tuple,
+                     start: float) -> Result:
+        """:meth:`solve` for a solver without assumptions or clauses after solving (Kissat):
+        every solve call gets a fresh solver with the puzzle's formula (clues as unit clauses,
+        or folded away when reduced), the variant constraints, and one clause ruling out each
+        solution found so far. Such solvers keep no time limit (:meth:`solve` refuses one)."""
+        encoding = self.encoding_for(grid)
+        geo = grid.geometry
+        n = geo.size
+        stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
+        solutions: list[Grid] = []
+        status = message = None
+        try:
+            begun = time.perf_counter()
+            if check_encoding(encoding).reduced:
+                if constraints:
+                    raise OptionError("variant constraints need a full encoding (minimal, "
+                                      "natural or extended), not the reduced one")
+                formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
+                                          max_clauses=self.max_clauses, deadline=deadline,
+                                          **self.reduction)
+                stats.update(formula.stats, eliminated=formula.eliminated,
+                             propagated=formula.assigned)
+                reduced: ReducedFormula | None = formula
+            else:
+                formula = encode(grid, encoding, self.amo or DEFAULT_AMO, "units",
+                                 max_clauses=self.max_clauses, deadline=deadline)
+                if constraints:
+                    from .constraints import EncodeContext
+                    context = EncodeContext(geo, formula.nvars)
+                    for constraint in constraints:
+                        formula.clauses.extend(constraint.encode(context))
+                    formula.nvars = context.top
+                reduced = None
+            stats["encode_ms"] = (time.perf_counter() - begun) * 1000
+            stats.update(variables=formula.nvars, clauses=len(formula.clauses))
+            if reduced is not None and reduced.contradiction is not None:
+                status = "unsolvable"
+            elif reduced is not None and reduced.nmapped == 0:
+                solutions.append(Grid(geo, tuple(reduced.settled)))
+                status = "solved" if limit < 2 else "unique"
+            blocks: list[list[int]] = []
+            while status is None:
+                model = self._fresh_run(formula.clauses + blocks, deadline, stats)
+                if model is None:
+                    break
+                solution = (decode_reduced(reduced, model) if reduced is not None
+                            else decode_model(model, geo))
+                solutions.append(solution)
+                if len(solutions) >= limit:
+                    break
+                if reduced is not None:
+                    block = [-v for v in model if 0 < v <= reduced.nmapped]
+                else:
+                    block = [-(cell * n + d) for cell, (d, given)
+                             in enumerate(zip(solution.cells, grid.cells)) if not given]
+                if not block:
+                    break
+                blocks.append(block)
+            if status is None:
+                status = (counted_status(len(solutions)) if limit >= 2 else
+                          "solved" if solutions else "unsolvable")
+        except TimeUp:
+            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
+        except TooBigError as error:
+            status, message = "refused", error.message
+        except ModelError as error:  # a model that does not describe a grid: a solver fault
+            status, message = "error", f"internal error: {self.name} {error.detail}"
+            solutions.clear()
+        if status == "timeout" and limit < 2:
+            solutions.clear()
+        return Result(status, solutions[0] if solutions else None,
+                      count=(len(solutions) if limit >= 2 and status not in ("refused", "error")
+                             else None),
+                      second=solutions[1] if len(solutions) > 1 else None,
+                      solver=self.name, encoding=encoding,
+                      time_ms=(time.perf_counter() - start) * 1000, stats=stats,
+                      message=message, limit=limit)
+
+    def _fresh_run(self, clauses: list[list[int]], deadline: Deadline,
+                   stats: dict[str, Any]) -> list[int] | None:
+        """Load ``clauses`` into a new solver and solve once: the model, or None (UNSAT)."""
+        t0 = time.perf_counter()
+        solver = PysatSolver(name=self.info.name)
+        try:
+            for i in range(0, len(clauses), 20_000):
+                _call(solver.append_formula, clauses[i:i + 20_000])
+                deadline.check()
+            t1 = time.perf_counter()
+            stats["load_ms"] += (t1 - t0) * 1000
+            try:
+                answer = _call(solver.solve)
+            finally:
+                stats["solve_ms"] += (time.perf_counter() - t1) * 1000
+                stats["runs"] += 1
+            return solver.get_model() if answer else None
+        finally:
+            solver.delete()
 
     def _add_constraints(self, engine: _Engine, constraints: tuple) -> list[int]:
         """Each constraint's clauses guarded by a fresh activation literal; the literals."""
@@ -608,6 +728,7 @@ class SatSolver:
         Raises TimeUp at the deadline, TooBigError for a formula over the limit.
         """
         deadline = deadline or NO_DEADLINE
+        check_assumptions(self.sat_solver, "explain")
         try:
             engine = self._engine(grid, deadline)
         except _Settled as settled:
@@ -645,6 +766,7 @@ class SatSolver:
             ``('unique', None)`` when there is none, ``('multiple', other)``, or
             ``('unknown', None)`` when the budget ran out.
         """
+        check_assumptions(self.sat_solver, "generate")
         if conflicts is not None and not self.info.budget:
             raise SolverError(f"{self.sat_solver} cannot keep a conflict budget")
         if conflicts is not None and conflicts < 1:

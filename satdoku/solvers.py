@@ -21,7 +21,7 @@ from .grid import Grid, check_givens, clash_free, solution_problems
 from .result import Result, Solver
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "choose_encoding", "make_solver",
-           "solve", "verify", "describe"]
+           "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
 
 #: Grids at least this big get the reduced encoding when none is named: from 36 x 36 the full
 #: formula (N**3 variables, ~2 N**4 clauses, 3.3 million at 36) costs seconds to build and
@@ -38,9 +38,41 @@ def choose_encoding(size: int) -> str:
     return "reduced" if size >= REDUCED_MIN_SIZE else DEFAULT_ENCODING
 
 
+def check_sat_name(name: str) -> str:
+    """The canonical name of a SAT solver: a python-sat solver (aliases allowed) or an
+    external command ``exec:...`` whose program is on PATH. Raises :class:`OptionError`.
+
+    >>> check_sat_name("m22")
+    'minisat22'
+    """
+    from .external import check_command, is_exec
+    if is_exec(name):
+        return check_command(name).spec
+    from .sat import check_sat_solver
+    return check_sat_solver(name).name
+
+
+def keeps_time_limit(sat_solver: str | None) -> bool:
+    """True when ``sat_solver`` (a canonical name, None: the default) can stop at a time
+    limit: external commands are killed, python-sat solvers need interrupt() or budgets.
+
+    >>> keeps_time_limit("lingeling"), keeps_time_limit("exec:cadical")
+    (False, True)
+    """
+    from .external import is_exec
+    if sat_solver is None or is_exec(sat_solver):
+        return True
+    from .sat import check_sat_solver
+    info = check_sat_solver(sat_solver)
+    return info.interrupt or info.budget
+
+
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
               amo: str | None = None, incremental: bool = True, stats: bool = True,
               max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
+    from .external import ExecSolver, is_exec
+    if is_exec(sat_solver):
+        return ExecSolver(sat_solver, encoding, amo, max_clauses=max_clauses)
     from .sat import SatSolver
     return SatSolver(sat_solver, encoding, amo, incremental=incremental, stats=stats,
                      max_clauses=max_clauses)
