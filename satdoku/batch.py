@@ -31,7 +31,9 @@ class SolveOptions:
     ``solver`` is a name of :data:`satdoku.solvers.SOLVERS`; ``limit`` 1 finds a solution,
     2 or more counts up to it; ``check`` also runs the other solver and compares;
     ``incremental=False`` builds a fresh SAT solver per puzzle; ``stats`` asks the SAT backend
-    for its solver figures; ``max_clauses`` refuses bigger formulas.
+    for its solver figures; ``max_clauses`` refuses bigger formulas; ``portfolio`` K >= 1
+    races K configurations on each puzzle (:mod:`satdoku.portfolio`; the SAT solver and
+    encoding named, if any, make the first), 0 does not.
     """
 
     solver: str = DEFAULT_SOLVER
@@ -44,12 +46,14 @@ class SolveOptions:
     incremental: bool = True
     stats: bool = True
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
+    portfolio: int = 0
 
     def make(self, solver: str | None = None):
         """A solver for these options (``solver`` overrides the method)."""
         return make_solver(solver or self.solver, sat_solver=self.sat_solver,
                            encoding=self.encoding, amo=self.amo, incremental=self.incremental,
-                           stats=self.stats, max_clauses=self.max_clauses)
+                           stats=self.stats, max_clauses=self.max_clauses,
+                           portfolio=self.portfolio if (solver or self.solver) == "sat" else 0)
 
 
 @dataclass

@@ -7,8 +7,9 @@ timed one by one in an order permuted with a fixed seed. One solver object serve
 
 Glossary (adds to :mod:`satdoku.geometry`):
 
-- solver label: ``'sat:NAME'`` (a python-sat solver) or ``'native'`` (the propagation search).
-  Encodings apply to SAT only.
+- solver label: ``'sat:NAME'`` (a python-sat solver), the command of an external solver as
+  written (``'exec:cadical -q'``, :mod:`satdoku.external`; compared side by side with the
+  python-sat ones), or ``'native'`` (the propagation search). Encodings apply to SAT only.
 - group: one (file, solver label, encoding); it gives one :class:`BenchRow`.
 - answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
   a timeout, an invalid puzzle, a refusal or an error.
@@ -36,7 +37,8 @@ from .errors import OptionError, SatdokuError
 from .files import publish
 from .formats import Puzzle, read_puzzles
 from .result import Result
-from .solvers import SOLVERS, choose_encoding, make_solver, solve, verify
+from .external import is_exec
+from .solvers import SOLVERS, check_sat_name, choose_encoding, make_solver, solve, verify
 
 __all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
            "summarise", "format_rows", "format_table", "check_matplotlib", "plot_bench",
@@ -124,7 +126,10 @@ class Group:
 
     @property
     def label(self) -> str:
-        return f"sat:{self.sat_solver}" if self.solver == "sat" else self.solver
+        if self.solver != "sat":
+            return self.solver
+        # An external command is shown as written: two commands may run the same program.
+        return self.sat_solver if is_exec(self.sat_solver) else f"sat:{self.sat_solver}"
 
 
 def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
@@ -137,10 +142,12 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
     ['native']
     >>> check_groups([], ["g4"], [])
     [Group(solver='sat', sat_solver='glucose4', encoding=None)]
+    >>> [g.label for g in check_groups([], ["exec:sh -c true", "cadical195"], [])]
+    ['exec:sh -c true', 'sat:cadical195']
     """
     from .encode import check_encoding
-    from .sat import DEFAULT_SAT_SOLVER, check_sat_solver
-    named = [check_sat_solver(name).name for name in sat_solvers]
+    from .sat import DEFAULT_SAT_SOLVER
+    named = [check_sat_name(name) for name in sat_solvers]
     encodings = list(encodings)
     for name in encodings:
         check_encoding(name)
@@ -210,7 +217,7 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     row.p90_ms = _percentile(ordered, 90)
     row.p99_ms = _percentile(ordered, 99)
     row.max_ms = ordered[-1]
-    if row.solver.startswith("sat:"):
+    if row.solver != "native":
         # No SAT "no guess" share: MiniSat-family solvers count a decision even when
         # propagation alone has assigned every variable, CaDiCaL does not; it would not compare.
         row.conflicts_per_puzzle = _mean_stat(results, "conflicts")

@@ -115,6 +115,9 @@ SOLVER_OPTIONS: dict[str, dict[str, int]] = {
 }
 OPTIONS_MAX_SIZE = 9
 
+#: The solvers whose options can be set (python-sat's ``configure``).
+CONFIGURABLE = ("cadical153", "cadical195")
+
 def check_sat_solver(name: str) -> SatSolverInfo:
     """The :class:`SatSolverInfo` of ``name`` (python-sat's aliases such as ``m22`` allowed).
 
@@ -205,11 +208,14 @@ class _Engine:
 
     per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
 
-    def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool) -> None:
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool,
+                 configure: dict[str, int] | None = None) -> None:
         self.info = info
         self.geometry = geometry
         self.solver = PysatSolver(name=info.name)
         settings = SOLVER_OPTIONS.get(info.name) if options else None
+        if configure:  # the caller's options (a portfolio's seeds and phases) come on top
+            settings = {**(settings or {}), **configure}
         if settings:
             self.solver.solver.configure(settings)  # before any clause: some options insist
         self.top = 0  # highest variable in use, activation literals included
@@ -263,8 +269,9 @@ class _Engine:
 class _FullEngine(_Engine):
     """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses)."""
 
-    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str) -> None:
-        super().__init__(info, geometry, geometry.size <= OPTIONS_MAX_SIZE)
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str,
+                 configure: dict[str, int] | None = None) -> None:
+        super().__init__(info, geometry, geometry.size <= OPTIONS_MAX_SIZE, configure)
         n = self.size = geometry.size
         self.n3 = self.nmapped = n ** 3
         self.units = False  # clues as unit clauses (a fresh engine for one puzzle)
@@ -318,8 +325,9 @@ class _ReducedEngine(_Engine):
 
     per_puzzle = True
 
-    def __init__(self, info: SatSolverInfo, formula: ReducedFormula, deadline: Deadline) -> None:
-        super().__init__(info, formula.geometry, False)
+    def __init__(self, info: SatSolverInfo, formula: ReducedFormula, deadline: Deadline,
+                 configure: dict[str, int] | None = None) -> None:
+        super().__init__(info, formula.geometry, False, configure)
         self.formula = formula
         self.nvars = self.top = formula.nvars
         self.nmapped = formula.nmapped
@@ -369,6 +377,9 @@ class SatSolver:
         max_clauses: refuse (status ``refused``) a formula with more clauses.
         reduction: options of :func:`satdoku.encode.reduced_formula` for the reduced encoding
             (``propagate``, ``pairwise_max``, ``locked``), for experiments.
+        configure: solver options set before any clause (python-sat's ``configure``, CaDiCaL
+            1.5.3 and 1.9.5 only), such as ``{'seed': 3, 'phase': 0}``: what a portfolio
+            (:mod:`satdoku.portfolio`) varies between the configurations it races.
 
     >>> from satdoku.geometry import geometry
     >>> with SatSolver() as s:
@@ -380,8 +391,13 @@ class SatSolver:
     def __init__(self, sat_solver: str | None = None, encoding: str | None = None,
                  amo: str | None = None, *, incremental: bool = True, stats: bool = True,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
-                 reduction: dict[str, Any] | None = None) -> None:
+                 reduction: dict[str, Any] | None = None,
+                 configure: dict[str, int] | None = None) -> None:
         self.info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
+        if configure and self.info.name not in CONFIGURABLE:
+            raise OptionError(f"{self.info.name} takes no solver options; only "
+                              f"{', '.join(CONFIGURABLE)} do")
+        self.configure = dict(configure or {})
         self.sat_solver = self.info.name
         self.name = f"sat:{self.info.name}"
         if encoding is not None:
@@ -420,7 +436,7 @@ class SatSolver:
                                       **self.reduction)
             if formula.contradiction is not None or formula.nmapped == 0:
                 raise _Settled(formula)
-            engine = _ReducedEngine(self.info, formula, deadline)
+            engine = _ReducedEngine(self.info, formula, deadline, self.configure)
             engine.encode_s += time.perf_counter() - begun - engine.load_s
             return engine
         key = (geo, encoding)
@@ -430,7 +446,7 @@ class SatSolver:
             n = geo.size
             check_size(formula_size(geo, encoding, amo)[1], self.max_clauses,
                        f"a {n}x{n} grid in the {encoding} encoding")
-            engine = _FullEngine(self.info, geo, encoding, amo)
+            engine = _FullEngine(self.info, geo, encoding, amo, self.configure)
             if units:
                 engine.per_puzzle = engine.units = True
             else:

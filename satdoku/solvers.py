@@ -91,10 +91,14 @@ DEFAULT_SOLVER = "sat"
 def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 incremental: bool = True, stats: bool = True,
-                max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
+                max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0) -> Solver:
     """A solver for ``method`` (a name in :data:`SOLVERS`); SAT options are ignored by native.
 
     ``stats=False`` lets the SAT backend skip its per-puzzle solver figures (faster).
+    ``sat_solver`` may be an external command (``'exec:kissat -q'``, :mod:`satdoku.external`).
+    ``portfolio`` K >= 1 (SAT only) races K configurations on each puzzle
+    (:class:`satdoku.portfolio.PortfolioSolver`): ``sat_solver`` and ``encoding``, when
+    given, make the first configuration, then :data:`~satdoku.portfolio.DEFAULT_PORTFOLIO`.
 
     >>> with make_solver("sat", sat_solver="minisat22") as s:
     ...     s.name
@@ -105,6 +109,14 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     except KeyError:
         raise OptionError(f"unknown solver {method!r}; choose one of "
                           f"{', '.join(SOLVERS)}") from None
+    if portfolio and method == "sat":
+        from .portfolio import DEFAULT_PORTFOLIO, Config, PortfolioSolver
+        configs = list(DEFAULT_PORTFOLIO)
+        if sat_solver is not None or encoding is not None:
+            first = Config(check_sat_name(sat_solver) if sat_solver else DEFAULT_PORTFOLIO[0]
+                           .sat_solver, encoding)
+            configs = [first] + [c for c in configs if c != first]
+        return PortfolioSolver(configs, jobs=portfolio, max_clauses=max_clauses)
     return factory(sat_solver=sat_solver, encoding=encoding, amo=amo, incremental=incremental,
                    stats=stats, max_clauses=max_clauses)
 
