@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import resource
 import signal
 import time
 from dataclasses import dataclass, field
@@ -155,6 +156,8 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
                                       constraints=constraints)
             else:
                 result = solver.solve(grid, limit=limit, deadline=deadline)
+        usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # an external solver's share
+        result.stats["cpu_s"] = time.process_time() + usage.ru_utime + usage.ru_stime
         conn.send(("result", result))
     except Exception as error:  # reported by the parent as this configuration's failure
         conn.send(("exception", f"{type(error).__name__}: {error}"))

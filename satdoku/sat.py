@@ -20,8 +20,9 @@ Time limits (:class:`~satdoku.deadline.Deadline`): building and loading a formul
 deadline between chunks of clauses; the base formula of a geometry is loaded in chunks that a
 later puzzle resumes if a deadline cut the loading short. Solving: MiniSat-like solvers have
 ``interrupt()``, called from one watchdog thread at the deadline; CaDiCaL has none, so it solves
-in slices of a conflict budget, each sized from the conflict rate just seen to last about
-0.05 s (and at most 4 times the last), with the clock read between slices.
+in slices of a conflict budget, each sized from the conflict rate just seen to last half the time
+the call has taken so far, from 0.05 s to 1 s (and at most 4 times the last), with the clock
+read between slices.
 """
 
 from __future__ import annotations
@@ -114,6 +115,13 @@ SOLVER_OPTIONS: dict[str, dict[str, int]] = {
     "cadical195": {"chrono": 0, "eagersubsume": 0, "bumpreason": 0, "inprocessing": 0},
 }
 OPTIONS_MAX_SIZE = 9
+
+#: Conflict-budget slices (CaDiCaL's time limits): from SLICE_MIN_S, growing with the time
+#: the call has taken, up to SLICE_MAX_S (the longest Python waits to see SIGTERM). Every
+#: solve call costs CaDiCaL part of its search state: fixed 0.05 s slices took 1.3-1.45 times
+#: the conflicts and CPU of one uninterrupted call on hard 25x25 puzzles (docs/hard-grids.md).
+SLICE_MIN_S = 0.05
+SLICE_MAX_S = 1.0
 
 #: The solvers whose options can be set (python-sat's ``configure``).
 CONFIGURABLE = ("cadical153", "cadical195")
@@ -715,6 +723,7 @@ class SatSolver:
                 solver.clear_interrupt()
         # Start small: on a 25x25 puzzle CaDiCaL may manage only 1,000 conflicts a second.
         budget = 10
+        first = time.perf_counter()
         while True:
             begun = time.perf_counter()
             conflicts_before = solver.accum_stats().get("conflicts", 0)
@@ -725,10 +734,12 @@ class SatSolver:
             now = time.perf_counter()
             if now >= deadline.at:
                 return None
-            # Size the next slice to about 0.05 s (or what is left) at the rate just seen.
+            # Size the next slice at the rate just seen: half the time this call has taken so
+            # far, from SLICE_MIN_S up to SLICE_MAX_S (or what is left).
             done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
             rate = done / max(now - begun, 1e-6)
-            budget = max(10, min(4 * budget, int(rate * min(0.05, deadline.at - now))))
+            target = min(SLICE_MAX_S, max(SLICE_MIN_S, (now - first) / 2), deadline.at - now)
+            budget = max(10, min(4 * budget, int(rate * target)))
 
     # Questions beyond solving (explain, generate).
 
