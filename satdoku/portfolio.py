@@ -40,7 +40,8 @@ from .errors import OptionError
 from .grid import Grid
 from .result import Result
 
-__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "single_puzzle"]
+__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size",
+           "single_puzzle"]
 
 #: After the deadline, racers get this long to send what they found (a count so far) before
 #: they are killed.
@@ -201,6 +202,9 @@ class PortfolioSolver:
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         context = _context()
+        configs = self.configs
+        if constraints:  # variant rules need a full encoding
+            configs = [c for c in configs if c.encoding != "reduced"] or [Config()]
         racers: dict[Any, tuple[Config, Any]] = {}
         failures: list[Result] = []
         winner: Result | None = None
@@ -209,7 +213,7 @@ class PortfolioSolver:
                           count=0 if limit >= 2 else None, message=deadline.message(None),
                           stats={"raced": 0})
         try:
-            for config in self.configs:
+            for config in configs:
                 receive, send = context.Pipe(duplex=False)
                 process = context.Process(
                     target=_race, daemon=True, name=f"satdoku-race {config.label}",
@@ -243,7 +247,7 @@ class PortfolioSolver:
                 conn.close()
         if winner is None:
             winner = self._best_failure(failures, deadline, limit)
-        winner.stats["raced"] = len(self.configs)
+        winner.stats["raced"] = len(configs)
         winner.time_ms = (time.perf_counter() - start) * 1000
         return winner
 
@@ -289,6 +293,24 @@ class PortfolioSolver:
 
     def __repr__(self) -> str:
         return f"PortfolioSolver([{', '.join(c.label for c in self.configs)}])"
+
+
+def portfolio_size(jobs: int, *, requested: bool, single: bool) -> int:
+    """How many configurations race on each puzzle (0: no portfolio).
+
+    ``requested`` (``--portfolio``): one per worker that ``jobs`` allows, and every core when
+    ``jobs`` is 1 (the default). Not requested: a portfolio all the same when the input is a
+    single puzzle and ``jobs`` is not 1 (``--jobs`` would otherwise leave cores idle).
+
+    >>> portfolio_size(1, requested=False, single=True), portfolio_size(2, requested=True, single=False)
+    (0, 2)
+    """
+    from .parallel import worker_count
+    if requested:
+        return worker_count(0 if jobs == 1 else jobs)
+    if single and jobs != 1:
+        return worker_count(jobs)
+    return 0
 
 
 def single_puzzle(puzzles: Iterable[Any]) -> tuple[bool, Iterator[Any]]:

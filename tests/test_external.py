@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import EMPTY_4X4, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
+from conftest import EMPTY_4X4, PUZZLES, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
 from satdoku.external import ExecSolver, check_command, is_exec, parse_command
@@ -244,7 +244,7 @@ def test_kissat_refused_where_assumptions_are_needed():
 def test_bench_side_by_side():
     from satdoku.bench import check_groups, run_bench
     groups = check_groups([], ["exec:picosat", "cadical195"], ["reduced"])
-    rows = list(run_bench(["puzzles/4x4.txt"], groups, limit=2, timeout=10))
+    rows = list(run_bench([str(PUZZLES / "4x4.txt")], groups, limit=2, timeout=10))
     assert [r.solver for r in rows] == ["exec:picosat", "sat:cadical195"]
     assert rows[0].solved == rows[1].solved > 0 and rows[0].errors == 0
     assert rows[0].guesses_per_puzzle is None and rows[0].conflicts_per_puzzle is None

@@ -15,7 +15,7 @@ from satdoku.formats import format_grid, parse_puzzle, parse_puzzles
 from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.portfolio import (DEFAULT_PORTFOLIO, Config, PortfolioSolver, parse_config,
-                               single_puzzle)
+                               portfolio_size, single_puzzle)
 from satdoku.solvers import make_solver, solve
 from test_contract import CASES, EXPECTED, signature
 from test_external import _fake, _wait_gone
@@ -112,6 +112,12 @@ def test_configurations():
 
 
 def test_batch_option_and_single_puzzle_rule():
+    cores = os.cpu_count()
+    assert portfolio_size(1, requested=True, single=False) == cores
+    assert portfolio_size(2, requested=False, single=True) == min(2, cores)
+    assert portfolio_size(0, requested=False, single=True) == cores
+    assert portfolio_size(2, requested=False, single=False) == 0
+    assert portfolio_size(1, requested=False, single=True) == 0
     one, again = single_puzzle(parse_puzzles([SMALL]))
     assert one and len(list(again)) == 1
     many, again = single_puzzle(parse_puzzles([SMALL, SMALL, SMALL]))
