@@ -117,18 +117,20 @@ def parse_config(text: str) -> Config:
     return config
 
 
-#: The configurations raced, in order: with K processes the first K race. Chosen on the hard
-#: 25x25 and 64x64 puzzles (docs/hard-grids.md): the reduced and the full formula fail on
-#: different puzzles, so the first two differ in encoding; seeds and Kissat come next.
+#: The configurations raced, in order: with K processes the first K race (those that can
+#: serve the puzzle: see :meth:`PortfolioSolver.racers`). Measured on the minimal 25x25
+#: puzzles of gecode_frisch (docs/hard-grids.md): CaDiCaL on the reduced formula was the best
+#: python-sat configuration alone, the full formula the closest and best with it; seeds come
+#: next, and Kissat, slower alone (each count step starts it afresh), for more cores.
 DEFAULT_PORTFOLIO: tuple[Config, ...] = (
     Config("cadical195", "reduced"),
     Config("cadical195", "extended"),
     Config("cadical195", "reduced", (("seed", 1),)),
     Config("kissat404", "extended"),
     Config("cadical195", "extended", (("seed", 1),)),
-    Config("cadical195", "reduced", (("seed", 2), ("phase", 0))),
+    Config("cadical195", "reduced", (("seed", 2),)),
     Config("kissat404", "reduced"),
-    Config("cadical195", "extended", (("seed", 2), ("phase", 0))),
+    Config("cadical195", "extended", (("seed", 2),)),
 )
 
 
@@ -191,8 +193,26 @@ class PortfolioSolver:
         configs = list(configs or DEFAULT_PORTFOLIO)
         if not configs:
             raise OptionError("a portfolio needs at least one configuration")
-        self.configs = configs[:worker_count(jobs)]
+        self.configs = configs
+        self.jobs = worker_count(jobs)
         self.max_clauses = max_clauses
+
+    def racers(self, grid: Grid, constraints: tuple = ()) -> list[Config]:
+        """The configurations that race on ``grid``: the first ``jobs`` of those that can
+        serve it. Variant rules need a full encoding; from
+        :data:`~satdoku.solvers.REDUCED_MIN_SIZE` on, a full formula does not fit, so every
+        configuration gets the reduced one (and duplicates go)."""
+        from .solvers import REDUCED_MIN_SIZE
+        chosen: list[Config] = []
+        for config in self.configs:
+            if constraints and config.encoding == "reduced":
+                continue
+            if (not constraints and grid.size >= REDUCED_MIN_SIZE
+                    and config.encoding not in (None, "reduced")):
+                config = Config(config.sat_solver, "reduced", config.options)
+            if config not in chosen:
+                chosen.append(config)
+        return (chosen or [Config()])[:self.jobs]
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: tuple = ()) -> Result:
@@ -202,9 +222,7 @@ class PortfolioSolver:
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         context = _context()
-        configs = self.configs
-        if constraints:  # variant rules need a full encoding
-            configs = [c for c in configs if c.encoding != "reduced"] or [Config()]
+        configs = self.racers(grid, constraints)
         racers: dict[Any, tuple[Config, Any]] = {}
         failures: list[Result] = []
         winner: Result | None = None
@@ -272,9 +290,9 @@ class PortfolioSolver:
 
     @staticmethod
     def _best_failure(failures: list[Result], deadline: Deadline, limit: int) -> Result:
-        """What to report when no racer answered: a refusal, else the timeout that counted
-        furthest, else the first error; a timeout of the parent's own when nothing came."""
-        for status in ("refused", "timeout", "error"):
+        """What to report when no racer answered: the timeout that counted furthest, else
+        the first error, else a refusal; a timeout of the parent's own when nothing came."""
+        for status in ("timeout", "error", "refused"):
             found = [r for r in failures if r.status == status]
             if found:
                 return max(found, key=lambda r: r.count or 0)
@@ -292,7 +310,8 @@ class PortfolioSolver:
         self.close()
 
     def __repr__(self) -> str:
-        return f"PortfolioSolver([{', '.join(c.label for c in self.configs)}])"
+        return (f"PortfolioSolver([{', '.join(c.label for c in self.configs)}], "
+                f"jobs={self.jobs})")
 
 
 def portfolio_size(jobs: int, *, requested: bool, single: bool) -> int:

@@ -28,6 +28,7 @@ import argparse
 import datetime
 import itertools
 import os
+import resource
 import shlex
 import subprocess
 import sys
@@ -114,6 +115,8 @@ def run_file(args: argparse.Namespace) -> None:
                            portfolio=args.portfolio)
     puzzles = _puzzles(args.file, args.first, args.only)
     start = time.perf_counter()
+    cpu0 = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
+               resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime"))
     statuses: dict[str, int] = {}
     for outcome in solve_batch(puzzles, options, jobs=args.jobs):
         r = outcome.result
@@ -121,8 +124,11 @@ def run_file(args: argparse.Namespace) -> None:
         print(f"{outcome.puzzle.line}: {r.status} in {r.time_ms / 1000:.2f} s by {r.solver}",
               flush=True)
     wall = time.perf_counter() - start
-    print(f"\n{len(puzzles)} puzzles in {wall:.1f} s wall: "
-          + ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())))
+    cpu = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
+              resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime")) - cpu0
+    print(f"\n{len(puzzles)} puzzles in {wall:.1f} s wall, {cpu:.1f} s CPU (this process and "
+          "every process it started): " + ", ".join(f"{k} {v}" for k, v in
+                                                    sorted(statuses.items())))
 
 
 def run_cli(args: argparse.Namespace) -> None:

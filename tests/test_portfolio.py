@@ -106,9 +106,18 @@ def test_configurations():
     for config in DEFAULT_PORTFOLIO:  # every default configuration reads back as itself
         assert parse_config(config.label) == config
     s = make_solver("sat", sat_solver="kissat", encoding="extended", portfolio=2)
-    assert [c.label for c in s.configs] == ["kissat404/extended", DEFAULT_PORTFOLIO[0].label][
-        :len(s.configs)]
+    small, big = parse_puzzle(SMALL).grid, Grid(geometry(6, 6), (0,) * 36 ** 2)
+    assert [c.label for c in s.racers(small)] == ["kissat404/extended",
+                                                  DEFAULT_PORTFOLIO[0].label][:s.jobs]
     assert make_solver("native", portfolio=2).name == "native"
+    # From 36x36 on every racer gets the reduced formula (the full one does not fit).
+    s = PortfolioSolver([parse_config("cadical195/extended"), parse_config("cadical195"),
+                         parse_config("cadical195/reduced/seed=1")], jobs=3)
+    assert [c.label for c in s.racers(big)] == [
+        "cadical195/reduced", "cadical195", "cadical195/reduced/seed=1"][:s.jobs]
+    # Variant rules need a full encoding: reduced racers stay out.
+    assert [c.label for c in s.racers(small, constraints=("rule",))] == [
+        "cadical195/extended", "cadical195"][:s.jobs]
 
 
 def test_batch_option_and_single_puzzle_rule():
