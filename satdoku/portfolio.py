@@ -223,7 +223,8 @@ class PortfolioSolver:
         deadline = deadline or NO_DEADLINE
         context = _context()
         configs = self.racers(grid, constraints)
-        racers: dict[Any, tuple[Config, Any]] = {}
+        racers: dict[Any, tuple[Config, Any]] = {}  # the pipes still to be read
+        processes = []
         failures: list[Result] = []
         winner: Result | None = None
         if deadline.expired():
@@ -238,6 +239,7 @@ class PortfolioSolver:
                     args=(config, grid, limit, None if deadline.unlimited else deadline.at,
                           deadline.seconds, constraints, self.max_clauses, send))
                 process.start()
+                processes.append(process)
                 send.close()
                 racers[receive] = (config, process)
             while racers and winner is None:
@@ -257,11 +259,12 @@ class PortfolioSolver:
                         break
                     failures.append(result)
         finally:
-            for conn, (_, process) in racers.items():
+            for process in processes:
                 if process.is_alive():
                     process.kill()
-            for conn, (_, process) in racers.items():
+            for process in processes:  # reaped, every one: no zombies
                 process.join(5)
+            for conn in racers:
                 conn.close()
         if winner is None:
             winner = self._best_failure(failures, deadline, limit)

@@ -82,6 +82,22 @@ def test_the_losers_are_killed(tmp_path):
     assert result.status == "solved" and time.perf_counter() - start < 10
     assert result.solver == f"portfolio:{winner.label}"
     assert _wait_gone(int(pidfile.read_text()))
+    assert _children() == []  # every racer reaped, the winner too: no zombies
+
+
+def _children():
+    """The processes whose parent is this one (Linux /proc; [] elsewhere)."""
+    found = []
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fp:
+                    fields = fp.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                found.append((int(entry), fields[0]))
+    return found
 
 
 def test_only_failures(tmp_path):
