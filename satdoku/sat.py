@@ -26,6 +26,8 @@ in slices of a conflict budget, each sized from the conflict rate just seen to l
 
 from __future__ import annotations
 
+import itertools
+import operator
 import threading
 import time
 from dataclasses import dataclass
@@ -100,10 +102,25 @@ DEFAULT_SAT_SOLVER = "cadical195"
 #: (-9%, but the learnt clauses would grow without bound over a long batch), lucky=0, stable=0,
 #: restart=0, minimize=0, phase=0 (no effect or <2%), shrink=0 (+58%), all phases False
 #: (+36%). Larger grids keep CaDiCaL's defaults: their long searches want inprocessing.
+#: lucky=0 (no measurable cost) is what lets counting trust the decision count: CaDiCaL's
+#: lucky phases assign variables without counting decisions (docs/floor.md).
 SOLVER_OPTIONS: dict[str, dict[str, int]] = {
-    "cadical195": {"chrono": 0, "eagersubsume": 0, "bumpreason": 0, "inprocessing": 0},
+    "cadical195": {"chrono": 0, "eagersubsume": 0, "bumpreason": 0, "inprocessing": 0,
+                   "lucky": 0},
 }
 OPTIONS_MAX_SIZE = 9
+
+#: A full engine of a grid up to :data:`OPTIONS_MAX_SIZE` gets a new solver after this many
+#: puzzles. Over all 49,158 17-clue puzzles (CPU us a puzzle, first and last 8,000, no rebuild
+#: -> every 2000): solving 83 -> 102 against 77 -> 73, counting to 2 212 -> 1,272 against
+#: 120 -> 127; every 1000 and every 4000 within 10% of 2000; losing the learnt clauses every
+#: 500 hard puzzles was within noise (docs/floor.md).
+REBUILD_EVERY = 2000
+
+#: Solvers whose decision count is known to leave out assumptions, so that a solve under the
+#: clues that made no decision proves the grid forced (checked in CaDiCaL 1.9.5's ``decide``;
+#: docs/floor.md). Others count to 2 with a second solve every time.
+DECISION_TEST_SOLVERS = frozenset({"cadical195"})
 
 _REFUSED = {
     "kissat404": "kissat ignores assumptions, which satdoku needs for clues",
@@ -185,6 +202,7 @@ class _Engine:
     """One python-sat solver, the formula loaded into it, and how to read its models."""
 
     per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
+    rebuild_every = 0  # puzzles before a new solver (0: never)
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool) -> None:
         self.info = info
@@ -242,20 +260,45 @@ class _Engine:
 
 
 class _FullEngine(_Engine):
-    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses)."""
+    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses).
+
+    Grids up to :data:`OPTIONS_MAX_SIZE` keep their base clauses and get a new solver every
+    :data:`REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`); they count to 2 with the
+    decision test (:attr:`decision_test`, see :meth:`SatSolver._count_decided`).
+    """
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str) -> None:
-        super().__init__(info, geometry, geometry.size <= OPTIONS_MAX_SIZE)
+        small = geometry.size <= OPTIONS_MAX_SIZE
+        super().__init__(info, geometry, small)
         n = self.size = geometry.size
         self.n3 = self.nmapped = n ** 3
         self.units = False  # clues as unit clauses (a fresh engine for one puzzle)
         self.encoding = encoding
+        self.amo = amo
         self.pool = IDPool(start_from=self.n3 + 1)
-        self._pending = base_clauses(geometry, encoding, amo, self.pool)
+        self.rebuild_every = REBUILD_EVERY if small else 0
+        self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
+        self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
         self.ready = False
+        self.uses = 0  # puzzles served by this solver (since the last rebuild)
         self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
         self.digit_of = [0] + list(range(1, n + 1)) * geometry.ncells
+        settings = SOLVER_OPTIONS.get(info.name) if small else None
+        # "No decision made, so the grid is forced": checked for CaDiCaL 1.9.5 only, and only
+        # with lucky phases off (they assign variables without counting decisions).
+        self.decision_test = (info.name in DECISION_TEST_SOLVERS and settings is not None
+                              and settings.get("lucky") == 0)
+        self.phased = False  # cell variables' phases forced positive (for counting)
+        self.cellbase = tuple(range(0, self.n3, n))  # var(cell, d) - d, in cell order
+        self.negbase = tuple(-v for v in self.cellbase)  # -var(cell, d) = negbase[cell] - d
+
+    def _chunks(self, chunks: Iterator[list[list[int]]]) -> Iterator[list[list[int]]]:
+        kept = self._kept
+        for chunk in chunks:
+            if kept is not None:
+                kept.append(chunk)
+            yield chunk
 
     def prepare(self, deadline: Deadline) -> None:
         """Finish loading the base formula (resumed where an earlier deadline stopped it)."""
@@ -264,8 +307,35 @@ class _FullEngine(_Engine):
             self.ready = True
             self.nvars = self.top = max(self.n3, self.pool.top)
 
+    def due(self) -> bool:
+        """True when this solver has served its :data:`REBUILD_EVERY` puzzles."""
+        return bool(self.rebuild_every) and self.uses >= self.rebuild_every and self.ready
+
+    def rebuild(self) -> None:
+        """A new solver with the same base formula (loaded by the next :meth:`prepare`).
+
+        Over a long batch the incremental solver slows down: learnt clauses pile up, and every
+        activation literal is one more variable that each ``get_model`` returns. A rebuild of a
+        9x9 engine costs about 4 ms (docs/floor.md).
+        """
+        self.delete()
+        self.solver = PysatSolver(name=self.info.name)
+        settings = SOLVER_OPTIONS.get(self.info.name)
+        if settings:
+            self.solver.solver.configure(settings)
+        self._pending = iter(self._kept)
+        self.ready = False
+        self.nclauses = 0
+        self.uses = 0
+        self.excluded = None
+        self.phased = False
+
     def assumptions(self, grid: Grid) -> list[int]:
-        return [] if self.units else clue_literals(grid)
+        if self.units:
+            return []
+        cells = grid.cells  # clue_literals, without its per-geometry cache lookup
+        return list(map(operator.add, itertools.compress(self.cellbase, cells),
+                        filter(None, cells)))
 
     def lit(self, cell: int, d: int) -> int:
         return cell * self.size + d
@@ -274,7 +344,9 @@ class _FullEngine(_Engine):
         # Measured (instructions, 9x9): this list comprehension 137k, map/filter with
         # (0).__lt__ 301k, compress over map(operator.lt) 212k.
         digit_of = self.digit_of
-        return Grid(self.geometry, tuple([digit_of[v] for v in model[:self.n3] if v > 0]))
+        if len(model) > self.n3:  # activation literals follow the cell variables
+            model = model[:self.n3]
+        return Grid(self.geometry, tuple([digit_of[v] for v in model if v > 0]))
 
     def exclusion(self, solution: Grid) -> int:
         """An activation literal that, assumed, rules out ``solution`` (a complete grid).
@@ -376,14 +448,21 @@ class SatSolver:
         self.max_clauses = max_clauses
         self.reduction = reduction or {}
         self._engines: dict[tuple[Geometry, str], _FullEngine] = {}
+        # Loaded engines of grids up to OPTIONS_MAX_SIZE whose build and load time a puzzle
+        # was charged with, by geometry: :meth:`_solve_ready` serves these.
+        self._ready: dict[Geometry, _FullEngine] = {}
+        self._encodings: dict[int, str] = {}
         self._watchdog: _Watchdog | None = None
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
         if self.encoding is not None:
             return self.encoding
-        from .solvers import choose_encoding
-        return choose_encoding(grid.size)
+        encoding = self._encodings.get(grid.size)
+        if encoding is None:
+            from .solvers import choose_encoding
+            encoding = self._encodings[grid.size] = choose_encoding(grid.size)
+        return encoding
 
     # Engines.
 
@@ -406,6 +485,9 @@ class SatSolver:
             return engine
         key = (geo, encoding)
         engine = None if units else self._engines.get(key)
+        if engine is not None and engine.due():
+            self._ready.pop(geo, None)  # build and load time to charge again
+            engine.rebuild()
         if engine is None:
             amo = self.amo or DEFAULT_AMO
             n = geo.size
@@ -422,6 +504,7 @@ class SatSolver:
             if units:
                 engine.delete()
             raise
+        engine.uses += 1
         if units:
             _call(engine.solver.append_formula, [[lit] for lit in clue_literals(grid)])
         return engine
@@ -436,6 +519,10 @@ class SatSolver:
         activation literal. Every stage stops at ``deadline``.
         """
         start = time.perf_counter()
+        if not constraints and (deadline is None or deadline.seconds is None):
+            engine = self._ready.get(grid.geometry)
+            if engine is not None and engine.uses < engine.rebuild_every:
+                return self._solve_ready(engine, grid, limit, start)
         deadline = deadline or NO_DEADLINE
         if not deadline.unlimited and not (self.info.interrupt or self.info.budget):
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
@@ -449,6 +536,8 @@ class SatSolver:
         try:
             engine = self._engine(grid, deadline, units=not self.incremental)
             engine.charge(stats)
+            if engine.rebuild_every and not engine.per_puzzle:
+                self._ready[grid.geometry] = engine
             t0 = time.perf_counter()
             assumptions = engine.assumptions(grid)
             if constraints:
@@ -457,7 +546,7 @@ class SatSolver:
             stats["encode_ms"] += (t1 - t0) * 1000
             before = engine.solver.accum_stats() if self.stats else None
             try:
-                status = self._count(engine, assumptions, limit, deadline, solutions)
+                status = self._count(engine, grid, assumptions, limit, deadline, solutions)
             finally:
                 stats["solve_ms"] = (time.perf_counter() - t1) * 1000
                 if constraints and not engine.broken:
@@ -497,6 +586,42 @@ class SatSolver:
                       time_ms=(time.perf_counter() - start) * 1000, stats=stats,
                       message=message, limit=limit)
 
+    def _solve_ready(self, engine: _FullEngine, grid: Grid, limit: int, start: float) -> Result:
+        """:meth:`solve` of a grid whose engine is loaded and charged, with no time limit and
+        no constraints: a batch's common case, kept lean (docs/floor.md). Same result, same
+        stats in the same order."""
+        engine.uses += 1
+        assumptions = engine.assumptions(grid)
+        t1 = time.perf_counter()
+        stats: dict[str, Any] = {"encode_ms": (t1 - start) * 1000, "load_ms": 0.0}
+        solutions: list[Grid] = []
+        solver = engine.solver
+        before = solver.accum_stats() if self.stats else None
+        try:
+            if limit == 1:
+                answer = self._run(engine, assumptions, NO_DEADLINE)
+                if answer:
+                    solutions.append(engine.decode(solver.get_model()))
+                status = "solved" if answer else "unsolvable"
+            else:
+                status = self._count(engine, grid, assumptions, limit, NO_DEADLINE, solutions)
+        except BaseException:
+            if engine.broken:  # Ctrl-C inside the solver (see _run)
+                engine.delete()
+            raise
+        stats["solve_ms"] = (time.perf_counter() - t1) * 1000
+        stats["variables"] = engine.nvars
+        stats["clauses"] = engine.nclauses
+        if before is not None:
+            after = solver.accum_stats()
+            for k in ("conflicts", "decisions", "propagations"):
+                stats[k] = after.get(k, 0) - before.get(k, 0)
+        return Result(status, solutions[0] if solutions else None,
+                      len(solutions) if limit >= 2 else None,
+                      solutions[1] if len(solutions) > 1 else None,
+                      self.name, engine.encoding, (time.perf_counter() - start) * 1000, stats,
+                      None, limit)
+
     def _add_constraints(self, engine: _Engine, constraints: tuple) -> list[int]:
         """Each constraint's clauses guarded by a fresh activation literal; the literals."""
         if not isinstance(engine, _FullEngine):
@@ -513,10 +638,12 @@ class SatSolver:
             acts.append(act)
         return acts
 
-    def _count(self, engine: _Engine, assumptions: list[int], limit: int, deadline: Deadline,
-               solutions: list[Grid]) -> str:
+    def _count(self, engine: _Engine, grid: Grid, assumptions: list[int], limit: int,
+               deadline: Deadline, solutions: list[Grid]) -> str:
         """Solve, then block each solution and solve again, until ``limit`` solutions or none
         is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
+        if limit >= 2 and getattr(engine, "decision_test", False):
+            return self._count_decided(engine, grid, assumptions, limit, deadline, solutions)
         solver = engine.solver
         answer = self._run(engine, assumptions, deadline)
         act = 0
@@ -540,6 +667,60 @@ class SatSolver:
             return "solved" if solutions else "unsolvable"
         return counted_status(len(solutions))
 
+    def _count_decided(self, engine: _FullEngine, grid: Grid, assumptions: list[int],
+                       limit: int, deadline: Deadline, solutions: list[Grid]) -> str:
+        """:meth:`_count` for engines with :attr:`_FullEngine.decision_test` (docs/floor.md).
+
+        A first solve under assumptions that made no decision found the only solution: every
+        variable was set by unit propagation from the assumptions over clauses the formula
+        implies, so any solution agrees with it (assumed literals are not counted as decisions;
+        learnt clauses that used an earlier puzzle's guarded clause hold that puzzle's retired
+        activation literal). Else
+        each solution is ruled out by a clause over the non-given cells' literals, guarded by
+        one activation literal, and the next solve looks away from it: those literals' phases
+        are forced negative, and positive again after (the cell variables' phases are forced
+        positive once per solver, which helps hard puzzles).
+        """
+        solver = engine.solver
+        if not engine.phased:
+            solver.set_phases(range(1, engine.n3 + 1))
+            engine.phased = True
+        before = solver.accum_stats()["decisions"]
+        answer = self._run(engine, assumptions, deadline)
+        if answer is None:
+            raise TimeUp
+        if not answer:
+            return "unsolvable"
+        solutions.append(engine.decode(solver.get_model()))
+        # Without assumptions CaDiCaL does not backtrack before solving: a solve right after
+        # a satisfiable one keeps the old trail and makes no decision (an empty grid solved
+        # twice). Only assuming a literal resets the trail, so the test needs assumptions.
+        if assumptions and solver.accum_stats()["decisions"] == before:
+            return "unique"
+        act = engine.fresh_var()
+        open_cells = list(map(operator.not_, grid.cells))
+        flipped: list[int] = []
+        try:
+            while True:
+                block = list(itertools.compress(
+                    map(operator.sub, engine.negbase, solutions[-1].cells), open_cells))
+                solver.add_clause([-act] + block)
+                solver.set_phases(block)
+                flipped += block
+                answer = self._run(engine, assumptions + [act], deadline)
+                if not answer:
+                    break
+                solutions.append(engine.decode(solver.get_model()))
+                if len(solutions) >= limit:
+                    break
+        finally:
+            if not engine.broken:
+                solver.set_phases([-lit for lit in flipped])
+                solver.add_clause([-act])
+        if answer is None:
+            raise TimeUp
+        return counted_status(len(solutions))
+
     def _run(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
              conflicts: int | None = None) -> bool | None:
         """One solve call: True, False, or None when the deadline (or ``conflicts``, a budget
@@ -552,6 +733,9 @@ class SatSolver:
             for key, cached in list(self._engines.items()):
                 if cached is engine:
                     del self._engines[key]
+            for geo, cached in list(self._ready.items()):
+                if cached is engine:
+                    del self._ready[geo]
             raise
 
     def _solve_call(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
@@ -685,6 +869,7 @@ class SatSolver:
         for engine in self._engines.values():
             engine.delete()
         self._engines.clear()
+        self._ready.clear()
 
     def __enter__(self) -> "SatSolver":
         return self

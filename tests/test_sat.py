@@ -340,3 +340,91 @@ def test_reduced_core_and_other_solution():
         assert s.other_solution(sample, solution) == ("unique", None)
         answer, other = s.other_solution(hard, solution)
         assert answer == "multiple" and is_solution(other, hard) and other != solution
+
+
+# Counting to 2 with the decision test, and engines rebuilt over a long batch (docs/floor.md).
+
+def _variants(grid):
+    """``grid`` with each of its givens dropped in turn (a 17-clue puzzle is minimal, so each
+    of these has several solutions)."""
+    return [Grid(grid.geometry, grid.cells[:c] + (0,) + grid.cells[c + 1:])
+            for c, _ in grid.givens()]
+
+
+def _count_signature(result, grid):
+    for answer in (result.solution, result.second):
+        assert answer is None or is_solution(answer, grid)
+    assert result.second is None or result.second != result.solution
+    return result.status, result.count
+
+
+def test_counting_never_calls_two_solutions_unique():
+    seventeen = PUZZLES["17-clue"]
+    empty = Grid(seventeen.geometry, (0,) * 81)
+    shortcut = 0
+    with SatSolver(DEFAULT_SAT_SOLVER) as s:
+        for variant in _variants(seventeen) + [empty]:
+            for _ in range(2):  # twice in a row: nothing of the first count may leak
+                assert _count_signature(s.solve(variant, limit=2), variant) == ("multiple", 2)
+            assert s.solve(variant, limit=3).count == 3
+            result = s.solve(seventeen, limit=2)
+            assert _count_signature(result, seventeen) == ("unique", 1)
+            sample = s.solve(PUZZLES["sample"], limit=2)
+            assert _count_signature(sample, PUZZLES["sample"]) == ("unique", 1)
+            shortcut += sample.stats["decisions"] == 0
+    assert shortcut  # the no-decision test did answer some of them
+
+
+def test_decision_test_only_where_it_was_checked(monkeypatch):
+    import satdoku.sat as sat
+    sample = PUZZLES["sample"]
+    with SatSolver("cadical195") as s:
+        s.solve(sample, limit=2)
+        assert s._engines[(sample.geometry, "extended")].decision_test
+    with SatSolver("minisat22") as s:
+        s.solve(sample, limit=2)
+        assert not s._engines[(sample.geometry, "extended")].decision_test
+    monkeypatch.setattr(sat, "SOLVER_OPTIONS", {"cadical195": {"chrono": 0}})  # lucky on
+    with SatSolver("cadical195") as s:
+        assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
+        assert not s._engines[(sample.geometry, "extended")].decision_test
+
+
+def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
+    import satdoku.sat as sat
+    monkeypatch.setattr(sat, "REBUILD_EVERY", 3)
+    grids = [PUZZLES["sample"], grid_of(SAMPLE_HARD)] + _variants(PUZZLES["17-clue"])[:4]
+    with SatSolver(stats=False) as rebuilt:
+        engine = None
+        seen = set()
+        for _ in range(3):
+            for grid in grids:
+                for limit in (1, 2):
+                    result = rebuilt.solve(grid, limit=limit)
+                    assert result.status == ("solved" if limit == 1 else
+                                             "unique" if grid is grids[0] else "multiple")
+                    assert is_solution(result.solution, grid)
+                    engine = rebuilt._engines[(grid.geometry, "extended")]
+                    seen.add(id(engine.solver))
+                    assert engine.uses <= 3 and engine.top <= 729 + 3
+        assert len(seen) > 5  # a new solver every 3 puzzles
+        assert rebuilt.other_solution(grids[1], result.solution)[0] == "multiple"
+
+
+@needs_shared
+def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
+    # 150 17-clue puzzles and a 16-clue variant of each, each counted twice in a row, by the
+    # decision test (CaDiCaL) and by a second solve every time (MiniSat).
+    from satdoku.formats import read_puzzles
+    import itertools
+    puzzles = [p.grid for p in itertools.islice(
+        read_puzzles(str(SHARED / "9x9" / "17_clue.txt")), 150)]
+    grids = []
+    for i, grid in enumerate(puzzles):
+        grids += [grid, _variants(grid)[i % 17]]
+    with SatSolver("cadical195") as fast, SatSolver("minisat22") as plain:
+        for grid in grids:
+            expected = _count_signature(plain.solve(grid, limit=2), grid)
+            for _ in range(2):
+                assert _count_signature(fast.solve(grid, limit=2), grid) == expected
+    assert expected == ("multiple", 2)
