@@ -48,6 +48,7 @@ __all__ = [
     "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
     "check_alphabet", "read_lines", "MAX_LINE_CHARS",
     "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
+    "LineSplitter", "parse_chunk", "open_lines",
 ]
 
 DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -642,13 +643,126 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
     return _stream(reader, lines)
 
 
-def _stream(reader: _Reader, lines: Iterable[str]) -> Iterator[Puzzle]:
+def _stream(reader: _Reader, lines: Iterable[str], first_line: int = 1,
+            finish: bool = True) -> Iterator[Puzzle]:
     feed = reader.feed
-    for no, line in enumerate(lines, 1):
+    for no, line in enumerate(lines, first_line):
         out = feed(no, line)
         if out:
             yield from out
-    yield from reader.finish()
+    if finish:
+        yield from reader.finish()
+
+
+# Splitting a stream of lines into chunks that other processes parse on their own.
+
+class LineSplitter:
+    """Says, line by line, where a stream may be cut so that each piece parses alone exactly
+    as it would in the whole stream (see :func:`parse_chunk`).
+
+    The reader of :func:`parse_puzzles` carries state from line to line: an open multi-line
+    grid, a pending ``Grid 01`` header, a whole-line comment that would name the next grid.
+    Right after a one-liner the first two are gone, and the comment is known here: so a cut
+    is allowed after a line that is a one-liner for the reader in any state, and the comment
+    goes with the next piece. Multi-line grids are never cut (:meth:`feed` says no until a
+    one-liner comes; the caller decides how long to wait).
+
+    >>> splitter = LineSplitter()
+    >>> [splitter.feed(line) for line in ["# title", "." * 81, "1 . | 3 .", "." * 81]]
+    [False, True, False, True]
+    >>> splitter.comment is None
+    True
+    """
+
+    def __init__(self, box: tuple[int, int] | None = None,
+                 alphabet: str | Alphabet | None = None) -> None:
+        if box is not None:
+            geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
+        self._reader = _Reader("", box, _make_alphabet(alphabet))  # never fed: its tables
+        self.comment: str | None = None  # the whole-line comment the reader holds
+        self._maybe_block = False  # a multi-line grid may be open in the reader
+
+    def feed(self, raw: str) -> bool:
+        """Take the next line; True when the stream may be cut after it."""
+        s = raw.strip()
+        if not s:
+            self.comment = None
+            return False
+        if s[0] == "#":  # ends any grid; names the next one
+            self.comment = s.lstrip("#").strip() or None
+            self._maybe_block = False
+            return False
+        hash_at = s.find("#")
+        if hash_at >= 0:
+            s = s[:hash_at].rstrip()
+        reader = self._reader
+        if self._fast(s):
+            if not self._maybe_block:
+                return True  # the reader's fast path: the comment stays as it is
+            if not (_HEADER.match(s) or _RULE.fullmatch(s)):
+                # An open grid ends and the line is a one-liner of its own. (A grid can only
+                # be open after a content line, which cleared the comment.)
+                self._maybe_block = False
+                return True
+        if _HEADER.match(s):
+            self.comment, self._maybe_block = None, False
+        elif _RULE.fullmatch(s):
+            if not self._maybe_block and reader._is_dash_row(s):
+                self.comment, self._maybe_block = None, True
+        else:
+            self.comment, self._maybe_block = None, True
+        return False
+
+    def _fast(self, s: str) -> bool:
+        """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
+        reader = self._reader
+        n = reader.fast_sizes.get(len(s))
+        if n is None:
+            return False
+        try:
+            digits = s.encode("ascii").translate(reader.fast_table)
+        except UnicodeEncodeError:
+            return False
+        return digits.find(_UNKNOWN) < 0 and max(digits) <= n
+
+
+def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
+                comment: str | None = None, finish: bool = True,
+                box: tuple[int, int] | None = None,
+                alphabet: str | Alphabet | None = None) -> Iterator[Puzzle]:
+    """Puzzles from a piece of a stream cut where :class:`LineSplitter` allowed it.
+
+    ``first_line`` numbers its first line; ``comment`` is the splitter's comment at the cut;
+    ``finish=False`` for a piece that more lines follow (or that ended in a read error: then,
+    as in the whole stream, a grid left open is dropped). Puzzles are numbered (``index``)
+    from 1 within the piece.
+
+    >>> [p.line for p in parse_chunk(["# x", "." * 81], "f.txt", first_line=7)]
+    [8]
+    """
+    if box is not None:
+        geometry_for_size(box[0] * box[1], box)
+    reader = _Reader(source, box, _make_alphabet(alphabet))
+    reader.comment = comment
+    return _stream(reader, lines, first_line, finish)
+
+
+def open_lines(path: str) -> tuple[str, Iterator[str]]:
+    """(source name, lines) of the file at ``path`` (``'-'``: stdin), read with
+    :func:`read_lines`; an error while reading raises :class:`PuzzleError` ('cannot read:
+    ...'), and a file that cannot be opened raises it at once."""
+    handle, stream, source = _open(path)
+    return source, _closing(handle, read_lines(stream, source), source)
+
+
+def _open(path: str):
+    """(handle to close or None, binary stream, source name) of ``path`` (``'-'``: stdin)."""
+    if path == "-":
+        return None, getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
+    try:
+        return (stream := open(path, "rb")), stream, path
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
 
 
 #: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
@@ -719,20 +833,14 @@ def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
     ...
     satdoku.errors.PuzzleError: /no/such.txt: cannot read: No such file or directory
     """
-    if path == "-":
-        stream, source = getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
-    else:
-        try:
-            stream, source = open(path, "rb"), path
-        except OSError as exc:
-            raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    handle, stream, source = _open(path)
     puzzles = parse_puzzles(read_lines(stream, source), source, box=box, alphabet=alphabet)
-    return _closing(stream if path != "-" else None, puzzles, source)
+    return _closing(handle, puzzles, source)
 
 
-def _closing(handle, puzzles: Iterator[Puzzle], path: str) -> Iterator[Puzzle]:
+def _closing(handle, items: Iterator, path: str) -> Iterator:
     try:
-        yield from puzzles
+        yield from items
     except OSError as exc:
         raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
     finally:
