@@ -198,7 +198,7 @@ def _join(chunk: list[Puzzle], results: list[tuple | None]) -> Iterator[Outcome]
 
 # Parsing in the workers: the pieces of satdoku.inputs.Inputs.chunks, one per task. A piece of
 # raw lines comes back as one tuple per puzzle (line, index, name, alphabet, error, geometry,
-# digits, parse_ms, packed result or None).
+# digits, parse_ms, packed result and disagreements, or None).
 
 class _PiecePacker:
     """Packs pieces for the workers, with the box and alphabet the puzzles are read with."""
@@ -243,9 +243,9 @@ def _parse_and_run(batch: BatchSolver, item: tuple) -> list[tuple]:
         n = grid.size
         out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, None,
                     grid.geometry, pack_cells(grid.cells, n), parse_ms,
-                    ((r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
-                      pack_cells(r.second and r.second.cells, n), r.solver, r.encoding,
-                      r.time_ms, r.stats, r.message, r.limit), problems)))
+                    (r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
+                     pack_cells(r.second and r.second.cells, n), r.solver, r.encoding,
+                     r.time_ms, r.stats, r.message, r.limit, problems)))
 
 
 def _join_pieces(chunk: list, results: list[list]) -> Iterator[Outcome]:
@@ -263,9 +263,17 @@ def _join_pieces(chunk: list, results: list[list]) -> Iterator[Outcome]:
             continue
         source, base = piece.source, tally.found
         for line, index, name, alphabet, error, geo, cells, parse_ms, item in items:
-            puzzle = Puzzle(unpack_grid(geo, cells), source, line, base + index, name,
-                            alphabet, error, parse_ms)
-            yield invalid(puzzle) if item is None else _outcome(puzzle, item)
+            if item is None:
+                yield invalid(Puzzle(None, source, line, base + index, name, alphabet, error,
+                                     parse_ms))
+                continue
+            (status, solution, count, second, solver, encoding, time_ms, stats, message,
+             limit, problems) = item
+            yield Outcome(Puzzle(Grid(geo, tuple(cells)), source, line, base + index, name,
+                                 alphabet, None, parse_ms),
+                          Result(status, solution and Grid(geo, tuple(solution)), count,
+                                 second and Grid(geo, tuple(second)), solver, encoding,
+                                 time_ms, stats, message, limit), problems)
         tally.found += len(items)
         if piece.last and not tally.found:
             yield invalid(no_puzzles(source))

@@ -678,9 +678,12 @@ class LineSplitter:
                  alphabet: str | Alphabet | None = None) -> None:
         if box is not None:
             geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
-        self._reader = _Reader("", box, _make_alphabet(alphabet))  # never fed: its tables
+        self._reader = reader = _Reader("", box, _make_alphabet(alphabet))  # never fed
         self.comment: str | None = None  # the whole-line comment the reader holds
         self._maybe_block = False  # a multi-line grid may be open in the reader
+        # The reader's fast path, one table per one-liner length: symbols above N unknown.
+        self._tables = {length: bytes(d if d <= n else _UNKNOWN for d in reader.fast_table)
+                        for length, n in reader.fast_sizes.items()}
 
     def feed(self, raw: str) -> bool:
         """Take the next line; True when the stream may be cut after it."""
@@ -695,8 +698,8 @@ class LineSplitter:
         hash_at = s.find("#")
         if hash_at >= 0:
             s = s[:hash_at].rstrip()
-        reader = self._reader
-        if self._fast(s):
+        table = self._tables.get(len(s))
+        if table is not None and self._fast(s, table):
             if not self._maybe_block:
                 return True  # the reader's fast path: the comment stays as it is
             if not (_HEADER.match(s) or _RULE.fullmatch(s)):
@@ -707,23 +710,19 @@ class LineSplitter:
         if _HEADER.match(s):
             self.comment, self._maybe_block = None, False
         elif _RULE.fullmatch(s):
-            if not self._maybe_block and reader._is_dash_row(s):
+            if not self._maybe_block and self._reader._is_dash_row(s):
                 self.comment, self._maybe_block = None, True
         else:
             self.comment, self._maybe_block = None, True
         return False
 
-    def _fast(self, s: str) -> bool:
+    @staticmethod
+    def _fast(s: str, table: bytes) -> bool:
         """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
-        reader = self._reader
-        n = reader.fast_sizes.get(len(s))
-        if n is None:
-            return False
         try:
-            digits = s.encode("ascii").translate(reader.fast_table)
+            return s.encode("ascii").translate(table).find(_UNKNOWN) < 0
         except UnicodeEncodeError:
             return False
-        return digits.find(_UNKNOWN) < 0 and max(digits) <= n
 
 
 def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,

@@ -21,9 +21,6 @@ Diagnostics (errors, disagreements, stats in the line format) are returned separ
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 from typing import Any, Iterable
 
@@ -62,6 +59,7 @@ def _csv_value(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         value = " ".join(str(_csv_value(v)) for v in value)
     if isinstance(value, dict):
+        import json
         value = json.dumps(value)
     if isinstance(value, str):
         if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -76,6 +74,8 @@ def csv_row(values: Iterable[Any]) -> str:
     >>> csv_row(["a", None, True, 1.23456, ["r1c1", "r2c2"], "=1+1"])
     "a,,true,1.235,r1c1 r2c2,'=1+1\\n"
     """
+    import csv  # here and json below: only the csv and json formats need them
+    import io
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow([_csv_value(v) for v in values])
     return buf.getvalue()
@@ -161,6 +161,7 @@ class Report:
     def format(self, item: Any) -> str:
         """The text for one result, ending in a newline."""
         if self.fmt == "json":
+            import json
             return json.dumps(self.record(item)) + "\n"
         if self.fmt == "csv":
             rec = self.record(item)
