@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from .errors import PuzzleError
@@ -59,39 +58,46 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-@dataclass
 class Tally:
     """Puzzles found so far in one input (the parent's count, for ``index`` and "no puzzles
     found")."""
 
-    found: int = 0
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found = 0
 
 
-@dataclass
+# LineChunk and ParsedChunk are plain classes: a dataclass costs about 0.3 ms to create at
+# import, which every command pays.
+
 class LineChunk:
     """Raw lines of one input for a worker to parse with :func:`satdoku.formats.parse_chunk`.
 
-    ``comment`` is the reader's comment at the cut; ``finish`` when the input ends normally
-    here (the reader finishes: a grid left open is reported); ``last`` when this is the last
-    piece of an input that ended normally (none found in the whole input: "no puzzles found").
+    ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
+    ``finish`` when the input ends normally here (the reader finishes: a grid left open is
+    reported); ``last`` when this is the last piece of an input that ended normally (none found
+    in the whole input: "no puzzles found"). ``tally`` counts the input's puzzles (parent only).
     """
 
-    source: str
-    first_line: int
-    lines: list[str]
-    comment: str | None = None
-    finish: bool = False
-    last: bool = False
-    tally: Tally = field(default_factory=Tally, repr=False)
+    __slots__ = ("source", "first_line", "lines", "comment", "finish", "last", "tally")
+
+    def __init__(self, source: str, first_line: int, lines: list[str],
+                 comment: str | None = None, *, finish: bool = False, last: bool = False,
+                 tally: Tally | None = None) -> None:
+        self.source, self.first_line, self.lines, self.comment = source, first_line, lines, comment
+        self.finish, self.last = finish, last
+        self.tally = Tally() if tally is None else tally
 
 
-@dataclass
 class ParsedChunk:
     """Puzzles the parent parsed itself (inline arguments, read errors, inputs it could not
     cut); ``tally`` when they belong to an input that workers parse in part."""
 
-    puzzles: list[Puzzle]
-    tally: Tally | None = field(default=None, repr=False)
+    __slots__ = ("puzzles", "tally")
+
+    def __init__(self, puzzles: list[Puzzle], tally: Tally | None = None) -> None:
+        self.puzzles, self.tally = puzzles, tally
 
 
 #: A chunk ends at the first cut after this many characters, even if it has fewer lines (big

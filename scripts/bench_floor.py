@@ -20,6 +20,8 @@ For each of the three 9x9 collections (17_clue, magictour_top1465, forum_hardest
   the last columns. Bytecode is cached in a temporary folder (warmed by an untimed run), as
   after a normal install, even where PYTHONDONTWRITEBYTECODE is set (``--no-bytecode-cache``:
   the environment as it is; recompiling satdoku's modules costs about 100 ms a run).
+- start-up: ``satdoku solve PUZZLE --format line`` (the first 17-clue puzzle inline) beside
+  ``python -c "import pysat.solvers"`` (the same interpreter and environment), every round.
 
 Reading the files is not timed. The floors' answers are checked once, untimed, against the
 library's (solutions and counts). The measured things alternate within a round (A B A B), for
@@ -226,12 +228,12 @@ def cli_env(pycache: Path | None) -> dict[str, str]:
 CLI_ENV: dict[str, str] = dict(os.environ)
 
 
-def run_cli(args: list[str]) -> tuple[float, float]:
+def run_cli(args: list[str], command: list[str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one CLI run, stdout to /dev/null."""
     begun = time.perf_counter()
     with open(os.devnull, "w") as null:
-        proc = subprocess.Popen(satdoku_command() + args, stdout=null, stderr=subprocess.PIPE,
-                                env=CLI_ENV)
+        proc = subprocess.Popen((satdoku_command() if command is None else command) + args,
+                                stdout=null, stderr=subprocess.PIPE, env=CLI_ENV)
         _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - begun
     stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
@@ -304,6 +306,11 @@ def print_table(times: dict, data: dict, kinds: list[str], pick: int, clock_name
     if startup is not None:
         print(f"\nstart-up: `satdoku solve` of a one-puzzle file (the first 17-clue puzzle), "
               f"{clock_name} {startup * 1000:.0f} ms (part of every e2e figure)")
+    inline, pysat = median(("start-up", "inline", "e2e")), median(("start-up", "pysat", "e2e"))
+    if inline is not None and pysat is not None:
+        print(f"start-up: `satdoku solve PUZZLE --format line` {inline * 1000:.1f} ms, "
+              f"`python -c 'import pysat.solvers'` {pysat * 1000:.1f} ms, {clock_name}: "
+              f"{(inline - pysat) * 1000:.1f} ms more (target: at most 60)")
 
 
 def uptime() -> str:
@@ -329,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=None, metavar="N",
                         help="the first N puzzles of each file (default: all)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is reported")
+    parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
+                        help="runs of each start-up command per round (default 5)")
     parser.add_argument("--files", default=",".join(FILES),
                         help=f"comma-separated, of {', '.join(FILES)}")
     parser.add_argument("--only", default=",".join(KINDS),
@@ -401,8 +410,14 @@ def main(argv: list[str] | None = None) -> int:
                     things.append((label, task, "e2e", lambda t=task, s=source: run_cli(
                         [t, str(s), "--format", "line"])))
         if "e2e" in kinds:
-            things.append(("start-up", "solve", "e2e",
-                           lambda: run_cli(["solve", str(one), "--format", "line"])))
+            puzzle = read_lines(PUZZLES / FILES["17_clue"], 1)[0]
+            for _ in range(args.startup_runs):  # A B A B within the round
+                things.append(("start-up", "solve", "e2e",
+                               lambda: run_cli(["solve", str(one), "--format", "line"])))
+                things.append(("start-up", "inline", "e2e",
+                               lambda: run_cli(["solve", puzzle, "--format", "line"])))
+                things.append(("start-up", "pysat", "e2e", lambda: run_cli(
+                    ["-c", "import pysat.solvers"], [sys.executable])))
 
         times: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
         for _ in range(args.rounds):
