@@ -599,7 +599,11 @@ class SatSolver:
         before = solver.accum_stats() if self.stats else None
         try:
             if limit == 1:
-                answer = self._run(engine, assumptions, NO_DEADLINE)
+                try:  # _run without its layers: the solve call alone
+                    answer = _call(solver.solve, assumptions=assumptions)
+                except KeyboardInterrupt:
+                    self._drop(engine)
+                    raise
                 if answer:
                     solutions.append(engine.decode(solver.get_model()))
                 status = "solved" if answer else "unsolvable"
@@ -729,14 +733,18 @@ class SatSolver:
         try:
             return self._solve_call(engine, assumptions, deadline, conflicts)
         except KeyboardInterrupt:
-            engine.broken = True
-            for key, cached in list(self._engines.items()):
-                if cached is engine:
-                    del self._engines[key]
-            for geo, cached in list(self._ready.items()):
-                if cached is engine:
-                    del self._ready[geo]
+            self._drop(engine)
             raise
+
+    def _drop(self, engine: _Engine) -> None:
+        """Mark ``engine`` broken (interrupted inside the solver) and forget it."""
+        engine.broken = True
+        for key, cached in list(self._engines.items()):
+            if cached is engine:
+                del self._engines[key]
+        for geo, cached in list(self._ready.items()):
+            if cached is engine:
+                del self._ready[geo]
 
     def _solve_call(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
                     conflicts: int | None) -> bool | None:
