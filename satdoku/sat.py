@@ -102,13 +102,18 @@ DEFAULT_SAT_SOLVER = "cadical195"
 #: (-9%, but the learnt clauses would grow without bound over a long batch), lucky=0, stable=0,
 #: restart=0, minimize=0, phase=0 (no effect or <2%), shrink=0 (+58%), all phases False
 #: (+36%). Larger grids keep CaDiCaL's defaults: their long searches want inprocessing.
-#: lucky=0 (no measurable cost) is what lets counting trust the decision count: CaDiCaL's
-#: lucky phases assign variables without counting decisions (docs/floor.md).
 SOLVER_OPTIONS: dict[str, dict[str, int]] = {
-    "cadical195": {"chrono": 0, "eagersubsume": 0, "bumpreason": 0, "inprocessing": 0,
-                   "lucky": 0},
+    "cadical195": {"chrono": 0, "eagersubsume": 0, "bumpreason": 0, "inprocessing": 0},
 }
 OPTIONS_MAX_SIZE = 9
+
+#: Set on an incremental engine when it starts counting with the decision test: CaDiCaL's
+#: lucky phases assign variables without counting decisions, so they must be off for "no
+#: decision" to mean "forced" (docs/floor.md). Not in :data:`SOLVER_OPTIONS`: a fresh solver
+#: (``rate``'s counts, ``--fresh``) has no assumptions, CaDiCaL 1.9.5 tries lucky phases then,
+#: and turning them off changed the conflicts of 121 of 200 top1465 puzzles, so ``rate``'s
+#: scores. Under assumptions (the incremental engines) 1.9.5 skips lucky phases anyway.
+COUNT_OPTIONS: dict[str, dict[str, int]] = {"cadical195": {"lucky": 0}}
 
 #: A full engine of a grid up to :data:`OPTIONS_MAX_SIZE` gets a new solver after this many
 #: puzzles. Over all 49,158 17-clue puzzles (CPU us a puzzle, first and last 8,000, no rebuild
@@ -119,7 +124,7 @@ REBUILD_EVERY = 2000
 
 #: Solvers whose decision count is known to leave out assumptions, so that a solve under the
 #: clues that made no decision proves the grid forced (checked in CaDiCaL 1.9.5's ``decide``;
-#: docs/floor.md). Others count to 2 with a second solve every time.
+#: docs/floor.md), with :data:`COUNT_OPTIONS`. Others count to 2 with a second solve.
 DECISION_TEST_SOLVERS = frozenset({"cadical195"})
 
 _REFUSED = {
@@ -262,21 +267,25 @@ class _Engine:
 class _FullEngine(_Engine):
     """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses).
 
-    Grids up to :data:`OPTIONS_MAX_SIZE` keep their base clauses and get a new solver every
-    :data:`REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`); they count to 2 with the
-    decision test (:attr:`decision_test`, see :meth:`SatSolver._count_decided`).
+    Incremental engines of grids up to :data:`OPTIONS_MAX_SIZE` keep their base clauses and
+    get a new solver every :data:`REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`), and
+    count with the decision test where it was checked (:attr:`decision_test`, see
+    :meth:`SatSolver._count`). A fresh engine for one puzzle (``units``) keeps the plain
+    ways, so that its counts (``rate``'s conflicts) stay what they were.
     """
 
-    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str) -> None:
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str,
+                 units: bool = False) -> None:
         small = geometry.size <= OPTIONS_MAX_SIZE
         super().__init__(info, geometry, small)
         n = self.size = geometry.size
         self.n3 = self.nmapped = n ** 3
-        self.units = False  # clues as unit clauses (a fresh engine for one puzzle)
+        # Clues as unit clauses: a fresh engine for one puzzle, which keeps the plain ways.
+        self.units = self.per_puzzle = units
         self.encoding = encoding
         self.amo = amo
         self.pool = IDPool(start_from=self.n3 + 1)
-        self.rebuild_every = REBUILD_EVERY if small else 0
+        self.rebuild_every = REBUILD_EVERY if small and not units else 0
         self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
         self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
         self.ready = False
@@ -284,12 +293,10 @@ class _FullEngine(_Engine):
         self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
         self.digit_of = [0] + list(range(1, n + 1)) * geometry.ncells
-        settings = SOLVER_OPTIONS.get(info.name) if small else None
-        # "No decision made, so the grid is forced": checked for CaDiCaL 1.9.5 only, and only
-        # with lucky phases off (they assign variables without counting decisions).
-        self.decision_test = (info.name in DECISION_TEST_SOLVERS and settings is not None
-                              and settings.get("lucky") == 0)
-        self.phased = False  # cell variables' phases forced positive (for counting)
+        # "No decision made, so the grid is forced" (see SatSolver._count).
+        self.decision_test = (small and not units and info.name in DECISION_TEST_SOLVERS
+                              and COUNT_OPTIONS.get(info.name, {}).get("lucky") == 0)
+        self.counting = False  # COUNT_OPTIONS set (at the first count)
         self.cellbase = tuple(range(0, self.n3, n))  # var(cell, d) - d, in cell order
         self.negbase = tuple(-v for v in self.cellbase)  # -var(cell, d) = negbase[cell] - d
 
@@ -311,6 +318,10 @@ class _FullEngine(_Engine):
         """True when this solver has served its :data:`REBUILD_EVERY` puzzles."""
         return bool(self.rebuild_every) and self.uses >= self.rebuild_every and self.ready
 
+    def never_rebuild(self) -> None:
+        self.rebuild_every = 0
+        self._kept = None
+
     def rebuild(self) -> None:
         """A new solver with the same base formula (loaded by the next :meth:`prepare`).
 
@@ -328,7 +339,7 @@ class _FullEngine(_Engine):
         self.nclauses = 0
         self.uses = 0
         self.excluded = None
-        self.phased = False
+        self.counting = False
 
     def assumptions(self, grid: Grid) -> list[int]:
         if self.units:
@@ -347,6 +358,14 @@ class _FullEngine(_Engine):
         if len(model) > self.n3:  # activation literals follow the cell variables
             model = model[:self.n3]
         return Grid(self.geometry, tuple([digit_of[v] for v in model if v > 0]))
+
+    def blocking(self, model: list[int], solution: Grid, grid: Grid,
+                 given: set[int]) -> list[int]:
+        """The literals of a clause that rules out ``solution`` of ``grid``: the negated
+        variables of the cells not given, from the decoded cells (3 us on 9x9, against 11 us
+        for the same list from the model)."""
+        return list(itertools.compress(map(operator.sub, self.negbase, solution.cells),
+                                       map(operator.not_, grid.cells)))
 
     def exclusion(self, solution: Grid) -> int:
         """An activation literal that, assumed, rules out ``solution`` (a complete grid).
@@ -386,6 +405,11 @@ class _ReducedEngine(_Engine):
 
     def lit(self, cell: int, d: int) -> int | bool:
         return self.formula.lit(cell, d)
+
+    def blocking(self, model: list[int], solution: Grid, grid: Grid,
+                 given: set[int]) -> list[int]:
+        """The literals of a clause that rules out the solution in ``model``."""
+        return [-v for v in model[:self.nmapped] if v > 0 and v not in given]
 
     def decode(self, model: list[int]) -> Grid:
         f = self.formula
@@ -466,8 +490,14 @@ class SatSolver:
 
     # Engines.
 
-    def _engine(self, grid: Grid, deadline: Deadline, units: bool = False) -> _Engine:
+    def _engine(self, grid: Grid, deadline: Deadline, units: bool = False,
+                keep: bool = False) -> _Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to delete.
+
+        ``keep``: the engine is never rebuilt from now on. :meth:`core` and
+        :meth:`other_solution` ask for it: their callers (explain, generate) go by answers that
+        depend on what the solver learnt before (conflict budgets, the first solution found),
+        and they give the same answers as before rebuilds existed.
 
         Raises TimeUp, TooBigError, or :class:`_Settled` when a reduction decided the puzzle.
         """
@@ -485,7 +515,9 @@ class SatSolver:
             return engine
         key = (geo, encoding)
         engine = None if units else self._engines.get(key)
-        if engine is not None and engine.due():
+        if engine is not None and keep:
+            engine.never_rebuild()
+        elif engine is not None and engine.due():
             self._ready.pop(geo, None)  # build and load time to charge again
             engine.rebuild()
         if engine is None:
@@ -493,10 +525,10 @@ class SatSolver:
             n = geo.size
             check_size(formula_size(geo, encoding, amo)[1], self.max_clauses,
                        f"a {n}x{n} grid in the {encoding} encoding")
-            engine = _FullEngine(self.info, geo, encoding, amo)
-            if units:
-                engine.per_puzzle = engine.units = True
-            else:
+            engine = _FullEngine(self.info, geo, encoding, amo, units)
+            if keep:
+                engine.never_rebuild()
+            if not units:
                 self._engines[key] = engine
         try:
             engine.prepare(deadline)
@@ -645,10 +677,27 @@ class SatSolver:
     def _count(self, engine: _Engine, grid: Grid, assumptions: list[int], limit: int,
                deadline: Deadline, solutions: list[Grid]) -> str:
         """Solve, then block each solution and solve again, until ``limit`` solutions or none
-        is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
-        if limit >= 2 and getattr(engine, "decision_test", False):
-            return self._count_decided(engine, grid, assumptions, limit, deadline, solutions)
+        is left; the status. ``solutions`` fills as they come (kept on a timeout).
+
+        With the decision test (:attr:`_FullEngine.decision_test`, docs/floor.md), a first
+        solve under assumptions that made no decision found the only solution: every variable
+        was set by unit propagation from the assumptions over clauses the formula implies, so
+        any solution agrees with it (assumed literals are not counted as decisions; learnt
+        clauses that used an earlier puzzle's guarded clause hold that puzzle's retired
+        activation literal). Without assumptions CaDiCaL does not backtrack before solving: a
+        solve right after a satisfiable one keeps the old trail and makes no decision (an
+        empty grid counted twice), so the test needs assumptions.
+
+        Each solution found is ruled out by a clause over the true variables of the cells not
+        given, guarded by one activation literal for the whole count.
+        """
         solver = engine.solver
+        decided = limit >= 2 and assumptions and getattr(engine, "decision_test", False)
+        if decided:
+            if not engine.counting:
+                solver.solver.configure(COUNT_OPTIONS[self.info.name])
+                engine.counting = True
+            before = solver.accum_stats()["decisions"]
         answer = self._run(engine, assumptions, deadline)
         act = 0
         try:
@@ -657,10 +706,12 @@ class SatSolver:
                 solutions.append(engine.decode(model))
                 if len(solutions) >= limit:
                     break
+                if decided and solver.accum_stats()["decisions"] == before:
+                    break  # forced: the only solution
                 if not act:
                     act, given = engine.fresh_var(), set(assumptions)
-                solver.add_clause([-act] + [-v for v in model[:engine.nmapped]
-                                            if v > 0 and v not in given])
+                solver.add_clause([-act] + engine.blocking(model, solutions[-1], grid, given))
+                decided = False
                 answer = self._run(engine, assumptions + [act], deadline)
         finally:
             if act and not engine.broken:
@@ -669,60 +720,6 @@ class SatSolver:
             raise TimeUp
         if limit < 2:
             return "solved" if solutions else "unsolvable"
-        return counted_status(len(solutions))
-
-    def _count_decided(self, engine: _FullEngine, grid: Grid, assumptions: list[int],
-                       limit: int, deadline: Deadline, solutions: list[Grid]) -> str:
-        """:meth:`_count` for engines with :attr:`_FullEngine.decision_test` (docs/floor.md).
-
-        A first solve under assumptions that made no decision found the only solution: every
-        variable was set by unit propagation from the assumptions over clauses the formula
-        implies, so any solution agrees with it (assumed literals are not counted as decisions;
-        learnt clauses that used an earlier puzzle's guarded clause hold that puzzle's retired
-        activation literal). Else
-        each solution is ruled out by a clause over the non-given cells' literals, guarded by
-        one activation literal, and the next solve looks away from it: those literals' phases
-        are forced negative, and positive again after (the cell variables' phases are forced
-        positive once per solver, which helps hard puzzles).
-        """
-        solver = engine.solver
-        if not engine.phased:
-            solver.set_phases(range(1, engine.n3 + 1))
-            engine.phased = True
-        before = solver.accum_stats()["decisions"]
-        answer = self._run(engine, assumptions, deadline)
-        if answer is None:
-            raise TimeUp
-        if not answer:
-            return "unsolvable"
-        solutions.append(engine.decode(solver.get_model()))
-        # Without assumptions CaDiCaL does not backtrack before solving: a solve right after
-        # a satisfiable one keeps the old trail and makes no decision (an empty grid solved
-        # twice). Only assuming a literal resets the trail, so the test needs assumptions.
-        if assumptions and solver.accum_stats()["decisions"] == before:
-            return "unique"
-        act = engine.fresh_var()
-        open_cells = list(map(operator.not_, grid.cells))
-        flipped: list[int] = []
-        try:
-            while True:
-                block = list(itertools.compress(
-                    map(operator.sub, engine.negbase, solutions[-1].cells), open_cells))
-                solver.add_clause([-act] + block)
-                solver.set_phases(block)
-                flipped += block
-                answer = self._run(engine, assumptions + [act], deadline)
-                if not answer:
-                    break
-                solutions.append(engine.decode(solver.get_model()))
-                if len(solutions) >= limit:
-                    break
-        finally:
-            if not engine.broken:
-                solver.set_phases([-lit for lit in flipped])
-                solver.add_clause([-act])
-        if answer is None:
-            raise TimeUp
         return counted_status(len(solutions))
 
     def _run(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
@@ -801,7 +798,7 @@ class SatSolver:
         """
         deadline = deadline or NO_DEADLINE
         try:
-            engine = self._engine(grid, deadline)
+            engine = self._engine(grid, deadline, keep=True)
         except _Settled as settled:
             if settled.formula.contradiction is None:
                 return None, Grid(grid.geometry, tuple(settled.formula.settled))
@@ -843,7 +840,7 @@ class SatSolver:
             # (python-sat solvers read a budget of 0 as no budget at all)
             raise SolverError(f"a conflict budget must be at least 1, not {conflicts}")
         try:
-            engine = self._engine(grid, NO_DEADLINE)
+            engine = self._engine(grid, NO_DEADLINE, keep=True)
         except _Settled:
             return "unique", None  # the reduction leaves one solution (or none) to the givens
         try:

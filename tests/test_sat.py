@@ -384,7 +384,10 @@ def test_decision_test_only_where_it_was_checked(monkeypatch):
     with SatSolver("minisat22") as s:
         s.solve(sample, limit=2)
         assert not s._engines[(sample.geometry, "extended")].decision_test
-    monkeypatch.setattr(sat, "SOLVER_OPTIONS", {"cadical195": {"chrono": 0}})  # lucky on
+    with SatSolver("cadical195", incremental=False) as s:  # rate's fresh solvers: unchanged
+        assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
+        assert not s._engines
+    monkeypatch.setattr(sat, "COUNT_OPTIONS", {})  # lucky phases left on
     with SatSolver("cadical195") as s:
         assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
         assert not s._engines[(sample.geometry, "extended")].decision_test
@@ -428,3 +431,20 @@ def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
             for _ in range(2):
                 assert _count_signature(fast.solve(grid, limit=2), grid) == expected
     assert expected == ("multiple", 2)
+
+
+def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
+    # Their answers hang on what the solver learnt before (conflict budgets, the first
+    # solution found): the engines that serve core() and other_solution() are never rebuilt.
+    import satdoku.sat as sat
+    from satdoku.explain import explain
+    from satdoku.generate import Generator
+    made = {}
+    for every in (0, 2):
+        monkeypatch.setattr(sat, "REBUILD_EVERY", every)
+        with Generator(geometry(2, 3), seed=3, minimal=True) as generator:
+            puzzles = [generator.generate().puzzle for _ in range(4)]
+        with SatSolver() as s:
+            explained = [explain(grid, solver=s) for grid in puzzles + [grid_of(SAMPLE_HARD)]]
+        made[every] = puzzles, [(e.status, e.solution, e.second) for e in explained]
+    assert made[0] == made[2]
