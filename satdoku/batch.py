@@ -80,6 +80,9 @@ class BatchSolver:
         self.other = None
         if options.check:
             self.other = options.make("native" if options.solver == "sat" else "sat")
+        for solver in (self.solver, self.other):
+            if hasattr(solver, "steer"):  # counts in a batch: see satdoku.sat.SatSolver.steer
+                solver.steer = True
 
     def run_grid(self, grid: Grid, parse_ms: float = 0.0) -> tuple[Result, list[str]]:
         """The verified result of one grid whose givens the parser checked (and, with

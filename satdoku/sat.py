@@ -454,6 +454,12 @@ class SatSolver:
     ('solved', (1, 2, 3, 4))
     """
 
+    #: Batches (:class:`satdoku.batch.BatchSolver`) set this: from a batch's second puzzle on,
+    #: a count steers each new solve away from the solutions found, which is faster but finds a
+    #: second solution farther from the first (:meth:`_count`). Off (``explain``, the library
+    #: calls), a puzzle with several solutions is counted as it always was.
+    steer = False
+
     def __init__(self, sat_solver: str | None = None, encoding: str | None = None,
                  amo: str | None = None, *, incremental: bool = True, stats: bool = True,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
@@ -621,8 +627,8 @@ class SatSolver:
     def _solve_ready(self, engine: _FullEngine, grid: Grid, limit: int, start: float) -> Result:
         """:meth:`solve` of a grid whose engine is loaded and charged, with no time limit and
         no constraints: a batch's common case after its first puzzle, kept lean (docs/floor.md).
-        Same result, same stats in the same order; counts steer away from the solutions found
-        (see :meth:`_count`)."""
+        Same result, same stats in the same order; with :attr:`steer`, counts steer away from
+        the solutions found (see :meth:`_count`)."""
         engine.uses += 1
         assumptions = engine.assumptions(grid)
         t1 = time.perf_counter()
@@ -642,7 +648,7 @@ class SatSolver:
                 status = "solved" if answer else "unsolvable"
             else:
                 status = self._count(engine, grid, assumptions, limit, NO_DEADLINE, solutions,
-                                     steer=True)
+                                     steer=self.steer)
         except BaseException:
             if engine.broken:  # Ctrl-C inside the solver (see _run)
                 engine.delete()
@@ -691,8 +697,8 @@ class SatSolver:
         empty grid counted twice), so the test needs assumptions.
 
         Each solution found is ruled out by a clause over the true variables of the cells not
-        given, guarded by one activation literal for the whole count. ``steer`` (the puzzles
-        of a batch after its first, see :meth:`_solve_ready`) also steers the next solve away
+        given, guarded by one activation literal for the whole count. ``steer`` (a batch's
+        puzzles after its first, see :attr:`SatSolver.steer`) also steers the next solve away
         from the solutions found on engines with the decision test: those variables' phases
         are forced false (``set_phases``), and true after the count. That took 6 to 12% off
         counting (17-clue, top1465, hardest; docs/floor.md), but the second solution it finds

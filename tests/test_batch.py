@@ -206,3 +206,21 @@ def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
     assert [s[5] for s in expected] == ["solved", "solved", "invalid", "solved"]
     assert _full_summary(solve_batch(iter_inputs(args), SolveOptions(), jobs=2,
                                      chunk_size=1)) == expected
+
+
+def test_a_single_puzzle_is_counted_as_always_batches_steer():
+    # A batch's counts after its first puzzle steer away from the solution found (faster);
+    # one puzzle alone, and the library's solver, find the same two solutions as ever.
+    from satdoku.sat import SatSolver
+    hard = parse_puzzles([SAMPLE_HARD])
+    alone = next(solve_puzzles(hard, SolveOptions(limit=2))).result
+    with SatSolver() as s:
+        library = s.solve(next(parse_puzzles([SAMPLE_HARD])).grid, limit=2)
+        assert not s.steer
+    assert (alone.solution, alone.second) == (library.solution, library.second)
+    assert len(alone.solution.differences(alone.second)) == 6  # docs/commands.md shows them
+    batch = BatchSolver(SolveOptions(limit=2))
+    try:
+        assert batch.solver.steer
+    finally:
+        batch.close()

@@ -358,11 +358,13 @@ def _count_signature(result, grid):
     return result.status, result.count
 
 
-def test_counting_never_calls_two_solutions_unique():
+@pytest.mark.parametrize("steer", [False, True])
+def test_counting_never_calls_two_solutions_unique(steer):
     seventeen = PUZZLES["17-clue"]
     empty = Grid(seventeen.geometry, (0,) * 81)
     shortcut = 0
     with SatSolver(DEFAULT_SAT_SOLVER) as s:
+        s.steer = steer  # as a batch counts
         for variant in _variants(seventeen) + [empty]:
             for _ in range(2):  # twice in a row: nothing of the first count may leak
                 assert _count_signature(s.solve(variant, limit=2), variant) == ("multiple", 2)
@@ -417,7 +419,8 @@ def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
 @needs_shared
 def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
     # 150 17-clue puzzles and a 16-clue variant of each, each counted twice in a row, by the
-    # decision test (CaDiCaL) and by a second solve every time (MiniSat).
+    # decision test (CaDiCaL, steering as in a batch) and by a second solve every time
+    # (MiniSat).
     from satdoku.formats import read_puzzles
     import itertools
     puzzles = [p.grid for p in itertools.islice(
@@ -426,6 +429,7 @@ def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
     for i, grid in enumerate(puzzles):
         grids += [grid, _variants(grid)[i % 17]]
     with SatSolver("cadical195") as fast, SatSolver("minisat22") as plain:
+        fast.steer = True  # as a batch counts
         for grid in grids:
             expected = _count_signature(plain.solve(grid, limit=2), grid)
             for _ in range(2):
