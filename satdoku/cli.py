@@ -115,8 +115,16 @@ def inputs_argument(f):
                           shell_complete=_complete_path)(f)
 
 
+def _remember(ctx, param, value):
+    ctx.meta[param.name] = value
+    return value
+
+
 def puzzle_options(f):
-    """--box and --alphabet: how to read puzzles whose shape or symbols are ambiguous."""
+    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports)."""
+    f = click.option("--ignore-unknown", is_flag=True, expose_value=False, callback=_remember,
+                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
+                          "use (listed as warnings).")(f)
     f = click.option("--alphabet", metavar="SYMBOLS", callback=_alphabet,
                      help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
     f = click.option("--box", metavar="RxC", callback=_box,
@@ -381,7 +389,8 @@ def _stream(inputs, items: Iterator[Any], report, output: str | None, force: boo
 
 def _puzzles(inputs, box, alphabet):
     from .inputs import iter_inputs
-    return iter_inputs(inputs, box=box, alphabet=alphabet)
+    ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
 
 
 # The commands.
@@ -636,7 +645,7 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
     encoding = encoding or choose_encoding(p.grid.size)
 
     def body(session: Session) -> None:
-        formula = encode_grid(p.grid, encoding, amo, clues,
+        formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,
                               max_clauses=_max_clauses(max_clauses))
         write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
                      grid=p.grid)
@@ -684,8 +693,8 @@ def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output,
     p = _one_puzzle(puzzle_text, box, alphabet, index)
 
     def body(session: Session) -> None:
-        formula = model_formula(p.grid, encoding, amo)
-        solution = decode_file(model, p.grid, formula)
+        formula = model_formula(p.grid, encoding, amo, p.constraints)
+        solution = decode_file(model, p.grid, formula, p.constraints)
         report = OutcomeReport(fmt)
         session.write(report.header())
         outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))

@@ -161,6 +161,8 @@ class Puzzle:
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
     parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
+    constraints: tuple = ()  # a variant puzzle's rules (satdoku.constraints), beyond Sudoku's
+    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
 
     @property
     def ok(self) -> bool:

@@ -97,9 +97,27 @@ def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any
         return {"source": None, "line": None, "name": None, "puzzle": None}
     rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
            "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+    if puzzle.constraints:
+        geo = puzzle.grid.geometry
+        rec["constraints"] = [c.describe(geo) for c in puzzle.constraints]
     if invalid:
         rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
     return rec
+
+
+def constraint_lines(puzzle: Puzzle, limit: int = 40) -> list[str]:
+    """A variant puzzle's rules, one an indented line, for the pretty format."""
+    if not puzzle.constraints:
+        return []
+    geo = puzzle.grid.geometry
+    names = [c.describe(geo) for c in puzzle.constraints]
+    more = [f"  ... and {len(names) - limit} more"] if len(names) > limit else []
+    return [f"rules ({len(names)}):"] + [f"  {printable(n)}" for n in names[:limit]] + more
+
+
+def warning_lines(puzzle: Puzzle) -> list[str]:
+    """What an import left out of a puzzle, for stderr."""
+    return [f"{place(puzzle)}: warning: {printable(w)}" for w in puzzle.warnings]
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -243,6 +261,7 @@ class OutcomeReport(Report):
             out.append(f"another solution, differing at {len(cells)} cells "
                        f"({_cell_list(r.solution.geometry, cells)}):")
             out.append(format_grid(r.second, "pretty", p.alphabet))
+        out += constraint_lines(p)
         if self.stats:
             stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
             out.append(f"stats: time_ms={round(r.time_ms, 3)} {stats}")
@@ -250,7 +269,7 @@ class OutcomeReport(Report):
 
     def diagnostics(self, outcome) -> list[str]:
         p, r = outcome.puzzle, outcome.result
-        lines = []
+        lines = warning_lines(p)
         if r.status == "invalid" and p.error is not None:
             lines.append(printable(str(p.error)))
         elif r.message:

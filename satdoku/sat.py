@@ -378,6 +378,8 @@ class SatSolver:
         self._engines: dict[tuple[Geometry, str], _FullEngine] = {}
         self._watchdog: _Watchdog | None = None
 
+    takes_constraints = True  # variant rules: see solve()
+
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
         if self.encoding is not None:
