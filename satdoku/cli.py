@@ -504,8 +504,10 @@ def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 @sat_options
 @timeout_option
 @output_options()
+@click.option("--redundant", is_flag=True,
+              help="For a unique puzzle, also say which givens and rules it could do without.")
 def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, fmt,
-            output, force):
+            output, force, redundant):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
@@ -516,7 +518,7 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     from .report import ExplanationReport
     _check_time_limit(sat_solver, timeout)
     items = explain_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
-                            encoding=encoding, amo=amo, timeout=timeout,
+                            encoding=encoding, amo=amo, timeout=timeout, redundant=redundant,
                             max_clauses=_max_clauses(max_clauses))
 
     def code_of(item) -> int:
@@ -558,6 +560,35 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
 
     _stream(inputs, items, RatingReport(fmt), output, force, "rating", code_of,
             lambda item: item[0], summary)
+
+
+@main.command()
+@inputs_argument
+@puzzle_options
+@click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+              help="python-sat solver (default: see 'satdoku solvers').")
+@click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Refuse formulas with more clauses (default 10,000,000).")
+@timeout_option
+@output_options()
+def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, fmt, output, force):
+    """The true candidates of each empty cell: the digits some solution puts there.
+
+    Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
+    solutions met also say whether the puzzle is unique.
+    """
+    from .candidates import candidate_puzzles
+    from .report import CandidatesReport
+    _check_time_limit(sat_solver, timeout)
+    items = candidate_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
+                              timeout=timeout, max_clauses=_max_clauses(max_clauses))
+
+    def code_of(item) -> int:
+        _, found = item
+        return EXIT_FAILED if found is None else exit_code(found.status)
+
+    _stream(inputs, items, CandidatesReport(fmt), output, force, "candidates", code_of,
+            lambda item: item[0])
 
 
 @main.command()

@@ -31,7 +31,7 @@ from .formats import Alphabet, Puzzle, alphabet_for, format_grid
 from .grid import Grid
 
 __all__ = ["FORMATS", "STAT_KEYS", "Report", "OutcomeReport", "ExplanationReport",
-           "RatingReport", "GeneratedReport", "place", "printable", "csv_row"]
+           "RatingReport", "GeneratedReport", "CandidatesReport", "place", "printable", "csv_row"]
 
 FORMATS = ("pretty", "line", "json", "csv")
 
@@ -286,8 +286,8 @@ class OutcomeReport(Report):
 class ExplanationReport(Report):
     """``explain``: (puzzle, :class:`~satdoku.explain.Explanation` or None) per puzzle."""
 
-    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "solution",
-              "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
+    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
+              "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
               "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
@@ -300,6 +300,11 @@ class ExplanationReport(Report):
         rec.update(status=e.status, message=e.message)
         if e.status == "unsolvable":
             rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
+            rec["core"] += [e.describe(("rule", i)) for i in e.core_rules]
+            rec["sat_calls"] = e.sat_calls
+        if e.removable is not None:
+            rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
+            rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
             rec["sat_calls"] = e.sat_calls
         rec["solution"] = _grid_text(e.solution, alphabet)
         rec["second"] = _grid_text(e.second, alphabet)
@@ -315,11 +320,11 @@ class ExplanationReport(Report):
         rec = self.record(item)
         status = rec["status"]
         if status == "unsolvable":
-            return f"unsolvable: {' '.join(rec['core'])}"
+            return f"unsolvable: {', '.join(rec['core'])}"
         if status == "multiple":
             return f"multiple: {' '.join(rec['differing'])}"
         if status == "unique":
-            return f"unique: {rec['hardest']}"
+            return f"unique: {rec.get('hardest') or 'by SAT'}"
         return status
 
     def pretty(self, item) -> str:
@@ -331,10 +336,15 @@ class ExplanationReport(Report):
         alphabet = p.alphabet or alphabet_for(geo.size)
         out = []
         if e.status == "unsolvable":
-            out.append(f"{head}unsolvable: these {len(e.core)} givens cannot all hold, and "
-                       f"each of them is needed for that:")
-            out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
-                                        for c, d in e.core))
+            what = _plural(len(e.core), "given")
+            if e.core_rules:
+                what += f" and {_plural(len(e.core_rules), 'rule')}"
+            out.append(f"{head}unsolvable: these {what} cannot all hold, and each of them is "
+                       f"needed for that:")
+            if e.core:
+                out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
+                                            for c, d in e.core))
+            out += [f"  {printable(e.describe(('rule', i)))}" for i in e.core_rules]
             out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet))
         elif e.status == "multiple":
             out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
@@ -342,6 +352,9 @@ class ExplanationReport(Report):
             out.append(marked_grid(e.solution, set(e.differing), alphabet))
             out.append("")
             out.append(marked_grid(e.second, set(e.differing), alphabet))
+        elif e.status == "unique" and e.steps is None:
+            out.append(f"{head}unique solution")
+            out.append(format_grid(e.solution, "pretty", alphabet))
         elif e.status == "unique":
             s = e.steps
             out.append(f"{head}unique solution; it takes {s.hardest}")
@@ -356,6 +369,18 @@ class ExplanationReport(Report):
             out.append(format_grid(e.solution, "pretty", alphabet))
         else:
             out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
+        if e.removable is not None:
+            total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
+            out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "
+                       f"unique:" if e.removable else "  no given or rule can go: each is needed")
+            if e.removable:
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.removable))
+                out.append(f"  a minimal set that still gives one solution ({len(e.kept)} of "
+                           f"{total}):")
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.kept))
+        out += constraint_lines(p)
         return "\n".join(out) + "\n\n"
 
     def diagnostics(self, item) -> list[str]:
@@ -437,3 +462,70 @@ class GeneratedReport(Report):
         return (f"#{made.index} (seed {made.seed}): {made.puzzle.nclues} clues, unique, "
                 f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', self.alphabet)}"
                 f"\n\n")
+
+
+class CandidatesReport(Report):
+    """``candidates``: (puzzle, :class:`~satdoku.candidates.Candidates` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates",
+              "sat_calls", "time_ms", "message")
+
+    @staticmethod
+    def _text(c, alphabet: Alphabet) -> dict[str, str]:
+        glue = "" if alphabet.symbols else ","
+        geo = c.grid.geometry
+        return {geo.cell_name(cell): glue.join(alphabet.symbol(d) for d in digits)
+                for cell, digits in c.digits.items()}
+
+    def record(self, item) -> dict[str, Any]:
+        p, c = item
+        rec = puzzle_fields(p, c is None)
+        if c is None:
+            return rec
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        rec.update(status=c.status, count=c.count,
+                   candidates=[f"{cell}={digits}" for cell, digits in
+                               self._text(c, alphabet).items()],
+                   sat_calls=c.sat_calls, time_ms=round(c.time_ms, 3), message=c.message)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        if rec["status"] in ("unique", "multiple", "unsolvable"):
+            return " ".join(rec["candidates"]) or rec["status"]
+        return rec["status"]
+
+    def pretty(self, item) -> str:
+        p, c = item
+        if c is None or c.status not in ("unique", "multiple", "unsolvable"):
+            status = "invalid" if c is None else c.status
+            return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
+                + "\n\n"
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        texts = self._text(c, alphabet)
+        geo = c.grid.geometry
+        cells = [alphabet.symbol(d) if d else texts[geo.cell_name(i)] or "-"
+                 for i, d in enumerate(c.grid.cells)]
+        width = max(map(len, cells))
+        n = geo.size
+        r, bc = geo.band_shape
+        rule = "-+-".join(["-" * (bc * (width + 1) - 1)] * (n // bc))
+        lines = [f"{place(p)}: {c.status}"
+                 + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
+                 + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):"]
+        for row in range(n):
+            if row and row % r == 0:
+                lines.append(rule)
+            part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
+            lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        lines += constraint_lines(p)
+        return "\n".join(lines) + "\n\n"
+
+    def diagnostics(self, item) -> list[str]:
+        p, c = item
+        if c is None:
+            return [printable(str(p.error))] if p.error else []
+        lines = warning_lines(p)
+        if c.message:
+            lines.append(f"{place(p)}: {c.status}: {c.message}")
+        return lines

@@ -608,3 +608,87 @@ def test_progress_never_shares_a_line_with_results(monkeypatch):
     for i, (name, text) in enumerate(writes):
         if name == "out":
             assert writes[i - 1] == ("err", "\r\x1b[K"), writes[:i + 1]
+
+
+# Variant puzzles through the command line.
+
+VARIANTS = PUZZLES / "variants"
+
+
+def _published(path):
+    """The setter's solution from a shipped f-puzzles file's '# solution:' line."""
+    for line in path.read_text().splitlines():
+        if line.startswith("# solution:"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.txt")), ids=lambda p: p.stem)
+def test_every_shipped_variant_is_unique_with_the_published_solution(path):
+    args = ["--ignore-unknown"] if path.stem == "tangled-arrows" else []
+    for source in (path, path.with_suffix(".json")):
+        result = run("count", source, "--format", "json", *args)
+        rec, = records(result.stdout)
+        assert (result.exit_code, rec["status"]) == (0, "unique"), result.output
+        published = _published(path)
+        if published:
+            assert rec["solution"].replace(" ", "") == published.replace(" ", "")
+        assert rec["constraints"]
+
+
+def test_variant_rules_are_listed_and_unknown_items_refused_or_warned():
+    tangled = VARIANTS / "tangled-arrows.txt"
+    refused = run("solve", tangled, "--format", "line")
+    assert refused.exit_code == 1 and refused.stdout == "invalid\n"
+    assert "coloured cell" in refused.stderr
+    warned = run("solve", tangled, "--format", "line", "--ignore-unknown")
+    assert warned.exit_code == 0 and "warning: f-puzzles 'grid'" in warned.stderr
+    pretty = run("solve", VARIANTS / "miracle.json").stdout
+    assert "rules (3):\n  anti-knight\n  anti-king\n  non-consecutive" in pretty
+
+
+def test_variant_encode_names_each_rule_and_decodes(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    cnf = tmp_path / "m.cnf"
+    assert run("encode", VARIANTS / "miracle.json", "-o", cnf).exit_code == 0
+    text = cnf.read_text()
+    assert re.search(r"^c rule 1: anti-knight: clauses \d+-\d+$", text, re.M)
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    (tmp_path / "model").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    decoded = run("decode", tmp_path / "model", "--puzzle", VARIANTS / "miracle.json",
+                  "--format", "line")
+    assert decoded.stdout.strip() == _published(VARIANTS / "miracle.txt")
+
+
+CLASH = ('{"size": 4, "givens": {"r1c1": 3, "r4c4": 1}, "constraints": ['
+         '{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 3}, '
+         '{"type": "diagonal", "direction": "-"}, {"type": "odd", "cells": ["r3c3"]}]}')
+
+
+def test_explain_names_the_rules_of_a_minimal_core():
+    result = run("explain", CLASH, "--format", "json")
+    rec, = records(result.stdout)
+    assert rec["status"] == "unsolvable"
+    assert rec["core"] == ["r1c1=3", "killer cage r1c1-r1c2 = 3"]
+
+
+def test_explain_redundant_says_what_a_setter_could_drop():
+    rec, = records(run("explain", SMALL, "--redundant", "--format", "json").stdout)
+    assert rec["status"] == "unique" and rec["removable"] and rec["kept"]
+    assert set(rec["kept"]) < {f"r{i // 4 + 1}c{i % 4 + 1}={ch}" for i, ch in enumerate(SMALL)
+                               if ch != "."}
+    rec, = records(run("explain", VARIANTS / "miracle.json", "--redundant", "--format",
+                       "json").stdout)
+    assert rec["removable"] == [] and len(rec["kept"]) == 5  # Miracle needs all it has
+
+
+def test_candidates_command():
+    result = run("candidates", "1..." "...." "...." "...1", "--format", "json")
+    rec, = records(result.stdout)
+    assert result.exit_code == 0 and rec["status"] == "multiple"
+    assert "r1c2=234" in rec["candidates"] and "r2c2=234" in rec["candidates"]
+    unique = run("candidates", VARIANTS / "miracle.json", "--format", "line")
+    assert unique.stdout.count("=") == 79  # every empty cell has one true candidate

@@ -247,11 +247,11 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
 
 
 def test_core_of_unsolvable_givens(solver):
-    cells, witness = solver.core(UNSOLVABLE)
-    assert witness is None
+    (cells, rules), witness = solver.core(UNSOLVABLE)
+    assert witness is None and rules == []
     assert set(cells) <= {c for c, _ in UNSOLVABLE.givens()} and cells
-    cells, witness = solver.core(PUZZLES["4x4"])
-    assert cells is None and is_solution(witness, PUZZLES["4x4"])
+    core, witness = solver.core(PUZZLES["4x4"])
+    assert core is None and is_solution(witness, PUZZLES["4x4"])
 
 
 def test_other_solution_anywhere_or_at_given_cells(solver):
@@ -333,8 +333,8 @@ def test_large_100x100_solves():
 
 def test_reduced_core_and_other_solution():
     with SatSolver(encoding="reduced") as s:
-        cells, witness = s.core(UNSOLVABLE)
-        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()]
+        (cells, rules), witness = s.core(UNSOLVABLE)
+        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()] and rules == []
         sample, hard = grid_of(SAMPLE), grid_of(SAMPLE_HARD)
         solution = s.solve(sample).solution
         assert s.other_solution(sample, solution) == ("unique", None)
