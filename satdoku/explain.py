@@ -69,6 +69,7 @@ class Explanation:
     core_rules: list = field(default_factory=list)
     removable: list[Member] | None = None
     kept: list[Member] | None = None
+    path: list | None = None  # the solving path a person could follow (steps=True)
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
@@ -177,7 +178,7 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             amo: str | None = None, timeout: float | None = None,
             deadline: Deadline | None = None, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None, constraints: tuple = (),
-            redundant: bool = False) -> Explanation:
+            redundant: bool = False, steps: bool = False, alphabet=None) -> Explanation:
     """Explain ``grid`` (under a variant puzzle's ``constraints``).
 
     Args:
@@ -192,6 +193,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             its own).
         constraints: the rules of a variant puzzle; cores and redundancy speak of them too.
         redundant: for a unique puzzle, also find which givens and rules it could do without.
+        steps: for a unique classic puzzle, also give the solving path a person could follow
+            (:func:`satdoku.techniques.solving_steps`, its digits in ``alphabet``).
 
     >>> from satdoku.geometry import geometry
     >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
@@ -226,6 +229,9 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                    for k in ("nodes", "guesses", "backtracks")}
                     if native.status == "timeout":
                         expl.search["timeout"] = True
+                if steps and not constraints:
+                    from .techniques import solving_steps
+                    expl.path = solving_steps(grid, alphabet=alphabet)
                 if redundant:
                     expl.removable, expl.kept, expl.sat_calls = redundant_members(
                         solver, grid, tuple(constraints), deadline=deadline)
@@ -245,8 +251,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
 def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
                     encoding: str | None = None, amo: str | None = None,
                     timeout: float | None = None,
-                    max_clauses: int | None = DEFAULT_MAX_CLAUSES, redundant: bool = False
-                    ) -> Iterator[tuple[Puzzle, Explanation | None]]:
+                    max_clauses: int | None = DEFAULT_MAX_CLAUSES, redundant: bool = False,
+                    steps: bool = False) -> Iterator[tuple[Puzzle, Explanation | None]]:
     """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
     the explanation is None for a puzzle that could not be read. Each puzzle's time limit
     starts when reading it began."""
@@ -257,4 +263,5 @@ def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
                 continue
             deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
             yield puzzle, explain(puzzle.grid, deadline=deadline, solver=solver,
-                                  constraints=puzzle.constraints, redundant=redundant)
+                                  constraints=puzzle.constraints, redundant=redundant,
+                                  steps=steps, alphabet=puzzle.alphabet)

@@ -770,11 +770,13 @@ def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | Non
     return first
 
 
-def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None) -> str:
+def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None,
+                paint=None) -> str:
     """``grid`` as text: ``'line'`` (one line) or ``'pretty'`` (rows, with box separators).
 
     ``alphabet`` defaults to :func:`alphabet_for` the grid's size. Numbers write empty cells as
-    ``0`` in a line and ``.`` when pretty, right-aligned.
+    ``0`` in a line and ``.`` when pretty, right-aligned. ``paint(cell, text)``, pretty only,
+    may wrap each cell's text (in terminal colours, say) without changing the layout.
 
     >>> from satdoku.geometry import geometry
     >>> g = Grid(geometry(2, 2), (1, 0, 3, 0) + (0,) * 12)
@@ -806,6 +808,8 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     else:
         width = 1
         texts = [symbols[d - 1] if d else "." for d in cells]
+    if paint is not None:
+        texts = [paint(cell, text) for cell, text in enumerate(texts)]
     r, c = grid.geometry.band_shape
     group_width = c * (width + 1) - 1
     rule = "-+-".join(["-" * group_width] * (n // c))

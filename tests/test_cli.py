@@ -692,3 +692,58 @@ def test_candidates_command():
     assert "r1c2=234" in rec["candidates"] and "r2c2=234" in rec["candidates"]
     unique = run("candidates", VARIANTS / "miracle.json", "--format", "line")
     assert unique.stdout.count("=") == 79  # every empty cell has one true candidate
+
+
+# Pictures, colour, steps, difficulty.
+
+def test_svg_pictures_one_per_puzzle(tmp_path):
+    import xml.etree.ElementTree as ET
+    folder = tmp_path / "pics"
+    result = run("count", PUZZLES / "9x9.txt", "12x", "--format", "svg", "-o", f"{folder}/")
+    assert result.exit_code == 1  # the bad puzzle, reported on stderr, gets no picture
+    assert sorted(p.name for p in folder.iterdir()) == ["9x9-3.svg", "9x9-4.svg", "9x9-5.svg",
+                                                         "9x9-6.svg"]
+    ET.fromstring((folder / "9x9-4.svg").read_text())  # well-formed
+    one = run("explain", UNSOLVABLE_4X4, "--format", "svg")
+    assert one.exit_code == 0 and one.stdout.lstrip().startswith("<svg")
+    several = run("solve", SMALL, SMALL, "--format", "svg")
+    assert several.exit_code == 1 and "give -o FOLDER/" in several.stderr
+    made = run("generate", "--seed", "1", "--count", "2", "--format", "svg", "-o", f"{folder}/")
+    assert made.exit_code == 0 and (folder / "puzzle-1.svg").exists()
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    from satdoku.report import OutcomeReport
+    plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
+    assert "\x1b" not in plain
+    painted = OutcomeReport("pretty", color=True)
+    from satdoku.batch import solve_puzzles
+    from satdoku.formats import parse_puzzles
+    text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
+    assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
+    assert OutcomeReport("line", color=True).color is False
+
+
+def test_explain_steps_pretty_and_json():
+    result = run("explain", SEVENTEEN, "--steps")
+    assert result.exit_code == 0
+    assert re.search(r"^ +1\. (naked|hidden) single: r\d+c\d+ = \d", result.stdout, re.M)
+    rec, = records(run("explain", SEVENTEEN, "--steps", "--format", "json").stdout)
+    placed = {}
+    for step in rec["steps"]:
+        placed.update(step["placed"])
+    solution = rec["solution"]
+    assert all(solution[(int(c[1:c.index("c")]) - 1) * 9 + int(c[c.index("c") + 1:]) - 1] == d
+               for c, d in placed.items())
+
+
+def test_generate_to_a_difficulty():
+    result = run("generate", "--seed", "3", "--difficulty", "hard", "--count", "2",
+                 "--format", "json")
+    assert result.exit_code == 0
+    assert [r["label"] for r in records(result.stdout)] == ["hard", "hard"]
+    assert re.fullmatch(r"2 hard puzzles from \d+ grids\n", result.stderr.split("\n", 1)[-1]) \
+        or "2 hard puzzles from" in result.stderr
+    failed = run("generate", "--seed", "3", "--difficulty", "extreme", "--attempts", "2")
+    assert failed.exit_code == 1
+    assert "no extreme puzzle found in 2 grids" in failed.stderr
