@@ -6,21 +6,23 @@ Glossary (see :mod:`satdoku.geometry` for cell, box, region):
   top-left corner is at (0, 0) and a cell is :attr:`Canvas.cell` pixels wide.
 - place: where a primitive goes: a cell (an int) or a ``(row, col)`` pair, 0-based, which may
   be fractional or outside the grid (``(-1, 3)`` is above column 4: where outside clues go).
-- layer: primitives are kept in six layers drawn bottom to top: ``tint`` (whole cells a rule
-  shades: extra regions, clones, minimum and maximum cells), ``fill`` (highlights, odd and
-  even shapes), ``shape`` (lines, thermometers, arrows, cages, diagonals), ``grid`` (cell and
-  box lines), ``mark`` (dots, XV letters, quadruple circles: on top of the grid lines) and
-  ``text`` (digits, clues). Each primitive has a sensible default layer.
+- layer: primitives are kept in seven layers drawn bottom to top: ``wash`` (areas a rule
+  shades: extra regions, indexing columns), ``tint`` (cells a rule shades: clones, minimum and
+  maximum cells), ``fill`` (highlights, odd and even shapes), ``shape`` (lines, thermometers,
+  arrows, cages, diagonals), ``grid`` (cell and box lines), ``mark`` (dots, XV letters,
+  quadruple circles: on top of the grid lines) and ``text`` (digits, clues). Each primitive
+  has a sensible default layer.
 - note: a line of text under the grid for a rule that has nothing to draw on it (anti-knight,
   non-consecutive...): ``canvas.note(text)``; the document prints each note once.
 - highlight: a light fill on some cells (the cells where two solutions differ, the givens of
   a minimal unsolvable core).
 
 Design: the grid draws itself with the same primitives that variant constraints use
-(``constraint.draw(canvas)``), so a constraint type needs no SVG of its own: it names
-colours by meaning (``"whisper"``, ``"extra_region"``) and the canvas looks them up. The canvas keeps
-the bounding box of everything drawn; the document's view box is fitted to it at the end, so
-clues outside the grid get their margin only when there are some. Every text and attribute is
+(``constraint.draw(canvas)``), so a constraint type needs no SVG of its own: it names colours
+by meaning (``"whisper"``, ``"extra_region"``) and the canvas looks them up. Rules are drawn
+before the digits, so digits lie over clues in their cell. The canvas keeps the bounding box
+of everything drawn; the document's view box is fitted to it at the end, so clues outside
+the grid get their margin only when there are some. Every text and attribute is
 escaped for XML, and characters XML cannot hold (control characters) become U+FFFD.
 """
 
@@ -75,7 +77,7 @@ LINE_COLOURS = {
 
 FONT_FAMILY = "sans-serif"
 #: Layers, drawn bottom to top.
-LAYERS = ("tint", "fill", "shape", "grid", "mark", "text")
+LAYERS = ("wash", "tint", "fill", "shape", "grid", "mark", "text")
 
 Place = Union[int, Sequence[float]]
 
@@ -298,11 +300,13 @@ class Canvas:
             self.rect_at(x, y, self.cell, self.cell, fill=colour, css_class=css_class,
                          layer=layer)
 
-    def shade(self, cells: Iterable[Place], colour: str = "extra_region") -> None:
-        """Shade whole cells for a rule (extra regions, indexing columns), in the bottom
-        layer: under highlights, so a highlighted cell stays amber. ``colour`` a CSS colour or
-        a name (:func:`colour_of`)."""
-        self.fill(cells, colour_of(colour), css_class="tint", layer="tint")
+    def shade(self, cells: Iterable[Place], colour: str = "extra_region", *,
+              area: bool = False) -> None:
+        """Shade whole cells for a rule, under highlights (a highlighted cell stays amber).
+        ``area``: a wide area (an extra region, indexing columns), under the other rules'
+        shading so a clone inside it still shows. ``colour`` a CSS colour or a name
+        (:func:`colour_of`)."""
+        self.fill(cells, colour_of(colour), css_class="tint", layer="wash" if area else "tint")
 
     def digit(self, cell: Place, symbol: str, *, colour: str = COLOURS["given"],
               fit: int | None = None, css_class: str | None = None) -> None:
@@ -734,9 +738,11 @@ def _wrap(text: str | None, width: float, font: float) -> list[str]:
 
 
 def _draw_grid(canvas: Canvas, puzzle: Grid, filled: Grid | None, highlight: set[int],
-               alphabet: Alphabet) -> None:
+               alphabet: Alphabet, constraints: Sequence = ()) -> None:
     canvas.fill(sorted(highlight), COLOURS["highlight"], css_class="highlight")
     canvas.grid_lines()
+    for constraint in constraints:  # before the digits: a cage sum's patch stays under them
+        constraint.draw(canvas)
     fit = max(len(alphabet.symbol(d)) for d in range(1, puzzle.size + 1))  # one size for all
     for cell, given in enumerate(puzzle.cells):
         if given:
@@ -780,8 +786,6 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
     canvases = []
     for filled in ((solution, second) if second is not None else (solution,)):
         canvas = Canvas(geo, cell, alphabet)
-        _draw_grid(canvas, puzzle, filled, marked, alphabet)
-        for constraint in constraints:
-            constraint.draw(canvas)
+        _draw_grid(canvas, puzzle, filled, marked, alphabet, constraints)
         canvases.append(canvas)
     return svg_document(canvases, title=title, caption=caption)

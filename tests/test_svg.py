@@ -519,3 +519,60 @@ def test_shipped_variant_puzzles_draw():
             root = parse(svg)
             plain = parse(render_svg(p.givens, title=p.name))
             assert len(list(root.iter())) > len(list(plain.iter())), path
+
+
+#: Every constraint type on one grid, placed apart: docs/variant-rules.png is its picture.
+GALLERY = [
+    {"type": "slow-thermometer", "cells": ["r1c1", "r2c1", "r3c1", "r3c2"]},
+    {"type": "thermometer", "cells": ["r1c3", "r2c3", "r2c4"]},
+    {"type": "palindrome", "cells": ["r1c5", "r2c5"]},
+    {"type": "german-whispers", "cells": ["r1c6", "r2c6", "r3c7"]},
+    {"type": "between", "cells": ["r1c8", "r2c8", "r3c9"]},
+    {"type": "arrow", "circle": ["r3c4", "r3c5"], "cells": ["r4c5", "r5c4", "r6c3"]},
+    {"type": "killer", "cells": ["r3c3", "r4c3"], "sum": 11},
+    {"type": "killer", "cells": ["r6c9", "r7c9"], "sum": None},
+    {"type": "kropki-white", "cells": ["r4c4", "r4c5"], "difference": 3},
+    {"type": "kropki-white", "cells": ["r8c1", "r9c1"]},
+    {"type": "kropki-black", "cells": ["r4c6", "r5c6"]},
+    {"type": "german-whispers", "cells": ["r4c8", "r4c9"], "difference": 3},
+    {"type": "renban", "cells": ["r5c1", "r5c2", "r5c3"]},
+    {"type": "entropic", "cells": ["r5c7", "r5c8", "r5c9"]},
+    {"type": "minimum", "cells": ["r5c5"]},
+    {"type": "quadruple", "cells": ["r6c1", "r6c2", "r7c1", "r7c2"], "digits": [1, 2]},
+    {"type": "odd", "cells": ["r6c5"]},
+    {"type": "even", "cells": ["r7c5"]},
+    {"type": "extra-region", "cells": [f"r{r}c{c}" for r in (6, 7, 8) for c in (6, 7, 8)]},
+    {"type": "region-sum", "cells": ["r7c2", "r7c3", "r7c4", "r8c4"]},
+    {"type": "zipper", "cells": ["r9c2", "r9c3", "r9c4", "r8c3", "r8c2"]},
+    {"type": "xv", "cells": ["r8c5", "r9c5"], "sum": 5},
+    {"type": "maximum", "cells": ["r9c6"]},
+    {"type": "clone", "cells": ["r9c5"], "clone": ["r9c9"]},
+    {"type": "little-killer", "cells": ["r9c8", "r8c9"], "sum": 9},
+    {"type": "skyscraper", "line": "r2", "from": "end", "count": 3},
+    {"type": "x-sum", "line": "c9", "from": "end", "sum": 21},
+    {"type": "sandwich", "line": "r4", "sum": 10},
+    {"type": "x-sum", "line": "r4", "from": "start", "sum": 12},
+    {"type": "diagonal", "direction": "-"},
+    {"type": "rule-159"}, {"type": "anti-knight"}, {"type": "anti-king"},
+    {"type": "non-consecutive"}, {"type": "disjoint-groups"}, {"type": "no-kropki"},
+    {"type": "no-xv"},
+]
+
+
+def test_gallery_has_every_type():
+    assert {c["type"] for c in GALLERY} == set(CONSTRAINTS)
+    root = drawn(*GALLERY, title="every rule")
+    assert notes(root) == ("rules: rule 1-5-9, anti-knight, anti-king, non-consecutive, "
+                           "disjoint groups, no other kropki dots, no other X or V")
+
+
+def test_clone_shows_over_an_area():
+    root = drawn({"type": "clone", "cells": ["r1c2"], "clone": ["r9c1"]}, {"type": "rule-159"})
+    # the indexing columns' wash comes first in the document, the clone's tint over it
+    assert tints(root) == [COLOURS["indexer"]] * 27 + [CLONE_COLOURS[0]] * 2
+
+
+def test_digits_lie_over_clues_in_their_cell():
+    p = variant({"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}, givens={"r1c1": 9})
+    svg = render_svg(p.givens, constraints=p.constraints)
+    assert svg.index(">17<") < svg.index('class="given"')

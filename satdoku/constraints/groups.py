@@ -128,7 +128,7 @@ class ExtraRegion(CellsRule, _AllDifferent):
 
     def draw(self, canvas) -> None:
         """The region's cells shaded grey."""
-        canvas.shade(self.region, "extra_region")
+        canvas.shade(self.region, "extra_region", area=True)
 
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry) -> "ExtraRegion":

@@ -51,7 +51,8 @@ class Rule159(GlobalRule):
     def draw(self, canvas) -> None:
         """Columns 1, 5 and 9 tinted (as f-puzzles colours its column indexers), and a note."""
         n = self.geometry.size
-        canvas.shade([r * n + c - 1 for c in INDEXING_COLUMNS for r in range(n)], "indexer")
+        canvas.shade([r * n + c - 1 for c in INDEXING_COLUMNS for r in range(n)], "indexer",
+                     area=True)
         canvas.note(self.describe(canvas.geometry))
 
     def encode(self, ctx) -> list[Clause]:
