@@ -411,6 +411,11 @@ class Constraint:
         (:func:`prune_by_search`)."""
         return prune_by_search(self.cells, cand, self.holds)
 
+    def draw(self, canvas) -> None:
+        """Draw the rule on a :class:`satdoku.svg.Canvas` the way puzzle sites draw it
+        (``docs/pictures.md``). Every constraint type has its own."""
+        raise NotImplementedError(f"{type(self).__name__} cannot draw itself")
+
 
 class CellsRule(Constraint):
     """A rule whose JSON fields are just ``cells`` (in order; at least ``min_cells``)."""
@@ -431,6 +436,10 @@ class GlobalRule(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return self.type
+
+    def draw(self, canvas) -> None:
+        """Nothing on the grid (puzzle sites state these rules in words): a note under it."""
+        canvas.note(self.describe(canvas.geometry))
 
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry):
