@@ -27,6 +27,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from ..geometry import Geometry
 from ..grid import Grid
+from ..reduce import bits as digits_of  # the digits of a candidate bitmask
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
@@ -43,20 +44,6 @@ _LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
 def bit(d: int) -> int:
     """The candidate bit of digit ``d``."""
     return 1 << (d - 1)
-
-
-def digits_of(mask: int) -> list[int]:
-    """The digits of a candidate bitmask, in increasing order.
-
-    >>> digits_of(0b1011)
-    [1, 2, 4]
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
 
 
 def fills(cells: Sequence[int], cand: list[int], mask: int) -> bool:
