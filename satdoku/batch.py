@@ -84,19 +84,22 @@ class BatchSolver:
             if hasattr(solver, "steer"):  # counts in a batch: see satdoku.sat.SatSolver.steer
                 solver.steer = True
 
-    def run_grid(self, grid: Grid, parse_ms: float = 0.0) -> tuple[Result, list[str]]:
-        """The verified result of one grid whose givens the parser checked (and, with
-        ``check``, the disagreements)."""
+    def run_grid(self, grid: Grid, parse_ms: float = 0.0,
+                 constraints: tuple = ()) -> tuple[Result, list[str]]:
+        """The verified result of one grid whose givens the parser checked, under a variant
+        puzzle's ``constraints`` (and, with ``check``, the disagreements)."""
         o = self.options
         deadline = (NO_DEADLINE if o.timeout is None else
                     Deadline(o.timeout, time.perf_counter() - parse_ms / 1000))
         if self.other is None:
             return solve(self.solver, grid, limit=o.limit, deadline=deadline,
-                         givens_checked=True), []
+                         constraints=constraints, givens_checked=True), []
         from .agree import disagreements
         limit = max(o.limit, 2)
-        result = solve(self.solver, grid, limit=limit, deadline=deadline, givens_checked=True)
-        other = solve(self.other, grid, limit=limit, givens_checked=True,
+        result = solve(self.solver, grid, limit=limit, deadline=deadline,
+                       constraints=constraints, givens_checked=True)
+        other = solve(self.other, grid, limit=limit, constraints=constraints,
+                      givens_checked=True,
                       deadline=Deadline(o.timeout, time.perf_counter() - parse_ms / 1000))
         return result, disagreements(result, other)
 
@@ -104,7 +107,7 @@ class BatchSolver:
         """The outcome of one puzzle; never raises for a bad puzzle."""
         if puzzle.error is not None or puzzle.grid is None:
             return invalid(puzzle)
-        result, problems = self.run_grid(puzzle.grid, puzzle.parse_ms)
+        result, problems = self.run_grid(puzzle.grid, puzzle.parse_ms, puzzle.constraints)
         result.stats["parse_ms"] = puzzle.parse_ms
         return Outcome(puzzle, result, problems)
 
@@ -142,7 +145,7 @@ def _pack(puzzle: Puzzle) -> tuple | None:
     grid = puzzle.grid
     if puzzle.error is not None or grid is None:
         return None  # answered by the parent: invalid
-    return grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms
+    return grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms, puzzle.constraints
 
 
 def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
@@ -163,8 +166,8 @@ def _run_packed(batch: BatchSolver, packed: list[tuple | None]) -> list[tuple | 
         if item is None:
             out.append(None)
             continue
-        geo, data, parse_ms = item
-        r, problems = batch.run_grid(unpack_grid(geo, data), parse_ms)
+        geo, data, parse_ms, constraints = item
+        r, problems = batch.run_grid(unpack_grid(geo, data), parse_ms, constraints)
         r.stats["parse_ms"] = parse_ms
         n = geo.size
         out.append(((r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
@@ -241,7 +244,7 @@ def _parse_and_run(batch: BatchSolver, item: tuple) -> list[tuple]:
             out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, puzzle.error,
                         None, None, parse_ms, None))
             continue
-        r, problems = batch.run_grid(grid, parse_ms)
+        r, problems = batch.run_grid(grid, parse_ms, puzzle.constraints)
         r.stats["parse_ms"] = parse_ms
         n = grid.size
         out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, None,

@@ -48,7 +48,7 @@ __all__ = [
     "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
     "check_alphabet", "read_lines", "MAX_LINE_CHARS",
     "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
-    "LineSplitter", "parse_chunk", "open_lines",
+    "LineSplitter", "parse_chunk",
 ]
 
 DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -162,6 +162,8 @@ class Puzzle:
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
     parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
+    constraints: tuple = ()  # a variant puzzle's rules (satdoku.constraints), beyond Sudoku's
+    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
 
     @property
     def ok(self) -> bool:
@@ -746,24 +748,6 @@ def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
     return _stream(reader, lines, first_line, finish)
 
 
-def open_lines(path: str) -> tuple[str, Iterator[str]]:
-    """(source name, lines) of the file at ``path`` (``'-'``: stdin), read with
-    :func:`read_lines`; an error while reading raises :class:`PuzzleError` ('cannot read:
-    ...'), and a file that cannot be opened raises it at once."""
-    handle, stream, source = _open(path)
-    return source, _closing(handle, read_lines(stream, source), source)
-
-
-def _open(path: str):
-    """(handle to close or None, binary stream, source name) of ``path`` (``'-'``: stdin)."""
-    if path == "-":
-        return None, getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
-    try:
-        return (stream := open(path, "rb")), stream, path
-    except OSError as exc:
-        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
-
-
 #: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
 #: a 1024x1024 one ~5 MB): reading stops there with a located error, so an endless stream
 #: without line ends (``< /dev/zero``) costs bounded memory.
@@ -832,14 +816,20 @@ def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
     ...
     satdoku.errors.PuzzleError: /no/such.txt: cannot read: No such file or directory
     """
-    handle, stream, source = _open(path)
+    if path == "-":
+        stream, source = getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
+    else:
+        try:
+            stream, source = open(path, "rb"), path
+        except OSError as exc:
+            raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
     puzzles = parse_puzzles(read_lines(stream, source), source, box=box, alphabet=alphabet)
-    return _closing(handle, puzzles, source)
+    return _closing(stream if path != "-" else None, puzzles, source)
 
 
-def _closing(handle, items: Iterator, path: str) -> Iterator:
+def _closing(handle, puzzles: Iterator[Puzzle], path: str) -> Iterator[Puzzle]:
     try:
-        yield from items
+        yield from puzzles
     except OSError as exc:
         raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
     finally:
@@ -875,11 +865,13 @@ def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | Non
     return first
 
 
-def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None) -> str:
+def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None,
+                paint=None) -> str:
     """``grid`` as text: ``'line'`` (one line) or ``'pretty'`` (rows, with box separators).
 
     ``alphabet`` defaults to :func:`alphabet_for` the grid's size. Numbers write empty cells as
-    ``0`` in a line and ``.`` when pretty, right-aligned.
+    ``0`` in a line and ``.`` when pretty, right-aligned. ``paint(cell, text)``, pretty only,
+    may wrap each cell's text (in terminal colours, say) without changing the layout.
 
     >>> from satdoku.geometry import geometry
     >>> g = Grid(geometry(2, 2), (1, 0, 3, 0) + (0,) * 12)
@@ -911,6 +903,8 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     else:
         width = 1
         texts = [symbols[d - 1] if d else "." for d in cells]
+    if paint is not None:
+        texts = [paint(cell, text) for cell, text in enumerate(texts)]
     r, c = grid.geometry.band_shape
     group_width = c * (width + 1) - 1
     rule = "-+-".join(["-" * group_width] * (n // c))

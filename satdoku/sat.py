@@ -222,6 +222,7 @@ class _Engine:
         self.nclauses = 0
         self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
         self.broken = False  # interrupted inside the solver: no further call is allowed
+        self.rules: tuple | None = None  # (key, constraints, activation literals) in force
 
     def fresh_var(self) -> int:
         self.top += 1
@@ -339,6 +340,7 @@ class _FullEngine(_Engine):
         self.nclauses = 0
         self.uses = 0
         self.excluded = None
+        self.rules = None  # the variant rules in force: added again when next asked for
         self.counting = False
 
     def assumptions(self, grid: Grid) -> list[int]:
@@ -484,6 +486,8 @@ class SatSolver:
         self._encodings: dict[int, str] = {}
         self._watchdog: _Watchdog | None = None
 
+    takes_constraints = True  # variant rules: see solve()
+
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
         if self.encoding is not None:
@@ -579,7 +583,7 @@ class SatSolver:
             t0 = time.perf_counter()
             assumptions = engine.assumptions(grid)
             if constraints:
-                assumptions = assumptions + self._add_constraints(engine, constraints)
+                assumptions = assumptions + self._rule_acts(engine, constraints)
             t1 = time.perf_counter()
             stats["encode_ms"] += (t1 - t0) * 1000
             before = engine.solver.accum_stats() if self.stats else None
@@ -587,9 +591,6 @@ class SatSolver:
                 status = self._count(engine, grid, assumptions, limit, deadline, solutions)
             finally:
                 stats["solve_ms"] = (time.perf_counter() - t1) * 1000
-                if constraints and not engine.broken:
-                    for act in assumptions[len(assumptions) - len(constraints):]:
-                        engine.solver.add_clause([-act])
         except TimeUp:
             status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
             if engine is None:  # stopped while building or loading the formula
@@ -665,6 +666,19 @@ class SatSolver:
                       solutions[1] if len(solutions) > 1 else None,
                       self.name, engine.encoding, (time.perf_counter() - start) * 1000, stats,
                       None, limit)
+
+    def _rule_acts(self, engine: _Engine, constraints: tuple) -> list[int]:
+        """The activation literals of ``constraints`` in ``engine``: added on first use and
+        kept while the same rules come again (explain, candidates and batches of one variant
+        ask many questions of one puzzle); other rules retire them for good."""
+        key = tuple(map(id, constraints))
+        if engine.rules is not None and engine.rules[0] == key:
+            return engine.rules[2]
+        if engine.rules is not None:
+            engine.solver.append_formula([[-act] for act in engine.rules[2]])
+        acts = self._add_constraints(engine, constraints)
+        engine.rules = (key, tuple(constraints), acts)  # holding them keeps their ids valid
+        return acts
 
     def _add_constraints(self, engine: _Engine, constraints: tuple) -> list[int]:
         """Each constraint's clauses guarded by a fresh activation literal; the literals."""
@@ -809,36 +823,75 @@ class SatSolver:
 
     # Questions beyond solving (explain, generate).
 
-    def core(self, grid: Grid, *, deadline: Deadline | None = None
-             ) -> tuple[list[int] | None, Grid | None]:
-        """Cells of givens that cannot all hold together, or a solution when there are none.
+    def core(self, grid: Grid, *, deadline: Deadline | None = None, constraints: tuple = ()
+             ) -> tuple[tuple[list[int], list[int]] | None, Grid | None]:
+        """Givens and rules that cannot all hold together, or a solution when there are none.
 
-        Returns ``(cells, None)`` when ``grid`` has no solution: with a full encoding the cells
-        come from the solver's final conflict over the clue assumptions (``get_core``), an
-        unsatisfiable subset of the givens but not necessarily a minimal one
+        Returns ``((cells, rules), None)`` when ``grid`` under ``constraints`` has no solution:
+        with a full encoding they come from the solver's final conflict over the assumptions
+        (``get_core``: a clue literal per given, an activation literal per rule; ``rules`` are
+        indices into ``constraints``), an unsatisfiable subset but not necessarily a minimal one
         (:func:`satdoku.explain.minimal_core` shrinks it); the reduced encoding has no
         assumptions and gives every given. Returns ``(None, solution)`` otherwise.
         Raises TimeUp at the deadline, TooBigError for a formula over the limit.
         """
         deadline = deadline or NO_DEADLINE
+        everything = ([c for c, _ in grid.givens()], list(range(len(constraints))))
         try:
             engine = self._engine(grid, deadline, keep=True)
         except _Settled as settled:
             if settled.formula.contradiction is None:
                 return None, Grid(grid.geometry, tuple(settled.formula.settled))
-            return [c for c, _ in grid.givens()], None
+            return everything, None
+        acts: list[int] = []
         try:
-            answer = self._run(engine, engine.assumptions(grid), deadline)
+            clues = engine.assumptions(grid)
+            acts = self._rule_acts(engine, constraints) if constraints else []
+            answer = self._run(engine, clues + acts, deadline)
             if answer is None:
                 raise TimeUp
             if answer:
                 return None, engine.decode(engine.solver.get_model())
-            if isinstance(engine, _FullEngine):
-                n = grid.size
-                return sorted({(lit - 1) // n for lit in engine.solver.get_core() or ()}), None
-            return [c for c, _ in grid.givens()], None
+            if not isinstance(engine, _FullEngine):
+                return everything, None
+            core = set(engine.solver.get_core() or ())
+            n = grid.size
+            cells = sorted({(lit - 1) // n for lit in core if lit <= engine.n3})
+            return (cells, [i for i, act in enumerate(acts) if act in core]), None
         finally:
-            if engine.per_puzzle:
+            if engine.per_puzzle or engine.broken:
+                engine.delete()
+
+    def first_solution(self, grid: Grid, *, assume: tuple[tuple[int, int], ...] = (),
+                       constraints: tuple = (), deadline: Deadline | None = None
+                       ) -> Grid | None:
+        """A solution of ``grid`` under ``constraints`` in which each (cell, digit) of
+        ``assume`` holds, or None when there is none (not verified: the caller checks).
+        Raises TimeUp at the deadline."""
+        deadline = deadline or NO_DEADLINE
+        try:
+            engine = self._engine(grid, deadline)
+        except _Settled as settled:
+            if settled.formula.contradiction is not None:
+                return None
+            solved = Grid(grid.geometry, tuple(settled.formula.settled))
+            return solved if all(solved.cells[c] == d for c, d in assume) else None
+        acts: list[int] = []
+        try:
+            extra = []
+            for cell, d in assume:
+                lit = engine.lit(cell, d)
+                if lit is False:
+                    return None
+                if lit is not True:
+                    extra.append(lit)
+            acts = self._rule_acts(engine, constraints) if constraints else []
+            answer = self._run(engine, engine.assumptions(grid) + extra + acts, deadline)
+            if answer is None:
+                raise TimeUp
+            return engine.decode(engine.solver.get_model()) if answer else None
+        finally:
+            if engine.per_puzzle or engine.broken:
                 engine.delete()
 
     def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,

@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from conftest import (PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD, SHARED, UNSOLVABLE_4X4,
-                      grid_of, needs_shared)
+from conftest import (PUZZLES as PUZZLE_FILES, PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD,
+                      SHARED, UNSOLVABLE_4X4, grid_of, needs_shared)
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError, TooBigError
 from satdoku.generate import pattern_grid
@@ -247,11 +247,11 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
 
 
 def test_core_of_unsolvable_givens(solver):
-    cells, witness = solver.core(UNSOLVABLE)
-    assert witness is None
+    (cells, rules), witness = solver.core(UNSOLVABLE)
+    assert witness is None and rules == []
     assert set(cells) <= {c for c, _ in UNSOLVABLE.givens()} and cells
-    cells, witness = solver.core(PUZZLES["4x4"])
-    assert cells is None and is_solution(witness, PUZZLES["4x4"])
+    core, witness = solver.core(PUZZLES["4x4"])
+    assert core is None and is_solution(witness, PUZZLES["4x4"])
 
 
 def test_other_solution_anywhere_or_at_given_cells(solver):
@@ -333,8 +333,8 @@ def test_large_100x100_solves():
 
 def test_reduced_core_and_other_solution():
     with SatSolver(encoding="reduced") as s:
-        cells, witness = s.core(UNSOLVABLE)
-        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()]
+        (cells, rules), witness = s.core(UNSOLVABLE)
+        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()] and rules == []
         sample, hard = grid_of(SAMPLE), grid_of(SAMPLE_HARD)
         solution = s.solve(sample).solution
         assert s.other_solution(sample, solution) == ("unique", None)
@@ -452,3 +452,15 @@ def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
             explained = [explain(grid, solver=s) for grid in puzzles + [grid_of(SAMPLE_HARD)]]
         made[every] = puzzles, [(e.status, e.solution, e.second) for e in explained]
     assert made[0] == made[2]
+
+
+def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
+    import satdoku.sat as sat
+    from satdoku.inputs import iter_inputs
+    monkeypatch.setattr(sat, "REBUILD_EVERY", 2)
+    puzzle = next(iter_inputs([str(PUZZLE_FILES / "variants" / "159-arrows.json")]))
+    with SatSolver() as s:
+        for _ in range(5):  # the same rules asked about again, across rebuilds
+            result = s.solve(puzzle.grid, limit=2, constraints=puzzle.constraints)
+            assert result.status == "unique"
+            assert all(not c.check(result.solution) for c in puzzle.constraints)
