@@ -436,12 +436,13 @@ def run_subsets(geo, cand, largest=2):
 
 
 def test_naked_pair_clears_the_rest_of_its_house():
-    # Row 1 of a 4x4 grid: r1c1 and r1c2 are {1, 2}, so r1c3 and r1c4 lose 1 and 2.
-    geo = geometry(2, 2)
-    cand = candidates(geo, ["12", "12", "123", "1234"] + ["."] * 12)
+    # Row 1 of a 6x6 grid: r1c1 and r1c2 are {1, 2}, so r1c3 and r1c4 lose 1 and 2.
+    geo = geometry(2, 3)
+    cand = candidates(geo, ["12", "12", "123", "1234", "123456", "123456"] + ["."] * 30)
     found, queue, _ = run_subsets(geo, cand)
     assert found is True
     assert cand[2] == 0b100 and cand[3] == 0b1100 and queue == [2]
+    assert cand[4] == cand[5] == 0b110000  # and 5, 6 are a hidden pair there
 
 
 def test_hidden_pair_keeps_its_cells_to_itself():
