@@ -4,7 +4,7 @@
     python scripts/bench_native.py --set 25x25                  # gecode_frisch, count to 2, 60 s
     python scripts/bench_native.py --set 9x9 --baseline /tmp/search.py --rounds 2
     python scripts/bench_native.py FILE... [--first N] [--limit 1|2] [--timeout S] [--profile]
-                                   [--baseline PATH [--rounds K]] [--norvig]
+                                   [--baseline PATH [--rounds K]] [--norvig] [--verbose]
 
 One markdown row per (file, solver): puzzles, solved (before the timeout), solved within the
 target (CPU seconds), timeouts, wrong answers, median / max / total seconds, puzzles/s, nodes,
@@ -85,10 +85,11 @@ def read_grids(path: str, first: int | None) -> list[Grid]:
     return grids
 
 
-def run(solvers: dict, grids: list[Grid], limit: int, timeout: float | None, rounds: int):
+def run(solvers: dict, grids: list[Grid], limit: int, timeout: float | None, rounds: int,
+        verbose: bool = False):
     """{name: [(seconds, result)] per puzzle}: every puzzle by every solver, A B A B."""
     out: dict[str, list] = {name: [] for name in solvers}
-    for grid in grids:
+    for index, grid in enumerate(grids, 1):
         best: dict[str, tuple[float, object]] = {}
         for _ in range(rounds):
             for name, solver in solvers.items():
@@ -99,6 +100,10 @@ def run(solvers: dict, grids: list[Grid], limit: int, timeout: float | None, rou
                     best[name] = (seconds, result)
         for name in solvers:
             out[name].append(best[name])
+            if verbose:
+                seconds, result = best[name]
+                print(f"  puzzle {index} {name}: {result.status} {seconds:.2f} s "
+                      f"{result.stats['nodes']} nodes", file=sys.stderr, flush=True)
     return out
 
 
@@ -165,6 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=1, help="rounds of A B (each puzzle's "
                         "fastest round counts)")
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+    parser.add_argument("--verbose", action="store_true", help="a line per puzzle on stderr")
     parser.add_argument("--norvig", action="store_true",
                         help="also time Norvig's solver on the same 9x9 puzzles (scripts/norvig.py)")
     args = parser.parse_args(argv)
@@ -202,7 +208,7 @@ def main(argv: list[str] | None = None) -> int:
                  f"{timeout if timeout is not None else '-'} s)")
         if profiler:
             profiler.enable()
-        runs = run(solvers, grids, limit, timeout, max(1, args.rounds))
+        runs = run(solvers, grids, limit, timeout, max(1, args.rounds), args.verbose)
         if profiler:
             profiler.disable()
         base_total = sum(s for s, _ in runs["baseline"]) if "baseline" in runs else None
