@@ -473,7 +473,8 @@ def test_pairs_save_guesses():
     assert with_pairs.solution == without.solution and with_pairs.status == "unique"
 
 
-SMALL = [geometry(2, 2), geometry(2, 3), geometry(3, 2), geometry(1, 4), JIGSAW4, JIGSAW6]
+SMALL = [geometry(2, 2), geometry(2, 3), geometry(3, 2), geometry(1, 4), geometry(4, 1), JIGSAW4,
+         JIGSAW6]
 
 
 @settings(max_examples=60, deadline=None)
@@ -555,3 +556,13 @@ def test_subsets_count_alike_on_9x9(seed, fraction):
     counts = {(r.status, r.count) for r in (NativeSolver(subsets=k).solve(puzzle, limit=3)
                                             for k in (0, 2, 3))}
     assert len(counts) == 1
+
+
+def test_weights_send_search_where_contradictions_were():
+    # Without pairs, NEEDS_PAIRS takes search; branching ties broken by house weights take a
+    # fifth of the nodes of ties broken by cell index (55 against 285 when measured).
+    weighted = NativeSolver(subsets=0).solve(NEEDS_PAIRS, limit=2)
+    by_index = NativeSolver(subsets=0, weights=False).solve(NEEDS_PAIRS, limit=2)
+    assert weighted.status == by_index.status == "unique"
+    assert weighted.solution == by_index.solution
+    assert weighted.stats["nodes"] * 2 < by_index.stats["nodes"]
