@@ -52,7 +52,8 @@ SHARED = ROOT.parent / "shared" / "puzzles"
 PRESETS = {
     "9x9": ([("9x9/17_clue.txt", 2000), ("9x9/magictour_top1465.txt", None),
              ("9x9/forum_hardest_1106.txt", None)], 1, None, None),
-    "16x16": ([("16x16/forum_tarek_first20.1g.txt", None), ("16x16/forum_blue_ultimate.16.txt", None),
+    "16x16": ([("16x16/forum_tarek_first20.1g.txt", None),
+               ("16x16/forum_blue_ultimate.16.txt", None),
                ("16x16/forum_misc.0f.txt", None)], 2, 10.0, 30.0),
     "25x25": ([("25x25/gecode_frisch_25x25.txt", None), ("25x25/rkkautsar_sudoku-25-1.txt", None)],
               2, 60.0, 120.0),
@@ -130,7 +131,8 @@ def row(label: str, name: str, grids: list[Grid], runs: list, limit: int,
     ratio = f"{baseline_total / total:.2f}" if baseline_total and total else "-"
     rate = n / total if total else math.inf
     median = statistics.median(times) if times else 0.0
-    text = (f"| {label} | {name} | {n} | {solved} | {within} | {timeouts} | {wrong} | {median:.3f} | "
+    text = (f"| {label} | {name} | {n} | {solved} | {within} | {timeouts} | {wrong} | "
+            f"{median:.3f} | "
             f"{max(times, default=0.0):.3f} | {total:.2f} | {rate:,.1f} | {nodes:,.1f} | "
             f"{guesses:,.1f} | {no_guess:.1f} | {ratio} |")
     return text, wrong + timeouts == 0, total
@@ -172,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
     parser.add_argument("--verbose", action="store_true", help="a line per puzzle on stderr")
     parser.add_argument("--norvig", action="store_true",
-                        help="also time Norvig's solver on the same 9x9 puzzles (scripts/norvig.py)")
+                        help="also time Norvig's solver on the same 9x9 puzzles "
+                             "(scripts/norvig.py)")
     args = parser.parse_args(argv)
 
     jobs = []  # (path, first, limit, target, timeout)

@@ -70,7 +70,8 @@ def main(argv=None) -> int:
         return 2
     sat, native = make_solver("sat", sat_solver=args.sat_solver), make_solver("native")
     print(f"native timeout {args.timeout} s; SAT {sat.name}, timeout {args.sat_timeout} s\n")
-    print("| file | puzzles | compared | native timeouts | SAT timeouts | disagreements | seconds |")
+    print("| file | puzzles | compared | native timeouts | SAT timeouts | disagreements | "
+          "seconds |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     all_problems = []
     for path in files:
