@@ -4,6 +4,11 @@ A bad puzzle becomes an ``invalid`` outcome and the batch goes on. One solver ob
 whole batch (in each worker process, when there are several), so the SAT backend builds its base
 formula once per geometry and solves every puzzle with its clues as assumptions. Each puzzle's
 time limit starts when reading it began.
+
+With several processes and command-line inputs (:class:`satdoku.inputs.Inputs`), the parent
+only reads the files and cuts them into chunks of raw lines where a cut cannot change what
+they say (:class:`satdoku.formats.LineSplitter`); the workers parse and solve, and the parent
+puts the puzzles back together with their source, line and index, in input order.
 """
 
 from __future__ import annotations
@@ -12,8 +17,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
-from .agree import disagreements
-from .deadline import Deadline
+from .deadline import NO_DEADLINE, Deadline
 from .encode import DEFAULT_MAX_CLAUSES
 from .formats import Puzzle
 from .geometry import Geometry
@@ -80,18 +84,26 @@ class BatchSolver:
         self.other = None
         if options.check:
             self.other = options.make("native" if options.solver == "sat" else "sat")
+        for solver in (self.solver, self.other):
+            if hasattr(solver, "steer"):  # counts in a batch: see satdoku.sat.SatSolver.steer
+                solver.steer = True
 
-    def run_grid(self, grid: Grid, parse_ms: float = 0.0) -> tuple[Result, list[str]]:
-        """The verified result of one grid whose givens the parser checked (and, with
-        ``check``, the disagreements)."""
+    def run_grid(self, grid: Grid, parse_ms: float = 0.0,
+                 constraints: tuple = ()) -> tuple[Result, list[str]]:
+        """The verified result of one grid whose givens the parser checked, under a variant
+        puzzle's ``constraints`` (and, with ``check``, the disagreements)."""
         o = self.options
-        deadline = Deadline(o.timeout, time.perf_counter() - parse_ms / 1000)
+        deadline = (NO_DEADLINE if o.timeout is None else
+                    Deadline(o.timeout, time.perf_counter() - parse_ms / 1000))
         if self.other is None:
             return solve(self.solver, grid, limit=o.limit, deadline=deadline,
-                         givens_checked=True), []
+                         constraints=constraints, givens_checked=True), []
+        from .agree import disagreements
         limit = max(o.limit, 2)
-        result = solve(self.solver, grid, limit=limit, deadline=deadline, givens_checked=True)
-        other = solve(self.other, grid, limit=limit, givens_checked=True,
+        result = solve(self.solver, grid, limit=limit, deadline=deadline,
+                       constraints=constraints, givens_checked=True)
+        other = solve(self.other, grid, limit=limit, constraints=constraints,
+                      givens_checked=True,
                       deadline=Deadline(o.timeout, time.perf_counter() - parse_ms / 1000))
         return result, disagreements(result, other)
 
@@ -99,7 +111,7 @@ class BatchSolver:
         """The outcome of one puzzle; never raises for a bad puzzle."""
         if puzzle.error is not None or puzzle.grid is None:
             return invalid(puzzle)
-        result, problems = self.run_grid(puzzle.grid, puzzle.parse_ms)
+        result, problems = self.run_grid(puzzle.grid, puzzle.parse_ms, puzzle.constraints)
         result.stats["parse_ms"] = puzzle.parse_ms
         return Outcome(puzzle, result, problems)
 
@@ -137,7 +149,7 @@ def _pack(puzzle: Puzzle) -> tuple | None:
     grid = puzzle.grid
     if puzzle.error is not None or grid is None:
         return None  # answered by the parent: invalid
-    return grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms
+    return grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms, puzzle.constraints
 
 
 def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
@@ -158,8 +170,8 @@ def _run_packed(batch: BatchSolver, packed: list[tuple | None]) -> list[tuple | 
         if item is None:
             out.append(None)
             continue
-        geo, data, parse_ms = item
-        r, problems = batch.run_grid(unpack_grid(geo, data), parse_ms)
+        geo, data, parse_ms, constraints = item
+        r, problems = batch.run_grid(unpack_grid(geo, data), parse_ms, constraints)
         r.stats["parse_ms"] = parse_ms
         n = geo.size
         out.append(((r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
@@ -180,17 +192,101 @@ def _dask_solve_chunk(options: SolveOptions, packed: list[tuple | None]) -> list
     return _run_packed(batch, packed)
 
 
+def _outcome(puzzle: Puzzle, item: tuple) -> Outcome:
+    (status, solution, count, second, solver, encoding, time_ms, stats, message,
+     limit), problems = item
+    geo = puzzle.grid.geometry
+    return Outcome(puzzle, Result(status, unpack_grid(geo, solution), count,
+                                  unpack_grid(geo, second), solver, encoding, time_ms,
+                                  stats, message, limit), problems)
+
+
 def _join(chunk: list[Puzzle], results: list[tuple | None]) -> Iterator[Outcome]:
     for puzzle, item in zip(chunk, results):
-        if item is None:
-            yield invalid(puzzle)
+        yield invalid(puzzle) if item is None else _outcome(puzzle, item)
+
+
+# Parsing in the workers: the pieces of satdoku.inputs.Inputs.chunks, one per task. A piece of
+# raw lines comes back as one tuple per puzzle (line, index, name, alphabet, error, geometry,
+# digits, parse_ms, packed result and disagreements, or None).
+
+class _PiecePacker:
+    """Packs pieces for the workers, with the box and alphabet the puzzles are read with."""
+
+    def __init__(self, box: tuple[int, int] | None, alphabet: str | None) -> None:
+        self.reading = (box, alphabet)
+
+    def __call__(self, piece) -> tuple:
+        from .inputs import LineChunk
+        if isinstance(piece, LineChunk):
+            return ("lines", piece.source, piece.first_line, piece.lines, piece.comment,
+                    piece.finish, self.reading)
+        return ("parsed", [_pack(p) for p in piece.puzzles])
+
+
+def _solve_pieces(packed: list[tuple]) -> list[list]:
+    assert _worker is not None, "worker not initialised"
+    return [_parse_and_run(_worker, item) if item[0] == "lines" else
+            _run_packed(_worker, item[1]) for item in packed]
+
+
+def _parse_and_run(batch: BatchSolver, item: tuple) -> list[tuple]:
+    from .formats import parse_chunk
+    _, source, first_line, lines, comment, finish, (box, alphabet) = item
+    puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
+                          finish=finish, box=box, alphabet=alphabet)
+    clock = time.perf_counter
+    out = []
+    while True:
+        start = clock()
+        puzzle = next(puzzles, None)
+        if puzzle is None:
+            return out
+        parse_ms = (clock() - start) * 1000
+        grid = puzzle.grid
+        if puzzle.error is not None or grid is None:
+            out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, puzzle.error,
+                        None, None, parse_ms, None))
             continue
-        (status, solution, count, second, solver, encoding, time_ms, stats, message,
-         limit), problems = item
-        geo = puzzle.grid.geometry
-        yield Outcome(puzzle, Result(status, unpack_grid(geo, solution), count,
-                                     unpack_grid(geo, second), solver, encoding, time_ms,
-                                     stats, message, limit), problems)
+        r, problems = batch.run_grid(grid, parse_ms, puzzle.constraints)
+        r.stats["parse_ms"] = parse_ms
+        n = grid.size
+        out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, None,
+                    grid.geometry, pack_cells(grid.cells, n), parse_ms,
+                    (r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
+                     pack_cells(r.second and r.second.cells, n), r.solver, r.encoding,
+                     r.time_ms, r.stats, r.message, r.limit, problems)))
+
+
+def _join_pieces(chunk: list, results: list[list]) -> Iterator[Outcome]:
+    from .inputs import LineChunk, no_puzzles
+    for piece, items in zip(chunk, results):
+        tally = piece.tally
+        if not isinstance(piece, LineChunk):
+            for i, (puzzle, item) in enumerate(zip(piece.puzzles, items), tally.found + 1
+                                               if tally is not None else 0):
+                if tally is not None:  # parsed here after the workers parsed the start
+                    puzzle.index = i
+                yield invalid(puzzle) if item is None else _outcome(puzzle, item)
+            if tally is not None:
+                tally.found += len(piece.puzzles)
+            continue
+        source, base = piece.source, tally.found
+        for line, index, name, alphabet, error, geo, cells, parse_ms, item in items:
+            if item is None:
+                yield invalid(Puzzle(None, source, line, base + index, name, alphabet, error,
+                                     parse_ms))
+                continue
+            (status, solution, count, second, solver, encoding, time_ms, stats, message,
+             limit, problems) = item
+            yield Outcome(Puzzle(Grid(geo, tuple(cells)), source, line, base + index, name,
+                                 alphabet, None, parse_ms),
+                          Result(status, solution and Grid(geo, tuple(solution)), count,
+                                 second and Grid(geo, tuple(second)), solver, encoding,
+                                 time_ms, stats, message, limit), problems)
+        tally.found += len(items)
+        if piece.last and not tally.found:
+            yield invalid(no_puzzles(source))
 
 
 def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(), *,
@@ -199,16 +295,27 @@ def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(
     """Outcomes of ``puzzles`` in input order: on a Dask cluster when ``scheduler`` is given,
     on a pool of ``jobs`` processes (0: one per core) when ``jobs != 1``, else here.
 
+    Command-line inputs (:func:`satdoku.inputs.iter_inputs`) not yet started are parsed in
+    the workers, ``chunk_size`` raw lines a task; other iterables are parsed here, and sent
+    ``chunk_size`` puzzles a task.
+
     >>> from satdoku.formats import parse_puzzles
     >>> [o.result.status for o in solve_batch(parse_puzzles(["1.3..4.2.34.4.23"]), jobs=2)]
     ['solved']
     """
-    from .parallel import DEFAULT_CHUNK_SIZE, ordered_dask, ordered_pool
-    chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
     if scheduler is not None:
+        from .parallel import DEFAULT_CHUNK_SIZE, ordered_dask
         return ordered_dask(puzzles, scheduler=scheduler, work=_dask_solve_chunk,
-                            args=(options,), pack=_pack, join=_join, chunk_size=chunk_size)
+                            args=(options,), pack=_pack, join=_join,
+                            chunk_size=chunk_size or DEFAULT_CHUNK_SIZE)
     if jobs != 1:
+        from .parallel import DEFAULT_CHUNK_SIZE, ordered_pool
+        chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
+        if callable(getattr(puzzles, "chunks", None)) and not puzzles.started:
+            return ordered_pool(puzzles.chunks(chunk_size), jobs=jobs, init=_init_worker,
+                                initargs=(options,), work=_solve_pieces,
+                                pack=_PiecePacker(puzzles.box, puzzles.alphabet),
+                                join=_join_pieces, chunk_size=1)
         return ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
                             work=_solve_chunk, pack=_pack, join=_join, chunk_size=chunk_size)
     return solve_puzzles(puzzles, options)

@@ -35,7 +35,7 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from .deadline import Deadline
 from .errors import OptionError, SatdokuError
 from .files import publish
-from .formats import Puzzle, read_puzzles
+from .formats import Puzzle
 from .result import Result
 from .external import is_exec
 from .solvers import SOLVERS, check_sat_name, choose_encoding, make_solver, solve, verify
@@ -167,16 +167,14 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
 
 
 def _load(path: str, first: int | None, box, alphabet) -> list[Puzzle]:
+    from .inputs import iter_inputs
+    if not os.path.exists(path):
+        raise SatdokuError("cannot read: No such file or directory", source=path)
     puzzles = []
-    try:
-        for puzzle in read_puzzles(path, box=box, alphabet=alphabet):
-            if first is not None and len(puzzles) >= first:
-                break
-            puzzles.append(puzzle)
-    except OSError as error:
-        raise SatdokuError(f"cannot read: {error.strerror or error}", source=path) from None
-    except SatdokuError as error:
-        raise error.located(source=path) from None
+    for puzzle in iter_inputs([path], box=box, alphabet=alphabet):
+        if first is not None and len(puzzles) >= first:
+            break
+        puzzles.append(puzzle)
     return puzzles
 
 
@@ -289,7 +287,8 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
     try:
         if warmup:
             for i, puzzle in enumerate(valid):
-                warm[i] = solve(solver, puzzle.grid, limit=limit, timeout=timeout)
+                warm[i] = solve(solver, puzzle.grid, limit=limit, timeout=timeout,
+                                constraints=puzzle.constraints)
                 step()
         for i, puzzle in enumerate(valid):
             before = warm.get(i)
@@ -298,10 +297,14 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                 result, elapsed = before, (timeout or 0) * 1000.0
             else:
                 start = time.perf_counter()
-                result = solver.solve(puzzle.grid, limit=limit, deadline=Deadline(timeout))
+                deadline = Deadline(timeout)
+                result = (solver.solve(puzzle.grid, limit=limit, deadline=deadline,
+                                       constraints=puzzle.constraints)
+                          if puzzle.constraints else
+                          solver.solve(puzzle.grid, limit=limit, deadline=deadline))
                 elapsed = (time.perf_counter() - start) * 1000.0
                 # Checked after the clock stops: the warm-up answer was verified, this one too.
-                result = verify(result, puzzle.grid)
+                result = verify(result, puzzle.grid, puzzle.constraints)
                 if result.status == "timeout" and timeout is not None:
                     elapsed = timeout * 1000.0
             results.append(result)
@@ -326,7 +329,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
     """Benchmark every group on every file; one row per (file, group).
 
     Args:
-        files: puzzle files in any format :func:`satdoku.formats.read_puzzles` reads.
+        files: puzzle files in any format satdoku reads, variant puzzles included
+            (:func:`satdoku.inputs.iter_inputs`).
         groups: from :func:`check_groups` (default: the default SAT solver and native).
         first: only the first ``first`` puzzles of each file (None: all).
         limit: 1 finds a solution; 2 also proves it unique (or finds a second).

@@ -24,6 +24,7 @@ from .errors import SatdokuError
 from .result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_WRONG, exit_code
 
 FORMATS = ("pretty", "line", "json", "csv")
+PICTURE_FORMATS = FORMATS + ("svg",)  # the commands that draw a puzzle
 
 
 # Option types and callbacks.
@@ -94,6 +95,11 @@ class _Jobs(click.ParamType):
         return jobs
 
 
+def _labels():
+    from .rate import LABELS
+    return LABELS
+
+
 def _encoding_names() -> list[str]:
     from .encode import ENCODINGS
     return list(ENCODINGS)
@@ -115,8 +121,16 @@ def inputs_argument(f):
                           shell_complete=_complete_path)(f)
 
 
+def _remember(ctx, param, value):
+    ctx.meta[param.name] = value
+    return value
+
+
 def puzzle_options(f):
-    """--box and --alphabet: how to read puzzles whose shape or symbols are ambiguous."""
+    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports)."""
+    f = click.option("--ignore-unknown", is_flag=True, expose_value=False, callback=_remember,
+                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
+                          "use (listed as warnings).")(f)
     f = click.option("--alphabet", metavar="SYMBOLS", callback=_alphabet,
                      help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
     f = click.option("--box", metavar="RxC", callback=_box,
@@ -167,8 +181,24 @@ def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
                               "overwrite without --force.")(f)
         f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
                          show_default=True, help="Output format.")(f)
+        if "pretty" in formats:
+            f = click.option("--color/--no-color", default=None, expose_value=False,
+                             callback=_remember,
+                             help="Givens bold, solved digits blue, marked cells on yellow in "
+                                  "the pretty format on a terminal (default: unless NO_COLOR "
+                                  "is set).")(f)
         return f
     return decorate
+
+
+def _color(output: str | None) -> bool:
+    """Whether the pretty format is painted: only on a terminal (escape codes never go into a
+    file or a pipe); there by default unless NO_COLOR is set (no-color.org); --color and
+    --no-color decide over NO_COLOR."""
+    if output not in (None, "-") or not sys.stdout.isatty():
+        return False
+    chosen = click.get_current_context().meta.get("color")
+    return chosen if chosen is not None else not os.environ.get("NO_COLOR")
 
 
 def limit_option(default: int, minimum: int, maximum: int | None = None):
@@ -241,10 +271,21 @@ class Session:
     diagnostics to stderr, flushed at once on a terminal and at least every 0.1 s otherwise."""
 
     def __init__(self, output: str | None, force: bool, inputs: Iterable[str] = (),
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None, pictures: bool = False) -> None:
         from .files import Output
+        # Pictures (--format svg) into a folder: one file each; the folder is made if needed.
+        self.folder = None
+        if pictures and output not in (None, "-") and (os.path.isdir(output)
+                                                       or output.endswith(os.sep)):
+            self.folder, output = output, None
+        self.force, self.inputs, self.pictures = force, list(inputs), 0
         try:
+            if self.folder is not None:
+                os.makedirs(self.folder, exist_ok=True)
             self.out = Output(output, force=force, inputs=inputs)
+        except OSError as error:
+            raise click.UsageError(f"{self.folder}: cannot make the folder: "
+                                   f"{error.strerror}") from None
         except SatdokuError as error:
             raise click.UsageError(str(error)) from None
         self.progress = progress or Progress(None, "")
@@ -266,6 +307,22 @@ class Session:
     def note(self, line: str) -> None:
         self.progress.clear()
         click.echo(line, err=True)
+
+    def picture(self, name: str, svg: str) -> None:
+        """One puzzle's picture: a file ``NAME.svg`` in the output folder, or the one picture
+        of the output (several need a folder: one SVG document cannot hold them)."""
+        from .files import Output
+        if self.folder is None:
+            if self.pictures:
+                raise SatdokuError("--format svg makes one picture per puzzle: with several "
+                                   "puzzles give -o FOLDER/ for a file each")
+            self.write(svg)
+        else:
+            out = Output(os.path.join(self.folder, f"{name}.svg"), force=self.force,
+                         inputs=self.inputs)
+            out.write(svg)
+            out.commit()
+        self.pictures += 1
 
     def result(self, text: str, notes: Iterable[str], code: int) -> None:
         """One finished result: its text, its stderr lines, its exit code."""
@@ -366,9 +423,15 @@ def _stream(inputs, items: Iterator[Any], report, output: str | None, force: boo
 
     def body(session: Session) -> None:
         session.write(report.header())
-        for item in items:
-            lines.update(puzzle_of(item))
-            session.result(report.format(item), report.diagnostics(item), code_of(item))
+        for number, item in enumerate(items, 1):
+            puzzle = puzzle_of(item)
+            lines.update(puzzle)
+            if report.fmt == "svg":
+                if puzzle.grid is not None:
+                    session.picture(report.picture_name(puzzle, number), report.format(item))
+                session.result("", report.diagnostics(item), code_of(item))
+            else:
+                session.result(report.format(item), report.diagnostics(item), code_of(item))
             if summary is not None:
                 kept.append(item)
         if summary is not None:
@@ -376,12 +439,13 @@ def _stream(inputs, items: Iterator[Any], report, output: str | None, force: boo
             if text:
                 session.note(text)
 
-    Session(output, force, inputs, progress).run(body)
+    Session(output, force, inputs, progress, pictures=report.fmt == "svg").run(body)
 
 
 def _puzzles(inputs, box, alphabet):
     from .inputs import iter_inputs
-    return iter_inputs(inputs, box=box, alphabet=alphabet)
+    ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
 
 
 # The commands.
@@ -411,7 +475,7 @@ def _outcomes(inputs, options, *, box, alphabet, fmt, stats, output, force, jobs
               multiple_ok: bool, label: str) -> None:
     from .batch import solve_batch
     from .report import OutcomeReport
-    report = OutcomeReport(fmt, stats=stats)
+    report = OutcomeReport(fmt, stats=stats, color=_color(output))
 
     def code_of(outcome) -> int:
         if outcome.disagreements:
@@ -446,7 +510,7 @@ def batch_options(f):
                             click.option("--scheduler", metavar="ADDRESS|local",
                                          help="Run on a Dask cluster (satdoku[dask]); "
                                               "'local' starts one here."),
-                            output_options(),
+                            output_options(PICTURE_FORMATS),
                             click.option("--stats", is_flag=True,
                                          help="Add each stage's time and solver figures."))):
         f = option(f)
@@ -494,9 +558,14 @@ def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 @puzzle_options
 @sat_options
 @timeout_option
-@output_options()
+@output_options(PICTURE_FORMATS)
+@click.option("--redundant", is_flag=True,
+              help="For a unique puzzle, also say which givens and rules it could do without.")
+@click.option("--steps", is_flag=True,
+              help="For a unique puzzle, also the solving path a person could follow, one "
+                   "step a line.")
 def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, fmt,
-            output, force):
+            output, force, redundant, steps):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
@@ -507,7 +576,8 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     from .report import ExplanationReport
     _check_time_limit(sat_solver, timeout)
     items = explain_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
-                            encoding=encoding, amo=amo, timeout=timeout,
+                            encoding=encoding, amo=amo, timeout=timeout, redundant=redundant,
+                            steps=steps,
                             max_clauses=_max_clauses(max_clauses))
 
     def code_of(item) -> int:
@@ -517,7 +587,8 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
         return EXIT_OK if e.status in ("unsolvable", "multiple", "unique") else \
             exit_code(e.status)
 
-    _stream(inputs, items, ExplanationReport(fmt), output, force, "explaining", code_of,
+    _stream(inputs, items, ExplanationReport(fmt, color=_color(output)), output, force,
+            "explaining", code_of,
             lambda item: item[0])
 
 
@@ -552,6 +623,35 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
 
 
 @main.command()
+@inputs_argument
+@puzzle_options
+@click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+              help="python-sat solver (default: see 'satdoku solvers').")
+@click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Refuse formulas with more clauses (default 10,000,000).")
+@timeout_option
+@output_options()
+def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, fmt, output, force):
+    """The true candidates of each empty cell: the digits some solution puts there.
+
+    Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
+    solutions met also say whether the puzzle is unique.
+    """
+    from .candidates import candidate_puzzles
+    from .report import CandidatesReport
+    _check_time_limit(sat_solver, timeout)
+    items = candidate_puzzles(_puzzles(inputs, box, alphabet), sat_solver=sat_solver,
+                              timeout=timeout, max_clauses=_max_clauses(max_clauses))
+
+    def code_of(item) -> int:
+        _, found = item
+        return EXIT_FAILED if found is None else exit_code(found.status)
+
+    _stream(inputs, items, CandidatesReport(fmt), output, force, "candidates", code_of,
+            lambda item: item[0])
+
+
+@main.command()
 @click.option("--box", metavar="RxC", callback=_box, default="3x3", show_default=True,
               help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
@@ -571,11 +671,13 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
               help="python-sat solver (default: see 'satdoku solvers').")
 @click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
               help="CNF encoding (default: extended below 36x36, reduced from it).")
+@click.option("--difficulty", type=click.Choice([name for _, name in _labels()]),
+              default=None, help="Only puzzles that 'satdoku rate' labels so.")
 @click.option("--alphabet", metavar="SYMBOLS", callback=_alphabet,
               help="Symbols for digits 1..N in order.")
-@output_options()
+@output_options(PICTURE_FORMATS)
 def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             alphabet, fmt, output, force):
+             difficulty, alphabet, fmt, output, force):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
     import random
     from .formats import Alphabet, check_alphabet
@@ -590,13 +692,16 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
-    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None)
+    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None,
+                             color=_color(output))
     progress = Progress(count if count > 1 else None, "generating")
 
     def body(session: Session) -> None:
         session.write(report.header())
+        tried = 0
         with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
-                       sat_solver=sat_solver, encoding=encoding, attempts=attempts) as gen:
+                       sat_solver=sat_solver, encoding=encoding, attempts=attempts,
+                       difficulty=difficulty) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()
@@ -604,11 +709,19 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
                     session.note(f"made {made} of {count} puzzles: {error}")
                     session.code = EXIT_FAILED
                     return
-                session.result(report.format(puzzle), (), EXIT_OK)
+                tried += puzzle.attempts
+                if fmt == "svg":
+                    session.picture(report.picture_name(None, puzzle.index),
+                                    report.format(puzzle))
+                else:
+                    session.result(report.format(puzzle), (), EXIT_OK)
                 session.out.flush()
                 progress.update(made + 1)
+        if difficulty:
+            session.note(f"{count} {difficulty} puzzle{'s' if count > 1 else ''} from "
+                         f"{tried} grids")
 
-    Session(output, force, progress=progress).run(body)
+    Session(output, force, progress=progress, pictures=fmt == "svg").run(body)
 
 
 @main.command()
@@ -636,7 +749,7 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
     encoding = encoding or choose_encoding(p.grid.size)
 
     def body(session: Session) -> None:
-        formula = encode_grid(p.grid, encoding, amo, clues,
+        formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,
                               max_clauses=_max_clauses(max_clauses))
         write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
                      grid=p.grid)
@@ -684,8 +797,8 @@ def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output,
     p = _one_puzzle(puzzle_text, box, alphabet, index)
 
     def body(session: Session) -> None:
-        formula = model_formula(p.grid, encoding, amo)
-        solution = decode_file(model, p.grid, formula)
+        formula = model_formula(p.grid, encoding, amo, p.constraints)
+        solution = decode_file(model, p.grid, formula, p.constraints)
         report = OutcomeReport(fmt)
         session.write(report.header())
         outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))

@@ -172,8 +172,8 @@ def decode_reduced(formula: ReducedFormula, model: Sequence[int]) -> Grid:
     return Grid(formula.geometry, tuple(cells))
 
 
-def model_formula(puzzle: Grid, encoding: str | None = None,
-                  amo: str | None = None) -> Formula | ReducedFormula:
+def model_formula(puzzle: Grid, encoding: str | None = None, amo: str | None = None,
+                  constraints: tuple = ()) -> Formula | ReducedFormula:
     """The formula ``satdoku encode`` wrote for ``puzzle`` with these options, as far as
     decoding needs it: its variable count (and, reduced, its variable map, rebuilt the same
     way: the reduction is deterministic). The encoding defaults to the choice by size."""
@@ -184,13 +184,16 @@ def model_formula(puzzle: Grid, encoding: str | None = None,
         return reduced_formula(puzzle, amo or DEFAULT_REDUCED_AMO, max_clauses=None)
     amo = amo or DEFAULT_AMO
     n3 = puzzle.size ** 3
+    if constraints:  # their auxiliary variables come after the base formula's
+        from .encode import encode
+        return encode(puzzle, encoding, amo, max_clauses=None, constraints=constraints)
     if amo == DEFAULT_AMO:  # no auxiliary variables: nothing to build
         return Formula(puzzle.geometry, encoding, amo, n3, [])
     return encode_base(puzzle.geometry, encoding, amo)
 
 
 def decode_solution(text: str, puzzle: Grid, formula: Formula | ReducedFormula, *,
-                    source: str | None = None) -> Grid:
+                    source: str | None = None, constraints: tuple = ()) -> Grid:
     """The verified solution of ``puzzle`` in a solver's output ``text`` for ``formula`` (the
     formula that was exported: full or reduced, rebuilt the same way as ``encode`` built it).
 
@@ -208,13 +211,16 @@ def decode_solution(text: str, puzzle: Grid, formula: Formula | ReducedFormula, 
     except ModelError as error:
         raise error.located(source=source) from None
     problems = solution_problems(grid, puzzle)
+    for constraint in constraints:
+        problems += constraint.check(grid)
     if problems:
         raise ModelError("the model does not solve this puzzle: " + "; ".join(problems[:3]),
                          source=source)
     return grid
 
 
-def decode_file(path: str, puzzle: Grid, formula: Formula | ReducedFormula) -> Grid:
+def decode_file(path: str, puzzle: Grid, formula: Formula | ReducedFormula,
+                constraints: tuple = ()) -> Grid:
     """:func:`decode_solution` on the file at ``path`` ('-' for stdin), read up to
     :data:`MAX_MODEL_BYTES`."""
     source = "<stdin>" if path == "-" else path
@@ -229,4 +235,4 @@ def decode_file(path: str, puzzle: Grid, formula: Formula | ReducedFormula) -> G
     if len(text) > MAX_MODEL_BYTES:
         raise ModelError(f"more than {MAX_MODEL_BYTES >> 20} MB: not a model of this puzzle",
                          source=source)
-    return decode_solution(text, puzzle, formula, source=source)
+    return decode_solution(text, puzzle, formula, source=source, constraints=constraints)

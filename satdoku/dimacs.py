@@ -56,6 +56,11 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
             f"decoding: cell = (v-1) // {n}, digit = (v-1) % {n} + 1, "
             f"row = cell // {n} + 1, column = cell % {n} + 1",
         ]
+        if formula.parts:
+            lines.append(f"variant rules: {len(formula.parts)}, each with the clauses it owns "
+                         f"(numbered from 1 after the 'p cnf' line):")
+            lines += [f"rule {i}: {what}: clauses {first}-{last}"
+                      for i, (what, first, last) in enumerate(formula.parts, 1)]
     return ["c " + part for line in lines for part in line.splitlines()]
 
 

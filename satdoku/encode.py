@@ -181,6 +181,8 @@ class Formula:
     amo: str
     nvars: int
     clauses: list[Clause]
+    #: A variant puzzle's rules: (description, first clause, last clause), 1-based.
+    parts: list[tuple[str, int, int]] = field(default_factory=list)
 
     @property
     def nmapped(self) -> int:
@@ -281,7 +283,8 @@ def clue_literals(grid: Grid) -> list[int]:
 
 def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
            clues: str = "units", *, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
-           deadline: Deadline = NO_DEADLINE) -> "Formula | ReducedFormula":
+           deadline: Deadline = NO_DEADLINE, constraints: tuple = ()
+           ) -> "Formula | ReducedFormula":
     """The formula of ``grid`` in ``encoding``, ready to write as DIMACS.
 
     Args:
@@ -292,12 +295,17 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
         clues: full encodings only: ``'units'`` appends the givens as unit clauses, ``'none'``
             leaves them out (pass :func:`clue_literals` as assumptions instead).
         max_clauses: refuse (:class:`TooBigError`) a formula with more clauses.
+        constraints: a variant puzzle's rules (:mod:`satdoku.constraints`), appended after
+            the clues with their clause ranges in ``parts`` (full encodings only).
 
     >>> from satdoku.geometry import geometry
     >>> len(encode(Grid(geometry(2, 2), (1,) + (0,) * 15)).clauses)
     449
     """
     if check_encoding(encoding).reduced:
+        if constraints:
+            raise OptionError("variant puzzles need a full encoding (minimal, natural or "
+                              "extended), not the reduced one")
         return reduced_formula(grid, amo or DEFAULT_REDUCED_AMO, max_clauses=max_clauses,
                                deadline=deadline)
     if clues not in ("units", "none"):
@@ -314,7 +322,16 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
         deadline.check()
     if clues == "units":
         clauses.extend([lit] for lit in clue_literals(grid))
-    return Formula(grid.geometry, encoding, amo, max(n3, pool.top), clauses)
+    nvars, parts = max(n3, pool.top), []
+    if constraints:
+        from .constraints import EncodeContext, encode_constraints
+        ctx = EncodeContext(grid.geometry, top=nvars)
+        for constraint, group in zip(constraints, encode_constraints(constraints, ctx)):
+            parts.append((constraint.describe(grid.geometry), len(clauses) + 1,
+                          len(clauses) + len(group)))
+            clauses.extend(group)
+        nvars = ctx.top
+    return Formula(grid.geometry, encoding, amo, nvars, clauses, parts)
 
 
 @dataclass

@@ -48,6 +48,7 @@ __all__ = [
     "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
     "check_alphabet", "read_lines", "MAX_LINE_CHARS",
     "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
+    "LineSplitter", "parse_chunk",
 ]
 
 DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -161,6 +162,8 @@ class Puzzle:
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
     parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
+    constraints: tuple = ()  # a variant puzzle's rules (satdoku.constraints), beyond Sudoku's
+    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
 
     @property
     def ok(self) -> bool:
@@ -642,13 +645,107 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
     return _stream(reader, lines)
 
 
-def _stream(reader: _Reader, lines: Iterable[str]) -> Iterator[Puzzle]:
+def _stream(reader: _Reader, lines: Iterable[str], first_line: int = 1,
+            finish: bool = True) -> Iterator[Puzzle]:
     feed = reader.feed
-    for no, line in enumerate(lines, 1):
+    for no, line in enumerate(lines, first_line):
         out = feed(no, line)
         if out:
             yield from out
-    yield from reader.finish()
+    if finish:
+        yield from reader.finish()
+
+
+# Splitting a stream of lines into chunks that other processes parse on their own.
+
+class LineSplitter:
+    """Says, line by line, where a stream may be cut so that each piece parses alone exactly
+    as it would in the whole stream (see :func:`parse_chunk`).
+
+    The reader of :func:`parse_puzzles` carries state from line to line: an open multi-line
+    grid, a pending ``Grid 01`` header, a whole-line comment that would name the next grid.
+    Right after a one-liner the first two are gone, and the comment is known here: so a cut
+    is allowed after a line that is a one-liner for the reader in any state, and the comment
+    goes with the next piece. Multi-line grids are never cut (:meth:`feed` says no until a
+    one-liner comes; the caller decides how long to wait).
+
+    >>> splitter = LineSplitter()
+    >>> [splitter.feed(line) for line in ["# title", "." * 81, "1 . | 3 .", "." * 81]]
+    [False, True, False, True]
+    >>> splitter.comment is None
+    True
+    """
+
+    def __init__(self, box: tuple[int, int] | None = None,
+                 alphabet: str | Alphabet | None = None) -> None:
+        if box is not None:
+            geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
+        self._reader = reader = _Reader("", box, _make_alphabet(alphabet))  # never fed
+        self.comment: str | None = None  # the whole-line comment the reader holds
+        self._maybe_block = False  # a multi-line grid may be open in the reader
+        # The reader's fast path, one table per one-liner length: symbols above N unknown.
+        self._tables = {length: bytes(d if d <= n else _UNKNOWN for d in reader.fast_table)
+                        for length, n in reader.fast_sizes.items()}
+
+    def feed(self, raw: str) -> bool:
+        """Take the next line; True when the stream may be cut after it."""
+        s = raw.strip()
+        if not s:
+            self.comment = None
+            return False
+        if s[0] == "#":  # ends any grid; names the next one
+            self.comment = s.lstrip("#").strip() or None
+            self._maybe_block = False
+            return False
+        hash_at = s.find("#")
+        if hash_at >= 0:
+            s = s[:hash_at].rstrip()
+        table = self._tables.get(len(s))
+        if table is not None and self._fast(s, table):
+            if not self._maybe_block:
+                return True  # the reader's fast path: the comment stays as it is
+            if not (_HEADER.match(s) or _RULE.fullmatch(s)):
+                # An open grid ends and the line is a one-liner of its own. (A grid can only
+                # be open after a content line, which cleared the comment.)
+                self._maybe_block = False
+                return True
+        if _HEADER.match(s):
+            self.comment, self._maybe_block = None, False
+        elif _RULE.fullmatch(s):
+            if not self._maybe_block and self._reader._is_dash_row(s):
+                self.comment, self._maybe_block = None, True
+        else:
+            self.comment, self._maybe_block = None, True
+        return False
+
+    @staticmethod
+    def _fast(s: str, table: bytes) -> bool:
+        """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
+        try:
+            return s.encode("ascii").translate(table).find(_UNKNOWN) < 0
+        except UnicodeEncodeError:
+            return False
+
+
+def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
+                comment: str | None = None, finish: bool = True,
+                box: tuple[int, int] | None = None,
+                alphabet: str | Alphabet | None = None) -> Iterator[Puzzle]:
+    """Puzzles from a piece of a stream cut where :class:`LineSplitter` allowed it.
+
+    ``first_line`` numbers its first line; ``comment`` is the splitter's comment at the cut;
+    ``finish=False`` for a piece that more lines follow (or that ended in a read error: then,
+    as in the whole stream, a grid left open is dropped). Puzzles are numbered (``index``)
+    from 1 within the piece.
+
+    >>> [p.line for p in parse_chunk(["# x", "." * 81], "f.txt", first_line=7)]
+    [8]
+    """
+    if box is not None:
+        geometry_for_size(box[0] * box[1], box)
+    reader = _Reader(source, box, _make_alphabet(alphabet))
+    reader.comment = comment
+    return _stream(reader, lines, first_line, finish)
 
 
 #: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
@@ -768,11 +865,13 @@ def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | Non
     return first
 
 
-def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None) -> str:
+def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None,
+                paint=None) -> str:
     """``grid`` as text: ``'line'`` (one line) or ``'pretty'`` (rows, with box separators).
 
     ``alphabet`` defaults to :func:`alphabet_for` the grid's size. Numbers write empty cells as
-    ``0`` in a line and ``.`` when pretty, right-aligned.
+    ``0`` in a line and ``.`` when pretty, right-aligned. ``paint(cell, text)``, pretty only,
+    may wrap each cell's text (in terminal colours, say) without changing the layout.
 
     >>> from satdoku.geometry import geometry
     >>> g = Grid(geometry(2, 2), (1, 0, 3, 0) + (0,) * 12)
@@ -804,6 +903,8 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     else:
         width = 1
         texts = [symbols[d - 1] if d else "." for d in cells]
+    if paint is not None:
+        texts = [paint(cell, text) for cell, text in enumerate(texts)]
     r, c = grid.geometry.band_shape
     group_width = c * (width + 1) - 1
     rule = "-+-".join(["-" * group_width] * (n // c))

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 from .errors import InternalError, OptionError, SolverError, TooBigError
 from .geometry import Geometry
@@ -182,6 +182,7 @@ class Generated:
     attempts: int  # complete grids dug for this puzzle (more than 1 when some were dropped)
     sat_calls: int
     time_ms: float
+    rating: Any = None  # its satdoku.rate.Rating, when a difficulty was asked for
 
 
 class Generator:
@@ -196,6 +197,7 @@ class Generator:
         sat_solver: the python-sat solver (default: satdoku's).
         encoding: the CNF encoding (default: by grid size, as for solving).
         attempts: complete grids to try for one puzzle before giving up (SolverError).
+        difficulty: only puzzles whose rating (:mod:`satdoku.rate`) has this label.
         conflicts: budget of one check without ``minimal`` (None: unbounded; default
             :data:`DEFAULT_CONFLICTS`, or :data:`LARGE_CONFLICTS` above 16x16).
 
@@ -209,7 +211,8 @@ class Generator:
     def __init__(self, geometry: Geometry, *, seed: int = 0, symmetry: str = "none",
                  minimal: bool = False, max_clues: int | None = None,
                  sat_solver: str | None = None, encoding: str | None = None,
-                 attempts: int = 1000, conflicts: int | None = -1) -> None:
+                 attempts: int = 1000, conflicts: int | None = -1,
+                 difficulty: str | None = None) -> None:
         from .sat import SatSolver
         self.geometry = geometry
         self.seed = seed
@@ -223,6 +226,14 @@ class Generator:
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
         self.solver = SatSolver(sat_solver, encoding)
+        self.difficulty = difficulty
+        self.rater = None
+        if difficulty is not None:
+            from .rate import LABELS, Rater
+            if difficulty not in [name for _, name in LABELS]:
+                raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
+                                  f"{', '.join(name for _, name in LABELS)}")
+            self.rater = Rater(sat_solver, encoding=encoding)
         self.made = 0
         self.calls = 0
 
@@ -243,10 +254,17 @@ class Generator:
                 continue
             if not is_solution(solution, puzzle):
                 raise InternalError("a generated puzzle does not fit its own solution")
+            rating = None
+            if self.rater is not None:
+                rating = self.rater.rate(puzzle)
+                if rating.label != self.difficulty:
+                    continue
             self.made += 1
             return Generated(puzzle, solution, self.made, self.seed, self.symmetry, minimal,
-                             attempt, self.calls - calls, (time.perf_counter() - start) * 1000)
-        wanted = ("minimal " if self.minimal else "") + "puzzle" + (
+                             attempt, self.calls - calls, (time.perf_counter() - start) * 1000,
+                             rating)
+        wanted = ("minimal " if self.minimal else "") + (
+            f"{self.difficulty} " if self.difficulty else "") + "puzzle" + (
             f" with at most {self.max_clues} clues" if self.max_clues is not None else "")
         if self.symmetry != "none":
             wanted += f" and {self.symmetry} symmetry"

@@ -21,19 +21,22 @@ Diagnostics (errors, disagreements, stats in the line format) are returned separ
 
 from __future__ import annotations
 
-import csv
-import io
-import json
 import re
 from typing import Any, Iterable
 
 from .formats import Alphabet, Puzzle, alphabet_for, format_grid
 from .grid import Grid
 
-__all__ = ["FORMATS", "STAT_KEYS", "Report", "OutcomeReport", "ExplanationReport",
-           "RatingReport", "GeneratedReport", "place", "printable", "csv_row"]
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "OutcomeReport", "ExplanationReport",
+           "RatingReport", "GeneratedReport", "CandidatesReport", "place", "printable", "csv_row"]
 
 FORMATS = ("pretty", "line", "json", "csv")
+#: Formats with a picture per puzzle (solve, count, explain, generate).
+PICTURE_FORMATS = FORMATS + ("svg",)
+
+# Terminal colours of the pretty format (as in the pictures: givens strong, solved digits blue,
+# marked cells on yellow); only ever used on a terminal (see :class:`Report`).
+_GIVEN, _SOLVED, _MARKED, _RESET = "\x1b[1m", "\x1b[34m", "\x1b[30;43m", "\x1b[0m"
 
 #: Stats of ``--stats``, in order (each solver fills the ones that apply to it).
 STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
@@ -62,6 +65,7 @@ def _csv_value(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         value = " ".join(str(_csv_value(v)) for v in value)
     if isinstance(value, dict):
+        import json
         value = json.dumps(value)
     if isinstance(value, str):
         if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
@@ -76,6 +80,8 @@ def csv_row(values: Iterable[Any]) -> str:
     >>> csv_row(["a", None, True, 1.23456, ["r1c1", "r2c2"], "=1+1"])
     "a,,true,1.235,r1c1 r2c2,'=1+1\\n"
     """
+    import csv  # here and json below: only the csv and json formats need them
+    import io
     buf = io.StringIO()
     csv.writer(buf, lineterminator="\n").writerow([_csv_value(v) for v in values])
     return buf.getvalue()
@@ -97,9 +103,27 @@ def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any
         return {"source": None, "line": None, "name": None, "puzzle": None}
     rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
            "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+    if puzzle.constraints:
+        geo = puzzle.grid.geometry
+        rec["constraints"] = [c.describe(geo) for c in puzzle.constraints]
     if invalid:
         rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
     return rec
+
+
+def constraint_lines(puzzle: Puzzle, limit: int = 40) -> list[str]:
+    """A variant puzzle's rules, one an indented line, for the pretty format."""
+    if not puzzle.constraints:
+        return []
+    geo = puzzle.grid.geometry
+    names = [c.describe(geo) for c in puzzle.constraints]
+    more = [f"  ... and {len(names) - limit} more"] if len(names) > limit else []
+    return [f"rules ({len(names)}):"] + [f"  {printable(n)}" for n in names[:limit]] + more
+
+
+def warning_lines(puzzle: Puzzle) -> list[str]:
+    """What an import left out of a puzzle, for stderr."""
+    return [f"{place(puzzle)}: warning: {printable(w)}" for w in puzzle.warnings]
 
 
 def _plural(count: int, one: str, many: str | None = None) -> str:
@@ -111,8 +135,26 @@ def _cell_list(geo, cells: list[int], limit: int = 12) -> str:
     return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 
-def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None) -> str:
-    """The pretty grid with the ``marked`` cells' symbols in brackets, others padded.
+def painter(givens: Grid | None, marked: set[int] = frozenset(), color: bool = False):
+    """A ``paint(cell, text)`` for :func:`satdoku.formats.format_grid`: givens bold, solved
+    digits blue, ``marked`` cells on yellow; None without ``color``."""
+    if not color:
+        return None
+    given = givens.cells if givens is not None else ()
+
+    def paint(cell: int, text: str) -> str:
+        if cell in marked:
+            return f"{_MARKED}{text}{_RESET}"
+        if not text.strip(".") or not text.strip():
+            return text
+        return f"{_GIVEN if given and given[cell] else _SOLVED}{text}{_RESET}"
+    return paint
+
+
+def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
+                color: bool = False) -> str:
+    """The pretty grid with the ``marked`` cells' symbols in brackets, others padded (and, with
+    ``color``, the marked ones on yellow).
 
     >>> from satdoku.geometry import geometry
     >>> print(marked_grid(Grid(geometry(1, 2), (1, 2, 2, 1)), {0}))
@@ -126,6 +168,9 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None) 
     width = max(map(len, symbols))
     texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
              for cell, s in enumerate(symbols)]
+    if color:
+        texts = [f"{_MARKED}{t}{_RESET}" if cell in marked else t
+                 for cell, t in enumerate(texts)]
     r, c = grid.geometry.band_shape
     rule = "+".join(["-" * (c * (width + 2))] * (n // c))
     lines = []
@@ -146,11 +191,13 @@ class Report:
 
     fields: tuple[str, ...] = ()
 
-    def __init__(self, fmt: str = "pretty", *, stats: bool = False) -> None:
-        if fmt not in FORMATS:
-            raise ValueError(f"unknown format {fmt!r}; choose one of {', '.join(FORMATS)}")
+    def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False) -> None:
+        if fmt not in PICTURE_FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; choose one of "
+                             f"{', '.join(PICTURE_FORMATS)}")
         self.fmt = fmt
         self.stats = stats
+        self.color = color and fmt == "pretty"  # escape codes only ever in pretty text
 
     def columns(self) -> tuple[str, ...]:
         return self.fields + (STAT_KEYS if self.stats else ())
@@ -161,6 +208,7 @@ class Report:
     def format(self, item: Any) -> str:
         """The text for one result, ending in a newline."""
         if self.fmt == "json":
+            import json
             return json.dumps(self.record(item)) + "\n"
         if self.fmt == "csv":
             rec = self.record(item)
@@ -168,7 +216,24 @@ class Report:
             return csv_row(flat.get(k) for k in self.columns())
         if self.fmt == "line":
             return printable(self.line(item)) + "\n"
+        if self.fmt == "svg":
+            return self.picture(item)
         return self.pretty(item)
+
+    def picture(self, item: Any) -> str:
+        """One self-contained SVG picture of the result (formats that have one)."""
+        raise ValueError(f"--format svg is not offered here")
+
+    @staticmethod
+    def picture_name(puzzle: Puzzle | None, index: int) -> str:
+        """The file name (without ``.svg``) of a puzzle's picture in an output folder:
+        the input's name and line, ``puzzles-12``, or ``puzzle-3``."""
+        import re as _re
+        if puzzle is None or not puzzle.source:
+            return f"puzzle-{index}"
+        stem = _re.sub(r"\.[A-Za-z0-9]{1,5}$", "", puzzle.source.rsplit("/", 1)[-1])
+        stem = _re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
+        return f"{stem}-{puzzle.line or index}"
 
     def record(self, item: Any) -> dict[str, Any]:
         raise NotImplementedError
@@ -236,21 +301,36 @@ class OutcomeReport(Report):
         if p.name:
             title += f"  # {printable(p.name)}"
         out = [title]
+        cells = r.solution.differences(r.second) if r.second is not None else []
+        paint = painter(p.grid, set(cells), self.color)
         if r.solution is not None:
-            out.append(format_grid(r.solution, "pretty", p.alphabet))
+            out.append(format_grid(r.solution, "pretty", p.alphabet, paint))
         if r.second is not None:
-            cells = r.solution.differences(r.second)
             out.append(f"another solution, differing at {len(cells)} cells "
                        f"({_cell_list(r.solution.geometry, cells)}):")
-            out.append(format_grid(r.second, "pretty", p.alphabet))
+            out.append(format_grid(r.second, "pretty", p.alphabet, paint))
+        out += constraint_lines(p)
         if self.stats:
             stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
             out.append(f"stats: time_ms={round(r.time_ms, 3)} {stats}")
         return "\n".join(out) + "\n\n"
 
+    def picture(self, outcome) -> str:
+        from .svg import render_svg
+        p, r = outcome.puzzle, outcome.result
+        if p.grid is None:
+            raise ValueError("no picture of a puzzle that could not be read")
+        cells = r.solution.differences(r.second) if r.second is not None else []
+        caption = self._count_text(r, " solutions") + (f": {r.message}" if r.message else "")
+        if cells:
+            caption += f"; the two solutions differ at {len(cells)} cells (marked)"
+        return render_svg(p.grid, r.solution, second=r.second, highlight=cells,
+                          alphabet=p.alphabet, title=p.name or place(p), caption=caption,
+                          constraints=p.constraints)
+
     def diagnostics(self, outcome) -> list[str]:
         p, r = outcome.puzzle, outcome.result
-        lines = []
+        lines = warning_lines(p)
         if r.status == "invalid" and p.error is not None:
             lines.append(printable(str(p.error)))
         elif r.message:
@@ -267,8 +347,8 @@ class OutcomeReport(Report):
 class ExplanationReport(Report):
     """``explain``: (puzzle, :class:`~satdoku.explain.Explanation` or None) per puzzle."""
 
-    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "solution",
-              "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
+    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
+              "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
               "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
@@ -281,6 +361,13 @@ class ExplanationReport(Report):
         rec.update(status=e.status, message=e.message)
         if e.status == "unsolvable":
             rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
+            rec["core"] += [e.describe(("rule", i)) for i in e.core_rules]
+            rec["sat_calls"] = e.sat_calls
+        if e.path is not None:
+            rec["steps"] = [step.as_dict() for step in e.path]
+        if e.removable is not None:
+            rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
+            rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
             rec["sat_calls"] = e.sat_calls
         rec["solution"] = _grid_text(e.solution, alphabet)
         rec["second"] = _grid_text(e.second, alphabet)
@@ -296,11 +383,11 @@ class ExplanationReport(Report):
         rec = self.record(item)
         status = rec["status"]
         if status == "unsolvable":
-            return f"unsolvable: {' '.join(rec['core'])}"
+            return f"unsolvable: {', '.join(rec['core'])}"
         if status == "multiple":
             return f"multiple: {' '.join(rec['differing'])}"
         if status == "unique":
-            return f"unique: {rec['hardest']}"
+            return f"unique: {rec.get('hardest') or 'by SAT'}"
         return status
 
     def pretty(self, item) -> str:
@@ -312,17 +399,26 @@ class ExplanationReport(Report):
         alphabet = p.alphabet or alphabet_for(geo.size)
         out = []
         if e.status == "unsolvable":
-            out.append(f"{head}unsolvable: these {len(e.core)} givens cannot all hold, and "
-                       f"each of them is needed for that:")
-            out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
-                                        for c, d in e.core))
-            out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet))
+            what = _plural(len(e.core), "given")
+            if e.core_rules:
+                what += f" and {_plural(len(e.core_rules), 'rule')}"
+            out.append(f"{head}unsolvable: these {what} cannot all hold, and each of them is "
+                       f"needed for that:")
+            if e.core:
+                out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
+                                            for c, d in e.core))
+            out += [f"  {printable(e.describe(('rule', i)))}" for i in e.core_rules]
+            out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet, self.color))
         elif e.status == "multiple":
             out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
                        f"cells ({_cell_list(geo, e.differing, 20)}), marked:")
-            out.append(marked_grid(e.solution, set(e.differing), alphabet))
+            out.append(marked_grid(e.solution, set(e.differing), alphabet, self.color))
             out.append("")
-            out.append(marked_grid(e.second, set(e.differing), alphabet))
+            out.append(marked_grid(e.second, set(e.differing), alphabet, self.color))
+        elif e.status == "unique" and e.steps is None:
+            out.append(f"{head}unique solution")
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
         elif e.status == "unique":
             s = e.steps
             out.append(f"{head}unique solution; it takes {s.hardest}")
@@ -334,10 +430,52 @@ class ExplanationReport(Report):
                            f"{_plural(g['guesses'], 'guess', 'guesses')}, "
                            f"{_plural(g['backtracks'], 'backtrack')}"
                            + (" (timed out)" if g.get("timeout") else ""))
-            out.append(format_grid(e.solution, "pretty", alphabet))
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
         else:
             out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
+        if e.path is not None:
+            out.append(f"  the solving path, {len(e.path)} steps:")
+            out += [f"  {step.step:>4}. {'  ' * step.depth}{printable(step.text)}"
+                    for step in e.path]
+        if e.removable is not None:
+            total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
+            out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "
+                       f"unique:" if e.removable else "  no given or rule can go: each is needed")
+            if e.removable:
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.removable))
+                out.append(f"  a minimal set that still gives one solution ({len(e.kept)} of "
+                           f"{total}):")
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.kept))
+        out += constraint_lines(p)
         return "\n".join(out) + "\n\n"
+
+    def picture(self, item) -> str:
+        from .svg import render_svg
+        p, e = item
+        if e is None:
+            raise ValueError("no picture of a puzzle that could not be read")
+        alphabet = p.alphabet or alphabet_for(e.grid.size)
+        title = p.name or place(p)
+        rules = [e.constraints[i] for i in e.core_rules]
+        if e.status == "unsolvable":
+            names = [e.describe(("given", c), alphabet) for c, _ in e.core]
+            names += [e.describe(("rule", i)) for i in e.core_rules]
+            return render_svg(e.grid, highlight=[c for c, _ in e.core], alphabet=alphabet,
+                              title=title, constraints=rules or p.constraints,
+                              caption="unsolvable: these cannot all hold, and each is "
+                                      "needed: " + ", ".join(names))
+        if e.status == "multiple":
+            return render_svg(e.grid, e.solution, second=e.second, highlight=e.differing,
+                              alphabet=alphabet, title=title, constraints=p.constraints,
+                              caption=f"multiple solutions; two differ at "
+                                      f"{len(e.differing)} cells (marked)")
+        caption = e.status if e.steps is None else f"{e.status}; it takes {e.steps.hardest}"
+        return render_svg(e.grid, e.solution, alphabet=alphabet, title=title,
+                          constraints=p.constraints,
+                          caption=caption + (f": {e.message}" if e.message else ""))
 
     def diagnostics(self, item) -> list[str]:
         p, e = item
@@ -394,10 +532,12 @@ class GeneratedReport(Report):
     """``generate``: one :class:`~satdoku.generate.Generated` per puzzle made."""
 
     fields = ("source", "line", "name", "puzzle", "status", "index", "seed", "box",
-              "symmetry", "clues", "minimal", "solution", "attempts", "sat_calls", "time_ms")
+              "symmetry", "clues", "minimal", "solution", "attempts", "sat_calls", "score",
+              "label", "time_ms")
 
-    def __init__(self, fmt: str = "pretty", *, alphabet: Alphabet | None = None) -> None:
-        super().__init__(fmt)
+    def __init__(self, fmt: str = "pretty", *, alphabet: Alphabet | None = None,
+                 color: bool = False) -> None:
+        super().__init__(fmt, color=color)
         self.alphabet = alphabet
 
     def record(self, made) -> dict[str, Any]:
@@ -408,13 +548,92 @@ class GeneratedReport(Report):
                 "minimal": made.minimal,
                 "solution": format_grid(made.solution, "line", self.alphabet),
                 "attempts": made.attempts, "sat_calls": made.sat_calls,
+                "score": made.rating.score if made.rating else None,
+                "label": made.rating.label if made.rating else None,
                 "time_ms": round(made.time_ms, 3)}
 
     def line(self, made) -> str:
         return format_grid(made.puzzle, "line", self.alphabet)
 
-    def pretty(self, made) -> str:
-        minimal = {True: "minimal", False: "not minimal", None: "minimality not proven"}
+    _MINIMAL = {True: "minimal", False: "not minimal", None: "minimality not proven"}
+
+    def _title(self, made) -> str:
+        rated = f", {made.rating.score:.2f} {made.rating.label}" if made.rating else ""
         return (f"#{made.index} (seed {made.seed}): {made.puzzle.nclues} clues, unique, "
-                f"{minimal[made.minimal]}\n{format_grid(made.puzzle, 'pretty', self.alphabet)}"
-                f"\n\n")
+                f"{self._MINIMAL[made.minimal]}{rated}")
+
+    def pretty(self, made) -> str:
+        grid = format_grid(made.puzzle, "pretty", self.alphabet,
+                           painter(made.puzzle, color=self.color))
+        return f"{self._title(made)}\n{grid}\n\n"
+
+    def picture(self, made) -> str:
+        from .svg import render_svg
+        return render_svg(made.puzzle, alphabet=self.alphabet, title=self._title(made))
+
+
+class CandidatesReport(Report):
+    """``candidates``: (puzzle, :class:`~satdoku.candidates.Candidates` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates",
+              "sat_calls", "time_ms", "message")
+
+    @staticmethod
+    def _text(c, alphabet: Alphabet) -> dict[str, str]:
+        glue = "" if alphabet.symbols else ","
+        geo = c.grid.geometry
+        return {geo.cell_name(cell): glue.join(alphabet.symbol(d) for d in digits)
+                for cell, digits in c.digits.items()}
+
+    def record(self, item) -> dict[str, Any]:
+        p, c = item
+        rec = puzzle_fields(p, c is None)
+        if c is None:
+            return rec
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        rec.update(status=c.status, count=c.count,
+                   candidates=[f"{cell}={digits}" for cell, digits in
+                               self._text(c, alphabet).items()],
+                   sat_calls=c.sat_calls, time_ms=round(c.time_ms, 3), message=c.message)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        if rec["status"] in ("unique", "multiple", "unsolvable"):
+            return " ".join(rec["candidates"]) or rec["status"]
+        return rec["status"]
+
+    def pretty(self, item) -> str:
+        p, c = item
+        if c is None or c.status not in ("unique", "multiple", "unsolvable"):
+            status = "invalid" if c is None else c.status
+            return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
+                + "\n\n"
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        texts = self._text(c, alphabet)
+        geo = c.grid.geometry
+        cells = [alphabet.symbol(d) if d else texts[geo.cell_name(i)] or "-"
+                 for i, d in enumerate(c.grid.cells)]
+        width = max(map(len, cells))
+        n = geo.size
+        r, bc = geo.band_shape
+        rule = "-+-".join(["-" * (bc * (width + 1) - 1)] * (n // bc))
+        lines = [f"{place(p)}: {c.status}"
+                 + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
+                 + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):"]
+        for row in range(n):
+            if row and row % r == 0:
+                lines.append(rule)
+            part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
+            lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        lines += constraint_lines(p)
+        return "\n".join(lines) + "\n\n"
+
+    def diagnostics(self, item) -> list[str]:
+        p, c = item
+        if c is None:
+            return [printable(str(p.error))] if p.error else []
+        lines = warning_lines(p)
+        if c.message:
+            lines.append(f"{place(p)}: {c.status}: {c.message}")
+        return lines

@@ -27,6 +27,8 @@ read between slices.
 
 from __future__ import annotations
 
+import itertools
+import operator
 import threading
 import time
 from dataclasses import dataclass
@@ -123,6 +125,26 @@ OPTIONS_MAX_SIZE = 9
 SLICE_MIN_S = 0.05
 SLICE_MAX_S = 1.0
 
+#: Set on an incremental engine when it starts counting with the decision test: CaDiCaL's
+#: lucky phases assign variables without counting decisions, so they must be off for "no
+#: decision" to mean "forced" (docs/floor.md). Not in :data:`SOLVER_OPTIONS`: a fresh solver
+#: (``rate``'s counts, ``--fresh``) has no assumptions, CaDiCaL 1.9.5 tries lucky phases then,
+#: and turning them off changed the conflicts of 121 of 200 top1465 puzzles, so ``rate``'s
+#: scores. Under assumptions (the incremental engines) 1.9.5 skips lucky phases anyway.
+COUNT_OPTIONS: dict[str, dict[str, int]] = {"cadical195": {"lucky": 0}}
+
+#: A full engine of a grid up to :data:`OPTIONS_MAX_SIZE` gets a new solver after this many
+#: puzzles. Over all 49,158 17-clue puzzles (CPU us a puzzle, first and last 8,000, no rebuild
+#: -> every 2000): solving 83 -> 102 against 77 -> 73, counting to 2 212 -> 1,272 against
+#: 120 -> 127; every 1000 and every 4000 within 10% of 2000; losing the learnt clauses every
+#: 500 hard puzzles was within noise (docs/floor.md).
+REBUILD_EVERY = 2000
+
+#: Solvers whose decision count is known to leave out assumptions, so that a solve under the
+#: clues that made no decision proves the grid forced (checked in CaDiCaL 1.9.5's ``decide``;
+#: docs/floor.md), with :data:`COUNT_OPTIONS`. Others count to 2 with a second solve.
+DECISION_TEST_SOLVERS = frozenset({"cadical195"})
+
 #: The solvers whose options can be set (python-sat's ``configure``).
 CONFIGURABLE = ("cadical153", "cadical195")
 
@@ -215,6 +237,7 @@ class _Engine:
     """One python-sat solver, the formula loaded into it, and how to read its models."""
 
     per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
+    rebuild_every = 0  # puzzles before a new solver (0: never)
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool,
                  configure: dict[str, int] | None = None) -> None:
@@ -226,12 +249,14 @@ class _Engine:
             settings = {**(settings or {}), **configure}
         if settings:
             self.solver.solver.configure(settings)  # before any clause: some options insist
+        self.settings = settings  # again on a rebuild
         self.top = 0  # highest variable in use, activation literals included
         self.nvars = 0
         self.nmapped = 0  # variables 1..nmapped describe cells; the rest are auxiliary
         self.nclauses = 0
         self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
         self.broken = False  # interrupted inside the solver: no further call is allowed
+        self.rules: tuple | None = None  # (key, constraints, activation literals) in force
 
     def fresh_var(self) -> int:
         self.top += 1
@@ -275,21 +300,47 @@ class _Engine:
 
 
 class _FullEngine(_Engine):
-    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses)."""
+    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses).
+
+    Incremental engines of grids up to :data:`OPTIONS_MAX_SIZE` keep their base clauses and
+    get a new solver every :data:`REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`), and
+    count with the decision test where it was checked (:attr:`decision_test`, see
+    :meth:`SatSolver._count`). A fresh engine for one puzzle (``units``) keeps the plain
+    ways, so that its counts (``rate``'s conflicts) stay what they were.
+    """
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str,
-                 configure: dict[str, int] | None = None) -> None:
-        super().__init__(info, geometry, geometry.size <= OPTIONS_MAX_SIZE, configure)
+                 units: bool = False, configure: dict[str, int] | None = None) -> None:
+        small = geometry.size <= OPTIONS_MAX_SIZE
+        super().__init__(info, geometry, small, configure)
         n = self.size = geometry.size
         self.n3 = self.nmapped = n ** 3
-        self.units = False  # clues as unit clauses (a fresh engine for one puzzle)
+        # Clues as unit clauses: a fresh engine for one puzzle, which keeps the plain ways.
+        self.units = self.per_puzzle = units
         self.encoding = encoding
+        self.amo = amo
         self.pool = IDPool(start_from=self.n3 + 1)
-        self._pending = base_clauses(geometry, encoding, amo, self.pool)
+        self.rebuild_every = REBUILD_EVERY if small and not units else 0
+        self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
+        self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
         self.ready = False
+        self.uses = 0  # puzzles served by this solver (since the last rebuild)
         self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
         self.digit_of = [0] + list(range(1, n + 1)) * geometry.ncells
+        # "No decision made, so the grid is forced" (see SatSolver._count).
+        self.decision_test = (small and not units and info.name in DECISION_TEST_SOLVERS
+                              and COUNT_OPTIONS.get(info.name, {}).get("lucky") == 0)
+        self.counting = False  # COUNT_OPTIONS set (at the first count)
+        self.cellbase = tuple(range(0, self.n3, n))  # var(cell, d) - d, in cell order
+        self.negbase = tuple(-v for v in self.cellbase)  # -var(cell, d) = negbase[cell] - d
+
+    def _chunks(self, chunks: Iterator[list[list[int]]]) -> Iterator[list[list[int]]]:
+        kept = self._kept
+        for chunk in chunks:
+            if kept is not None:
+                kept.append(chunk)
+            yield chunk
 
     def prepare(self, deadline: Deadline) -> None:
         """Finish loading the base formula (resumed where an earlier deadline stopped it)."""
@@ -298,8 +349,39 @@ class _FullEngine(_Engine):
             self.ready = True
             self.nvars = self.top = max(self.n3, self.pool.top)
 
+    def due(self) -> bool:
+        """True when this solver has served its :data:`REBUILD_EVERY` puzzles."""
+        return bool(self.rebuild_every) and self.uses >= self.rebuild_every and self.ready
+
+    def never_rebuild(self) -> None:
+        self.rebuild_every = 0
+        self._kept = None
+
+    def rebuild(self) -> None:
+        """A new solver with the same base formula (loaded by the next :meth:`prepare`).
+
+        Over a long batch the incremental solver slows down: learnt clauses pile up, and every
+        activation literal is one more variable that each ``get_model`` returns. A rebuild of a
+        9x9 engine costs about 4 ms (docs/floor.md).
+        """
+        self.delete()
+        self.solver = PysatSolver(name=self.info.name)
+        if self.settings:
+            self.solver.solver.configure(self.settings)
+        self._pending = iter(self._kept)
+        self.ready = False
+        self.nclauses = 0
+        self.uses = 0
+        self.excluded = None
+        self.rules = None  # the variant rules in force: added again when next asked for
+        self.counting = False
+
     def assumptions(self, grid: Grid) -> list[int]:
-        return [] if self.units else clue_literals(grid)
+        if self.units:
+            return []
+        cells = grid.cells  # clue_literals, without its per-geometry cache lookup
+        return list(map(operator.add, itertools.compress(self.cellbase, cells),
+                        filter(None, cells)))
 
     def lit(self, cell: int, d: int) -> int:
         return cell * self.size + d
@@ -308,7 +390,17 @@ class _FullEngine(_Engine):
         # Measured (instructions, 9x9): this list comprehension 137k, map/filter with
         # (0).__lt__ 301k, compress over map(operator.lt) 212k.
         digit_of = self.digit_of
-        return Grid(self.geometry, tuple([digit_of[v] for v in model[:self.n3] if v > 0]))
+        if len(model) > self.n3:  # activation literals follow the cell variables
+            model = model[:self.n3]
+        return Grid(self.geometry, tuple([digit_of[v] for v in model if v > 0]))
+
+    def blocking(self, model: list[int], solution: Grid, grid: Grid,
+                 given: set[int]) -> list[int]:
+        """The literals of a clause that rules out ``solution`` of ``grid``: the negated
+        variables of the cells not given, from the decoded cells (3 us on 9x9, against 11 us
+        for the same list from the model)."""
+        return list(itertools.compress(map(operator.sub, self.negbase, solution.cells),
+                                       map(operator.not_, grid.cells)))
 
     def exclusion(self, solution: Grid) -> int:
         """An activation literal that, assumed, rules out ``solution`` (a complete grid).
@@ -349,6 +441,11 @@ class _ReducedEngine(_Engine):
 
     def lit(self, cell: int, d: int) -> int | bool:
         return self.formula.lit(cell, d)
+
+    def blocking(self, model: list[int], solution: Grid, grid: Grid,
+                 given: set[int]) -> list[int]:
+        """The literals of a clause that rules out the solution in ``model``."""
+        return [-v for v in model[:self.nmapped] if v > 0 and v not in given]
 
     def decode(self, model: list[int]) -> Grid:
         f = self.formula
@@ -396,6 +493,12 @@ class SatSolver:
     ('solved', (1, 2, 3, 4))
     """
 
+    #: Batches (:class:`satdoku.batch.BatchSolver`) set this: from a batch's second puzzle on,
+    #: a count steers each new solve away from the solutions found, which is faster but finds a
+    #: second solution farther from the first (:meth:`_count`). Off (``explain``, the library
+    #: calls), a puzzle with several solutions is counted as it always was.
+    steer = False
+
     def __init__(self, sat_solver: str | None = None, encoding: str | None = None,
                  amo: str | None = None, *, incremental: bool = True, stats: bool = True,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
@@ -419,19 +522,34 @@ class SatSolver:
         self.max_clauses = max_clauses
         self.reduction = reduction or {}
         self._engines: dict[tuple[Geometry, str], _FullEngine] = {}
+        # Loaded engines of grids up to OPTIONS_MAX_SIZE whose build and load time a puzzle
+        # was charged with, by geometry: :meth:`_solve_ready` serves these.
+        self._ready: dict[Geometry, _FullEngine] = {}
+        self._encodings: dict[int, str] = {}
         self._watchdog: _Watchdog | None = None
+
+    takes_constraints = True  # variant rules: see solve()
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
         if self.encoding is not None:
             return self.encoding
-        from .solvers import choose_encoding
-        return choose_encoding(grid.size)
+        encoding = self._encodings.get(grid.size)
+        if encoding is None:
+            from .solvers import choose_encoding
+            encoding = self._encodings[grid.size] = choose_encoding(grid.size)
+        return encoding
 
     # Engines.
 
-    def _engine(self, grid: Grid, deadline: Deadline, units: bool = False) -> _Engine:
+    def _engine(self, grid: Grid, deadline: Deadline, units: bool = False,
+                keep: bool = False) -> _Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to delete.
+
+        ``keep``: the engine is never rebuilt from now on. :meth:`core` and
+        :meth:`other_solution` ask for it: their callers (explain, generate) go by answers that
+        depend on what the solver learnt before (conflict budgets, the first solution found),
+        and they give the same answers as before rebuilds existed.
 
         Raises TimeUp, TooBigError, or :class:`_Settled` when a reduction decided the puzzle.
         """
@@ -449,15 +567,20 @@ class SatSolver:
             return engine
         key = (geo, encoding)
         engine = None if units else self._engines.get(key)
+        if engine is not None and keep:
+            engine.never_rebuild()
+        elif engine is not None and engine.due():
+            self._ready.pop(geo, None)  # build and load time to charge again
+            engine.rebuild()
         if engine is None:
             amo = self.amo or DEFAULT_AMO
             n = geo.size
             check_size(formula_size(geo, encoding, amo)[1], self.max_clauses,
                        f"a {n}x{n} grid in the {encoding} encoding")
-            engine = _FullEngine(self.info, geo, encoding, amo, self.configure)
-            if units:
-                engine.per_puzzle = engine.units = True
-            else:
+            engine = _FullEngine(self.info, geo, encoding, amo, units, self.configure)
+            if keep:
+                engine.never_rebuild()
+            if not units:
                 self._engines[key] = engine
         try:
             engine.prepare(deadline)
@@ -465,6 +588,7 @@ class SatSolver:
             if units:
                 engine.delete()
             raise
+        engine.uses += 1
         if units:
             _call(engine.solver.append_formula, [[lit] for lit in clue_literals(grid)])
         return engine
@@ -479,6 +603,10 @@ class SatSolver:
         activation literal. Every stage stops at ``deadline``.
         """
         start = time.perf_counter()
+        if not constraints and (deadline is None or deadline.seconds is None):
+            engine = self._ready.get(grid.geometry)
+            if engine is not None and engine.uses < engine.rebuild_every:
+                return self._solve_ready(engine, grid, limit, start)
         deadline = deadline or NO_DEADLINE
         if not deadline.unlimited and not (self.info.interrupt or self.info.budget):
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
@@ -494,20 +622,19 @@ class SatSolver:
         try:
             engine = self._engine(grid, deadline, units=not self.incremental)
             engine.charge(stats)
+            if engine.rebuild_every and not engine.per_puzzle:
+                self._ready[grid.geometry] = engine
             t0 = time.perf_counter()
             assumptions = engine.assumptions(grid)
             if constraints:
-                assumptions = assumptions + self._add_constraints(engine, constraints)
+                assumptions = assumptions + self._rule_acts(engine, constraints)
             t1 = time.perf_counter()
             stats["encode_ms"] += (t1 - t0) * 1000
             before = engine.solver.accum_stats() if self.stats else None
             try:
-                status = self._count(engine, assumptions, limit, deadline, solutions)
+                status = self._count(engine, grid, assumptions, limit, deadline, solutions)
             finally:
                 stats["solve_ms"] = (time.perf_counter() - t1) * 1000
-                if constraints and not engine.broken:
-                    for act in assumptions[len(assumptions) - len(constraints):]:
-                        engine.solver.add_clause([-act])
         except TimeUp:
             status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
             if engine is None:  # stopped while building or loading the formula
@@ -641,6 +768,61 @@ class SatSolver:
         finally:
             solver.delete()
 
+    def _solve_ready(self, engine: _FullEngine, grid: Grid, limit: int, start: float) -> Result:
+        """:meth:`solve` of a grid whose engine is loaded and charged, with no time limit and
+        no constraints: a batch's common case after its first puzzle, kept lean (docs/floor.md).
+        Same result, same stats in the same order; with :attr:`steer`, counts steer away from
+        the solutions found (see :meth:`_count`)."""
+        engine.uses += 1
+        assumptions = engine.assumptions(grid)
+        t1 = time.perf_counter()
+        stats: dict[str, Any] = {"encode_ms": (t1 - start) * 1000, "load_ms": 0.0}
+        solutions: list[Grid] = []
+        solver = engine.solver
+        before = solver.accum_stats() if self.stats else None
+        try:
+            if limit == 1:
+                try:  # _run without its layers: the solve call alone
+                    answer = _call(solver.solve, assumptions=assumptions)
+                except KeyboardInterrupt:
+                    self._drop(engine)
+                    raise
+                if answer:
+                    solutions.append(engine.decode(solver.get_model()))
+                status = "solved" if answer else "unsolvable"
+            else:
+                status = self._count(engine, grid, assumptions, limit, NO_DEADLINE, solutions,
+                                     steer=self.steer)
+        except BaseException:
+            if engine.broken:  # Ctrl-C inside the solver (see _run)
+                engine.delete()
+            raise
+        stats["solve_ms"] = (time.perf_counter() - t1) * 1000
+        stats["variables"] = engine.nvars
+        stats["clauses"] = engine.nclauses
+        if before is not None:
+            after = solver.accum_stats()
+            for k in ("conflicts", "decisions", "propagations"):
+                stats[k] = after.get(k, 0) - before.get(k, 0)
+        return Result(status, solutions[0] if solutions else None,
+                      len(solutions) if limit >= 2 else None,
+                      solutions[1] if len(solutions) > 1 else None,
+                      self.name, engine.encoding, (time.perf_counter() - start) * 1000, stats,
+                      None, limit)
+
+    def _rule_acts(self, engine: _Engine, constraints: tuple) -> list[int]:
+        """The activation literals of ``constraints`` in ``engine``: added on first use and
+        kept while the same rules come again (explain, candidates and batches of one variant
+        ask many questions of one puzzle); other rules retire them for good."""
+        key = tuple(map(id, constraints))
+        if engine.rules is not None and engine.rules[0] == key:
+            return engine.rules[2]
+        if engine.rules is not None:
+            engine.solver.append_formula([[-act] for act in engine.rules[2]])
+        acts = self._add_constraints(engine, constraints)
+        engine.rules = (key, tuple(constraints), acts)  # holding them keeps their ids valid
+        return acts
+
     def _add_constraints(self, engine: _Engine, constraints: tuple) -> list[int]:
         """Each constraint's clauses guarded by a fresh activation literal; the literals."""
         if not isinstance(engine, _FullEngine):
@@ -657,26 +839,63 @@ class SatSolver:
             acts.append(act)
         return acts
 
-    def _count(self, engine: _Engine, assumptions: list[int], limit: int, deadline: Deadline,
-               solutions: list[Grid]) -> str:
+    def _count(self, engine: _Engine, grid: Grid, assumptions: list[int], limit: int,
+               deadline: Deadline, solutions: list[Grid], steer: bool = False) -> str:
         """Solve, then block each solution and solve again, until ``limit`` solutions or none
-        is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
+        is left; the status. ``solutions`` fills as they come (kept on a timeout).
+
+        With the decision test (:attr:`_FullEngine.decision_test`, docs/floor.md), a first
+        solve under assumptions that made no decision found the only solution: every variable
+        was set by unit propagation from the assumptions over clauses the formula implies, so
+        any solution agrees with it (assumed literals are not counted as decisions; learnt
+        clauses that used an earlier puzzle's guarded clause hold that puzzle's retired
+        activation literal). Without assumptions CaDiCaL does not backtrack before solving: a
+        solve right after a satisfiable one keeps the old trail and makes no decision (an
+        empty grid counted twice), so the test needs assumptions.
+
+        Each solution found is ruled out by a clause over the true variables of the cells not
+        given, guarded by one activation literal for the whole count. ``steer`` (a batch's
+        puzzles after its first, see :attr:`SatSolver.steer`) also steers the next solve away
+        from the solutions found on engines with the decision test: those variables' phases
+        are forced false (``set_phases``), and true after the count. That took 6 to 12% off
+        counting (17-clue, top1465, hardest; docs/floor.md), but the second solution it finds
+        differs from the first in more cells (27 instead of 6 for 'sampleHard'), so a single
+        puzzle is counted as before. Forcing every cell variable's phase true once per solver
+        as well ("pos") gained at most 1% more on 17-clue and top1465 and 5% on hardest, and
+        would change the first solution too: not done.
+        """
         solver = engine.solver
+        decided = limit >= 2 and assumptions and getattr(engine, "decision_test", False)
+        steer = steer and decided
+        if decided:
+            if not engine.counting:
+                solver.solver.configure(COUNT_OPTIONS[self.info.name])
+                engine.counting = True
+            before = solver.accum_stats()["decisions"]
         answer = self._run(engine, assumptions, deadline)
         act = 0
+        avoided: list[int] = []
         try:
             while answer:
                 model = solver.get_model()
                 solutions.append(engine.decode(model))
                 if len(solutions) >= limit:
                     break
+                if decided and solver.accum_stats()["decisions"] == before:
+                    break  # forced: the only solution
                 if not act:
                     act, given = engine.fresh_var(), set(assumptions)
-                solver.add_clause([-act] + [-v for v in model[:engine.nmapped]
-                                            if v > 0 and v not in given])
+                block = engine.blocking(model, solutions[-1], grid, given)
+                solver.add_clause([-act] + block)
+                if steer:
+                    solver.set_phases(block)
+                    avoided += block
+                decided = False
                 answer = self._run(engine, assumptions + [act], deadline)
         finally:
             if act and not engine.broken:
+                if avoided:
+                    solver.set_phases([-lit for lit in avoided])
                 solver.add_clause([-act])
         if answer is None:
             raise TimeUp
@@ -692,11 +911,18 @@ class SatSolver:
         try:
             return self._solve_call(engine, assumptions, deadline, conflicts)
         except KeyboardInterrupt:
-            engine.broken = True
-            for key, cached in list(self._engines.items()):
-                if cached is engine:
-                    del self._engines[key]
+            self._drop(engine)
             raise
+
+    def _drop(self, engine: _Engine) -> None:
+        """Mark ``engine`` broken (interrupted inside the solver) and forget it."""
+        engine.broken = True
+        for key, cached in list(self._engines.items()):
+            if cached is engine:
+                del self._engines[key]
+        for geo, cached in list(self._ready.items()):
+            if cached is engine:
+                del self._ready[geo]
 
     def _solve_call(self, engine: _Engine, assumptions: list[int], deadline: Deadline,
                     conflicts: int | None) -> bool | None:
@@ -743,37 +969,76 @@ class SatSolver:
 
     # Questions beyond solving (explain, generate).
 
-    def core(self, grid: Grid, *, deadline: Deadline | None = None
-             ) -> tuple[list[int] | None, Grid | None]:
-        """Cells of givens that cannot all hold together, or a solution when there are none.
+    def core(self, grid: Grid, *, deadline: Deadline | None = None, constraints: tuple = ()
+             ) -> tuple[tuple[list[int], list[int]] | None, Grid | None]:
+        """Givens and rules that cannot all hold together, or a solution when there are none.
 
-        Returns ``(cells, None)`` when ``grid`` has no solution: with a full encoding the cells
-        come from the solver's final conflict over the clue assumptions (``get_core``), an
-        unsatisfiable subset of the givens but not necessarily a minimal one
+        Returns ``((cells, rules), None)`` when ``grid`` under ``constraints`` has no solution:
+        with a full encoding they come from the solver's final conflict over the assumptions
+        (``get_core``: a clue literal per given, an activation literal per rule; ``rules`` are
+        indices into ``constraints``), an unsatisfiable subset but not necessarily a minimal one
         (:func:`satdoku.explain.minimal_core` shrinks it); the reduced encoding has no
         assumptions and gives every given. Returns ``(None, solution)`` otherwise.
         Raises TimeUp at the deadline, TooBigError for a formula over the limit.
         """
         deadline = deadline or NO_DEADLINE
         check_assumptions(self.sat_solver, "explain")
+        everything = ([c for c, _ in grid.givens()], list(range(len(constraints))))
         try:
-            engine = self._engine(grid, deadline)
+            engine = self._engine(grid, deadline, keep=True)
         except _Settled as settled:
             if settled.formula.contradiction is None:
                 return None, Grid(grid.geometry, tuple(settled.formula.settled))
-            return [c for c, _ in grid.givens()], None
+            return everything, None
+        acts: list[int] = []
         try:
-            answer = self._run(engine, engine.assumptions(grid), deadline)
+            clues = engine.assumptions(grid)
+            acts = self._rule_acts(engine, constraints) if constraints else []
+            answer = self._run(engine, clues + acts, deadline)
             if answer is None:
                 raise TimeUp
             if answer:
                 return None, engine.decode(engine.solver.get_model())
-            if isinstance(engine, _FullEngine):
-                n = grid.size
-                return sorted({(lit - 1) // n for lit in engine.solver.get_core() or ()}), None
-            return [c for c, _ in grid.givens()], None
+            if not isinstance(engine, _FullEngine):
+                return everything, None
+            core = set(engine.solver.get_core() or ())
+            n = grid.size
+            cells = sorted({(lit - 1) // n for lit in core if lit <= engine.n3})
+            return (cells, [i for i, act in enumerate(acts) if act in core]), None
         finally:
-            if engine.per_puzzle:
+            if engine.per_puzzle or engine.broken:
+                engine.delete()
+
+    def first_solution(self, grid: Grid, *, assume: tuple[tuple[int, int], ...] = (),
+                       constraints: tuple = (), deadline: Deadline | None = None
+                       ) -> Grid | None:
+        """A solution of ``grid`` under ``constraints`` in which each (cell, digit) of
+        ``assume`` holds, or None when there is none (not verified: the caller checks).
+        Raises TimeUp at the deadline."""
+        deadline = deadline or NO_DEADLINE
+        try:
+            engine = self._engine(grid, deadline)
+        except _Settled as settled:
+            if settled.formula.contradiction is not None:
+                return None
+            solved = Grid(grid.geometry, tuple(settled.formula.settled))
+            return solved if all(solved.cells[c] == d for c, d in assume) else None
+        acts: list[int] = []
+        try:
+            extra = []
+            for cell, d in assume:
+                lit = engine.lit(cell, d)
+                if lit is False:
+                    return None
+                if lit is not True:
+                    extra.append(lit)
+            acts = self._rule_acts(engine, constraints) if constraints else []
+            answer = self._run(engine, engine.assumptions(grid) + extra + acts, deadline)
+            if answer is None:
+                raise TimeUp
+            return engine.decode(engine.solver.get_model()) if answer else None
+        finally:
+            if engine.per_puzzle or engine.broken:
                 engine.delete()
 
     def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,
@@ -800,7 +1065,7 @@ class SatSolver:
             # (python-sat solvers read a budget of 0 as no budget at all)
             raise SolverError(f"a conflict budget must be at least 1, not {conflicts}")
         try:
-            engine = self._engine(grid, NO_DEADLINE)
+            engine = self._engine(grid, NO_DEADLINE, keep=True)
         except _Settled:
             return "unique", None  # the reduction leaves one solution (or none) to the givens
         try:
@@ -834,6 +1099,7 @@ class SatSolver:
         for engine in self._engines.values():
             engine.delete()
         self._engines.clear()
+        self._ready.clear()
 
     def __enter__(self) -> "SatSolver":
         return self

@@ -7,85 +7,51 @@ Glossary (besides the one in :mod:`satdoku.geometry`):
   contradiction.
 - placed: for each house, the bitmask of digits already assigned (and propagated) in it.
 - naked single: a cell with one candidate left; it is assigned and its digit eliminated from
-  its peers.
-- hidden single: a digit with one place left in a house; that cell is assigned the digit.
-- segment: the cells a line (row or column) shares with a box: c cells of a row, r of a column.
+  its peers. hidden single: a digit with one place left in a house; that cell is assigned it.
 - locked candidates: a digit whose places in a box all lie in one segment can leave the rest of
   that segment's line (*pointing*); a digit whose places in a line all lie in one segment can
   leave the rest of that segment's box (*claiming*).
+- subset: k cells of a house whose candidates together are k digits (*naked*; the digits
+  leave the house's other cells), or k digits whose places together are k cells (*hidden*;
+  those cells keep only them). k = 2 is a pair, 3 a triple.
 - packed grid: every cell's candidates in one big int, cell ``i`` at bits ``i * width ..``
   (width 16, 32 or 64 bits); shifts and masks of it look at every segment at once.
-- propagation: naked and hidden singles until nothing changes (a fixed point), then one pass of
-  locked candidates over the whole grid; repeated while that pass removes anything. It stops at
-  a contradiction (a cell without candidates, a house with no place for a digit).
+- propagation: naked and hidden singles to a fixed point, then locked candidates, then subsets
+  in the houses changed since the last look (pairs from 16 x 16, triples too from 25 x 25),
+  then the variant constraints; any of them that removes something sends propagation back to
+  singles. It stops at a contradiction (a cell without candidates, a house with no place for
+  a digit).
 - node: one propagation in search (the root, and each digit tried at a branch point).
-- guess: a digit tried at a branch point (a cell with two or more candidates, the fewest in the
-  grid, lowest cell index on ties; digits in increasing order). backtrack: a guess whose
-  propagation failed. These counts mean what they meant before locked candidates; a node now
-  does more work and there are fewer of them. ``NativeSolver(locked_candidates=False)`` is the
-  singles-only solver, for comparisons.
+- guess: a digit tried at a branch point. backtrack: a guess whose propagation failed.
+- weight: how many contradictions a house has been found in so far in this search. The branch
+  point is a cell with the fewest candidates (two or more) and, among those, the one whose
+  houses weigh most (lowest cell index on ties); digits in increasing order. Contradictions
+  come back where they came from, so search goes there first (dom/wdeg in CP terms).
 
 Like Norvig's solver, propagation and search are separate and search is a few lines on top; unlike
 it, the state is a flat list of ints and the work queue is explicit, so only what changed is
-revisited: a queue of assigned cells to eliminate from their peers, and a set of houses that lost
-a candidate since the last hidden-single check (houses with every digit placed are skipped).
+revisited: a queue of assigned cells to eliminate from their peers, a set of houses that lost a
+candidate since the last hidden-single check, a set of houses changed since the last look for
+subsets. Locked candidates run on the packed grid for boxes of at least two rows and columns up
+to 64 x 64, and segment by segment (from :attr:`Geometry.segments`) for jigsaw regions. What was
+tried and measured, kept or not, is in `docs/native-search.md
+<../docs/native-search.md>`_.
 
-Locked candidates pay on every set measured (CPU time, same moment, this change against
-singles only; 9x9 first 100-300 puzzles): magictour top1465 119 -> 34 nodes a puzzle and 2.3x
-the puzzles/s although a node costs ~45 -> ~65 us; forum hardest 313 -> 240 nodes, 1.08x;
-on 17-clue puzzles the extra pass is small beside propagating from 17 givens. On 16x16 (10 s
-timeout) forum_blue_ultimate timed out on 11 of 15 instead of 13, forum_tarek on 6 of 20 either
-way but with half the guesses; rkkautsar 25x25 went from a 20 s timeout (16,000 guesses) to
-57 ms (181 guesses).
-
-Roads not taken:
-
-- Sets of digits per cell (Norvig uses strings). Bitsets make "remove d", "one left?"
-  (``m & (m - 1) == 0``) and "which digits have exactly one place in this house" (an
-  once/twice fold over the house) single integer operations, and a state copy is a list copy.
-- Counting fields for hidden singles: spreading each mask to a few bits per digit (via a table)
-  lets one C-level ``sum`` over a house count every digit's places. Tried; no faster on 9x9,
-  because the hidden-single pass is a third of a node at most and wide masks (over 2**30, two
-  CPython digits) make every other bit operation about 1.5x slower.
-- An undo trail instead of copying the state at each branch. A trail costs a Python-level append
-  on every change (about 60 a node on hard 9x9 puzzles: eliminations, assignments, house
-  updates) plus the undo loop, while copying the two lists (cells, houses) is C-level: about
-  2 us of a ~60 us node. On big grids a copy is larger, but so is the propagation it precedes.
-- Locked candidates segment by segment in Python (a union per segment, then folds per line and
-  box): 143 us per pass on a 9x9 grid, which tripled the cost of a node and made hardest 2.5x
-  slower. On the packed grid the pass is about 30 big-int operations, ~7 us, and goes cell by
-  cell only where an elimination is due. Beyond 64 x 64 a cell does not fit 64 bits and the
-  packed grid would be huge, so those grids use singles only.
-- Locked candidates only on bands and stacks changed since the last pass: not done, since the
-  packed pass covers the whole grid in ~7 us, about what tracking changed bands and stacks on
-  every elimination would add (an estimate, not measured).
-- Counting fields by table lookup (``sum(map(spread.__getitem__, house))``, masks kept narrow):
-  tried again for hidden singles; no faster than the once/twice fold on 9x9 (the sums of
-  45-bit fields and the lookups cost what the fold saves).
-- Breaking ties between fewest-candidate cells by most placed digits in the cell's houses
-  (DSATUR-like): 240 -> 237 nodes a puzzle on hardest, slower per node; not kept. Fewer placed
-  digits first made search much worse.
-- A smarter digit order at a branch point (highest digit first, or most / least placed digit
-  first): within 1-8% of the nodes of increasing order on top1465 and hardest, and not always
-  fewer. Kept increasing order.
-- Naked pairs (two cells of a house left with the same two digits), a house-by-house pass after
-  locked candidates find nothing: forum hardest 277 -> 214 nodes a puzzle but 63 -> 56
-  puzzles/s (a node 57 -> 84 us); 16x16 forum_tarek (3 s timeout) half the nodes, twice the
-  cost of a node, the same 7 timeouts. Not kept.
-- The full peer table for grids above 64 x 64: it holds ncells * ~3N entries (gigabytes at
-  400 x 400), so larger grids eliminate along the cell's three houses instead (a few repeated
-  cells, skipped at once because the digit is already gone).
+Variant constraints plug in through ``solve(..., constraints=...)``: each has ``prune(cand)``,
+which removes candidates in place and returns the cells it changed, or None on a contradiction.
 """
 
 from __future__ import annotations
 
 import functools
+import operator
 import sys
 import time
 from array import array
 from dataclasses import dataclass
+from itertools import combinations
 from operator import itemgetter
-from typing import Any, Callable
+from typing import Any, Callable, Iterable, Protocol, Sequence
 
 from .deadline import NO_DEADLINE, Deadline
 from .errors import SolverError
@@ -93,15 +59,31 @@ from .geometry import Geometry
 from .grid import Grid
 from .result import Result, counted_status
 
-__all__ = ["NativeSolver"]
+__all__ = ["NativeSolver", "Constraint"]
 
 #: Grids up to this size use the shared ``Geometry.peers`` table; bigger ones walk their houses.
 PEER_TABLE_MAX_SIZE = 64
+
+#: The largest naked and hidden subsets looked for, by grid size: (from size, largest); 0 for
+#: none. Measured in docs/native-search.md.
+SUBSETS_BY_SIZE = ((25, 3), (16, 2), (0, 0))
 
 #: About how many cell visits pass between two looks at the clock (a few milliseconds' work).
 _CLOCK_WORK = 20_000
 
 _INF = float("inf")
+
+
+class Constraint(Protocol):
+    """What a variant constraint offers the native solver.
+
+    ``prune(cand)`` gets the candidate bitmasks of every cell (bit ``d - 1`` for digit ``d``),
+    removes candidates the constraint rules out, in place, and returns the cells it changed
+    (empty when nothing), or None when the candidates allow no solution. On a full assignment
+    (one candidate a cell) it must return None when the constraint is violated.
+    """
+
+    def prune(self, cand: list[int]) -> list[int] | None: ...
 
 
 class _Timeout(Exception):
@@ -128,22 +110,6 @@ class _HousePeers:
             i = house.index(cell)
             out += house[:i] + house[i + 1:]
         return out
-
-
-@dataclass(frozen=True, eq=False)
-class _Tables:
-    """Everything the hot loops read for one geometry, computed once."""
-
-    ncells: int
-    nhouses: int
-    full: int
-    peers: Any  # tuple of tuples, or _HousePeers
-    cell_houses: tuple[tuple[int, int, int], ...]
-    houses: tuple[tuple[int, ...], ...]
-    house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
-    locked: _Locked | None  # None: no locked candidates for this geometry
-    propagate_interval: int  # dequeued cells between clock checks
-    search_interval: int  # nodes between clock checks
 
 
 @dataclass(frozen=True, eq=False)
@@ -177,8 +143,45 @@ class _Locked:
     parts: tuple[_Segments, _Segments]  # rows, then columns
 
 
+#: Generic locked candidates: (segment cells, line rest, box rest) getters for each segment.
+_SegmentGetters = tuple[tuple[Callable, Callable, Callable, tuple[int, ...], tuple[int, ...]], ...]
+
+
+@dataclass(frozen=True, eq=False)
+class _Tables:
+    """Everything the hot loops read for one geometry, computed once."""
+
+    ncells: int
+    nhouses: int
+    full: int
+    peers: Any  # tuple of tuples, or _HousePeers
+    cell_houses: tuple[tuple[int, int, int], ...]
+    houses: tuple[tuple[int, ...], ...]
+    house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
+    locked: _Locked | None  # packed locked candidates, or None
+    segments: _SegmentGetters | None  # segment-by-segment locked candidates, or None
+    subsets: int  # the largest naked and hidden subsets that pay at this size (0: none)
+    propagate_interval: int  # dequeued cells between clock checks
+    search_interval: int  # nodes between clock checks
+
+
+def _getter(cells: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
+    """``itemgetter(*cells)``, returning a tuple even for one cell."""
+    if len(cells) == 1:
+        only = cells[0]
+        return lambda cand: (cand[only],)
+    return itemgetter(*cells)
+
+
+def _rests(geo: Geometry, seg) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """(the segment's line outside its box, the segment's box outside its line)."""
+    line, box = set(geo.houses[seg.line]), set(geo.houses[seg.box])
+    return tuple(sorted(line - box)), tuple(sorted(box - line))
+
+
 def _locked_tables(geo: Geometry) -> _Locked | None:
-    """Locked-candidate tables, or None when boxes are a single line or N is above 64."""
+    """Packed locked-candidate tables from ``geo.segments``, or None when boxes are a single
+    line, irregular, or N is above 64."""
     r, c, n = geo.box_rows, geo.box_cols, geo.size
     if not geo.is_boxed or r == 1 or c == 1 or n > 64 or sys.byteorder != "little":
         return None  # (array bytes are read as a little-endian int)
@@ -186,43 +189,57 @@ def _locked_tables(geo: Geometry) -> _Locked | None:
     typecode = next(tc for tc in "HILQ" if array(tc).itemsize * 8 == width)
     slot_full = (1 << n) - 1
 
-    def mask(cells) -> int:
+    def mask(cells: Iterable[int]) -> int:
         return sum(slot_full << (cell * width) for cell in cells)
 
+    def offsets(cells: Sequence[int]) -> tuple[int, ...]:
+        return tuple((cell - cells[0]) * width for cell in cells[1:])
+
     def part(column: bool) -> _Segments:
-        # Rows: a segment is c cells across, r segments a row, r rows a box.
-        # Columns: a segment is r cells down, c segments a column, c columns a box.
-        seg_len, nsegs, step, line_step, box_step = (
-            (r, c, n, r * n, 1) if column else (c, r, 1, c, n))
-        slots, line_firsts, box_firsts = [], [], []
+        segs = [s for s in geo.segments if (s.line >= n) == column]
+        by_line: dict[int, list[int]] = {}
+        by_box: dict[int, list[int]] = {}
         line_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
         box_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
-        for cell in range(geo.ncells):
-            row, col = divmod(cell, n)
-            if (row % r if column else col % c):
-                continue
-            slots.append(cell)
-            hrow, hcol, hbox = geo.cell_houses[cell]
-            line, box = set(geo.houses[hcol if column else hrow]), set(geo.houses[hbox])
-            line_rest[cell] = tuple(sorted(line - box))
-            box_rest[cell] = tuple(sorted(box - line))
-            if (row if column else col) == 0:
-                line_firsts.append(cell)
-            if row % r == 0 and col % c == 0:
-                box_firsts.append(cell)
+        for s in segs:
+            slot = s.cells[0]
+            by_line.setdefault(s.line, []).append(slot)
+            by_box.setdefault(s.box, []).append(slot)
+            line_rest[slot], box_rest[slot] = _rests(geo, s)
+        seg_shifts = offsets(segs[0].cells)
+        line_shifts = offsets(next(iter(by_line.values())))
+        box_shifts = offsets(next(iter(by_box.values())))
+        # Regular boxes: every segment, line and box of a direction has the same offsets.
+        assert all(offsets(s.cells) == seg_shifts for s in segs)
+        assert all(offsets(v) == line_shifts for v in by_line.values())
+        assert all(offsets(v) == box_shifts for v in by_box.values())
         return _Segments(
-            seg_shifts=tuple(k * step * width for k in range(1, seg_len)),
-            seg_mask=mask(slots),
-            line_shifts=tuple(k * line_step * width for k in range(1, nsegs)),
-            line_first=mask(line_firsts),
-            box_shifts=tuple(k * box_step * width for k in range(1, nsegs if column else r)),
-            box_first=mask(box_firsts),
+            seg_shifts=seg_shifts,
+            seg_mask=mask(s.cells[0] for s in segs),
+            line_shifts=line_shifts,
+            line_first=mask(v[0] for v in by_line.values()),
+            box_shifts=box_shifts,
+            box_first=mask(v[0] for v in by_box.values()),
             line_rest=tuple(line_rest),
             box_rest=tuple(box_rest),
         )
 
-    rows, cols = part(False), part(True)
-    return _Locked(typecode, width, (rows, cols))
+    return _Locked(typecode, width, (part(False), part(True)))
+
+
+def _segment_tables(geo: Geometry) -> _SegmentGetters | None:
+    """Segment-by-segment locked-candidate tables for jigsaw regions (None for boxes)."""
+    if geo.is_boxed:
+        return None
+    out = []
+    for seg in geo.segments:
+        line_rest, box_rest = _rests(geo, seg)
+        if line_rest and box_rest:
+            out.append((_getter(seg.cells), _getter(line_rest), _getter(box_rest),
+                        line_rest, box_rest))
+    return tuple(out)
+
+
 @functools.lru_cache(maxsize=32)
 def _tables(geo: Geometry) -> _Tables:
     n = geo.size
@@ -234,22 +251,33 @@ def _tables(geo: Geometry) -> _Tables:
         peers=peers,
         cell_houses=geo.cell_houses,
         houses=geo.houses,
-        house_getters=tuple(itemgetter(*house) if len(house) > 1 else (lambda c, h=house: (c[h[0]],))
-                            for house in geo.houses),
+        house_getters=tuple(_getter(house) for house in geo.houses),
         locked=_locked_tables(geo),
+        segments=_segment_tables(geo),
+        subsets=next(k for size, k in SUBSETS_BY_SIZE if n >= size),
         propagate_interval=max(1, _CLOCK_WORK // (3 * n)),
         search_interval=max(1, _CLOCK_WORK // geo.ncells),
     )
 
 
+@dataclass(frozen=True)
+class _Options:
+    """Which techniques a search uses (NativeSolver's switches, combined with the geometry's)."""
+
+    locked: bool
+    subsets: int
+    weights: bool
+    constraints: tuple
+
+
 def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: set[int],
-               t: _Tables, deadline: float, locked: bool = True) -> bool:
-    """Propagate singles, then locked candidates, to a fixed point; False on contradiction.
+               t: _Tables, deadline: float, o: _Options, fail: list[int]) -> bool:
+    """Propagate to a fixed point (see the module docstring); False on contradiction.
 
     ``queue`` holds cells just reduced to one candidate, ``touched`` houses that lost candidates
-    since their last hidden-single check. ``cand`` and ``placed`` are changed in place.
-    Locked candidates are looked for only once singles are at a fixed point, and only when
-    ``locked``. Raises :class:`_Timeout` once ``deadline`` (a ``perf_counter`` time) has passed.
+    since their last hidden-single check. ``cand`` and ``placed`` are changed in place. On a
+    contradiction the houses it was found in are appended to ``fail``. Raises
+    :class:`_Timeout` once ``deadline`` (a ``perf_counter`` time) has passed.
     """
     peers = t.peers
     cell_houses = t.cell_houses
@@ -262,10 +290,15 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
     interval = t.propagate_interval
     budget = interval
     clock = time.perf_counter
-    lock = t.locked if locked else None
+    lock = t.locked if o.locked else None
+    segments = t.segments if o.locked else None
     if lock is not None:
         typecode, width, parts = lock.typecode, lock.width, lock.parts
         from_bytes = int.from_bytes
+    # Houses changed since the last look for subsets: at the start, those touched by the caller
+    # (the parent state was at a fixed point).
+    dirty: set[int] | None = set(touched) if o.subsets else None
+    constraints = o.constraints
     while True:
         while True:
             while queue:
@@ -280,6 +313,7 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                     if m & b:
                         m ^= b
                         if not m:
+                            fail += cell_houses[p]
                             return False
                         cand[p] = m
                         if not m & (m - 1):
@@ -294,6 +328,8 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                 break
             todo = list(touched)
             touched.clear()
+            if dirty is not None:
+                dirty.update(todo)
             for h in todo:
                 if placed[h] == full:
                     continue  # every digit is placed (and propagated) in house h
@@ -302,6 +338,7 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                     twice |= once & m
                     once |= m
                 if once != full:
+                    fail.append(h)
                     return False  # a digit has no place left in house h
                 hidden = once & ~twice & ~placed[h]
                 if hidden:
@@ -310,11 +347,13 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                         s = m & hidden
                         if s and s != m:
                             if s & (s - 1):
+                                fail.append(h)
                                 return False  # one cell is the only place for two digits
                             cand[c] = s
                             push(c)
                             touch(cell_houses[c])
                         elif s & (s - 1):
+                            fail.append(h)
                             return False
                 budget -= 1
                 if not budget:
@@ -322,58 +361,82 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                         raise _Timeout
                     budget = interval
         # Singles are at a fixed point: locked candidates, over the whole grid at once.
-        if lock is None:
-            return True
-        grid = from_bytes(array(typecode, cand).tobytes(), "little")
         found = False
-        for seg in parts:
-            union = grid
-            for sh in seg.seg_shifts:
-                union |= grid >> sh
-            union &= seg.seg_mask
-            # Digits in two or more segments of a line (of a box), at the line's (box's) first
-            # slot, then copied to each of its segments' slots.
-            once, twice = union, 0
-            for sh in seg.line_shifts:
-                x = union >> sh
-                twice |= once & x
-                once |= x
-            line_twice = line_first = twice & seg.line_first
-            for sh in seg.line_shifts:
-                line_twice |= line_first << sh
-            once, twice = union, 0
-            for sh in seg.box_shifts:
-                x = union >> sh
-                twice |= once & x
-                once |= x
-            box_twice = box_first = twice & seg.box_first
-            for sh in seg.box_shifts:
-                box_twice |= box_first << sh
-            # A digit of a segment that is elsewhere in its line but not in its box (pointing)
-            # or elsewhere in its box but not in its line (claiming) can go from those places.
-            hits = union & (line_twice ^ box_twice)
-            while hits:
-                slot = (hits.bit_length() - 1) // width
-                shift = slot * width
-                x = hits >> shift
-                hits ^= x << shift
-                pointing = x & (line_twice >> shift)
-                for digits, targets in ((pointing, seg.line_rest[slot]),
-                                        (x ^ pointing, seg.box_rest[slot])):
-                    if not digits:
-                        continue
-                    keep = ~digits
-                    for c in targets:
-                        m = cand[c]
-                        if m & digits:
-                            m &= keep
-                            if not m:
-                                return False
-                            cand[c] = m
-                            if not m & (m - 1):
-                                push(c)
-                            touch(cell_houses[c])
-                            found = True
+        if lock is not None:
+            grid = from_bytes(array(typecode, cand).tobytes(), "little")
+            for seg in parts:
+                union = grid
+                for sh in seg.seg_shifts:
+                    union |= grid >> sh
+                union &= seg.seg_mask
+                # Digits in two or more segments of a line (of a box), at the line's (box's)
+                # first slot, then copied to each of its segments' slots.
+                once, twice = union, 0
+                for sh in seg.line_shifts:
+                    x = union >> sh
+                    twice |= once & x
+                    once |= x
+                line_twice = line_first = twice & seg.line_first
+                for sh in seg.line_shifts:
+                    line_twice |= line_first << sh
+                once, twice = union, 0
+                for sh in seg.box_shifts:
+                    x = union >> sh
+                    twice |= once & x
+                    once |= x
+                box_twice = box_first = twice & seg.box_first
+                for sh in seg.box_shifts:
+                    box_twice |= box_first << sh
+                # A digit of a segment that is elsewhere in its line but not in its box
+                # (pointing) or elsewhere in its box but not in its line (claiming) can go
+                # from those places.
+                hits = union & (line_twice ^ box_twice)
+                while hits:
+                    slot = (hits.bit_length() - 1) // width
+                    shift = slot * width
+                    x = hits >> shift
+                    hits ^= x << shift
+                    pointing = x & (line_twice >> shift)
+                    for digits, targets in ((pointing, seg.line_rest[slot]),
+                                            (x ^ pointing, seg.box_rest[slot])):
+                        if not digits:
+                            continue
+                        keep = ~digits
+                        for c in targets:
+                            m = cand[c]
+                            if m & digits:
+                                m &= keep
+                                if not m:
+                                    fail += cell_houses[c]
+                                    return False
+                                cand[c] = m
+                                if not m & (m - 1):
+                                    push(c)
+                                touch(cell_houses[c])
+                                found = True
+        elif segments is not None:
+            found = _locked_by_segment(cand, segments, push, touch, cell_houses, fail)
+            if found is None:
+                return False
+        if not found and dirty:
+            found = _subsets(cand, placed, dirty, t, push, touch, fail, deadline, o.subsets)
+            if found is None:
+                return False
+        if not found and constraints:
+            if clock() > deadline:  # a rule's prune may take long: look before each round
+                raise _Timeout
+            for constraint in constraints:
+                changed = constraint.prune(cand)
+                if changed is None:
+                    return False
+                for c in changed:
+                    m = cand[c]
+                    if not m:
+                        return False
+                    if not m & (m - 1):
+                        push(c)
+                    touch(cell_houses[c])
+                    found = True
         if not found:
             return True
         budget -= 1
@@ -383,10 +446,211 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
             budget = interval
 
 
-class NativeSolver:
-    """Propagation (naked and hidden singles, locked candidates) plus depth-first search.
+def _locked_by_segment(cand: list[int], segments: _SegmentGetters, push, touch,
+                       cell_houses, fail: list[int]) -> bool | None:
+    """One pass of locked candidates, segment by segment (jigsaw regions); True when it removed
+    something, None on a contradiction."""
+    or_all = functools.partial(functools.reduce, operator.or_)
+    found = False
+    for seg_get, line_get, box_get, line_rest, box_rest in segments:
+        inside = or_all(seg_get(cand))
+        line_other = or_all(line_get(cand))
+        box_other = or_all(box_get(cand))
+        # pointing: in the box only here, so not elsewhere in the line; claiming: the reverse
+        for digits, targets in ((inside & ~box_other & line_other, line_rest),
+                                (inside & ~line_other & box_other, box_rest)):
+            if not digits:
+                continue
+            keep = ~digits
+            for c in targets:
+                m = cand[c]
+                if m & digits:
+                    m &= keep
+                    if not m:
+                        fail += cell_houses[c]
+                        return None
+                    cand[c] = m
+                    if not m & (m - 1):
+                        push(c)
+                    touch(cell_houses[c])
+                    found = True
+    return found
 
-    Any box shape; ``locked_candidates=False`` keeps to singles.
+
+def _groups(by_mask: dict[int, list[int]], largest: int) -> list[tuple[int, int]] | None:
+    """Groups of k items (k = 2 .. ``largest``, at most 3) whose masks together have k bits.
+
+    ``by_mask`` maps a mask of 2 to ``largest`` bits to the keys (distinct bits) of the items
+    that have it. Returns (keys ORed, mask ORed) per group, or None when more items than bits
+    (three cells left with the same two digits, say) show a contradiction.
+    """
+    bit_count = int.bit_count
+    out = []
+    twos = []
+    for mask, keys in by_mask.items():
+        if bit_count(mask) == 2:
+            twos.append(mask)
+            if len(keys) == 2:
+                out.append((keys[0] | keys[1], mask))
+            elif len(keys) > 2:
+                return None
+    if largest < 3:
+        return out
+    # Three items share three bits: a mask of three bits, or the union of two of two bits.
+    unions = {mask for mask in by_mask if bit_count(mask) == 3}
+    for a, b in combinations(twos, 2):
+        if bit_count(a | b) == 3:
+            unions.add(a | b)
+    empty: list[int] = []
+    get = by_mask.get
+    for union in unions:
+        b1 = union & -union
+        b3 = union ^ b1
+        b2 = b3 & -b3
+        b3 ^= b2
+        keys = (get(union, empty) + get(b1 | b2, empty) + get(b1 | b3, empty)
+                + get(b2 | b3, empty))
+        if len(keys) == 3:
+            out.append((keys[0] | keys[1] | keys[2], union))
+        elif len(keys) > 3:
+            return None
+    return out
+
+
+def _subsets(cand: list[int], placed: list[int], dirty: set[int], t: _Tables, push, touch,
+             fail: list[int], deadline: float, largest: int) -> bool | None:
+    """Naked and hidden subsets of 2 to ``largest`` (2 or 3) in the ``dirty`` houses (emptied);
+    True when they removed something, None on a contradiction.
+
+    Naked: k cells whose candidates together are k digits; the digits leave the house's other
+    cells. Hidden: k digits whose places together are k cells; those cells keep only them.
+    With ``nopen`` open cells in a house, naked k and hidden ``nopen - k`` are one split seen
+    from two sides, so naked subsets of 2 .. top are looked for, and hidden ones only of the
+    sizes that naked ones did not cover. Items are keyed by bits (a cell's index in the house,
+    or a digit), so a group is one int.
+    """
+    full = t.full
+    houses = t.houses
+    getters = t.house_getters
+    cell_houses = t.cell_houses
+    bit_count = int.bit_count
+    clock = time.perf_counter
+    todo = list(dirty)
+    dirty.clear()
+    found = False
+    for visited, h in enumerate(todo):
+        if not visited & 15 and clock() > deadline:
+            raise _Timeout
+        ph = placed[h]
+        if ph == full:
+            continue
+        ms = getters[h](cand)
+        counts = list(map(bit_count, ms))
+        nopen = len(counts) - counts.count(1)
+        if nopen < 5:
+            # Fewer than 4: a subset of 2 would leave one cell, a hidden single. 4: two pairs
+            # that singles and locked candidates settle first (no find in 14,000 looks).
+            continue
+        cells = houses[h]
+        top = min(largest, nopen - 2)
+        # Naked subsets: cells of 2 .. top candidates.
+        small = counts.count(2) + (counts.count(3) if top == 3 else 0)
+        if small >= 2:
+            by_mask: dict[int, list[int]] = {}
+            for i, k in enumerate(counts):
+                if 2 <= k <= top:
+                    m = ms[i]
+                    keys = by_mask.get(m)
+                    if keys is None:
+                        by_mask[m] = [1 << i]
+                    else:
+                        keys.append(1 << i)
+            groups = _groups(by_mask, top)
+            if groups is None:
+                fail.append(h)
+                return None
+            for where, digits in groups:
+                keep = ~digits
+                for i, c in enumerate(cells):
+                    x = cand[c]
+                    if x & digits and not where >> i & 1:
+                        x &= keep
+                        if not x:
+                            fail.append(h)
+                            return None
+                        cand[c] = x
+                        if not x & (x - 1):
+                            push(c)
+                        touch(cell_houses[c])
+                        found = True
+        # Hidden subsets: digits of 2 .. hidden_top places.
+        hidden_top = min(top, nopen - top - 1)
+        if hidden_top < 2:
+            continue
+        if found:
+            ms = getters[h](cand)
+        once = twice = thrice = four = 0
+        if hidden_top == 3:
+            for m in ms:
+                four |= thrice & m
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+            few = twice & ~four & ~ph
+        else:
+            for m in ms:
+                thrice |= twice & m
+                twice |= once & m
+                once |= m
+            few = twice & ~thrice & ~ph
+        if not few & (few - 1):
+            continue
+        # Cells holding two or more such digits: a hidden subset needs two of them at least.
+        shared = list(map(few.__and__, ms))
+        many = list(map(bit_count, shared))
+        if len(many) - many.count(0) - many.count(1) < 2:
+            continue
+        where_of: dict[int, int] = {}
+        for i, x in enumerate(shared):
+            while x:
+                b = x & -x
+                x ^= b
+                where_of[b] = where_of.get(b, 0) | (1 << i)
+        by_where: dict[int, list[int]] = {}
+        for b, w in where_of.items():
+            keys = by_where.get(w)
+            if keys is None:
+                by_where[w] = [b]
+            else:
+                keys.append(b)
+        groups = _groups(by_where, hidden_top)
+        if groups is None:
+            fail.append(h)
+            return None
+        for digits, where in groups:
+            for i, c in enumerate(cells):
+                if where >> i & 1:
+                    x = cand[c]
+                    if x & ~digits:
+                        x &= digits
+                        if not x:
+                            fail.append(h)
+                            return None
+                        cand[c] = x
+                        if not x & (x - 1):
+                            push(c)
+                        touch(cell_houses[c])
+                        found = True
+    return found
+
+
+class NativeSolver:
+    """Propagation (singles, locked candidates, subsets) plus depth-first search.
+
+    Any box shape and jigsaw regions. Switches, for comparisons: ``locked_candidates=False``
+    leaves locked candidates out; ``subsets`` is the largest subset looked for (0 none, 2 pairs,
+    3 triples too; None, the default: by grid size, :data:`SUBSETS_BY_SIZE`);
+    ``weights=False`` breaks branching ties by cell index alone.
 
     One object serves any number of puzzles of any geometry; it holds no resources, so
     :meth:`close` does nothing (it is there for the :class:`~satdoku.result.Solver` protocol).
@@ -402,11 +666,18 @@ class NativeSolver:
     name = "native"
     encoding = None
 
-    def __init__(self, *, locked_candidates: bool = True) -> None:
-        #: False: singles only (the solver as it was before locked candidates, for comparisons).
+    def __init__(self, *, locked_candidates: bool = True, subsets: int | None = None,
+                 weights: bool = True) -> None:
+        if subsets not in (None, 0, 2, 3):
+            raise SolverError(f"subsets must be 0, 2 or 3, not {subsets}")
         self.locked_candidates = locked_candidates
+        self.subsets = subsets
+        self.weights = weights
 
-    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None) -> Result:
+    takes_constraints = True  # variant rules: see solve()
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: Sequence[Constraint] = ()) -> Result:
         """Solve ``grid``; with ``limit >= 2`` count its solutions up to ``limit``.
 
         Args:
@@ -414,6 +685,8 @@ class NativeSolver:
             limit: 1 to stop at the first solution (status 'solved' or 'unsolvable'); 2 or more
                 to count (status 'unique', 'multiple' or 'unsolvable', ``count`` filled).
             deadline: when to stop (None: no limit).
+            constraints: variant rules on top of the houses (see :class:`Constraint`); every
+                solution reported satisfies each of them.
 
         Returns:
             a :class:`Result` with ``stats`` nodes, guesses, backtracks and no_guess (True when
@@ -425,10 +698,14 @@ class NativeSolver:
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         t = _tables(grid.geometry)
+        options = _Options(locked=self.locked_candidates,
+                           subsets=t.subsets if self.subsets is None else self.subsets,
+                           weights=self.weights,
+                           constraints=tuple(constraints))
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "no_guess": False}
         solutions: list[list[int]] = []
         timed_out = deadline.expired() or not _search(grid, t, limit, deadline.at, solutions,
-                                                      stats, self.locked_candidates)
+                                                      stats, options)
         stats["no_guess"] = stats["guesses"] == 0 and not timed_out
         geo = grid.geometry
         found = [Grid(geo, tuple(map(int.bit_length, cand))) for cand in solutions]
@@ -465,8 +742,17 @@ class NativeSolver:
         self.close()
 
 
+def _accepted(cand: list[int], constraints: tuple) -> bool:
+    """True when every constraint accepts the full assignment ``cand`` (checked on a copy)."""
+    for constraint in constraints:
+        copy = cand[:]
+        if constraint.prune(copy) is None or copy != cand:
+            return False
+    return True
+
+
 def _search(grid: Grid, t: _Tables, limit: int, deadline: float,
-            solutions: list[list[int]], stats: dict[str, Any], locked: bool = True) -> bool:
+            solutions: list[list[int]], stats: dict[str, Any], o: _Options) -> bool:
     """Depth-first search appending up to ``limit`` solutions; False when the deadline passed."""
     full = t.full
     cell_houses = t.cell_houses
@@ -483,20 +769,33 @@ def _search(grid: Grid, t: _Tables, limit: int, deadline: float,
     clock = time.perf_counter
     interval = t.search_interval
     budget = interval
+    weight = [0] * t.nhouses if o.weights else None
+    fail: list[int] = []
     # A frame is [cand, placed, cell, digits still to try at cell].
     stack: list[list[Any]] = []
     try:
         nodes = 1
-        if not _propagate(cand, placed, queue, touched, t, deadline, locked):
+        if not _propagate(cand, placed, queue, touched, t, deadline, o, fail):
             return True
         while True:
             keys = list(map(bit_count, cand))
             open_counts = set(keys)
             open_counts.discard(1)
             if open_counts:
-                cell = keys.index(min(open_counts))
+                fewest = min(open_counts)
+                cell = keys.index(fewest)
+                if weight is not None:
+                    h0, h1, h2 = cell_houses[cell]
+                    heaviest = weight[h0] + weight[h1] + weight[h2]
+                    i = cell
+                    for _ in range(keys.count(fewest) - 1):
+                        i = keys.index(fewest, i + 1)
+                        h0, h1, h2 = cell_houses[i]
+                        w = weight[h0] + weight[h1] + weight[h2]
+                        if w > heaviest:
+                            heaviest, cell = w, i
                 stack.append([cand, placed, cell, cand[cell]])
-            else:
+            elif not o.constraints or _accepted(cand, o.constraints):
                 solutions.append(cand)
                 if len(solutions) >= limit:
                     return True
@@ -522,10 +821,14 @@ def _search(grid: Grid, t: _Tables, limit: int, deadline: float,
                     if clock() > deadline:
                         raise _Timeout
                     budget = interval
-                if _propagate(cand, placed, [cell], set(cell_houses[cell]), t, deadline,
-                              locked):
+                if _propagate(cand, placed, [cell], set(cell_houses[cell]), t, deadline, o,
+                              fail):
                     break
                 backtracks += 1
+                if weight is not None:
+                    for h in fail:
+                        weight[h] += 1
+                fail.clear()
             else:
                 return True
     except _Timeout:

@@ -180,6 +180,9 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
     if deadline is None:
         deadline = Deadline(timeout)
     if constraints:
+        if not getattr(solver, "takes_constraints", False):
+            return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
+                          message=f"{solver.name} cannot solve variant puzzles")
         result = solver.solve(grid, limit=limit, deadline=deadline, constraints=constraints)
     else:
         result = solver.solve(grid, limit=limit, deadline=deadline)

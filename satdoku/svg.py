@@ -6,17 +6,23 @@ Glossary (see :mod:`satdoku.geometry` for cell, box, region):
   top-left corner is at (0, 0) and a cell is :attr:`Canvas.cell` pixels wide.
 - place: where a primitive goes: a cell (an int) or a ``(row, col)`` pair, 0-based, which may
   be fractional or outside the grid (``(-1, 3)`` is above column 4: where outside clues go).
-- layer: primitives are kept in five layers drawn bottom to top: ``fill`` (cell shading, odd
-  and even shapes), ``shape`` (lines, thermometers, arrows, cages, diagonals), ``grid`` (cell
-  and box lines), ``mark`` (dots, XV letters, quadruple circles: on top of the grid lines) and
-  ``text`` (digits, clues). Each primitive has a sensible default layer.
+- layer: primitives are kept in seven layers drawn bottom to top: ``wash`` (areas a rule
+  shades: extra regions, indexing columns), ``tint`` (cells a rule shades: clones, minimum and
+  maximum cells), ``fill`` (highlights, odd and even shapes), ``shape`` (lines, thermometers,
+  arrows, cages, diagonals), ``grid`` (cell and box lines), ``mark`` (dots, XV letters,
+  quadruple circles: on top of the grid lines) and ``text`` (digits, clues). Each primitive
+  has a sensible default layer.
+- note: a line of text under the grid for a rule that has nothing to draw on it (anti-knight,
+  non-consecutive...): ``canvas.note(text)``; the document prints each note once.
 - highlight: a light fill on some cells (the cells where two solutions differ, the givens of
   a minimal unsolvable core).
 
 Design: the grid draws itself with the same primitives that variant constraints use
-(``constraint.draw(canvas)``), so a constraint type needs no SVG of its own. The canvas keeps
-the bounding box of everything drawn; the document's view box is fitted to it at the end, so
-clues outside the grid get their margin only when there are some. Every text and attribute is
+(``constraint.draw(canvas)``), so a constraint type needs no SVG of its own: it names colours
+by meaning (``"whisper"``, ``"extra_region"``) and the canvas looks them up. Rules are drawn
+before the digits, so digits lie over clues in their cell. The canvas keeps the bounding box
+of everything drawn; the document's view box is fitted to it at the end, so clues outside
+the grid get their margin only when there are some. Every text and attribute is
 escaped for XML, and characters XML cannot hold (control characters) become U+FFFD.
 """
 
@@ -31,8 +37,8 @@ from .formats import Alphabet, alphabet_for
 from .geometry import Geometry
 from .grid import Grid
 
-__all__ = ["Canvas", "COLOURS", "LINE_COLOURS", "cell_size", "render_svg", "svg_document",
-           "xml_text"]
+__all__ = ["Canvas", "CLONE_COLOURS", "COLOURS", "LINE_COLOURS", "cell_size", "colour_of",
+           "render_svg", "svg_document", "xml_text"]
 
 #: What each colour means (see docs/pictures.md).
 COLOURS = {
@@ -49,7 +55,13 @@ COLOURS = {
     "cage": "#404040",
     "diagonal": "#6b8fc7",
     "caption": "#333333",
+    "extra_region": "#e2e2e2",  # extra-region cells (tint)
+    "extreme": "#e6e6e6",       # minimum and maximum cells (tint), under their chevrons
+    "indexer": "#f6d8d8",       # the indexing columns of rule 1-5-9 (tint)
 }
+
+#: Tints of clones, one per clone constraint in turn: a cell and its copy share one.
+CLONE_COLOURS = ("#d3e3f6", "#d9efd2", "#f6dbe9", "#e5dbf6", "#d2eeee", "#f8e3cb")
 
 #: Colours of the line constraints: ``canvas.line(cells, "whisper")`` picks one by name.
 LINE_COLOURS = {
@@ -65,7 +77,7 @@ LINE_COLOURS = {
 
 FONT_FAMILY = "sans-serif"
 #: Layers, drawn bottom to top.
-LAYERS = ("fill", "shape", "grid", "mark", "text")
+LAYERS = ("wash", "tint", "fill", "shape", "grid", "mark", "text")
 
 Place = Union[int, Sequence[float]]
 
@@ -81,6 +93,16 @@ def xml_text(text: object) -> str:
     s = _NOT_XML.sub("\ufffd", str(text))
     return (s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
             .replace('"', "&quot;").replace("'", "&#39;"))
+
+
+def colour_of(name: str) -> str:
+    """A colour by meaning (a key of :data:`LINE_COLOURS` or :data:`COLOURS`), or ``name`` itself
+    (any CSS colour).
+
+    >>> colour_of("whisper"), colour_of("given"), colour_of("#123456")
+    ('#5cbf5c', '#000000', '#123456')
+    """
+    return LINE_COLOURS.get(name) or COLOURS.get(name) or name
 
 
 def _one_line(text: object) -> str:
@@ -134,15 +156,31 @@ class Canvas:
     ['<circle cx="180" cy="60" r="16" fill="none" stroke="#8c8c8c" stroke-width="1.5"/>']
     """
 
-    def __init__(self, geometry: Geometry, cell: int | None = None) -> None:
+    def __init__(self, geometry: Geometry, cell: int | None = None,
+                 alphabet: Alphabet | None = None) -> None:
         self.geometry = geometry
         self.size = geometry.size
         self.cell = cell or cell_size(geometry.size)
+        self.alphabet = alphabet or alphabet_for(geometry.size)
         self.thin = max(1.0, self.cell / 40)
         self.thick = max(2.0, self.cell / 16)
         self._layers: dict[str, list[str]] = {name: [] for name in LAYERS}
         side = self.size * self.cell
         self._box = [0.0, 0.0, float(side), float(side)]  # min x, min y, max x, max y
+        self.notes: list[str] = []
+        self._outside_taken: set[tuple[float, float]] = set()  # (row, col) of clues outside
+        self._clones = 0
+
+    def symbol(self, digit: int) -> str:
+        """How ``digit`` is written in this picture (the grid's alphabet)."""
+        return self.alphabet.symbol(digit)
+
+    def note(self, text: str) -> None:
+        """A rule with nothing to draw on the grid (anti-knight...): ``text`` goes on a line
+        under it (each text once)."""
+        text = _one_line(text)
+        if text not in self.notes:
+            self.notes.append(text)
 
     # -- coordinates ---------------------------------------------------------------------
 
@@ -262,6 +300,14 @@ class Canvas:
             self.rect_at(x, y, self.cell, self.cell, fill=colour, css_class=css_class,
                          layer=layer)
 
+    def shade(self, cells: Iterable[Place], colour: str = "extra_region", *,
+              area: bool = False) -> None:
+        """Shade whole cells for a rule, under highlights (a highlighted cell stays amber).
+        ``area``: a wide area (an extra region, indexing columns), under the other rules'
+        shading so a clone inside it still shows. ``colour`` a CSS colour or a name
+        (:func:`colour_of`)."""
+        self.fill(cells, colour_of(colour), css_class="tint", layer="wash" if area else "tint")
+
     def digit(self, cell: Place, symbol: str, *, colour: str = COLOURS["given"],
               fit: int | None = None, css_class: str | None = None) -> None:
         """A digit (its symbol) in the middle of a cell, sized so that ``fit`` characters
@@ -285,8 +331,8 @@ class Canvas:
         """A line through the centres of ``places``; ``colour`` is a CSS colour or a name of
         :data:`LINE_COLOURS` (whisper, renban, palindrome, between, region_sum, entropic,
         zipper, parity). ``width`` is a fraction of a cell."""
-        colour = LINE_COLOURS.get(colour, colour)
-        self.path_at([self.centre(p) for p in places], stroke=colour, width=width * self.cell,
+        self.path_at([self.centre(p) for p in places], stroke=colour_of(colour),
+                     width=width * self.cell,
                      dash=[d * self.cell for d in dash] if dash else None, opacity=opacity,
                      layer=layer)
 
@@ -313,12 +359,33 @@ class Canvas:
         """The even-cell mark: a grey square."""
         self.square(cell, side=0.72)
 
-    def dot(self, a: Place, b: Place, *, black: bool = False, radius: float = 0.11) -> None:
-        """A kropki dot on the edge between two cells: white (consecutive) or black (ratio)."""
+    def dot(self, a: Place, b: Place, *, black: bool = False, radius: float = 0.11,
+            value: str | int | None = None) -> None:
+        """A kropki dot on the edge between two cells: white (difference) or black (ratio).
+        A ``value`` (a difference other than 1, a ratio other than 2) is written in the dot,
+        which grows to hold it."""
         x, y = self.edge(a, b)
+        text = None if value is None else str(value)
+        if text:
+            radius = max(radius, 0.1 + 0.05 * len(text))
         self.circle_at(x, y, radius * self.cell,
                        fill=COLOURS["clue"] if black else COLOURS["background"],
                        stroke=COLOURS["clue"], width=self.thin * 1.2, layer="mark")
+        if text:
+            self.text_at(x, y, text, size=min(0.22, 2.6 * radius / len(text)) * self.cell,
+                         colour=COLOURS["background"] if black else COLOURS["clue"],
+                         weight="bold", layer="mark")
+
+    def badge(self, a: Place, b: Place, text: str | int, colour: str) -> None:
+        """Small text in a white disc ringed in ``colour`` (a name as for :func:`colour_of`),
+        half way between two places (a German whispers line's own difference)."""
+        x, y = self.edge(a, b)
+        text = str(text)
+        r = (0.1 + 0.05 * len(text)) * self.cell
+        self.circle_at(x, y, r, fill=COLOURS["background"], stroke=colour_of(colour),
+                       width=self.thin * 2, layer="mark")
+        self.text_at(x, y, text, size=min(0.22 * self.cell, 2.4 * r / len(text)),
+                     colour=COLOURS["clue"], weight="bold", layer="mark")
 
     def edge_text(self, a: Place, b: Place, text: str, *, size: float = 0.45) -> None:
         """Text on the edge between two cells, on a white patch (XV letters)."""
@@ -339,12 +406,18 @@ class Canvas:
         if total is not None and cells:
             self.corner_text(cells[0], str(total))
 
-    def thermometer(self, cells: Sequence[Place], *, colour: str = COLOURS["thermometer"]
-                    ) -> None:
-        """A thermometer: a bulb on the first cell and a thick line to the last."""
+    def thermometer(self, cells: Sequence[Place], *, colour: str = COLOURS["thermometer"],
+                    hollow: bool = False) -> None:
+        """A thermometer: a bulb on the first cell and a thick line to the last. ``hollow``
+        (a slow thermometer): the same shape in outline, white inside."""
         self.circle(cells[0], radius=0.38, fill=colour, stroke=None)
         if len(cells) > 1:
             self.line(cells, colour, width=0.26)
+        if hollow:
+            rim = 0.055
+            self.circle(cells[0], radius=0.38 - rim, fill=COLOURS["background"], stroke=None)
+            if len(cells) > 1:
+                self.line(cells, COLOURS["background"], width=0.26 - 2 * rim)
 
     def arrow(self, bulb: Sequence[Place], path: Sequence[Place], *,
               colour: str = COLOURS["arrow"]) -> None:
@@ -361,8 +434,10 @@ class Canvas:
             self.path_at(points, stroke=COLOURS["background"], width=2 * radius - width)
         if not path:
             return
-        start = self.centre(bulb[-1])
-        ux, uy = _unit(start, self.centre(path[0]))
+        first = self.centre(path[0])
+        start = min((self.centre(p) for p in bulb),  # the shaft leaves the nearest circle cell
+                    key=lambda c: math.hypot(c[0] - first[0], c[1] - first[1]))
+        ux, uy = _unit(start, first)
         points = [(start[0] + radius * ux, start[1] + radius * uy)]
         points += [self.centre(p) for p in path]
         self.path_at(points, stroke=colour, width=width)
@@ -384,6 +459,7 @@ class Canvas:
         ``direction`` (``(1, 1)`` down and right; (row step, column step))."""
         dr, dc = direction
         row, col = self.row_col(place)
+        self._outside_taken.add((row, col))
         self.text_at(*self.centre((row - 0.1 * dr, col - 0.1 * dc)), str(total),
                      size=0.34 * self.cell, colour=COLOURS["clue"])
         self.pointer((row + 0.15 * dr, col + 0.15 * dc), (row + 0.42 * dr, col + 0.42 * dc),
@@ -396,7 +472,8 @@ class Canvas:
         r = 0.32 * self.cell
         self.circle_at(x, y, r, fill=COLOURS["background"], stroke=COLOURS["clue"],
                        width=self.thin, layer="mark")
-        size = 0.24 * self.cell
+        # one digit large, two side by side, three or four in two rows
+        size = {1: 0.32, 2: 0.26}.get(len(symbols), 0.24) * self.cell
         step = 0.14 * self.cell
         rows = [list(symbols[:2]), list(symbols[2:4])] if len(symbols) > 2 else [list(symbols)]
         for i, line in enumerate(rows):
@@ -406,14 +483,24 @@ class Canvas:
                 self.text_at(x + dx, y + dy, symbol, size=size, colour=COLOURS["clue"],
                              layer="mark")
 
-    def outside(self, side: str, index: int, text: str | int, *, distance: int = 1,
+    def outside(self, side: str, index: int, text: str | int, *, distance: int | None = None,
                 size: float = 0.5) -> None:
         """A clue outside the grid (sandwich, x-sum, skyscraper): ``side`` top, bottom, left or
-        right, ``index`` the 0-based column (top, bottom) or row (left, right); ``distance`` 2
-        puts a second clue further out."""
+        right, ``index`` the 0-based column (top, bottom) or row (left, right); ``distance``
+        cells out from the grid, by default the nearest place no clue took yet (a sandwich and
+        an x-sum on one row stand side by side)."""
         n = self.size
-        place = {"top": (-distance, index), "bottom": (n - 1 + distance, index),
-                 "left": (index, -distance), "right": (index, n - 1 + distance)}[side]
+
+        def place_at(k: int) -> tuple[int, int]:
+            return {"top": (-k, index), "bottom": (n - 1 + k, index),
+                    "left": (index, -k), "right": (index, n - 1 + k)}[side]
+
+        if distance is None:
+            distance = 1
+            while place_at(distance) in self._outside_taken:
+                distance += 1
+        place = place_at(distance)
+        self._outside_taken.add(place)
         text = str(text)
         px = size * self.cell * min(1.0, 2.0 / max(2, len(text)))
         self.text_at(*self.centre(place), text, size=px, colour=COLOURS["clue"])
@@ -426,9 +513,31 @@ class Canvas:
                                                                     self.corner(n, n)]
         self.path_at(ends, stroke=colour, width=width * self.cell, cap="butt")
 
+    def extreme(self, cell: Place, neighbours: Iterable[Place], *, maximum: bool) -> None:
+        """A minimum or maximum cell: shaded, with a small chevron inside each edge it shares
+        with ``neighbours``, pointing out of a maximum (downhill, as an inequality sign
+        opens towards the larger side) and into a minimum."""
+        self.shade([cell], "extreme")
+        cx, cy = self.centre(cell)
+        length, width = 0.16 * self.cell, self.thin * 1.5
+        for other in neighbours:
+            ux, uy = _unit((cx, cy), self.centre(other))
+            near, far = 0.3 * self.cell, 0.44 * self.cell
+            tip, back = (far, near) if maximum else (near, far)
+            self.arrowhead_at((cx + tip * ux, cy + tip * uy), (cx + back * ux, cy + back * uy),
+                              length=length, stroke=COLOURS["clue"], width=width,
+                              layer="mark")
+
+    def clone(self, cells: Sequence[Place], copies: Sequence[Place]) -> None:
+        """A clone: the cells and their copies shaded in one tint, each clone in the next tint
+        of :data:`CLONE_COLOURS`."""
+        tint = CLONE_COLOURS[self._clones % len(CLONE_COLOURS)]
+        self._clones += 1
+        self.shade(list(cells) + list(copies), tint)
+
     def between(self, cells: Sequence[Place], *, colour: str = "between") -> None:
         """A between line: a line with an open circle on both end cells."""
-        colour = LINE_COLOURS.get(colour, colour)
+        colour = colour_of(colour)
         radius = 0.38 * self.cell
         ends = [self.centre(cells[0]), self.centre(cells[-1])]
         if len(cells) > 1:
@@ -572,8 +681,8 @@ def _straighten(loop: list[tuple[float, float]]) -> list[tuple[float, float]]:
 def svg_document(canvases: Sequence[Canvas], *, title: str | None = None,
                  caption: str | None = None, gap: float | None = None) -> str:
     """An SVG document with the canvases side by side, a ``title`` line above them and a
-    ``caption`` (wrapped to their width) below. Both texts are escaped; ``title`` is also the
-    document's ``<title>``.
+    ``caption`` (wrapped to their width) below, after the canvases' notes (``rules: ...``,
+    each once). All texts are escaped; ``title`` is also the document's ``<title>``.
     """
     cell = max(c.cell for c in canvases)
     gap = cell if gap is None else gap
@@ -588,7 +697,11 @@ def svg_document(canvases: Sequence[Canvas], *, title: str | None = None,
     width = x - gap
     font = max(14.0, min(20.0, 0.42 * cell))
     lines_above = _wrap(title, width + 2 * pad, font)
-    lines_below = _wrap(caption, width + 2 * pad, 0.85 * font)
+    notes = list(dict.fromkeys(note for canvas in canvases for note in canvas.notes))
+    below = [("rules", line) for line in _wrap("rules: " + ", ".join(notes) if notes else None,
+                                                width + 2 * pad, 0.85 * font)]
+    below += [("caption", line) for line in _wrap(caption, width + 2 * pad, 0.85 * font)]
+    lines_below = [line for _, line in below]
     head = len(lines_above) * 1.35 * font + (0.3 * font if lines_above else 0)
     foot = len(lines_below) * 1.35 * 0.85 * font + (0.3 * font if lines_below else 0)
     vx, vy = -pad, top - pad - head
@@ -606,11 +719,12 @@ def svg_document(canvases: Sequence[Canvas], *, title: str | None = None,
                                      "font_size": font, "text_anchor": "middle",
                                      "fill": COLOURS["given"]}, line))
     out.extend(groups)
-    for i, line in enumerate(lines_below):
+    for i, (kind, line) in enumerate(below):
         y = bottom + pad + (i + 0.5) * 1.35 * 0.85 * font
-        out.append(_element("text", {"class": "caption", "x": width / 2,
+        out.append(_element("text", {"class": kind, "x": width / 2,
                                      "y": y + 0.36 * 0.85 * font, "font_size": 0.85 * font,
-                                     "text_anchor": "middle", "fill": COLOURS["caption"]},
+                                     "text_anchor": "middle", "fill": COLOURS["caption"],
+                                     "font_style": "italic" if kind == "rules" else None},
                             line))
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -624,9 +738,11 @@ def _wrap(text: str | None, width: float, font: float) -> list[str]:
 
 
 def _draw_grid(canvas: Canvas, puzzle: Grid, filled: Grid | None, highlight: set[int],
-               alphabet: Alphabet) -> None:
+               alphabet: Alphabet, constraints: Sequence = ()) -> None:
     canvas.fill(sorted(highlight), COLOURS["highlight"], css_class="highlight")
     canvas.grid_lines()
+    for constraint in constraints:  # before the digits: a cage sum's patch stays under them
+        constraint.draw(canvas)
     fit = max(len(alphabet.symbol(d)) for d in range(1, puzzle.size + 1))  # one size for all
     for cell, given in enumerate(puzzle.cells):
         if given:
@@ -652,7 +768,7 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
         second: another filled grid, drawn to the right with the same givens and highlights
             (the second solution of an ambiguous puzzle).
         constraints: objects with a ``draw(canvas)`` method (variant rules), drawn on each
-            grid.
+            grid; what they note (rules with nothing to draw) is listed under the grid.
         cell: pixels per cell (default :func:`cell_size`).
 
     >>> from satdoku.geometry import geometry
@@ -669,9 +785,7 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
     constraints = list(constraints)
     canvases = []
     for filled in ((solution, second) if second is not None else (solution,)):
-        canvas = Canvas(geo, cell)
-        _draw_grid(canvas, puzzle, filled, marked, alphabet)
-        for constraint in constraints:
-            constraint.draw(canvas)
+        canvas = Canvas(geo, cell, alphabet)
+        _draw_grid(canvas, puzzle, filled, marked, alphabet, constraints)
         canvases.append(canvas)
     return svg_document(canvases, title=title, caption=caption)

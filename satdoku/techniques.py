@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from .formats import Alphabet, alphabet_for
 from .geometry import Geometry, Segment
 from .grid import Grid
+from .reduce import bits as _digits
 
 __all__ = ["TECHNIQUES", "STEP_KINDS", "Steps", "SolvingStep", "solve_by_techniques",
            "solving_steps"]
@@ -279,16 +280,6 @@ class SolvingStep:
                 "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
                 "houses": [self.geometry.house_name(h) for h in self.houses],
                 "depth": self.depth, "reason": self.reason}
-
-
-def _digits(mask: int) -> list[int]:
-    """The digits of a candidate mask, ascending."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
 
 
 class _Board:

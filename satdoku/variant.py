@@ -96,6 +96,7 @@ class VariantEntry:
     line: int
     index: int
     error: PuzzleError | None = field(default=None)
+    warnings: list[str] = field(default_factory=list)  # what an f-puzzles import left out
 
     @property
     def ok(self) -> bool:
@@ -304,16 +305,43 @@ def format_variant(puzzle: VariantPuzzle, indent: int | None = None) -> str:
                       ensure_ascii=False)
 
 
-def _entry(doc: Any, source: str, line: int, index: int) -> VariantEntry:
+def is_fpuzzles_document(doc: Any) -> bool:
+    """Whether a parsed JSON object is f-puzzles' own (a ``grid`` of cell objects), not ours."""
+    return isinstance(doc, dict) and "grid" in doc and "format" not in doc \
+        and "givens" not in doc
+
+
+def _entry(doc: Any, source: str, line: int, index: int,
+           ignore_unknown: bool = False) -> VariantEntry:
+    warnings: list[str] = []
     try:
+        if isinstance(doc, str) and not doc.lstrip().startswith("{"):
+            doc = doc.strip()  # an f-puzzles link or lz-string
+            fpuzzles = True
+        else:
+            if isinstance(doc, str):
+                try:
+                    doc = json.loads(doc)
+                except json.JSONDecodeError:
+                    pass  # read_variant says what is wrong
+            fpuzzles = is_fpuzzles_document(doc)
+        if fpuzzles:
+            from .fpuzzles import convert_fpuzzles
+            conversion = convert_fpuzzles(doc, source, ignore_unknown=ignore_unknown, line=line)
+            doc, warnings = conversion.document, conversion.warnings
         puzzle = read_variant(doc, source, line)
     except PuzzleError as exc:
-        return VariantEntry(None, source, line, index, exc)
-    return VariantEntry(puzzle, source, line, index)
+        return VariantEntry(None, source, line, index, exc.located(source, line))
+    return VariantEntry(puzzle, source, line, index, warnings=warnings)
 
 
-def parse_variants(lines: Iterable[str], source: str = "<stdin>") -> Iterator[VariantEntry]:
+def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
+                   ignore_unknown: bool = False) -> Iterator[VariantEntry]:
     """Variant puzzles from JSON Lines (see the module docstring), streamed.
+
+    A line that is not JSON is read as an f-puzzles link or lz-string, and a JSON object
+    that is f-puzzles' own (``grid`` of cell objects) is converted too (:mod:`satdoku.fpuzzles`;
+    ``ignore_unknown`` lets what satdoku cannot use through, as warnings on the entry).
 
     >>> entries = list(parse_variants(['{"size": 4}', '{"size": 5}', '', '{', '"size": 6', '}']))
     >>> [(e.line, e.ok, e.puzzle and e.puzzle.geometry.size) for e in entries]
@@ -327,13 +355,17 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>") -> Iterator[Va
         text = raw.rstrip("\r\n")
         if buffer and text[:1] == "{":  # a new object: the one before was broken
             index += 1
-            yield _entry("\n".join(buffer), source, start, index)
+            yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
             buffer = []
         if not buffer:
             stripped = text.strip()
             if not stripped or stripped.startswith("#"):
                 continue
             start = no
+            if not stripped.startswith("{"):  # an f-puzzles link or lz-string, on its own
+                index += 1
+                yield _entry(stripped, source, no, index, ignore_unknown)
+                continue
         buffer.append(text)
         joined = "\n".join(buffer) if len(buffer) > 1 else text
         try:
@@ -343,11 +375,11 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>") -> Iterator[Va
                 continue  # unfinished: the next lines may complete it
             doc = joined  # read_variant says what is wrong
         index += 1
-        yield _entry(doc, source, start, index)
+        yield _entry(doc, source, start, index, ignore_unknown)
         buffer = []
     if buffer:
         index += 1
-        yield _entry("\n".join(buffer), source, start, index)
+        yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
 
 
 def read_variants(path: str) -> Iterator[VariantEntry]:

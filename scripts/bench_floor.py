@@ -12,14 +12,17 @@ For each of the three 9x9 collections (17_clue, magictour_top1465, forum_hardest
   ``clues + [act]`` with those variables' phases forced negative (positive again after), and
   the unit ``[-act]``. Cell variables' phases are forced positive once per solver, ``lucky`` is
   0, and the solver is rebuilt every ``--rebuild`` puzzles (both loops).
-- library: ``satdoku.solvers.make_solver('sat', stats=False)`` (what the CLI builds) and
-  ``satdoku.solvers.solve`` per puzzle, in-process; grids are built before the clock starts.
+- library: ``satdoku.solvers.make_solver('sat', stats=False)`` (what the CLI builds, counting
+  as a batch does: ``steer``) and ``satdoku.solvers.solve`` per puzzle, in-process; grids are
+  built before the clock starts (so the givens are checked here, by the parser in the CLI).
 - end to end: ``satdoku solve FILE --format line`` and ``satdoku count FILE --format line`` in a
   subprocess, stdout to /dev/null: wall time, Python start-up and parsing included, as a user
   waits for it. Start-up alone is measured on a one-puzzle file and printed, and subtracted in
   the last columns. Bytecode is cached in a temporary folder (warmed by an untimed run), as
   after a normal install, even where PYTHONDONTWRITEBYTECODE is set (``--no-bytecode-cache``:
   the environment as it is; recompiling satdoku's modules costs about 100 ms a run).
+- start-up: ``satdoku solve PUZZLE --format line`` (the first 17-clue puzzle inline) beside
+  ``python -c "import pysat.solvers"`` (the same interpreter and environment), every round.
 
 Reading the files is not timed. The floors' answers are checked once, untimed, against the
 library's (solutions and counts). The measured things alternate within a round (A B A B), for
@@ -92,6 +95,8 @@ def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
             solver = make_solver("sat", stats=False)  # what the CLI builds without --stats
         except TypeError:
             solver = make_solver("sat")
+        if hasattr(solver, "steer"):
+            solver.steer = True  # as a batch of the CLI counts (satdoku.batch.BatchSolver)
         try:
             results = [solve(solver, grid, limit=limit) for grid in grids]
         finally:
@@ -226,12 +231,12 @@ def cli_env(pycache: Path | None) -> dict[str, str]:
 CLI_ENV: dict[str, str] = dict(os.environ)
 
 
-def run_cli(args: list[str]) -> tuple[float, float]:
+def run_cli(args: list[str], command: list[str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one CLI run, stdout to /dev/null."""
     begun = time.perf_counter()
     with open(os.devnull, "w") as null:
-        proc = subprocess.Popen(satdoku_command() + args, stdout=null, stderr=subprocess.PIPE,
-                                env=CLI_ENV)
+        proc = subprocess.Popen((satdoku_command() if command is None else command) + args,
+                                stdout=null, stderr=subprocess.PIPE, env=CLI_ENV)
         _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - begun
     stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
@@ -304,6 +309,11 @@ def print_table(times: dict, data: dict, kinds: list[str], pick: int, clock_name
     if startup is not None:
         print(f"\nstart-up: `satdoku solve` of a one-puzzle file (the first 17-clue puzzle), "
               f"{clock_name} {startup * 1000:.0f} ms (part of every e2e figure)")
+    inline, pysat = median(("start-up", "inline", "e2e")), median(("start-up", "pysat", "e2e"))
+    if inline is not None and pysat is not None:
+        print(f"start-up: `satdoku solve PUZZLE --format line` {inline * 1000:.1f} ms, "
+              f"`python -c 'import pysat.solvers'` {pysat * 1000:.1f} ms, {clock_name}: "
+              f"{(inline - pysat) * 1000:.1f} ms more (target: at most 60)")
 
 
 def uptime() -> str:
@@ -329,6 +339,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first", type=int, default=None, metavar="N",
                         help="the first N puzzles of each file (default: all)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds; the median is reported")
+    parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
+                        help="runs of each start-up command per round (default 5)")
     parser.add_argument("--files", default=",".join(FILES),
                         help=f"comma-separated, of {', '.join(FILES)}")
     parser.add_argument("--only", default=",".join(KINDS),
@@ -401,8 +413,14 @@ def main(argv: list[str] | None = None) -> int:
                     things.append((label, task, "e2e", lambda t=task, s=source: run_cli(
                         [t, str(s), "--format", "line"])))
         if "e2e" in kinds:
-            things.append(("start-up", "solve", "e2e",
-                           lambda: run_cli(["solve", str(one), "--format", "line"])))
+            puzzle = read_lines(PUZZLES / FILES["17_clue"], 1)[0]
+            for _ in range(args.startup_runs):  # A B A B within the round
+                things.append(("start-up", "solve", "e2e",
+                               lambda: run_cli(["solve", str(one), "--format", "line"])))
+                things.append(("start-up", "inline", "e2e",
+                               lambda: run_cli(["solve", puzzle, "--format", "line"])))
+                things.append(("start-up", "pysat", "e2e", lambda: run_cli(
+                    ["-c", "import pysat.solvers"], [sys.executable])))
 
         times: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
         for _ in range(args.rounds):

@@ -85,3 +85,53 @@ def test_disagreements_are_reported():
     assert diff and diff[0].endswith("different solutions of a unique puzzle (at r3c2, r3c4, r4c2, r4c4)")
     timeout = Result(status="timeout", solver="native")
     assert disagreements(unique, timeout) == []
+
+
+# Variant puzzles: random rules on random small grids, SAT and native agree.
+
+def _random_rules(rng, geo):
+    """A few random rules (JSON form) on ``geo``; they may well leave no solution."""
+    from satdoku.constraints import constraint_from_json
+    n = geo.size
+    name = geo.cell_name
+
+    def neighbour_pair():
+        cell = rng.randrange(n * n)
+        r, c = divmod(cell, n)
+        other = cell + 1 if c + 1 < n and (rng.random() < 0.5 or r + 1 >= n) else cell + n
+        if other >= n * n or (other == cell + 1 and c + 1 >= n):
+            other = cell - 1 if c else cell + 1
+        return [name(cell), name(other)]
+
+    makers = [
+        lambda: {"type": "killer", "cells": neighbour_pair(), "sum": rng.randint(3, 2 * n - 1)},
+        lambda: {"type": "thermometer", "cells": neighbour_pair()},
+        lambda: {"type": "kropki-white", "cells": neighbour_pair()},
+        lambda: {"type": "kropki-black", "cells": neighbour_pair()},
+        lambda: {"type": "xv", "cells": neighbour_pair(), "sum": 5},
+        lambda: {"type": rng.choice(["odd", "even"]), "cells": [name(rng.randrange(n * n))]},
+        lambda: {"type": "diagonal", "direction": rng.choice("+-")},
+        lambda: {"type": "anti-king"},
+    ]
+    docs = [rng.choice(makers)() for _ in range(rng.randint(1, 4))]
+    return tuple(constraint_from_json(doc, geo) for doc in docs)
+
+
+@settings(max_examples=60, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(shape=st.sampled_from([(2, 2), (2, 3)]), seed=st.integers(0, 2**32 - 1),
+       holes=st.floats(0.5, 1.0))
+def test_random_variant_puzzles_agree(solvers, shape, seed, holes):
+    from satdoku.constraints import bind_all
+    sat, native = solvers
+    rng = random.Random(seed)
+    full = full_grid(geometry(*shape), rng)
+    puzzle = make_puzzle(full, rng, int(holes * full.geometry.ncells))
+    rules = tuple(bind_all(_random_rules(rng, puzzle.geometry)))
+    a = solve(sat, puzzle, limit=2, constraints=rules)
+    b = solve(native, puzzle, limit=2, constraints=rules)
+    assert disagreements(a, b) == [], (a.message, b.message)
+    for result in (a, b):
+        for answer in (result.solution, result.second):
+            if answer is not None:
+                assert all(not rule.check(answer) for rule in rules)

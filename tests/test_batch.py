@@ -3,10 +3,12 @@
 import time
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from conftest import SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
+from conftest import PUZZLES, SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
 from satdoku.batch import BatchSolver, SolveOptions, solve_batch, solve_puzzles
-from satdoku.formats import parse_puzzles
+from satdoku.formats import LineSplitter, parse_chunk, parse_puzzles
+from satdoku.inputs import iter_inputs
 
 LINES = [
     SAMPLE,
@@ -69,11 +71,11 @@ def test_stats_carry_every_stage():
 
 def test_the_time_limit_counts_from_reading():
     # A puzzle that took longer to read than the limit is out of time before it is solved.
-    batch = BatchSolver(SolveOptions(timeout=0.05))
+    batch = BatchSolver(SolveOptions(timeout=2.0))
     try:
-        result, _ = batch.run_grid(puzzles()[0].grid, parse_ms=100)
+        result, _ = batch.run_grid(puzzles()[0].grid, parse_ms=2500)
         assert result.status == "timeout"
-        assert result.message == "time limit of 0.05 s reached"
+        assert result.message == "time limit of 2 s reached"
         result, _ = batch.run_grid(puzzles()[0].grid, parse_ms=0)
         assert result.status == "solved"
     finally:
@@ -85,3 +87,146 @@ def test_dask_local_cluster():
     options = SolveOptions(limit=2)
     expected = summary(solve_puzzles(puzzles(2), options))
     assert summary(solve_batch(puzzles(2), options, scheduler="local", chunk_size=3)) == expected
+
+
+# Parsing in the workers: pieces cut where LineSplitter allows parse as the whole stream does.
+
+ROW_LINES = ["5 3 . | . 7 . | . . .", "6 . . | 1 9 5 | . . .", ". 9 8 | . . . | . 6 .",
+             "530070000", "------+-------+------", "1 . 3 .", ". 4 . 2", "1 2 0 4", "12.4"]
+SPLIT_LINES = ROW_LINES + [
+    SAMPLE, SEVENTEEN, SAMPLE + "  # named", SAMPLE[:-1] + "x", "55" + SAMPLE[2:], "." * 81,
+    "-" * 81, "-" * 16, "-" * 256, SMALL, "." * 16, "Grid 01", "Puzzle 2  # h", "# a comment",
+    "#", "", "   ", "123", "17 " + "0 " * 255, ". " * 80 + "1",
+]
+
+
+def _key(puzzle):
+    grid = puzzle.grid
+    return (puzzle.source, puzzle.line, puzzle.index, puzzle.name,
+            grid and (grid.geometry.shape, grid.cells), puzzle.alphabet,
+            puzzle.error and str(puzzle.error))
+
+
+def _pieces(lines, cuts, box=None, alphabet=None):
+    """The puzzles of ``lines`` cut into pieces where the splitter allows and ``cuts`` says,
+    each piece parsed on its own and numbered on from the last."""
+    splitter = LineSplitter(box, alphabet)
+    pieces, start, comment = [], 0, None
+    for i, line in enumerate(lines):
+        if splitter.feed(line) and cuts[i % len(cuts)]:
+            pieces.append((start, lines[start:i + 1], comment, False))
+            start, comment = i + 1, splitter.comment
+    pieces.append((start, lines[start:], comment, True))
+    got = []
+    for start, piece, comment, finish in pieces:
+        base = len(got)
+        for puzzle in parse_chunk(piece, "f", first_line=start + 1, comment=comment,
+                                  finish=finish, box=box, alphabet=alphabet):
+            puzzle.index += base
+            got.append(puzzle)
+    return got, len(pieces)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(SPLIT_LINES), max_size=30), st.lists(st.booleans(), min_size=1))
+def test_pieces_parse_as_the_whole_stream(lines, cuts):
+    for box, alphabet in ((None, None), ((3, 3), None), (None, "123456789")):
+        whole = [_key(p) for p in parse_puzzles(lines, "f", box=box, alphabet=alphabet)]
+        got, _ = _pieces(lines, cuts, box, alphabet)
+        assert [_key(p) for p in got] == whole
+
+
+ROW = ROW_LINES[0]
+
+
+@pytest.mark.parametrize("lines", [
+    ["# title", SAMPLE, SEVENTEEN, ROW],  # the comment names a grid after the cut
+    ["# a comment", "-" * 256, SAMPLE, ROW],  # a line of dashes can be a 16x16 one-liner
+    ["# a comment", "-" * 16, SAMPLE, ROW],  # ... or a rule, which leaves the comment
+    [ROW, SAMPLE, ROW, ROW_LINES[1]],  # a one-liner ends an open grid
+    [ROW, "-" * 81, SAMPLE, ROW],  # inside a grid, dashes are a rule
+    ["Grid 01", SAMPLE, ROW, "# x", SAMPLE, "Puzzle 2", SAMPLE],
+], ids=["comment", "dash-row", "dash-rule", "open-grid", "rule-in-grid", "headers"])
+def test_cuts_keep_what_the_reader_carries(lines):
+    got, pieces = _pieces(lines, [True])
+    assert [_key(p) for p in got] == [_key(p) for p in parse_puzzles(lines, "f")]
+    assert pieces > 1
+
+
+def test_one_liner_files_are_cut_everywhere():
+    lines = ["# title", "# more"] + [SAMPLE, SEVENTEEN + "  # x", "", "."] * 5
+    got, pieces = _pieces(lines, [True])
+    assert [_key(p) for p in got] == [_key(p) for p in parse_puzzles(lines, "f")]
+    assert pieces > 10
+
+
+def _files(tmp_path):
+    grid = ["5 3 . | . 7 . | . . ."] + [". . . | . . . | . . ."] * 8
+    made = {
+        "multi.txt": "# a grid\n" + "\n".join(grid) + "\n\nGrid 2\n" + "\n".join(grid) + "\n",
+        "mixed.txt": "\n".join([SAMPLE, "123", SEVENTEEN] * 4 + grid + [SMALL, "Grid x"]),
+        "empty.txt": "",
+        "comments.txt": "# nothing\n# here\n",
+        "many.txt": "\n".join(["# title"] + [SAMPLE, SEVENTEEN, "55" + SAMPLE[2:]] * 7),
+    }
+    for name, text in made.items():
+        (tmp_path / name).write_text(text)
+    return [str(tmp_path / name) for name in made] + [
+        str(PUZZLES / "bad.txt"), SMALL, "11" + "." * 14, str(tmp_path / "missing.txt")]
+
+
+def _full_summary(outcomes):
+    return [(o.puzzle.source, o.puzzle.line, o.puzzle.index, o.puzzle.name,
+             o.puzzle.grid, o.result.status, o.result.count, o.result.message,
+             o.result.solution if o.result.status == "unique" else None,
+             sorted(o.result.stats)) for o in outcomes]
+
+
+@pytest.mark.parametrize("chunk_size", [1, 3, 256])
+def test_workers_parse_what_one_job_parses(tmp_path, chunk_size):
+    args = _files(tmp_path)
+    options = SolveOptions(limit=2)
+    expected = _full_summary(solve_batch(iter_inputs(args), options))
+    got = _full_summary(solve_batch(iter_inputs(args), options, jobs=2, chunk_size=chunk_size))
+    assert got == expected
+    assert [s[5] for s in expected].count("invalid") >= 8
+
+
+def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
+    import satdoku.formats as formats
+    monkeypatch.setattr(formats, "MAX_LINE_CHARS", 100)  # read in the parent
+    long = tmp_path / "long.txt"
+    # read_lines checks the length of a line still open at the end of a block: the last one
+    long.write_text("\n".join([SAMPLE, SEVENTEEN, "1 . 3 .", ". 4 . 2", "." * 101]))
+    args = [str(long), SMALL]
+    expected = _full_summary(solve_batch(iter_inputs(args), SolveOptions()))
+    assert [s[5] for s in expected] == ["solved", "solved", "invalid", "solved"]
+    assert _full_summary(solve_batch(iter_inputs(args), SolveOptions(), jobs=2,
+                                     chunk_size=1)) == expected
+
+
+def test_a_single_puzzle_is_counted_as_always_batches_steer():
+    # A batch's counts after its first puzzle steer away from the solution found (faster);
+    # one puzzle alone, and the library's solver, find the same two solutions as ever.
+    from satdoku.sat import SatSolver
+    hard = parse_puzzles([SAMPLE_HARD])
+    alone = next(solve_puzzles(hard, SolveOptions(limit=2))).result
+    with SatSolver() as s:
+        library = s.solve(next(parse_puzzles([SAMPLE_HARD])).grid, limit=2)
+        assert not s.steer
+    assert (alone.solution, alone.second) == (library.solution, library.second)
+    assert len(alone.solution.differences(alone.second)) == 6  # docs/commands.md shows them
+    batch = BatchSolver(SolveOptions(limit=2))
+    try:
+        assert batch.solver.steer
+    finally:
+        batch.close()
+
+
+def test_variant_files_are_parsed_here_and_solved_in_workers(tmp_path):
+    variants = sorted(str(p) for p in (PUZZLES / "variants").glob("*.json"))[:4]
+    args = variants + [str(PUZZLES / "9x9.txt"), str(PUZZLES / "variants" / "159-arrows.txt")]
+    options = SolveOptions(limit=2)
+    expected = _full_summary(solve_batch(iter_inputs(args), options))
+    got = _full_summary(solve_batch(iter_inputs(args), options, jobs=2, chunk_size=2))
+    assert got == expected and len(expected) >= 8

@@ -608,3 +608,142 @@ def test_progress_never_shares_a_line_with_results(monkeypatch):
     for i, (name, text) in enumerate(writes):
         if name == "out":
             assert writes[i - 1] == ("err", "\r\x1b[K"), writes[:i + 1]
+
+
+# Variant puzzles through the command line.
+
+VARIANTS = PUZZLES / "variants"
+
+
+def _published(path):
+    """The setter's solution from a shipped f-puzzles file's '# solution:' line."""
+    for line in path.read_text().splitlines():
+        if line.startswith("# solution:"):
+            return line.split(":", 1)[1].strip()
+    return None
+
+
+@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.txt")), ids=lambda p: p.stem)
+def test_every_shipped_variant_is_unique_with_the_published_solution(path):
+    args = ["--ignore-unknown"] if path.stem == "tangled-arrows" else []
+    for source in (path, path.with_suffix(".json")):
+        result = run("count", source, "--format", "json", *args)
+        rec, = records(result.stdout)
+        assert (result.exit_code, rec["status"]) == (0, "unique"), result.output
+        published = _published(path)
+        if published:
+            assert rec["solution"].replace(" ", "") == published.replace(" ", "")
+        assert rec["constraints"]
+
+
+def test_variant_rules_are_listed_and_unknown_items_refused_or_warned():
+    tangled = VARIANTS / "tangled-arrows.txt"
+    refused = run("solve", tangled, "--format", "line")
+    assert refused.exit_code == 1 and refused.stdout == "invalid\n"
+    assert "coloured cell" in refused.stderr
+    warned = run("solve", tangled, "--format", "line", "--ignore-unknown")
+    assert warned.exit_code == 0 and "warning: f-puzzles 'grid'" in warned.stderr
+    pretty = run("solve", VARIANTS / "miracle.json").stdout
+    assert "rules (3):\n  anti-knight\n  anti-king\n  non-consecutive" in pretty
+
+
+def test_variant_encode_names_each_rule_and_decodes(tmp_path):
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    cnf = tmp_path / "m.cnf"
+    assert run("encode", VARIANTS / "miracle.json", "-o", cnf).exit_code == 0
+    text = cnf.read_text()
+    assert re.search(r"^c rule 1: anti-knight: clauses \d+-\d+$", text, re.M)
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    (tmp_path / "model").write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+    decoded = run("decode", tmp_path / "model", "--puzzle", VARIANTS / "miracle.json",
+                  "--format", "line")
+    assert decoded.stdout.strip() == _published(VARIANTS / "miracle.txt")
+
+
+CLASH = ('{"size": 4, "givens": {"r1c1": 3, "r4c4": 1}, "constraints": ['
+         '{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 3}, '
+         '{"type": "diagonal", "direction": "-"}, {"type": "odd", "cells": ["r3c3"]}]}')
+
+
+def test_explain_names_the_rules_of_a_minimal_core():
+    result = run("explain", CLASH, "--format", "json")
+    rec, = records(result.stdout)
+    assert rec["status"] == "unsolvable"
+    assert rec["core"] == ["r1c1=3", "killer cage r1c1-r1c2 = 3"]
+
+
+def test_explain_redundant_says_what_a_setter_could_drop():
+    rec, = records(run("explain", SMALL, "--redundant", "--format", "json").stdout)
+    assert rec["status"] == "unique" and rec["removable"] and rec["kept"]
+    assert set(rec["kept"]) < {f"r{i // 4 + 1}c{i % 4 + 1}={ch}" for i, ch in enumerate(SMALL)
+                               if ch != "."}
+    rec, = records(run("explain", VARIANTS / "miracle.json", "--redundant", "--format",
+                       "json").stdout)
+    assert rec["removable"] == [] and len(rec["kept"]) == 5  # Miracle needs all it has
+
+
+def test_candidates_command():
+    result = run("candidates", "1..." "...." "...." "...1", "--format", "json")
+    rec, = records(result.stdout)
+    assert result.exit_code == 0 and rec["status"] == "multiple"
+    assert "r1c2=234" in rec["candidates"] and "r2c2=234" in rec["candidates"]
+    unique = run("candidates", VARIANTS / "miracle.json", "--format", "line")
+    assert unique.stdout.count("=") == 79  # every empty cell has one true candidate
+
+
+# Pictures, colour, steps, difficulty.
+
+def test_svg_pictures_one_per_puzzle(tmp_path):
+    import xml.etree.ElementTree as ET
+    folder = tmp_path / "pics"
+    result = run("count", PUZZLES / "9x9.txt", "12x", "--format", "svg", "-o", f"{folder}/")
+    assert result.exit_code == 1  # the bad puzzle, reported on stderr, gets no picture
+    assert sorted(p.name for p in folder.iterdir()) == ["9x9-3.svg", "9x9-4.svg", "9x9-5.svg",
+                                                         "9x9-6.svg"]
+    ET.fromstring((folder / "9x9-4.svg").read_text())  # well-formed
+    one = run("explain", UNSOLVABLE_4X4, "--format", "svg")
+    assert one.exit_code == 0 and one.stdout.lstrip().startswith("<svg")
+    several = run("solve", SMALL, SMALL, "--format", "svg")
+    assert several.exit_code == 1 and "give -o FOLDER/" in several.stderr
+    made = run("generate", "--seed", "1", "--count", "2", "--format", "svg", "-o", f"{folder}/")
+    assert made.exit_code == 0 and (folder / "puzzle-1.svg").exists()
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
+    from satdoku.report import OutcomeReport
+    plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
+    assert "\x1b" not in plain
+    painted = OutcomeReport("pretty", color=True)
+    from satdoku.batch import solve_puzzles
+    from satdoku.formats import parse_puzzles
+    text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
+    assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
+    assert OutcomeReport("line", color=True).color is False
+
+
+def test_explain_steps_pretty_and_json():
+    result = run("explain", SEVENTEEN, "--steps")
+    assert result.exit_code == 0
+    assert re.search(r"^ +1\. (naked|hidden) single: r\d+c\d+ = \d", result.stdout, re.M)
+    rec, = records(run("explain", SEVENTEEN, "--steps", "--format", "json").stdout)
+    placed = {}
+    for step in rec["steps"]:
+        placed.update(step["placed"])
+    solution = rec["solution"]
+    assert all(solution[(int(c[1:c.index("c")]) - 1) * 9 + int(c[c.index("c") + 1:]) - 1] == d
+               for c, d in placed.items())
+
+
+def test_generate_to_a_difficulty():
+    result = run("generate", "--seed", "3", "--difficulty", "hard", "--count", "2",
+                 "--format", "json")
+    assert result.exit_code == 0
+    assert [r["label"] for r in records(result.stdout)] == ["hard", "hard"]
+    assert re.fullmatch(r"2 hard puzzles from \d+ grids\n", result.stderr.split("\n", 1)[-1]) \
+        or "2 hard puzzles from" in result.stderr
+    failed = run("generate", "--seed", "3", "--difficulty", "extreme", "--attempts", "2")
+    assert failed.exit_code == 1
+    assert "no extreme puzzle found in 2 grids" in failed.stderr

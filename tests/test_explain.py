@@ -110,8 +110,9 @@ def test_cores_of_random_unsolvable_puzzles_are_minimal(box, seed, holes, count)
             planted, _ = _planted(puzzle, full, rng)
             if native.solve(planted).status != "unsolvable":
                 continue  # the puzzle had other solutions, one of which fits the planted digit
-            core, calls = minimal_core(sat, planted)
-            assert calls >= len(core) + 1
+            members, calls = minimal_core(sat, planted)
+            assert calls >= len(members) + 1 and {kind for kind, _ in members} == {"given"}
+            core = [(c, planted.cells[c]) for _, c in members]
             assert_minimal_core(planted, core)
             checked += 1
 

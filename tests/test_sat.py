@@ -5,8 +5,8 @@ import time
 
 import pytest
 
-from conftest import (PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD, SHARED, UNSOLVABLE_4X4,
-                      grid_of, needs_shared)
+from conftest import (PUZZLES as PUZZLE_FILES, PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD,
+                      SHARED, UNSOLVABLE_4X4, grid_of, needs_shared)
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError, TooBigError
 from satdoku.generate import pattern_grid
@@ -247,11 +247,11 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
 
 
 def test_core_of_unsolvable_givens(solver):
-    cells, witness = solver.core(UNSOLVABLE)
-    assert witness is None
+    (cells, rules), witness = solver.core(UNSOLVABLE)
+    assert witness is None and rules == []
     assert set(cells) <= {c for c, _ in UNSOLVABLE.givens()} and cells
-    cells, witness = solver.core(PUZZLES["4x4"])
-    assert cells is None and is_solution(witness, PUZZLES["4x4"])
+    core, witness = solver.core(PUZZLES["4x4"])
+    assert core is None and is_solution(witness, PUZZLES["4x4"])
 
 
 def test_other_solution_anywhere_or_at_given_cells(solver):
@@ -333,10 +333,134 @@ def test_large_100x100_solves():
 
 def test_reduced_core_and_other_solution():
     with SatSolver(encoding="reduced") as s:
-        cells, witness = s.core(UNSOLVABLE)
-        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()]
+        (cells, rules), witness = s.core(UNSOLVABLE)
+        assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()] and rules == []
         sample, hard = grid_of(SAMPLE), grid_of(SAMPLE_HARD)
         solution = s.solve(sample).solution
         assert s.other_solution(sample, solution) == ("unique", None)
         answer, other = s.other_solution(hard, solution)
         assert answer == "multiple" and is_solution(other, hard) and other != solution
+
+
+# Counting to 2 with the decision test, and engines rebuilt over a long batch (docs/floor.md).
+
+def _variants(grid):
+    """``grid`` with each of its givens dropped in turn (a 17-clue puzzle is minimal, so each
+    of these has several solutions)."""
+    return [Grid(grid.geometry, grid.cells[:c] + (0,) + grid.cells[c + 1:])
+            for c, _ in grid.givens()]
+
+
+def _count_signature(result, grid):
+    for answer in (result.solution, result.second):
+        assert answer is None or is_solution(answer, grid)
+    assert result.second is None or result.second != result.solution
+    return result.status, result.count
+
+
+@pytest.mark.parametrize("steer", [False, True])
+def test_counting_never_calls_two_solutions_unique(steer):
+    seventeen = PUZZLES["17-clue"]
+    empty = Grid(seventeen.geometry, (0,) * 81)
+    shortcut = 0
+    with SatSolver(DEFAULT_SAT_SOLVER) as s:
+        s.steer = steer  # as a batch counts
+        for variant in _variants(seventeen) + [empty]:
+            for _ in range(2):  # twice in a row: nothing of the first count may leak
+                assert _count_signature(s.solve(variant, limit=2), variant) == ("multiple", 2)
+            assert s.solve(variant, limit=3).count == 3
+            result = s.solve(seventeen, limit=2)
+            assert _count_signature(result, seventeen) == ("unique", 1)
+            sample = s.solve(PUZZLES["sample"], limit=2)
+            assert _count_signature(sample, PUZZLES["sample"]) == ("unique", 1)
+            shortcut += sample.stats["decisions"] == 0
+    assert shortcut  # the no-decision test did answer some of them
+
+
+def test_decision_test_only_where_it_was_checked(monkeypatch):
+    import satdoku.sat as sat
+    sample = PUZZLES["sample"]
+    with SatSolver("cadical195") as s:
+        s.solve(sample, limit=2)
+        assert s._engines[(sample.geometry, "extended")].decision_test
+    with SatSolver("minisat22") as s:
+        s.solve(sample, limit=2)
+        assert not s._engines[(sample.geometry, "extended")].decision_test
+    with SatSolver("cadical195", incremental=False) as s:  # rate's fresh solvers: unchanged
+        assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
+        assert not s._engines
+    monkeypatch.setattr(sat, "COUNT_OPTIONS", {})  # lucky phases left on
+    with SatSolver("cadical195") as s:
+        assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
+        assert not s._engines[(sample.geometry, "extended")].decision_test
+
+
+def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
+    import satdoku.sat as sat
+    monkeypatch.setattr(sat, "REBUILD_EVERY", 3)
+    grids = [PUZZLES["sample"], grid_of(SAMPLE_HARD)] + _variants(PUZZLES["17-clue"])[:4]
+    with SatSolver(stats=False) as rebuilt:
+        engine = None
+        seen = set()
+        for _ in range(3):
+            for grid in grids:
+                for limit in (1, 2):
+                    result = rebuilt.solve(grid, limit=limit)
+                    assert result.status == ("solved" if limit == 1 else
+                                             "unique" if grid is grids[0] else "multiple")
+                    assert is_solution(result.solution, grid)
+                    engine = rebuilt._engines[(grid.geometry, "extended")]
+                    seen.add(id(engine.solver))
+                    assert engine.uses <= 3 and engine.top <= 729 + 3
+        assert len(seen) > 5  # a new solver every 3 puzzles
+        assert rebuilt.other_solution(grids[1], result.solution)[0] == "multiple"
+
+
+@needs_shared
+def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
+    # 150 17-clue puzzles and a 16-clue variant of each, each counted twice in a row, by the
+    # decision test (CaDiCaL, steering as in a batch) and by a second solve every time
+    # (MiniSat).
+    from satdoku.formats import read_puzzles
+    import itertools
+    puzzles = [p.grid for p in itertools.islice(
+        read_puzzles(str(SHARED / "9x9" / "17_clue.txt")), 150)]
+    grids = []
+    for i, grid in enumerate(puzzles):
+        grids += [grid, _variants(grid)[i % 17]]
+    with SatSolver("cadical195") as fast, SatSolver("minisat22") as plain:
+        fast.steer = True  # as a batch counts
+        for grid in grids:
+            expected = _count_signature(plain.solve(grid, limit=2), grid)
+            for _ in range(2):
+                assert _count_signature(fast.solve(grid, limit=2), grid) == expected
+    assert expected == ("multiple", 2)
+
+
+def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
+    # Their answers hang on what the solver learnt before (conflict budgets, the first
+    # solution found): the engines that serve core() and other_solution() are never rebuilt.
+    import satdoku.sat as sat
+    from satdoku.explain import explain
+    from satdoku.generate import Generator
+    made = {}
+    for every in (0, 2):
+        monkeypatch.setattr(sat, "REBUILD_EVERY", every)
+        with Generator(geometry(2, 3), seed=3, minimal=True) as generator:
+            puzzles = [generator.generate().puzzle for _ in range(4)]
+        with SatSolver() as s:
+            explained = [explain(grid, solver=s) for grid in puzzles + [grid_of(SAMPLE_HARD)]]
+        made[every] = puzzles, [(e.status, e.solution, e.second) for e in explained]
+    assert made[0] == made[2]
+
+
+def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
+    import satdoku.sat as sat
+    from satdoku.inputs import iter_inputs
+    monkeypatch.setattr(sat, "REBUILD_EVERY", 2)
+    puzzle = next(iter_inputs([str(PUZZLE_FILES / "variants" / "159-arrows.json")]))
+    with SatSolver() as s:
+        for _ in range(5):  # the same rules asked about again, across rebuilds
+            result = s.solve(puzzle.grid, limit=2, constraints=puzzle.constraints)
+            assert result.status == "unique"
+            assert all(not c.check(result.solution) for c in puzzle.constraints)

@@ -27,6 +27,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from ..geometry import Geometry
 from ..grid import Grid
+from ..reduce import bits as digits_of  # the digits of a candidate bitmask
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
@@ -43,20 +44,6 @@ _LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
 def bit(d: int) -> int:
     """The candidate bit of digit ``d``."""
     return 1 << (d - 1)
-
-
-def digits_of(mask: int) -> list[int]:
-    """The digits of a candidate bitmask, in increasing order.
-
-    >>> digits_of(0b1011)
-    [1, 2, 4]
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
 
 
 def fills(cells: Sequence[int], cand: list[int], mask: int) -> bool:
@@ -411,6 +398,11 @@ class Constraint:
         (:func:`prune_by_search`)."""
         return prune_by_search(self.cells, cand, self.holds)
 
+    def draw(self, canvas) -> None:
+        """Draw the rule on a :class:`satdoku.svg.Canvas` the way puzzle sites draw it
+        (``docs/pictures.md``). Every constraint type has its own."""
+        raise NotImplementedError(f"{type(self).__name__} cannot draw itself")
+
 
 class CellsRule(Constraint):
     """A rule whose JSON fields are just ``cells`` (in order; at least ``min_cells``)."""
@@ -431,6 +423,10 @@ class GlobalRule(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return self.type
+
+    def draw(self, canvas) -> None:
+        """Nothing on the grid (puzzle sites state these rules in words): a note under it."""
+        canvas.note(self.describe(canvas.geometry))
 
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry):

@@ -50,6 +50,11 @@ class Odd(_Parity):
     cells: tuple[int, ...]
     remainder = 1
 
+    def draw(self, canvas) -> None:
+        """A grey disc in each cell."""
+        for c in self.cells:
+            canvas.odd(c)
+
 
 @dataclass(frozen=True)
 class Even(_Parity):
@@ -58,6 +63,11 @@ class Even(_Parity):
     type = "even"
     cells: tuple[int, ...]
     remainder = 0
+
+    def draw(self, canvas) -> None:
+        """A grey square in each cell."""
+        for c in self.cells:
+            canvas.even(c)
 
 
 class _Extreme(PairRule):
@@ -76,6 +86,10 @@ class _Extreme(PairRule):
 
     def describe(self, geometry: Geometry) -> str:
         return f"{self.type} {geometry.cell_name(self.cell)}"
+
+    def draw(self, canvas) -> None:
+        """The cell shaded, a chevron at each neighbour: out of a maximum, into a minimum."""
+        canvas.extreme(self.cell, [b for _, b in self.pairs], maximum=self.type == "maximum")
 
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"cells": [geometry.cell_name(self.cell)]}

@@ -52,6 +52,12 @@ class _Dot(PairRule):
     def value(self) -> int:
         return getattr(self, self.number)
 
+    def draw(self, canvas) -> None:
+        """A dot on the pair's edge, white or black, with its number in it unless it is the
+        usual one (difference 1, ratio 2)."""
+        canvas.dot(*self.pair, black=isinstance(self, KropkiBlack),
+                   value=None if self.value == self.default else self.value)
+
     def _span(self, geometry: Geometry) -> str:
         a, b = self.pair
         extra = f" ({self.number} {self.value})" if self.value != self.default else ""
@@ -126,6 +132,10 @@ class XV(_Dot):
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return x + y == self.total
+
+    def draw(self, canvas) -> None:
+        """The letter X or V on the pair's edge."""
+        canvas.edge_text(*self.pair, "X" if self.total == 10 else "V")
 
     def describe(self, geometry: Geometry) -> str:
         a, b = self.pair

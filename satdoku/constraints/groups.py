@@ -126,6 +126,10 @@ class ExtraRegion(CellsRule, _AllDifferent):
     def describe(self, geometry: Geometry) -> str:
         return f"extra region {cell_span(geometry, self.region)}"
 
+    def draw(self, canvas) -> None:
+        """The region's cells shaded grey."""
+        canvas.shade(self.region, "extra_region", area=True)
+
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry) -> "ExtraRegion":
         f = Fields(data, geometry, "cells")
@@ -164,6 +168,10 @@ class Diagonal(_AllDifferent):
 
     def describe(self, geometry: Geometry) -> str:
         return f"diagonal {geometry.cell_name(self.cells[0])}-{geometry.cell_name(self.cells[-1])}"
+
+    def draw(self, canvas) -> None:
+        """A thin blue line corner to corner."""
+        canvas.diagonal(anti=self.direction == "+")
 
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"direction": self.direction}

@@ -26,6 +26,10 @@ DIRECTIONS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
 _CLUE = re.compile(r"r(\d+)c(\d+)")
 
 
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
 def _all_see(geometry: Geometry, cells) -> bool:
     return all(sees(geometry, a, b) for a, b in itertools.combinations(cells, 2))
 
@@ -46,6 +50,10 @@ class Killer(Constraint):
     def describe(self, geometry: Geometry) -> str:
         text = f"killer cage {cell_span(geometry, self.cells)}"
         return text if self.total is None else f"{text} = {self.total}"
+
+    def draw(self, canvas) -> None:
+        """A dashed outline, the sum (when there is one) small in its top-left cell."""
+        canvas.cage(self.cells, self.total)
 
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
@@ -108,6 +116,47 @@ class LittleKiller(Constraint):
     def describe(self, geometry: Geometry) -> str:
         where = f"at {self.clue}" if self.clue else cell_span(geometry, self.cells)
         return f"little killer {where} = {self.total}"
+
+    def draw(self, canvas) -> None:
+        """The sum outside the grid where the diagonal comes in, with a small arrow along it:
+        at ``clue`` when the document gives it, else one step before the end of the run that
+        touches the border."""
+        place, step = self.placement(canvas.size)
+        canvas.little_killer(place, step, self.total)
+
+    def placement(self, n: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Where the clue goes (0-based row and column, outside an N x N grid) and its arrow's
+        (row step, column step).
+
+        >>> LittleKiller((2, 12, 22), 12).placement(9), LittleKiller((22, 12, 2), 12).placement(9)
+        (((-1, 1), (1, 1)), ((-1, 1), (1, 1)))
+        """
+        run = [divmod(c, n) for c in self.cells]
+
+        def outside(r: int, c: int) -> bool:
+            return not (0 <= r < n and 0 <= c < n)
+
+        if len(run) > 1:
+            step = (run[1][0] - run[0][0], run[1][1] - run[0][1])
+        elif self.direction is not None:
+            step = DIRECTIONS[self.direction]
+        else:  # one cell: a corner, entered from outside the grid
+            r, c = run[0]
+            step = next((s for s in DIRECTIONS.values() if outside(r - s[0], c - s[1])),
+                        (1, 1))
+        if self.clue is not None:
+            r, c = (int(v) - 1 for v in _CLUE.fullmatch(self.clue).groups())
+            if self.direction is not None:
+                return (r, c), DIRECTIONS[self.direction]
+            near = min(run, key=lambda p: max(abs(p[0] - r), abs(p[1] - c)))
+            return (r, c), (_sign(near[0] - r), _sign(near[1] - c))
+        (r0, c0), (r1, c1) = run[0], run[-1]
+        if not outside(r0 - step[0], c0 - step[1]) and outside(r1 + step[0], c1 + step[1]):
+            run, step = run[::-1], (-step[0], -step[1])  # the run ends at the border
+        r, c = run[0]
+        while not outside(r, c):
+            r, c = r - step[0], c - step[1]
+        return (r, c), step
 
     def _json_fields(self, geometry: Geometry) -> dict:
         out = {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
@@ -178,6 +227,11 @@ class Arrow(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         return f"arrow from {geometry.cell_name(self.circle[0])}"
+
+    def draw(self, canvas) -> None:
+        """A circle (a pill around several cells), the shaft from it, an arrowhead at its
+        end."""
+        canvas.arrow(self.circle, self.shaft)
 
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"circle": [geometry.cell_name(c) for c in self.circle],

@@ -86,6 +86,10 @@ class RegionSum(Constraint):
     def describe(self, geometry: Geometry) -> str:
         return f"region-sum line from {geometry.cell_name(self.line[0])}"
 
+    def draw(self, canvas) -> None:
+        """A blue line."""
+        canvas.line(self.line, "region_sum")
+
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"cells": [geometry.cell_name(c) for c in self.line]}
 
@@ -140,6 +144,10 @@ class Zipper(CellsRule):
 
     def describe(self, geometry: Geometry) -> str:
         return f"zipper line from {geometry.cell_name(self.line[0])}"
+
+    def draw(self, canvas) -> None:
+        """A pink line."""
+        canvas.line(self.line, "zipper")
 
     def encode(self, ctx) -> list[Clause]:
         if len(self.pairs) + (self.centre is not None) < 2:

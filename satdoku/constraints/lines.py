@@ -53,6 +53,10 @@ class Thermometer(_Consecutive):
     line: tuple[int, ...]
     noun = "thermometer"
 
+    def draw(self, canvas) -> None:
+        """A grey bulb on the first cell, a thick grey line to the last."""
+        canvas.thermometer(self.line)
+
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:
         return x < y
@@ -65,6 +69,10 @@ class SlowThermometer(_Consecutive):
     type = "slow-thermometer"
     line: tuple[int, ...]
     noun = "slow thermometer"
+
+    def draw(self, canvas) -> None:
+        """A thermometer in outline: grey rim, white inside."""
+        canvas.thermometer(self.line, hollow=True)
 
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:
@@ -82,6 +90,14 @@ class GermanWhispers(_Consecutive):
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return abs(x - y) >= self.difference
+
+    def draw(self, canvas) -> None:
+        """A green line; a difference other than the usual one for the size (5 on 9x9, half
+        of N rounded up) is written in a small disc on the line's first step."""
+        canvas.line(self.line, "whisper")
+        if self.difference != (canvas.size + 1) // 2:
+            canvas.badge(self.line[0], self.line[min(1, len(self.line) - 1)], self.difference,
+                         "whisper")
 
     def _json_fields(self, geometry: Geometry) -> dict:
         extra = {"difference": self.difference} if self.difference != 5 else {}
@@ -105,6 +121,10 @@ class Palindrome(_Line):
     line: tuple[int, ...]
     noun = "palindrome"
     allowed = staticmethod(_equal)
+
+    def draw(self, canvas) -> None:
+        """A grey line."""
+        canvas.line(self.line, "palindrome")
 
     @functools.cached_property
     def pairs(self):
@@ -132,6 +152,10 @@ class Entropic(_Line):
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:
         return _group(x, n) != _group(y, n)
+
+    def draw(self, canvas) -> None:
+        """An orange line."""
+        canvas.line(self.line, "entropic")
 
     @functools.cached_property
     def pairs(self):
@@ -169,6 +193,10 @@ class Clone(PairRule):
 
     def describe(self, geometry: Geometry) -> str:
         return f"clone {cell_span(geometry, self.copy)} of {cell_span(geometry, self.original)}"
+
+    def draw(self, canvas) -> None:
+        """The cells and their copies shaded alike, each clone in its own tint."""
+        canvas.clone(self.original, self.copy)
 
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"cells": [geometry.cell_name(c) for c in self.original],

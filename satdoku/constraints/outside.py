@@ -64,6 +64,14 @@ class _Outside(Constraint):
     def cells(self) -> tuple[int, ...]:
         return line_cells(self.geometry, self.line, self.side)
 
+    def draw(self, canvas) -> None:
+        """The number outside the grid beside the row or column, on the side it is read from
+        (a sandwich, read from neither, to the left of a row and above a column)."""
+        row = self.line[0] == "r"
+        end = self.sided and self.side == "end"
+        side = ("right" if end else "left") if row else ("bottom" if end else "top")
+        canvas.outside(side, int(self.line[1:]) - 1, self.value)
+
     def prune(self, cand: list[int]) -> list[int] | None:
         return prune_by_search(self.cells, cand, self.holds, distinct=True)
 

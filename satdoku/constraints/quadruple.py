@@ -39,6 +39,12 @@ class Quadruple(Constraint):
     def describe(self, geometry: Geometry) -> str:
         return f"quadruple {cell_span(geometry, self.cells)}: {', '.join(map(str, self.digits))}"
 
+    def draw(self, canvas) -> None:
+        """A white circle on the corner the four cells share, with the digits small in it."""
+        n = canvas.size
+        row, col = max(c // n for c in self.cells), max(c % n for c in self.cells)
+        canvas.quadruple(row, col, [canvas.symbol(d) for d in self.digits])
+
     def _json_fields(self, geometry: Geometry) -> dict:
         return {"cells": [geometry.cell_name(c) for c in self.cells], "digits": list(self.digits)}
 

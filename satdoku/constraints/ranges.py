@@ -46,6 +46,10 @@ class Renban(_LineCells):
     def describe(self, geometry: Geometry) -> str:
         return f"renban {cell_span(geometry, self.line)}"
 
+    def draw(self, canvas) -> None:
+        """A purple line."""
+        canvas.line(self.line, "renban")
+
     def _windows(self, n: int) -> list[range]:
         k = len(self.line)
         return [range(m, m + k) for m in range(1, n - k + 2)]
@@ -101,6 +105,10 @@ class Between(_LineCells):
     def describe(self, geometry: Geometry) -> str:
         name = geometry.cell_name
         return f"between line {name(self.line[0])} to {name(self.line[-1])}"
+
+    def draw(self, canvas) -> None:
+        """A grey line with an open circle on both ends."""
+        canvas.between(self.line)
 
     def encode(self, ctx) -> list[Clause]:
         a, b, middle = self.line[0], self.line[-1], self.line[1:-1]

@@ -48,6 +48,13 @@ class Rule159(GlobalRule):
     def describe(self, geometry: Geometry) -> str:
         return "rule 1-5-9"
 
+    def draw(self, canvas) -> None:
+        """Columns 1, 5 and 9 tinted (as f-puzzles colours its column indexers), and a note."""
+        n = self.geometry.size
+        canvas.shade([r * n + c - 1 for c in INDEXING_COLUMNS for r in range(n)], "indexer",
+                     area=True)
+        canvas.note(self.describe(canvas.geometry))
+
     def encode(self, ctx) -> list[Clause]:
         return [[-ctx.var(row + c - 1, d), ctx.var(row + d - 1, c)]
                 for row, c, d in self._links()]
