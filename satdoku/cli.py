@@ -49,14 +49,32 @@ def _alphabet(ctx, param, value):
         raise click.BadParameter(str(error)) from None
 
 
+#: Commands whose --sat-solver may be an external binary (exec:...): one solve per process.
+EXEC_COMMANDS = ("solve", "count", "bench")
+#: Commands that need a SAT solver taking assumptions (not Kissat, not exec:).
+ASSUMING_COMMANDS = ("explain", "generate", "candidates")
+
+
 def _sat_solver(ctx, param, value):
+    """The canonical --sat-solver name(s): a python-sat solver, or exec:... where the command
+    takes one; refused (with the reason) where the command needs assumptions."""
     if value is None or value == ():
         return value
-    from .sat import check_sat_solver
+    from .external import is_exec
+    from .sat import check_assumptions
+    from .solvers import check_sat_name
+    command = ctx.command.name
+
+    def check(name: str) -> str:
+        if is_exec(name) and command not in EXEC_COMMANDS:
+            raise click.BadParameter(f"exec: solvers run one solve per process; {command} "
+                                     f"needs a python-sat solver (see 'satdoku solvers')")
+        if command in ASSUMING_COMMANDS:
+            return check_assumptions(name, command).name
+        return check_sat_name(name)
+
     try:
-        if isinstance(value, tuple):
-            return tuple(check_sat_solver(v).name for v in value)
-        return check_sat_solver(value).name
+        return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
     except SatdokuError as error:
         raise click.BadParameter(error.message) from None
 
@@ -142,7 +160,8 @@ def sat_options(f):
     """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
     f = encoding_options(f)
     return click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
-                        help="python-sat solver (default: see 'satdoku solvers').")(f)
+                        help="python-sat solver (default: see 'satdoku solvers'); solve "
+                             "and count also take exec:\"COMMAND\", a solver binary.")(f)
 
 
 def encoding_options(f):
@@ -153,7 +172,8 @@ def encoding_options(f):
                      help="At-most-one encoding (default: pairwise; reduced: seqcounter for "
                           "long lists).")(f)
     f = click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
-                     help="CNF encoding (default: extended below 36x36, reduced from it).")(f)
+                     help="CNF encoding (default: extended below 25x25, reduced from it; "
+                          "explain, generate and rate: from 36x36).")(f)
     return f
 
 
@@ -472,9 +492,20 @@ def main() -> None:
 
 
 def _outcomes(inputs, options, *, box, alphabet, fmt, stats, output, force, jobs, scheduler,
-              multiple_ok: bool, label: str) -> None:
+              portfolio, multiple_ok: bool, label: str) -> None:
+    import dataclasses
     from .batch import solve_batch
     from .report import OutcomeReport
+    if options.solver == "sat" and scheduler is None and (portfolio or jobs != 1):
+        from .portfolio import portfolio_size
+        single = not portfolio and _single_puzzle(inputs, box, alphabet)
+        size = portfolio_size(jobs, requested=portfolio, single=single)
+        if size:  # the cores race on each puzzle in turn
+            options, jobs = dataclasses.replace(options, portfolio=size), 1
+    elif portfolio:
+        raise click.UsageError("--portfolio races SAT configurations: it takes neither "
+                               "--solver native nor --scheduler")
+    puzzles = _puzzles(inputs, box, alphabet)
     report = OutcomeReport(fmt, stats=stats, color=_color(output))
 
     def code_of(outcome) -> int:
@@ -482,23 +513,40 @@ def _outcomes(inputs, options, *, box, alphabet, fmt, stats, output, force, jobs
             return EXIT_WRONG
         return exit_code(outcome.result.status, multiple_ok=multiple_ok)
 
-    items = solve_batch(_puzzles(inputs, box, alphabet), options, jobs=jobs,
-                        scheduler=scheduler)
+    items = solve_batch(puzzles, options, jobs=jobs, scheduler=scheduler)
     _stream(inputs, items, report, output, force, label, code_of, lambda o: o.puzzle)
 
 
-def _check_time_limit(sat_solver, timeout) -> None:
-    """A time limit with a SAT solver that cannot keep one is a usage error."""
-    if timeout is not None and sat_solver is not None:
-        from .sat import SAT_SOLVERS
-        if not (SAT_SOLVERS[sat_solver].interrupt or SAT_SOLVERS[sat_solver].budget):
+def _single_puzzle(inputs, box, alphabet) -> bool:
+    """Whether the inputs hold exactly one puzzle (what turns a portfolio on by itself), read
+    ahead without taking them from the run: only inline puzzles and regular files, which can
+    be read again (stdin, a pipe: False)."""
+    from .inputs import is_file_input
+    from .portfolio import single_puzzle
+    if not inputs or not all(not is_file_input(a) or (a != "-" and os.path.isfile(a))
+                             for a in inputs):
+        return False
+    ahead = _puzzles(inputs, box, alphabet)
+    try:
+        return single_puzzle(ahead)[0]
+    finally:
+        ahead.close()
+
+
+def _check_time_limit(sat_solver, timeout, portfolio: bool = False) -> None:
+    """A time limit with a SAT solver that cannot keep one is a usage error (in a portfolio
+    its process is killed at the limit)."""
+    if timeout is not None and not portfolio:
+        from .solvers import keeps_time_limit
+        if not keeps_time_limit(sat_solver):
             raise click.UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
                                    f"or choose another --sat-solver")
 
 
-def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, **more):
+def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, portfolio=False,
+                   **more):
     from .batch import SolveOptions
-    _check_time_limit(sat_solver, timeout)
+    _check_time_limit(sat_solver, timeout, portfolio)
     return SolveOptions(solver=solver, sat_solver=sat_solver, encoding=encoding, amo=amo,
                         timeout=timeout, max_clauses=_max_clauses(max_clauses), **more)
 
@@ -510,6 +558,10 @@ def batch_options(f):
                             click.option("--scheduler", metavar="ADDRESS|local",
                                          help="Run on a Dask cluster (satdoku[dask]); "
                                               "'local' starts one here."),
+                            click.option("--portfolio", is_flag=True,
+                                         help="Race SAT configurations on each puzzle, one a "
+                                              "core (--jobs of them); on by itself for a "
+                                              "single puzzle with --jobs other than 1."),
                             output_options(PICTURE_FORMATS),
                             click.option("--stats", is_flag=True,
                                          help="Add each stage's time and solver figures."))):
@@ -525,17 +577,17 @@ def batch_options(f):
               help="A new SAT solver for every puzzle (slow: shows what incremental solving "
                    "buys).")
 def solve(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, jobs,
-          scheduler, fmt, output, force, stats, unique, check, fresh):
+          scheduler, portfolio, fmt, output, force, stats, unique, check, fresh):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
 
     One result per puzzle, in input order, each checked by an independent verifier. Bad
     puzzles are reported on stderr with file, line and cell, and the batch goes on.
     """
-    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout,
+    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, portfolio,
                              limit=2 if unique else 1, check=check, incremental=not fresh,
                              stats=stats)
     _outcomes(inputs, options, box=box, alphabet=alphabet, fmt=fmt, stats=stats,
-              output=output, force=force, jobs=jobs, scheduler=scheduler,
+              output=output, force=force, jobs=jobs, scheduler=scheduler, portfolio=portfolio,
               multiple_ok=False, label="solving")
 
 
@@ -543,14 +595,14 @@ def solve(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 @batch_options
 @limit_option(2, 2)
 def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, limit,
-          jobs, scheduler, fmt, output, force, stats):
+          jobs, scheduler, portfolio, fmt, output, force, stats):
     """Count solutions up to --limit: unique, multiple (how many, and two of them) or
     unsolvable."""
-    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout,
+    options = _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, portfolio,
                              limit=limit, stats=stats)
     _outcomes(inputs, options, box=box, alphabet=alphabet, fmt=fmt, stats=stats,
-              output=output, force=force, jobs=jobs, scheduler=scheduler, multiple_ok=True,
-              label="counting")
+              output=output, force=force, jobs=jobs, scheduler=scheduler, portfolio=portfolio,
+              multiple_ok=True, label="counting")
 
 
 @main.command()
@@ -739,7 +791,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
 def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, output, force):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
-    The encoding is the one 'solve' would use: extended below 36x36, reduced from it.
+    The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
     """
     from .dimacs import write_dimacs
     from .encode import encode as encode_grid
@@ -838,7 +890,8 @@ def list_solvers(fmt):
 @click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
               help="Solvers to compare; repeat (default: sat and native).")
 @click.option("--sat-solver", "sat_solvers", multiple=True, callback=_sat_solver,
-              metavar="NAME", help="python-sat solvers to compare; repeat.")
+              metavar="NAME", help="SAT solvers to compare (python-sat names or "
+                                   "exec:\"COMMAND\"); repeat.")
 @click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
               help=f"SAT encodings ({', '.join(_encoding_names())}); comma-separated or "
                    f"repeated (default: by grid size, as for solving).")

@@ -32,7 +32,7 @@ from .formats import Puzzle
 from .grid import Grid, solution_problems
 from .sat import SatSolver
 from .search import NativeSolver
-from .solvers import solve
+from .solvers import REDUCED_MIN_SIZE_ASSUMING, solve
 from .techniques import Steps, solve_by_techniques
 
 __all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core", "redundant_members"]
@@ -205,7 +205,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     deadline = deadline or Deadline(timeout)
     own = solver is None
     if solver is None:
-        solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses)
+        solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
+                           reduced_from=REDUCED_MIN_SIZE_ASSUMING)
     try:
         result = solve(solver, grid, limit=2, deadline=deadline, constraints=constraints)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
@@ -256,7 +257,8 @@ def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
     """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
     the explanation is None for a puzzle that could not be read. Each puzzle's time limit
     starts when reading it began."""
-    with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses) as solver:
+    with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
+                   reduced_from=REDUCED_MIN_SIZE_ASSUMING) as solver:
         for puzzle in puzzles:
             if puzzle.error is not None:
                 yield puzzle, None

@@ -39,7 +39,7 @@ from .formats import Puzzle
 from .grid import Grid
 from .sat import SatSolver
 from .search import NativeSolver
-from .solvers import solve
+from .solvers import REDUCED_MIN_SIZE_ASSUMING, solve
 from .techniques import Steps, solve_by_techniques
 
 __all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
@@ -110,7 +110,7 @@ class Rater:
         o = self.options
         deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
-                       max_clauses=o.max_clauses) as sat:
+                       max_clauses=o.max_clauses, reduced_from=REDUCED_MIN_SIZE_ASSUMING) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline)
         if result.status != "unique":
             return Rating(result.status, solution=result.solution,

@@ -93,8 +93,8 @@ SAT_SOLVERS: dict[str, SatSolverInfo] = {
         # python-sat's Kissat: no interrupt(), a conflict budget for one call only (it cannot
         # resume), no statistics, and no clause after solve(): see _solve_fresh.
         _info("kissat404", interrupt=False, budget=False, assumptions=False,
-              note="single puzzles (solve, count, rate); no assumptions, so no explain or "
-                   "generate; cannot keep a time limit"),
+              note="a fresh solver for every solve (solve, count, rate); no assumptions, so "
+                   "no explain, candidates or generate; cannot keep a time limit"),
     ]
 }
 
@@ -485,6 +485,9 @@ class SatSolver:
         configure: solver options set before any clause (python-sat's ``configure``, CaDiCaL
             1.5.3 and 1.9.5 only), such as ``{'seed': 3, 'phase': 0}``: what a portfolio
             (:mod:`satdoku.portfolio`) varies between the configurations it races.
+        reduced_from: the grid size from which ``encoding=None`` means reduced (default
+            :data:`satdoku.solvers.REDUCED_MIN_SIZE`; explain, generate and rate pass
+            :data:`~satdoku.solvers.REDUCED_MIN_SIZE_ASSUMING`).
 
     >>> from satdoku.geometry import geometry
     >>> with SatSolver() as s:
@@ -503,8 +506,10 @@ class SatSolver:
                  amo: str | None = None, *, incremental: bool = True, stats: bool = True,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
                  reduction: dict[str, Any] | None = None,
-                 configure: dict[str, int] | None = None) -> None:
+                 configure: dict[str, int] | None = None,
+                 reduced_from: int | None = None) -> None:
         self.info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
+        self.reduced_from = reduced_from
         if configure and self.info.name not in CONFIGURABLE:
             raise OptionError(f"{self.info.name} takes no solver options; only "
                               f"{', '.join(CONFIGURABLE)} do")
@@ -537,7 +542,9 @@ class SatSolver:
         encoding = self._encodings.get(grid.size)
         if encoding is None:
             from .solvers import choose_encoding
-            encoding = self._encodings[grid.size] = choose_encoding(grid.size)
+            encoding = self._encodings[grid.size] = (
+                choose_encoding(grid.size) if self.reduced_from is None
+                else choose_encoding(grid.size, self.reduced_from))
         return encoding
 
     # Engines.

@@ -20,22 +20,32 @@ from .errors import OptionError, PuzzleError
 from .grid import Grid, check_givens, clash_free, solution_problems
 from .result import Result, Solver
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "choose_encoding", "make_solver",
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "REDUCED_MIN_SIZE_ASSUMING",
+           "choose_encoding", "make_solver",
            "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
 
-#: Grids at least this big get the reduced encoding when none is named: from 36 x 36 the full
-#: formula (N**3 variables, ~2 N**4 clauses, 3.3 million at 36) costs seconds to build and
-#: hundreds of MB, while the givens of real puzzles leave a few thousand open pairs.
-REDUCED_MIN_SIZE = 36
+#: Grids at least this big get the reduced encoding when none is named (solve, count, encode,
+#: decode, bench). From 36 x 36 the full formula (N**3 variables, ~2 N**4 clauses, 3.3 million
+#: at 36) costs seconds to build and hundreds of MB, while the givens of real puzzles leave a
+#: few thousand open pairs. At 25 x 25 the full formula fits, but its clues as assumptions
+#: cost hard puzzles 5 to 10 times the CPU (CaDiCaL cannot simplify them away), and the
+#: reduced formula counts easy ones 3 times faster (docs/hard-grids.md). 16 x 16 batches stay
+#: much faster with the incremental full formula (0.58 vs 5.32 ms a puzzle).
+REDUCED_MIN_SIZE = 25
+
+#: The same for the commands that ask one incremental solver many questions about a puzzle
+#: under assumptions (explain's cores, generate's digging) or keep a scale (rate's conflicts):
+#: they keep the full formula up to 25 x 25, as before.
+REDUCED_MIN_SIZE_ASSUMING = 36
 
 
-def choose_encoding(size: int) -> str:
-    """The encoding an N x N grid gets when none is named.
+def choose_encoding(size: int, reduced_from: int = REDUCED_MIN_SIZE) -> str:
+    """The encoding an N x N grid gets when none is named: reduced from ``reduced_from``.
 
-    >>> choose_encoding(9), choose_encoding(64)
-    ('extended', 'reduced')
+    >>> choose_encoding(9), choose_encoding(25), choose_encoding(25, REDUCED_MIN_SIZE_ASSUMING)
+    ('extended', 'reduced', 'extended')
     """
-    return "reduced" if size >= REDUCED_MIN_SIZE else DEFAULT_ENCODING
+    return "reduced" if size >= reduced_from else DEFAULT_ENCODING
 
 
 def check_sat_name(name: str) -> str:
@@ -207,7 +217,8 @@ def describe() -> dict[str, Any]:
                          "time_limit": info.interrupt or info.budget, "note": info.note}
                         for name, info in SAT_SOLVERS.items()],
         "encodings": [{"name": e.name, "description": e.description,
-                       "default": ("below 36x36" if e.name == DEFAULT_ENCODING else
+                       "default": (f"below {REDUCED_MIN_SIZE}x{REDUCED_MIN_SIZE}"
+                                   if e.name == DEFAULT_ENCODING else
                                    f"from {REDUCED_MIN_SIZE}x{REDUCED_MIN_SIZE}"
                                    if e.reduced else None)}
                       for e in ENCODINGS.values()],

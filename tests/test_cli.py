@@ -437,7 +437,7 @@ def test_shell_completion_gives_paths():
 def test_bad_options_are_usage_errors():
     for args in (["--timeout", "nan"], ["--timeout", "inf"], ["--timeout", "0"],
                  ["--timeout", "-1"], ["--format", "xml"], ["--box", "2y2"],
-                 ["--sat-solver", "nosuch"], ["--sat-solver", "kissat404"],
+                 ["--sat-solver", "nosuch"], ["--sat-solver", "kissat404", "--timeout", "5"],
                  ["--jobs", "-1"], ["--encoding", "clever"]):
         result = run("solve", SMALL, *args)
         assert result.exit_code == 2, args
@@ -747,3 +747,47 @@ def test_generate_to_a_difficulty():
     failed = run("generate", "--seed", "3", "--difficulty", "extreme", "--attempts", "2")
     assert failed.exit_code == 1
     assert "no extreme puzzle found in 2 grids" in failed.stderr
+
+
+def test_portfolio_for_a_single_puzzle_and_on_request(tmp_path):
+    # One puzzle with --jobs 2 races (by itself); two puzzles with --jobs 2 are a batch.
+    one = run("count", SEVENTEEN, "--jobs", "2", "--format", "json")
+    assert one.exit_code == 0
+    [record] = records(one.stdout)
+    assert record["status"] == "unique" and record["solver"].startswith("portfolio:")
+    assert record["solution"] == SEVENTEEN_SOLUTION
+    two = tmp_path / "two.txt"
+    two.write_text(f"{SEVENTEEN}\n{SAMPLE}\n")
+    batch = run("count", two, "--jobs", "2", "--format", "json")
+    assert [r["solver"] for r in records(batch.stdout)] == ["sat:cadical195"] * 2
+    asked = run("solve", two, "--portfolio", "--format", "json", "--stats")
+    assert batch.exit_code == asked.exit_code == 0
+    found = records(asked.stdout)
+    assert [r["solution"] for r in found] == [SEVENTEEN_SOLUTION, SAMPLE_SOLUTION]
+    assert all(r["solver"].startswith("portfolio:") and r["stats"]["raced"] >= 1
+               for r in found)
+    for args in (["--solver", "native"], ["--scheduler", "local"]):
+        refused = run("solve", SMALL, "--portfolio", *args)
+        assert refused.exit_code == 2 and "--portfolio races SAT" in refused.stderr
+
+
+def test_solvers_without_assumptions_only_where_they_can_serve():
+    for command in ("explain", "candidates"):
+        for name, why in (("kissat", "kissat404 ignores assumptions, which "),
+                          ("exec:minisat", "exec: solvers run one solve per process")):
+            result = run(command, SMALL, "--sat-solver", name)
+            assert result.exit_code == 2 and why in result.stderr, (command, name)
+    result = run("generate", "--box", "2x2", "--sat-solver", "ks", "--seed", "1")
+    assert result.exit_code == 2 and "ignores assumptions, which generate" in result.stderr
+    kissat = run("count", SMALL, "--sat-solver", "kissat", "--format", "line")
+    assert kissat.exit_code == 0 and kissat.stdout == SMALL_SOLUTION + "\n"
+
+
+@pytest.mark.skipif(not __import__("shutil").which("minisat"), reason="minisat is not installed")
+def test_exec_solver_from_the_command_line():
+    result = run("solve", SMALL, "--sat-solver", "exec:minisat", "--format", "json")
+    [record] = records(result.stdout)
+    assert result.exit_code == 0 and record["solution"] == SMALL_SOLUTION
+    assert record["solver"] == "exec:minisat"
+    missing = run("solve", SMALL, "--sat-solver", "exec:no-such-solver-here")
+    assert missing.exit_code == 2 and "no-such-solver-here" in missing.stderr
