@@ -22,6 +22,7 @@ from .encode import DEFAULT_MAX_CLAUSES
 from .formats import Puzzle
 from .geometry import Geometry
 from .grid import Grid
+from .inputs import puzzle_work
 from .result import Result
 from .solvers import DEFAULT_SOLVER, make_solver, solve
 
@@ -289,6 +290,11 @@ def _join_pieces(chunk: list, results: list[list]) -> Iterator[Outcome]:
             yield invalid(no_puzzles(source))
 
 
+def _work(puzzle: Puzzle) -> float:
+    """A parsed puzzle's weight in a chunk (see :func:`satdoku.inputs.puzzle_work`)."""
+    return puzzle_work(puzzle.grid.geometry.ncells) if puzzle.grid is not None else 1.0
+
+
 def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(), *,
                 jobs: int = 1, scheduler: str | None = None,
                 chunk_size: int | None = None) -> Iterator[Outcome]:
@@ -297,7 +303,8 @@ def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(
 
     Command-line inputs (:func:`satdoku.inputs.iter_inputs`) not yet started are parsed in
     the workers, ``chunk_size`` raw lines a task; other iterables are parsed here, and sent
-    ``chunk_size`` puzzles a task.
+    ``chunk_size`` puzzles a task. Either way a task holds fewer big grids
+    (:func:`satdoku.inputs.puzzle_work`: one 25x25 puzzle a task).
 
     >>> from satdoku.formats import parse_puzzles
     >>> [o.result.status for o in solve_batch(parse_puzzles(["1.3..4.2.34.4.23"]), jobs=2)]
@@ -307,7 +314,7 @@ def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(
         from .parallel import DEFAULT_CHUNK_SIZE, ordered_dask
         return ordered_dask(puzzles, scheduler=scheduler, work=_dask_solve_chunk,
                             args=(options,), pack=_pack, join=_join,
-                            chunk_size=chunk_size or DEFAULT_CHUNK_SIZE)
+                            chunk_size=chunk_size or DEFAULT_CHUNK_SIZE, weight=_work)
     if jobs != 1:
         from .parallel import DEFAULT_CHUNK_SIZE, ordered_pool
         chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
@@ -317,5 +324,6 @@ def solve_batch(puzzles: Iterable[Puzzle], options: SolveOptions = SolveOptions(
                                 pack=_PiecePacker(puzzles.box, puzzles.alphabet),
                                 join=_join_pieces, chunk_size=1)
         return ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
-                            work=_solve_chunk, pack=_pack, join=_join, chunk_size=chunk_size)
+                            work=_solve_chunk, pack=_pack, join=_join, chunk_size=chunk_size,
+                            weight=_work)
     return solve_puzzles(puzzles, options)

@@ -37,8 +37,8 @@ from .errors import OptionError, SatdokuError
 from .files import publish
 from .formats import Puzzle
 from .result import Result
-from .external import is_exec
-from .solvers import SOLVERS, check_sat_name, choose_encoding, make_solver, solve, verify
+from .solvers import (SOLVERS, check_sat_name, choose_encoding, is_exec, make_solver, solve,
+                      verify)
 
 __all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
            "summarise", "format_rows", "format_table", "check_matplotlib", "plot_bench",

@@ -53,6 +53,8 @@ def _alphabet(ctx, param, value):
 EXEC_COMMANDS = ("solve", "count", "bench")
 #: Commands that need a SAT solver taking assumptions (not Kissat, not exec:).
 ASSUMING_COMMANDS = ("explain", "generate", "candidates")
+#: Commands that need the SAT solver's conflict counts (python-sat's Kissat reports none).
+COUNTING_COMMANDS = ("rate",)
 
 
 def _sat_solver(ctx, param, value):
@@ -60,9 +62,8 @@ def _sat_solver(ctx, param, value):
     takes one; refused (with the reason) where the command needs assumptions."""
     if value is None or value == ():
         return value
-    from .external import is_exec
     from .sat import check_assumptions
-    from .solvers import check_sat_name
+    from .solvers import check_sat_name, is_exec
     command = ctx.command.name
 
     def check(name: str) -> str:
@@ -71,7 +72,11 @@ def _sat_solver(ctx, param, value):
                                      f"needs a python-sat solver (see 'satdoku solvers')")
         if command in ASSUMING_COMMANDS:
             return check_assumptions(name, command).name
-        return check_sat_name(name)
+        name = check_sat_name(name)
+        if command in COUNTING_COMMANDS and name == "kissat404":
+            raise click.BadParameter(f"{name} reports no conflict counts, which {command}'s "
+                                     "score needs; choose another SAT solver")
+        return name
 
     try:
         return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
@@ -798,7 +803,7 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
     from .formats import format_grid
     from .solvers import choose_encoding
     p = _one_puzzle(puzzle, box, alphabet, index)
-    encoding = encoding or choose_encoding(p.grid.size)
+    encoding = encoding or choose_encoding(p.grid.size, variant=bool(p.constraints))
 
     def body(session: Session) -> None:
         formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,

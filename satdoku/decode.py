@@ -179,7 +179,7 @@ def model_formula(puzzle: Grid, encoding: str | None = None, amo: str | None = N
     way: the reduction is deterministic). The encoding defaults to the choice by size."""
     if encoding is None:
         from .solvers import choose_encoding
-        encoding = choose_encoding(puzzle.size)
+        encoding = choose_encoding(puzzle.size, variant=bool(constraints))
     if check_encoding(encoding).reduced:
         return reduced_formula(puzzle, amo or DEFAULT_REDUCED_AMO, max_clauses=None)
     amo = amo or DEFAULT_AMO

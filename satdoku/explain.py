@@ -32,7 +32,7 @@ from .formats import Puzzle
 from .grid import Grid, solution_problems
 from .sat import SatSolver
 from .search import NativeSolver
-from .solvers import REDUCED_MIN_SIZE_ASSUMING, solve
+from .solvers import LARGE_MIN_SIZE, solve
 from .techniques import Steps, solve_by_techniques
 
 __all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core", "redundant_members"]
@@ -206,7 +206,7 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     own = solver is None
     if solver is None:
         solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
-                           reduced_from=REDUCED_MIN_SIZE_ASSUMING)
+                           reduced_from=LARGE_MIN_SIZE)
     try:
         result = solve(solver, grid, limit=2, deadline=deadline, constraints=constraints)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
@@ -258,7 +258,7 @@ def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
     the explanation is None for a puzzle that could not be read. Each puzzle's time limit
     starts when reading it began."""
     with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
-                   reduced_from=REDUCED_MIN_SIZE_ASSUMING) as solver:
+                   reduced_from=LARGE_MIN_SIZE) as solver:
         for puzzle in puzzles:
             if puzzle.error is not None:
                 yield puzzle, None

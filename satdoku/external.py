@@ -43,17 +43,11 @@ from .errors import ModelError, OptionError, SolverError, TooBigError
 from .grid import Grid
 from .reduce import check_size
 from .result import Result, counted_status
+from .solvers import PREFIX, is_exec  # defined with the registry: naming one costs no import
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command", "is_exec", "ExecSolver"]
 
-PREFIX = "exec:"
-
 _PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
-
-
-def is_exec(name: str | None) -> bool:
-    """True when ``name`` names an external command (``exec:...``)."""
-    return bool(name) and name.startswith(PREFIX)
 
 
 @dataclass(frozen=True)
@@ -131,6 +125,43 @@ def _parent_death_signal():
     return setup
 
 
+#: Temporary folders are named FOLDER_PREFIX + the pid of the process that made them + "-".
+FOLDER_PREFIX = "satdoku-exec-"
+_swept: set[str] = set()  # the temporary folders' parents already cleaned by this process
+
+
+def _new_folder(tmpdir: str | None) -> str:
+    """A new temporary folder for one solve. The first time in a process, folders left by
+    satdoku processes that no longer run (killed with SIGKILL, or a worker stopped by
+    Ctrl-C) go first: nothing else could remove them."""
+    parent = tmpdir or tempfile.gettempdir()
+    if parent not in _swept:
+        _swept.add(parent)
+        _sweep(parent)
+    return tempfile.mkdtemp(prefix=f"{FOLDER_PREFIX}{os.getpid()}-", dir=parent)
+
+
+def _sweep(parent: str) -> None:
+    """Remove this user's FOLDER_PREFIX folders in ``parent`` whose process is gone."""
+    try:
+        names = [n for n in os.listdir(parent) if n.startswith(FOLDER_PREFIX)]
+    except OSError:
+        return
+    for name in names:
+        pid = name[len(FOLDER_PREFIX):].split("-", 1)[0]
+        path = os.path.join(parent, name)
+        if not pid.isdigit():
+            continue
+        try:
+            if os.lstat(path).st_uid != os.getuid():
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(path, ignore_errors=True)
+        except OSError:  # gone already, or a process of another user: not ours to touch
+            continue
+
+
 def _kill(process: subprocess.Popen) -> None:
     """Kill ``process`` and its process group, and reap it."""
     try:
@@ -204,6 +235,8 @@ class ExecSolver:
     ('error', "exec:sh gave no usable answer: expected 's SATISFIABLE' or 'SAT', found 'nonsense'")
     """
 
+    takes_constraints = True  # variant rules are clauses like any other: see _write()
+
     def __init__(self, command: str | Command, encoding: str | None = None,
                  amo: str | None = None, *, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
                  tmpdir: str | None = None, **_: Any) -> None:
@@ -219,12 +252,13 @@ class ExecSolver:
         self.tmpdir = tmpdir
         self._setup = _parent_death_signal()
 
-    def encoding_for(self, grid: Grid) -> str:
-        """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
+    def encoding_for(self, grid: Grid, variant: bool = False) -> str:
+        """The encoding ``grid`` gets: the one named, else the registry's choice by size (and
+        by whether it has variant rules)."""
         if self.encoding is not None:
             return self.encoding
         from .solvers import choose_encoding
-        return choose_encoding(grid.size)
+        return choose_encoding(grid.size, variant=variant)
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: tuple = ()) -> Result:
@@ -232,14 +266,14 @@ class ExecSolver:
         one process per solution; every stage stops at ``deadline``."""
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
-        encoding = self.encoding_for(grid)
+        encoding = self.encoding_for(grid, bool(constraints))
         stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
         solutions: list[Grid] = []
         status = message = None
         folder = None
         try:
             deadline.check()
-            folder = tempfile.mkdtemp(prefix="satdoku-exec-", dir=self.tmpdir)
+            folder = _new_folder(self.tmpdir)
             cnf, formula = self._write(grid, encoding, constraints, folder, deadline, stats)
             if formula is not None and (formula.contradiction is not None
                                         or formula.nmapped == 0):

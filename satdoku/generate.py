@@ -214,7 +214,7 @@ class Generator:
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None) -> None:
         from .sat import SatSolver
-        from .solvers import REDUCED_MIN_SIZE_ASSUMING
+        from .solvers import LARGE_MIN_SIZE
         self.geometry = geometry
         self.seed = seed
         self.orbits = symmetry_orbits(geometry, symmetry)
@@ -226,7 +226,7 @@ class Generator:
             conflicts = DEFAULT_CONFLICTS if geometry.size <= 16 else LARGE_CONFLICTS
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
-        self.solver = SatSolver(sat_solver, encoding, reduced_from=REDUCED_MIN_SIZE_ASSUMING)
+        self.solver = SatSolver(sat_solver, encoding, reduced_from=LARGE_MIN_SIZE)
         self.difficulty = difficulty
         self.rater = None
         if difficulty is not None:

@@ -76,8 +76,14 @@ def _from_variant(entry) -> Puzzle:
 
 
 def _is_variant_line(text: str) -> bool:
+    if text.startswith("{"):
+        return True
+    # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
+    # module: a classic puzzle's start-up does not pay for it (about 5 ms).
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+        return False
     from .fpuzzles import looks_like_fpuzzles
-    return text.startswith("{") or looks_like_fpuzzles(text)
+    return looks_like_fpuzzles(text)
 
 
 def _open(arg: str, source: str):
@@ -210,6 +216,19 @@ class ParsedChunk:
 #: A chunk ends at the first cut after this many characters, even if it has fewer lines (big
 #: grids one a line).
 _CHUNK_CHARS = 1 << 20
+
+
+def puzzle_work(cells: int) -> float:
+    """What solving a puzzle of ``cells`` cells is guessed to cost, in 9x9 puzzles: a chunk
+    for the workers holds about ``chunk_size`` of these, so that big grids are spread over
+    the workers (a 16x16 puzzle counts 32, a 25x25 one 460: one a chunk) instead of all going
+    to the first (18 hard 25x25 puzzles in one chunk kept one worker of two busy). The cube
+    of the size is a guess on the low side: the formula grows with N**4, and the search more.
+
+    >>> puzzle_work(81), round(puzzle_work(625))
+    (1.0, 459)
+    """
+    return (cells / 81) ** 3
 #: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
 #: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
 _MAX_UNCUT = 8
@@ -292,16 +311,22 @@ class Inputs:
         tally = Tally()
         chunk = LineChunk(source, 1, [], tally=tally)
         chars = 0  # in the chunk's lines
+        since_cut = 0  # characters since the last cut: about one puzzle's cells
+        work = 0.0  # puzzle_work() of the chunk's puzzles, guessed from their characters
         try:
             for line in lines:
                 chunk.lines.append(line)
                 chars += len(line)
+                since_cut += len(line)
                 if feed(line):
-                    if len(chunk.lines) >= size or chars >= _CHUNK_CHARS:
+                    work += puzzle_work(since_cut)
+                    since_cut = 0
+                    if len(chunk.lines) >= size or chars >= _CHUNK_CHARS or work >= size:
                         yield chunk
                         chunk = LineChunk(source, chunk.first_line + len(chunk.lines), [],
                                           splitter.comment, tally=tally)
                         chars = 0
+                        work = 0.0
                 elif len(chunk.lines) >= _MAX_UNCUT * size or chars >= _MAX_UNCUT * _CHUNK_CHARS:
                     # No cut in sight (multi-line grids): the rest is parsed here.
                     yield from self._parse_here(

@@ -52,19 +52,34 @@ def worker_count(jobs: int) -> int:
     return min(jobs or cores, cores)
 
 
-def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+def _chunks(items: Iterable[Any], size: int,
+            weight: Callable[[Any], float] | None = None) -> Iterator[list[Any]]:
+    """Lists of ``size`` items; with ``weight``, a list also ends once its items weigh
+    ``size`` (big items go a few a chunk, so that every worker gets some)."""
     iterator = iter(items)
-    while chunk := list(itertools.islice(iterator, size)):
+    if weight is None:
+        while chunk := list(itertools.islice(iterator, size)):
+            yield chunk
+        return
+    chunk: list[Any] = []
+    work = 0.0
+    for item in iterator:
+        chunk.append(item)
+        work += weight(item)
+        if len(chunk) >= size or work >= size:
+            yield chunk
+            chunk, work = [], 0.0
+    if chunk:
         yield chunk
 
 
-def _in_order(items: Iterable[Any], chunk_size: int, limit: int, pending: collections.deque,
+def _in_order(chunks: Iterable[list[Any]], limit: int, pending: collections.deque,
               submit: Callable[[list], Any], pack: Callable[[Any], Any],
               join: Join) -> Iterator[Any]:
-    """Send chunks through ``submit`` (which returns a future), at most ``limit`` in flight,
-    and yield what ``join`` makes of each chunk and its result, in input order. ``pending`` is
-    the caller's, so that it can cancel what is left if the work stops early."""
-    for chunk in _chunks(items, chunk_size):
+    """Send ``chunks`` through ``submit`` (which returns a future), at most ``limit`` in
+    flight, and yield what ``join`` makes of each chunk and its result, in input order.
+    ``pending`` is the caller's, so that it can cancel what is left if the work stops early."""
+    for chunk in chunks:
         pending.append((chunk, submit([pack(item) for item in chunk])))
         while len(pending) >= limit or (pending and pending[0][1].done()):
             done, future = pending.popleft()
@@ -109,12 +124,14 @@ def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
 def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
                  initargs: tuple, work: Callable[[list], Any], pack: Callable[[Any], Any],
                  join: Join, chunk_size: int = DEFAULT_CHUNK_SIZE,
+                 weight: Callable[[Any], float] | None = None,
                  start_method: str | None = None) -> Iterator[Any]:
     """``work`` on chunks of ``items`` in a pool of ``jobs`` processes (0: one per core), what
     ``join`` makes of the results yielded in input order (see the module docstring).
 
-    Never more workers than the chunks need. Closing the generator early (or Ctrl-C in the
-    parent) cancels the chunks not yet started and stops the workers.
+    Never more workers than the chunks need. ``weight`` (an item's cost, in units of which a
+    chunk holds ``chunk_size``) ends chunks of costly items early. Closing the generator early
+    (or Ctrl-C in the parent) cancels the chunks not yet started and stops the workers.
 
     >>> list(ordered_pool(range(5), jobs=2, init=int, initargs=(), work=sorted, pack=abs,
     ...                   join=zip, chunk_size=2))
@@ -123,18 +140,17 @@ def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
     if chunk_size < 1:
         raise OptionError("chunk_size must be at least 1")
     jobs = worker_count(jobs)
-    iterator = iter(items)
-    first = list(itertools.islice(iterator, chunk_size * jobs))
-    jobs = max(1, min(jobs, -(-len(first) // chunk_size)))
+    chunks = _chunks(items, chunk_size, weight)
+    first = list(itertools.islice(chunks, jobs))
+    jobs = max(1, min(jobs, len(first)))
     context = multiprocessing.get_context(start_method)
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
                                    initargs=(init, initargs))
     pending: collections.deque[tuple[list, Future]] = collections.deque()
     finished = False
     try:
-        yield from _in_order(itertools.chain(first, iterator), chunk_size,
-                             jobs * _IN_FLIGHT_PER_WORKER, pending,
-                             lambda packed: executor.submit(work, packed), pack, join)
+        yield from _in_order(itertools.chain(first, chunks), jobs * _IN_FLIGHT_PER_WORKER,
+                             pending, lambda packed: executor.submit(work, packed), pack, join)
         finished = True
     finally:
         if finished:
@@ -171,8 +187,10 @@ def _dask_client(scheduler: str):
 
 def ordered_dask(items: Iterable[Any], *, scheduler: str, work: Callable[..., Any],
                  args: tuple, pack: Callable[[Any], Any], join: Join,
-                 chunk_size: int = DEFAULT_CHUNK_SIZE) -> Iterator[Any]:
-    """``work(*args, packed_chunk)`` on a Dask cluster, joined in input order.
+                 chunk_size: int = DEFAULT_CHUNK_SIZE,
+                 weight: Callable[[Any], float] | None = None) -> Iterator[Any]:
+    """``work(*args, packed_chunk)`` on a Dask cluster, joined in input order (chunks as for
+    :func:`ordered_pool`).
 
     ``scheduler`` ``'local'`` starts a LocalCluster of 2 worker processes on the loopback
     interface for this run; anything else is a scheduler address (``'tcp://host:8786'``).
@@ -188,7 +206,8 @@ def ordered_dask(items: Iterable[Any], *, scheduler: str, work: Callable[..., An
     try:
         workers = max(len(client.scheduler_info().get("workers", {})), 1)
         # pure=False: two equal chunks are two tasks (results are per position)
-        yield from _in_order(items, chunk_size, workers * _IN_FLIGHT_PER_WORKER, pending,
+        yield from _in_order(_chunks(items, chunk_size, weight),
+                             workers * _IN_FLIGHT_PER_WORKER, pending,
                              lambda packed: client.submit(work, *args, packed, pure=False),
                              pack, join)
     finally:

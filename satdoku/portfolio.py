@@ -47,6 +47,18 @@ __all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "po
 #: they are killed.
 GRACE_S = 0.5
 
+#: A losing racer that runs an external solver gets SIGTERM and this long to kill its
+#: solver's process group and remove its folder, before SIGKILL.
+TERM_WAIT_S = 0.5
+
+
+class _Stopped(BaseException):
+    """SIGTERM in a racer: unwinds it so that an external solver's clean-up runs."""
+
+
+def _stop(signum: int, frame: Any) -> None:
+    raise _Stopped
+
 
 @dataclass(frozen=True)
 class Config:
@@ -66,8 +78,9 @@ class Config:
 
     def make(self, max_clauses: int | None = DEFAULT_MAX_CLAUSES):
         """A solver for one puzzle in this configuration."""
-        from .external import ExecSolver, is_exec
+        from .solvers import is_exec
         if is_exec(self.sat_solver):
+            from .external import ExecSolver
             if self.options:
                 raise OptionError(f"{self.label}: options of an exec: solver go in its command")
             return ExecSolver(self.sat_solver, self.encoding, max_clauses=max_clauses)
@@ -145,9 +158,9 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
     """One racer: solve ``grid`` in ``config`` and send the result (or what went wrong)."""
     from .parallel import _die_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None:
-            signal.signal(sig, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, _stop)  # how the parent stops a losing exec: racer
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
     _die_with_parent()
     try:
         deadline = NO_DEADLINE
@@ -164,9 +177,11 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
         conn.send(("result", result))
     except Exception as error:  # reported by the parent as this configuration's failure
         conn.send(("exception", f"{type(error).__name__}: {error}"))
+    except BaseException:  # stopped (SIGTERM), or a Ctrl-C python-sat let through: quietly
+        pass
     finally:
         conn.close()
-    os._exit(0)  # no clean-up of inherited state: the parent owns it
+        os._exit(0)  # no clean-up of inherited state: the parent owns it
 
 
 class PortfolioSolver:
@@ -186,6 +201,7 @@ class PortfolioSolver:
 
     name = "portfolio"
     encoding = None
+    takes_constraints = True  # variant rules: the racers that can serve them (racers())
 
     def __init__(self, configs: Sequence[Config] | None = None, *, jobs: int = 0,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
@@ -200,14 +216,14 @@ class PortfolioSolver:
     def racers(self, grid: Grid, constraints: tuple = ()) -> list[Config]:
         """The configurations that race on ``grid``: the first ``jobs`` of those that can
         serve it. Variant rules need a full encoding; from
-        :data:`~satdoku.solvers.REDUCED_MIN_SIZE` on, a full formula does not fit, so every
+        :data:`~satdoku.solvers.LARGE_MIN_SIZE` on, a full formula does not fit, so every
         configuration gets the reduced one (and duplicates go)."""
-        from .solvers import REDUCED_MIN_SIZE
+        from .solvers import LARGE_MIN_SIZE
         chosen: list[Config] = []
         for config in self.configs:
             if constraints and config.encoding == "reduced":
                 continue
-            if (not constraints and grid.size >= REDUCED_MIN_SIZE
+            if (not constraints and grid.size >= LARGE_MIN_SIZE
                     and config.encoding not in (None, "reduced")):
                 config = Config(config.sat_solver, "reduced", config.options)
             if config not in chosen:
@@ -243,7 +259,9 @@ class PortfolioSolver:
                 send.close()
                 racers[receive] = (config, process)
             while racers and winner is None:
-                remaining = None if deadline.unlimited else deadline.remaining() + GRACE_S
+                # After the deadline only racers that keep it have something to send.
+                grace = GRACE_S if any(c.keeps_time_limit for c, _ in racers.values()) else 0
+                remaining = None if deadline.unlimited else deadline.remaining() + grace
                 if remaining is not None and remaining <= 0:
                     break
                 for conn in wait(list(racers), timeout=remaining):
@@ -259,11 +277,7 @@ class PortfolioSolver:
                         break
                     failures.append(result)
         finally:
-            for process in processes:
-                if process.is_alive():
-                    process.kill()
-            for process in processes:  # reaped, every one: no zombies
-                process.join(5)
+            _stop_racers(list(zip(configs, processes)))
             for conn in racers:
                 conn.close()
         if winner is None:
@@ -315,6 +329,26 @@ class PortfolioSolver:
     def __repr__(self) -> str:
         return (f"PortfolioSolver([{', '.join(c.label for c in self.configs)}], "
                 f"jobs={self.jobs})")
+
+
+def _stop_racers(racers: list[tuple[Config, Any]]) -> None:
+    """Stop every racer still running and reap them all (no zombies). Those that run an
+    external solver get SIGTERM first (see :data:`TERM_WAIT_S`); python-sat racers, whose
+    solver does not look at signals mid-call, are killed at once: they leave nothing behind."""
+    from .solvers import is_exec
+    gentle = [p for c, p in racers if is_exec(c.sat_solver) and p.is_alive()]
+    for process in gentle:
+        process.terminate()
+    for _, process in racers:
+        if process.is_alive() and process not in gentle:
+            process.kill()
+    ends = time.monotonic() + TERM_WAIT_S
+    for process in gentle:
+        process.join(max(0.0, ends - time.monotonic()))
+        if process.is_alive():
+            process.kill()
+    for _, process in racers:
+        process.join(5)
 
 
 def portfolio_size(jobs: int, *, requested: bool, single: bool) -> int:

@@ -31,16 +31,17 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from .deadline import Deadline
 from .encode import DEFAULT_MAX_CLAUSES
 from .formats import Puzzle
 from .grid import Grid
 from .sat import SatSolver
-from .search import NativeSolver
-from .solvers import REDUCED_MIN_SIZE_ASSUMING, solve
-from .techniques import Steps, solve_by_techniques
+from .solvers import LARGE_MIN_SIZE, solve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .techniques import Steps
 
 __all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
 
@@ -102,6 +103,9 @@ class Rater:
     def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
                  encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
+        # Native search and the techniques are imported here: the command line reads
+        # LABELS for generate's --difficulty, and the other commands' start-up need not pay.
+        from .search import NativeSolver
         self.options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
         self.native = NativeSolver()
 
@@ -110,12 +114,13 @@ class Rater:
         o = self.options
         deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
-                       max_clauses=o.max_clauses, reduced_from=REDUCED_MIN_SIZE_ASSUMING) as sat:
+                       max_clauses=o.max_clauses, reduced_from=LARGE_MIN_SIZE) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline)
         if result.status != "unique":
             return Rating(result.status, solution=result.solution,
                           time_ms=(time.perf_counter() - start) * 1000,
                           message=result.message)
+        from .techniques import solve_by_techniques
         steps = solve_by_techniques(grid)
         native = solve(self.native, grid, limit=2, deadline=deadline)
         if native.status not in ("unique", "timeout"):

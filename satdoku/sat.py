@@ -93,8 +93,8 @@ SAT_SOLVERS: dict[str, SatSolverInfo] = {
         # python-sat's Kissat: no interrupt(), a conflict budget for one call only (it cannot
         # resume), no statistics, and no clause after solve(): see _solve_fresh.
         _info("kissat404", interrupt=False, budget=False, assumptions=False,
-              note="a fresh solver for every solve (solve, count, rate); no assumptions, so "
-                   "no explain, candidates or generate; cannot keep a time limit"),
+              note="a fresh solver for every solve (solve, count); no assumptions, so no "
+                   "explain, candidates or generate; cannot keep a time limit"),
     ]
 }
 
@@ -487,7 +487,7 @@ class SatSolver:
             (:mod:`satdoku.portfolio`) varies between the configurations it races.
         reduced_from: the grid size from which ``encoding=None`` means reduced (default
             :data:`satdoku.solvers.REDUCED_MIN_SIZE`; explain, generate and rate pass
-            :data:`~satdoku.solvers.REDUCED_MIN_SIZE_ASSUMING`).
+            :data:`~satdoku.solvers.LARGE_MIN_SIZE`).
 
     >>> from satdoku.geometry import geometry
     >>> with SatSolver() as s:
@@ -530,27 +530,27 @@ class SatSolver:
         # Loaded engines of grids up to OPTIONS_MAX_SIZE whose build and load time a puzzle
         # was charged with, by geometry: :meth:`_solve_ready` serves these.
         self._ready: dict[Geometry, _FullEngine] = {}
-        self._encodings: dict[int, str] = {}
+        self._encodings: dict[tuple[int, bool], str] = {}
         self._watchdog: _Watchdog | None = None
 
     takes_constraints = True  # variant rules: see solve()
 
-    def encoding_for(self, grid: Grid) -> str:
-        """The encoding ``grid`` gets: the one named, else the registry's choice by size."""
+    def encoding_for(self, grid: Grid, variant: bool = False) -> str:
+        """The encoding ``grid`` gets: the one named, else the registry's choice by size (and
+        by whether it has variant rules)."""
         if self.encoding is not None:
             return self.encoding
-        encoding = self._encodings.get(grid.size)
+        encoding = self._encodings.get((grid.size, variant))
         if encoding is None:
-            from .solvers import choose_encoding
-            encoding = self._encodings[grid.size] = (
-                choose_encoding(grid.size) if self.reduced_from is None
-                else choose_encoding(grid.size, self.reduced_from))
+            from .solvers import REDUCED_MIN_SIZE, choose_encoding
+            encoding = self._encodings[grid.size, variant] = choose_encoding(
+                grid.size, self.reduced_from or REDUCED_MIN_SIZE, variant=variant)
         return encoding
 
     # Engines.
 
     def _engine(self, grid: Grid, deadline: Deadline, units: bool = False,
-                keep: bool = False) -> _Engine:
+                keep: bool = False, variant: bool = False) -> _Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to delete.
 
         ``keep``: the engine is never rebuilt from now on. :meth:`core` and
@@ -560,7 +560,7 @@ class SatSolver:
 
         Raises TimeUp, TooBigError, or :class:`_Settled` when a reduction decided the puzzle.
         """
-        encoding = self.encoding_for(grid)
+        encoding = self.encoding_for(grid, variant)
         geo = grid.geometry
         if check_encoding(encoding).reduced:
             begun = time.perf_counter()
@@ -620,14 +620,15 @@ class SatSolver:
                               f"{', '.join(n for n, i in SAT_SOLVERS.items() if i.budget)}")
         if not self.info.assumptions:
             return self._solve_fresh(grid, limit, deadline, constraints, start)
-        encoding = self.encoding_for(grid)
+        encoding = self.encoding_for(grid, bool(constraints))
         stats: dict[str, Any] = {}
         solutions: list[Grid] = []
         engine: _Engine | None = None
         status = message = None
         before: dict[str, int] | None = None
         try:
-            engine = self._engine(grid, deadline, units=not self.incremental)
+            engine = self._engine(grid, deadline, units=not self.incremental,
+                                  variant=bool(constraints))
             engine.charge(stats)
             if engine.rebuild_every and not engine.per_puzzle:
                 self._ready[grid.geometry] = engine
@@ -682,7 +683,7 @@ class SatSolver:
         every solve call gets a fresh solver with the puzzle's formula (clues as unit clauses,
         or folded away when reduced), the variant constraints, and one clause ruling out each
         solution found so far. Such solvers keep no time limit (:meth:`solve` refuses one)."""
-        encoding = self.encoding_for(grid)
+        encoding = self.encoding_for(grid, bool(constraints))
         geo = grid.geometry
         n = geo.size
         stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
@@ -992,7 +993,7 @@ class SatSolver:
         check_assumptions(self.sat_solver, "explain")
         everything = ([c for c, _ in grid.givens()], list(range(len(constraints))))
         try:
-            engine = self._engine(grid, deadline, keep=True)
+            engine = self._engine(grid, deadline, keep=True, variant=bool(constraints))
         except _Settled as settled:
             if settled.formula.contradiction is None:
                 return None, Grid(grid.geometry, tuple(settled.formula.settled))
@@ -1024,7 +1025,7 @@ class SatSolver:
         Raises TimeUp at the deadline."""
         deadline = deadline or NO_DEADLINE
         try:
-            engine = self._engine(grid, deadline)
+            engine = self._engine(grid, deadline, variant=bool(constraints))
         except _Settled as settled:
             if settled.formula.contradiction is not None:
                 return None

@@ -20,9 +20,8 @@ from .errors import OptionError, PuzzleError
 from .grid import Grid, check_givens, clash_free, solution_problems
 from .result import Result, Solver
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "REDUCED_MIN_SIZE_ASSUMING",
-           "choose_encoding", "make_solver",
-           "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "LARGE_MIN_SIZE", "choose_encoding",
+           "make_solver", "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
 
 #: Grids at least this big get the reduced encoding when none is named (solve, count, encode,
 #: decode, bench). From 36 x 36 the full formula (N**3 variables, ~2 N**4 clauses, 3.3 million
@@ -33,19 +32,34 @@ __all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "REDUCED_MIN_SIZE_AS
 #: much faster with the incremental full formula (0.58 vs 5.32 ms a puzzle).
 REDUCED_MIN_SIZE = 25
 
-#: The same for the commands that ask one incremental solver many questions about a puzzle
-#: under assumptions (explain's cores, generate's digging) or keep a scale (rate's conflicts):
-#: they keep the full formula up to 25 x 25, as before.
-REDUCED_MIN_SIZE_ASSUMING = 36
+#: From this size the full formula does not fit: every command defaults to the reduced
+#: encoding, and every racer of a portfolio gets it. Below it, the commands that ask one
+#: incremental solver many questions about a puzzle under assumptions (explain's cores,
+#: generate's digging) or keep a scale (rate's conflicts) keep the full formula.
+LARGE_MIN_SIZE = 36
 
 
-def choose_encoding(size: int, reduced_from: int = REDUCED_MIN_SIZE) -> str:
-    """The encoding an N x N grid gets when none is named: reduced from ``reduced_from``.
+def choose_encoding(size: int, reduced_from: int = REDUCED_MIN_SIZE, *,
+                    variant: bool = False) -> str:
+    """The encoding an N x N grid gets when none is named: reduced from ``reduced_from``, and
+    for a ``variant`` puzzle (whose rules need a full encoding) only where a full formula
+    does not fit (:data:`LARGE_MIN_SIZE`).
 
-    >>> choose_encoding(9), choose_encoding(25), choose_encoding(25, REDUCED_MIN_SIZE_ASSUMING)
+    >>> choose_encoding(9), choose_encoding(25), choose_encoding(25, variant=True)
     ('extended', 'reduced', 'extended')
     """
+    if variant:
+        reduced_from = max(reduced_from, LARGE_MIN_SIZE)
     return "reduced" if size >= reduced_from else DEFAULT_ENCODING
+
+
+#: A --sat-solver name with this prefix is an external command (:mod:`satdoku.external`).
+PREFIX = "exec:"
+
+
+def is_exec(name: str | None) -> bool:
+    """True when ``name`` names an external command (``exec:...``)."""
+    return bool(name) and name.startswith(PREFIX)
 
 
 def check_sat_name(name: str) -> str:
@@ -55,8 +69,8 @@ def check_sat_name(name: str) -> str:
     >>> check_sat_name("m22")
     'minisat22'
     """
-    from .external import check_command, is_exec
     if is_exec(name):
+        from .external import check_command
         return check_command(name).spec
     from .sat import check_sat_solver
     return check_sat_solver(name).name
@@ -69,7 +83,6 @@ def keeps_time_limit(sat_solver: str | None) -> bool:
     >>> keeps_time_limit("lingeling"), keeps_time_limit("exec:cadical")
     (False, True)
     """
-    from .external import is_exec
     if sat_solver is None or is_exec(sat_solver):
         return True
     from .sat import check_sat_solver
@@ -80,8 +93,8 @@ def keeps_time_limit(sat_solver: str | None) -> bool:
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
               amo: str | None = None, incremental: bool = True, stats: bool = True,
               max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
-    from .external import ExecSolver, is_exec
     if is_exec(sat_solver):
+        from .external import ExecSolver
         return ExecSolver(sat_solver, encoding, amo, max_clauses=max_clauses)
     from .sat import SatSolver
     return SatSolver(sat_solver, encoding, amo, incremental=incremental, stats=stats,

@@ -189,7 +189,10 @@ def test_solver_dies_with_satdoku(tmp_path):
                               "time.sleep(60)\n")
     code = ("from satdoku.external import ExecSolver; from satdoku.formats import parse_puzzle;"
             f"ExecSolver({command!r}).solve(parse_puzzle({SMALL!r}).grid)")
-    parent = subprocess.Popen([sys.executable, "-c", code])
+    folders = tmp_path / "tmp"
+    folders.mkdir()
+    parent = subprocess.Popen([sys.executable, "-c", code], env={**os.environ,
+                                                                "TMPDIR": str(folders)})
     try:
         for _ in range(100):
             if pidfile.exists() and pidfile.read_text():
@@ -203,6 +206,12 @@ def test_solver_dies_with_satdoku(tmp_path):
     finally:
         parent.kill()
         parent.wait()
+    # Its folder outlives it (SIGKILL): the next process to make one removes it.
+    [left] = os.listdir(folders)
+    assert left.startswith(f"satdoku-exec-{parent.pid}-")
+    with ExecSolver("exec:true", tmpdir=str(folders)) as s:
+        assert s.solve(parse_puzzle(SMALL).grid).status == "error"
+    assert os.listdir(folders) == []
 
 
 # python-sat's Kissat: single puzzles only, through fresh solvers.

@@ -44,3 +44,15 @@ def test_count_lines(tmp_path):
     path = tmp_path / "three.txt"
     path.write_text("a\nb\nc\n")
     assert count_lines([str(path), "-", str(tmp_path / "missing")]) == 3
+
+
+def test_big_grids_go_to_the_workers_one_a_chunk(tmp_path):
+    from satdoku.formats import format_grid
+    from satdoku.generate import pattern_grid
+    from satdoku.geometry import geometry
+    big = format_grid(pattern_grid(geometry(5, 5)))
+    path = tmp_path / "mixed.txt"
+    path.write_text(f"{big}\n" * 3 + f"{SMALL}\n" * 5)
+    chunks = list(iter_inputs([str(path)]).chunks(256))
+    assert [len(chunk.lines) for chunk in chunks] == [1, 1, 1, 5]
+    assert [line for chunk in chunks for line in chunk.lines] == path.read_text().splitlines()

@@ -68,6 +68,24 @@ def test_never_more_workers_than_chunks(monkeypatch):
     assert made == [1]
 
 
+def _chunk_sizes(chunk):
+    return [len(chunk)] * len(chunk)
+
+
+def test_weighted_items_spread_over_the_workers(monkeypatch):
+    # Two costly items among cheap ones: with a weight they go to chunks of their own, and
+    # both workers start (without, one chunk of 6 would keep one worker).
+    import satdoku.parallel as parallel
+    made = []
+    real = parallel.ProcessPoolExecutor
+    monkeypatch.setattr(parallel, "ProcessPoolExecutor",
+                        lambda jobs, **kw: made.append(jobs) or real(jobs, **kw))
+    items = [1, 1, 300, 1, 300, 1]
+    got = list(_pool(items, work=_chunk_sizes, chunk_size=256, weight=lambda x: x))
+    assert [size for _, size in got] == [3, 3, 3, 2, 2, 1] and made == [2]
+    assert list(_pool(items, work=_chunk_sizes, chunk_size=256)) == [(x, 6) for x in items]
+
+
 def test_dask_local_cluster():
     pytest.importorskip("dask.distributed")
     got = list(ordered_dask(range(7), scheduler="local", work=_scaled, args=(10,), pack=abs,

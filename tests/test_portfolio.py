@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from conftest import SMALL, SMALL_SOLUTION
+from conftest import ROOT, SMALL, SMALL_SOLUTION
 from satdoku.batch import SolveOptions, solve_batch
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError
@@ -64,8 +64,12 @@ def test_a_wrong_answer_does_not_win(tmp_path):
     assert result.solver == "portfolio:cadical195"
 
 
-def test_the_losers_are_killed(tmp_path):
+def test_the_losers_are_killed(tmp_path, monkeypatch):
     # The winner answers (rightly) once the loser has started its solver, which never ends.
+    import tempfile
+    folders = tmp_path / "tmp"
+    folders.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(folders))  # the racers' temporary folders
     pidfile = tmp_path / "pid"
     loser = parse_config(_fake(tmp_path, f"open({str(pidfile)!r} + '.tmp', 'w').write("
                                          f"str(os.getpid())); os.rename({str(pidfile)!r} + "
@@ -84,6 +88,7 @@ def test_the_losers_are_killed(tmp_path):
     assert result.solver == f"portfolio:{winner.label}"
     assert _wait_gone(int(pidfile.read_text()))
     assert set(_children()) <= before  # every racer reaped, the winner too: no zombies
+    assert os.listdir(folders) == []  # the loser's exec: folder went with it (SIGTERM first)
 
 
 def _children():
@@ -151,3 +156,13 @@ def test_batch_option_and_single_puzzle_rule():
     outcomes = list(solve_batch(parse_puzzles([SMALL]), SolveOptions(limit=2, portfolio=2)))
     assert outcomes[0].result.status == "unique"
     assert outcomes[0].result.solver.startswith("portfolio:")
+
+
+def test_variant_puzzles_race_full_encodings():
+    from satdoku.variant import read_variants
+    [entry] = list(read_variants(str(ROOT / "puzzles" / "variants" / "miracle.json")))
+    puzzle = entry.puzzle
+    with PortfolioSolver(jobs=2) as s:
+        assert all(c.encoding != "reduced" for c in s.racers(puzzle.givens, puzzle.constraints))
+        result = solve(s, puzzle.givens, limit=2, constraints=puzzle.constraints)
+    assert result.status == "unique" and result.solver.startswith("portfolio:")

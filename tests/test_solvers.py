@@ -10,8 +10,8 @@ from satdoku.geometry import geometry
 from satdoku.grid import Grid, is_solution
 from satdoku.result import Result
 from satdoku.sat import DEFAULT_SAT_SOLVER
-from satdoku.solvers import (REDUCED_MIN_SIZE, SOLVERS, choose_encoding, describe, make_solver,
-                             solve, verify)
+from satdoku.solvers import (LARGE_MIN_SIZE, REDUCED_MIN_SIZE, SOLVERS, choose_encoding,
+                             describe, make_solver, solve, verify)
 
 GOOD_FILES = sorted(p for p in PUZZLES.glob("*.txt")
                     if p.name not in ("bad.txt", "unsolvable.txt"))
@@ -85,6 +85,16 @@ def test_registry_names():
 def test_choice_of_encoding_by_size():
     assert choose_encoding(REDUCED_MIN_SIZE - 1) == "extended"
     assert choose_encoding(REDUCED_MIN_SIZE) == "reduced"
+    # Variant rules need a full formula wherever one fits; explain, generate and rate keep it
+    # up to LARGE_MIN_SIZE.
+    assert choose_encoding(REDUCED_MIN_SIZE, variant=True) == "extended"
+    assert choose_encoding(LARGE_MIN_SIZE - 1, LARGE_MIN_SIZE) == "extended"
+    assert choose_encoding(LARGE_MIN_SIZE, variant=True) == "reduced"
+    from satdoku.sat import SatSolver
+    empty = Grid(geometry(5, 5), (0,) * 625)
+    with SatSolver() as s:
+        assert (s.encoding_for(empty), s.encoding_for(empty, variant=True)) == (
+            "reduced", "extended")
 
 
 def test_describe_lists_every_encoding_and_the_python_sat_version():
