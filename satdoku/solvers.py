@@ -206,7 +206,11 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
         if not getattr(solver, "takes_constraints", False):
             return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
                           message=f"{solver.name} cannot solve variant puzzles")
-        result = solver.solve(grid, limit=limit, deadline=deadline, constraints=constraints)
+        try:
+            result = solver.solve(grid, limit=limit, deadline=deadline, constraints=constraints)
+        except OptionError as error:  # this puzzle's rules and the encoding: the batch goes on
+            return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
+                          message=error.message)
     else:
         result = solver.solve(grid, limit=limit, deadline=deadline)
     start = time.perf_counter()

@@ -791,3 +791,11 @@ def test_exec_solver_from_the_command_line():
     assert record["solver"] == "exec:minisat"
     missing = run("solve", SMALL, "--sat-solver", "exec:no-such-solver-here")
     assert missing.exit_code == 2 and "no-such-solver-here" in missing.stderr
+
+
+def test_variant_rules_with_the_reduced_encoding_refuse_that_puzzle_only():
+    variant = ROOT / "puzzles" / "variants" / "miracle.json"
+    result = run("solve", variant, SMALL, "--encoding", "reduced", "--format", "line")
+    assert result.stdout.splitlines() == ["refused", SMALL_SOLUTION]
+    assert "miracle.json:1: variant constraints need a full encoding" in result.stderr
+    assert result.exit_code == 1
