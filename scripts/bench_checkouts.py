@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Two checkouts of satdoku side by side: whole files through the command line, A B A B.
+
+For "no regression" checks: each round runs ``python -m satdoku TASK FILE --format line`` in
+the first checkout, then in the second, for every file and task, stdout to /dev/null, and
+reports every round's wall and CPU seconds (the child's) with the load before and after.
+
+    python scripts/bench_checkouts.py ../main . --rounds 3
+    python scripts/bench_checkouts.py OLD NEW --files 17_clue,top1465 --tasks solve,count
+
+Each checkout's own ``satdoku`` package is imported (the checkout is the working directory of
+``python -m``), with the Python running this script.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PUZZLES = ROOT.parent / "shared" / "puzzles" / "9x9"
+FILES = {"17_clue": "17_clue.txt", "top1465": "magictour_top1465.txt",
+         "hardest": "forum_hardest_1106.txt"}
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def _run(checkout: Path, task: str, path: Path) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of the command line in ``checkout``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "satdoku", task, str(path), "--format", "line"],
+                   cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("before", type=Path, help="the first checkout (A)")
+    parser.add_argument("after", type=Path, help="the second checkout (B)")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--files", default="17_clue,top1465",
+                        help=f"comma-separated, of {', '.join(FILES)}")
+    parser.add_argument("--tasks", default="solve,count")
+    args = parser.parse_args(argv)
+    files = [PUZZLES / FILES[name] for name in args.files.split(",")]
+    tasks = args.tasks.split(",")
+    for path in files:
+        if not path.exists():
+            parser.error(f"{path} is missing (see the README's puzzle collections)")
+    print(f"# bench_checkouts {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; "
+          f"A = {args.before}, B = {args.after}; load before {_load()}")
+    for checkout in (args.before, args.after):  # untimed: bytecode and file caches
+        _run(checkout, "solve", files[0])
+    times: dict[tuple[str, str, str], list[tuple[float, float]]] = {}
+    for _ in range(args.rounds):
+        for path in files:
+            for task in tasks:
+                for label, checkout in (("A", args.before), ("B", args.after)):
+                    times.setdefault((path.stem, task, label), []).append(
+                        _run(checkout, task, path))
+    print(f"# load after {_load()}\n")
+    print("| file | task | A wall s | B wall s | A CPU s | B CPU s |")
+    print("|---|---|---|---|---|---|")
+    for path in files:
+        for task in tasks:
+            a, b = times[path.stem, task, "A"], times[path.stem, task, "B"]
+            print(f"| {path.stem} | {task} | {' '.join(f'{w:.2f}' for w, _ in a)} | "
+                  f"{' '.join(f'{w:.2f}' for w, _ in b)} | "
+                  f"{' '.join(f'{c:.2f}' for _, c in a)} | {' '.join(f'{c:.2f}' for _, c in b)} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
