@@ -217,6 +217,10 @@ class ParsedChunk:
 #: grids one a line).
 _CHUNK_CHARS = 1 << 20
 
+#: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
+#: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
+_MAX_UNCUT = 8
+
 
 def puzzle_work(cells: int) -> float:
     """What solving a puzzle of ``cells`` cells is guessed to cost, in 9x9 puzzles: a chunk
@@ -229,9 +233,6 @@ def puzzle_work(cells: int) -> float:
     (1.0, 459)
     """
     return (cells / 81) ** 3
-#: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
-#: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
-_MAX_UNCUT = 8
 
 
 class Inputs:

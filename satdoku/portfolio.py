@@ -18,7 +18,9 @@ Design: the racers are forked (Linux; spawned elsewhere), solve with a fresh sol
 as unit clauses: a single hard puzzle gains nothing from assumptions) and send back their
 result through a pipe. The parent waits on the pipes, verifies the first answer
 (:func:`satdoku.solvers.verify`); a wrong answer or an error does not win, and the race goes
-on. When one wins, or the time is up, the others get SIGKILL and are reaped. Racers die with
+on. When one wins, or the time is up, the others are stopped and reaped: SIGKILL, except that
+a racer running an external solver gets SIGTERM first, to take its solver's process group and
+temporary folder with it (:func:`_stop_racers`). Racers die with
 the parent however it ends (:mod:`satdoku.parallel`'s parent-death watch), and an external
 solver dies with its racer (:mod:`satdoku.external`).
 """
