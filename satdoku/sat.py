@@ -151,6 +151,7 @@ DECISION_TEST_SOLVERS = frozenset({"cadical195"})
 #: The solvers whose options can be set (python-sat's ``configure``).
 CONFIGURABLE = ("cadical153", "cadical195")
 
+
 def check_sat_solver(name: str) -> SatSolverInfo:
     """The :class:`SatSolverInfo` of ``name`` (python-sat's aliases such as ``m22`` allowed).
 
