@@ -21,8 +21,8 @@ deadline between chunks of clauses; the base formula of a geometry is loaded in 
 later puzzle resumes if a deadline cut the loading short. Solving: MiniSat-like solvers have
 ``interrupt()``, called from one watchdog thread at the deadline; CaDiCaL has none, so it solves
 in slices of a conflict budget, each sized from the conflict rate just seen to last half the time
-the call has taken so far (at least 0.05 s, at most 4 times the last, never past the deadline),
-with the clock read between slices.
+the call has taken so far (at least 0.05 s, at most 4 times the last, and at most half the time
+left before the deadline), with the clock read between slices.
 """
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ SOLVER_OPTIONS: dict[str, dict[str, int]] = {
 OPTIONS_MAX_SIZE = 9
 
 #: Conflict-budget slices (CaDiCaL's time limits): from SLICE_MIN_S, each half the time the
-#: call has taken so far, capped by the deadline only. Every solve call costs CaDiCaL part of
+#: call has taken so far, capped by half the time left. Every solve call costs CaDiCaL part of
 #: its search state, and the cost grows with the number of calls: fixed 0.05 s slices took
 #: 1.3-1.45 times the conflicts of one uninterrupted call on hard 25x25 puzzles; on 64-1 one
 #: call found the solution in 20 s (131,296 conflicts), slices doubling from 10 conflicts in
@@ -973,10 +973,11 @@ class SatSolver:
             if now >= deadline.at:
                 return None
             # Size the next slice at the rate just seen: half the time this call has taken so
-            # far, at least SLICE_MIN_S, at most what is left.
+            # far, at least SLICE_MIN_S, and at most half of what is left, so that a slower
+            # rate than the one just seen still ends it before the deadline.
             done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
             rate = done / max(now - begun, 1e-6)
-            target = min(max(SLICE_MIN_S, (now - first) / 2), deadline.at - now)
+            target = min(max(SLICE_MIN_S, (now - first) / 2), (deadline.at - now) / 2)
             budget = max(10, min(4 * budget, int(rate * target)))
 
     # Questions beyond solving (explain, generate).
