@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 
 from .deadline import Deadline, TimeUp
 from .encode import DEFAULT_MAX_CLAUSES
-from .errors import TooBigError
+from .errors import InternalError, TooBigError
 from .formats import Puzzle
 from .grid import Grid, solution_problems
 from .reduce import bits, reduce_candidates
@@ -62,11 +62,9 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     out = Candidates(grid, "unsolvable")
 
     def found(solution: Grid) -> None:
-        problems = solution_problems(solution, grid)
-        for constraint in constraints:
-            problems += constraint.check(solution)
+        problems = solution_problems(solution, grid, constraints)
         if problems:
-            raise AssertionError(f"{solver.name} gave a wrong solution: {problems[0]}")
+            raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
         seen.add(solution.cells)
         for c in open_cells:
             marked[c].add(solution.cells[c])
@@ -97,8 +95,8 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
         out.status, out.message = "timeout", deadline.message()
     except TooBigError as error:
         out.status, out.message = "refused", error.message
-    except AssertionError as error:
-        out.status, out.message = "error", f"internal error: {error}"
+    except InternalError as error:
+        out.status, out.message = "error", f"internal error: {error.message}"
     finally:
         if own:
             solver.close()

@@ -10,7 +10,6 @@ finished so far and exits 130, and a closed pipe (``| head``) ends quietly.
 
 from __future__ import annotations
 
-import functools
 import os
 import signal
 import sys
@@ -21,7 +20,7 @@ import click
 
 from . import __version__
 from .errors import SatdokuError
-from .result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, EXIT_WRONG, exit_code
+from .result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_WRONG, exit_code
 
 FORMATS = ("pretty", "line", "json", "csv")
 PICTURE_FORMATS = FORMATS + ("svg",)  # the commands that draw a puzzle

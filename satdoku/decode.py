@@ -210,9 +210,7 @@ def decode_solution(text: str, puzzle: Grid, formula: Formula | ReducedFormula, 
                 else decode_model(model, puzzle.geometry))
     except ModelError as error:
         raise error.located(source=source) from None
-    problems = solution_problems(grid, puzzle)
-    for constraint in constraints:
-        problems += constraint.check(grid)
+    problems = solution_problems(grid, puzzle, constraints)
     if problems:
         raise ModelError("the model does not solve this puzzle: " + "; ".join(problems[:3]),
                          source=source)

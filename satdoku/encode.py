@@ -61,7 +61,8 @@ __all__ = [
     "var", "unvar", "Formula", "ReducedFormula", "Encoding", "ENCODINGS", "AMO_ENCODINGS",
     "DEFAULT_ENCODING", "DEFAULT_AMO", "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX",
     "DEFAULT_MAX_CLAUSES", "check_encoding", "check_amo", "base_clauses", "encode_base",
-    "encode", "reduced_formula", "clue_literals", "formula_size", "check_size",
+    "encode", "reduced_formula", "clue_literals", "exclusion_clause", "formula_size",
+    "check_size",
 ]
 
 Clause = list[int]
@@ -279,6 +280,26 @@ def clue_literals(grid: Grid) -> list[int]:
     cells = grid.cells  # compress and map keep this C-level: it runs once per puzzle
     return list(map(operator.add, itertools.compress(_cell_base(grid.geometry), cells),
                     filter(None, cells)))
+
+
+def exclusion_clause(grid: Grid, solution: Grid, model: list[int],
+                     reduced: "ReducedFormula | None" = None) -> list[int]:
+    """The clause that rules out ``solution`` of ``grid`` (found as ``model``) in a formula
+    solved afresh: in the reduced formula the true variables of the model negated (each an
+    open pair), in a full one the literals of the cells that are not given. Empty when no cell
+    is open: then there is no other solution.
+
+    >>> from satdoku.geometry import geometry
+    >>> puzzle = Grid(geometry(2, 2), (1, 2, 3) + (0,) * 13)
+    >>> solution = Grid(puzzle.geometry, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
+    >>> exclusion_clause(puzzle, solution, [])[:2]  # r1c4 is not 4, or r2c1 is not 3, or ...
+    [-16, -19]
+    """
+    if reduced is not None:
+        return [-v for v in model if 0 < v <= reduced.nmapped]
+    n = grid.size
+    return [-(cell * n + d) for cell, (d, given) in enumerate(zip(solution.cells, grid.cells))
+            if not given]
 
 
 def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,

@@ -38,7 +38,7 @@ from .decode import MAX_MODEL_BYTES, UnsatisfiableError, decode_model, decode_re
 from .dimacs import dimacs_header
 from .encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO, Formula,
                      ReducedFormula, base_clauses, check_amo, check_encoding, clue_literals,
-                     formula_size, reduced_formula)
+                     exclusion_clause, formula_size, reduced_formula)
 from .errors import ModelError, OptionError, SolverError, TooBigError
 from .grid import Grid
 from .reduce import check_size
@@ -362,7 +362,6 @@ class ExecSolver:
                deadline: Deadline, stats: dict[str, Any], solutions: list[Grid]) -> str:
         """Run the solver, ruling out each solution found, until ``limit`` solutions or none
         is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
-        n = grid.size
         while True:
             t0 = time.perf_counter()
             path = cnf.prepare()
@@ -384,11 +383,7 @@ class ExecSolver:
             solutions.append(solution)
             if len(solutions) >= limit:
                 break
-            if formula is not None:
-                block = [-v for v in model if 0 < v <= formula.nmapped]
-            else:
-                block = [-(cell * n + d) for cell, (d, given) in
-                         enumerate(zip(solution.cells, grid.cells)) if not given]
+            block = exclusion_clause(grid, solution, model, formula)
             if not block:  # every cell was given: there is no other solution
                 break
             cnf.extra.append(block)

@@ -34,7 +34,6 @@ A bad puzzle never stops a stream: it comes out as a :class:`Puzzle` whose ``err
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 import sys
 from dataclasses import dataclass

@@ -171,13 +171,25 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
         return False
 
 
-def solution_problems(solution: Grid, puzzle: Grid) -> list[str]:
+def solution_problems(solution: Grid, puzzle: Grid, constraints: tuple = ()) -> list[str]:
     """Everything wrong with ``solution`` as an answer to ``puzzle`` (empty when it is right).
 
     Checked from scratch: same geometry, every cell filled with a digit 1..N, every house holds
     each digit once, and every given of the puzzle kept. A fast check (:func:`_solution_ok`)
     passes right answers; a wrong one is then gone through house by house, for the messages.
+    Then each of ``constraints`` (variant rules) checks the grid itself, when it is a grid of
+    the puzzle's shape filled with digits 1..N (what a rule's check reads).
     """
+    problems = _grid_problems(solution, puzzle)
+    if constraints and solution.geometry is puzzle.geometry and (
+            not problems or all(1 <= d <= puzzle.size for d in solution.cells)):
+        for constraint in constraints:
+            problems += constraint.check(solution)
+    return problems
+
+
+def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
+    """:func:`solution_problems` without the variant rules."""
     geo = puzzle.geometry
     if solution.geometry is not geo:
         return [f"solution is {solution.geometry.shape}, puzzle is {geo.shape}"]

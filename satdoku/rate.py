@@ -31,7 +31,7 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable, Iterator
 
 from .deadline import Deadline
 from .encode import DEFAULT_MAX_CLAUSES

@@ -222,7 +222,7 @@ class Report:
 
     def picture(self, item: Any) -> str:
         """One self-contained SVG picture of the result (formats that have one)."""
-        raise ValueError(f"--format svg is not offered here")
+        raise ValueError("--format svg is not offered here")
 
     @staticmethod
     def picture_name(puzzle: Puzzle | None, index: int) -> str:

@@ -42,7 +42,7 @@ from .deadline import NO_DEADLINE, Deadline, TimeUp
 from .decode import decode_model, decode_reduced
 from .encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO, ReducedFormula,
                      base_clauses, check_amo, check_encoding, check_size, clue_literals, encode,
-                     formula_size, reduced_formula)
+                     exclusion_clause, formula_size, reduced_formula)
 from .errors import ModelError, OptionError, SolverError, TooBigError
 from .geometry import Geometry
 from .grid import Grid
@@ -689,7 +689,6 @@ class SatSolver:
         solution found so far. Such solvers keep no time limit (:meth:`solve` refuses one)."""
         encoding = self.encoding_for(grid, bool(constraints))
         geo = grid.geometry
-        n = geo.size
         stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
         solutions: list[Grid] = []
         status = message = None
@@ -732,11 +731,7 @@ class SatSolver:
                 solutions.append(solution)
                 if len(solutions) >= limit:
                     break
-                if reduced is not None:
-                    block = [-v for v in model if 0 < v <= reduced.nmapped]
-                else:
-                    block = [-(cell * n + d) for cell, (d, given)
-                             in enumerate(zip(solution.cells, grid.cells)) if not given]
+                block = exclusion_clause(grid, solution, model, reduced)
                 if not block:
                     break
                 blocks.append(block)

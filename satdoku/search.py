@@ -399,21 +399,12 @@ def _propagate(cand: list[int], placed: list[int], queue: list[int], touched: se
                     pointing = x & (line_twice >> shift)
                     for digits, targets in ((pointing, seg.line_rest[slot]),
                                             (x ^ pointing, seg.box_rest[slot])):
-                        if not digits:
-                            continue
-                        keep = ~digits
-                        for c in targets:
-                            m = cand[c]
-                            if m & digits:
-                                m &= keep
-                                if not m:
-                                    fail += cell_houses[c]
-                                    return False
-                                cand[c] = m
-                                if not m & (m - 1):
-                                    push(c)
-                                touch(cell_houses[c])
-                                found = True
+                        if digits:
+                            struck = _strike(cand, digits, targets, push, touch, cell_houses,
+                                             fail)
+                            if struck is None:
+                                return False
+                            found = struck or found
         elif segments is not None:
             found = _locked_by_segment(cand, segments, push, touch, cell_houses, fail)
             if found is None:
@@ -459,21 +450,32 @@ def _locked_by_segment(cand: list[int], segments: _SegmentGetters, push, touch,
         # pointing: in the box only here, so not elsewhere in the line; claiming: the reverse
         for digits, targets in ((inside & ~box_other & line_other, line_rest),
                                 (inside & ~line_other & box_other, box_rest)):
-            if not digits:
-                continue
-            keep = ~digits
-            for c in targets:
-                m = cand[c]
-                if m & digits:
-                    m &= keep
-                    if not m:
-                        fail += cell_houses[c]
-                        return None
-                    cand[c] = m
-                    if not m & (m - 1):
-                        push(c)
-                    touch(cell_houses[c])
-                    found = True
+            if digits:
+                struck = _strike(cand, digits, targets, push, touch, cell_houses, fail)
+                if struck is None:
+                    return None
+                found = struck or found
+    return found
+
+
+def _strike(cand: list[int], digits: int, targets, push, touch, cell_houses,
+            fail: list[int]) -> bool | None:
+    """Remove ``digits`` from the candidates of ``targets`` (a locked-candidates step): True
+    when something went, None on a contradiction (the emptied cell's houses go to ``fail``)."""
+    keep = ~digits
+    found = False
+    for c in targets:
+        m = cand[c]
+        if m & digits:
+            m &= keep
+            if not m:
+                fail += cell_houses[c]
+                return None
+            cand[c] = m
+            if not m & (m - 1):
+                push(c)
+            touch(cell_houses[c])
+            found = True
     return found
 
 

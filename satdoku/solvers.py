@@ -155,9 +155,7 @@ def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     for label, answer in (("solution", result.solution), ("second solution", result.second)):
         if answer is None:
             continue
-        problems = solution_problems(answer, grid)
-        for constraint in constraints:
-            problems += constraint.check(answer)
+        problems = solution_problems(answer, grid, constraints)
         if problems:
             return wrong(f"gave a wrong {label}: " + "; ".join(problems[:3]))
     if result.second is not None and result.second == result.solution:

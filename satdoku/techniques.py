@@ -414,28 +414,28 @@ class _Board:
                    key=lambda c: bin(cand[c]).count("1"))
 
 
-def _leads_to_contradiction(board: _Board, cell: int, d: int) -> bool:
-    """Whether placing ``d`` in ``cell`` leads by the techniques to a contradiction: a quick
-    screen with the batched grader (the same techniques, so the same verdict)."""
+def _after(board: _Board, cell: int, d: int) -> "_State | None":
+    """What the techniques make of ``board`` with ``d`` placed in ``cell`` (the batched grader:
+    the same techniques, so the same verdict), or None when that leads to a contradiction."""
     state = _State.of(board.geo, list(board.cand), list(board.placed))
     try:
         state.place(cell, 1 << (d - 1))
         _run(state, Steps())
     except _Contradiction:
-        return True
-    return False
+        return None
+    return state
+
+
+def _leads_to_contradiction(board: _Board, cell: int, d: int) -> bool:
+    """Whether placing ``d`` in ``cell`` leads by the techniques to a contradiction."""
+    return _after(board, cell, d) is None
 
 
 def _finishes(board: _Board, cell: int, d: int) -> bool:
     """Whether placing ``d`` in ``cell`` lets the techniques fill the grid without a
     contradiction."""
-    state = _State.of(board.geo, list(board.cand), list(board.placed))
-    try:
-        state.place(cell, 1 << (d - 1))
-        _run(state, Steps())
-    except _Contradiction:
-        return False
-    return all(state.placed)
+    state = _after(board, cell, d)
+    return state is not None and all(state.placed)
 
 
 class _Path:

@@ -75,12 +75,7 @@ class VariantPuzzle:
     def check(self, solution: Grid) -> list[str]:
         """Everything wrong with ``solution``: the Sudoku rules and givens
         (:func:`satdoku.grid.solution_problems`), then each constraint's own check."""
-        problems = solution_problems(solution, self.givens)
-        if problems and not solution.is_complete():
-            return problems
-        for constraint in self.constraints:
-            problems += constraint.check(solution)
-        return problems
+        return solution_problems(solution, self.givens, self.constraints)
 
     def is_solution(self, solution: Grid) -> bool:
         return not self.check(solution)

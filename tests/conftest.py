@@ -67,6 +67,31 @@ PUZZLES_BY_NAME = {
 }
 
 
+def all_solutions(grid: Grid, constraints: tuple = ()) -> list[Grid]:
+    """Every solution of a small grid (under variant ``constraints``), by plain backtracking
+    over the cells: the brute force the tests check solvers against."""
+    geo, cells, out = grid.geometry, list(grid.cells), []
+
+    def fill(i):
+        if i == geo.ncells:
+            full = Grid(geo, tuple(cells))
+            if all(not c.check(full) for c in constraints):
+                out.append(full)
+            return
+        if grid.cells[i]:
+            if all(cells[p] != cells[i] for p in geo.peers[i] if p < i):
+                fill(i + 1)
+            return
+        for d in range(1, geo.size + 1):
+            if all(cells[p] != d for p in geo.peers[i] if p < i):
+                cells[i] = d
+                fill(i + 1)
+        cells[i] = 0
+
+    fill(0)
+    return out
+
+
 def run_cli(*args, input=None):
     """Run ``satdoku ARGS`` in-process; the click Result (stdout, stderr, exit_code)."""
     from satdoku.cli import main

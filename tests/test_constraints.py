@@ -11,6 +11,7 @@ import pytest
 from pysat.solvers import Solver
 
 import satdoku.constraints as C
+from conftest import all_solutions
 from satdoku.constraints.base import digits_of, orthogonal_pairs
 from satdoku.constraints.sums import cell_term, encode_sum, negated
 from satdoku.encode import encode_base
@@ -78,21 +79,8 @@ def puzzle_id(puzzle):
 
 
 def all_grids(geo):
-    """Every complete grid of a small geometry (288 for 4x4)."""
-    out, cells = [], [0] * geo.ncells
-
-    def fill(i):
-        if i == geo.ncells:
-            out.append(tuple(cells))
-            return
-        for d in range(1, geo.size + 1):
-            if all(cells[p] != d for p in geo.peers[i] if p < i):
-                cells[i] = d
-                fill(i + 1)
-        cells[i] = 0
-
-    fill(0)
-    return out
+    """Every complete grid of a small geometry (288 for 4x4), as cell tuples."""
+    return [g.cells for g in all_solutions(Grid(geo, (0,) * geo.ncells))]
 
 
 GRIDS4 = all_grids(G4)

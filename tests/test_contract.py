@@ -47,6 +47,20 @@ def signature(result):
             result.second is not None)
 
 
+def checked(solver, case):
+    """The result of ``solver`` on ``CASES[case]``, once it has kept the contract: the expected
+    signature, no message, the limit asked for, and every solution right."""
+    text, limit = CASES[case]
+    grid = parse_puzzle(text).grid
+    result = solve(solver, grid, limit=limit)
+    assert signature(result) == EXPECTED[case], result.message
+    assert result.message is None and result.limit == limit
+    for answer in (result.solution, result.second):
+        if answer is not None:
+            assert is_solution(answer, grid)
+    return result
+
+
 def test_every_solver_is_covered():
     assert {method for method, _, _ in CONFIGS} == set(SOLVERS)
     assert {encoding for _, _, encoding in CONFIGS if encoding} == set(ENCODINGS)
@@ -55,15 +69,8 @@ def test_every_solver_is_covered():
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
 @pytest.mark.parametrize("case", list(CASES))
 def test_same_answer(config, case):
-    text, limit = CASES[case]
-    grid = parse_puzzle(text).grid
     with _solver(config) as s:
-        result = solve(s, grid, limit=limit)
-    assert signature(result) == EXPECTED[case], result.message
-    assert result.message is None and result.limit == limit
-    for answer in (result.solution, result.second):
-        if answer is not None:
-            assert is_solution(answer, grid)
+        result = checked(s, case)
     if case in ("solved", "unique"):
         assert format_grid(result.solution) == SMALL_SOLUTION
 
