@@ -1,7 +1,7 @@
 """satdoku: solve Sudoku of any size by encoding it to SAT, cross-checked by a native solver.
 
 The main library calls, one per command (each imports what it needs when called, so
-``import satdoku`` stays cheap). A puzzle is a :class:`~satdoku.grid.Grid` or text in any
+``import satdoku`` stays cheap). A puzzle is a :class:`~satdoku.model.grid.Grid` or text in any
 format satdoku reads:
 
 >>> import satdoku
@@ -18,12 +18,10 @@ Errors are :mod:`satdoku.errors` classes: a puzzle that cannot be read raises
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .grid import Grid
+    from .model.grid import Grid
 
 __version__ = "0.1.0"
 
@@ -38,7 +36,7 @@ def parse(text: str, *, box: tuple[int, int] | None = None,
     >>> parse("1.3..4.2.34.4.23").nclues
     9
     """
-    from .formats import parse_puzzle
+    from .io.text import parse_puzzle
     return parse_puzzle(text, box=box, alphabet=alphabet).grid
 
 
@@ -49,8 +47,8 @@ def _grid(puzzle: Any) -> "Grid":
 def solve(puzzle: Any, *, solver: str = "sat", sat_solver: str | None = None,
           encoding: str | None = None, timeout: float | None = None, limit: int = 1,
           constraints: tuple = ()):
-    """A verified :class:`~satdoku.result.Result` for ``puzzle`` (``limit`` 2+ counts)."""
-    from .solvers import make_solver, solve as solve_with
+    """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` (``limit`` 2+ counts)."""
+    from .tasks.solvers import make_solver, solve as solve_with
     with make_solver(solver, sat_solver=sat_solver, encoding=encoding) as s:
         return solve_with(s, _grid(puzzle), limit=limit, timeout=timeout,
                           constraints=constraints)
@@ -63,10 +61,10 @@ def count(puzzle: Any, *, limit: int = 2, **options: Any):
 
 
 def encode(puzzle: Any, encoding: str | None = None, **options: Any):
-    """The CNF formula of ``puzzle`` (:func:`satdoku.encode.encode`; the encoding by grid size
-    when none is named); write it with :func:`satdoku.dimacs.write_dimacs`."""
-    from .encode import encode as encode_grid
-    from .solvers import choose_encoding
+    """The CNF formula of ``puzzle`` (:func:`satdoku.cnf.encode.encode`; the encoding by grid size
+    when none is named); write it with :func:`satdoku.io.dimacs.write_dimacs`."""
+    from .cnf.encode import encode as encode_grid
+    from .tasks.solvers import choose_encoding
     grid = _grid(puzzle)
     return encode_grid(grid, encoding or choose_encoding(grid.size), **options)
 
@@ -74,44 +72,29 @@ def encode(puzzle: Any, encoding: str | None = None, **options: Any):
 def decode(model: str, puzzle: Any, encoding: str | None = None, amo: str | None = None):
     """The verified solution in a SAT solver's output ``model`` (text) for the CNF that
     :func:`encode` wrote for ``puzzle``."""
-    from .decode import decode_solution, model_formula
+    from .cnf.decode import decode_solution, model_formula
     grid = _grid(puzzle)
     return decode_solution(model, grid, model_formula(grid, encoding, amo))
 
 
 def explain(puzzle: Any, **options: Any):
     """Why ``puzzle`` is unsolvable (a minimal core), ambiguous or what it takes
-    (:func:`satdoku.explain.explain`)."""
-    from .explain import explain as explain_grid
+    (:func:`satdoku.tasks.explain.explain`)."""
+    from .tasks.explain import explain as explain_grid
     return explain_grid(_grid(puzzle), **options)
 
 
 def generate(box: tuple[int, int] = (3, 3), **options: Any):
-    """One puzzle with exactly one solution (:class:`satdoku.generate.Generator` options)."""
-    from .generate import Generator
-    from .geometry import geometry
+    """One puzzle with exactly one solution (:class:`satdoku.tasks.generate.Generator` options)."""
+    from .tasks.generate import Generator
+    from .model.geometry import geometry
     with Generator(geometry(*box), **options) as generator:
         return generator.generate()
 
 
 def rate(puzzle: Any, **options: Any):
-    """The difficulty :class:`~satdoku.rate.Rating` of ``puzzle`` (:class:`satdoku.rate.Rater`
+    """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` (:class:`satdoku.tasks.rate.Rater`
     options)."""
-    from .rate import Rater
+    from .tasks.rate import Rater
     with Rater(**options) as rater:
         return rater.rate(_grid(puzzle))
-
-
-class _Package(types.ModuleType):
-    """The package keeps its API functions when submodules of the same names are imported
-    (``import satdoku.encode`` would otherwise replace the function ``satdoku.encode`` with
-    the module); the modules stay reachable as ``sys.modules['satdoku.encode']`` and through
-    ``from satdoku.encode import ...``."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in __all__ and isinstance(value, types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package

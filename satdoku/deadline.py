@@ -5,7 +5,7 @@ stage that can take long: reduction, formula building, loading clauses into a so
 Each stage calls :meth:`Deadline.check` between small units of work (a chunk of clauses, a batch
 of assignments) and stops with :class:`TimeUp` when the time has passed; the solver that catches
 it returns a ``timeout`` result with :meth:`Deadline.message`. SAT solving itself is bounded by
-:meth:`Deadline.remaining` (see :mod:`satdoku.sat`).
+:meth:`Deadline.remaining` (see :mod:`satdoku.sat.solver`).
 """
 
 from __future__ import annotations

@@ -12,8 +12,8 @@ For each of the three 9x9 collections (17_clue, magictour_top1465, forum_hardest
   ``clues + [act]`` with those variables' phases forced negative (positive again after), and
   the unit ``[-act]``. Cell variables' phases are forced positive once per solver, ``lucky`` is
   0, and the solver is rebuilt every ``--rebuild`` puzzles (both loops).
-- library: ``satdoku.solvers.make_solver('sat', stats=False)`` (what the CLI builds, counting
-  as a batch does: ``steer``) and ``satdoku.solvers.solve`` per puzzle, in-process; grids are
+- library: ``satdoku.tasks.solvers.make_solver('sat', stats=False)`` (what the CLI builds, counting
+  as a batch does: ``steer``) and ``satdoku.tasks.solvers.solve`` per puzzle, in-process; grids are
   built before the clock starts (so the givens are checked here, by the parser in the CLI).
 - end to end: ``satdoku solve FILE --format line`` and ``satdoku count FILE --format line`` in a
   subprocess, stdout to /dev/null: wall time, Python start-up and parsing included, as a user
@@ -64,9 +64,9 @@ N3 = 729  # variables "cell holds digit" of a 9x9 grid: var(cell, d) = 9*cell + 
 
 def satdoku_formula() -> tuple[list[list[int]], dict[str, int], str]:
     """(base clauses, solver options, SAT solver name) as satdoku loads its 9x9 engine."""
-    from satdoku import sat
-    from satdoku.encode import encode_base
-    from satdoku.geometry import geometry
+    from satdoku.sat import solver as sat
+    from satdoku.cnf.encode import encode_base
+    from satdoku.model.geometry import geometry
     name = getattr(sat, "DEFAULT_SAT_SOLVER", "cadical195")
     options = dict(getattr(sat, "SOLVER_OPTIONS", {}).get(name) or {})
     return encode_base(geometry(3, 3)).clauses, options, name
@@ -74,9 +74,9 @@ def satdoku_formula() -> tuple[list[list[int]], dict[str, int], str]:
 
 def satdoku_clues(puzzles: list[tuple[int, ...]]) -> list[list[int]]:
     """The assumption literals of each puzzle, from satdoku's ``clue_literals``."""
-    from satdoku.encode import clue_literals
-    from satdoku.geometry import geometry
-    from satdoku.grid import Grid
+    from satdoku.cnf.encode import clue_literals
+    from satdoku.model.geometry import geometry
+    from satdoku.model.grid import Grid
     geo = geometry(3, 3)
     return [clue_literals(Grid(geo, cells)) for cells in puzzles]
 
@@ -84,9 +84,9 @@ def satdoku_clues(puzzles: list[tuple[int, ...]]) -> list[list[int]]:
 def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
                     ) -> Callable[[], list[tuple[str, tuple[int, ...] | None]]]:
     """A function that solves every puzzle through satdoku's library path: (status, solution)."""
-    from satdoku.geometry import geometry
-    from satdoku.grid import Grid
-    from satdoku.solvers import make_solver, solve
+    from satdoku.model.geometry import geometry
+    from satdoku.model.grid import Grid
+    from satdoku.tasks.solvers import make_solver, solve
     geo = geometry(3, 3)
     grids = [Grid(geo, cells) for cells in puzzles]
 
@@ -96,7 +96,7 @@ def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
         except TypeError:
             solver = make_solver("sat")
         if hasattr(solver, "steer"):
-            solver.steer = True  # as a batch of the CLI counts (satdoku.batch.BatchSolver)
+            solver.steer = True  # as a batch of the CLI counts (satdoku.run.batch.BatchSolver)
         try:
             results = [solve(solver, grid, limit=limit) for grid in grids]
         finally:

@@ -19,8 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from satdoku.generate import Generator  # noqa: E402
-from satdoku.geometry import geometry  # noqa: E402
+from satdoku.tasks.generate import Generator  # noqa: E402
+from satdoku.model.geometry import geometry  # noqa: E402
 
 CASES = ["3x3:none:minimal:50", "3x3:rotate180:minimal:10", "3x3:mirror:minimal:5",
          "3x3:rotate90:minimal:3", "4x4:none:minimal:10", "4x4:none:unique:10",

@@ -17,7 +17,7 @@ Three modes (every run prints the date, the load average and the command first):
     # the command a user types, timed (any satdoku options after --)
     python scripts/bench_hard.py cli FILE -- count --portfolio --jobs 2
 
-Configurations are written as :func:`satdoku.portfolio.parse_config` reads them
+Configurations are written as :func:`satdoku.sat.portfolio.parse_config` reads them
 (``SOLVER[/ENCODING][/KEY=VALUE,...]``); ``incremental`` is satdoku's default batch path (one
 incremental solver, clues as assumptions), run in this process. Results are docs/hard-grids.md.
 """
@@ -38,11 +38,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from satdoku.batch import SolveOptions, solve_batch  # noqa: E402
+from satdoku.run.batch import SolveOptions, solve_batch  # noqa: E402
 from satdoku.deadline import Deadline  # noqa: E402
-from satdoku.formats import read_puzzles  # noqa: E402
-from satdoku.portfolio import PortfolioSolver, parse_config  # noqa: E402
-from satdoku.solvers import make_solver, solve  # noqa: E402
+from satdoku.io.text import read_puzzles  # noqa: E402
+from satdoku.sat.portfolio import PortfolioSolver, parse_config  # noqa: E402
+from satdoku.tasks.solvers import make_solver, solve  # noqa: E402
 
 
 def _banner(argv: list[str]) -> None:

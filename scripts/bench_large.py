@@ -34,8 +34,8 @@ DEFAULT_DIR = ROOT.parent / "shared" / "puzzles" / "large"
 
 def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
-    from satdoku.formats import format_grid, read_puzzles
-    from satdoku.grid import solution_problems
+    from satdoku.io.text import format_grid, read_puzzles
+    from satdoku.model.grid import solution_problems
 
     c0 = time.process_time()
     t0 = time.perf_counter()
@@ -47,10 +47,10 @@ def _child(args: argparse.Namespace) -> None:
     grid = puzzle.grid
     from satdoku.deadline import Deadline
     if args.solver == "native":
-        from satdoku.search import NativeSolver
+        from satdoku.native.search import NativeSolver
         solver = NativeSolver()
     else:
-        from satdoku.sat import SatSolver
+        from satdoku.sat.solver import SatSolver
         reduction = {"propagate": args.propagate, "locked": args.locked}
         if args.pairwise_max is not None:
             reduction["pairwise_max"] = args.pairwise_max

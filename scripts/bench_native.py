@@ -41,9 +41,9 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(1, str(ROOT / "scripts"))
 
-from satdoku.formats import read_puzzles  # noqa: E402
-from satdoku.grid import Grid, is_solution  # noqa: E402
-from satdoku.search import NativeSolver  # noqa: E402
+from satdoku.io.text import read_puzzles  # noqa: E402
+from satdoku.model.grid import Grid, is_solution  # noqa: E402
+from satdoku.native.search import NativeSolver  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "puzzles"
 

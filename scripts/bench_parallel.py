@@ -5,8 +5,8 @@ Each run is a fresh process, timed from start to exit, stdout to /dev/null:
 
 - ``cli`` (default): ``satdoku solve FILE --format line --jobs N`` and ``satdoku count FILE
   --format line --jobs N``, parsing, solving, verifying and printing, as a user runs it;
-- ``library``: a child that passes ``satdoku.inputs.iter_inputs([FILE])`` (what the command
-  line passes) to ``satdoku.batch.solve_batch`` and drops the outcomes: parse, solve and
+- ``library``: a child that passes ``satdoku.io.inputs.iter_inputs([FILE])`` (what the command
+  line passes) to ``satdoku.run.batch.solve_batch`` and drops the outcomes: parse, solve and
   verify, no printing; it also reports the peak RSS of the parent and of the largest worker.
 
 The runs alternate within each round (jobs 1, jobs 2, ... for each task, A B A B) and the
@@ -43,8 +43,8 @@ ENV: dict[str, str] = dict(os.environ)
 
 def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
-    from satdoku.batch import SolveOptions, solve_batch
-    from satdoku.inputs import iter_inputs
+    from satdoku.run.batch import SolveOptions, solve_batch
+    from satdoku.io.inputs import iter_inputs
 
     options = SolveOptions(limit=1 if args.tasks == "solve" else 2, stats=False)
     puzzles = iter_inputs([args.child])

@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from satdoku.formats import read_puzzles  # noqa: E402
-from satdoku.rate import LABELS, Rater  # noqa: E402
-from satdoku.techniques import TECHNIQUES  # noqa: E402
+from satdoku.io.text import read_puzzles  # noqa: E402
+from satdoku.tasks.rate import LABELS, Rater  # noqa: E402
+from satdoku.native.techniques import TECHNIQUES  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
 DEFAULT_FILES = [SHARED / name for name in ("17_clue.txt", "magictour_top1465.txt",

@@ -4,7 +4,7 @@
     python scripts/bench_scaling.py                # the full run (minutes; 25x25 dominates)
     python scripts/bench_scaling.py --fresh        # forget cached groups and measure again
 
-Each (file, method) group is measured with :func:`satdoku.bench.run_bench` (answers verified
+Each (file, method) group is measured with :func:`satdoku.run.bench.run_bench` (answers verified
 in an untimed warm-up, timed in a seeded order, a timeout counted at the time limit) and saved
 to a cache (``docs/scaling.json``) as soon as it finishes, so an interrupted run resumes where
 it stopped; a group is measured again only when its settings (limit, time limit, count-to,
@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from satdoku.bench import check_groups, check_matplotlib, run_bench  # noqa: E402
+from satdoku.run.bench import check_groups, check_matplotlib, run_bench  # noqa: E402
 from satdoku.errors import SatdokuError  # noqa: E402
-from satdoku.files import Output  # noqa: E402
+from satdoku.io.files import Output  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "puzzles"

@@ -1,4 +1,4 @@
-"""Compare the sum encodings (satdoku.constraints.sums.SUM_ENCODINGS) on killer and arrow
+"""Compare the sum encodings (satdoku.rules.sums.SUM_ENCODINGS) on killer and arrow
 puzzles: time to encode, to solve, and to prove the solution unique, with CaDiCaL 1.9.5.
 
     nice -n 10 python scripts/bench_sums.py                    # the sets below
@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from pysat.solvers import Solver  # noqa: E402
 
 import make_variants as mv  # noqa: E402
-from satdoku import constraints as C  # noqa: E402
-from satdoku.constraints import sums  # noqa: E402
-from satdoku.encode import encode_base  # noqa: E402
-from satdoku.geometry import geometry  # noqa: E402
-from satdoku.grid import Grid  # noqa: E402
-from satdoku.variant import VariantPuzzle  # noqa: E402
+from satdoku import rules as C  # noqa: E402
+from satdoku.rules import sums  # noqa: E402
+from satdoku.cnf.encode import encode_base  # noqa: E402
+from satdoku.model.geometry import geometry  # noqa: E402
+from satdoku.model.grid import Grid  # noqa: E402
+from satdoku.io.variant import VariantPuzzle  # noqa: E402
 from test_constraints import WIKIPEDIA_CAGES  # noqa: E402  (the hand-checked killer)
 
 def wikipedia_killer() -> VariantPuzzle:

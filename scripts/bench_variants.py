@@ -23,10 +23,10 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from satdoku.deadline import Deadline  # noqa: E402
-from satdoku.sat import SatSolver  # noqa: E402
-from satdoku.search import NativeSolver  # noqa: E402
-from satdoku.solvers import solve  # noqa: E402
-from satdoku.variant import read_variants  # noqa: E402
+from satdoku.sat.solver import SatSolver  # noqa: E402
+from satdoku.native.search import NativeSolver  # noqa: E402
+from satdoku.tasks.solvers import solve  # noqa: E402
+from satdoku.io.variant import read_variants  # noqa: E402
 
 
 def measure(make, puzzle, limit: int, timeout: float) -> tuple[float, str]:

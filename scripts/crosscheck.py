@@ -17,9 +17,9 @@ import sys
 import time
 from pathlib import Path
 
-from satdoku.agree import disagreements
-from satdoku.formats import read_puzzles
-from satdoku.solvers import make_solver, solve
+from satdoku.tasks.agree import disagreements
+from satdoku.io.text import read_puzzles
+from satdoku.tasks.solvers import make_solver, solve
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
 

@@ -3,7 +3,7 @@
     python scripts/make_puzzles.py            # writes puzzles/8x8.txt ... puzzles/25x25.txt
     python scripts/make_puzzles.py --seed 7 --count 3 --only 12x12
 
-A random complete grid (satdoku.generate.full_grid) loses its cells one at a time in random order;
+A random complete grid (satdoku.tasks.generate.full_grid) loses its cells one at a time in random order;
 a cell stays empty only if the SAT solver still counts exactly one solution. ``--keep`` stops the
 digging early, leaving that share of the cells given, so big grids stay quick to make and solve.
 """
@@ -16,11 +16,11 @@ import sys
 import time
 from pathlib import Path
 
-from satdoku.formats import alphabet_for, format_grid
-from satdoku.generate import full_grid
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.solvers import make_solver, solve
+from satdoku.io.text import alphabet_for, format_grid
+from satdoku.tasks.generate import full_grid
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.tasks.solvers import make_solver, solve
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,12 +22,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pysat.solvers import Solver  # noqa: E402
 
-from satdoku import constraints as C  # noqa: E402
-from satdoku.constraints.killer import DIRECTIONS  # noqa: E402
-from satdoku.encode import encode_base  # noqa: E402
-from satdoku.geometry import Geometry, geometry  # noqa: E402
-from satdoku.grid import Grid  # noqa: E402
-from satdoku.variant import VariantPuzzle, format_variant  # noqa: E402
+from satdoku import rules as C  # noqa: E402
+from satdoku.rules.killer import DIRECTIONS  # noqa: E402
+from satdoku.cnf.encode import encode_base  # noqa: E402
+from satdoku.model.geometry import Geometry, geometry  # noqa: E402
+from satdoku.model.grid import Grid  # noqa: E402
+from satdoku.io.variant import VariantPuzzle, format_variant  # noqa: E402
 
 
 class Sat:

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from satdoku.formats import parse_puzzle
-from satdoku.generate import pattern_grid
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
+from satdoku.io.text import parse_puzzle
+from satdoku.tasks.generate import pattern_grid
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"

@@ -6,14 +6,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from satdoku.agree import disagreements
-from satdoku.batch import SolveOptions, solve_puzzles
-from satdoku.formats import parse_puzzle, parse_puzzles
-from satdoku.generate import full_grid, make_puzzle
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, is_solution
-from satdoku.result import Result
-from satdoku.solvers import make_solver, solve
+from satdoku.tasks.agree import disagreements
+from satdoku.run.batch import SolveOptions, solve_puzzles
+from satdoku.io.text import parse_puzzle, parse_puzzles
+from satdoku.tasks.generate import full_grid, make_puzzle
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, is_solution
+from satdoku.model.result import Result
+from satdoku.tasks.solvers import make_solver, solve
 
 SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4)]
 # sampleHard with two more givens that clash with nothing: only search shows there is no solution.
@@ -91,7 +91,7 @@ def test_disagreements_are_reported():
 
 def _random_rules(rng, geo):
     """A few random rules (JSON form) on ``geo``; they may well leave no solution."""
-    from satdoku.constraints import constraint_from_json
+    from satdoku.rules import constraint_from_json
     n = geo.size
     name = geo.cell_name
 
@@ -122,7 +122,7 @@ def _random_rules(rng, geo):
 @given(shape=st.sampled_from([(2, 2), (2, 3)]), seed=st.integers(0, 2**32 - 1),
        holes=st.floats(0.5, 1.0))
 def test_random_variant_puzzles_agree(solvers, shape, seed, holes):
-    from satdoku.constraints import bind_all
+    from satdoku.rules import bind_all
     sat, native = solvers
     rng = random.Random(seed)
     full = full_grid(geometry(*shape), rng)

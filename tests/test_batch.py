@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
-from satdoku.batch import BatchSolver, SolveOptions, solve_batch, solve_puzzles
-from satdoku.formats import LineSplitter, parse_chunk, parse_puzzles
-from satdoku.inputs import iter_inputs
+from satdoku.run.batch import BatchSolver, SolveOptions, solve_batch, solve_puzzles
+from satdoku.io.text import LineSplitter, parse_chunk, parse_puzzles
+from satdoku.io.inputs import iter_inputs
 
 LINES = [
     SAMPLE,
@@ -193,7 +193,7 @@ def test_workers_parse_what_one_job_parses(tmp_path, chunk_size):
 
 
 def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
-    import satdoku.formats as formats
+    import satdoku.io.text as formats
     monkeypatch.setattr(formats, "MAX_LINE_CHARS", 100)  # read in the parent
     long = tmp_path / "long.txt"
     # read_lines checks the length of a line still open at the end of a block: the last one
@@ -208,7 +208,7 @@ def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
 def test_a_single_puzzle_is_counted_as_always_batches_steer():
     # A batch's counts after its first puzzle steer away from the solution found (faster);
     # one puzzle alone, and the library's solver, find the same two solutions as ever.
-    from satdoku.sat import SatSolver
+    from satdoku.sat.solver import SatSolver
     hard = parse_puzzles([SAMPLE_HARD])
     alone = next(solve_puzzles(hard, SolveOptions(limit=2))).result
     with SatSolver() as s:

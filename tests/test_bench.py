@@ -10,11 +10,11 @@ import sys
 import pytest
 from click.testing import CliRunner
 
-from satdoku import bench
-from satdoku.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
+from satdoku.run import bench
+from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
-from satdoku.result import Result
-from satdoku.sat import DEFAULT_SAT_SOLVER
+from satdoku.model.result import Result
+from satdoku.sat.solver import DEFAULT_SAT_SOLVER
 
 SAT = f"sat:{DEFAULT_SAT_SOLVER}"
 

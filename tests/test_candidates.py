@@ -1,10 +1,10 @@
 """candidates: the true candidates of every empty cell, checked against brute force."""
 
 from conftest import SMALL, all_solutions, grid_of
-from satdoku.candidates import true_candidates
-from satdoku.constraints import Killer
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
+from satdoku.tasks.candidates import true_candidates
+from satdoku.rules import Killer
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
 
 
 def test_true_candidates_are_the_digits_of_some_solution():

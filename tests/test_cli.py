@@ -17,7 +17,7 @@ from conftest import (EMPTY_4X4, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLU
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       run_cli as run)
 from satdoku.cli import main
-from satdoku.sat import DEFAULT_SAT_SOLVER
+from satdoku.sat.solver import DEFAULT_SAT_SOLVER
 
 
 def _default_sat():
@@ -346,10 +346,10 @@ def test_dash_is_stdout(tmp_path, monkeypatch):
 
 
 def test_encode_uses_the_size_default_and_refuses_what_solve_refuses():
-    from satdoku.generate import pattern_grid
-    from satdoku.geometry import geometry
+    from satdoku.tasks.generate import pattern_grid
+    from satdoku.model.geometry import geometry
     from conftest import with_holes
-    from satdoku.formats import format_grid
+    from satdoku.io.text import format_grid
     big = format_grid(with_holes(pattern_grid(geometry(6, 6)), 3), "line")
     reduced = run("encode", big)
     assert reduced.exit_code == 0
@@ -375,7 +375,7 @@ def test_refusals_name_only_options_the_command_has(command):
 
 
 def test_statuses_are_one_list():
-    from satdoku.result import STATUSES
+    from satdoku.model.result import STATUSES
     rated = records(run("rate", SEVENTEEN, "--format", "json").stdout)[0]
     assert rated["status"] == "unique" and rated["score"] is not None
     for command in ("solve", "count", "explain", "rate"):
@@ -415,7 +415,7 @@ def test_solve_unique_csv_carries_the_second_solution():
 
 def test_version_and_solvers():
     from satdoku import __version__
-    from satdoku.solvers import python_sat_version
+    from satdoku.tasks.solvers import python_sat_version
     assert run("--version").stdout == f"satdoku {__version__} (python-sat " \
                                       f"{python_sat_version()})\n"
     text = run("solvers").stdout
@@ -451,8 +451,8 @@ def test_jobs_are_capped_at_the_cores():
 
 
 def test_check_exits_3_when_the_solvers_disagree(monkeypatch):
-    from satdoku import solvers
-    from satdoku.result import Result
+    from satdoku.tasks import solvers
+    from satdoku.model.result import Result
 
     class Broken:  # a native solver that never finds anything
         name, encoding = "native", None
@@ -581,7 +581,7 @@ def test_broken_pipe_ends_quietly(satdoku_process, tmp_path):
 
 
 def test_progress_never_shares_a_line_with_results(monkeypatch):
-    from satdoku import cli
+    import satdoku.cli as cli
     writes = []
 
     class Terminal(io.StringIO):
@@ -713,12 +713,12 @@ def test_svg_pictures_one_per_puzzle(tmp_path):
 
 
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
-    from satdoku.report import OutcomeReport
+    from satdoku.output.report import OutcomeReport
     plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
     assert "\x1b" not in plain
     painted = OutcomeReport("pretty", color=True)
-    from satdoku.batch import solve_puzzles
-    from satdoku.formats import parse_puzzles
+    from satdoku.run.batch import solve_puzzles
+    from satdoku.io.text import parse_puzzles
     text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
     assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
     assert OutcomeReport("line", color=True).color is False

@@ -10,14 +10,14 @@ import random
 import pytest
 from pysat.solvers import Solver
 
-import satdoku.constraints as C
+import satdoku.rules as C
 from conftest import all_solutions
-from satdoku.constraints.base import digits_of, orthogonal_pairs
-from satdoku.constraints.sums import cell_term, encode_sum, negated
-from satdoku.encode import encode_base
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.variant import parse_variants
+from satdoku.rules.base import digits_of, orthogonal_pairs
+from satdoku.rules.sums import cell_term, encode_sum, negated
+from satdoku.cnf.encode import encode_base
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.io.variant import parse_variants
 
 # One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
 # for types with more room there): `python scripts/make_variants.py tests --seed 1`.
@@ -355,7 +355,7 @@ def test_a_grid_passes_what_was_built_from_it_and_one_changed_cell_breaks_it(kin
 def test_random_full_grids_satisfy_the_encoding_exactly_when_check_passes():
     """On 6x6 and 9x9 (no brute force there): a full grid, assumed, satisfies a constraint's
     clauses exactly when its check passes."""
-    from satdoku.generate import full_grid
+    from satdoku.tasks.generate import full_grid
     rng = random.Random(5)
     for puzzle in PUZZLES:
         geo, n = puzzle.geometry, puzzle.geometry.size
@@ -453,5 +453,5 @@ MODULES = sorted(m.name for m in pkgutil.iter_modules(C.__path__))
 
 @pytest.mark.parametrize("name", MODULES)
 def test_docstring_examples(name):
-    module = importlib.import_module(f"satdoku.constraints.{name}")
+    module = importlib.import_module(f"satdoku.rules.{name}")
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0

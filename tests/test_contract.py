@@ -1,15 +1,15 @@
 """The Result contract: every registered solver and every encoding answers the same situation
-with the same status, fields and message (see satdoku.result)."""
+with the same status, fields and message (see satdoku.model.result)."""
 
 import pytest
 
 from conftest import EMPTY_4X4, EMPTY_4X4_SOLUTIONS, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
-from satdoku.encode import ENCODINGS
-from satdoku.formats import format_grid, parse_puzzle
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, is_solution
-from satdoku.solvers import SOLVERS, make_solver, solve
+from satdoku.cnf.encode import ENCODINGS
+from satdoku.io.text import format_grid, parse_puzzle
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, is_solution
+from satdoku.tasks.solvers import SOLVERS, make_solver, solve
 
 # Every solver; SAT with every encoding, and both ways of keeping time (interrupt, budgets).
 CONFIGS = [("native", None, None)] + [

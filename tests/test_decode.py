@@ -3,12 +3,12 @@
 import pytest
 
 from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of
-from satdoku.decode import (MAX_MODEL_BYTES, UnsatisfiableError, decode_file, decode_model,
+from satdoku.cnf.decode import (MAX_MODEL_BYTES, UnsatisfiableError, decode_file, decode_model,
                             decode_reduced, decode_solution, model_formula, parse_model)
-from satdoku.encode import reduced_formula
+from satdoku.cnf.encode import reduced_formula
 from satdoku.errors import ModelError
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
 
 
 def test_parse_model_competition_form():
@@ -112,7 +112,7 @@ def test_decode_solution_verifies_against_the_puzzle():
 
 def test_decode_file_bounded(tmp_path, monkeypatch):
     import importlib
-    decode = importlib.import_module("satdoku.decode")  # satdoku.decode is the API function
+    decode = importlib.import_module("satdoku.cnf.decode")  # satdoku.cnf.decode is the API function
     monkeypatch.setattr(decode, "MAX_MODEL_BYTES", 1000)
     path = tmp_path / "big.txt"
     path.write_text("v " + "1 " * 2000 + "0\n")

@@ -7,11 +7,11 @@ import subprocess
 import pytest
 
 from conftest import SAMPLE, SAMPLE_SOLUTION, SEVENTEEN, grid_of
-from satdoku.decode import decode_solution, model_formula
-from satdoku.dimacs import write_dimacs
-from satdoku.encode import encode, encode_base, reduced_formula
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
+from satdoku.cnf.decode import decode_solution, model_formula
+from satdoku.io.dimacs import write_dimacs
+from satdoku.cnf.encode import encode, encode_base, reduced_formula
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
 
 
 def _split(text):

@@ -13,7 +13,7 @@ import pytest
 
 import satdoku
 from conftest import ROOT
-from satdoku.result import STATUSES
+from satdoku.model.result import STATUSES
 
 MODULES = sorted(m.name for m in pkgutil.iter_modules(satdoku.__path__) if m.name != "__main__")
 

@@ -6,12 +6,12 @@ import pytest
 
 from conftest import PUZZLES_BY_NAME, SEVENTEEN, UNSOLVABLE_4X4, grid_of
 from satdoku.deadline import Deadline, TimeUp
-from satdoku.encode import (AMO_ENCODINGS, ENCODINGS, clue_literals, encode, encode_base,
+from satdoku.cnf.encode import (AMO_ENCODINGS, ENCODINGS, clue_literals, encode, encode_base,
                             formula_size, reduced_formula, unvar, var)
 from satdoku.errors import OptionError, TooBigError
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.reduce import reduce_candidates
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.native.reduce import reduce_candidates
 
 SHAPES = [(2, 2), (2, 3), (3, 3), (3, 4), (8, 8)]
 FULL = [name for name, e in ENCODINGS.items() if not e.reduced]

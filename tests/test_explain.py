@@ -7,14 +7,14 @@ import pytest
 
 from conftest import SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
-from satdoku.explain import explain, explain_puzzles, minimal_core
-from satdoku.formats import Puzzle, parse_puzzle, parse_puzzles
-from satdoku.generate import full_grid, make_puzzle
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, find_clash, is_solution
-from satdoku.report import ExplanationReport
-from satdoku.sat import SatSolver
-from satdoku.search import NativeSolver
+from satdoku.tasks.explain import explain, explain_puzzles, minimal_core
+from satdoku.io.text import Puzzle, parse_puzzle, parse_puzzles
+from satdoku.tasks.generate import full_grid, make_puzzle
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, find_clash, is_solution
+from satdoku.output.report import ExplanationReport
+from satdoku.sat.solver import SatSolver
+from satdoku.native.search import NativeSolver
 
 
 def record(expl, fmt="json"):

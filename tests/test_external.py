@@ -13,12 +13,12 @@ import pytest
 from conftest import EMPTY_4X4, PUZZLES, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
-from satdoku.external import ExecSolver, check_command, is_exec, parse_command
-from satdoku.formats import format_grid, parse_puzzle
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.sat import SatSolver, check_assumptions, check_sat_solver
-from satdoku.solvers import check_sat_name, keeps_time_limit, make_solver, solve
+from satdoku.sat.external import ExecSolver, check_command, is_exec, parse_command
+from satdoku.io.text import format_grid, parse_puzzle
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.sat.solver import SatSolver, check_assumptions, check_sat_solver
+from satdoku.tasks.solvers import check_sat_name, keeps_time_limit, make_solver, solve
 from test_contract import CASES, EXPECTED, checked, signature
 
 BINARIES = {"cadical": "exec:cadical -q", "minisat": "exec:minisat", "picosat": "exec:picosat"}
@@ -180,7 +180,7 @@ def test_solver_dies_with_satdoku(tmp_path):
     pidfile = tmp_path / "pid"
     command = _fake(tmp_path, f"open({str(pidfile)!r}, 'w').write(str(os.getpid()))\n"
                               "time.sleep(60)\n")
-    code = ("from satdoku.external import ExecSolver; from satdoku.formats import parse_puzzle;"
+    code = ("from satdoku.sat.external import ExecSolver; from satdoku.io.text import parse_puzzle;"
             f"ExecSolver({command!r}).solve(parse_puzzle({SMALL!r}).grid)")
     folders = tmp_path / "tmp"
     folders.mkdir()
@@ -244,7 +244,7 @@ def test_kissat_refused_where_assumptions_are_needed():
 
 @pytest.mark.skipif(shutil.which("picosat") is None, reason="picosat is not installed")
 def test_bench_side_by_side():
-    from satdoku.bench import check_groups, run_bench
+    from satdoku.run.bench import check_groups, run_bench
     groups = check_groups([], ["exec:picosat", "cadical195"], ["reduced"])
     rows = list(run_bench([str(PUZZLES / "4x4.txt")], groups, limit=2, timeout=10))
     assert [r.solver for r in rows] == ["exec:picosat", "sat:cadical195"]

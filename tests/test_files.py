@@ -6,7 +6,7 @@ import stat
 import pytest
 
 from satdoku.errors import SatdokuError
-from satdoku.files import Output, samefile
+from satdoku.io.files import Output, samefile
 
 
 def test_regular_file_appears_only_when_committed(tmp_path):

@@ -12,12 +12,12 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SHARED, SMALL as SAMPLE_SMALL
 from satdoku.errors import OptionError, PuzzleError
-from satdoku.formats import (
+from satdoku.io.text import (
     DEFAULT_SYMBOLS, HEX, NUMBERS, Alphabet, alphabet_for, check_alphabet, format_grid,
     parse_box, parse_puzzle, parse_puzzles, read_puzzles,
 )
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, check_givens, clash_free
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, check_givens, clash_free
 
 
 def digits(text: str) -> tuple[int, ...]:

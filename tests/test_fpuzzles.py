@@ -16,11 +16,11 @@ from urllib.parse import quote
 import pytest
 
 from satdoku.errors import PuzzleError
-from satdoku.fpuzzles import COSMETIC as COSMETIC_KEYS
-from satdoku.fpuzzles import UNSUPPORTED as UNSUPPORTED_KEYS
-from satdoku.fpuzzles import (MAPPING, convert_fpuzzles, format_document, from_fpuzzles,
+from satdoku.io.fpuzzles import COSMETIC as COSMETIC_KEYS
+from satdoku.io.fpuzzles import UNSUPPORTED as UNSUPPORTED_KEYS
+from satdoku.io.fpuzzles import (MAPPING, convert_fpuzzles, format_document, from_fpuzzles,
                               looks_like_fpuzzles, read_fpuzzles_lines)
-from satdoku.lzstring import compress_to_base64, compress_to_uri
+from satdoku.io.lzstring import compress_to_base64, compress_to_uri
 
 VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
 

@@ -4,12 +4,12 @@ import pytest
 
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
-from satdoku.generate import (SYMMETRIES, Generator, full_grid, make_puzzle, pattern_grid,
+from satdoku.tasks.generate import (SYMMETRIES, Generator, full_grid, make_puzzle, pattern_grid,
                               symmetry_orbits)
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, is_solution
-from satdoku.sat import SatSolver
-from satdoku.search import NativeSolver
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, is_solution
+from satdoku.sat.solver import SatSolver
+from satdoku.native.search import NativeSolver
 
 
 @pytest.fixture(scope="module", autouse=True)

@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from satdoku.geometry import box_shapes, default_box, geometry, geometry_for_size
+from satdoku.model.geometry import box_shapes, default_box, geometry, geometry_for_size
 
 SHAPES = [(1, 1), (2, 2), (2, 3), (3, 2), (3, 3), (3, 4), (4, 3), (2, 5), (4, 4), (5, 5), (8, 8)]
 
@@ -82,7 +82,7 @@ def test_large_geometry_builds_without_peers():
 
 
 def test_segments_cover_each_line_once_per_box():
-    from satdoku.geometry import geometry
+    from satdoku.model.geometry import geometry
     for r, c in [(2, 2), (2, 3), (3, 2), (3, 3), (1, 4)]:
         geo = geometry(r, c)
         n = geo.size
@@ -96,7 +96,7 @@ def test_segments_cover_each_line_once_per_box():
 
 def test_jigsaw_regions_replace_boxes():
     import pickle
-    from satdoku.geometry import jigsaw
+    from satdoku.model.geometry import jigsaw
     regions = ((0, 1, 2, 4), (3, 7, 6, 5), (8, 12, 13, 9), (10, 11, 14, 15))
     geo = jigsaw(regions)
     assert geo is jigsaw(regions) and not geo.is_boxed

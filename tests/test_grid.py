@@ -3,8 +3,8 @@
 import pytest
 
 from satdoku.errors import PuzzleError
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, check_givens, find_clash, is_solution, solution_problems
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, check_givens, find_clash, is_solution, solution_problems
 
 G4 = geometry(2, 2)
 SOLUTION = Grid(G4, tuple(int(c) for c in "1234341221434321"))

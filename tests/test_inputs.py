@@ -1,7 +1,7 @@
 """inputs: each argument is a file, '-' or a puzzle written inline; bad ones are reported."""
 
 from conftest import PUZZLES, SAMPLE, SMALL
-from satdoku.inputs import count_lines, iter_inputs
+from satdoku.io.inputs import count_lines, iter_inputs
 
 
 def _summary(args, **kw):
@@ -47,9 +47,9 @@ def test_count_lines(tmp_path):
 
 
 def test_big_grids_go_to_the_workers_one_a_chunk(tmp_path):
-    from satdoku.formats import format_grid
-    from satdoku.generate import pattern_grid
-    from satdoku.geometry import geometry
+    from satdoku.io.text import format_grid
+    from satdoku.tasks.generate import pattern_grid
+    from satdoku.model.geometry import geometry
     big = format_grid(pattern_grid(geometry(5, 5)))
     path = tmp_path / "mixed.txt"
     path.write_text(f"{big}\n" * 3 + f"{SMALL}\n" * 5)

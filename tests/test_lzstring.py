@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satdoku.lzstring import (LZStringError, compress_to_base64, compress_to_uri,
+from satdoku.io.lzstring import (LZStringError, compress_to_base64, compress_to_uri,
                               decompress_from_base64, decompress_from_uri)
 
 VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"

@@ -6,7 +6,7 @@ import os
 import pytest
 
 from satdoku.errors import OptionError
-from satdoku.parallel import ordered_dask, ordered_pool, worker_count
+from satdoku.run.parallel import ordered_dask, ordered_pool, worker_count
 
 
 def _square_all(chunk):
@@ -55,7 +55,7 @@ def test_worker_count_is_capped_at_the_cores():
 
 
 def test_never_more_workers_than_chunks(monkeypatch):
-    import satdoku.parallel as parallel
+    import satdoku.run.parallel as parallel
     made = []
     real = parallel.ProcessPoolExecutor
 
@@ -75,7 +75,7 @@ def _chunk_sizes(chunk):
 def test_weighted_items_spread_over_the_workers(monkeypatch):
     # Two costly items among cheap ones: with a weight they go to chunks of their own, and
     # both workers start (without, one chunk of 6 would keep one worker).
-    import satdoku.parallel as parallel
+    import satdoku.run.parallel as parallel
     made = []
     real = parallel.ProcessPoolExecutor
     monkeypatch.setattr(parallel, "ProcessPoolExecutor",

@@ -8,15 +8,15 @@ import time
 import pytest
 
 from conftest import ROOT, SMALL, SMALL_SOLUTION
-from satdoku.batch import SolveOptions, solve_batch
+from satdoku.run.batch import SolveOptions, solve_batch
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError
-from satdoku.formats import format_grid, parse_puzzle, parse_puzzles
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.portfolio import (DEFAULT_PORTFOLIO, Config, PortfolioSolver, parse_config,
+from satdoku.io.text import format_grid, parse_puzzle, parse_puzzles
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.sat.portfolio import (DEFAULT_PORTFOLIO, Config, PortfolioSolver, parse_config,
                                portfolio_size, single_puzzle)
-from satdoku.solvers import make_solver, solve
+from satdoku.tasks.solvers import make_solver, solve
 from test_contract import CASES, checked
 from test_external import _fake, _wait_gone
 
@@ -152,7 +152,7 @@ def test_batch_option_and_single_puzzle_rule():
 
 
 def test_variant_puzzles_race_full_encodings():
-    from satdoku.variant import read_variants
+    from satdoku.io.variant import read_variants
     [entry] = list(read_variants(str(ROOT / "puzzles" / "variants" / "miracle.json")))
     puzzle = entry.puzzle
     with PortfolioSolver(jobs=2) as s:

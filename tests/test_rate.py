@@ -3,8 +3,8 @@
 import math
 
 from conftest import NAKED_4X4, SAMPLE, SEVENTEEN, SHARED, UNSOLVABLE_4X4, needs_shared
-from satdoku.formats import parse_puzzle, read_puzzles
-from satdoku.rate import LABELS, Rater, Rating, label_for, rate_puzzles, summarize
+from satdoku.io.text import parse_puzzle, read_puzzles
+from satdoku.tasks.rate import LABELS, Rater, Rating, label_for, rate_puzzles, summarize
 
 
 def test_score_is_the_documented_formula():
@@ -59,7 +59,7 @@ def test_shared_sets_rank_as_their_reputations():
 
 
 def test_pool_gives_the_same_ratings_in_order():
-    from satdoku.formats import parse_puzzles
+    from satdoku.io.text import parse_puzzles
     lines = [SAMPLE, "bad", SEVENTEEN, NAKED_4X4, "." * 81]
     puzzles = list(parse_puzzles(lines, "<test>"))
     alone = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles)]

@@ -4,10 +4,10 @@ import pytest
 
 from conftest import PUZZLES_BY_NAME, SAMPLE_HARD, UNSOLVABLE_4X4, grid_of
 from satdoku.deadline import Deadline, TimeUp
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.reduce import bits, reduce_candidates
-from satdoku.sat import SatSolver
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.native.reduce import bits, reduce_candidates
+from satdoku.sat.solver import SatSolver
 
 
 def test_propagation_settles_singles():

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from conftest import SAMPLE, SMALL, SMALL_SOLUTION, grid_of
-from satdoku.batch import Outcome
-from satdoku.formats import Puzzle, parse_puzzles
-from satdoku.report import OutcomeReport, RatingReport, csv_row, place, printable
-from satdoku.result import Result
+from satdoku.run.batch import Outcome
+from satdoku.io.text import Puzzle, parse_puzzles
+from satdoku.output.report import OutcomeReport, RatingReport, csv_row, place, printable
+from satdoku.model.result import Result
 
 
 def outcome(status, **fields):
@@ -71,7 +71,7 @@ def test_diagnostics_name_the_place():
 
 
 def test_rating_formats():
-    from satdoku.rate import Rater
+    from satdoku.tasks.rate import Rater
     puzzle, = parse_puzzles([SAMPLE], "s.txt")
     rating = Rater().rate(puzzle.grid)
     line = RatingReport("line").format((puzzle, rating))

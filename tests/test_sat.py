@@ -9,10 +9,10 @@ from conftest import (PUZZLES as PUZZLE_FILES, PUZZLES_BY_NAME as PUZZLES, SAMPL
                       SHARED, UNSOLVABLE_4X4, grid_of, needs_shared)
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError, TooBigError
-from satdoku.generate import pattern_grid
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, is_solution
-from satdoku.sat import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
+from satdoku.tasks.generate import pattern_grid
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, is_solution
+from satdoku.sat.solver import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
 
 SOLVERS = sorted({"minisat22", "glucose4", DEFAULT_SAT_SOLVER})
 UNSOLVABLE = grid_of(UNSOLVABLE_4X4)
@@ -145,7 +145,7 @@ def test_expired_deadline():
 @pytest.mark.parametrize("name", ["minisat22", "cadical195"])
 def test_timeout_inside_one_solve(name):
     # Frisch's minimal 25x25 puzzles: proving uniqueness takes seconds to minutes.
-    from satdoku.formats import read_puzzles
+    from satdoku.io.text import read_puzzles
     puzzle = next(read_puzzles(str(SHARED / "25x25" / "gecode_frisch_25x25.txt"))).grid
     with SatSolver(name) as s:
         s.solve(Grid(puzzle.geometry, (0,) * 625))  # build the solver outside the timed part
@@ -179,7 +179,7 @@ def test_huge_formula_refused_before_building():
 
 
 def test_stats_off_still_solves_and_verifies():
-    from satdoku.solvers import solve
+    from satdoku.tasks.solvers import solve
     with SatSolver(stats=False) as s:
         result = solve(s, PUZZLES["sample"])
         assert result.status == "solved" and is_solution(result.solution, PUZZLES["sample"])
@@ -190,7 +190,7 @@ def test_stats_off_still_solves_and_verifies():
 
 
 def test_solver_options_are_applied(monkeypatch):
-    import satdoku.sat as sat
+    import satdoku.sat.solver as sat
     seen = []
 
     class Spy:
@@ -223,7 +223,7 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
     # solution_problems checks right answers with one precomputed sum and explains wrong ones
     # house by house; both must give the same verdict on every corrupted grid.
     import random
-    from satdoku.grid import _solution_ok, solution_problems
+    from satdoku.model.grid import _solution_ok, solution_problems
     full = pattern_solution(*shape)
     n = full.size
     rnd = random.Random(7)
@@ -323,7 +323,7 @@ def test_size_chooses_the_encoding():
 
 @needs_shared
 def test_large_100x100_solves():
-    from satdoku.formats import read_puzzles
+    from satdoku.io.text import read_puzzles
     grid = next(read_puzzles(str(SHARED / "large" / "rkkautsar_sudoku-100-1.txt"))).grid
     with SatSolver() as s:
         result = s.solve(grid, deadline=Deadline(60))
@@ -378,7 +378,7 @@ def test_counting_never_calls_two_solutions_unique(steer):
 
 
 def test_decision_test_only_where_it_was_checked(monkeypatch):
-    import satdoku.sat as sat
+    import satdoku.sat.solver as sat
     sample = PUZZLES["sample"]
     with SatSolver("cadical195") as s:
         s.solve(sample, limit=2)
@@ -396,7 +396,7 @@ def test_decision_test_only_where_it_was_checked(monkeypatch):
 
 
 def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
-    import satdoku.sat as sat
+    import satdoku.sat.solver as sat
     monkeypatch.setattr(sat, "REBUILD_EVERY", 3)
     grids = [PUZZLES["sample"], grid_of(SAMPLE_HARD)] + _variants(PUZZLES["17-clue"])[:4]
     with SatSolver(stats=False) as rebuilt:
@@ -421,7 +421,7 @@ def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
     # 150 17-clue puzzles and a 16-clue variant of each, each counted twice in a row, by the
     # decision test (CaDiCaL, steering as in a batch) and by a second solve every time
     # (MiniSat).
-    from satdoku.formats import read_puzzles
+    from satdoku.io.text import read_puzzles
     import itertools
     puzzles = [p.grid for p in itertools.islice(
         read_puzzles(str(SHARED / "9x9" / "17_clue.txt")), 150)]
@@ -440,9 +440,9 @@ def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
 def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
     # Their answers hang on what the solver learnt before (conflict budgets, the first
     # solution found): the engines that serve core() and other_solution() are never rebuilt.
-    import satdoku.sat as sat
-    from satdoku.explain import explain
-    from satdoku.generate import Generator
+    import satdoku.sat.solver as sat
+    from satdoku.tasks.explain import explain
+    from satdoku.tasks.generate import Generator
     made = {}
     for every in (0, 2):
         monkeypatch.setattr(sat, "REBUILD_EVERY", every)
@@ -455,8 +455,8 @@ def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
 
 
 def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
-    import satdoku.sat as sat
-    from satdoku.inputs import iter_inputs
+    import satdoku.sat.solver as sat
+    from satdoku.io.inputs import iter_inputs
     monkeypatch.setattr(sat, "REBUILD_EVERY", 2)
     puzzle = next(iter_inputs([str(PUZZLE_FILES / "variants" / "159-arrows.json")]))
     with SatSolver() as s:

@@ -8,13 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satdoku import search as search_module
+from satdoku.native import search as search_module
 from satdoku.deadline import Deadline
 from satdoku.errors import SolverError
-from satdoku.generate import full_grid, make_puzzle
-from satdoku.geometry import geometry, jigsaw
-from satdoku.grid import Grid, is_solution
-from satdoku.search import NativeSolver
+from satdoku.tasks.generate import full_grid, make_puzzle
+from satdoku.model.geometry import geometry, jigsaw
+from satdoku.model.grid import Grid, is_solution
+from satdoku.native.search import NativeSolver
 
 ALPHABET = "123456789ABCDEFGHIJKLMNOP"
 PUZZLE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"
@@ -231,7 +231,7 @@ def test_locked_candidates_count_like_singles(box, seed, fraction):
 
 @pytest.mark.skipif(not PUZZLE_DIR.exists(), reason="shared puzzle collection absent")
 def test_25x25_collection_puzzle_within_seconds(solver):
-    from satdoku.formats import read_puzzles
+    from satdoku.io.text import read_puzzles
     [puzzle] = read_puzzles(str(PUZZLE_DIR / "25x25" / "rkkautsar_sudoku-25-1.txt"))
     result = solver.solve(puzzle.grid, deadline=Deadline(20))
     assert result.status == "solved" and is_solution(result.solution, puzzle.grid)

@@ -5,12 +5,12 @@ import pytest
 
 from conftest import PUZZLES, SHARED, needs_shared
 from satdoku.errors import OptionError
-from satdoku.formats import read_puzzles
-from satdoku.geometry import geometry
-from satdoku.grid import Grid, is_solution
-from satdoku.result import Result
-from satdoku.sat import DEFAULT_SAT_SOLVER
-from satdoku.solvers import (LARGE_MIN_SIZE, REDUCED_MIN_SIZE, SOLVERS, choose_encoding,
+from satdoku.io.text import read_puzzles
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid, is_solution
+from satdoku.model.result import Result
+from satdoku.sat.solver import DEFAULT_SAT_SOLVER
+from satdoku.tasks.solvers import (LARGE_MIN_SIZE, REDUCED_MIN_SIZE, SOLVERS, choose_encoding,
                              describe, make_solver, solve, verify)
 
 GOOD_FILES = sorted(p for p in PUZZLES.glob("*.txt")
@@ -90,7 +90,7 @@ def test_choice_of_encoding_by_size():
     assert choose_encoding(REDUCED_MIN_SIZE, variant=True) == "extended"
     assert choose_encoding(LARGE_MIN_SIZE - 1, LARGE_MIN_SIZE) == "extended"
     assert choose_encoding(LARGE_MIN_SIZE, variant=True) == "reduced"
-    from satdoku.sat import SatSolver
+    from satdoku.sat.solver import SatSolver
     empty = Grid(geometry(5, 5), (0,) * 625)
     with SatSolver() as s:
         assert (s.encoding_for(empty), s.encoding_for(empty, variant=True)) == (

@@ -7,11 +7,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from satdoku.formats import Alphabet, parse_puzzle
-from satdoku.generate import full_grid, make_puzzle
-from satdoku.geometry import geometry, jigsaw
-from satdoku.grid import Grid
-from satdoku.svg import COLOURS, LINE_COLOURS, Canvas, cell_size, render_svg, xml_text
+from satdoku.io.text import Alphabet, parse_puzzle
+from satdoku.tasks.generate import full_grid, make_puzzle
+from satdoku.model.geometry import geometry, jigsaw
+from satdoku.model.grid import Grid
+from satdoku.output.svg import COLOURS, LINE_COLOURS, Canvas, cell_size, render_svg, xml_text
 
 NS = "{http://www.w3.org/2000/svg}"
 SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
@@ -233,9 +233,9 @@ def test_cage_outlines():
 
 # -- variant rules drawing themselves ------------------------------------------------------
 
-from satdoku.constraints import CONSTRAINTS, Constraint  # noqa: E402
-from satdoku.svg import CLONE_COLOURS  # noqa: E402
-from satdoku.variant import read_variant, read_variants  # noqa: E402
+from satdoku.rules import CONSTRAINTS, Constraint  # noqa: E402
+from satdoku.output.svg import CLONE_COLOURS  # noqa: E402
+from satdoku.io.variant import read_variant, read_variants  # noqa: E402
 
 CELL = cell_size(9)
 SIDE = 9 * CELL

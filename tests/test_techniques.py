@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from satdoku.formats import Alphabet, alphabet_for, parse_puzzle, read_puzzles
-from satdoku.generate import full_grid, make_puzzle
-from satdoku.geometry import geometry, jigsaw
-from satdoku.grid import Grid, is_solution
-from satdoku.search import NativeSolver
-from satdoku.techniques import STEP_KINDS, TECHNIQUES, solve_by_techniques, solving_steps
+from satdoku.io.text import Alphabet, alphabet_for, parse_puzzle, read_puzzles
+from satdoku.tasks.generate import full_grid, make_puzzle
+from satdoku.model.geometry import geometry, jigsaw
+from satdoku.model.grid import Grid, is_solution
+from satdoku.native.search import NativeSolver
+from satdoku.native.techniques import STEP_KINDS, TECHNIQUES, solve_by_techniques, solving_steps
 
 PUZZLES = pathlib.Path(__file__).parent.parent / "puzzles"
 SHARED = pathlib.Path(__file__).parent.parent.parent / "shared" / "puzzles"
@@ -97,7 +97,7 @@ def test_techniques_named_easiest_first():
 
 class Replay:
     """The candidates a person would pencil in, rebuilt from the houses alone (nothing of
-    satdoku.techniques), to check each record's claim at the moment it is made."""
+    satdoku.native.techniques), to check each record's claim at the moment it is made."""
 
     def __init__(self, grid):
         geo = self.geo = grid.geometry

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-import satdoku.constraints as C
+import satdoku.rules as C
 from satdoku.errors import PuzzleError
-from satdoku.geometry import geometry
-from satdoku.grid import Grid
-from satdoku.variant import (VariantPuzzle, format_variant, parse_variants, read_variant,
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.io.variant import (VariantPuzzle, format_variant, parse_variants, read_variant,
                              read_variants, variant_document)
 from test_constraints import TEST_PUZZLES
 

@@ -1,6 +1,6 @@
 """Scratch: where satdoku's per-puzzle time goes on the library path (9x9, incremental SAT).
 
-Replays ``satdoku.solvers.solve(make_solver('sat'), grid, limit=...)`` step by step with
+Replays ``satdoku.tasks.solvers.solve(make_solver('sat'), grid, limit=...)`` step by step with
 satdoku's own pieces (``sat._clue_literals``, the engine, ``Result``, ``solvers.verify``) and
 a clock around each step, then runs the real library path over the same puzzles so the replay
 can be checked against it. Written against the code of 2026-11 (private names: scratch only).
@@ -22,9 +22,9 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 import bench_floor  # noqa: E402
 from satdoku import sat, solvers  # noqa: E402
-from satdoku.geometry import geometry  # noqa: E402
-from satdoku.grid import Grid  # noqa: E402
-from satdoku.result import Result, counted_status  # noqa: E402
+from satdoku.model.geometry import geometry  # noqa: E402
+from satdoku.model.grid import Grid  # noqa: E402
+from satdoku.model.result import Result, counted_status  # noqa: E402
 
 STEPS = ("clue literals", "assumptions", "stats before", "solve", "get_model",
          "decode", "Grid", "block clause", "solve 2", "retire", "Result", "stats after",

@@ -1,0 +1,389 @@
+"""Command-line inputs: each argument is a file, ``-`` for stdin, or a puzzle written inline.
+
+Any path that exists is read as a stream, puzzle by puzzle: regular files, FIFOs, devices,
+``/dev/stdin``, a shell's process substitution (``<(cat f)``). An argument that is no path is
+read as a puzzle; when it cannot be one either and looks like a name (path separators, a file
+extension, a word of letters), it is reported as "no such file". A file that cannot be read
+becomes one ``invalid`` puzzle entry carrying the error, so a batch reports it and goes on.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import sys
+import time
+from typing import Iterable, Iterator
+
+from ..errors import PuzzleError
+from .text import Puzzle, alphabet_for, parse_puzzle, parse_puzzles, read_lines
+
+__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines"]
+
+_LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
+
+
+def is_file_input(arg: str) -> bool:
+    """True when ``arg`` names stdin or an existing path that is not a folder."""
+    return arg == "-" or (os.path.exists(arg) and not os.path.isdir(arg))
+
+
+def _failed(source: str, error: PuzzleError) -> Puzzle:
+    return Puzzle(grid=None, source=source, line=error.line or 0, index=0, name=None,
+                  alphabet=None, error=error)
+
+
+def no_puzzles(source: str) -> Puzzle:
+    """The entry of an input that holds no puzzle at all."""
+    return _failed(source, PuzzleError("no puzzles found", source=source))
+
+
+def iter_inputs(args: Iterable[str], *, box: tuple[int, int] | None = None,
+                alphabet: str | None = None, ignore_unknown: bool = False) -> "Inputs":
+    """Every puzzle of every argument, in order; no arguments means stdin.
+
+    Classic puzzles in any format :mod:`satdoku.io.text` reads; variant puzzles as satdoku
+    variant JSON (Lines) or f-puzzles links, strings and JSON (:mod:`satdoku.io.variant`), told
+    apart by the file name (``.json``, ``.jsonl``) or by the first line that is not a comment.
+    ``ignore_unknown`` lets an f-puzzles import through what satdoku cannot use (the puzzle's
+    ``warnings`` say what). Each puzzle's ``parse_ms`` is the time spent reading and parsing it.
+    The iterator is an :class:`Inputs`, which can also hand out the raw lines in chunks for
+    worker processes.
+    """
+    return Inputs(list(args) or ["-"], box, alphabet, ignore_unknown)
+
+
+def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
+    clock = time.perf_counter
+    while True:
+        start = clock()
+        puzzle = next(puzzles, None)
+        if puzzle is None:
+            return
+        puzzle.parse_ms = (clock() - start) * 1000
+        yield puzzle
+
+
+def _from_variant(entry) -> Puzzle:
+    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry`."""
+    p = entry.puzzle
+    if p is None:
+        return Puzzle(None, entry.source, entry.line, entry.index, error=entry.error)
+    return Puzzle(p.givens, entry.source, entry.line, entry.index, name=p.name,
+                  alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
+                  warnings=tuple(entry.warnings))
+
+
+def _is_variant_line(text: str) -> bool:
+    if text.startswith("{"):
+        return True
+    # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
+    # module: a classic puzzle's start-up does not pay for it (about 5 ms).
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+        return False
+    from .fpuzzles import looks_like_fpuzzles
+    return looks_like_fpuzzles(text)
+
+
+def _open(arg: str, source: str):
+    """(handle to close or None, binary stream) of a file argument (``'-'``: stdin)."""
+    if arg == "-":
+        return None, getattr(sys.stdin, "buffer", sys.stdin)
+    try:
+        stream = open(arg, "rb")
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=source) from None
+    return stream, stream
+
+
+def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
+    """The lines again (the head read ahead) and whether they hold variant puzzles."""
+    head: list[str] = []
+    first = ""
+    for line in lines:
+        head.append(line)
+        first = line.strip()
+        if first and not first.startswith("#"):
+            break
+    variant = arg.endswith((".json", ".jsonl")) or bool(first and _is_variant_line(first))
+    return itertools.chain(head, lines), variant
+
+
+def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
+    from .variant import parse_variants
+    for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
+        yield _from_variant(entry)
+
+
+def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
+    """The puzzles of a file (``'-'``: stdin), classic or variant, streamed."""
+    source = "<stdin>" if arg == "-" else arg
+    handle, stream = _open(arg, source)
+    try:
+        lines, variant = _sniff(arg, read_lines(stream, source))
+        if variant:
+            yield from _variants(lines, source, ignore_unknown)
+        else:
+            yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def _read_error(source: str, error: OSError) -> Puzzle:
+    return _failed(source, PuzzleError(f"cannot read: {error.strerror}", source=source))
+
+
+def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | None,
+                 ignore_unknown: bool) -> Iterator[Puzzle]:
+    for arg in args:
+        if is_file_input(arg):
+            source = "<stdin>" if arg == "-" else arg
+            try:
+                found = False
+                for puzzle in _read_path(arg, box, alphabet, ignore_unknown):
+                    found = True
+                    yield puzzle
+                if not found:
+                    yield no_puzzles(source)
+            except PuzzleError as error:
+                yield _failed(source, error.located(source=source))
+            except OSError as error:
+                yield _read_error(source, error)
+        elif os.path.isdir(arg):
+            yield _failed(arg, PuzzleError("is a directory, not a puzzle file", source=arg))
+        elif os.path.lexists(arg):  # a broken link, or a loop of them
+            try:
+                os.stat(arg)
+                reason = "cannot be read"
+            except OSError as error:
+                reason = error.strerror or str(error)
+            yield _failed(arg, PuzzleError(f"cannot read: {reason}", source=arg))
+        elif _is_variant_line(arg.strip()):
+            yield from _variants([arg], "<arg>", ignore_unknown)
+        else:
+            try:
+                yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
+            except PuzzleError as error:
+                if _LOOKS_LIKE_PATH.search(arg):
+                    error = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                yield _failed(error.source or "<arg>", error)
+
+
+class Tally:
+    """Puzzles found so far in one input (the parent's count, for ``index`` and "no puzzles
+    found")."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found = 0
+
+
+# LineChunk and ParsedChunk are plain classes: a dataclass costs about 0.3 ms to create at
+# import, which every command pays.
+
+class LineChunk:
+    """Raw lines of one input for a worker to parse with :func:`satdoku.io.text.parse_chunk`.
+
+    ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
+    ``finish`` when the input ends normally here (the reader finishes: a grid left open is
+    reported); ``last`` when this is the last piece of an input that ended normally (none found
+    in the whole input: "no puzzles found"). ``tally`` counts the input's puzzles (parent only).
+    """
+
+    __slots__ = ("source", "first_line", "lines", "comment", "finish", "last", "tally")
+
+    def __init__(self, source: str, first_line: int, lines: list[str],
+                 comment: str | None = None, *, finish: bool = False, last: bool = False,
+                 tally: Tally | None = None) -> None:
+        self.source, self.first_line, self.lines, self.comment = source, first_line, lines, comment
+        self.finish, self.last = finish, last
+        self.tally = Tally() if tally is None else tally
+
+
+class ParsedChunk:
+    """Puzzles the parent parsed itself (inline arguments, read errors, inputs it could not
+    cut); ``tally`` when they belong to an input that workers parse in part."""
+
+    __slots__ = ("puzzles", "tally")
+
+    def __init__(self, puzzles: list[Puzzle], tally: Tally | None = None) -> None:
+        self.puzzles, self.tally = puzzles, tally
+
+
+#: A chunk ends at the first cut after this many characters, even if it has fewer lines (big
+#: grids one a line).
+_CHUNK_CHARS = 1 << 20
+
+#: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
+#: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
+_MAX_UNCUT = 8
+
+
+def puzzle_work(cells: int) -> float:
+    """What solving a puzzle of ``cells`` cells is guessed to cost, in 9x9 puzzles: a chunk
+    for the workers holds about ``chunk_size`` of these, so that big grids are spread over
+    the workers (a 16x16 puzzle counts 32, a 25x25 one 460: one a chunk) instead of all going
+    to the first (18 hard 25x25 puzzles in one chunk kept one worker of two busy). The cube
+    of the size is a guess on the low side: the formula grows with N**4, and the search more.
+
+    >>> puzzle_work(81), round(puzzle_work(625))
+    (1.0, 459)
+    """
+    return (cells / 81) ** 3
+
+
+class Inputs:
+    """The puzzles of command-line arguments: an iterator of :class:`Puzzle` (parsed here), or,
+    before the first one is taken, :meth:`chunks` for parsing in worker processes."""
+
+    def __init__(self, args: list[str], box: tuple[int, int] | None, alphabet: str | None,
+                 ignore_unknown: bool = False) -> None:
+        self.args, self.box, self.alphabet = args, box, alphabet
+        self.ignore_unknown = ignore_unknown
+        self._puzzles: Iterator[Puzzle] | None = None
+
+    @property
+    def started(self) -> bool:
+        return self._puzzles is not None
+
+    def __iter__(self) -> "Inputs":
+        return self
+
+    def __next__(self) -> Puzzle:
+        if self._puzzles is None:
+            self._puzzles = _timed(_iter_inputs(self.args, self.box, self.alphabet,
+                                                self.ignore_unknown))
+        return next(self._puzzles)
+
+    def close(self) -> None:
+        if self._puzzles is not None:
+            self._puzzles.close()  # type: ignore[attr-defined]
+
+    def chunks(self, lines: int) -> Iterator[LineChunk | ParsedChunk]:
+        """The inputs in order as pieces: :class:`LineChunk` of about ``lines`` raw lines of
+        classic puzzles, cut where :class:`~satdoku.io.text.LineSplitter` allows (the parent
+        only reads and cuts), and :class:`ParsedChunk` of what the parent parsed itself
+        (inline puzzles, variant files, errors, inputs it could not cut). Parsing every piece
+        in order gives exactly the puzzles of iterating this object (numbered per input by
+        the caller, from the tallies)."""
+        if self._puzzles is not None:
+            raise RuntimeError("puzzles were taken already")
+        self._puzzles = iter(())
+        for arg in self.args:
+            if is_file_input(arg):
+                yield from self._file_chunks(arg, lines)
+            else:
+                yield ParsedChunk(list(_timed(_iter_inputs([arg], self.box, self.alphabet,
+                                                           self.ignore_unknown))))
+
+    def _file_chunks(self, arg: str, size: int) -> Iterator[LineChunk | ParsedChunk]:
+        source = "<stdin>" if arg == "-" else arg
+        try:
+            handle, stream = _open(arg, source)
+        except PuzzleError as error:
+            yield ParsedChunk([_failed(source, error.located(source=source))])
+            return
+        try:
+            yield from self._read_chunks(arg, source, read_lines(stream, source), size)
+        finally:
+            if handle is not None:
+                handle.close()
+
+    def _read_chunks(self, arg: str, source: str, raw: Iterator[str],
+                     size: int) -> Iterator[LineChunk | ParsedChunk]:
+        from .text import LineSplitter, parse_chunk
+        try:
+            lines, variant = _sniff(arg, raw)
+        except PuzzleError as error:
+            yield ParsedChunk([_failed(source, error.located(source=source))])
+            return
+        except OSError as error:
+            yield ParsedChunk([_read_error(source, error)])
+            return
+        if variant:  # JSON and f-puzzles: parsed here
+            yield from self._parse_here(_variants(lines, source, self.ignore_unknown), source,
+                                        size)
+            return
+        splitter = LineSplitter(self.box, self.alphabet)
+        feed = splitter.feed
+        tally = Tally()
+        chunk = LineChunk(source, 1, [], tally=tally)
+        chars = 0  # in the chunk's lines
+        since_cut = 0  # characters since the last cut: about one puzzle's cells
+        work = 0.0  # puzzle_work() of the chunk's puzzles, guessed from their characters
+        try:
+            for line in lines:
+                chunk.lines.append(line)
+                chars += len(line)
+                since_cut += len(line)
+                if feed(line):
+                    work += puzzle_work(since_cut)
+                    since_cut = 0
+                    if len(chunk.lines) >= size or chars >= _CHUNK_CHARS or work >= size:
+                        yield chunk
+                        chunk = LineChunk(source, chunk.first_line + len(chunk.lines), [],
+                                          splitter.comment, tally=tally)
+                        chars = 0
+                        work = 0.0
+                elif len(chunk.lines) >= _MAX_UNCUT * size or chars >= _MAX_UNCUT * _CHUNK_CHARS:
+                    # No cut in sight (multi-line grids): the rest is parsed here.
+                    yield from self._parse_here(
+                        parse_chunk(_chain(chunk.lines, lines), source,
+                                    first_line=chunk.first_line, comment=chunk.comment,
+                                    box=self.box, alphabet=self.alphabet),
+                        source, size, tally)
+                    return
+        except (PuzzleError, OSError) as error:  # a line too long, or a read error: it stops
+            yield chunk  # unfinished, as the whole stream leaves it
+            yield ParsedChunk([_failed(source, error.located(source=source))
+                               if isinstance(error, PuzzleError) else _read_error(source, error)])
+            return
+        chunk.finish = chunk.last = True
+        yield chunk
+
+    @staticmethod
+    def _parse_here(puzzles: Iterator[Puzzle], source: str, size: int,
+                    tally: Tally | None = None) -> Iterator[LineChunk | ParsedChunk]:
+        """``puzzles`` parsed here, in pieces of ``size``, then what ends the input as one job
+        ends it: the error that stopped reading, or "no puzzles found" (told by the caller
+        from ``tally`` when workers parsed the start of the input)."""
+        parsed: list[Puzzle] = []
+        found = 0
+        try:
+            for puzzle in _timed(puzzles):
+                parsed.append(puzzle)
+                found += 1
+                if len(parsed) >= size:
+                    yield ParsedChunk(parsed, tally)
+                    parsed = []
+        except (PuzzleError, OSError) as error:
+            yield ParsedChunk(parsed, tally)
+            yield ParsedChunk([_failed(source, error.located(source=source))
+                               if isinstance(error, PuzzleError) else _read_error(source, error)])
+            return
+        if parsed:
+            yield ParsedChunk(parsed, tally)
+        if tally is not None:
+            yield LineChunk(source, 0, [], last=True, tally=tally)
+        elif not found:
+            yield ParsedChunk([no_puzzles(source)])
+
+
+def _chain(first: list[str], rest: Iterator[str]) -> Iterator[str]:
+    yield from first
+    yield from rest
+
+
+def count_lines(paths: Iterable[str]) -> int:
+    """Total lines of the readable files among ``paths`` (for a progress bar); cheap."""
+    total = 0
+    for path in paths:
+        if path == "-" or not os.path.isfile(path):  # a FIFO would be read up by counting
+            continue
+        with open(path, "rb") as fp:
+            for block in iter(lambda: fp.read(1 << 20), b""):
+                total += block.count(b"\n")
+    return total

@@ -1,0 +1,933 @@
+"""Reading and writing puzzles: every text format satdoku meets, to and from :class:`Grid`.
+
+Glossary (see :mod:`satdoku.model.geometry` for size, box, cell, digit):
+
+- symbol: the character(s) a digit is written as. An :class:`Alphabet` maps symbols to digits:
+  ``123456789ABC...`` (digit v is the v-th symbol), hex ``0123456789ABCDEF`` for 16x16, or
+  *numbers* (space-separated integers, for grids too big for one character a cell).
+- empty marker: ``.``, ``_``, ``*``, ``-`` and ``0`` (``0`` only when it is not a symbol).
+- row line: one line of a multi-line grid, holding the N cells of one row.
+- one-liner: one line holding all N*N cells of a puzzle.
+- header: a line naming the next grid (``Grid 01``); a ``#`` comment after a puzzle names it too.
+
+Formats read (mixed freely within one file):
+
+- one-liners: ``.714....5....5..8...39.76...``; ``# comment`` after it becomes the name;
+- multi-line grids with any separators: ``|``, ``,`` and spaces inside rows, ``---+---`` rules
+  and blank lines between bands, ``Grid 01`` headers between grids;
+- rows of space-separated integers (``0`` or ``.`` empty), up to 400 x 400 and beyond.
+
+How lines group into puzzles: a line whose cell count is N*N (N with a box shape) is a puzzle of
+its own; a line of N cells starts a grid that takes N row lines. Blank lines, rules and headers
+may come between them. Two cases are ambiguous and are decided by the digits in the line:
+
+- 16 symbols: a 4x4 one-liner, or the first row of a 16x16? A one-liner when every given is
+  1-4; likewise a line of N*N integers is a one-liner only if every value is at most N (the
+  first row of an 81x81 grid has 81 integers too). ``box=`` removes the doubt.
+- ``0`` in a 16x16 grid: hex (``0`` is a digit) when the grid has no ``G`` and also uses another
+  empty marker, or has at most 16 zeros; otherwise ``0`` is empty. ``alphabet=`` removes the doubt.
+
+A bad puzzle never stops a stream: it comes out as a :class:`Puzzle` whose ``error`` says where
+(source, line, cell) and what, and reading goes on with the next one.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..errors import OptionError, PuzzleError
+from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
+from ..model.grid import Grid, check_givens, clash_free
+
+__all__ = [
+    "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
+    "check_alphabet", "read_lines", "MAX_LINE_CHARS",
+    "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
+    "LineSplitter", "parse_chunk",
+]
+
+DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+HEX = "0123456789ABCDEF"
+#: Characters that mark an empty cell (each only when it is not a symbol of the alphabet).
+EMPTY_MARKERS = "._*-0"
+
+_UNKNOWN = 255  # value of an unknown character in an alphabet's byte table
+
+
+@dataclass(frozen=True)
+class Alphabet:
+    """How digits are written: ``symbols[v-1]`` is digit v; ``None`` means numbers.
+
+    Letters are read case-insensitively (unless the alphabet holds both cases of a letter).
+
+    >>> a = Alphabet("123456789")
+    >>> a.symbol(7), a.symbol(0), a.digit("7"), a.digit(".")
+    ('7', '.', 7, 0)
+    >>> NUMBERS.symbol(12), NUMBERS.digit("12")
+    ('12', 12)
+    """
+
+    symbols: str | None
+
+    def __post_init__(self) -> None:
+        s = self.symbols
+        if s is None:
+            return
+        if not s:
+            raise OptionError("an alphabet needs at least one symbol")
+        for ch in s:
+            if ch.isspace() or ch in "#|,":
+                raise OptionError(f"alphabet {s!r}: {ch!r} cannot be a symbol: it separates "
+                                  f"cells or starts a comment")
+            if not ch.isprintable():
+                raise OptionError(f"alphabet {s!r}: {ch!r} is not a printable symbol")
+        if len(set(s)) != len(s):
+            dup = next(ch for i, ch in enumerate(s) if ch in s[:i])
+            raise OptionError(f"alphabet {s!r} has {dup!r} twice")
+
+    @property
+    def is_numbers(self) -> bool:
+        return self.symbols is None
+
+    def symbol(self, digit: int) -> str:
+        """How ``digit`` is written (``'.'`` for 0; ``'0'`` with numbers)."""
+        if self.symbols is None:
+            return str(digit)
+        return self.symbols[digit - 1] if digit else "."
+
+    def digit(self, symbol: str) -> int:
+        """The digit ``symbol`` stands for, 0 for an empty marker; ValueError if unknown."""
+        if self.symbols is None:
+            if symbol in ("0", *EMPTY_MARKERS):
+                return 0
+            if symbol.isascii() and symbol.isdigit():
+                return int(symbol)
+        else:
+            value = self.values.get(symbol)
+            if value is not None:
+                return value
+        raise ValueError(f"unknown symbol {symbol!r}")
+
+    @functools.cached_property
+    def values(self) -> dict[str, int]:
+        """Character -> digit (0 for empty markers), both cases of letters."""
+        if self.symbols is None:
+            raise ValueError("a numbers alphabet has no symbol table")
+        values = {m: 0 for m in EMPTY_MARKERS if m not in self.symbols}
+        for v, ch in enumerate(self.symbols, 1):
+            for variant in (ch.upper(), ch.lower()):
+                if variant == ch or variant not in self.symbols:
+                    values[variant] = v
+        return values
+
+    @functools.cached_property
+    def table(self) -> bytes:
+        """A ``bytes.translate`` table: ASCII code -> digit, 255 for anything unknown."""
+        table = bytearray([_UNKNOWN] * 256)
+        for ch, v in self.values.items():
+            if ord(ch) < 128:
+                table[ord(ch)] = v
+        return bytes(table)
+
+
+NUMBERS = Alphabet(None)
+_HEX = Alphabet(HEX)
+_DEFAULT = Alphabet(DEFAULT_SYMBOLS)
+
+
+@functools.lru_cache(maxsize=None)
+def alphabet_for(size: int) -> Alphabet:
+    """The default alphabet to write a ``size`` grid: ``123456789ABC...`` up to 35, else numbers.
+
+    >>> alphabet_for(9).symbols, alphabet_for(36).is_numbers
+    ('123456789', True)
+    """
+    return Alphabet(DEFAULT_SYMBOLS[:size]) if size <= len(DEFAULT_SYMBOLS) else NUMBERS
+
+
+@dataclass
+class Puzzle:
+    """One puzzle read from a source: its grid, or the error that kept it from being one."""
+
+    grid: Grid | None
+    source: str
+    line: int
+    index: int
+    name: str | None = None
+    alphabet: Alphabet | None = None
+    error: PuzzleError | None = None
+    parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
+    constraints: tuple = ()  # a variant puzzle's rules (satdoku.rules), beyond Sudoku's
+    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+@functools.lru_cache(maxsize=None)
+def _has_box(size: int) -> bool:
+    return 4 <= size <= MAX_SIZE and default_box(size) is not None
+
+
+def _one_line_size(ncells: int) -> int | None:
+    """N when ``ncells`` is N*N for a size with boxes, else None."""
+    n = integer_sqrt(ncells)
+    return n if n is not None and _has_box(n) else None
+
+
+def _cell_counts_hint() -> str:
+    counts = [n * n for n in range(4, 13) if _has_box(n)]
+    return ", ".join(map(str, counts))
+
+
+# Integers as written in numbers rows ('7', '12'; '.' etc. empty). Anything else is looked at
+# twice (leading zeros, junk), so these lookups are the fast path for 400 x 400 grids.
+_INT = {str(i): i for i in range(MAX_SIZE + 1)}
+_INT.update({m: 0 for m in EMPTY_MARKERS})
+
+_SEPARATORS = str.maketrans("|,", "  ")
+_RULE = re.compile(r"[-+=|:\s]*[-=][-+=|:\s]*")
+_HEADER = re.compile(r"(grid|puzzle|sudoku|game|problem|board)\b", re.IGNORECASE)
+
+# Row kinds: which reading a row line allows.
+_SYMBOLS, _NUMBERS, _EITHER = "symbols", "numbers", "either"
+
+
+def _classify(tokens: list[str]) -> tuple[str, list[int | None] | None]:
+    """Whether whitespace-separated ``tokens`` read as symbols, integers or both alike.
+
+    Integers need at least four tokens, at most one that is not an integer, and values up to
+    twice the token count: ``'123 456 789'`` (a full 9x9 row with box gaps) stays symbols.
+    """
+    if len(tokens) < 2:
+        return _SYMBOLS, None
+    values = [_INT.get(t) for t in tokens]
+    if max(map(len, tokens)) == 1:
+        return (_SYMBOLS, None) if None in values else (_EITHER, values)
+    if len(tokens) >= 4:
+        known = [v for v in values if v is not None]
+        if known and len(values) - len(known) <= 1 and max(known) <= 2 * len(tokens):
+            return _NUMBERS, values
+    return _SYMBOLS, None
+
+
+def _number(token: str) -> int | None:
+    value = _INT.get(token)
+    if value is None and token.isascii() and token.isdigit():
+        value = int(token)
+    return value
+
+
+@dataclass
+class _Row:
+    line: int
+    tokens: list[str]
+    text: str
+    values: list[int | None] | None  # the integers, when the row was read as numbers
+
+
+class _Block:
+    """A multi-line grid being read: row lines so far, and what they say about the grid."""
+
+    def __init__(self, line: int, name: str | None, row_len: int, mode: str) -> None:
+        self.line = line
+        self.name = name
+        self.row_len = row_len
+        self.mode = mode
+        self.name_from_comment = False  # a trailing comment on a row may still replace it
+        self.rows: list[_Row] = []
+        self.error: PuzzleError | None = None
+
+    @property
+    def complete(self) -> bool:
+        return len(self.rows) == self.row_len
+
+
+class _Reader:
+    """The line-by-line state machine behind :func:`parse_puzzles`."""
+
+    def __init__(self, source: str, box: tuple[int, int] | None,
+                 alphabet: Alphabet | None) -> None:
+        self.source = source
+        self.box = box
+        self.size = box[0] * box[1] if box else None
+        self.forced = alphabet
+        self.max_symbol_row = len(alphabet.symbols) if alphabet else len(DEFAULT_SYMBOLS)
+        self.index = 0
+        self.block: _Block | None = None
+        self.header: tuple[int, str] | None = None   # a 'Grid 01' line awaiting its grid
+        self.comment: str | None = None              # whole-line comment right above
+        self.geometries: dict[int, Geometry] = {}
+        # One-liner lengths read by bytes.translate alone: those that cannot be a row line
+        # and need no alphabet guess (16x16 may be hex).
+        table_alphabet = alphabet or _DEFAULT
+        self.fast_table = table_alphabet.table
+        sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols) + 1)
+        self.fast_sizes = {n * n: n for n in sizes
+                           if _has_box(n) and n * n > self.max_symbol_row
+                           and (alphabet or n != 16)}
+
+    # Emitting puzzles.
+
+    def _puzzle(self, line: int, name: str | None, grid: Grid | None = None,
+                alphabet: Alphabet | None = None, error: PuzzleError | None = None) -> Puzzle:
+        self.index += 1
+        return Puzzle(grid, self.source, line, self.index, name, alphabet, error)
+
+    def _error(self, line: int, name: str | None, message: str,
+               cell: str | None = None) -> Puzzle:
+        return self._puzzle(line, name, error=PuzzleError(message, source=self.source,
+                                                          line=line, cell=cell))
+
+    def _geometry(self, n: int) -> Geometry:
+        geo = self.geometries.get(n)
+        if geo is None:
+            geo = self.geometries[n] = geometry_for_size(n, self.box)
+        return geo
+
+    def _take_header(self, line: int) -> tuple[int, str | None]:
+        """Where the next puzzle starts and its header name, consuming the header."""
+        if self.header is None:
+            return line, None
+        (line, name), self.header = self.header, None
+        return line, name
+
+    # Feeding lines.
+
+    def feed(self, no: int, raw: str) -> list[Puzzle]:
+        s = raw.strip()
+        if not s:
+            self.comment = None
+            return self._blank()
+        if s[0] == "#":
+            return self._whole_comment(s)
+        comment = None
+        hash_at = s.find("#")
+        if hash_at >= 0:
+            comment = s[hash_at + 1:].strip() or None
+            s = s[:hash_at].rstrip()
+            if not s:
+                return self._whole_comment("#" + (comment or ""))
+        if self.block is None:
+            n = self.fast_sizes.get(len(s))
+            if n is not None:
+                puzzle = self._fast_one_liner(no, s, n, comment)
+                if puzzle is not None:
+                    return [puzzle]
+        if _HEADER.match(s):
+            return self._header(no, raw.strip())
+        if _RULE.fullmatch(s) and not self._is_dash_row(s):
+            return []
+        return self._content(no, s, comment)
+
+    def _is_dash_row(self, s: str) -> bool:
+        """Whether a line of dashes is cells ('-' empty) rather than a rule between bands.
+
+        Cells: a one-liner of dashes only, or, inside a grid, a row of the right length
+        whose dashes stand apart ('- - - | - - -', '--- ---'); '---+---' is always a rule.
+        """
+        if self.block is None:
+            return s.strip("-") == "" and self._is_one_liner(len(s), _SYMBOLS, s, None)
+        if "+" in s or "=" in s:
+            return False
+        tokens = s.translate(_SEPARATORS).split()
+        return len(tokens) > 1 and len("".join(tokens)) == self.block.row_len
+
+    def finish(self) -> list[Puzzle]:
+        out = self._end_block()
+        if self.header is not None:
+            line, name = self.header
+            self.header = None
+            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+        return out
+
+    def _blank(self) -> list[Puzzle]:
+        blk = self.block
+        if blk is None or not blk.rows:
+            return []
+        band = self.box[0] if self.box else default_box(blk.row_len)[0]
+        if len(blk.rows) % band == 0:
+            return []  # a gap between bands of one grid
+        return self._end_block()
+
+    def _whole_comment(self, s: str) -> list[Puzzle]:
+        out = self._end_block()
+        self.comment = s.lstrip("#").strip() or None
+        return out
+
+    def _header(self, no: int, text: str) -> list[Puzzle]:
+        out = self._end_block()
+        if self.header is not None:
+            line, name = self.header
+            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+        self.header = (no, text)
+        self.comment = None
+        return out
+
+    def _fast_one_liner(self, no: int, s: str, n: int, comment: str | None) -> Puzzle | None:
+        """The common case, one puzzle a line, or None to take the general path."""
+        try:
+            digits = s.encode("ascii").translate(self.fast_table)
+        except UnicodeEncodeError:
+            return None
+        if digits.find(_UNKNOWN) >= 0 or max(digits) > n:
+            return None
+        line, name = self._take_header(no)
+        alphabet = self.forced or alphabet_for(n)
+        return self._checked(line, name or comment, Grid(self._geometry(n), tuple(digits)),
+                             alphabet, lambda cell: no)
+
+    def _checked(self, line: int, name: str | None, grid: Grid, alphabet: Alphabet,
+                 line_of) -> Puzzle:
+        """The puzzle for ``grid`` (digits already in range), or its clash located."""
+        if clash_free(grid):
+            return self._puzzle(line, name, grid, alphabet)
+        try:
+            check_givens(grid)
+        except PuzzleError as error:
+            row = int(error.cell[1:error.cell.index("c")]) - 1
+            error.located(self.source, line_of(row * grid.size))
+            return self._puzzle(line, name, alphabet=alphabet, error=error)
+        return self._puzzle(line, name, grid, alphabet)
+
+    def _content(self, no: int, s: str, comment: str | None) -> list[Puzzle]:
+        tokens = s.translate(_SEPARATORS).split()
+        if self.forced:
+            kind, values = _SYMBOLS, None
+        else:
+            kind, values = _classify(tokens)
+        text = "".join(tokens)
+        row = _Row(no, tokens, text, values)
+        out: list[Puzzle] = []
+        blk = self.block
+        if blk is not None:
+            as_kind = self._row_kind(blk.mode, kind, row, blk.row_len)
+            if as_kind is not None:
+                self._add_row(blk, row, as_kind, comment)
+                if blk.complete:
+                    out.append(self._end_block()[0])
+                return out
+            ncells = len(tokens) if kind == _NUMBERS else len(text)
+            if not self._is_one_liner(ncells, kind, text, values):
+                # A bad row of this grid (rather than a new grid: those follow a blank line
+                # or a header, and end it there).
+                if blk.error is None:
+                    blk.error = PuzzleError(f"{ncells} cells in a row of {blk.row_len}",
+                                            source=self.source, line=no,
+                                            cell=f"r{len(blk.rows) + 1}")
+                blk.rows.append(row)
+                if blk.complete:
+                    out.extend(self._end_block())
+                return out
+            out.extend(self._end_block())
+        ncells = len(tokens) if kind == _NUMBERS else len(text)
+        if self._is_one_liner(ncells, kind, text, values):
+            line, name = self._take_header(no)
+            out.append(self._one_liner(line, name or comment, row, kind))
+        elif self._is_row_len(ncells, kind):
+            line, name = self._take_header(no)
+            blk = self.block = _Block(line, name or None, ncells,
+                                      _SYMBOLS if self.forced else _EITHER)
+            if blk.name is None and self.comment is not None:
+                blk.name = self.comment  # a comment line right above a grid names it
+                blk.name_from_comment = True
+            self._add_row(blk, row, kind, comment)
+        else:
+            line, name = self._take_header(no)
+            out.append(self._error(line, name or comment, self._count_message(ncells)))
+        self.comment = None
+        return out
+
+    def _count_message(self, ncells: int) -> str:
+        if self.box:
+            n = self.size
+            return f"{ncells} cells: a {self.box[0]}x{self.box[1]} Sudoku has {n * n} cells"
+        return f"{ncells} cells: a Sudoku has {_cell_counts_hint()}, ... cells"
+
+    @staticmethod
+    def _row_kind(mode: str, kind: str, row: _Row, row_len: int) -> str | None:
+        """How ``row`` reads as a row line of a block in ``mode``, or None if it does not fit."""
+        if mode == _NUMBERS or (mode == _EITHER and kind == _NUMBERS):
+            return _NUMBERS if len(row.tokens) == row_len else None
+        if mode == _SYMBOLS or kind == _SYMBOLS:
+            return _SYMBOLS if len(row.text) == row_len else None
+        return _EITHER if len(row.tokens) == row_len else None
+
+    @staticmethod
+    def _add_row(blk: _Block, row: _Row, kind: str, comment: str | None) -> None:
+        if kind != _EITHER:
+            blk.mode = kind
+        if comment and (blk.name is None or blk.name_from_comment):
+            blk.name = comment
+            blk.name_from_comment = False
+        blk.rows.append(row)
+
+    def _is_one_liner(self, ncells: int, kind: str, text: str,
+                      values: list[int | None] | None) -> bool:
+        if self.size:
+            return ncells == self.size * self.size
+        n = _one_line_size(ncells)
+        if n is None:
+            return False
+        if not self._is_row_len(ncells, kind):
+            return True
+        # Ambiguous: a puzzle of its own, or the first row of an ncells x ncells grid.
+        if kind == _SYMBOLS:
+            lookup = (self.forced or _DEFAULT).values
+            values = [lookup.get(ch, _UNKNOWN) for ch in text]
+        elif values is None:
+            return False
+        return any(values) and all(v is not None and v <= n for v in values)
+
+    def _is_row_len(self, ncells: int, kind: str) -> bool:
+        if self.size:
+            return ncells == self.size
+        limit = self.max_symbol_row if kind == _SYMBOLS else MAX_SIZE
+        return ncells <= limit and _has_box(ncells)
+
+    def _end_block(self) -> list[Puzzle]:
+        blk = self.block
+        if blk is None:
+            return []
+        self.block = None
+        if blk.error is not None:
+            return [self._puzzle(blk.line, blk.name, error=blk.error)]
+        rows = blk.rows
+        if blk.complete:
+            return [self._grid_from_rows(blk)]
+        first = rows[0]
+        kind = blk.mode
+        ncells = len(first.tokens) if kind == _NUMBERS else len(first.text)
+        if len(rows) == 1:  # a line alone is a one-liner, good or bad
+            if self.size and ncells == self.size ** 2 or not self.size and _one_line_size(ncells):
+                return [self._one_liner(blk.line, blk.name, first, kind)]
+            return [self._error(blk.line, blk.name, self._count_message(ncells))]
+        return [self._error(blk.line, blk.name,
+                            f"grid ends after {len(rows)} of {blk.row_len} rows")]
+
+    # Turning rows into grids.
+
+    def _one_liner(self, line: int, name: str | None, row: _Row, kind: str) -> Puzzle:
+        ncells = len(row.tokens) if kind == _NUMBERS else len(row.text)
+        n = integer_sqrt(ncells)
+        return self._make(line, name, n, [row], kind, lambda cell: row.line)
+
+    def _grid_from_rows(self, blk: _Block) -> Puzzle:
+        rows, n = blk.rows, blk.row_len
+        return self._make(blk.line, blk.name, n, rows, blk.mode,
+                          lambda cell: rows[cell // n].line)
+
+    def _make(self, line: int, name: str | None, n: int, rows: list[_Row], kind: str,
+              line_of) -> Puzzle:
+        try:
+            geo = self._geometry(n)
+        except ValueError as exc:
+            return self._error(line, name, str(exc))
+        if kind == _SYMBOLS or kind == _EITHER and self._either_as_symbols(n, rows):
+            text = "".join(r.text for r in rows)
+            alphabet = self._choose_alphabet(text, n)
+            if isinstance(alphabet, str):
+                return self._error(line, name, alphabet)
+            digits, bad = _read_symbols(text, alphabet, n)
+        else:
+            alphabet = NUMBERS
+            digits, bad = _read_numbers(rows, n)
+        if bad is not None:
+            cell, message = bad
+            return self._puzzle(line, name, alphabet=alphabet, error=PuzzleError(
+                message, source=self.source, line=line_of(cell), cell=geo.cell_name(cell)))
+        return self._checked(line, name, Grid(geo, tuple(digits)), alphabet, line_of)
+
+    def _either_as_symbols(self, n: int, rows: list[_Row]) -> bool:
+        """Single characters apart ('5 3 . | . 7 .'): symbols, unless numbers fit better."""
+        if self.forced:
+            return True
+        if n > 9:
+            return False
+        return not any("0" in r.text for r in rows)
+
+    def _choose_alphabet(self, text: str, n: int) -> Alphabet | str:
+        """The alphabet of a symbols grid, or an error message."""
+        if self.forced:
+            if len(self.forced.symbols) < n:
+                return (f"alphabet has {len(self.forced.symbols)} symbols, a {n}x{n} grid "
+                        f"needs {n}")
+            return self.forced
+        if n > len(DEFAULT_SYMBOLS):
+            return (f"a {n}x{n} grid cannot be written one symbol a cell; "
+                    f"write it as integers")
+        if n == 16 and "0" in text and "G" not in text and "g" not in text:
+            if any(m in text for m in "._*-") or text.count("0") <= 16:
+                return _HEX
+        return alphabet_for(n)
+
+
+def _read_symbols(text: str, alphabet: Alphabet,
+                  n: int) -> tuple[bytes | list[int], tuple[int, str] | None]:
+    """Digits of ``text`` in ``alphabet``, or the first bad cell and what is wrong with it."""
+    try:
+        digits = text.encode("ascii").translate(alphabet.table)
+    except UnicodeEncodeError:
+        digits = bytes(alphabet.values.get(ch, _UNKNOWN) for ch in text)
+    if digits.find(_UNKNOWN) < 0 and max(digits) <= n:
+        return digits, None
+    for cell, d in enumerate(digits):
+        if d == _UNKNOWN:
+            return digits, (cell, f"unknown symbol {text[cell]!r}")
+        if d > n:
+            return digits, (cell, f"{text[cell]!r} stands for {d}, above {n}")
+    raise AssertionError("unreachable")
+
+
+def _read_numbers(rows: list[_Row], n: int) -> tuple[list[int], tuple[int, str] | None]:
+    """Integers of number rows, or the first bad cell and what is wrong with it."""
+    digits: list[int] = []
+    for row in rows:
+        values = row.values if row.values is not None else [_number(t) for t in row.tokens]
+        digits.extend(values)  # type: ignore[arg-type]
+    if None in digits or max(digits) > n:
+        tokens = [t for row in rows for t in row.tokens]
+        for cell, d in enumerate(digits):
+            if d is None:
+                return digits, (cell, f"unknown symbol {tokens[cell]!r}")
+            if d > n:
+                return digits, (cell, f"{d} is above {n}")
+    return digits, None
+
+
+def check_alphabet(symbols: str, size: int | None = None) -> Alphabet:
+    """The :class:`Alphabet` of ``symbols``, with enough symbols for a ``size`` grid.
+
+    >>> check_alphabet("1123")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.OptionError: alphabet '1123' has '1' twice
+    """
+    alphabet = Alphabet(symbols)
+    if size is not None and len(symbols) < size:
+        raise OptionError(f"alphabet {symbols!r} is too short for a {size}x{size} grid")
+    return alphabet
+
+
+def _make_alphabet(alphabet: str | Alphabet | None) -> Alphabet | None:
+    if alphabet is None or isinstance(alphabet, Alphabet):
+        return alphabet
+    return Alphabet(alphabet)
+
+
+def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
+                  box: tuple[int, int] | None = None,
+                  alphabet: str | None = None) -> Iterator[Puzzle]:
+    """Puzzles from ``lines`` (any of the formats in the module docstring), streamed.
+
+    Args:
+        lines: text lines, with or without their line ends.
+        source: the name errors give as their place.
+        box: force the box shape (r, c); the grid is then (r*c) x (r*c).
+        alphabet: force the symbols (``'0123456789ABCDEF'``): the puzzle is read as symbols.
+
+    Returns:
+        An iterator of :class:`Puzzle`; bad ones carry ``error`` and reading goes on.
+        A bad ``box`` or ``alphabet`` raises :class:`OptionError` at once.
+
+    >>> [p.grid.nclues for p in parse_puzzles(["1.3..4.2.34.4.23", "# done"])]
+    [9]
+    """
+    if box is not None:
+        geometry_for_size(box[0] * box[1], box)  # raises ValueError (OptionError) if out of range
+    reader = _Reader(source, box, _make_alphabet(alphabet))
+    return _stream(reader, lines)
+
+
+def _stream(reader: _Reader, lines: Iterable[str], first_line: int = 1,
+            finish: bool = True) -> Iterator[Puzzle]:
+    feed = reader.feed
+    for no, line in enumerate(lines, first_line):
+        out = feed(no, line)
+        if out:
+            yield from out
+    if finish:
+        yield from reader.finish()
+
+
+# Splitting a stream of lines into chunks that other processes parse on their own.
+
+class LineSplitter:
+    """Says, line by line, where a stream may be cut so that each piece parses alone exactly
+    as it would in the whole stream (see :func:`parse_chunk`).
+
+    The reader of :func:`parse_puzzles` carries state from line to line: an open multi-line
+    grid, a pending ``Grid 01`` header, a whole-line comment that would name the next grid.
+    Right after a one-liner the first two are gone, and the comment is known here: so a cut
+    is allowed after a line that is a one-liner for the reader in any state, and the comment
+    goes with the next piece. Multi-line grids are never cut (:meth:`feed` says no until a
+    one-liner comes; the caller decides how long to wait).
+
+    >>> splitter = LineSplitter()
+    >>> [splitter.feed(line) for line in ["# title", "." * 81, "1 . | 3 .", "." * 81]]
+    [False, True, False, True]
+    >>> splitter.comment is None
+    True
+    """
+
+    def __init__(self, box: tuple[int, int] | None = None,
+                 alphabet: str | Alphabet | None = None) -> None:
+        if box is not None:
+            geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
+        self._reader = reader = _Reader("", box, _make_alphabet(alphabet))  # never fed
+        self.comment: str | None = None  # the whole-line comment the reader holds
+        self._maybe_block = False  # a multi-line grid may be open in the reader
+        # The reader's fast path, one table per one-liner length: symbols above N unknown.
+        self._tables = {length: bytes(d if d <= n else _UNKNOWN for d in reader.fast_table)
+                        for length, n in reader.fast_sizes.items()}
+
+    def feed(self, raw: str) -> bool:
+        """Take the next line; True when the stream may be cut after it."""
+        s = raw.strip()
+        if not s:
+            self.comment = None
+            return False
+        if s[0] == "#":  # ends any grid; names the next one
+            self.comment = s.lstrip("#").strip() or None
+            self._maybe_block = False
+            return False
+        hash_at = s.find("#")
+        if hash_at >= 0:
+            s = s[:hash_at].rstrip()
+        table = self._tables.get(len(s))
+        if table is not None and self._fast(s, table):
+            if not self._maybe_block:
+                return True  # the reader's fast path: the comment stays as it is
+            if not (_HEADER.match(s) or _RULE.fullmatch(s)):
+                # An open grid ends and the line is a one-liner of its own. (A grid can only
+                # be open after a content line, which cleared the comment.)
+                self._maybe_block = False
+                return True
+        if _HEADER.match(s):
+            self.comment, self._maybe_block = None, False
+        elif _RULE.fullmatch(s):
+            if not self._maybe_block and self._reader._is_dash_row(s):
+                self.comment, self._maybe_block = None, True
+        else:
+            self.comment, self._maybe_block = None, True
+        return False
+
+    @staticmethod
+    def _fast(s: str, table: bytes) -> bool:
+        """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
+        try:
+            return s.encode("ascii").translate(table).find(_UNKNOWN) < 0
+        except UnicodeEncodeError:
+            return False
+
+
+def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
+                comment: str | None = None, finish: bool = True,
+                box: tuple[int, int] | None = None,
+                alphabet: str | Alphabet | None = None) -> Iterator[Puzzle]:
+    """Puzzles from a piece of a stream cut where :class:`LineSplitter` allowed it.
+
+    ``first_line`` numbers its first line; ``comment`` is the splitter's comment at the cut;
+    ``finish=False`` for a piece that more lines follow (or that ended in a read error: then,
+    as in the whole stream, a grid left open is dropped). Puzzles are numbered (``index``)
+    from 1 within the piece.
+
+    >>> [p.line for p in parse_chunk(["# x", "." * 81], "f.txt", first_line=7)]
+    [8]
+    """
+    if box is not None:
+        geometry_for_size(box[0] * box[1], box)
+    reader = _Reader(source, box, _make_alphabet(alphabet))
+    reader.comment = comment
+    return _stream(reader, lines, first_line, finish)
+
+
+#: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
+#: a 1024x1024 one ~5 MB): reading stops there with a located error, so an endless stream
+#: without line ends (``< /dev/zero``) costs bounded memory.
+MAX_LINE_CHARS = 8 << 20
+
+
+def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
+    """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
+    replaced; a text stream is read as it is), without their line ends, read in blocks; any
+    stream works, FIFOs and devices included. A line longer than ``limit`` (default :data:`MAX_LINE_CHARS`) raises
+    :class:`PuzzleError` naming it, and reading stops.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
+    ['a', 'b']
+    >>> list(read_lines(io.BytesIO(b"1234567890"), "t", limit=4))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
+    """
+    import codecs
+    limit = MAX_LINE_CHARS if limit is None else limit
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    read = getattr(stream, "read1", stream.read)
+    pending: list[str] = []
+    size, number, first = 0, 0, True
+    while True:
+        block = read(1 << 16)
+        text = block if isinstance(block, str) else decoder.decode(block, final=not block)
+        if first and text:
+            text, first = text.removeprefix("\ufeff"), False
+        parts = text.split("\n")
+        if len(parts) > 1:
+            number += 1
+            yield "".join(pending + [parts[0]]).removesuffix("\r")
+            for part in parts[1:-1]:
+                number += 1
+                yield part.removesuffix("\r")
+            pending, size = [], 0
+        pending.append(parts[-1])
+        size += len(parts[-1])
+        if size > limit:
+            number += 1
+            raise PuzzleError(f"line {number} is longer than {_size_text(limit)}: not a "
+                              f"puzzle; reading stops", source=source, line=number)
+        if not block:
+            if size:
+                yield "".join(pending).removesuffix("\r")
+            return
+
+
+def _size_text(chars: int) -> str:
+    return f"{chars >> 20} MiB" if chars >= 1 << 20 else f"{chars} characters"
+
+
+def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
+                 alphabet: str | None = None) -> Iterator[Puzzle]:
+    """Puzzles from the file at ``path`` (``'-'`` is stdin), streamed line by line.
+
+    Any readable path works (a FIFO, ``/dev/stdin``, a process substitution): it is read as a
+    stream, in blocks, with :func:`read_lines`. A file that cannot be opened raises
+    :class:`PuzzleError` at once ('cannot read: ...').
+
+    >>> next(read_puzzles("/no/such.txt"))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: /no/such.txt: cannot read: No such file or directory
+    """
+    if path == "-":
+        stream, source = getattr(sys.stdin, "buffer", sys.stdin), "<stdin>"
+    else:
+        try:
+            stream, source = open(path, "rb"), path
+        except OSError as exc:
+            raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    puzzles = parse_puzzles(read_lines(stream, source), source, box=box, alphabet=alphabet)
+    return _closing(stream if path != "-" else None, puzzles, source)
+
+
+def _closing(handle, puzzles: Iterator[Puzzle], path: str) -> Iterator[Puzzle]:
+    try:
+        yield from puzzles
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    finally:
+        if handle is not None:
+            handle.close()
+
+
+def parse_puzzle(text: str, source: str = "<arg>", *, box: tuple[int, int] | None = None,
+                 alphabet: str | None = None) -> Puzzle:
+    """Exactly one puzzle from ``text`` (one line or several).
+
+    Raises:
+        PuzzleError: ``text`` is not one puzzle (naming the line and cell of the problem).
+        OptionError: a bad ``box`` or ``alphabet``.
+
+    >>> parse_puzzle("12..\\n..12\\n2...\\n...1").grid.cells[:4]
+    (1, 2, 0, 0)
+    >>> parse_puzzle("12x.")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: <arg>:1: 4 cells: a Sudoku has 16, 36, 64, 81, 100, 144, ... cells
+    """
+    puzzles = parse_puzzles(text.splitlines(), source, box=box, alphabet=alphabet)
+    first = next(puzzles, None)
+    if first is None:
+        raise PuzzleError("no puzzle", source=source)
+    if first.error is not None:
+        raise first.error
+    second = next(puzzles, None)
+    if second is not None:
+        raise PuzzleError("a second puzzle starts here; give one puzzle", source=source,
+                          line=second.line)
+    return first
+
+
+def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = None,
+                paint=None) -> str:
+    """``grid`` as text: ``'line'`` (one line) or ``'pretty'`` (rows, with box separators).
+
+    ``alphabet`` defaults to :func:`alphabet_for` the grid's size. Numbers write empty cells as
+    ``0`` in a line and ``.`` when pretty, right-aligned. ``paint(cell, text)``, pretty only,
+    may wrap each cell's text (in terminal colours, say) without changing the layout.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = Grid(geometry(2, 2), (1, 0, 3, 0) + (0,) * 12)
+    >>> format_grid(g)
+    '1.3.............'
+    >>> print(format_grid(g, "pretty"))
+    1 . | 3 .
+    . . | . .
+    ----+----
+    . . | . .
+    . . | . .
+    """
+    if alphabet is None:
+        alphabet = alphabet_for(grid.size)
+    n = grid.size
+    symbols = alphabet.symbols
+    if symbols is not None and len(symbols) < n:
+        raise OptionError(f"alphabet {symbols!r} is too short for a {n}x{n} grid")
+    cells = grid.cells
+    if style == "line":
+        if symbols is None:
+            return " ".join(map(str, cells))
+        return "".join([symbols[d - 1] if d else "." for d in cells])
+    if style != "pretty":
+        raise ValueError(f"unknown grid style {style!r} (use 'line' or 'pretty')")
+    if symbols is None:
+        width = len(str(n))
+        texts = [str(d).rjust(width) if d else ".".rjust(width) for d in cells]
+    else:
+        width = 1
+        texts = [symbols[d - 1] if d else "." for d in cells]
+    if paint is not None:
+        texts = [paint(cell, text) for cell, text in enumerate(texts)]
+    r, c = grid.geometry.band_shape
+    group_width = c * (width + 1) - 1
+    rule = "-+-".join(["-" * group_width] * (n // c))
+    lines = []
+    for row in range(n):
+        if row and row % r == 0:
+            lines.append(rule)
+        start = row * n
+        groups = [" ".join(texts[start + j:start + j + c]) for j in range(0, n, c)]
+        lines.append(" | ".join(groups))
+    return "\n".join(lines)
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """``'3x4'`` -> ``(3, 4)``: a box of 3 rows by 4 columns; OptionError when malformed.
+
+    >>> parse_box("3x4"), parse_box(" 2X3 ")
+    ((3, 4), (2, 3))
+    """
+    match = re.fullmatch(r"\s*(\d+)\s*[xX*]\s*(\d+)\s*", text)
+    if not match:
+        raise OptionError(f"box must be written RxC, like 3x3 or 2x3 (got {text!r})")
+    r, c = int(match[1]), int(match[2])
+    if r < 1 or c < 1 or r * c > MAX_SIZE:
+        raise OptionError(f"box {r}x{c} is out of range (rows and columns from 1, "
+                          f"at most {MAX_SIZE} cells a box)")
+    return r, c

@@ -1,0 +1,396 @@
+"""Variant puzzles: a grid shape, givens and constraints, and the satdoku variant JSON format.
+
+Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.rules`):
+
+- document: one JSON object of the satdoku variant format, version 1 (``"format":
+  "satdoku-variant"``): ``size``, ``box`` or ``regions``, ``givens``, ``constraints``, and
+  optional ``name``, ``author``, ``source``. ``satdoku/schema/variant-1.schema.json`` is its
+  JSON Schema.
+- stream: JSON Lines, one document a line. A document may also span several lines (pretty
+  printed): a line that leaves an object unfinished is continued by the next ones, unless
+  that one starts a new object at its first column. Blank lines and lines starting with ``#``
+  between documents are skipped.
+
+Reading never raises on a bad document inside a stream: :func:`parse_variants` yields a
+:class:`VariantEntry` whose ``error`` (a :class:`PuzzleError`) says where (source, line) and
+what: which field, which constraint (``constraints[2] (killer)``, 0-based as in the JSON) or
+which cell. One bad document never stops the stream.
+
+The puzzle binds its constraints (:meth:`Constraint.bind`) when it is made, so negative
+constraints (``no-kropki``, ``no-xv``) know the dots and X/V clues of their own puzzle.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from ..rules import Constraint, bind_all, constraint_from_json, parse_cell
+from ..errors import PuzzleError
+from .text import alphabet_for
+from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
+from ..model.grid import Grid, check_givens, solution_problems
+
+__all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
+           "variant_document", "format_variant", "parse_variants", "read_variants"]
+
+FORMAT = "satdoku-variant"
+VERSION = 1
+_FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "givens",
+           "constraints")
+_BOX = re.compile(r"(\d+)x(\d+)")
+
+
+@dataclass(frozen=True)
+class VariantPuzzle:
+    """A variant Sudoku: ``givens`` on ``geometry`` plus ``constraints`` (bound to each other).
+
+    ``name``, ``author`` and ``source`` (a URL or citation) describe it; they play no part in
+    solving.
+
+    >>> from satdoku.rules import Killer
+    >>> g = geometry(2, 2)
+    >>> p = VariantPuzzle(g, Grid(g, (0,) * 16), [Killer((0, 1), 3)])
+    >>> p.check(Grid(g, (2, 1, 3, 4, 3, 4, 1, 2, 1, 2, 4, 3, 4, 3, 2, 1)))
+    []
+    >>> p.check(Grid(g, (1, 3, 2, 4, 2, 4, 1, 3, 3, 1, 4, 2, 4, 2, 3, 1)))
+    ['killer cage r1c1-r1c2 = 3: the digits sum to 4']
+    """
+
+    geometry: Geometry
+    givens: Grid
+    constraints: tuple[Constraint, ...] = ()
+    name: str | None = None
+    author: str | None = None
+    source: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.givens.geometry is not self.geometry:
+            raise ValueError("the givens' grid has another geometry than the puzzle")
+        object.__setattr__(self, "constraints", tuple(bind_all(tuple(self.constraints))))
+
+    def check(self, solution: Grid) -> list[str]:
+        """Everything wrong with ``solution``: the Sudoku rules and givens
+        (:func:`satdoku.model.grid.solution_problems`), then each constraint's own check."""
+        return solution_problems(solution, self.givens, self.constraints)
+
+    def is_solution(self, solution: Grid) -> bool:
+        return not self.check(solution)
+
+
+@dataclass
+class VariantEntry:
+    """One document read from a stream: its puzzle, or the error that kept it from being one.
+    """
+
+    puzzle: VariantPuzzle | None
+    source: str
+    line: int
+    index: int
+    error: PuzzleError | None = field(default=None)
+    warnings: list[str] = field(default_factory=list)  # what an f-puzzles import left out
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    @property
+    def name(self) -> str | None:
+        return self.puzzle.name if self.puzzle is not None else None
+
+
+def _fail(message: str, cell: str | None = None) -> PuzzleError:
+    return PuzzleError(message, cell=cell)
+
+
+def _text(doc: dict, key: str) -> str | None:
+    value = doc.get(key)
+    if value is not None and not isinstance(value, str):
+        raise _fail(f"'{key}' must be a string")
+    return value
+
+
+def _geometry(doc: dict) -> Geometry:
+    size = doc.get("size")
+    if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIZE:
+        raise _fail(f"'size' must be an integer 1..{MAX_SIZE}, not {size!r}"
+                    if "size" in doc else "'size' is missing")
+    box, regions = doc.get("box"), doc.get("regions")
+    if box is not None and regions is not None:
+        raise _fail("give 'box' or 'regions', not both")
+    if regions is not None:
+        return _regions(regions, size)
+    if box is None:
+        shape = default_box(size)
+        if shape is None:
+            raise _fail(f"a {size}x{size} grid has no usual box shape: give 'box' or 'regions'")
+        return geometry(*shape)
+    m = _BOX.fullmatch(box) if isinstance(box, str) else None
+    if not m or int(m.group(1)) * int(m.group(2)) != size:
+        raise _fail(f"'box' must be 'RxC' with R*C = {size}, not {box!r}")
+    return geometry(int(m.group(1)), int(m.group(2)))
+
+
+def _regions(regions: Any, size: int) -> Geometry:
+    shape_error = f"'regions' must be {size} lists of {size} cell names"
+    if not isinstance(regions, list) or len(regions) != size:
+        raise _fail(shape_error)
+    probe = _Probe(size)
+    cells = []
+    for region in regions:
+        if not isinstance(region, list) or len(region) != size:
+            raise _fail(shape_error)
+        try:
+            cells.append([parse_cell(name, probe) for name in region])
+        except ValueError as exc:
+            raise _fail(f"'regions': {exc}") from None
+    seen: dict[int, int] = {}
+    for i, region in enumerate(cells):
+        for cell in region:
+            if cell in seen:
+                raise _fail(f"'regions': in regions {seen[cell] + 1} and {i + 1}",
+                            cell=probe.cell_name(cell))
+            seen[cell] = i
+    try:
+        return jigsaw(cells)
+    except ValueError as exc:
+        raise _fail(f"'regions': {exc}") from None
+
+
+class _Probe:
+    """Just enough of a geometry to read cell names before the real one exists."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def cell_name(self, cell: int) -> str:
+        r, c = divmod(cell, self.size)
+        return f"r{r + 1}c{c + 1}"
+
+
+def _givens(value: Any, geo: Geometry) -> Grid:
+    n = geo.size
+    cells = [0] * geo.ncells
+    if value is None:
+        return Grid(geo, tuple(cells))
+    if isinstance(value, str):
+        text = "".join(value.split())
+        alphabet = alphabet_for(n)
+        if alphabet.is_numbers:
+            raise _fail(f"'givens' of a {n}x{n} grid must be an object (too many digits for "
+                        f"one symbol each)")
+        if len(text) != geo.ncells:
+            raise _fail(f"'givens' has {len(text)} symbols; a {n}x{n} grid has {geo.ncells}")
+        for cell, ch in enumerate(text):
+            try:
+                cells[cell] = alphabet.digit(ch)
+            except ValueError:
+                raise _fail(f"'givens': unknown symbol {ch!r}", cell=geo.cell_name(cell)) from None
+            if cells[cell] > n:
+                raise _fail(f"'givens': {ch!r} is above {n}", cell=geo.cell_name(cell))
+        return Grid(geo, tuple(cells))
+    if not isinstance(value, dict):
+        raise _fail("'givens' must be an object of cell names to digits, or a string")
+    for name, digit in value.items():
+        try:
+            cell = parse_cell(name, geo)
+        except ValueError as exc:
+            raise _fail(f"'givens': {exc}") from None
+        if not isinstance(digit, int) or isinstance(digit, bool) or not 1 <= digit <= n:
+            raise _fail(f"'givens': {digit!r} is not a digit 1..{n}", cell=geo.cell_name(cell))
+        cells[cell] = digit
+    return Grid(geo, tuple(cells))
+
+
+def _constraints(value: Any, geo: Geometry) -> list[Constraint]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise _fail("'constraints' must be a list")
+    out = []
+    for i, data in enumerate(value):
+        kind = data.get("type") if isinstance(data, dict) else None
+        where = f"constraints[{i}]" + (f" ({kind})" if isinstance(kind, str) else "")
+        try:
+            out.append(constraint_from_json(data, geo))
+        except ValueError as exc:
+            raise _fail(f"{where}: {exc}") from None
+    return out
+
+
+def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
+                 ) -> VariantPuzzle:
+    """The puzzle of one document (a dict, or its JSON text).
+
+    Raises:
+        PuzzleError: saying where (``source``, ``line``) and what is wrong.
+
+    >>> p = read_variant('{"size": 4, "givens": "1...........4...", '
+    ...                  '"constraints": [{"type": "diagonal", "direction": "-"}]}')
+    >>> p.geometry.shape, p.givens.nclues, p.constraints[0].describe(p.geometry)
+    ('2x2', 2, 'diagonal r1c1-r4c4')
+    >>> read_variant({"size": 4, "constraints": [{"type": "killer", "cells": ["r1c5"]}]},
+    ...              "f.jsonl", 3)
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: f.jsonl:3: constraints[0] (killer): r1c5 is outside the 4x4 grid
+    """
+    try:
+        if isinstance(doc, str):
+            try:
+                doc = json.loads(doc)
+            except json.JSONDecodeError as exc:
+                raise _fail(f"not JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
+                            ) from None
+        return _read(doc)
+    except PuzzleError as exc:
+        raise exc.located(source, line) from None
+
+
+def _read(doc: Any) -> VariantPuzzle:
+    if not isinstance(doc, dict):
+        raise _fail("a variant puzzle must be a JSON object")
+    unknown = [k for k in doc if k not in _FIELDS]
+    if unknown:
+        raise _fail(f"unknown field{'s' if len(unknown) > 1 else ''} "
+                    f"{', '.join(map(repr, unknown))}")
+    if doc.get("format", FORMAT) != FORMAT:
+        raise _fail(f"'format' must be {FORMAT!r}, not {doc['format']!r}")
+    if doc.get("version", VERSION) != VERSION:
+        raise _fail(f"version {doc['version']!r} is not one satdoku reads (it reads "
+                    f"version {VERSION})")
+    geo = _geometry(doc)
+    givens = _givens(doc.get("givens"), geo)
+    check_givens(givens)
+    return VariantPuzzle(geo, givens, tuple(_constraints(doc.get("constraints"), geo)),
+                         _text(doc, "name"), _text(doc, "author"), _text(doc, "source"))
+
+
+def variant_document(puzzle: VariantPuzzle) -> dict:
+    """The puzzle as a document (a dict ready for ``json.dumps``).
+
+    >>> from satdoku.rules import Thermometer
+    >>> g = geometry(2, 2)
+    >>> variant_document(VariantPuzzle(g, Grid(g, (1,) + (0,) * 15), [Thermometer((4, 5))]))
+    {'format': 'satdoku-variant', 'version': 1, 'size': 4, 'box': '2x2', 'givens': {'r1c1': 1}, \
+'constraints': [{'type': 'thermometer', 'cells': ['r2c1', 'r2c2']}]}
+    """
+    geo = puzzle.geometry
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
+    for key in ("name", "author", "source"):
+        if getattr(puzzle, key) is not None:
+            doc[key] = getattr(puzzle, key)
+    doc["size"] = geo.size
+    if geo.is_boxed:
+        doc["box"] = geo.shape
+    else:
+        doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
+    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.givens.givens()}
+    doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
+    return doc
+
+
+def format_variant(puzzle: VariantPuzzle, indent: int | None = None) -> str:
+    """The puzzle as JSON text: one line (for JSON Lines) unless ``indent`` is given."""
+    separators = (",", ": ") if indent is not None else (", ", ": ")
+    return json.dumps(variant_document(puzzle), indent=indent, separators=separators,
+                      ensure_ascii=False)
+
+
+def is_fpuzzles_document(doc: Any) -> bool:
+    """Whether a parsed JSON object is f-puzzles' own (a ``grid`` of cell objects), not ours."""
+    return isinstance(doc, dict) and "grid" in doc and "format" not in doc \
+        and "givens" not in doc
+
+
+def _entry(doc: Any, source: str, line: int, index: int,
+           ignore_unknown: bool = False) -> VariantEntry:
+    warnings: list[str] = []
+    try:
+        if isinstance(doc, str) and not doc.lstrip().startswith("{"):
+            doc = doc.strip()  # an f-puzzles link or lz-string
+            fpuzzles = True
+        else:
+            if isinstance(doc, str):
+                try:
+                    doc = json.loads(doc)
+                except json.JSONDecodeError:
+                    pass  # read_variant says what is wrong
+            fpuzzles = is_fpuzzles_document(doc)
+        if fpuzzles:
+            from .fpuzzles import convert_fpuzzles
+            conversion = convert_fpuzzles(doc, source, ignore_unknown=ignore_unknown, line=line)
+            doc, warnings = conversion.document, conversion.warnings
+        puzzle = read_variant(doc, source, line)
+    except PuzzleError as exc:
+        return VariantEntry(None, source, line, index, exc.located(source, line))
+    return VariantEntry(puzzle, source, line, index, warnings=warnings)
+
+
+def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
+                   ignore_unknown: bool = False) -> Iterator[VariantEntry]:
+    """Variant puzzles from JSON Lines (see the module docstring), streamed.
+
+    A line that is not JSON is read as an f-puzzles link or lz-string, and a JSON object
+    that is f-puzzles' own (``grid`` of cell objects) is converted too (:mod:`satdoku.io.fpuzzles`;
+    ``ignore_unknown`` lets what satdoku cannot use through, as warnings on the entry).
+
+    >>> entries = list(parse_variants(['{"size": 4}', '{"size": 5}', '', '{', '"size": 6', '}']))
+    >>> [(e.line, e.ok, e.puzzle and e.puzzle.geometry.size) for e in entries]
+    [(1, True, 4), (2, False, None), (4, True, 6)]
+    >>> str(entries[1].error)
+    "<stdin>:2: a 5x5 grid has no usual box shape: give 'box' or 'regions'"
+    """
+    buffer: list[str] = []
+    start = index = 0
+    for no, raw in enumerate(lines, 1):
+        text = raw.rstrip("\r\n")
+        if buffer and text[:1] == "{":  # a new object: the one before was broken
+            index += 1
+            yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
+            buffer = []
+        if not buffer:
+            stripped = text.strip()
+            if not stripped or stripped.startswith("#"):
+                continue
+            start = no
+            if not stripped.startswith("{"):  # an f-puzzles link or lz-string, on its own
+                index += 1
+                yield _entry(stripped, source, no, index, ignore_unknown)
+                continue
+        buffer.append(text)
+        joined = "\n".join(buffer) if len(buffer) > 1 else text
+        try:
+            doc = json.loads(joined)
+        except json.JSONDecodeError as exc:
+            if exc.pos >= len(joined.rstrip()):
+                continue  # unfinished: the next lines may complete it
+            doc = joined  # read_variant says what is wrong
+        index += 1
+        yield _entry(doc, source, start, index, ignore_unknown)
+        buffer = []
+    if buffer:
+        index += 1
+        yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
+
+
+def read_variants(path: str) -> Iterator[VariantEntry]:
+    """Variant puzzles from the file at ``path`` (``'-'``: stdin), streamed.
+
+    A file that cannot be opened raises :class:`PuzzleError` at once.
+    """
+    if path == "-":
+        return parse_variants(sys.stdin, "<stdin>")
+    try:
+        handle = open(path, encoding="utf-8-sig")
+    except OSError as exc:
+        raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    return _closing(handle, parse_variants(handle, path))
+
+
+def _closing(handle, entries: Iterator[VariantEntry]) -> Iterator[VariantEntry]:
+    with handle:
+        yield from entries

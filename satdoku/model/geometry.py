@@ -1,0 +1,247 @@
+"""The shape of a Sudoku grid, computed once and shared by every solver.
+
+Glossary (used throughout satdoku):
+
+- box: an r x c block of cells; the grid is N x N with N = r * c (the *size*).
+- cell: an int ``0 .. N*N-1``, numbered row by row; ``r3c7`` names it in messages (1-based).
+- digit: an int ``1 .. N``; 0 means empty. Symbols ('1'..'9', 'A'.., '.') exist only in
+  parsing and formatting.
+- house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
+  rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
+- region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
+  cells each in place of the boxes; everything else treats them as boxes.
+- peer: another cell that shares a house with a cell.
+- line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
+  r of a column; any number for regions), the unit of locked candidates.
+
+Algorithms only loop over ``houses``, ``cell_houses`` and ``peers``; nothing else knows what a box
+is. Peers are built on first use only: for 400 x 400 grids they would take gigabytes and only the
+native solver wants them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+from ..errors import OptionError
+
+__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "box_shapes", "default_box",
+           "geometry_for_size"]
+
+#: Largest grid size satdoku accepts (a 400 x 400 grid has 64 million (cell, digit) pairs).
+MAX_SIZE = 1024
+
+
+@dataclass(frozen=True)
+class Segment:
+    """The cells ``line`` (a row or column house) shares with ``box`` (a box house)."""
+
+    line: int
+    box: int
+    cells: tuple[int, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Geometry:
+    """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes, or of
+    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0).
+
+    Build one with :func:`geometry` or :func:`jigsaw` (both cached), not directly.
+
+    >>> g = geometry(2, 3)
+    >>> g.size, g.ncells, len(g.houses)
+    (6, 36, 18)
+    >>> g.cell_name(g.cell(2, 5))
+    'r3c6'
+    """
+
+    box_rows: int
+    box_cols: int
+    regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    size: int = field(init=False)
+    ncells: int = field(init=False)
+    houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
+    cell_houses: tuple[tuple[int, int, int], ...] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        r, c = self.box_rows, self.box_cols
+        if self.regions is None:
+            n = r * c
+            boxes = []
+            for b in range(n):
+                top, left = (b // r) * r, (b % r) * c
+                boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
+        else:
+            n = len(self.regions)
+            boxes = [tuple(sorted(region)) for region in self.regions]
+        box_of = [0] * (n * n)
+        for b, box in enumerate(boxes):
+            for cell in box:
+                box_of[cell] = b
+        rows = [tuple(range(i * n, (i + 1) * n)) for i in range(n)]
+        cols = [tuple(range(j, n * n, n)) for j in range(n)]
+        cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
+                            for cell in range(n * n))
+        object.__setattr__(self, "size", n)
+        object.__setattr__(self, "ncells", n * n)
+        object.__setattr__(self, "houses", tuple(rows + cols + boxes))
+        object.__setattr__(self, "cell_houses", cell_houses)
+
+    @property
+    def is_boxed(self) -> bool:
+        """True for regular boxes, False for a jigsaw of irregular regions."""
+        return self.regions is None
+
+    @property
+    def shape(self) -> str:
+        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``)."""
+        return f"{self.box_rows}x{self.box_cols}" if self.regions is None else "jigsaw"
+
+    @property
+    def band_shape(self) -> tuple[int, int]:
+        """(rows, columns) between the rules of a printed grid: the box shape, or the whole
+        grid for a jigsaw (no straight rules)."""
+        if self.regions is None:
+            return self.box_rows, self.box_cols
+        return self.size, self.size
+
+    @functools.cached_property
+    def segments(self) -> tuple[Segment, ...]:
+        """Every non-empty intersection of a line with a box: rows first, then columns, each
+        line's segments left to right (top to bottom).
+
+        >>> [s.cells for s in geometry(2, 2).segments[:2]]
+        [(0, 1), (2, 3)]
+        """
+        out = []
+        for line in range(2 * self.size):
+            by_box: dict[int, list[int]] = {}
+            for cell in self.houses[line]:
+                by_box.setdefault(self.cell_houses[cell][2], []).append(cell)
+            out.extend(Segment(line, box, tuple(cells)) for box, cells in by_box.items())
+        return tuple(out)
+
+    @functools.cached_property
+    def peers(self) -> tuple[tuple[int, ...], ...]:
+        """For each cell, the sorted cells that share a house with it (itself excluded)."""
+        result = []
+        for cell, hs in enumerate(self.cell_houses):
+            ps = set()
+            for h in hs:
+                ps.update(self.houses[h])
+            ps.discard(cell)
+            result.append(tuple(sorted(ps)))
+        return tuple(result)
+
+    def cell(self, row: int, col: int) -> int:
+        """The cell at 0-based ``row``, ``col``."""
+        return row * self.size + col
+
+    def row_col(self, cell: int) -> tuple[int, int]:
+        """0-based (row, column) of ``cell``."""
+        return divmod(cell, self.size)
+
+    def cell_name(self, cell: int) -> str:
+        """``'r3c7'``: the 1-based name of ``cell`` used in every message."""
+        r, c = divmod(cell, self.size)
+        return f"r{r + 1}c{c + 1}"
+
+    def house_name(self, house: int) -> str:
+        """``'row 3'``, ``'column 7'`` or ``'box 5'`` (1-based)."""
+        kind, index = divmod(house, self.size)
+        box = "box" if self.regions is None else "region"
+        return f"{('row', 'column', box)[kind]} {index + 1}"
+
+    def __repr__(self) -> str:
+        return f"Geometry({self.shape}, size={self.size})"
+
+    def __reduce__(self):
+        # Unpickled in a worker process, a geometry is the cached one of that process, so
+        # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.regions is not None:
+            return (jigsaw, (self.regions,))
+        return (geometry, (self.box_rows, self.box_cols))
+
+
+@functools.lru_cache(maxsize=None)
+def geometry(box_rows: int, box_cols: int) -> Geometry:
+    """The shared, cached geometry for boxes of ``box_rows`` x ``box_cols`` cells.
+
+    >>> geometry(3, 3) is geometry(3, 3)
+    True
+    """
+    if box_rows < 1 or box_cols < 1 or box_rows * box_cols > MAX_SIZE:
+        raise OptionError(f"box shape {box_rows}x{box_cols} is out of range")
+    return Geometry(box_rows, box_cols)
+
+
+def jigsaw(regions) -> Geometry:
+    """The shared, cached geometry whose boxes are the irregular ``regions`` (N of N cells each,
+    together every cell once; cells numbered row by row).
+
+    >>> g = jigsaw(((0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13), (10, 11, 14, 15)))
+    >>> g.shape, g.size, g.house_name(9)
+    ('jigsaw', 4, 'region 2')
+    """
+    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)))
+
+
+@functools.lru_cache(maxsize=64)
+def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
+    n = len(regions)
+    if not 1 <= n <= MAX_SIZE:
+        raise OptionError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
+    seen = sorted(cell for region in regions for cell in region)
+    if any(len(region) != n for region in regions) or seen != list(range(n * n)):
+        raise OptionError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
+                         f"regions of {n} cells")
+    return Geometry(0, 0, regions)
+
+
+def box_shapes(size: int) -> list[tuple[int, int]]:
+    """Every box shape (r, c) with r * c == size, most square first, fewer rows first on ties.
+
+    >>> box_shapes(12)
+    [(3, 4), (4, 3), (2, 6), (6, 2), (1, 12), (12, 1)]
+    """
+    shapes = [(r, size // r) for r in range(1, size + 1) if size % r == 0]
+    return sorted(shapes, key=lambda rc: (abs(rc[0] - rc[1]), rc[0] > rc[1], rc[0]))
+
+
+def default_box(size: int) -> tuple[int, int] | None:
+    """The usual box shape for a grid of ``size``: square, else r < c as close as possible.
+
+    Sizes whose only shapes are 1 x N (primes) have no Sudoku boxes and give None.
+
+    >>> default_box(9), default_box(6), default_box(12), default_box(7)
+    ((3, 3), (2, 3), (3, 4), None)
+    """
+    if size < 1:
+        return None
+    if size == 1:
+        return (1, 1)
+    r, c = box_shapes(size)[0]
+    if r == 1:
+        return None
+    return (r, c)
+
+
+def geometry_for_size(size: int, box: tuple[int, int] | None = None) -> Geometry:
+    """The geometry of an N x N grid, with ``box`` forcing the shape (it must multiply to N)."""
+    if box is None:
+        shape = default_box(size)
+        if shape is None:
+            raise OptionError(f"a {size}x{size} grid has no box shape (give one with --box RxC)")
+    else:
+        shape = box
+        if shape[0] * shape[1] != size:
+            raise OptionError(f"box {shape[0]}x{shape[1]} does not fit a {size}x{size} grid")
+    return geometry(*shape)
+
+
+def integer_sqrt(n: int) -> int | None:
+    """The integer square root of ``n`` when ``n`` is a perfect square, else None."""
+    root = math.isqrt(n) if n >= 0 else -1
+    return root if root >= 0 and root * root == n else None

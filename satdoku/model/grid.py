@@ -1,0 +1,219 @@
+"""Grids: a geometry plus one digit per cell (0 empty), and the independent solution checker.
+
+The checker belongs to neither solver: every answer, SAT or native, goes through
+:func:`solution_problems` before anyone prints it.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import operator
+from dataclasses import dataclass
+from typing import Iterator, Sequence
+
+from ..errors import PuzzleError
+from .geometry import Geometry
+
+__all__ = ["Grid", "find_clash", "check_givens", "clash_free", "is_solution",
+           "solution_problems"]
+
+
+@dataclass(frozen=True, eq=True)
+class Grid:
+    """An immutable N x N grid: ``cells[i]`` is the digit of cell ``i`` (1..N) or 0 for empty.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = Grid(geometry(2, 2), (1, 0, 3, 0) + (0,) * 12)
+    >>> g.size, g.nclues, list(g.givens())[:2]
+    (4, 2, [(0, 1), (2, 3)])
+    """
+
+    geometry: Geometry
+    cells: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.cells) != self.geometry.ncells:
+            raise ValueError(f"{len(self.cells)} cells for a {self.geometry.size}x"
+                             f"{self.geometry.size} grid")
+
+    @classmethod
+    def from_cells(cls, geometry: Geometry, cells: Sequence[int]) -> "Grid":
+        """A grid from any sequence of digits (0 empty)."""
+        return cls(geometry, tuple(cells))
+
+    @property
+    def size(self) -> int:
+        return self.geometry.size
+
+    @property
+    def nclues(self) -> int:
+        """How many cells are given."""
+        return sum(1 for d in self.cells if d)
+
+    def givens(self) -> Iterator[tuple[int, int]]:
+        """(cell, digit) for every given cell, in cell order."""
+        return ((cell, d) for cell, d in enumerate(self.cells) if d)
+
+    def is_complete(self) -> bool:
+        return all(self.cells)
+
+    def differences(self, other: "Grid") -> list[int]:
+        """Cells where this grid and ``other`` hold different digits."""
+        return [i for i, (a, b) in enumerate(zip(self.cells, other.cells)) if a != b]
+
+    def __hash__(self) -> int:
+        return hash((self.geometry.shape, self.cells))
+
+
+def find_clash(grid: Grid) -> tuple[int, int, int] | None:
+    """The first (cell, earlier_cell, digit) where a given repeats a given in one of its houses.
+
+    Cells are scanned in order, so the reported cell is the later of the two.
+    """
+    geo = grid.geometry
+    seen: dict[tuple[int, int], int] = {}
+    for cell, d in enumerate(grid.cells):
+        if not d:
+            continue
+        for h in geo.cell_houses[cell]:
+            earlier = seen.get((h, d))
+            if earlier is not None:
+                return cell, earlier, d
+        for h in geo.cell_houses[cell]:
+            seen[(h, d)] = cell
+    return None
+
+
+def check_givens(grid: Grid) -> None:
+    """Raise :class:`PuzzleError` naming the cell when two givens clash or a digit is out of range.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> check_givens(Grid(geometry(2, 2), (1, 1) + (0,) * 14))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: r1c2: 1 repeats the given at r1c1
+    """
+    geo = grid.geometry
+    for cell, d in enumerate(grid.cells):
+        if not 0 <= d <= geo.size:
+            raise PuzzleError(f"{d} is not a digit of a {geo.size}x{geo.size} grid",
+                              cell=geo.cell_name(cell))
+    clash = find_clash(grid)
+    if clash:
+        cell, earlier, d = clash
+        raise PuzzleError(f"{d} repeats the given at {geo.cell_name(earlier)}",
+                          cell=geo.cell_name(cell))
+
+
+def clash_free(grid: Grid) -> bool:
+    """True when no two givens share a house: :func:`check_givens` would pass.
+
+    :func:`check_givens` names the clashing cells and costs about ten times as much (a 9x9
+    takes ~80 us); only a grid that fails here goes through it, for its message.
+    """
+    geo, cells = grid.geometry, grid.cells
+    cell_houses, stride = geo.cell_houses, geo.size + 1
+    keys = {h * stride + cells[cell]
+            for cell in itertools.compress(range(geo.ncells), cells) for h in cell_houses[cell]}
+    return len(keys) == 3 * (geo.ncells - cells.count(0))
+
+
+#: Grids up to this size get the table of :func:`_house_sums` (a 16x16 table is ~1 MB).
+_HOUSE_SUMS_MAX_SIZE = 16
+
+
+@functools.lru_cache(maxsize=8)
+def _house_sums(geo: Geometry) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """``(terms, target)``: a right grid is one whose ``sum(map(getitem, terms, cells))`` is
+    ``target``.
+
+    House h owns a slot of ``w`` bits in one big int; digit d in a cell adds ``1 << d`` to the
+    slots of the cell's three houses (``terms[cell][d]`` is that sum, precomputed). A slot sums
+    N powers of two from ``2**1 .. 2**N``; it equals ``2 + 4 + ... + 2**N`` only when the N digits
+    are 1..N once each, since binary is the one way to write a number with that few powers of
+    two. Slots are wide enough never to carry into each other, so the whole sum is ``target``
+    exactly when every house is right. Digits 0 and N+1 add a bit above every slot, so they miss
+    the target; larger ones raise IndexError (negative ones are the caller's to refuse).
+    """
+    n = geo.size
+    w = n + 1 + n.bit_length()  # n * 2**n < 2**w: a slot never carries
+    poison = 1 << (w * len(geo.houses))
+    terms = tuple(
+        (poison,) + tuple(sum(1 << (w * h + d) for h in houses) for d in range(1, n + 1))
+        + (poison,)
+        for houses in geo.cell_houses)
+    full = sum(1 << d for d in range(1, n + 1))
+    target = sum(full << (w * h) for h in range(len(geo.houses)))
+    return terms, target
+
+
+def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
+    """True when ``solution`` is right for ``puzzle``: the common case, in C-level loops.
+
+    Same verdict as the house-by-house check of :func:`solution_problems`, which explains what
+    is wrong only when this says False.
+    """
+    cells, given = solution.cells, puzzle.cells
+    if list(itertools.compress(cells, given)) != list(filter(None, given)):
+        return False
+    geo = puzzle.geometry
+    if geo.size > _HOUSE_SUMS_MAX_SIZE:
+        n = geo.size
+        if min(cells) < 1 or max(cells) > n:
+            return False
+        return all(len(set(map(cells.__getitem__, house))) == n for house in geo.houses)
+    terms, target = _house_sums(geo)
+    try:
+        # bytes() refuses anything but 0..255, so no negative digit indexes from the end
+        return sum(map(operator.getitem, terms, bytes(cells))) == target
+    except (IndexError, TypeError, ValueError):  # not a digit at all
+        return False
+
+
+def solution_problems(solution: Grid, puzzle: Grid, constraints: tuple = ()) -> list[str]:
+    """Everything wrong with ``solution`` as an answer to ``puzzle`` (empty when it is right).
+
+    Checked from scratch: same geometry, every cell filled with a digit 1..N, every house holds
+    each digit once, and every given of the puzzle kept. A fast check (:func:`_solution_ok`)
+    passes right answers; a wrong one is then gone through house by house, for the messages.
+    Then each of ``constraints`` (variant rules) checks the grid itself, when it is a grid of
+    the puzzle's shape filled with digits 1..N (what a rule's check reads).
+    """
+    problems = _grid_problems(solution, puzzle)
+    if constraints and solution.geometry is puzzle.geometry and (
+            not problems or all(1 <= d <= puzzle.size for d in solution.cells)):
+        for constraint in constraints:
+            problems += constraint.check(solution)
+    return problems
+
+
+def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
+    """:func:`solution_problems` without the variant rules."""
+    geo = puzzle.geometry
+    if solution.geometry is not geo:
+        return [f"solution is {solution.geometry.shape}, puzzle is {geo.shape}"]
+    if _solution_ok(solution, puzzle):
+        return []
+    problems = []
+    n = geo.size
+    for cell, d in enumerate(solution.cells):
+        if not 1 <= d <= n:
+            problems.append(f"{geo.cell_name(cell)}: {d} is not a digit 1..{n}")
+    if problems:
+        return problems
+    full = set(range(1, n + 1))
+    for h, house in enumerate(geo.houses):
+        digits = {solution.cells[c] for c in house}
+        if digits != full:
+            missing = sorted(full - digits)
+            problems.append(f"{geo.house_name(h)} lacks {', '.join(map(str, missing))}")
+    for cell, d in puzzle.givens():
+        if solution.cells[cell] != d:
+            problems.append(f"{geo.cell_name(cell)}: given {d} changed to {solution.cells[cell]}")
+    return problems
+
+
+def is_solution(solution: Grid, puzzle: Grid) -> bool:
+    """True when ``solution`` is a complete, valid grid that keeps every given of ``puzzle``."""
+    return not solution_problems(solution, puzzle)

@@ -1,0 +1,123 @@
+"""What every solver returns (one :class:`Result` per puzzle), the statuses, and the exit codes.
+
+Every command reports one of :data:`STATUSES` per puzzle, and a batch exits with the largest
+code its puzzles call for (:func:`exit_code`):
+
+==========  =====  =========================================================================
+status      exit   meaning
+==========  =====  =========================================================================
+solved      0      a solution was found and verified (the puzzle was not counted)
+unique      0      counted: exactly one solution (``solve --unique``, ``count``)
+multiple    0 / 1  counted: two or more (``count`` says how many); 1 for ``solve --unique``
+unsolvable  1      no solution exists
+timeout     1      the time limit ran out first (``count`` so far is a lower bound)
+invalid     1      the puzzle could not be read, or its givens clash
+refused     1      the formula would be over the size limit (``--max-clauses``)
+error       3      satdoku caught itself out: an answer failed verification, or the SAT and
+                   native solvers disagreed (``--check``)
+==========  =====  =========================================================================
+
+Other exit codes: 2 for a usage error (bad option, unreadable output path), 130 when
+interrupted (Ctrl-C, SIGTERM, SIGHUP; the results finished so far are kept).
+
+The contract every solver keeps (``tests/test_contract.py`` runs every solver and encoding
+through it): ``count`` is None unless the puzzle was counted (``limit >= 2``), then the number
+of solutions found, at most ``limit``; on a timeout while counting it is the number found so
+far, ``solution``/``second`` the first two of them, and ``message`` says
+``'time limit of 0.3 s reached after 2 solutions'``. ``solution`` is None for ``unsolvable``,
+``invalid``, ``refused`` and ``error``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..deadline import Deadline
+from .grid import Grid
+
+__all__ = ["Result", "Solver", "STATUSES", "OK_STATUSES", "counted_status", "exit_code",
+           "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+#: Status -> (exit code, meaning), the table in the module docstring.
+STATUSES: dict[str, tuple[int, str]] = {
+    "solved": (EXIT_OK, "a solution was found and verified (not counted)"),
+    "unique": (EXIT_OK, "counted: exactly one solution"),
+    "multiple": (EXIT_OK, "counted: two or more solutions"),
+    "unsolvable": (EXIT_FAILED, "no solution exists"),
+    "timeout": (EXIT_FAILED, "the time limit ran out first"),
+    "invalid": (EXIT_FAILED, "the puzzle could not be read, or its givens clash"),
+    "refused": (EXIT_FAILED, "the formula would be over the size limit"),
+    "error": (EXIT_WRONG, "an answer failed verification, or two solvers disagreed"),
+}
+
+#: Statuses that mean the puzzle was answered.
+OK_STATUSES = ("solved", "unique", "multiple")
+
+
+def exit_code(status: str, *, multiple_ok: bool = True) -> int:
+    """The exit code one puzzle's ``status`` calls for (``multiple`` fails ``solve --unique``).
+
+    >>> exit_code("unique"), exit_code("multiple", multiple_ok=False), exit_code("error")
+    (0, 1, 3)
+    """
+    if status == "multiple" and not multiple_ok:
+        return EXIT_FAILED
+    return STATUSES[status][0]
+
+
+@dataclass
+class Result:
+    """The outcome of solving one puzzle (see the contract in the module docstring).
+
+    ``limit`` is the count asked for (1: find one solution). ``stats`` holds the stage times
+    (``encode_ms``, ``load_ms``, ``solve_ms``; ``parse_ms`` and ``verify_ms`` are added by the
+    caller) and solver figures: SAT gives variables, clauses, conflicts, decisions,
+    propagations; native gives nodes, guesses, backtracks, no_guess.
+    """
+
+    status: str
+    solution: Grid | None = None
+    count: int | None = None
+    second: Grid | None = None
+    solver: str = ""
+    encoding: str | None = None
+    time_ms: float = 0.0
+    stats: dict[str, Any] = field(default_factory=dict)
+    message: str | None = None
+    limit: int = 1
+
+    @property
+    def ok(self) -> bool:
+        """True for the statuses that mean the puzzle was answered."""
+        return self.status in OK_STATUSES
+
+    @property
+    def at_limit(self) -> bool:
+        """True when counting stopped at the limit (there may be more solutions)."""
+        return self.count is not None and self.limit >= 2 and self.count >= self.limit
+
+
+def counted_status(count: int) -> str:
+    """The status for a puzzle counted up to a limit of at least 2."""
+    return "unsolvable" if count == 0 else "unique" if count == 1 else "multiple"
+
+
+class Solver(Protocol):
+    """What every solver offers. One object may serve many puzzles of any geometry.
+
+    ``solve(grid, limit=1)`` looks for one solution; ``limit >= 2`` counts solutions up to the
+    limit. ``deadline`` bounds every stage (None: no limit). The grid's givens are already
+    checked (no clash); the returned solution is not yet verified (see ``solvers.solve``).
+    ``constraints`` are variant rules (:mod:`satdoku.rules`) the solution must also keep.
+    """
+
+    name: str
+    encoding: str | None
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: tuple = ()) -> Result: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,639 @@
+"""Turning results into text: ``pretty``, ``line``, ``json`` (JSON Lines) and ``csv``.
+
+One :class:`Report` per command kind (solve and count outcomes, explanations, ratings, generated
+puzzles), each with the same four formats and the same rules:
+
+- every per-puzzle record has ``source``, ``line``, ``name``, ``puzzle`` (null when unknown) and
+  ``status`` (one of :data:`satdoku.model.result.STATUSES`), and ``message`` without a ``file:line:``
+  prefix (the record has those fields);
+- ``json`` writes one object a line; ``csv`` a header, then one row a record with plain values
+  (``true``/``false``, times rounded to 0.001 ms, lists as space-separated words, empty for
+  none). A CSV cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets
+  a leading ``'`` so that spreadsheets do not run it as a formula (the usual rule);
+- ``line`` writes one line a puzzle, so outputs line up with inputs; ``pretty`` is for people;
+- text from puzzle files (names) is written with control characters escaped (``\\x1b``) in
+  every format but JSON (whose own escapes already cover them), so a file cannot drive the
+  terminal.
+
+Diagnostics (errors, disagreements, stats in the line format) are returned separately by
+:meth:`Report.diagnostics`, for stderr.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from ..io.text import Alphabet, Puzzle, alphabet_for, format_grid
+from ..model.grid import Grid
+
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "OutcomeReport", "ExplanationReport",
+           "RatingReport", "GeneratedReport", "CandidatesReport", "place", "printable", "csv_row"]
+
+FORMATS = ("pretty", "line", "json", "csv")
+#: Formats with a picture per puzzle (solve, count, explain, generate).
+PICTURE_FORMATS = FORMATS + ("svg",)
+
+# Terminal colours of the pretty format (as in the pictures: givens strong, solved digits blue,
+# marked cells on yellow); only ever used on a terminal (see :class:`Report`).
+_GIVEN, _SOLVED, _MARKED, _RESET = "\x1b[1m", "\x1b[34m", "\x1b[30;43m", "\x1b[0m"
+
+#: Stats of ``--stats``, in order (each solver fills the ones that apply to it).
+STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
+             "variables", "clauses", "conflicts", "decisions", "propagations",
+             "nodes", "guesses", "backtracks", "no_guess")
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters written as escapes, safe to print on a terminal.
+
+    >>> printable("evil\\x1b]0;title\\x07name")
+    'evil\\\\x1b]0;title\\\\x07name'
+    """
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def _csv_value(value: Any) -> Any:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return round(value, 3)
+    if isinstance(value, (list, tuple)):
+        value = " ".join(str(_csv_value(v)) for v in value)
+    if isinstance(value, dict):
+        import json
+        value = json.dumps(value)
+    if isinstance(value, str):
+        if value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            value = "'" + value
+        return printable(value)
+    return value
+
+
+def csv_row(values: Iterable[Any]) -> str:
+    """One CSV line of plain values (see the module docstring), ending in a newline.
+
+    >>> csv_row(["a", None, True, 1.23456, ["r1c1", "r2c2"], "=1+1"])
+    "a,,true,1.235,r1c1 r2c2,'=1+1\\n"
+    """
+    import csv  # here and json below: only the csv and json formats need them
+    import io
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerow([_csv_value(v) for v in values])
+    return buf.getvalue()
+
+
+def place(puzzle: Puzzle) -> str:
+    """Where a puzzle came from, for messages: ``file:line``, or the source alone."""
+    return printable(f"{puzzle.source}:{puzzle.line}" if puzzle.line else puzzle.source)
+
+
+def _grid_text(grid: Grid | None, alphabet: Alphabet | None, style: str = "line") -> str | None:
+    return None if grid is None else format_grid(grid, style, alphabet)
+
+
+def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any]:
+    """The fields every per-puzzle record starts with (and, ``invalid``, the whole record of
+    a puzzle that could not be read)."""
+    if puzzle is None:
+        return {"source": None, "line": None, "name": None, "puzzle": None}
+    rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
+           "puzzle": _grid_text(puzzle.grid, puzzle.alphabet)}
+    if puzzle.constraints:
+        geo = puzzle.grid.geometry
+        rec["constraints"] = [c.describe(geo) for c in puzzle.constraints]
+    if invalid:
+        rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
+    return rec
+
+
+def constraint_lines(puzzle: Puzzle, limit: int = 40) -> list[str]:
+    """A variant puzzle's rules, one an indented line, for the pretty format."""
+    if not puzzle.constraints:
+        return []
+    geo = puzzle.grid.geometry
+    names = [c.describe(geo) for c in puzzle.constraints]
+    more = [f"  ... and {len(names) - limit} more"] if len(names) > limit else []
+    return [f"rules ({len(names)}):"] + [f"  {printable(n)}" for n in names[:limit]] + more
+
+
+def warning_lines(puzzle: Puzzle) -> list[str]:
+    """What an import left out of a puzzle, for stderr."""
+    return [f"{place(puzzle)}: warning: {printable(w)}" for w in puzzle.warnings]
+
+
+def _plural(count: int, one: str, many: str | None = None) -> str:
+    return f"{count:,} {one if count == 1 else many or one + 's'}"
+
+
+def _cell_list(geo, cells: list[int], limit: int = 12) -> str:
+    names = ", ".join(geo.cell_name(c) for c in cells[:limit])
+    return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
+
+
+def painter(givens: Grid | None, marked: set[int] = frozenset(), color: bool = False):
+    """A ``paint(cell, text)`` for :func:`satdoku.io.text.format_grid`: givens bold, solved
+    digits blue, ``marked`` cells on yellow; None without ``color``."""
+    if not color:
+        return None
+    given = givens.cells if givens is not None else ()
+
+    def paint(cell: int, text: str) -> str:
+        if cell in marked:
+            return f"{_MARKED}{text}{_RESET}"
+        if not text.strip(".") or not text.strip():
+            return text
+        return f"{_GIVEN if given and given[cell] else _SOLVED}{text}{_RESET}"
+    return paint
+
+
+def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
+                color: bool = False) -> str:
+    """The pretty grid with the ``marked`` cells' symbols in brackets, others padded (and, with
+    ``color``, the marked ones on yellow).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> print(marked_grid(Grid(geometry(1, 2), (1, 2, 2, 1)), {0}))
+    [1] 2
+    ------
+     2  1
+    """
+    alphabet = alphabet or alphabet_for(grid.size)
+    n = grid.size
+    symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
+    width = max(map(len, symbols))
+    texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
+             for cell, s in enumerate(symbols)]
+    if color:
+        texts = [f"{_MARKED}{t}{_RESET}" if cell in marked else t
+                 for cell, t in enumerate(texts)]
+    r, c = grid.geometry.band_shape
+    rule = "+".join(["-" * (c * (width + 2))] * (n // c))
+    lines = []
+    for row in range(n):
+        if row and row % r == 0:
+            lines.append(rule)
+        cells = texts[row * n:(row + 1) * n]
+        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, n, c)).rstrip())
+    return "\n".join(lines)
+
+
+class Report:
+    """Formats the results of one command, one at a time (:meth:`header` first, for CSV).
+
+    Subclasses give ``fields`` (the CSV columns), :meth:`record` (one dict per item, the JSON
+    object and the CSV row), :meth:`line` and :meth:`pretty`.
+    """
+
+    fields: tuple[str, ...] = ()
+
+    def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False) -> None:
+        if fmt not in PICTURE_FORMATS:
+            raise ValueError(f"unknown format {fmt!r}; choose one of "
+                             f"{', '.join(PICTURE_FORMATS)}")
+        self.fmt = fmt
+        self.stats = stats
+        self.color = color and fmt == "pretty"  # escape codes only ever in pretty text
+
+    def columns(self) -> tuple[str, ...]:
+        return self.fields + (STAT_KEYS if self.stats else ())
+
+    def header(self) -> str:
+        return csv_row(self.columns()) if self.fmt == "csv" else ""
+
+    def format(self, item: Any) -> str:
+        """The text for one result, ending in a newline."""
+        if self.fmt == "json":
+            import json
+            return json.dumps(self.record(item)) + "\n"
+        if self.fmt == "csv":
+            rec = self.record(item)
+            flat = {**rec, **rec.get("stats", {})}
+            return csv_row(flat.get(k) for k in self.columns())
+        if self.fmt == "line":
+            return printable(self.line(item)) + "\n"
+        if self.fmt == "svg":
+            return self.picture(item)
+        return self.pretty(item)
+
+    def picture(self, item: Any) -> str:
+        """One self-contained SVG picture of the result (formats that have one)."""
+        raise ValueError("--format svg is not offered here")
+
+    @staticmethod
+    def picture_name(puzzle: Puzzle | None, index: int) -> str:
+        """The file name (without ``.svg``) of a puzzle's picture in an output folder:
+        the input's name and line, ``puzzles-12``, or ``puzzle-3``."""
+        import re as _re
+        if puzzle is None or not puzzle.source:
+            return f"puzzle-{index}"
+        stem = _re.sub(r"\.[A-Za-z0-9]{1,5}$", "", puzzle.source.rsplit("/", 1)[-1])
+        stem = _re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
+        return f"{stem}-{puzzle.line or index}"
+
+    def record(self, item: Any) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def line(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def pretty(self, item: Any) -> str:
+        raise NotImplementedError
+
+    def diagnostics(self, item: Any) -> list[str]:
+        """Lines for stderr about one result (none by default)."""
+        return []
+
+
+def _stats(result) -> dict[str, Any]:
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.stats.items()}
+
+
+class OutcomeReport(Report):
+    """``solve`` and ``count``: one :class:`~satdoku.run.batch.Outcome` per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "at_limit", "solution",
+              "second", "differing", "solver", "encoding", "time_ms", "message")
+
+    def record(self, outcome) -> dict[str, Any]:
+        p, r = outcome.puzzle, outcome.result
+        alphabet = p.alphabet
+        rec = puzzle_fields(p)
+        rec.update(status=r.status, count=r.count,
+                   at_limit=r.at_limit if r.count is not None else None,
+                   solution=_grid_text(r.solution, alphabet),
+                   second=_grid_text(r.second, alphabet),
+                   differing=([r.solution.geometry.cell_name(c)
+                               for c in r.solution.differences(r.second)]
+                              if r.second is not None else None),
+                   solver=r.solver or None, encoding=r.encoding,
+                   time_ms=round(r.time_ms, 3), message=r.message)
+        if outcome.disagreements:
+            rec["disagreements"] = outcome.disagreements
+        if self.stats:
+            rec["stats"] = _stats(r)
+        return rec
+
+    @staticmethod
+    def _count_text(r, unit: str = "") -> str:
+        """``'multiple (288)'`` or ``'multiple (at least 1,000)'`` (``unit`` after the count)."""
+        if r.count is None or r.status != "multiple":
+            return r.status
+        return f"{r.status} ({'at least ' if r.at_limit else ''}{r.count:,}{unit})"
+
+    def line(self, outcome) -> str:
+        r = outcome.result
+        if r.solution is not None and r.status in ("solved", "unique"):
+            return format_grid(r.solution, "line", outcome.puzzle.alphabet)
+        return self._count_text(r)
+
+    def pretty(self, outcome) -> str:
+        p, r = outcome.puzzle, outcome.result
+        if r.status == "invalid":  # the error itself goes to stderr, with file, line and cell
+            return f"{place(p)}: invalid\n\n"
+        title = f"{place(p)}: {self._count_text(r, ' solutions')}"
+        if r.solver:
+            title += f" by {r.solver}"
+        if p.name:
+            title += f"  # {printable(p.name)}"
+        out = [title]
+        cells = r.solution.differences(r.second) if r.second is not None else []
+        paint = painter(p.grid, set(cells), self.color)
+        if r.solution is not None:
+            out.append(format_grid(r.solution, "pretty", p.alphabet, paint))
+        if r.second is not None:
+            out.append(f"another solution, differing at {len(cells)} cells "
+                       f"({_cell_list(r.solution.geometry, cells)}):")
+            out.append(format_grid(r.second, "pretty", p.alphabet, paint))
+        out += constraint_lines(p)
+        if self.stats:
+            stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
+            out.append(f"stats: time_ms={round(r.time_ms, 3)} {stats}")
+        return "\n".join(out) + "\n\n"
+
+    def picture(self, outcome) -> str:
+        from .svg import render_svg
+        p, r = outcome.puzzle, outcome.result
+        if p.grid is None:
+            raise ValueError("no picture of a puzzle that could not be read")
+        cells = r.solution.differences(r.second) if r.second is not None else []
+        caption = self._count_text(r, " solutions") + (f": {r.message}" if r.message else "")
+        if cells:
+            caption += f"; the two solutions differ at {len(cells)} cells (marked)"
+        return render_svg(p.grid, r.solution, second=r.second, highlight=cells,
+                          alphabet=p.alphabet, title=p.name or place(p), caption=caption,
+                          constraints=p.constraints)
+
+    def diagnostics(self, outcome) -> list[str]:
+        p, r = outcome.puzzle, outcome.result
+        lines = warning_lines(p)
+        if r.status == "invalid" and p.error is not None:
+            lines.append(printable(str(p.error)))
+        elif r.message:
+            lines.append(f"{place(p)}: {r.message}")
+        elif r.status in ("unsolvable", "timeout"):
+            lines.append(f"{place(p)}: {r.status}")
+        lines.extend(f"{place(p)}: disagreement: {d}" for d in outcome.disagreements)
+        if self.stats and self.fmt == "line" and r.status != "invalid":
+            stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
+            lines.append(f"{place(p)}: stats: {stats}")
+        return lines
+
+
+class ExplanationReport(Report):
+    """``explain``: (puzzle, :class:`~satdoku.tasks.explain.Explanation` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
+              "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
+              "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
+
+    def record(self, item) -> dict[str, Any]:
+        p, e = item
+        rec = puzzle_fields(p, e is None)
+        if e is None:
+            return rec
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        rec.update(status=e.status, message=e.message)
+        if e.status == "unsolvable":
+            rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
+            rec["core"] += [e.describe(("rule", i)) for i in e.core_rules]
+            rec["sat_calls"] = e.sat_calls
+        if e.path is not None:
+            rec["steps"] = [step.as_dict() for step in e.path]
+        if e.removable is not None:
+            rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
+            rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
+            rec["sat_calls"] = e.sat_calls
+        rec["solution"] = _grid_text(e.solution, alphabet)
+        rec["second"] = _grid_text(e.second, alphabet)
+        if e.status == "multiple":
+            rec["differing"] = [geo.cell_name(c) for c in e.differing]
+        if e.steps is not None:
+            rec.update(e.steps.as_dict())
+            rec.update({k: e.search.get(k) for k in ("guesses", "backtracks", "nodes")})
+        rec["time_ms"] = round(e.time_ms, 3)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        status = rec["status"]
+        if status == "unsolvable":
+            return f"unsolvable: {', '.join(rec['core'])}"
+        if status == "multiple":
+            return f"multiple: {' '.join(rec['differing'])}"
+        if status == "unique":
+            return f"unique: {rec.get('hardest') or 'by SAT'}"
+        return status
+
+    def pretty(self, item) -> str:
+        p, e = item
+        head = f"{place(p)}: "
+        if e is None:
+            return f"{head}invalid\n\n"
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        out = []
+        if e.status == "unsolvable":
+            what = _plural(len(e.core), "given")
+            if e.core_rules:
+                what += f" and {_plural(len(e.core_rules), 'rule')}"
+            out.append(f"{head}unsolvable: these {what} cannot all hold, and each of them is "
+                       f"needed for that:")
+            if e.core:
+                out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
+                                            for c, d in e.core))
+            out += [f"  {printable(e.describe(('rule', i)))}" for i in e.core_rules]
+            out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet, self.color))
+        elif e.status == "multiple":
+            out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
+                       f"cells ({_cell_list(geo, e.differing, 20)}), marked:")
+            out.append(marked_grid(e.solution, set(e.differing), alphabet, self.color))
+            out.append("")
+            out.append(marked_grid(e.second, set(e.differing), alphabet, self.color))
+        elif e.status == "unique" and e.steps is None:
+            out.append(f"{head}unique solution")
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
+        elif e.status == "unique":
+            s = e.steps
+            out.append(f"{head}unique solution; it takes {s.hardest}")
+            out.append(f"  naked singles: {s.naked}, hidden singles: {s.hidden}, "
+                       f"locked-candidate steps: {s.locked}")
+            if s.hardest == "guessing":
+                g = e.search
+                out.append(f"  techniques stall with {s.open_cells} cells open; native search: "
+                           f"{_plural(g['guesses'], 'guess', 'guesses')}, "
+                           f"{_plural(g['backtracks'], 'backtrack')}"
+                           + (" (timed out)" if g.get("timeout") else ""))
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
+        else:
+            out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
+        if e.path is not None:
+            out.append(f"  the solving path, {len(e.path)} steps:")
+            out += [f"  {step.step:>4}. {'  ' * step.depth}{printable(step.text)}"
+                    for step in e.path]
+        if e.removable is not None:
+            total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
+            out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "
+                       f"unique:" if e.removable else "  no given or rule can go: each is needed")
+            if e.removable:
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.removable))
+                out.append(f"  a minimal set that still gives one solution ({len(e.kept)} of "
+                           f"{total}):")
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.kept))
+        out += constraint_lines(p)
+        return "\n".join(out) + "\n\n"
+
+    def picture(self, item) -> str:
+        from .svg import render_svg
+        p, e = item
+        if e is None:
+            raise ValueError("no picture of a puzzle that could not be read")
+        alphabet = p.alphabet or alphabet_for(e.grid.size)
+        title = p.name or place(p)
+        rules = [e.constraints[i] for i in e.core_rules]
+        if e.status == "unsolvable":
+            names = [e.describe(("given", c), alphabet) for c, _ in e.core]
+            names += [e.describe(("rule", i)) for i in e.core_rules]
+            return render_svg(e.grid, highlight=[c for c, _ in e.core], alphabet=alphabet,
+                              title=title, constraints=rules or p.constraints,
+                              caption="unsolvable: these cannot all hold, and each is "
+                                      "needed: " + ", ".join(names))
+        if e.status == "multiple":
+            return render_svg(e.grid, e.solution, second=e.second, highlight=e.differing,
+                              alphabet=alphabet, title=title, constraints=p.constraints,
+                              caption=f"multiple solutions; two differ at "
+                                      f"{len(e.differing)} cells (marked)")
+        caption = e.status if e.steps is None else f"{e.status}; it takes {e.steps.hardest}"
+        return render_svg(e.grid, e.solution, alphabet=alphabet, title=title,
+                          constraints=p.constraints,
+                          caption=caption + (f": {e.message}" if e.message else ""))
+
+    def diagnostics(self, item) -> list[str]:
+        p, e = item
+        if e is None:
+            return [printable(str(p.error))] if p.error else []
+        if e.status in ("unsolvable", "multiple", "unique"):
+            return []
+        return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
+
+
+class RatingReport(Report):
+    """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
+              "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
+              "guesses", "nodes", "conflicts", "time_ms", "message")
+
+    def record(self, item) -> dict[str, Any]:
+        p, rating = item
+        rec = puzzle_fields(p, rating is None)
+        if rating is None:
+            return rec
+        rec.update(status=rating.status, score=rating.score, label=rating.label)
+        if rating.steps is not None:
+            rec.update(rating.steps.as_dict())
+            rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
+        rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
+        return rec
+
+    def line(self, item) -> str:
+        _, rating = item
+        if rating is None:
+            return "invalid"
+        if rating.score is None:
+            return rating.status
+        return f"{rating.score:.2f} {rating.label}"
+
+    def pretty(self, item) -> str:
+        p, rating = item
+        if rating is None or rating.score is None:
+            return f"{place(p)}: {'invalid' if rating is None else rating.status}\n"
+        return (f"{place(p)}: {rating.score:.2f} {rating.label} (takes "
+                f"{rating.steps.hardest}; {_plural(rating.guesses, 'guess', 'guesses')}, "
+                f"{_plural(rating.conflicts, 'conflict')})\n")
+
+    def diagnostics(self, item) -> list[str]:
+        p, rating = item
+        if rating is None:
+            return [printable(str(p.error))] if p.error else []
+        return [f"{place(p)}: {rating.message}"] if rating.message else []
+
+
+class GeneratedReport(Report):
+    """``generate``: one :class:`~satdoku.tasks.generate.Generated` per puzzle made."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "index", "seed", "box",
+              "symmetry", "clues", "minimal", "solution", "attempts", "sat_calls", "score",
+              "label", "time_ms")
+
+    def __init__(self, fmt: str = "pretty", *, alphabet: Alphabet | None = None,
+                 color: bool = False) -> None:
+        super().__init__(fmt, color=color)
+        self.alphabet = alphabet
+
+    def record(self, made) -> dict[str, Any]:
+        geo = made.puzzle.geometry
+        return {**puzzle_fields(None), "puzzle": format_grid(made.puzzle, "line", self.alphabet),
+                "status": "unique", "index": made.index, "seed": made.seed, "box": geo.shape,
+                "symmetry": made.symmetry, "clues": made.puzzle.nclues,
+                "minimal": made.minimal,
+                "solution": format_grid(made.solution, "line", self.alphabet),
+                "attempts": made.attempts, "sat_calls": made.sat_calls,
+                "score": made.rating.score if made.rating else None,
+                "label": made.rating.label if made.rating else None,
+                "time_ms": round(made.time_ms, 3)}
+
+    def line(self, made) -> str:
+        return format_grid(made.puzzle, "line", self.alphabet)
+
+    _MINIMAL = {True: "minimal", False: "not minimal", None: "minimality not proven"}
+
+    def _title(self, made) -> str:
+        rated = f", {made.rating.score:.2f} {made.rating.label}" if made.rating else ""
+        return (f"#{made.index} (seed {made.seed}): {made.puzzle.nclues} clues, unique, "
+                f"{self._MINIMAL[made.minimal]}{rated}")
+
+    def pretty(self, made) -> str:
+        grid = format_grid(made.puzzle, "pretty", self.alphabet,
+                           painter(made.puzzle, color=self.color))
+        return f"{self._title(made)}\n{grid}\n\n"
+
+    def picture(self, made) -> str:
+        from .svg import render_svg
+        return render_svg(made.puzzle, alphabet=self.alphabet, title=self._title(made))
+
+
+class CandidatesReport(Report):
+    """``candidates``: (puzzle, :class:`~satdoku.tasks.candidates.Candidates` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates",
+              "sat_calls", "time_ms", "message")
+
+    @staticmethod
+    def _text(c, alphabet: Alphabet) -> dict[str, str]:
+        glue = "" if alphabet.symbols else ","
+        geo = c.grid.geometry
+        return {geo.cell_name(cell): glue.join(alphabet.symbol(d) for d in digits)
+                for cell, digits in c.digits.items()}
+
+    def record(self, item) -> dict[str, Any]:
+        p, c = item
+        rec = puzzle_fields(p, c is None)
+        if c is None:
+            return rec
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        rec.update(status=c.status, count=c.count,
+                   candidates=[f"{cell}={digits}" for cell, digits in
+                               self._text(c, alphabet).items()],
+                   sat_calls=c.sat_calls, time_ms=round(c.time_ms, 3), message=c.message)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        if rec["status"] in ("unique", "multiple", "unsolvable"):
+            return " ".join(rec["candidates"]) or rec["status"]
+        return rec["status"]
+
+    def pretty(self, item) -> str:
+        p, c = item
+        if c is None or c.status not in ("unique", "multiple", "unsolvable"):
+            status = "invalid" if c is None else c.status
+            return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
+                + "\n\n"
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        texts = self._text(c, alphabet)
+        geo = c.grid.geometry
+        cells = [alphabet.symbol(d) if d else texts[geo.cell_name(i)] or "-"
+                 for i, d in enumerate(c.grid.cells)]
+        width = max(map(len, cells))
+        n = geo.size
+        r, bc = geo.band_shape
+        rule = "-+-".join(["-" * (bc * (width + 1) - 1)] * (n // bc))
+        lines = [f"{place(p)}: {c.status}"
+                 + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
+                 + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):"]
+        for row in range(n):
+            if row and row % r == 0:
+                lines.append(rule)
+            part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
+            lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        lines += constraint_lines(p)
+        return "\n".join(lines) + "\n\n"
+
+    def diagnostics(self, item) -> list[str]:
+        p, c = item
+        if c is None:
+            return [printable(str(p.error))] if p.error else []
+        lines = warning_lines(p)
+        if c.message:
+            lines.append(f"{place(p)}: {c.status}: {c.message}")
+        return lines

@@ -1,0 +1,102 @@
+"""Variant Sudoku constraints: one small class per rule, registered by its type name.
+
+Every constraint (see :class:`Constraint`) has ``type``, its parameters, ``cells``,
+``describe(geometry)``, ``to_json(geometry)`` / ``from_json(data, geometry)``,
+``encode(ctx)`` (CNF clauses), ``check(grid)`` (what is wrong with a finished grid, straight
+from the digits) and ``prune(cand)`` (candidate elimination for native search). The JSON
+vocabulary is satdoku's variant format, version 1 (``satdoku/schema/variant-1.schema.json``;
+:mod:`satdoku.io.variant` reads and writes whole puzzles). Sums and their two encodings are in
+:mod:`.sums` and ``docs/sum-encodings.md``.
+
+Modules by family: :mod:`.groups` (all different), :mod:`.pairs` (pair relations and the
+global chess rules), :mod:`.dots`, :mod:`.cells`, :mod:`.lines`, :mod:`.ranges`,
+:mod:`.killer` (cages, little killers, arrows), :mod:`.line_sums`, :mod:`.outside`,
+:mod:`.quadruple`, :mod:`.rule159`; :mod:`.sums` holds the sum encodings and :mod:`.base` the
+shared pieces.
+
+The SAT backend's side::
+
+    ctx = EncodeContext(geometry, fresh=engine.fresh_var)      # or top=highest var in use
+    for constraint, clauses in zip(constraints, encode_constraints(constraints, ctx)):
+        ...  # add them, or guarded: [-act] + clause for each
+
+Each constraint's clauses are sound and complete for its rule on their own (with the cells'
+exactly-one-digit clauses; rules about "the 1 and the N" of a line presume the line holds each
+once): none leans on another constraint's clauses, so any subset of them can be switched off by
+activation literals.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from .base import Clause, Constraint, EncodeContext, cell_span, parse_cell
+from .cells import Even, Maximum, Minimum, Odd
+from .dots import XV, KropkiBlack, KropkiWhite, NoKropki, NoXV
+from .groups import Diagonal, DisjointGroups, ExtraRegion
+from .killer import Arrow, Killer, LittleKiller
+from .line_sums import RegionSum, Zipper
+from .lines import Clone, Entropic, GermanWhispers, Palindrome, SlowThermometer, Thermometer
+from .outside import Sandwich, Skyscraper, XSum
+from .pairs import AntiKing, AntiKnight, NonConsecutive
+from .quadruple import Quadruple
+from .ranges import Between, Renban
+from .rule159 import Rule159
+from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
+
+_CLASSES = (
+    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
+    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
+    KropkiBlack, XV, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between,
+    RegionSum, Entropic, Zipper, Clone, Quadruple, Sandwich, XSum, Skyscraper)
+
+__all__ = [
+    "CONSTRAINTS", "Constraint", "EncodeContext", "encode_constraints", "constraint_from_json",
+    "guarded", "bind_all", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "Clause", "cell_span",
+    "parse_cell", *(cls.__name__ for cls in _CLASSES)]
+
+#: Every constraint class by its ``type`` name, in the order of the format's tables.
+CONSTRAINTS: dict[str, type[Constraint]] = {cls.type: cls for cls in _CLASSES}
+
+
+def constraint_from_json(data: dict, geometry) -> Constraint:
+    """The constraint of one JSON object, by its ``type``; ValueError saying what is wrong.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(3, 3)
+    >>> constraint_from_json({"type": "killer", "cells": ["r1c1", "r2c1"], "sum": 9}, g)
+    Killer(cells=(0, 9), total=9)
+    >>> constraint_from_json({"type": "kropki", "cells": []}, g)
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown constraint type 'kropki'
+    """
+    if not isinstance(data, dict):
+        raise ValueError("a constraint must be a JSON object")
+    kind = data.get("type")
+    cls = CONSTRAINTS.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ValueError(f"unknown constraint type {kind!r}" if "type" in data
+                         else "a constraint needs a 'type'")
+    return cls.from_json(data, geometry)
+
+
+def bind_all(constraints: Sequence[Constraint]) -> list[Constraint]:
+    """Every constraint bound to the others (what negative constraints need)."""
+    return [c.bind(constraints) for c in constraints]
+
+
+def encode_constraints(constraints: Sequence[Constraint], ctx) -> list[list[Clause]]:
+    """Each constraint's clauses, one list per constraint (for guarding and naming).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> ctx = EncodeContext(geometry(2, 2))
+    >>> [len(cl) for cl in encode_constraints([Killer((0, 1), 3), Odd((5,))], ctx)]
+    [20, 2]
+    """
+    return [c.encode(ctx) for c in constraints]
+
+
+def guarded(clauses: Sequence[Clause], act: int) -> list[Clause]:
+    """``clauses`` switched on by the activation literal ``act`` (assume it to enforce them)."""
+    return [[-act] + list(clause) for clause in clauses]

@@ -1,0 +1,434 @@
+"""What every variant constraint is and shares: the base class, the encoding context, reading
+a constraint's JSON fields, candidate bitmasks and a search-based prune.
+
+Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.cnf.encode`):
+
+- constraint: one rule of a variant puzzle beyond rows, columns and boxes (a killer cage, a
+  thermometer, anti-knight...). ``cells`` are the cells it touches.
+- ctx: the encoding context a constraint writes its clauses against: ``ctx.var(cell, d)`` (the
+  one-hot variable, ``cell*N + d``), ``ctx.fresh()`` (a new auxiliary variable), ``ctx.size``
+  and ``ctx.geometry``. Every cell's exactly-one-digit clauses are already in the formula.
+- cand: for native search, ``cand[cell]`` is the bitmask of digits the cell may still take
+  (bit ``d - 1`` for digit ``d``).
+- holds: a constraint's own test of the digits on its cells (``holds(digits)``), in cell order.
+  ``check`` and the search-based prune are both built on it; neither calls the encoder.
+
+A constraint is a frozen dataclass: equal constraints compare equal, and ``from_json(
+to_json(c)) == c``. Constraints that depend on the grid's shape (global rules, lines named
+``r3``) keep their geometry.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar, Iterable, Sequence
+
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from ..native.reduce import bits as digits_of  # the digits of a candidate bitmask
+
+__all__ = [
+    "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
+    "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
+    "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills",
+]
+
+Clause = list[int]
+
+_CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
+_LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
+
+
+def bit(d: int) -> int:
+    """The candidate bit of digit ``d``."""
+    return 1 << (d - 1)
+
+
+def fills(cells: Sequence[int], cand: list[int], mask: int) -> bool:
+    """True when ``cells`` can hold exactly the digits of ``mask``, as far as each cell having
+    one of them and each of them having a cell shows (a cage's digit set, a renban window).
+    """
+    covered = 0
+    for c in cells:
+        inside = cand[c] & mask
+        if not inside:
+            return False
+        covered |= inside
+    return covered == mask
+
+
+def sees(geometry: Geometry, a: int, b: int) -> bool:
+    """True when cells ``a`` and ``b`` share a row, column or box (so they differ)."""
+    return not set(geometry.cell_houses[a]).isdisjoint(geometry.cell_houses[b])
+
+
+def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
+    """Every pair of orthogonally adjacent cells, (left, right) and (top, bottom)."""
+    n = geometry.size
+    out = []
+    for cell in range(n * n):
+        r, c = divmod(cell, n)
+        if c + 1 < n:
+            out.append((cell, cell + 1))
+        if r + 1 < n:
+            out.append((cell, cell + n))
+    return out
+
+
+def parse_cell(name: Any, geometry: Geometry) -> int:
+    """The cell int of a name like ``'r3c7'`` (1-based); ValueError when it is not one.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> parse_cell("r2c1", geometry(2, 2))
+    4
+    """
+    n = geometry.size
+    m = _CELL.fullmatch(name) if isinstance(name, str) else None
+    if not m:
+        raise ValueError(f"{name!r} is not a cell name like 'r1c1'")
+    row, col = int(m.group(1)), int(m.group(2))
+    if not (1 <= row <= n and 1 <= col <= n):
+        raise ValueError(f"{name} is outside the {n}x{n} grid")
+    return (row - 1) * n + col - 1
+
+
+def cell_span(geometry: Geometry, cells: Sequence[int]) -> str:
+    """A short name for a group of cells: all of them up to four, else first, last and count.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(3, 3)
+    >>> cell_span(g, [0, 9]), cell_span(g, range(6))
+    ('r1c1-r2c1', 'r1c1-...-r1c6 (6 cells)')
+    """
+    names = [geometry.cell_name(c) for c in cells]
+    if len(names) <= 4:
+        return "-".join(names)
+    return f"{names[0]}-...-{names[-1]} ({len(names)} cells)"
+
+
+def contradiction(ctx) -> list[Clause]:
+    """Clauses that cannot all hold (a fresh variable and its negation).
+
+    An empty clause would do in DIMACS, but guarded by an activation literal it must still be
+    a clause of its own; this form survives both.
+    """
+    v = ctx.fresh()
+    return [[v], [-v]]
+
+
+def at_most_one(lits: Sequence[int]) -> list[Clause]:
+    """Pairwise at-most-one over ``lits``."""
+    return [[-a, -b] for a, b in itertools.combinations(lits, 2)]
+
+
+class EncodeContext:
+    """Variables for constraint clauses: ``var(cell, d)`` and ``fresh()`` auxiliaries.
+
+    Args:
+        geometry: the grid shape.
+        top: the highest variable already in use (default ``N**3``: the cell variables).
+        fresh: a function returning a new variable, to share a SAT backend's counter (then
+            ``top`` is not used).
+        sum_encoding: how sums become clauses, a name from
+            :data:`satdoku.rules.sums.SUM_ENCODINGS` (None: the default).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> ctx = EncodeContext(geometry(2, 2))
+    >>> ctx.var(0, 1), ctx.var(15, 4), ctx.fresh(), ctx.fresh()
+    (1, 64, 65, 66)
+    """
+
+    def __init__(self, geometry: Geometry, top: int | None = None, *,
+                 fresh: Callable[[], int] | None = None, sum_encoding: str | None = None) -> None:
+        self.geometry = geometry
+        self.size = geometry.size
+        self.top = geometry.size ** 3 if top is None else top
+        self._fresh = fresh
+        self.sum_encoding = sum_encoding
+
+    def var(self, cell: int, d: int) -> int:
+        """The variable "``cell`` holds ``d``"."""
+        return cell * self.size + d
+
+    def fresh(self) -> int:
+        """A new auxiliary variable."""
+        if self._fresh is not None:
+            return self._fresh()
+        self.top += 1
+        return self.top
+
+
+def restrict(cand: list[int], cell: int, mask: int, changed: set[int]) -> bool:
+    """Keep only ``mask`` of ``cell``'s candidates; False when none is left."""
+    old = cand[cell]
+    new = old & mask
+    if new != old:
+        if not new:
+            return False
+        cand[cell] = new
+        changed.add(cell)
+    return True
+
+
+#: Nodes a search-based prune may visit before it gives up (and prunes nothing).
+SEARCH_BUDGET = 3000
+
+
+def prune_by_search(cells: Sequence[int], cand: list[int],
+                    holds: Callable[[tuple[int, ...]], bool], *, distinct: bool = False,
+                    budget: int = SEARCH_BUDGET) -> list[int] | None:
+    """Keep the candidates of ``cells`` that some assignment satisfying ``holds`` uses.
+
+    Every assignment of the cells' candidates is tried (all different when ``distinct``, for
+    cells of one house); a digit no satisfying assignment uses goes. When the tries would pass
+    ``budget`` nodes nothing is pruned, which is always sound. Returns the changed cells, or
+    None when no assignment satisfies ``holds``.
+
+    >>> cand = [0b11, 0b11]
+    >>> prune_by_search([0, 1], cand, lambda ds: ds[0] < ds[1]), cand
+    ([0, 1], [1, 2])
+    """
+    domains = [digits_of(cand[c]) for c in cells]
+    k = len(cells)
+    seen = [0] * k
+    chosen: list[int] = []
+    nodes = 0
+
+    def walk(i: int) -> bool:
+        nonlocal nodes
+        nodes += 1
+        if nodes > budget:
+            return False
+        if i == k:
+            digits = tuple(chosen)
+            if holds(digits):
+                for j, d in enumerate(digits):
+                    seen[j] |= bit(d)
+            return True
+        for d in domains[i]:
+            if distinct and d in chosen:
+                continue
+            chosen.append(d)
+            finished = walk(i + 1)
+            chosen.pop()
+            if not finished:
+                return False
+        return True
+
+    if not walk(0):
+        return []
+    if not seen[0] and k:
+        return None
+    changed: set[int] = set()
+    for cell, mask in zip(cells, seen):
+        if not restrict(cand, cell, mask, changed):
+            return None
+    return sorted(changed)
+
+
+class Fields:
+    """Reads the fields of one constraint's JSON object; unknown fields are errors.
+
+    Errors are ValueErrors naming the field; the document reader adds which constraint (index
+    and type) and where. ``type`` and ``label`` are always allowed.
+    """
+
+    def __init__(self, data: dict, geometry: Geometry, *names: str) -> None:
+        if not isinstance(data, dict):
+            raise ValueError("a constraint must be a JSON object")
+        unknown = sorted(set(data) - set(names) - {"type", "label"})
+        if unknown:
+            raise ValueError(f"unknown field{'s' if len(unknown) > 1 else ''} "
+                             f"{', '.join(map(repr, unknown))}")
+        label = data.get("label")
+        if label is not None and not isinstance(label, str):
+            raise ValueError("'label' must be a string")
+        self.data = data
+        self.geometry = geometry
+        self.label = label
+
+    def has(self, name: str) -> bool:
+        return name in self.data
+
+    def cells(self, name: str = "cells", *, at_least: int = 1, exactly: int | None = None
+              ) -> tuple[int, ...]:
+        """A list of distinct cell names, as cell ints in order."""
+        value = self.data.get(name)
+        if not isinstance(value, list):
+            raise ValueError(f"'{name}' must be a list of cell names")
+        cells = tuple(parse_cell(v, self.geometry) for v in value)
+        if exactly is not None and len(cells) != exactly:
+            raise ValueError(f"'{name}' must have {exactly} cell{'s' if exactly > 1 else ''}, "
+                             f"not {len(cells)}")
+        if len(cells) < at_least:
+            raise ValueError(f"'{name}' needs at least {at_least} cell"
+                             f"{'s' if at_least > 1 else ''}")
+        for i, cell in enumerate(cells):
+            if cell in cells[:i]:
+                raise ValueError(f"'{name}' has {self.geometry.cell_name(cell)} twice")
+        return cells
+
+    def int(self, name: str, default: int | None = None, *, low: int | None = None,
+            high: int | None = None, required: bool = True, nullable: bool = False) -> int | None:
+        """An integer field (booleans are not integers)."""
+        if name not in self.data:
+            if default is None and required:
+                raise ValueError(f"'{name}' is missing")
+            return default
+        value = self.data[name]
+        if value is None and nullable:
+            return None
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"'{name}' must be an integer{' or null' if nullable else ''}, "
+                             f"not {value!r}")
+        if low is not None and value < low or high is not None and value > high:
+            bounds = f"{low}..{high}" if high is not None else f"at least {low}"
+            raise ValueError(f"'{name}' must be {bounds}, not {value}")
+        return value
+
+    def choice(self, name: str, options: Iterable[str], default: str | None = None) -> str:
+        """A string field that must be one of ``options``."""
+        options = tuple(options)
+        value = self.data.get(name, default)
+        if value is None:
+            raise ValueError(f"'{name}' is missing")
+        if value not in options:
+            raise ValueError(f"'{name}' must be one of {', '.join(map(repr, options))}, "
+                             f"not {value!r}")
+        return value
+
+    def line(self) -> str:
+        """The ``line`` field: ``'r3'`` or ``'c5'`` within the grid (written lower case)."""
+        value = self.data.get("line")
+        m = _LINE.fullmatch(value) if isinstance(value, str) else None
+        if not m or not 1 <= int(m.group(2)) <= self.geometry.size:
+            raise ValueError(f"'line' must be a row 'r1'..'r{self.geometry.size}' or a column "
+                             f"'c1'..'c{self.geometry.size}', not {value!r}")
+        return f"{m.group(1).lower()}{int(m.group(2))}"
+
+
+def line_cells(geometry: Geometry, line: str, side: str = "start") -> tuple[int, ...]:
+    """The cells of line ``'r3'`` or ``'c5'``, read from ``side`` (``'start'``: left or top).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> line_cells(geometry(2, 2), "c2", "end")
+    (13, 9, 5, 1)
+    """
+    kind, index = line[0], int(line[1:]) - 1
+    house = geometry.houses[index if kind == "r" else geometry.size + index]
+    return house if side == "start" else tuple(reversed(house))
+
+
+def line_name(line: str, side: str | None = None) -> str:
+    """``'row 3'``, ``'column 5 from the bottom'``..."""
+    kind = "row" if line[0] == "r" else "column"
+    text = f"{kind} {line[1:]}"
+    if side is not None:
+        end = {("row", "start"): "left", ("row", "end"): "right",
+               ("column", "start"): "top", ("column", "end"): "bottom"}[kind, side]
+        text += f" from the {end}"
+    return text
+
+
+@dataclass(frozen=True)
+class Constraint:
+    """One variant rule. Subclasses set ``type`` and define their fields and methods.
+
+    ``cells`` is every cell the constraint touches (all cells for global rules). ``label`` is
+    free text carried from the document for display.
+    """
+
+    type: ClassVar[str] = ""
+    label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
+    # Subclasses give ``cells: tuple[int, ...]`` as a field or a property.
+
+    def describe(self, geometry: Geometry) -> str:
+        """A name for messages and cores, e.g. ``'killer cage r1c1-r2c1 = 9'``."""
+        raise NotImplementedError
+
+    def to_json(self, geometry: Geometry) -> dict:
+        """The constraint as the object of the satdoku variant format."""
+        out = {"type": self.type}
+        out.update(self._json_fields(geometry))
+        if self.label is not None:
+            out["label"] = self.label
+        return out
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "Constraint":
+        """The constraint of a JSON object (``type`` already known to match); ValueError naming
+        the field when the object is wrong."""
+        raise NotImplementedError
+
+    def bind(self, constraints: Sequence["Constraint"]) -> "Constraint":
+        """This constraint, told about the puzzle's other constraints.
+
+        Only negative constraints (``no-kropki``, ``no-xv``) use them: they return a copy that
+        knows which pairs carry a dot. The others return themselves.
+        """
+        return self
+
+    def encode(self, ctx) -> list[Clause]:
+        """CNF clauses over ``ctx.var(cell, d)`` and auxiliaries from ``ctx.fresh()``."""
+        raise NotImplementedError
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        """True when the digits on ``cells`` (in order, all filled) satisfy the rule."""
+        raise NotImplementedError
+
+    def check(self, grid: Grid) -> list[str]:
+        """What is wrong with a complete grid (empty when the rule holds)."""
+        digits = tuple(grid.cells[c] for c in self.cells)
+        if self.holds(digits):
+            return []
+        return [f"{self.describe(grid.geometry)}: {self._explain(grid.geometry, digits)}"]
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        return "broken by " + ", ".join(f"{geometry.cell_name(c)}={d}"
+                                        for c, d in zip(self.cells, digits))
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        """Remove candidates the rule rules out, in place: the changed cells, or None on a
+        contradiction. By default, an exact prune while the candidates are few
+        (:func:`prune_by_search`)."""
+        return prune_by_search(self.cells, cand, self.holds)
+
+    def draw(self, canvas) -> None:
+        """Draw the rule on a :class:`satdoku.output.svg.Canvas` the way puzzle sites draw it
+        (``docs/pictures.md``). Every constraint type has its own."""
+        raise NotImplementedError(f"{type(self).__name__} cannot draw itself")
+
+
+class CellsRule(Constraint):
+    """A rule whose JSON fields are just ``cells`` (in order; at least ``min_cells``)."""
+
+    min_cells: ClassVar[int] = 1
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(c) for c in self.cells]}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry, "cells")
+        return cls(f.cells(at_least=cls.min_cells), label=f.label)
+
+
+class GlobalRule(Constraint):
+    """A rule over the whole grid, made from its ``geometry`` alone (no JSON fields)."""
+
+    def describe(self, geometry: Geometry) -> str:
+        return self.type
+
+    def draw(self, canvas) -> None:
+        """Nothing on the grid (puzzle sites state these rules in words): a note under it."""
+        canvas.note(self.describe(canvas.geometry))
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry)
+        return cls(geometry, label=f.label)

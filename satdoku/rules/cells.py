@@ -1,0 +1,131 @@
+"""Rules on single cells: ``odd``, ``even``, ``minimum``, ``maximum``."""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+
+from ..model.geometry import Geometry
+from .base import CellsRule, Clause, Fields, bit, cell_span, restrict
+from .pairs import PairRule
+
+__all__ = ["Odd", "Even", "Minimum", "Maximum"]
+
+
+@functools.lru_cache(maxsize=None)
+def _parity_mask(n: int, remainder: int) -> int:
+    return sum(bit(d) for d in range(1, n + 1) if d % 2 == remainder)
+
+
+class _Parity(CellsRule):
+    """Every cell of ``cells`` holds a digit of one parity (``remainder`` mod 2)."""
+
+    remainder: int
+
+    def encode(self, ctx) -> list[Clause]:
+        return [[-ctx.var(c, d)] for c in self.cells
+                for d in range(1, ctx.size + 1) if d % 2 != self.remainder]
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return all(d % 2 == self.remainder for d in digits)
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        mask = _parity_mask(math.isqrt(len(cand)), self.remainder)
+        changed: set[int] = set()
+        for c in self.cells:
+            if not restrict(cand, c, mask, changed):
+                return None
+        return sorted(changed)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"{self.type} {cell_span(geometry, self.cells)}"
+
+
+@dataclass(frozen=True)
+class Odd(_Parity):
+    """``odd``: each cell holds an odd digit."""
+
+    type = "odd"
+    cells: tuple[int, ...]
+    remainder = 1
+
+    def draw(self, canvas) -> None:
+        """A grey disc in each cell."""
+        for c in self.cells:
+            canvas.odd(c)
+
+
+@dataclass(frozen=True)
+class Even(_Parity):
+    """``even``: each cell holds an even digit."""
+
+    type = "even"
+    cells: tuple[int, ...]
+    remainder = 0
+
+    def draw(self, canvas) -> None:
+        """A grey square in each cell."""
+        for c in self.cells:
+            canvas.even(c)
+
+
+class _Extreme(PairRule):
+    """``cell`` compared with each orthogonal neighbour."""
+
+    geometry: Geometry
+    cell: int
+
+    @functools.cached_property
+    def pairs(self):
+        n = self.geometry.size
+        r, c = divmod(self.cell, n)
+        return tuple((self.cell, (r + dr) * n + c + dc)
+                     for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0))
+                     if 0 <= r + dr < n and 0 <= c + dc < n)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"{self.type} {geometry.cell_name(self.cell)}"
+
+    def draw(self, canvas) -> None:
+        """The cell shaded, a chevron at each neighbour: out of a maximum, into a minimum."""
+        canvas.extreme(self.cell, [b for _, b in self.pairs], maximum=self.type == "maximum")
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(self.cell)]}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry):
+        f = Fields(data, geometry, "cells")
+        return cls(geometry, f.cells(exactly=1)[0], label=f.label)
+
+
+@dataclass(frozen=True)
+class Minimum(_Extreme):
+    """``minimum``: the cell is less than each orthogonal neighbour.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> Minimum(geometry(2, 2), 0).pairs
+    ((0, 1), (0, 4))
+    """
+
+    type = "minimum"
+    geometry: Geometry
+    cell: int
+
+    @staticmethod
+    def allowed(x: int, y: int, n: int) -> bool:
+        return x < y
+
+
+@dataclass(frozen=True)
+class Maximum(_Extreme):
+    """``maximum``: the cell is greater than each orthogonal neighbour."""
+
+    type = "maximum"
+    geometry: Geometry
+    cell: int
+
+    @staticmethod
+    def allowed(x: int, y: int, n: int) -> bool:
+        return x > y

@@ -1,0 +1,214 @@
+"""Groups of cells whose digits all differ: ``extra-region``, ``diagonal``,
+``disjoint-groups`` (and the shared helpers killer cages and renbans use).
+
+A group of N cells is another house: every digit once. A smaller group only forbids repeats.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from .base import (CellsRule, Clause, Constraint, Fields, GlobalRule, at_most_one, cell_span,
+                   restrict)
+
+__all__ = ["ExtraRegion", "Diagonal", "DisjointGroups", "encode_distinct", "prune_distinct",
+           "repeats"]
+
+
+def encode_distinct(ctx, cells: Sequence[int], complete: bool | None = None) -> list[Clause]:
+    """No digit twice among ``cells``; with ``complete`` (default: N cells) every digit once."""
+    n = ctx.size
+    complete = len(cells) == n if complete is None else complete
+    clauses: list[Clause] = []
+    for d in range(1, n + 1):
+        lits = [ctx.var(c, d) for c in cells]
+        clauses += at_most_one(lits)
+        if complete:
+            clauses.append(lits)
+    return clauses
+
+
+def prune_distinct(cells: Sequence[int], cand: list[int], changed: set[int],
+                   complete: bool = False) -> bool:
+    """Remove each placed digit from the other cells; with ``complete``, also place a digit
+    that has one cell left. False on a contradiction."""
+    placed = 0
+    for c in cells:
+        m = cand[c]
+        if m & (m - 1) == 0:
+            if placed & m:
+                return False
+            placed |= m
+    if placed:
+        for c in cells:
+            m = cand[c]
+            if m & (m - 1) and not restrict(cand, c, ~placed, changed):
+                return False
+    if complete:
+        once = twice = 0
+        for c in cells:
+            m = cand[c]
+            twice |= once & m
+            once |= m
+        full = (1 << len(cells)) - 1
+        if once != full:
+            return False
+        for c in cells:
+            single = cand[c] & once & ~twice
+            if single and cand[c] != single:
+                if single & (single - 1):
+                    return False  # two digits with only this cell left
+                cand[c] = single
+                changed.add(c)
+    return True
+
+
+def repeats(geometry: Geometry, cells: Sequence[int], grid: Grid) -> list[str]:
+    """``'r1c1 and r2c2 both hold 5'`` for every repeated digit among ``cells``."""
+    first: dict[int, int] = {}
+    out = []
+    for c in cells:
+        d = grid.cells[c]
+        if d in first:
+            out.append(f"{geometry.cell_name(first[d])} and {geometry.cell_name(c)} both hold "
+                       f"{d}")
+        else:
+            first[d] = c
+    return out
+
+
+class _AllDifferent(Constraint):
+    """Base of the groups: each of ``groups`` (tuples of cells) holds different digits."""
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(sorted({c for g in self.groups for c in g}))
+
+    def encode(self, ctx) -> list[Clause]:
+        return [cl for g in self.groups for cl in encode_distinct(ctx, g)]
+
+    def check(self, grid: Grid) -> list[str]:
+        geo = grid.geometry
+        return [f"{self.describe(geo)}: {msg}" for g in self.groups
+                for msg in repeats(geo, g, grid)]
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        for g in self.groups:
+            if not prune_distinct(g, cand, changed, complete=len(g) ** 2 == len(cand)):
+                return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class ExtraRegion(CellsRule, _AllDifferent):
+    """``extra-region``: N more cells that hold every digit once.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> ExtraRegion((0, 5, 10, 15)).describe(geometry(2, 2))
+    'extra region r1c1-r2c2-r3c3-r4c4'
+    """
+
+    type = "extra-region"
+    region: tuple[int, ...]
+
+    @property
+    def groups(self):
+        return (self.region,)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.region
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"extra region {cell_span(geometry, self.region)}"
+
+    def draw(self, canvas) -> None:
+        """The region's cells shaded grey."""
+        canvas.shade(self.region, "extra_region", area=True)
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "ExtraRegion":
+        f = Fields(data, geometry, "cells")
+        return cls(f.cells(exactly=geometry.size), label=f.label)
+
+
+@dataclass(frozen=True)
+class Diagonal(_AllDifferent):
+    """``diagonal``: no repeats on a main diagonal. ``'-'`` runs from r1c1 down to rNcN,
+    ``'+'`` from rNc1 up to r1cN.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(2, 2)
+    >>> Diagonal(g, "+").cells, Diagonal(g, "+").describe(g)
+    ((12, 9, 6, 3), 'diagonal r4c1-r1c4')
+    """
+
+    type = "diagonal"
+    geometry: Geometry
+    direction: str = "-"
+
+    def __post_init__(self) -> None:
+        if self.direction not in "+-" or len(self.direction) != 1:
+            raise ValueError(f"direction must be '+' or '-', not {self.direction!r}")
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        n = self.geometry.size
+        if self.direction == "-":
+            return tuple(i * n + i for i in range(n))
+        return tuple((n - 1 - i) * n + i for i in range(n))
+
+    @property
+    def groups(self):
+        return (self.cells,)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"diagonal {geometry.cell_name(self.cells[0])}-{geometry.cell_name(self.cells[-1])}"
+
+    def draw(self, canvas) -> None:
+        """A thin blue line corner to corner."""
+        canvas.diagonal(anti=self.direction == "+")
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"direction": self.direction}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "Diagonal":
+        f = Fields(data, geometry, "direction")
+        return cls(geometry, f.choice("direction", "+-"), label=f.label)
+
+
+@dataclass(frozen=True)
+class DisjointGroups(GlobalRule, _AllDifferent):
+    """``disjoint-groups``: cells in the same position of their boxes hold different digits
+    (N more houses; regular boxes only).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> DisjointGroups(geometry(2, 2)).groups[0]
+    (0, 2, 8, 10)
+    """
+
+    type = "disjoint-groups"
+    geometry: Geometry
+
+    def __post_init__(self) -> None:
+        if not self.geometry.is_boxed:
+            raise ValueError("disjoint groups need regular boxes, not a jigsaw")
+
+    @property
+    def groups(self):
+        n = self.geometry.size
+        boxes = self.geometry.houses[2 * n:]
+        return tuple(tuple(box[p] for box in boxes) for p in range(n))
+
+    def describe(self, geometry: Geometry) -> str:
+        return "disjoint groups"
+
+    def check(self, grid: Grid) -> list[str]:
+        geo = grid.geometry
+        return [f"disjoint group {p + 1}: {msg}" for p, g in enumerate(self.groups)
+                for msg in repeats(geo, g, grid)]

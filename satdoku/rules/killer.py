@@ -1,0 +1,269 @@
+"""Sums over groups of cells: ``killer`` cages, ``little-killer`` diagonals and ``arrow``s.
+
+The clauses come from :func:`.sums.encode_sum` (the table or totalizer encoding); a killer
+cage adds its own no-repeat clauses. Pruning keeps the digits that some choice of candidates
+summing right uses (:func:`.sums.prune_cell_sum`, repeats allowed), and for a cage also the
+digits of the sets of different digits that fit.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+from ..model.geometry import Geometry
+from .base import Clause, Constraint, Fields, cell_span, fills, restrict, sees
+from .groups import encode_distinct, prune_distinct
+from .sums import cell_term, combinations, encode_sum, prune_cell_sum
+
+__all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS"]
+
+#: Little killer arrows: (row step, column step) of each direction.
+DIRECTIONS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
+
+_CLUE = re.compile(r"r(\d+)c(\d+)")
+
+
+def _sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def _all_see(geometry: Geometry, cells) -> bool:
+    return all(sees(geometry, a, b) for a, b in itertools.combinations(cells, 2))
+
+
+@dataclass(frozen=True)
+class Killer(Constraint):
+    """``killer``: no repeats in the cage; its digits sum to ``total`` (None: no sum given).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> Killer((0, 9), 9).describe(geometry(3, 3)), Killer((0, 9), 9).holds((4, 5))
+    ('killer cage r1c1-r2c1 = 9', True)
+    """
+
+    type = "killer"
+    cells: tuple[int, ...]
+    total: int | None = None
+
+    def describe(self, geometry: Geometry) -> str:
+        text = f"killer cage {cell_span(geometry, self.cells)}"
+        return text if self.total is None else f"{text} = {self.total}"
+
+    def draw(self, canvas) -> None:
+        """A dashed outline, the sum (when there is one) small in its top-left cell."""
+        canvas.cage(self.cells, self.total)
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "Killer":
+        f = Fields(data, geometry, "cells", "sum")
+        return cls(f.cells(), f.int("sum", low=1, required=False, nullable=True), label=f.label)
+
+    def encode(self, ctx) -> list[Clause]:
+        clauses = encode_distinct(ctx, self.cells)
+        if self.total is None:
+            return clauses
+        terms = [cell_term(ctx, c) for c in self.cells]
+        seen = {tuple(c) for c in clauses}
+        return clauses + [c for c in encode_sum(ctx, terms, self.total, distinct=True)
+                          if tuple(c) not in seen]
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return len(set(digits)) == len(digits) and (self.total is None
+                                                    or sum(digits) == self.total)
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        if len(set(digits)) != len(digits):
+            return "a digit repeats: " + super()._explain(geometry, digits)
+        return f"the digits sum to {sum(digits)}"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        n = math.isqrt(len(cand))
+        if not prune_distinct(self.cells, cand, changed, complete=len(self.cells) == n):
+            return None
+        if self.total is None:
+            return sorted(changed)
+        keep = 0
+        for combo in combinations(n, len(self.cells), self.total):
+            if fills(self.cells, cand, combo):
+                keep |= combo
+        for c in self.cells:
+            if not restrict(cand, c, keep, changed):
+                return None
+        if prune_cell_sum(self.cells, [1] * len(self.cells), cand, {self.total}, changed) is None:
+            return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class LittleKiller(Constraint):
+    """``little-killer``: the digits on a diagonal run sum to ``total`` (repeats allowed where
+    the houses allow). ``clue`` (a name like ``'r0c1'``, outside the grid) and ``direction``
+    (DR, DL, UR, UL) only say where it is drawn.
+    """
+
+    type = "little-killer"
+    cells: tuple[int, ...]
+    total: int
+    clue: str | None = None
+    direction: str | None = None
+
+    def describe(self, geometry: Geometry) -> str:
+        where = f"at {self.clue}" if self.clue else cell_span(geometry, self.cells)
+        return f"little killer {where} = {self.total}"
+
+    def draw(self, canvas) -> None:
+        """The sum outside the grid where the diagonal comes in, with a small arrow along it:
+        at ``clue`` when the document gives it, else one step before the end of the run that
+        touches the border."""
+        place, step = self.placement(canvas.size)
+        canvas.little_killer(place, step, self.total)
+
+    def placement(self, n: int) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Where the clue goes (0-based row and column, outside an N x N grid) and its arrow's
+        (row step, column step).
+
+        >>> LittleKiller((2, 12, 22), 12).placement(9), LittleKiller((22, 12, 2), 12).placement(9)
+        (((-1, 1), (1, 1)), ((-1, 1), (1, 1)))
+        """
+        run = [divmod(c, n) for c in self.cells]
+
+        def outside(r: int, c: int) -> bool:
+            return not (0 <= r < n and 0 <= c < n)
+
+        if len(run) > 1:
+            step = (run[1][0] - run[0][0], run[1][1] - run[0][1])
+        elif self.direction is not None:
+            step = DIRECTIONS[self.direction]
+        else:  # one cell: a corner, entered from outside the grid
+            r, c = run[0]
+            step = next((s for s in DIRECTIONS.values() if outside(r - s[0], c - s[1])),
+                        (1, 1))
+        if self.clue is not None:
+            r, c = (int(v) - 1 for v in _CLUE.fullmatch(self.clue).groups())
+            if self.direction is not None:
+                return (r, c), DIRECTIONS[self.direction]
+            near = min(run, key=lambda p: max(abs(p[0] - r), abs(p[1] - c)))
+            return (r, c), (_sign(near[0] - r), _sign(near[1] - c))
+        (r0, c0), (r1, c1) = run[0], run[-1]
+        if not outside(r0 - step[0], c0 - step[1]) and outside(r1 + step[0], c1 + step[1]):
+            run, step = run[::-1], (-step[0], -step[1])  # the run ends at the border
+        r, c = run[0]
+        while not outside(r, c):
+            r, c = r - step[0], c - step[1]
+        return (r, c), step
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        out = {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
+        if self.clue is not None:
+            out["clue"] = self.clue
+        if self.direction is not None:
+            out["direction"] = self.direction
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "LittleKiller":
+        f = Fields(data, geometry, "cells", "sum", "clue", "direction")
+        cells = f.cells()
+        n = geometry.size
+        steps = {(b // n - a // n, b % n - a % n) for a, b in zip(cells, cells[1:])}
+        if len(steps) > 1 or not steps <= set(DIRECTIONS.values()):
+            raise ValueError("'cells' must be a diagonal run, each cell one step further "
+                             "in the same diagonal direction")
+        clue = data.get("clue")
+        if clue is not None:
+            m = _CLUE.fullmatch(clue) if isinstance(clue, str) else None
+            if not m or not all(0 <= int(v) <= n + 1 for v in m.groups()):
+                raise ValueError(f"'clue' must name a place like 'r0c1' (rows and columns "
+                                 f"0..{n + 1}), not {clue!r}")
+        direction = f.choice("direction", DIRECTIONS) if f.has("direction") else None
+        return cls(cells, f.int("sum", low=1), clue, direction, label=f.label)
+
+    def encode(self, ctx) -> list[Clause]:
+        terms = [cell_term(ctx, c) for c in self.cells]
+        return encode_sum(ctx, terms, self.total,
+                          distinct=_all_see(ctx.geometry, self.cells))
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return sum(digits) == self.total
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        return f"the digits sum to {sum(digits)}"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        if prune_cell_sum(self.cells, [1] * len(self.cells), cand, {self.total}, changed) is None:
+            return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class Arrow(Constraint):
+    """``arrow``: the digits on the shaft sum to the number in the circle (its cells read as
+    decimal digits, most significant first).
+
+    >>> Arrow((0, 1), (2, 3, 4)).holds((1, 2, 3, 4, 5))
+    True
+    """
+
+    type = "arrow"
+    circle: tuple[int, ...]
+    shaft: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.circle + self.shaft
+
+    @property
+    def weights(self) -> list[int]:
+        """Each cell's weight in ``sum(shaft) - number(circle) == 0``."""
+        k = len(self.circle)
+        return [-10 ** (k - 1 - i) for i in range(k)] + [1] * len(self.shaft)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"arrow from {geometry.cell_name(self.circle[0])}"
+
+    def draw(self, canvas) -> None:
+        """A circle (a pill around several cells), the shaft from it, an arrowhead at its
+        end."""
+        canvas.arrow(self.circle, self.shaft)
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"circle": [geometry.cell_name(c) for c in self.circle],
+                "cells": [geometry.cell_name(c) for c in self.shaft]}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "Arrow":
+        f = Fields(data, geometry, "circle", "cells")
+        circle, shaft = f.cells("circle"), f.cells()
+        both = set(circle) & set(shaft)
+        if both:
+            raise ValueError(f"{geometry.cell_name(min(both))} is in both 'circle' and 'cells'")
+        return cls(circle, shaft, label=f.label)
+
+    def encode(self, ctx) -> list[Clause]:
+        shaft = [cell_term(ctx, c) for c in self.shaft]
+        distinct = _all_see(ctx.geometry, self.shaft)
+        if len(self.circle) == 1:
+            return encode_sum(ctx, shaft, cell_term(ctx, self.circle[0]), distinct=distinct)
+        circle = [cell_term(ctx, c, w) for c, w in zip(self.circle, self.weights)]
+        return encode_sum(ctx, circle + shaft, 0)
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return sum(w * d for w, d in zip(self.weights, digits)) == 0
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        k = len(self.circle)
+        number = -sum(w * d for w, d in zip(self.weights, digits[:k]))
+        return f"the shaft sums to {sum(digits[k:])}, the circle holds {number}"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        if prune_cell_sum(self.cells, self.weights, cand, {0}, changed) is None:
+            return None
+        return sorted(changed)

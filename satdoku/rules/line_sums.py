@@ -1,0 +1,174 @@
+"""Lines whose parts sum alike: ``region-sum`` (the same sum in every box the line passes
+through) and ``zipper`` (cells at equal distance from the centre sum to the same total).
+
+The common total is a term: the zipper's centre cell for an odd length, else a new one-hot
+integer over the totals the parts can reach; each part is a sum equal to it
+(:func:`.sums.encode_sum`). Pruning intersects the totals every part can still reach, then
+prunes each part to those totals.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+from ..model.geometry import Geometry
+from .base import CellsRule, Clause, Constraint, Fields, bit, digits_of, restrict, sees
+from .sums import cell_term, encode_sum, one_hot, prune_cell_sum
+
+__all__ = ["RegionSum", "Zipper"]
+
+
+def _sums(domains) -> set[int]:
+    """Every sum of one value from each domain."""
+    sums = {0}
+    for values in domains:
+        sums = {s + v for s in sums for v in values}
+    return sums
+
+
+def _encode_equal_sums(ctx, parts, total_term=None) -> list[Clause]:
+    """Every part sums to the same total (``total_term``, or a new one-hot integer)."""
+    clauses: list[Clause] = []
+    if total_term is None:
+        digits = range(1, ctx.size + 1)
+        values = set.intersection(*(_sums([digits] * len(part)) for part in parts))
+        total_term, clauses = one_hot(ctx, sorted(values))
+    for part in parts:
+        terms = [cell_term(ctx, c) for c in part]
+        distinct = all(sees(ctx.geometry, a, b) for a in part for b in part if a < b)
+        clauses += encode_sum(ctx, terms, total_term, distinct=distinct)
+    return clauses
+
+
+def _prune_equal_sums(parts, cand: list[int], changed: set[int],
+                      totals: set[int] | None = None) -> set[int] | None:
+    """Prune each part to the totals every part (and ``totals``, when given) can reach:
+    those totals, or None on a contradiction."""
+    for part in parts:
+        reach = _sums(digits_of(cand[c]) for c in part)
+        totals = reach if totals is None else totals & reach
+    if not totals:
+        return None
+    for part in parts:
+        if prune_cell_sum(part, [1] * len(part), cand, totals, changed) is None:
+            return None
+    return totals
+
+
+@dataclass(frozen=True)
+class RegionSum(Constraint):
+    """``region-sum``: each box (or region) the line passes through gets the same sum from
+    the line's cells in it (all the cells in that box, even if the line leaves and comes
+    back).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> RegionSum(geometry(2, 2), (0, 1, 2, 3)).parts
+    ((0, 1), (2, 3))
+    """
+
+    type = "region-sum"
+    geometry: Geometry
+    line: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+    @functools.cached_property
+    def parts(self) -> tuple[tuple[int, ...], ...]:
+        """The line's cells box by box, boxes in the order the line first enters them."""
+        by_box: dict[int, list[int]] = {}
+        for c in self.line:
+            by_box.setdefault(self.geometry.cell_houses[c][2], []).append(c)
+        return tuple(map(tuple, by_box.values()))
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"region-sum line from {geometry.cell_name(self.line[0])}"
+
+    def draw(self, canvas) -> None:
+        """A blue line."""
+        canvas.line(self.line, "region_sum")
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(c) for c in self.line]}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "RegionSum":
+        f = Fields(data, geometry, "cells")
+        return cls(geometry, f.cells(), label=f.label)
+
+    def encode(self, ctx) -> list[Clause]:
+        return _encode_equal_sums(ctx, self.parts) if len(self.parts) > 1 else []
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        value = dict(zip(self.line, digits))
+        return len({sum(value[c] for c in part) for part in self.parts}) == 1
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        value = dict(zip(self.line, digits))
+        sums = [str(sum(value[c] for c in part)) for part in self.parts]
+        return f"the boxes' sums are {', '.join(sums)}"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        if len(self.parts) > 1 and _prune_equal_sums(self.parts, cand, changed) is None:
+            return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class Zipper(CellsRule):
+    """``zipper``: cells at equal distance from the line's centre sum to the same total; on a
+    line of odd length that total is the centre cell's digit.
+
+    >>> Zipper((0, 1, 2, 3, 4)).holds((1, 2, 5, 3, 4)), Zipper((0, 1, 2, 3)).holds((1, 2, 4, 3))
+    (True, False)
+    """
+
+    type = "zipper"
+    line: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+    @property
+    def pairs(self) -> tuple[tuple[int, int], ...]:
+        k = len(self.line)
+        return tuple((self.line[i], self.line[k - 1 - i]) for i in range(k // 2))
+
+    @property
+    def centre(self) -> int | None:
+        return self.line[len(self.line) // 2] if len(self.line) % 2 else None
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"zipper line from {geometry.cell_name(self.line[0])}"
+
+    def draw(self, canvas) -> None:
+        """A pink line."""
+        canvas.line(self.line, "zipper")
+
+    def encode(self, ctx) -> list[Clause]:
+        if len(self.pairs) + (self.centre is not None) < 2:
+            return []
+        centre = None if self.centre is None else cell_term(ctx, self.centre)
+        return _encode_equal_sums(ctx, self.pairs, centre)
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        k = len(digits)
+        sums = {digits[i] + digits[k - 1 - i] for i in range(k // 2)}
+        if k % 2:
+            sums.add(digits[k // 2])
+        return len(sums) <= 1
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        totals = None if self.centre is None else set(digits_of(cand[self.centre]))
+        totals = _prune_equal_sums(self.pairs, cand, changed, totals)
+        if totals is None:
+            return None
+        if self.centre is not None and not restrict(
+                cand, self.centre, sum(bit(t) for t in totals), changed):
+            return None
+        return sorted(changed)

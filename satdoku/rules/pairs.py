@@ -1,0 +1,221 @@
+"""Rules between pairs of cells, and the global ones among them: ``anti-knight``,
+``anti-king``, ``non-consecutive``.
+
+A pair rule is a list of cell pairs ``(a, b)`` and a relation ``allowed(x, y, n)`` between
+their digits (different, not consecutive, one smaller...). Dots, thermometers, whispers,
+palindromes, clones and entropic lines are pair rules too (:mod:`.dots`, :mod:`.lines`).
+
+Encoding, per pair and per digit ``x`` of ``a``: when ``a = x`` forbids at most two digits of
+``b``, a binary clause for each forbidden pair (``-a_x | -b_y``), else one support clause
+``-a_x | b_y1 | b_y2 ...`` over the digits allowed; the same from ``b``'s side. Support
+clauses make unit propagation keep each pair arc consistent (a thermometer's bounds follow
+along its whole length); binary clauses are shorter where the relation only excludes a few
+digits. Pruning is one arc-consistency pass over the pairs (the native solver calls again
+while something changes).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
+
+__all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "encode_pairs",
+           "offset_pairs"]
+
+#: A digit of one cell that rules out at most this many of the other's gets binary clauses.
+FEW_CONFLICTS = 2
+
+
+def offset_pairs(geometry: Geometry, offsets: Sequence[tuple[int, int]]
+                 ) -> tuple[tuple[int, int], ...]:
+    """Every pair of cells (a, b), a < b, whose (row, column) differ by one of ``offsets``."""
+    n = geometry.size
+    out = set()
+    for a in range(n * n):
+        r, c = divmod(a, n)
+        for dr, dc in offsets:
+            if 0 <= r + dr < n and 0 <= c + dc < n:
+                b = (r + dr) * n + c + dc
+                out.add((min(a, b), max(a, b)))
+    return tuple(sorted(out))
+
+
+def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
+    """Clauses for ``allowed(digit of a, digit of b, n)`` on every pair (see module docstring).
+    """
+    n = ctx.size
+    var = ctx.var
+    digits = range(1, n + 1)
+    ok = [[allowed(x, y, n) for y in digits] for x in digits]
+    clauses: list[Clause] = []
+    for a, b in pairs:
+        gone: set[tuple[int, int]] = set()  # (cell, digit) ruled out by a unit clause
+        conflicts: set[tuple[int, int]] = set()
+        for side in (0, 1):
+            this, other = (a, b) if side == 0 else (b, a)
+            for x in digits:
+                good = [y for y in digits if (ok[x - 1][y - 1] if side == 0
+                                              else ok[y - 1][x - 1])]
+                if len(good) == n:
+                    continue
+                if not good:
+                    gone.add((this, x))
+                    clauses.append([-var(this, x)])
+                elif n - len(good) <= FEW_CONFLICTS:
+                    conflicts.update((x, y) if side == 0 else (y, x)
+                                     for y in digits if y not in good)
+                else:
+                    clauses.append([-var(this, x)] + [var(other, y) for y in good])
+        for x, y in sorted(conflicts):
+            if (a, x) not in gone and (b, y) not in gone:
+                clauses.append([-var(a, x), -var(b, y)])
+    return clauses
+
+
+class PairRule(Constraint):
+    """Base of the pair rules: ``pairs`` (cell pairs) and ``allowed(x, y, n)``."""
+
+
+    pairs: tuple[tuple[int, int], ...]
+
+    @staticmethod
+    def allowed(x: int, y: int, n: int) -> bool:
+        raise NotImplementedError
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(sorted({c for pair in self.pairs for c in pair}))
+
+    def encode(self, ctx) -> list[Clause]:
+        return encode_pairs(ctx, self.pairs, self.allowed)
+
+    def check(self, grid: Grid) -> list[str]:
+        geo, cells, n = grid.geometry, grid.cells, grid.size
+        name = geo.cell_name
+        return [f"{self.describe(geo)}: {name(a)}={cells[a]} and {name(b)}={cells[b]}"
+                for a, b in self.pairs if not self.allowed(cells[a], cells[b], n)]
+
+    @functools.cached_property
+    def _masks(self) -> dict[int, tuple[tuple[int, ...], tuple[int, ...]]]:
+        return {}
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        if self.allowed is _different:
+            return _prune_different(self.pairs, cand)
+        n = math.isqrt(len(cand))
+        if n not in self._masks:
+            self._masks[n] = _supports(self.allowed, n)
+        to_b, to_a = self._masks[n]
+        changed = set()
+        for a, b in self.pairs:
+            ma, mb = cand[a], cand[b]
+            new_a = _supported(ma, mb, to_b)
+            new_b = _supported(mb, new_a, to_a)
+            if not new_a or not new_b:
+                return None
+            if new_a != ma:
+                cand[a] = new_a
+                changed.add(a)
+            if new_b != mb:
+                cand[b] = new_b
+                changed.add(b)
+        return sorted(changed)
+
+
+def _supports(allowed, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each digit x of a, the mask of digits of b it allows; and each y of b, of a."""
+    digits = range(1, n + 1)
+    to_b = tuple(sum(bit(y) for y in digits if allowed(x, y, n)) for x in digits)
+    to_a = tuple(sum(bit(x) for x in digits if allowed(x, y, n)) for y in digits)
+    return to_b, to_a
+
+
+def _supported(mine: int, theirs: int, support: tuple[int, ...]) -> int:
+    """The digits of ``mine`` that some digit of ``theirs`` supports."""
+    keep = 0
+    m = mine
+    while m:
+        low = m & -m
+        if support[low.bit_length() - 1] & theirs:
+            keep |= low
+        m ^= low
+    return keep
+
+
+def _different(x: int, y: int, n: int) -> bool:
+    return x != y
+
+
+def _prune_different(pairs, cand: list[int]) -> list[int] | None:
+    """Arc consistency for "different": only a cell down to one digit removes anything."""
+    changed = set()
+    for a, b in pairs:
+        ma, mb = cand[a], cand[b]
+        if mb & (mb - 1) == 0 and ma & mb:
+            ma = cand[a] = ma & ~mb
+            changed.add(a)
+        if ma & (ma - 1) == 0 and mb & ma:
+            mb = cand[b] = mb & ~ma
+            changed.add(b)
+        if not ma or not mb:
+            return None
+    return sorted(changed)
+
+
+@dataclass(frozen=True)
+class _GlobalPairs(GlobalRule, PairRule):
+    """A pair rule over the whole grid, built from its geometry."""
+
+    geometry: Geometry
+
+
+@dataclass(frozen=True)
+class AntiKnight(_GlobalPairs):
+    """``anti-knight``: cells a chess knight's move apart hold different digits.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> len(AntiKnight(geometry(3, 3)).pairs)
+    224
+    """
+
+    type = "anti-knight"
+    allowed = staticmethod(_different)
+
+    @functools.cached_property
+    def pairs(self):
+        return offset_pairs(self.geometry, [(1, 2), (2, 1), (1, -2), (2, -1)])
+
+
+@dataclass(frozen=True)
+class AntiKing(_GlobalPairs):
+    """``anti-king``: cells a king's move apart (diagonal neighbours too) hold different
+    digits."""
+
+    type = "anti-king"
+    allowed = staticmethod(_different)
+
+    @functools.cached_property
+    def pairs(self):
+        return offset_pairs(self.geometry, [(0, 1), (1, 0), (1, 1), (1, -1)])
+
+
+def _not_consecutive(x: int, y: int, n: int) -> bool:
+    return abs(x - y) != 1
+
+
+@dataclass(frozen=True)
+class NonConsecutive(_GlobalPairs):
+    """``non-consecutive``: orthogonally adjacent cells do not hold consecutive digits."""
+
+    type = "non-consecutive"
+    allowed = staticmethod(_not_consecutive)
+
+    @functools.cached_property
+    def pairs(self):
+        return tuple(orthogonal_pairs(self.geometry))

@@ -1,0 +1,100 @@
+"""``quadruple``: digits written on the corner of four cells all appear among them."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from dataclasses import dataclass
+
+from ..model.geometry import Geometry
+from .base import Clause, Constraint, Fields, bit, cell_span, contradiction, prune_by_search
+
+__all__ = ["Quadruple"]
+
+
+@dataclass(frozen=True)
+class Quadruple(Constraint):
+    """``quadruple``: each of ``digits`` appears among ``cells`` (a digit listed twice, at
+    least twice).
+
+    At least k of the cells hold d is: every choice of ``len(cells) - k + 1`` cells has one
+    holding d (one clause each).
+
+    >>> q = Quadruple((0, 1, 4, 5), (1, 1, 3))
+    >>> q.holds((1, 2, 3, 1)), q.holds((1, 2, 3, 4))
+    (True, False)
+    """
+
+    type = "quadruple"
+    cells: tuple[int, ...]
+    digits: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digits", tuple(sorted(self.digits)))
+
+    @property
+    def counts(self) -> Counter:
+        return Counter(self.digits)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"quadruple {cell_span(geometry, self.cells)}: {', '.join(map(str, self.digits))}"
+
+    def draw(self, canvas) -> None:
+        """A white circle on the corner the four cells share, with the digits small in it."""
+        n = canvas.size
+        row, col = max(c // n for c in self.cells), max(c % n for c in self.cells)
+        canvas.quadruple(row, col, [canvas.symbol(d) for d in self.digits])
+
+    def _json_fields(self, geometry: Geometry) -> dict:
+        return {"cells": [geometry.cell_name(c) for c in self.cells], "digits": list(self.digits)}
+
+    @classmethod
+    def from_json(cls, data: dict, geometry: Geometry) -> "Quadruple":
+        f = Fields(data, geometry, "cells", "digits")
+        cells = f.cells(exactly=4)
+        n = geometry.size
+        rows = sorted({c // n for c in cells})
+        cols = sorted({c % n for c in cells})
+        if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1:
+            raise ValueError("'cells' must be the four cells around one corner (a 2x2 square)")
+        digits = data.get("digits")
+        if (not isinstance(digits, list) or not 1 <= len(digits) <= 4
+                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n
+                           for d in digits)):
+            raise ValueError(f"'digits' must be a list of 1 to 4 digits 1..{n}")
+        return cls(cells, tuple(digits), label=f.label)
+
+    def encode(self, ctx) -> list[Clause]:
+        k = len(self.cells)
+        clauses: list[Clause] = []
+        for d, count in self.counts.items():
+            if count > k:
+                return contradiction(ctx)
+            clauses += [[ctx.var(c, d) for c in group]
+                        for group in itertools.combinations(self.cells, k - count + 1)]
+        return clauses
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        have = Counter(digits)
+        return all(have[d] >= k for d, k in self.counts.items())
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        have = Counter(digits)
+        missing = [str(d) for d, k in self.counts.items() if have[d] < k]
+        return f"{', '.join(missing)} missing"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        for d, count in self.counts.items():
+            places = [c for c in self.cells if cand[c] & bit(d)]
+            if len(places) < count:
+                return None
+            if len(places) == count:
+                for c in places:
+                    if cand[c] != bit(d):
+                        cand[c] = bit(d)
+                        changed.add(c)
+        if sum(self.counts.values()) > len(self.cells):
+            return None
+        more = prune_by_search(self.cells, cand, self.holds)
+        return None if more is None else sorted(changed | set(more))

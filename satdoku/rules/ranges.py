@@ -1,0 +1,151 @@
+"""Lines whose digits lie in a range: ``renban`` and ``between``."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from ..model.geometry import Geometry
+from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
+                   restrict)
+from .groups import encode_distinct, prune_distinct
+
+__all__ = ["Renban", "Between"]
+
+
+def _interval(low: int, high: int) -> int:
+    """The candidate mask of the digits ``low..high``."""
+    return ((1 << (high - low + 1)) - 1) << (low - 1) if high >= low else 0
+
+
+class _LineCells(CellsRule):
+    """A rule on ``line`` (cells in order), written as ``cells``."""
+
+    line: tuple[int, ...]
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+
+@dataclass(frozen=True)
+class Renban(_LineCells):
+    """``renban``: a set of consecutive digits in any order, no repeats.
+
+    Encoded as no repeats plus one selector per window ``m..m+L-1`` of digits: the selected
+    window holds every cell. L different digits inside a window of L are the whole window.
+
+    >>> Renban((0, 1, 2)).holds((3, 1, 2)), Renban((0, 1, 2)).holds((1, 2, 4))
+    (True, False)
+    """
+
+    type = "renban"
+    line: tuple[int, ...]
+    min_cells = 1
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"renban {cell_span(geometry, self.line)}"
+
+    def draw(self, canvas) -> None:
+        """A purple line."""
+        canvas.line(self.line, "renban")
+
+    def _windows(self, n: int) -> list[range]:
+        k = len(self.line)
+        return [range(m, m + k) for m in range(1, n - k + 2)]
+
+    def encode(self, ctx) -> list[Clause]:
+        windows = self._windows(ctx.size)
+        if not windows:
+            return contradiction(ctx)
+        clauses = encode_distinct(ctx, self.line, complete=False)
+        if len(windows) == 1:
+            return clauses + [[-ctx.var(c, d)] for c in self.line
+                              for d in range(1, ctx.size + 1) if d not in windows[0]]
+        select = [ctx.fresh() for _ in windows]
+        clauses.append(list(select))
+        for s, window in zip(select, windows):
+            clauses += [[-s] + [ctx.var(c, d) for d in window] for c in self.line]
+        for c in self.line:
+            for d in range(1, ctx.size + 1):
+                clauses.append([-ctx.var(c, d)] + [s for s, w in zip(select, windows) if d in w])
+        return clauses
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return len(set(digits)) == len(digits) and max(digits) - min(digits) == len(digits) - 1
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        if not prune_distinct(self.line, cand, changed):
+            return None
+        keep = 0
+        for window in self._windows(math.isqrt(len(cand))):
+            mask = _interval(window[0], window[-1])
+            if fills(self.line, cand, mask):
+                keep |= mask
+        for c in self.line:
+            if not restrict(cand, c, keep, changed):
+                return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class Between(_LineCells):
+    """``between``: the digits of the line's middle cells lie strictly between the digits of
+    its two ends (the circles).
+
+    >>> Between((0, 1, 2)).holds((7, 4, 2)), Between((0, 1, 2)).holds((2, 2, 7))
+    (True, False)
+    """
+
+    type = "between"
+    line: tuple[int, ...]
+    min_cells = 2
+
+    def describe(self, geometry: Geometry) -> str:
+        name = geometry.cell_name
+        return f"between line {name(self.line[0])} to {name(self.line[-1])}"
+
+    def draw(self, canvas) -> None:
+        """A grey line with an open circle on both ends."""
+        canvas.between(self.line)
+
+    def encode(self, ctx) -> list[Clause]:
+        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
+        if not middle:
+            return []
+        clauses = []
+        digits = range(1, ctx.size + 1)
+        for x in digits:
+            for y in digits:
+                inside = range(min(x, y) + 1, max(x, y))
+                ends = [-ctx.var(a, x), -ctx.var(b, y)]
+                if not inside:
+                    clauses.append(ends)
+                    continue
+                clauses += [ends + [ctx.var(c, d) for d in inside] for c in middle]
+        return clauses
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        low, high = sorted((digits[0], digits[-1]))
+        return all(low < d < high for d in digits[1:-1])
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
+        if not middle:
+            return []
+        keep_a = keep_b = 0
+        keep = [0] * len(middle)
+        for x in digits_of(cand[a]):
+            for y in digits_of(cand[b]):
+                mask = _interval(min(x, y) + 1, max(x, y) - 1)
+                inside = [cand[c] & mask for c in middle]
+                if all(inside):
+                    keep_a |= bit(x)
+                    keep_b |= bit(y)
+                    keep = [k | m for k, m in zip(keep, inside)]
+        changed: set[int] = set()
+        for cell, mask in zip((a, b) + middle, [keep_a, keep_b] + keep):
+            if not restrict(cand, cell, mask, changed):
+                return None
+        return sorted(changed)

@@ -1,0 +1,120 @@
+"""True candidates: for each empty cell, the digits that appear in at least one solution.
+
+The tool setters use while setting: a digit that no solution puts in a cell is not a candidate
+there, however plausible it looks. Found with SAT: every solution met marks the digit of every
+cell; then each (cell, digit) not yet marked is assumed, and either a solution with it (which
+marks more) or none settles it. At most one SAT call per (cell, digit) pair that propagation
+from the givens leaves open, usually far fewer: each solution marks a digit in every cell.
+The solutions met on the way also say whether the puzzle is unique (one met, once every pair is
+settled), multiple or unsolvable.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Iterable, Iterator
+
+from ..deadline import Deadline, TimeUp
+from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..errors import InternalError, TooBigError
+from ..io.text import Puzzle
+from ..model.grid import Grid, solution_problems
+from ..native.reduce import bits, reduce_candidates
+from ..model.result import counted_status
+from ..sat.solver import SatSolver
+
+__all__ = ["Candidates", "true_candidates", "candidate_puzzles"]
+
+
+@dataclass
+class Candidates:
+    """The true candidates of a puzzle: ``digits[cell]`` a sorted list for each empty cell
+    (empty: no solution at all). ``status`` is unique, multiple, unsolvable, or timeout /
+    refused / invalid / error with ``message``; ``count`` the solutions seen, up to the limit."""
+
+    grid: Grid
+    status: str
+    digits: dict[int, list[int]] = field(default_factory=dict)
+    count: int = 0
+    sat_calls: int = 0
+    time_ms: float = 0.0
+    message: str | None = None
+
+
+def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | None = None,
+                    deadline: Deadline | None = None,
+                    sat_solver: str | None = None) -> Candidates:
+    """The true candidates of ``grid`` (under a variant puzzle's ``constraints``).
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> c = true_candidates(parse_puzzle("1..." "...." "...." "...1").grid)
+    >>> c.status, c.digits[1], c.digits[5]
+    ('multiple', [2, 3, 4], [2, 3, 4])
+    """
+    start = time.perf_counter()
+    deadline = deadline or Deadline(None)
+    own = solver is None
+    solver = solver or SatSolver(sat_solver, "extended")
+    open_cells = [c for c, d in enumerate(grid.cells) if not d]
+    marked: dict[int, set[int]] = {c: set() for c in open_cells}
+    seen: set[tuple[int, ...]] = set()
+    out = Candidates(grid, "unsolvable")
+
+    def found(solution: Grid) -> None:
+        problems = solution_problems(solution, grid, constraints)
+        if problems:
+            raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
+        seen.add(solution.cells)
+        for c in open_cells:
+            marked[c].add(solution.cells[c])
+
+    try:
+        first = solver.first_solution(grid, constraints=constraints, deadline=deadline)
+        out.sat_calls += 1
+        if first is not None:
+            found(first)
+            # Only digits the givens leave open can be true candidates.
+            reduction = reduce_candidates(grid, propagate=False)
+            for cell in open_cells:
+                for d in bits(reduction.cand[cell]):
+                    if d in marked[cell]:
+                        continue
+                    solution = solver.first_solution(grid, assume=((cell, d),),
+                                                     constraints=constraints,
+                                                     deadline=deadline)
+                    out.sat_calls += 1
+                    if solution is not None:
+                        found(solution)
+        # Every pair was settled: one solution met means every cell has one true candidate,
+        # so the puzzle is unique; two or more met, it is not.
+        out.count = len(seen)
+        out.status = counted_status(out.count)
+        out.digits = {c: sorted(ds) for c, ds in marked.items()}
+    except TimeUp:
+        out.status, out.message = "timeout", deadline.message()
+    except TooBigError as error:
+        out.status, out.message = "refused", error.message
+    except InternalError as error:
+        out.status, out.message = "error", f"internal error: {error.message}"
+    finally:
+        if own:
+            solver.close()
+    out.time_ms = (time.perf_counter() - start) * 1000
+    return out
+
+
+def candidate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                      timeout: float | None = None,
+                      max_clauses: int | None = DEFAULT_MAX_CLAUSES
+                      ) -> Iterator[tuple[Puzzle, Candidates | None]]:
+    """(puzzle, candidates) in input order, one SAT solver for all; None for a puzzle that
+    could not be read. Each puzzle's time limit starts when reading it began."""
+    with SatSolver(sat_solver, "extended", max_clauses=max_clauses) as solver:
+        for puzzle in puzzles:
+            if puzzle.error is not None:
+                yield puzzle, None
+                continue
+            deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
+            yield puzzle, true_candidates(puzzle.grid, constraints=puzzle.constraints,
+                                          solver=solver, deadline=deadline)

@@ -1,0 +1,269 @@
+"""Why a puzzle is what it is: a minimal clash for an unsolvable one, two solutions for an
+ambiguous one, the techniques a unique one takes, and which clues a unique one could do without.
+
+Glossary:
+
+- member: a given, or a rule of a variant puzzle; explanations speak of sets of members.
+- core: members that cannot all hold together. The SAT solver's final conflict over the
+  assumptions (a clue literal per given, an activation literal per rule: ``get_core``) gives
+  one; it is then shrunk by deletion until it is *minimal*: drop one member, and if what is
+  left still has no solution, keep the (smaller) core the solver returns for it; otherwise that
+  member is needed. A member found needed stays needed, because every set the search looks at
+  afterwards is a subset of the one it was needed in (fewer members only allow more
+  solutions). Each member of the result is needed, so removing any one of them leaves a set
+  that has a solution. A puzzle may have several minimal cores; this is one of them.
+- differing cells: for a puzzle with several solutions, where two of them disagree.
+- redundant (``redundant=True``, for a unique puzzle): the members that could each be removed
+  alone with the puzzle still unique, and a minimal set of members that still gives exactly
+  one solution (found greedily: each member in turn is dropped when the rest stay unique; the
+  result is minimal, since a member needed then is needed in every subset of it).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Iterator
+
+from ..deadline import Deadline, TimeUp
+from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..errors import InternalError, TooBigError
+from ..io.text import Puzzle
+from ..model.grid import Grid, solution_problems
+from ..sat.solver import SatSolver
+from ..native.search import NativeSolver
+from .solvers import LARGE_MIN_SIZE, solve
+from ..native.techniques import Steps, solve_by_techniques
+
+__all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core", "redundant_members"]
+
+#: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
+Member = tuple[str, int]
+
+
+@dataclass
+class Explanation:
+    """What :func:`explain` found. ``status`` is unsolvable, multiple or unique, or one of
+    timeout, invalid, refused and error (see :mod:`satdoku.model.result`) with ``message``.
+
+    - unsolvable: ``core`` lists (cell, digit) of a minimal set of clashing givens, and
+      ``core_rules`` the rules (constraints) in it.
+    - multiple: ``solution`` and ``second`` with the ``differing`` cells.
+    - unique: ``solution``, ``steps`` (techniques) and ``search`` (the native solver's nodes,
+      guesses and backtracks to find the solution); with ``redundant``, ``removable`` (members
+      each removable alone) and ``kept`` (a minimal set of members still giving one solution).
+    """
+
+    grid: Grid
+    status: str
+    core: list[tuple[int, int]] = field(default_factory=list)
+    solution: Grid | None = None
+    second: Grid | None = None
+    differing: list[int] = field(default_factory=list)
+    steps: Steps | None = None
+    search: dict[str, Any] = field(default_factory=dict)
+    sat_calls: int = 0
+    time_ms: float = 0.0
+    message: str | None = None
+    constraints: tuple = ()
+    core_rules: list = field(default_factory=list)
+    removable: list[Member] | None = None
+    kept: list[Member] | None = None
+    path: list | None = None  # the solving path a person could follow (steps=True)
+
+    def describe(self, member: Member, alphabet=None) -> str:
+        """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
+        from ..io.text import alphabet_for
+        geo = self.grid.geometry
+        kind, index = member
+        if kind == "rule":
+            return self.constraints[index].describe(geo)
+        alphabet = alphabet or alphabet_for(geo.size)
+        return f"{geo.cell_name(index)}={alphabet.symbol(self.grid.cells[index])}"
+
+
+def _subset(grid: Grid, constraints: tuple, members: Iterable[Member]) -> tuple[Grid, tuple]:
+    """The puzzle with only ``members``: those givens and those rules."""
+    cells, rules = set(), []
+    for kind, index in members:
+        if kind == "given":
+            cells.add(index)
+        else:
+            rules.append(index)
+    digits = tuple(d if i in cells else 0 for i, d in enumerate(grid.cells))
+    return Grid(grid.geometry, digits), tuple(constraints[i] for i in sorted(rules))
+
+
+def _members(grid: Grid, constraints: tuple) -> list[Member]:
+    return [("given", c) for c, _ in grid.givens()] + [("rule", i)
+                                                          for i in range(len(constraints))]
+
+
+def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None,
+                 constraints: tuple = ()) -> tuple[list[Member] | None, int]:
+    """A minimal set of members (givens and rules) of ``grid`` under ``constraints`` that
+    cannot all hold, or None if the puzzle has a solution; and how many SAT calls it took. See
+    the module docstring for the method.
+
+    Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
+    """
+    def core_of(members: list[Member]) -> list[Member] | None:
+        subset, rules = _subset(grid, constraints, members)
+        rule_members = [m for m in members if m[0] == "rule"]
+        core, witness = solver.core(subset, deadline=deadline, constraints=rules)
+        if witness is not None:
+            # The witness that a member is needed is checked like every other answer.
+            problems = solution_problems(witness, subset)
+            for rule in rules:
+                problems += rule.check(witness)
+            if problems:
+                raise InternalError(f"{solver.name} gave a wrong solution while shrinking a "
+                                    f"core: {problems[0]}")
+            return None
+        cells, picked = core
+        return [("given", c) for c in cells] + [rule_members[i] for i in picked]
+
+    calls = 1
+    core = core_of(_members(grid, constraints))
+    if core is None:
+        return None, calls
+    needed: set[Member] = set()
+    while True:
+        untested = [m for m in core if m not in needed]
+        if not untested:
+            break
+        member = untested[0]
+        smaller = core_of([m for m in core if m != member])
+        calls += 1  # each call is one SAT solve
+        if smaller is None:
+            needed.add(member)
+        else:
+            core = smaller
+    return sorted(core), calls
+
+
+def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
+                      deadline: Deadline | None = None) -> tuple[list[Member], list[Member], int]:
+    """For a unique puzzle: the members that could each be removed alone with the puzzle
+    still unique, a minimal set of members that still gives exactly one solution, and the SAT
+    calls it took (each a count to 2, verified).
+
+    Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
+    """
+    calls = 0
+
+    def unique(members: list[Member]) -> bool:
+        nonlocal calls
+        calls += 1
+        subset, rules = _subset(grid, constraints, members)
+        result = solve(solver, subset, limit=2, deadline=deadline, constraints=rules)
+        if result.status == "timeout":
+            raise TimeUp
+        if result.status not in ("unique", "multiple"):
+            raise InternalError(f"{solver.name} said {result.status} for a subset of a "
+                                f"puzzle with a solution")
+        return result.status == "unique"
+
+    members = _members(grid, constraints)
+    removable = [m for m in members if unique([x for x in members if x != m])]
+    kept = list(members)
+    for member in removable:  # only a member removable alone can go from a smaller set
+        trial = [x for x in kept if x != member]
+        if unique(trial):
+            kept = trial
+    return removable, kept, calls
+
+
+def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None = None,
+            amo: str | None = None, timeout: float | None = None,
+            deadline: Deadline | None = None, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+            solver: SatSolver | None = None, constraints: tuple = (),
+            redundant: bool = False, steps: bool = False, alphabet=None) -> Explanation:
+    """Explain ``grid`` (under a variant puzzle's ``constraints``).
+
+    Args:
+        grid: the puzzle; givens that clash give status ``invalid``.
+        sat_solver: the python-sat solver to use (default :data:`DEFAULT_SAT_SOLVER`).
+        encoding, amo: the CNF encoding (default: by grid size, as for solving) and its
+            at-most-one encoding.
+        timeout: seconds for the whole explanation (or a ``deadline``); status ``timeout``
+            when they run out.
+        max_clauses: refuse (status ``refused``) a formula with more clauses.
+        solver: a :class:`SatSolver` to reuse across puzzles (the options above are then
+            its own).
+        constraints: the rules of a variant puzzle; cores and redundancy speak of them too.
+        redundant: for a unique puzzle, also find which givens and rules it could do without.
+        steps: for a unique classic puzzle, also give the solving path a person could follow
+            (:func:`satdoku.native.techniques.solving_steps`, its digits in ``alphabet``).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
+    >>> e.status, e.core  # r1c4 must be 4 (its row holds 1, 2, 3), but r4c4 is 4
+    ('unsolvable', [(0, 1), (1, 2), (2, 3), (15, 4)])
+    """
+    start = time.perf_counter()
+    deadline = deadline or Deadline(timeout)
+    own = solver is None
+    if solver is None:
+        solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
+                           reduced_from=LARGE_MIN_SIZE)
+    try:
+        result = solve(solver, grid, limit=2, deadline=deadline, constraints=constraints)
+        expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
+                           message=result.message, constraints=tuple(constraints))
+        try:
+            if result.status == "unsolvable":
+                core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline,
+                                                    constraints=tuple(constraints))
+                if core is None:  # the solver contradicted itself
+                    raise InternalError(f"{solver.name} found a solution where it had found "
+                                        f"none")
+                expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
+                expl.core_rules = [i for kind, i in core if kind == "rule"]
+            elif result.status == "multiple":
+                expl.differing = result.solution.differences(result.second)
+            elif result.status == "unique":
+                expl.steps = solve_by_techniques(grid) if not constraints else None
+                if not constraints:
+                    native = NativeSolver().solve(grid, deadline=deadline)
+                    expl.search = {k: native.stats[k]
+                                   for k in ("nodes", "guesses", "backtracks")}
+                    if native.status == "timeout":
+                        expl.search["timeout"] = True
+                if steps and not constraints:
+                    from ..native.techniques import solving_steps
+                    expl.path = solving_steps(grid, alphabet=alphabet)
+                if redundant:
+                    expl.removable, expl.kept, expl.sat_calls = redundant_members(
+                        solver, grid, tuple(constraints), deadline=deadline)
+        except TimeUp:
+            expl.status, expl.message = "timeout", deadline.message()
+        except TooBigError as error:
+            expl.status, expl.message = "refused", error.message
+        except InternalError as error:
+            expl.status, expl.message = "error", f"internal error: {error.message}"
+    finally:
+        if own:
+            solver.close()
+    expl.time_ms = (time.perf_counter() - start) * 1000
+    return expl
+
+
+def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                    encoding: str | None = None, amo: str | None = None,
+                    timeout: float | None = None,
+                    max_clauses: int | None = DEFAULT_MAX_CLAUSES, redundant: bool = False,
+                    steps: bool = False) -> Iterator[tuple[Puzzle, Explanation | None]]:
+    """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
+    the explanation is None for a puzzle that could not be read. Each puzzle's time limit
+    starts when reading it began."""
+    with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
+                   reduced_from=LARGE_MIN_SIZE) as solver:
+        for puzzle in puzzles:
+            if puzzle.error is not None:
+                yield puzzle, None
+                continue
+            deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
+            yield puzzle, explain(puzzle.grid, deadline=deadline, solver=solver,
+                                  constraints=puzzle.constraints, redundant=redundant,
+                                  steps=steps, alphabet=puzzle.alphabet)

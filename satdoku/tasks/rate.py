@@ -1,0 +1,223 @@
+"""A difficulty score for a puzzle with one solution, from three measures that need no tuning:
+
+- the hardest technique it takes (:mod:`satdoku.native.techniques`): level 0 naked singles only,
+  1 hidden singles, 2 locked candidates, 3 guessing;
+- the native solver's guesses to exhaust its search tree (counting to 2, so the count does not
+  depend on the order digits are tried in);
+- the SAT solver's conflicts, counting to 2 in a fresh solver (so the count does not depend on
+  which puzzles came before).
+
+``score = level + log10(1 + guesses) + log10(1 + conflicts)``, rounded to 0.01: the technique
+level sets the whole part for puzzles that logic solves, and every tenfold increase in guesses
+or in conflicts adds one. Labels cut the scale:
+
+========== ============ ==================================================================
+label      score        typically
+========== ============ ==================================================================
+easy       below 1      naked singles only
+medium     1 to 2       hidden singles
+hard       2 to 3       locked candidates, or a little search
+fiendish   3 to 5       guessing: a few guesses, a few conflicts
+diabolical 5 to 7       tens of guesses and of conflicts
+extreme    7 and up     hundreds of guesses, a hundred conflicts or more
+========== ============ ==================================================================
+
+Scores are deterministic: the same puzzle gets the same score on every run and machine.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Iterable, Iterator
+
+from ..deadline import Deadline
+from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..io.text import Puzzle
+from ..model.grid import Grid
+from ..sat.solver import SatSolver
+from .solvers import LARGE_MIN_SIZE, solve
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..native.techniques import Steps
+
+__all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
+
+#: (lowest score, label), easiest first.
+LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),
+          (7.0, "extreme"))
+
+
+def label_for(score: float) -> str:
+    """The label of ``score``.
+
+    >>> label_for(0.5), label_for(3.2), label_for(7)
+    ('easy', 'fiendish', 'extreme')
+    """
+    return [name for low, name in LABELS if score >= low][-1]
+
+
+@dataclass
+class Rating:
+    """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
+    any other status of :mod:`satdoku.model.result` without one (only a puzzle with exactly one
+    solution has a difficulty); ``message`` says more."""
+
+    status: str
+    score: float | None = None
+    label: str | None = None
+    steps: Steps | None = None
+    guesses: int = 0
+    nodes: int = 0
+    conflicts: int = 0
+    solution: Grid | None = None
+    time_ms: float = 0.0
+    message: str | None = None
+
+
+@dataclass(frozen=True)
+class _Options:
+    sat_solver: str | None
+    encoding: str | None
+    amo: str | None
+    timeout: float | None
+    max_clauses: int | None
+
+
+class Rater:
+    """Rates puzzles one at a time (a fresh SAT solver for each: see the module docstring).
+
+    ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``); a
+    native search that runs out leaves its guesses so far, a lower bound, and the rating says
+    so in ``message``.
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> easy = parse_puzzle("1..4.4..2..3...1").grid
+    >>> r = Rater().rate(easy)
+    >>> r.status, r.label, r.steps.hardest
+    ('unique', 'easy', 'naked singles')
+    """
+
+    def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
+                 encoding: str | None = None, amo: str | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
+        # Native search and the techniques are imported here: the command line reads
+        # LABELS for generate's --difficulty, and the other commands' start-up need not pay.
+        from ..native.search import NativeSolver
+        self.options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
+        self.native = NativeSolver()
+
+    def rate(self, grid: Grid, parse_ms: float = 0.0) -> Rating:
+        start = time.perf_counter()
+        o = self.options
+        deadline = Deadline(o.timeout, start - parse_ms / 1000)
+        with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
+                       max_clauses=o.max_clauses, reduced_from=LARGE_MIN_SIZE) as sat:
+            result = solve(sat, grid, limit=2, deadline=deadline)
+        if result.status != "unique":
+            return Rating(result.status, solution=result.solution,
+                          time_ms=(time.perf_counter() - start) * 1000,
+                          message=result.message)
+        from ..native.techniques import solve_by_techniques
+        steps = solve_by_techniques(grid)
+        native = solve(self.native, grid, limit=2, deadline=deadline)
+        if native.status not in ("unique", "timeout"):
+            return Rating("error", time_ms=(time.perf_counter() - start) * 1000,
+                          message=native.message or f"native search found {native.status}, "
+                                                    f"SAT found unique")
+        guesses = native.stats["guesses"]
+        conflicts = result.stats.get("conflicts", 0)
+        score = round(steps.level + math.log10(1 + guesses) + math.log10(1 + conflicts), 2)
+        rating = Rating("unique", score, label_for(score), steps, guesses,
+                        native.stats["nodes"], conflicts, result.solution)
+        if native.status == "timeout":
+            rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
+                              f"and so is the score")
+        rating.time_ms = (time.perf_counter() - start) * 1000
+        return rating
+
+    def close(self) -> None:
+        """Nothing to release: each puzzle's SAT solver is freed after it."""
+
+    def __enter__(self) -> "Rater":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# Rating on a pool: each worker keeps one Rater; ratings come back whole (a rating costs
+# milliseconds, so pickling it is a small part).
+_worker: Rater | None = None
+
+
+def _init_worker(options: _Options) -> None:
+    global _worker
+    _worker = Rater(options.sat_solver, options.timeout, encoding=options.encoding,
+                    amo=options.amo, max_clauses=options.max_clauses)
+
+
+def _pack(puzzle: Puzzle) -> tuple | None:
+    return None if puzzle.error is not None else (puzzle.grid, puzzle.parse_ms)
+
+
+def _rate_chunk(packed: list[tuple | None]) -> list[Rating | None]:
+    assert _worker is not None, "worker not initialised"
+    return [None if item is None else _worker.rate(*item) for item in packed]
+
+
+def rate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
+                 encoding: str | None = None, amo: str | None = None,
+                 timeout: float | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, jobs: int = 1
+                 ) -> Iterator[tuple[Puzzle, Rating | None]]:
+    """(puzzle, rating) for each puzzle in input order; the rating is None for a puzzle that
+    could not be read. ``jobs`` other than 1 rates on a process pool (0: every core), with the
+    same results: each puzzle gets a fresh SAT solver wherever it is rated."""
+    options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
+    if jobs != 1:
+        from ..run.parallel import ordered_pool
+        yield from ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
+                                work=_rate_chunk, pack=_pack, join=zip, chunk_size=16)
+        return
+    _init_worker(options)
+    rater = _worker
+    for puzzle in puzzles:
+        yield puzzle, None if puzzle.error is not None else rater.rate(puzzle.grid,
+                                                                       puzzle.parse_ms)
+
+
+@dataclass
+class Summary:
+    """Scores of a batch: how many, mean, median, and how many of each label."""
+
+    rated: int = 0
+    mean: float | None = None
+    median: float | None = None
+    labels: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def text(self) -> str:
+        """``'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'``."""
+        spread = ", ".join(f"{name} {self.labels[name]}" for _, name in LABELS
+                           if name in self.labels)
+        return (f"rated {self.rated}: mean {self.mean:.2f}, median {self.median:.2f}; "
+                f"{spread}")
+
+
+def summarize(ratings: Iterable[Rating | None]) -> Summary:
+    """The :class:`Summary` of the scored ratings among ``ratings``.
+
+    >>> summarize([Rating("unique", 1.0, "medium"), Rating("unique", 3.78, "fiendish")]).text
+    'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'
+    """
+    scores, labels = [], {}
+    for rating in ratings:
+        if rating is not None and rating.score is not None:
+            scores.append(rating.score)
+            labels[rating.label] = labels.get(rating.label, 0) + 1
+    if not scores:
+        return Summary()
+    return Summary(len(scores), statistics.mean(scores), statistics.median(scores), labels)
