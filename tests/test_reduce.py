@@ -6,7 +6,8 @@ from conftest import PUZZLES_BY_NAME, SAMPLE_HARD, UNSOLVABLE_4X4, grid_of
 from satdoku.deadline import Deadline, TimeUp
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
-from satdoku.native.reduce import bits, reduce_candidates
+from satdoku.model.digits import bits
+from satdoku.native.reduce import reduce_candidates
 from satdoku.sat.solver import SatSolver
 
 

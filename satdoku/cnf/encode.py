@@ -55,7 +55,9 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..native.reduce import bits, check_size, reduce_candidates
+from ..model.digits import bits
+from ..native.reduce import reduce_candidates
+from ..budget import DEFAULT_MAX_CLAUSES, check_size
 
 __all__ = [
     "var", "unvar", "Formula", "ReducedFormula", "Encoding", "ENCODINGS", "AMO_ENCODINGS",
@@ -74,10 +76,6 @@ DEFAULT_REDUCED_AMO = "seqcounter"
 #: In the reduced encoding, at-most-one lists up to this long are pairwise, longer ones use
 #: the ``amo`` cardinality encoding (the threshold of 8 was measured: docs/large-grids.md).
 PAIRWISE_MAX = 8
-
-#: Formulas with more clauses are refused before they are built (``--max-clauses``): ten
-#: million clauses take about 1.5 GB in CaDiCaL and the lists that feed it.
-DEFAULT_MAX_CLAUSES = 10_000_000
 
 #: Clauses handed over between two looks at the deadline while building.
 _CHUNK = 20_000

@@ -20,26 +20,13 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+from ..budget import check_size
 from ..deadline import NO_DEADLINE, Deadline
-from ..errors import TooBigError
 from ..model.geometry import Geometry
+from ..model.digits import bits
 from ..model.grid import Grid
 
-__all__ = ["Reduction", "reduce_candidates", "bits", "check_size"]
-
-
-def check_size(clauses: int, max_clauses: int | None, what: str, at_least: bool = False) -> None:
-    """Raise :class:`TooBigError` when ``clauses`` (``at_least``: a lower bound) is over
-    ``max_clauses`` (None: no limit).
-
-    >>> check_size(11, 10, "this formula")
-    Traceback (most recent call last):
-    ...
-    satdoku.errors.TooBigError: this formula needs 11 clauses, over the limit of 10 (raise it with --max-clauses)
-    """
-    if max_clauses is not None and clauses > max_clauses:
-        raise TooBigError(f"{what} needs {'at least ' if at_least else ''}{clauses:,} clauses, "
-                          f"over the limit of {max_clauses:,} (raise it with --max-clauses)")
+__all__ = ["Reduction", "reduce_candidates"]
 
 
 @dataclass
@@ -56,20 +43,6 @@ class Reduction:
     cand: list[int]
     assigned: int = 0
     contradiction: str | None = None
-
-
-def bits(mask: int) -> list[int]:
-    """The digits (1-based) of a candidate bitmask, increasing.
-
-    >>> bits(0b1011)
-    [1, 2, 4]
-    """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length())
-        mask ^= low
-    return out
 
 
 def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, *,

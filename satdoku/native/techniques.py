@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from ..io.text import Alphabet, alphabet_for
 from ..model.geometry import Geometry, Segment
 from ..model.grid import Grid
-from .reduce import bits as _digits
+from ..model.digits import bits as _digits
 
 __all__ = ["TECHNIQUES", "STEP_KINDS", "Steps", "SolvingStep", "solve_by_techniques",
            "solving_steps"]

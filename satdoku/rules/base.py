@@ -27,7 +27,7 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..native.reduce import bits as digits_of  # the digits of a candidate bitmask
+from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",

@@ -41,7 +41,7 @@ from ..cnf.encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO,
                      exclusion_clause, formula_size, reduced_formula)
 from ..errors import ModelError, OptionError, SolverError, TooBigError
 from ..model.grid import Grid
-from ..native.reduce import check_size
+from ..budget import check_size
 from ..model.result import Result, counted_status
 from ..tasks.solvers import PREFIX, is_exec  # defined with the registry: naming one costs no import
 

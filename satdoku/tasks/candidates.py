@@ -20,7 +20,8 @@ from ..cnf.encode import DEFAULT_MAX_CLAUSES
 from ..errors import InternalError, TooBigError
 from ..io.text import Puzzle
 from ..model.grid import Grid, solution_problems
-from ..native.reduce import bits, reduce_candidates
+from ..model.digits import bits
+from ..native.reduce import reduce_candidates
 from ..model.result import counted_status
 from ..sat.solver import SatSolver
 
