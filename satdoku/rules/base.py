@@ -20,7 +20,6 @@ to_json(c)) == c``. Constraints that depend on the grid's shape (global rules, l
 
 from __future__ import annotations
 
-import itertools
 import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar, Iterable, Sequence
@@ -28,14 +27,13 @@ from typing import Any, Callable, ClassVar, Iterable, Sequence
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
+from .context import Clause, EncodeContext, at_most_one, contradiction
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
     "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
     "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills",
 ]
-
-Clause = list[int]
 
 _CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 _LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
@@ -106,58 +104,6 @@ def cell_span(geometry: Geometry, cells: Sequence[int]) -> str:
     if len(names) <= 4:
         return "-".join(names)
     return f"{names[0]}-...-{names[-1]} ({len(names)} cells)"
-
-
-def contradiction(ctx) -> list[Clause]:
-    """Clauses that cannot all hold (a fresh variable and its negation).
-
-    An empty clause would do in DIMACS, but guarded by an activation literal it must still be
-    a clause of its own; this form survives both.
-    """
-    v = ctx.fresh()
-    return [[v], [-v]]
-
-
-def at_most_one(lits: Sequence[int]) -> list[Clause]:
-    """Pairwise at-most-one over ``lits``."""
-    return [[-a, -b] for a, b in itertools.combinations(lits, 2)]
-
-
-class EncodeContext:
-    """Variables for constraint clauses: ``var(cell, d)`` and ``fresh()`` auxiliaries.
-
-    Args:
-        geometry: the grid shape.
-        top: the highest variable already in use (default ``N**3``: the cell variables).
-        fresh: a function returning a new variable, to share a SAT backend's counter (then
-            ``top`` is not used).
-        sum_encoding: how sums become clauses, a name from
-            :data:`satdoku.rules.sums.SUM_ENCODINGS` (None: the default).
-
-    >>> from satdoku.model.geometry import geometry
-    >>> ctx = EncodeContext(geometry(2, 2))
-    >>> ctx.var(0, 1), ctx.var(15, 4), ctx.fresh(), ctx.fresh()
-    (1, 64, 65, 66)
-    """
-
-    def __init__(self, geometry: Geometry, top: int | None = None, *,
-                 fresh: Callable[[], int] | None = None, sum_encoding: str | None = None) -> None:
-        self.geometry = geometry
-        self.size = geometry.size
-        self.top = geometry.size ** 3 if top is None else top
-        self._fresh = fresh
-        self.sum_encoding = sum_encoding
-
-    def var(self, cell: int, d: int) -> int:
-        """The variable "``cell`` holds ``d``"."""
-        return cell * self.size + d
-
-    def fresh(self) -> int:
-        """A new auxiliary variable."""
-        if self._fresh is not None:
-            return self._fresh()
-        self.top += 1
-        return self.top
 
 
 def restrict(cand: list[int], cell: int, mask: int, changed: set[int]) -> bool:
