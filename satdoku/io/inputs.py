@@ -165,7 +165,7 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
         else:
             try:
                 yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
-            except PuzzleError:
+            except PuzzleError as error:
                 if _LOOKS_LIKE_PATH.search(arg):
                     error = PuzzleError("no such file (and not a puzzle either)", source=arg)
                 yield _failed(error.source or "<arg>", error)
