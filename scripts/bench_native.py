@@ -1,156 +1,229 @@
-"""Benchmark the native solver on puzzle files, alone or side by side with another search.py.
+"""Benchmark the native solver on puzzle files, alone or A B against another checkout.
 
-    python scripts/bench_native.py --set 16x16                  # every 16x16 file, count to 2, 10 s
+    python scripts/bench_native.py --set 9x9 --baseline /tmp/native-old --rounds 3
+    python scripts/bench_native.py --set 16x16 --baseline /tmp/native-old
+    python scripts/bench_native.py --set variants --baseline /tmp/native-old --rounds 5
     python scripts/bench_native.py --set 25x25                  # gecode_frisch, count to 2, 60 s
-    python scripts/bench_native.py --set 9x9 --baseline /tmp/search.py --rounds 2
     python scripts/bench_native.py FILE... [--first N] [--limit 1|2] [--timeout S] [--profile]
-                                   [--baseline PATH [--rounds K]] [--norvig] [--verbose]
+                                   [--baseline CHECKOUT [--rounds K]] [--norvig] [--verbose]
 
 One markdown row per (file, solver): puzzles, solved (before the timeout), solved within the
 target (CPU seconds), timeouts, wrong answers, median / max / total seconds, puzzles/s, nodes,
 guesses and the share solved without guessing. ``--limit 2`` counts to 2 (proves each puzzle
 unique); ``--first N`` takes the first N puzzles of each file. Presets (``--set``) name the files
-of ``../shared/puzzles`` with the limit, target and timeout the targets use; options override
-them.
+of ``../shared/puzzles`` (or ``puzzles/variants`` of this checkout, with their rules) with the
+limit, target and timeout the targets use; options override them.
 
-Times are CPU seconds of this process (``time.process_time``) per puzzle, so other work on a
-busy machine disturbs them less than wall time would; ``--timeout`` is wall time, as in the
-solver. ``--baseline PATH`` loads another copy of ``search.py`` (for example the one at the
-start of a branch) and solves every puzzle with both, interleaved A B A B for ``--rounds``
-rounds; each puzzle's time is its fastest round, and ``x baseline`` is the baseline's total
-over this solver's. ``--norvig`` also times Peter Norvig's solver (``scripts/norvig.py``) on the
-same 9x9 puzzles.
+Each solver runs in a worker process that imports the ``satdoku`` package of its own checkout
+(this one, and ``--baseline CHECKOUT``, e.g. ``git worktree add --detach /tmp/native-old main``),
+so any two versions of ``satdoku/native`` compare, however their modules are laid out. Every
+puzzle is solved by both, interleaved A B A B for ``--rounds`` rounds (the first of each pair
+alternates); a puzzle's time is the median of its rounds, in CPU seconds of the worker
+(``time.process_time``), so other work on a busy machine disturbs it less than wall time would;
+``--timeout`` is wall time, as in the solver. ``x baseline`` is the baseline's total over this
+checkout's. Nodes and guesses are deterministic: the line ``same nodes and guesses`` (or the
+puzzles where they differ) follows each file. The load average is printed before and after.
 
-Every answer is checked with ``grid.is_solution`` after the clock stops, tdoku style; a wrong or
-missing answer (a timeout included) is reported and makes the exit code 1.
+Every answer is checked with this checkout's ``solution_problems`` (the rules included) after
+the clock stops, tdoku style; a wrong or missing answer (a timeout included) is reported and
+makes the exit code 1. ``--norvig`` also times Peter Norvig's solver (``scripts/norvig.py``) on
+the same 9x9 puzzles.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
-import importlib.util
+import json
 import math
-import pstats
+import os
 import statistics
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(1, str(ROOT / "scripts"))
-
-from satdoku.io.text import read_puzzles  # noqa: E402
-from satdoku.model.grid import Grid, is_solution  # noqa: E402
-from satdoku.native.search import NativeSolver  # noqa: E402
-
 SHARED = ROOT.parent / "shared" / "puzzles"
+if not SHARED.is_dir():  # a worktree beside the main checkout: the shared folder one level up
+    SHARED = ROOT.parent.parent / "shared" / "puzzles"
+VARIANTS = ROOT / "puzzles" / "variants"
+#: Variant puzzles left out of ``--set variants``: native search takes 10 s (boxes) or more than
+#: 30 s to prove them unique (docs/variants.md).
+SLOW_VARIANTS = ("boxes", "eddies", "minimax-sandwich", "quadiagonal", "sandwich", "tiny-scar")
 
-#: Named sets: (file under ../shared/puzzles, first N or None), limit, target CPU seconds a
-#: puzzle, wall timeout (a busy machine stretches wall time, so it is looser than the target).
+#: Named sets: (file, first N or None), limit, target CPU seconds a puzzle, wall timeout (a busy
+#: machine stretches wall time, so it is looser than the target).
 PRESETS = {
-    "9x9": ([("9x9/17_clue.txt", 2000), ("9x9/magictour_top1465.txt", None),
-             ("9x9/forum_hardest_1106.txt", None)], 1, None, None),
-    "16x16": ([("16x16/forum_tarek_first20.1g.txt", None),
-               ("16x16/forum_blue_ultimate.16.txt", None),
-               ("16x16/forum_misc.0f.txt", None)], 2, 10.0, 30.0),
-    "25x25": ([("25x25/gecode_frisch_25x25.txt", None), ("25x25/rkkautsar_sudoku-25-1.txt", None)],
-              2, 60.0, 120.0),
+    "9x9": ([(SHARED / "9x9/17_clue.txt", 2000), (SHARED / "9x9/magictour_top1465.txt", None),
+             (SHARED / "9x9/forum_hardest_1106.txt", None)], 1, None, None),
+    "16x16": ([(SHARED / "16x16/forum_tarek_first20.1g.txt", None),
+               (SHARED / "16x16/forum_blue_ultimate.16.txt", None),
+               (SHARED / "16x16/forum_misc.0f.txt", None)], 2, 10.0, 30.0),
+    "25x25": ([(SHARED / "25x25/gecode_frisch_25x25.txt", None),
+               (SHARED / "25x25/rkkautsar_sudoku-25-1.txt", None)], 2, 60.0, 120.0),
+    "variants": ([(path, None) for path in sorted(VARIANTS.glob("*.json"))
+                  if path.stem not in SLOW_VARIANTS], 2, None, 60.0),
 }
 
 HEADER = ("| file | solver | puzzles | solved | within target | timeouts | wrong | median s | "
           "max s | total s | puzzles/s | nodes/puzzle | guesses/puzzle | no guess % | x baseline |")
 
 
-def _time_limit(solver, timeout: float | None) -> dict:
-    """The time limit as the solver takes it: a deadline (satdoku today), or seconds (an older
-    copy given with --baseline)."""
-    import inspect
-    if "deadline" in inspect.signature(solver.solve).parameters:
-        from satdoku.deadline import Deadline
-        return {"deadline": Deadline(timeout)}
-    return {"timeout": timeout}
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def load_search(path: str):
-    """Another copy of search.py as a module of the satdoku package (its relative imports work)."""
-    spec = importlib.util.spec_from_file_location("satdoku._baseline_search", path)
-    if spec is None or spec.loader is None:
-        raise SystemExit(f"cannot load {path}")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-def read_grids(path: str, first: int | None) -> list[Grid]:
-    grids = []
-    for puzzle in read_puzzles(path):
-        if first is not None and len(grids) >= first:
+def read(path: str, first: int | None) -> list:
+    """(grid, constraints) of the first ``first`` puzzles of ``path`` (text, or variant JSON),
+    read with whichever ``satdoku`` package is imported."""
+    out = []
+    if path.endswith(".json"):
+        from satdoku.io.variant import read_variants
+        entries = [(e.puzzle.givens, e.puzzle.constraints) if e.error is None else e.error
+                   for e in read_variants(path)]
+    else:
+        from satdoku.io.text import read_puzzles
+        entries = [(p.grid, ()) if p.grid is not None else p.error for p in read_puzzles(path)]
+    for entry in entries:
+        if first is not None and len(out) >= first:
             break
-        if puzzle.grid is None:
-            print(f"{path}: skipping a puzzle: {puzzle.error}", file=sys.stderr)
+        if isinstance(entry, tuple):
+            out.append(entry)
         else:
-            grids.append(puzzle.grid)
-    return grids
-
-
-def run(solvers: dict, grids: list[Grid], limit: int, timeout: float | None, rounds: int,
-        verbose: bool = False):
-    """{name: [(seconds, result)] per puzzle}: every puzzle by every solver, A B A B."""
-    out: dict[str, list] = {name: [] for name in solvers}
-    for index, grid in enumerate(grids, 1):
-        best: dict[str, tuple[float, object]] = {}
-        for _ in range(rounds):
-            for name, solver in solvers.items():
-                start = time.process_time()
-                result = solver.solve(grid, limit=limit, **_time_limit(solver, timeout))
-                seconds = time.process_time() - start
-                if name not in best or seconds < best[name][0]:
-                    best[name] = (seconds, result)
-        for name in solvers:
-            out[name].append(best[name])
-            if verbose:
-                seconds, result = best[name]
-                print(f"  puzzle {index} {name}: {result.status} {seconds:.2f} s "
-                      f"{result.stats['nodes']} nodes", file=sys.stderr, flush=True)
+            print(f"{path}: skipping a puzzle: {entry}", file=sys.stderr)
     return out
 
 
-def row(label: str, name: str, grids: list[Grid], runs: list, limit: int,
-        target: float | None, baseline_total: float | None) -> tuple[str, bool, float]:
+def worker(profile: bool) -> int:
+    """Serve solve requests, one JSON line each on stdin, with this process's ``satdoku``."""
+    from satdoku.deadline import Deadline
+    from satdoku.native.search import NativeSolver
+
+    solver = NativeSolver()
+    files: dict[tuple[str, int | None], list] = {}
+    profiler = None
+    if profile:
+        import cProfile
+        profiler = cProfile.Profile()
+    import satdoku
+    print(json.dumps({"package": str(Path(satdoku.__file__).parent)}), flush=True)
+    for line in sys.stdin:
+        job = json.loads(line)
+        key = (job["path"], job["first"])
+        if key not in files:
+            files[key] = read(*key)
+        grid, constraints = files[key][job["index"]]
+        if profiler:
+            profiler.enable()
+        start = time.process_time()
+        result = solver.solve(grid, limit=job["limit"], deadline=Deadline(job["timeout"]),
+                              constraints=constraints)
+        seconds = time.process_time() - start
+        if profiler:
+            profiler.disable()
+        print(json.dumps({"seconds": seconds, "status": result.status, "stats": result.stats,
+                          "solution": list(result.solution.cells) if result.solution else None}),
+              flush=True)
+    if profiler:
+        import pstats
+        pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(15)
+    return 0
+
+
+class Worker:
+    """A worker process over the ``satdoku`` package of ``checkout``."""
+
+    def __init__(self, checkout: Path, profile: bool) -> None:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env["PYTHONPATH"] = str(checkout.resolve())
+        args = [sys.executable, str(Path(__file__).resolve()), "--worker"]
+        self.process = subprocess.Popen(args + ["--profile"] * profile, stdin=subprocess.PIPE,
+                                        stdout=subprocess.PIPE, text=True, env=env,
+                                        cwd=checkout)
+        self.package = json.loads(self.process.stdout.readline())["package"]
+
+    def solve(self, **job) -> dict:
+        self.process.stdin.write(json.dumps(job) + "\n")
+        self.process.stdin.flush()
+        return json.loads(self.process.stdout.readline())
+
+    def close(self) -> None:
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def run(workers: dict, path: str, first, n: int, limit: int, timeout, rounds: int,
+        verbose: bool) -> dict:
+    """{name: [(median seconds, last answer)] per puzzle}: every puzzle by every worker, A B."""
+    out: dict[str, list] = {name: [] for name in workers}
+    names = list(workers)
+    for index in range(n):
+        times: dict[str, list[float]] = {name: [] for name in names}
+        answers: dict[str, dict] = {}
+        for r in range(rounds):
+            for name in (names if r % 2 == 0 else names[::-1]):
+                answer = workers[name].solve(path=path, first=first, index=index, limit=limit,
+                                             timeout=timeout)
+                times[name].append(answer["seconds"])
+                answers[name] = answer
+        for name in names:
+            out[name].append((statistics.median(times[name]), answers[name]))
+            if verbose:
+                a = answers[name]
+                print(f"  puzzle {index + 1} {name}: {a['status']} "
+                      f"{statistics.median(times[name]):.3f} s {a['stats']['nodes']} nodes",
+                      file=sys.stderr, flush=True)
+    return out
+
+
+def row(label: str, name: str, puzzles: list, runs: list, limit: int, target,
+        baseline_total) -> tuple[str, bool, float]:
     """(markdown row, every answer right, total seconds)."""
+    from satdoku.model.grid import Grid, solution_problems
     expected = "unique" if limit >= 2 else "solved"
-    n = len(grids)
+    n = len(puzzles)
     times = [s for s, _ in runs]
     total = sum(times)
     solved = within = timeouts = wrong = 0
-    for index, (grid, (seconds, result)) in enumerate(zip(grids, runs), 1):
-        if result.status == "timeout":
+    for index, ((grid, constraints), (seconds, answer)) in enumerate(zip(puzzles, runs), 1):
+        cells = answer["solution"]
+        if answer["status"] == "timeout":
             timeouts += 1
-        elif result.status == expected and is_solution(result.solution, grid):
+        elif answer["status"] == expected and not solution_problems(
+                Grid(grid.geometry, tuple(cells)), grid, constraints):
             solved += 1
             within += target is None or seconds <= target
         else:
             wrong += 1
-            print(f"{label}: puzzle {index}: {name} says {result.status}", file=sys.stderr)
-    nodes = sum(r.stats["nodes"] for _, r in runs) / max(n, 1)
-    guesses = sum(r.stats["guesses"] for _, r in runs) / max(n, 1)
-    no_guess = 100 * sum(1 for _, r in runs if r.stats["no_guess"]) / max(n, 1)
-    ratio = f"{baseline_total / total:.2f}" if baseline_total and total else "-"
+            print(f"{label}: puzzle {index}: {name} says {answer['status']}", file=sys.stderr)
+    nodes = sum(a["stats"]["nodes"] for _, a in runs) / max(n, 1)
+    guesses = sum(a["stats"]["guesses"] for _, a in runs) / max(n, 1)
+    no_guess = 100 * sum(1 for _, a in runs if a["stats"]["no_guess"]) / max(n, 1)
+    ratio = f"{baseline_total / total:.3f}" if baseline_total and total else "-"
     rate = n / total if total else math.inf
     median = statistics.median(times) if times else 0.0
     text = (f"| {label} | {name} | {n} | {solved} | {within} | {timeouts} | {wrong} | "
-            f"{median:.3f} | "
-            f"{max(times, default=0.0):.3f} | {total:.2f} | {rate:,.1f} | {nodes:,.1f} | "
-            f"{guesses:,.1f} | {no_guess:.1f} | {ratio} |")
+            f"{median:.4f} | {max(times, default=0.0):.3f} | {total:.2f} | {rate:,.1f} | "
+            f"{nodes:,.1f} | {guesses:,.1f} | {no_guess:.1f} | {ratio} |")
     return text, wrong + timeouts == 0, total
 
 
-def bench_norvig(grids: list[Grid], native_rate: float) -> str:
+def same_search(runs: dict) -> str:
+    """Whether both workers took the same nodes and guesses on every puzzle."""
+    a, b = runs["native"], runs["baseline"]
+    differ = [i + 1 for i, ((_, x), (_, y)) in enumerate(zip(a, b))
+              if (x["stats"]["nodes"], x["stats"]["guesses"])
+              != (y["stats"]["nodes"], y["stats"]["guesses"])]
+    if not differ:
+        return "  same nodes and guesses on every puzzle"
+    return f"  nodes or guesses differ on {len(differ)} puzzles: {differ[:20]}"
+
+
+def bench_norvig(grids: list, native_rate: float) -> str:
     """Time Norvig's solver (first solution) on the 9x9 ``grids``: one line with native's ratio."""
+    sys.path.insert(0, str(ROOT / "scripts"))
     import norvig  # scripts/norvig.py, beside this file
+    from satdoku.model.grid import Grid, is_solution
 
     grids = [g for g in grids if g.geometry.shape == "3x3"]
     if not grids:
@@ -170,32 +243,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("files", nargs="*")
     parser.add_argument("--set", choices=sorted(PRESETS), action="append", default=[],
-                        help="a named set of ../shared/puzzles with its limit and timeout")
+                        help="a named set of puzzles with its limit and timeout")
     parser.add_argument("--first", type=int, default=None, help="only the first N puzzles a file")
     parser.add_argument("--limit", type=int, default=None,
                         help="1: first solution (default); 2: count to 2 (prove unique)")
     parser.add_argument("--timeout", type=float, default=None, help="wall seconds per puzzle")
     parser.add_argument("--target", type=float, default=None,
                         help="CPU seconds a puzzle may take to count as within target")
-    parser.add_argument("--baseline", default=None, metavar="SEARCH_PY",
-                        help="another search.py to run side by side (A B A B)")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
+                        help="another checkout of satdoku to run side by side (A B A B)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of A B (each puzzle's "
-                        "fastest round counts)")
-    parser.add_argument("--profile", action="store_true", help="print the top of a cProfile")
+                        "median round counts)")
+    parser.add_argument("--profile", action="store_true",
+                        help="print the top of a cProfile of each worker on stderr")
     parser.add_argument("--verbose", action="store_true", help="a line per puzzle on stderr")
     parser.add_argument("--norvig", action="store_true",
                         help="also time Norvig's solver on the same 9x9 puzzles "
                              "(scripts/norvig.py)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.worker:
+        return worker(args.profile)
+    sys.path.insert(0, str(ROOT))
 
     jobs = []  # (path, first, limit, target, timeout)
     for name in args.set:
         files, limit, target, timeout = PRESETS[name]
-        if not SHARED.is_dir():
-            print(f"--set {name}: the shared puzzles are absent ({SHARED})", file=sys.stderr)
-            return 2
-        for rel, first in files:
-            jobs.append((str(SHARED / rel), args.first if args.first is not None else first,
+        for path, first in files:
+            jobs.append((str(path), args.first if args.first is not None else first,
                          args.limit or limit, args.target if args.target is not None else target,
                          args.timeout if args.timeout is not None else timeout))
     for path in args.files:
@@ -207,34 +282,40 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no such puzzle file: {missing[0]} (is ../shared present?)", file=sys.stderr)
         return 2
 
-    solvers = {"native": NativeSolver()}
+    workers = {"native": Worker(ROOT, args.profile)}
     if args.baseline:
-        solvers["baseline"] = load_search(args.baseline).NativeSolver()
-    profiler = cProfile.Profile() if args.profile else None
+        workers["baseline"] = Worker(args.baseline, args.profile)
+    print(f"# bench_native {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
+          f"{max(1, args.rounds)} rounds; "
+          + ", ".join(f"{name}: {w.package}" for name, w in workers.items()) + "\n")
     print(HEADER)
     print("|---|---|" + "---:|" * 13)
     ok = True
-    for path, first, limit, target, timeout in jobs:
-        grids = read_grids(path, first)
-        label = (f"{Path(path).parent.name}/{Path(path).name} (limit {limit}, target "
-                 f"{target if target is not None else '-'} s, timeout "
-                 f"{timeout if timeout is not None else '-'} s)")
-        if profiler:
-            profiler.enable()
-        runs = run(solvers, grids, limit, timeout, max(1, args.rounds), args.verbose)
-        if profiler:
-            profiler.disable()
-        base_total = sum(s for s, _ in runs["baseline"]) if "baseline" in runs else None
-        for name in solvers:
-            text, good, total = row(label, name, grids, runs[name], limit, target,
-                                    base_total if name == "native" else None)
-            print(text, flush=True)
-            if name == "native":
-                ok &= good
-                if args.norvig:
-                    print(bench_norvig(grids, len(grids) / total if total else math.inf))
-    if profiler:
-        pstats.Stats(profiler).sort_stats("tottime").print_stats(15)
+    try:
+        for path, first, limit, target, timeout in jobs:
+            puzzles = read(path, first)
+            label = (f"{Path(path).parent.name}/{Path(path).name} (limit {limit}, target "
+                     f"{target if target is not None else '-'} s, timeout "
+                     f"{timeout if timeout is not None else '-'} s)")
+            load_before = _load()
+            runs = run(workers, path, first, len(puzzles), limit, timeout, max(1, args.rounds),
+                       args.verbose)
+            base = sum(s for s, _ in runs["baseline"]) if "baseline" in runs else None
+            for name in workers:
+                text, good, total = row(label, name, puzzles, runs[name], limit, target,
+                                        base if name == "native" else None)
+                print(text, flush=True)
+                if name == "native":
+                    ok &= good
+                    if args.norvig:
+                        grids = [g for g, _ in puzzles]
+                        print(bench_norvig(grids, len(grids) / total if total else math.inf))
+            if "baseline" in runs:
+                print(same_search(runs))
+            print(f"  load {load_before} before, {_load()} after", flush=True)
+    finally:
+        for w in workers.values():
+            w.close()
     return 0 if ok else 1
 
 

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from satdoku.native import search as search_module
 from satdoku.deadline import Deadline
 from satdoku.errors import SolverError
 from satdoku.tasks.generate import full_grid, make_puzzle
@@ -420,48 +419,6 @@ def test_timeout_with_constraints():
     assert time.perf_counter() - start < 2.0
 
 
-# Pairs, from 12x12 on by default; forced on here for small grids.
-
-def candidates(geo, rows):
-    """Candidate bitmasks from a picture: one string of digits per cell ('.' for all)."""
-    full = (1 << geo.size) - 1
-    return [full if text == "." else sum(1 << (int(d) - 1) for d in text) for text in rows]
-
-
-def run_subsets(geo, cand, largest=2):
-    tables = search_module._tables(geo)
-    placed = [0] * tables.nhouses
-    queue, touched, fail = [], set(), []
-    result = search_module._subsets(cand, placed, set(range(tables.nhouses)), tables,
-                                    queue.append, touched.update, fail, float("inf"), largest)
-    return result, queue, fail
-
-
-def test_naked_pair_clears_the_rest_of_its_house():
-    # Row 1 of a 6x6 grid: r1c1 and r1c2 are {1, 2}, so r1c3 and r1c4 lose 1 and 2.
-    geo = geometry(2, 3)
-    cand = candidates(geo, ["12", "12", "123", "1234", "123456", "123456"] + ["."] * 30)
-    found, queue, _ = run_subsets(geo, cand)
-    assert found is True
-    assert cand[2] == 0b100 and cand[3] == 0b1100 and queue == [2]
-    assert cand[4] == cand[5] == 0b110000  # and 5, 6 are a hidden pair there
-
-
-def test_hidden_pair_keeps_its_cells_to_itself():
-    # Row 1 of a 6x6 grid: 5 and 6 can go only in r1c1 and r1c2, which lose 1 and 2.
-    geo = geometry(2, 3)
-    cand = candidates(geo, ["1256", "256", "1234", "1234", "1234", "1234"] + ["."] * 30)
-    found, _, _ = run_subsets(geo, cand)
-    assert found is True
-    assert cand[0] == cand[1] == 0b110000
-
-
-def test_three_digits_in_two_cells_is_a_contradiction():
-    geo = geometry(2, 3)
-    cand = candidates(geo, ["456", "456", "123", "123", "123", "123"] + ["."] * 30)
-    assert run_subsets(geo, cand)[0] is None
-
-
 # magictour top1465 no. 4: singles and locked candidates stall, pairs finish it.
 NEEDS_PAIRS = parse(
     "3.7.4...........918........4.....7.....16.......25..........38..9....5...2.6.....", 3, 3)
@@ -487,60 +444,6 @@ def test_every_technique_counts_like_brute_force(geo, seed, fraction, subsets, w
     puzzle = random_puzzle(geo, rng, round(fraction * geo.ncells))
     solver = NativeSolver(subsets=subsets, weights=weights, locked_candidates=locked)
     assert_counts_like_brute_force(solver, puzzle, 20)
-
-
-def test_locked_candidates_in_jigsaw_regions():
-    # Region A of JIGSAW4 is r1c1, r1c2, r2c1, r3c1; its 4 can only be in r1c1 or r1c2 (one
-    # segment of row 1), so 4 leaves the rest of row 1 (pointing).
-    geo = JIGSAW4
-    tables = search_module._tables(geo)
-    cand = candidates(geo, ["14", "24", "1234", "1234",
-                            "123", ".", ".", ".",
-                            "123", ".", ".", "."] + ["."] * 4)
-    queue, touched, fail = [], set(), []
-    assert search_module._locked_by_segment(cand, tables.segments, queue.append, touched.update,
-                                            geo.cell_houses, fail) is True
-    assert cand[2] == cand[3] == 0b0111
-
-
-@pytest.mark.parametrize("box", [(2, 2), (2, 3), (3, 2), (3, 3), (2, 4), (4, 4), (3, 5)])
-def test_packed_locked_tables_follow_the_geometry_segments(box):
-    geo = geometry(*box)
-    parts = search_module._tables(geo).locked.parts
-    for seg in geo.segments:
-        line, region = set(geo.houses[seg.line]), set(geo.houses[seg.box])
-        part = parts[seg.line >= geo.size]
-        assert part.line_rest[seg.cells[0]] == tuple(sorted(line - region))
-        assert part.box_rest[seg.cells[0]] == tuple(sorted(region - line))
-
-
-def test_naked_triple_clears_the_rest_of_its_house():
-    # Row 1 of a 9x9 grid: r1c1..r1c3 hold {1,2}, {2,3}, {1,3}: 1, 2 and 3 leave the rest.
-    geo = geometry(3, 3)
-    row = ["12", "23", "13", "1234", "12345", "456789", "456789", "456789", "456789"]
-    cand = candidates(geo, row + ["."] * 72)
-    assert run_subsets(geo, cand, 2)[0] is False  # no pair: triples are what makes progress
-    cand = candidates(geo, row + ["."] * 72)
-    found, queue, _ = run_subsets(geo, cand, 3)
-    assert found is True and queue == [3]
-    assert cand[3] == 0b1000 and cand[4] == 0b11000
-
-
-def test_hidden_triple_keeps_its_cells_to_itself():
-    # Row 1 of a 9x9 grid: 1, 2 and 3 can go only in r1c1..r1c3, which lose 7, 8 and 9.
-    geo = geometry(3, 3)
-    row = ["1278", "2389", "1379", "456789", "456789", "456789", "456789", "456789", "456789"]
-    cand = candidates(geo, row + ["."] * 72)
-    assert run_subsets(geo, cand, 2)[0] is False
-    found, _, _ = run_subsets(geo, cand, 3)
-    assert found is True
-    assert cand[:3] == [0b011, 0b110, 0b101]
-
-
-def test_four_cells_with_three_digits_is_a_contradiction():
-    geo = geometry(3, 3)
-    row = ["12", "23", "13", "123", "456789", "456789", "456789", "456789", "456789"]
-    assert run_subsets(geo, candidates(geo, row + ["."] * 72), 3)[0] is None
 
 
 def test_rejects_unknown_subset_size():

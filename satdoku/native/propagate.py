@@ -1,0 +1,329 @@
+"""Constraint propagation as small named passes and a short driver over them.
+
+Glossary (besides those in :mod:`satdoku.model.geometry` and :mod:`satdoku.native.tables`):
+
+- placed: for each house, the bitmask of digits already assigned (and propagated) in it.
+- queue: cells just reduced to one candidate, whose digit their peers have not yet lost.
+- touched: houses that lost a candidate since their last look for hidden singles.
+- dirty: houses changed since their last look for subsets.
+- fail: the houses a contradiction was found in (search weighs them, see
+  :mod:`satdoku.native.search`).
+
+The passes, each a function of a :class:`Propagation` that returns True when it removed
+candidates, False when it found nothing, None on a contradiction:
+
+- :func:`naked_singles`: each queued cell's digit leaves its peers; a peer left with one
+  candidate joins the queue.
+- :func:`hidden_singles`: in each touched house, a digit with one place left goes there; a digit
+  with no place, or a cell that is the only place for two digits, is a contradiction.
+- :func:`locked_candidates`: a digit whose places in a box all lie in one segment leaves the
+  rest of that segment's line (*pointing*); a digit whose places in a line all lie in one
+  segment leaves the rest of that segment's box (*claiming*). On the packed grid
+  (:func:`locked_packed`) or segment by segment (:func:`locked_by_segment`).
+- :func:`~satdoku.native.subsets.naked_and_hidden_subsets`: k cells of a house whose candidates together are k
+  digits (*naked*) or k digits whose places together are k cells (*hidden*), in the dirty houses.
+- :func:`rule_prunes`: each variant rule's ``prune(cand)``.
+
+:func:`propagate` runs naked and hidden singles to a fixed point, then the other passes in that
+order until one removes something, which sends it back to singles. It stops at the fixed point
+or at a contradiction. Only what changed is revisited: the queue, the touched houses, the dirty
+houses. What was tried and measured is in `docs/native-search.md <../docs/native-search.md>`_.
+"""
+
+from __future__ import annotations
+
+import functools
+import operator
+import time
+from array import array
+from typing import Callable, Protocol, Sequence
+
+from .subsets import naked_and_hidden_subsets
+from .tables import Tables, Timeout
+
+__all__ = ["Constraint", "Propagation", "propagate", "naked_singles", "hidden_singles",
+           "locked_candidates", "locked_packed", "locked_by_segment", "rule_prunes"]
+
+_INF = float("inf")
+
+
+class Constraint(Protocol):
+    """What a variant constraint offers the native solver.
+
+    ``prune(cand)`` gets the candidate bitmasks of every cell (bit ``d - 1`` for digit ``d``),
+    removes candidates the constraint rules out, in place, and returns the cells it changed
+    (empty when nothing), or None when the candidates allow no solution. On a full assignment
+    (one candidate a cell) it must return None when the constraint is violated.
+    """
+
+    def prune(self, cand: list[int]) -> list[int] | None: ...
+
+
+class Propagation:
+    """The propagation of one search: its tables, the passes it uses, the clock, and (during
+    :func:`propagate`) the candidates and the work left.
+
+    ``locked`` turns locked candidates on; ``subsets`` is the largest subset looked for (0
+    none, 2 pairs, 3 triples too); ``constraints`` are variant rules; ``deadline`` is a
+    ``time.perf_counter`` time (:class:`~satdoku.native.tables.Timeout` once it passed).
+    """
+
+    __slots__ = ("t", "subsets", "constraints", "deadline", "passes", "fail", "budget",
+                 "cand", "placed", "queue", "touched", "dirty")
+
+    def __init__(self, t: Tables, *, locked: bool = True, subsets: int = 0,
+                 constraints: Sequence[Constraint] = (), deadline: float = _INF) -> None:
+        self.t = t
+        self.subsets = subsets
+        self.constraints = tuple(constraints)
+        self.deadline = deadline
+        passes: list[Callable[[Propagation], bool | None]] = []
+        if locked:
+            passes.append(locked_candidates(t))
+        if subsets:
+            passes.append(naked_and_hidden_subsets)
+        if self.constraints:
+            passes.append(rule_prunes)
+        self.passes = tuple(passes)
+        self.fail: list[int] = []
+        self.budget = t.propagate_interval
+
+    def start(self, cand: list[int], placed: list[int], queue: list[int],
+              touched: set[int]) -> None:
+        """Take ``cand`` and ``placed`` to work on, with the work the caller left: ``queue`` and
+        ``touched`` (see the module docstring). The touched houses count as dirty."""
+        self.cand, self.placed, self.queue, self.touched = cand, placed, queue, touched
+        self.dirty = set(touched) if self.subsets else None
+
+    def tick(self) -> int:
+        """A look at the clock; the cells to visit until the next one."""
+        if time.perf_counter() > self.deadline:
+            raise Timeout
+        return self.t.propagate_interval
+
+
+def propagate(p: Propagation, cand: list[int], placed: list[int], queue: list[int],
+              touched: set[int]) -> bool:
+    """Propagate ``cand`` to a fixed point; False on a contradiction (its houses in ``p.fail``).
+
+    ``queue`` and ``touched`` are the work the caller left (see the module docstring); the
+    caller's state before it was at a fixed point. ``cand`` and ``placed`` change in place.
+    """
+    p.start(cand, placed, queue, touched)
+    passes = p.passes
+    while True:
+        while queue or touched:
+            if naked_singles(p) is None or hidden_singles(p) is None:
+                return False
+        for step in passes:
+            found = step(p)
+            if found is None:
+                return False
+            if found:
+                break
+        else:
+            return True
+        p.budget -= 1
+        if not p.budget:
+            p.budget = p.tick()
+
+
+def naked_singles(p: Propagation) -> bool | None:
+    """Each queued cell's digit leaves its peers; peers left with one candidate are queued."""
+    queue = p.queue
+    if not queue:
+        return False
+    t = p.t
+    cand, placed, fail = p.cand, p.placed, p.fail
+    peers, cell_houses = t.peers, t.cell_houses
+    pop, push, touch = queue.pop, queue.append, p.touched.update
+    budget = p.budget
+    while queue:
+        cell = pop()
+        b = cand[cell]
+        h0, h1, h2 = cell_houses[cell]
+        placed[h0] |= b
+        placed[h1] |= b
+        placed[h2] |= b
+        for c in peers[cell]:
+            m = cand[c]
+            if m & b:
+                m ^= b
+                if not m:
+                    fail += cell_houses[c]
+                    return None
+                cand[c] = m
+                if not m & (m - 1):
+                    push(c)
+                touch(cell_houses[c])
+        budget -= 1
+        if not budget:
+            budget = p.tick()
+    p.budget = budget
+    return True
+
+
+def hidden_singles(p: Propagation) -> bool | None:
+    """In each touched house, a digit with one place left goes there (and is queued)."""
+    touched = p.touched
+    if not touched:
+        return False
+    t = p.t
+    cand, placed, fail = p.cand, p.placed, p.fail
+    houses, getters, cell_houses, full = t.houses, t.house_getters, t.cell_houses, t.full
+    push, touch = p.queue.append, touched.update
+    todo = list(touched)
+    touched.clear()
+    if p.dirty is not None:
+        p.dirty.update(todo)
+    found = False
+    for h in todo:
+        if placed[h] == full:
+            continue  # every digit is placed (and propagated) in house h
+        once = twice = 0
+        for m in getters[h](cand):
+            twice |= once & m
+            once |= m
+        if once != full:
+            fail.append(h)
+            return None  # a digit has no place left in house h
+        hidden = once & ~twice & ~placed[h]
+        if hidden:
+            for c in houses[h]:
+                m = cand[c]
+                s = m & hidden
+                if s and s != m:
+                    if s & (s - 1):
+                        fail.append(h)
+                        return None  # one cell is the only place for two digits
+                    cand[c] = s
+                    push(c)
+                    touch(cell_houses[c])
+                    found = True
+                elif s & (s - 1):
+                    fail.append(h)
+                    return None
+    p.budget -= 1
+    if not p.budget:
+        p.budget = p.tick()
+    return found
+
+
+def locked_candidates(t: Tables) -> Callable[[Propagation], bool | None]:
+    """The locked-candidates pass for ``t``'s geometry: on the packed grid where it serves,
+    else segment by segment."""
+    return locked_packed if t.packed is not None else locked_by_segment
+
+
+def locked_packed(p: Propagation) -> bool | None:
+    """Locked candidates over the whole grid at once, on the packed grid."""
+    cand = p.cand
+    packed = p.t.packed
+    width = packed.width
+    grid = int.from_bytes(array(packed.typecode, cand).tobytes(), "little")
+    found = False
+    for seg in packed.parts:
+        union = grid
+        for sh in seg.seg_shifts:
+            union |= grid >> sh
+        union &= seg.seg_mask
+        # Digits in two or more segments of a line (of a box), at the line's (box's) first
+        # slot, then copied to each of its segments' slots.
+        once, twice = union, 0
+        for sh in seg.line_shifts:
+            x = union >> sh
+            twice |= once & x
+            once |= x
+        line_twice = line_first = twice & seg.line_first
+        for sh in seg.line_shifts:
+            line_twice |= line_first << sh
+        once, twice = union, 0
+        for sh in seg.box_shifts:
+            x = union >> sh
+            twice |= once & x
+            once |= x
+        box_twice = box_first = twice & seg.box_first
+        for sh in seg.box_shifts:
+            box_twice |= box_first << sh
+        # A digit of a segment that is elsewhere in its line but not in its box (pointing) or
+        # elsewhere in its box but not in its line (claiming) can go from those places.
+        hits = union & (line_twice ^ box_twice)
+        while hits:
+            slot = (hits.bit_length() - 1) // width
+            shift = slot * width
+            x = hits >> shift
+            hits ^= x << shift
+            pointing = x & (line_twice >> shift)
+            for digits, targets in ((pointing, seg.line_rest[slot]),
+                                    (x ^ pointing, seg.box_rest[slot])):
+                if digits:
+                    struck = strike(p, digits, targets)
+                    if struck is None:
+                        return None
+                    found = struck or found
+    return found
+
+
+def locked_by_segment(p: Propagation) -> bool | None:
+    """Locked candidates segment by segment (jigsaw regions, boxes of one line, grids past
+    64 x 64)."""
+    cand = p.cand
+    or_all = functools.partial(functools.reduce, operator.or_)
+    found = False
+    for seg_get, line_get, box_get, line_rest, box_rest in p.t.segments:
+        inside = or_all(seg_get(cand))
+        line_other = or_all(line_get(cand))
+        box_other = or_all(box_get(cand))
+        # pointing: in the box only here, so not elsewhere in the line; claiming: the reverse
+        for digits, targets in ((inside & ~box_other & line_other, line_rest),
+                                (inside & ~line_other & box_other, box_rest)):
+            if digits:
+                struck = strike(p, digits, targets)
+                if struck is None:
+                    return None
+                found = struck or found
+    return found
+
+
+def strike(p: Propagation, digits: int, targets) -> bool | None:
+    """Remove ``digits`` from the candidates of ``targets``: True when something went, None on
+    a contradiction (the emptied cell's houses go to ``p.fail``)."""
+    cand, cell_houses = p.cand, p.t.cell_houses
+    push, touch = p.queue.append, p.touched.update
+    keep = ~digits
+    found = False
+    for c in targets:
+        m = cand[c]
+        if m & digits:
+            m &= keep
+            if not m:
+                p.fail += cell_houses[c]
+                return None
+            cand[c] = m
+            if not m & (m - 1):
+                push(c)
+            touch(cell_houses[c])
+            found = True
+    return found
+
+
+def rule_prunes(p: Propagation) -> bool | None:
+    """Each variant rule removes the candidates it rules out (:class:`Constraint`)."""
+    if time.perf_counter() > p.deadline:  # a rule's prune may take long: look before each round
+        raise Timeout
+    cand, cell_houses = p.cand, p.t.cell_houses
+    push, touch = p.queue.append, p.touched.update
+    found = False
+    for constraint in p.constraints:
+        changed = constraint.prune(cand)
+        if changed is None:
+            return None
+        for c in changed:
+            m = cand[c]
+            if not m:
+                return None
+            if not m & (m - 1):
+                push(c)
+            touch(cell_houses[c])
+            found = True
+    return found
