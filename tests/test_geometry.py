@@ -92,6 +92,9 @@ def test_segments_cover_each_line_once_per_box():
             assert len(segs) == (r if line < n else c)
             for s in segs:
                 assert set(s.cells) <= set(geo.houses[s.box])
+                in_line, in_box = set(geo.houses[s.line]), set(geo.houses[s.box])
+                assert s.line_rest == tuple(sorted(in_line - in_box))
+                assert s.box_rest == tuple(sorted(in_box - in_line))
 
 
 def test_jigsaw_regions_replace_boxes():
@@ -105,5 +108,7 @@ def test_jigsaw_regions_replace_boxes():
     assert pickle.loads(pickle.dumps(geo)) is geo
     # row 1 meets region 1 in three cells and region 2 in one
     assert [(s.box, s.cells) for s in geo.segments if s.line == 0] == [(8, (0, 1, 2)), (9, (3,))]
+    assert [(s.line_rest, s.box_rest) for s in geo.segments if s.line == 0] == [
+        ((3,), (4,)), ((0, 1, 2), (5, 6, 7))]
     with pytest.raises(ValueError):
         jigsaw(((0, 1), (1, 2)))

@@ -12,7 +12,8 @@ Glossary (used throughout satdoku):
   cells each in place of the boxes; everything else treats them as boxes.
 - peer: another cell that shares a house with a cell.
 - line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
-  r of a column; any number for regions), the unit of locked candidates.
+  r of a column; any number for regions), the unit of locked candidates: its line's other cells
+  are its *line rest*, its box's other cells its *box rest*.
 
 Algorithms only loop over ``houses``, ``cell_houses`` and ``peers``; nothing else knows what a box
 is. Peers are built on first use only: for 400 x 400 grids they would take gigabytes and only the
@@ -36,11 +37,18 @@ MAX_SIZE = 1024
 
 @dataclass(frozen=True)
 class Segment:
-    """The cells ``line`` (a row or column house) shares with ``box`` (a box house)."""
+    """The cells ``line`` (a row or column house) shares with ``box`` (a box house), and the
+    cells of each outside the other: ``line_rest`` and ``box_rest`` (in house order).
+
+    A digit whose places in the box are all in the segment leaves the line rest (*pointing*);
+    one whose places in the line are all in it leaves the box rest (*claiming*).
+    """
 
     line: int
     box: int
     cells: tuple[int, ...]
+    line_rest: tuple[int, ...]
+    box_rest: tuple[int, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -110,17 +118,23 @@ class Geometry:
     @functools.cached_property
     def segments(self) -> tuple[Segment, ...]:
         """Every non-empty intersection of a line with a box: rows first, then columns, each
-        line's segments left to right (top to bottom).
+        line's segments left to right (top to bottom). Built on first use (the rests of a
+        400 x 400 grid hold millions of cells).
 
-        >>> [s.cells for s in geometry(2, 2).segments[:2]]
-        [(0, 1), (2, 3)]
+        >>> first = geometry(2, 2).segments[0]
+        >>> first.cells, first.line_rest, first.box_rest
+        ((0, 1), (2, 3), (4, 5))
         """
         out = []
         for line in range(2 * self.size):
             by_box: dict[int, list[int]] = {}
             for cell in self.houses[line]:
                 by_box.setdefault(self.cell_houses[cell][2], []).append(cell)
-            out.extend(Segment(line, box, tuple(cells)) for box, cells in by_box.items())
+            for box, cells in by_box.items():
+                inside = set(cells)
+                out.append(Segment(line, box, tuple(cells),
+                                   tuple(x for x in self.houses[line] if x not in inside),
+                                   tuple(x for x in self.houses[box] if x not in inside)))
         return tuple(out)
 
     @functools.cached_property

@@ -20,8 +20,9 @@ candidates, False when it found nothing, None on a contradiction:
   rest of that segment's line (*pointing*); a digit whose places in a line all lie in one
   segment leaves the rest of that segment's box (*claiming*). On the packed grid
   (:func:`locked_packed`) or segment by segment (:func:`locked_by_segment`).
-- :func:`~satdoku.native.subsets.naked_and_hidden_subsets`: k cells of a house whose candidates together are k
-  digits (*naked*) or k digits whose places together are k cells (*hidden*), in the dirty houses.
+- :func:`~satdoku.native.subsets.naked_and_hidden_subsets`: k cells of a house whose
+  candidates together are k digits (*naked*) or k digits whose places together are k cells
+  (*hidden*), in the dirty houses.
 - :func:`rule_prunes`: each variant rule's ``prune(cand)``.
 
 :func:`propagate` runs naked and hidden singles to a fixed point, then the other passes in that

@@ -11,8 +11,10 @@ Glossary (adds to :mod:`satdoku.model.geometry`):
 
 Each house keeps a list of its open cells holding each digit (compacted as cells settle), so an
 assignment costs the few open cells concerned rather than 3 N, which matters at 400 x 400.
-Reusing :mod:`satdoku.native.search` would need its peer table (gigabytes at 400 x 400). What was tried
-against the hard 64x64 and 225x225 puzzles, and what it showed: ``docs/large-grids.md``.
+The passes of :mod:`satdoku.native.propagate` walk every peer of an assigned cell (3 N cells
+beyond 64 x 64) and fold whole houses for hidden singles, where this module visits only the
+open cells that hold the digit. What was tried against the hard 64x64 and 225x225 puzzles, and what it
+showed: ``docs/large-grids.md``.
 """
 
 from __future__ import annotations
@@ -67,154 +69,199 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     """
     geo = grid.geometry
     n = geo.size
-    full = (1 << n) - 1
-    houses, cell_houses = geo.houses, geo.cell_houses
     cells = list(grid.cells)
     placed = [0] * (3 * n)
-    for h, house in enumerate(houses):
+    for h, house in enumerate(geo.houses):
         m = 0
         for d in map(cells.__getitem__, house):
             if d:
                 m |= 1 << (d - 1)
         placed[h] = m
-    cand = [0] * len(cells)
-    queue: list[int] = []
-    red = Reduction(geo, cells, cand)
-    for cell, d in enumerate(cells):
-        if d:
-            cand[cell] = 1 << (d - 1)
-            continue
-        a, b, c = cell_houses[cell]
-        m = full & ~(placed[a] | placed[b] | placed[c])
-        cand[cell] = m
-        if not m & (m - 1):
-            queue.append(cell)
+    red = Reduction(geo, cells, _fold_givens(geo, cells, placed))
     if max_clauses is not None:
-        pairs = sum(map(int.bit_count, itertools.compress(cand, [not d for d in cells])))
+        pairs = sum(map(int.bit_count, itertools.compress(red.cand, [not d for d in cells])))
         check_size(4 * pairs, max_clauses, f"the reduced formula of this {n}x{n} puzzle",
                    at_least=True)
     if not propagate:
-        for cell in queue:
-            if not cand[cell]:
+        for cell, m in enumerate(red.cand):
+            if not m:
                 red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
                 break
         return red
-    # holders[h * n + d - 1]: the open cells of house h that had candidate d when propagation
-    # started (later some lose it: look at cand). Walking these instead of whole houses keeps
-    # the work per assignment to the few cells concerned; with 400-bit masks every ``&`` costs.
-    # places[...]: how many of those still have d.
-    holders: list[list[int]] = [[] for _ in range(3 * n * n)]
+    singles = _Singles(red, placed, deadline)
+    while True:
+        if not singles.run():
+            return red
+        if not locked or singles.assigned == singles.open_cells or not _locked_pass(
+                geo, cells, red.cand, placed, singles.holders, singles.eliminate):
+            break
+    red.assigned = singles.assigned
+    return red
+
+
+def _fold_givens(geo: Geometry, cells: list[int], placed: list[int]) -> list[int]:
+    """Every cell's candidates: its given, or the digits its houses have not ``placed``."""
+    full = (1 << geo.size) - 1
+    cell_houses = geo.cell_houses
+    cand = [0] * len(cells)
     for cell, d in enumerate(cells):
         if d:
-            continue
-        if not cell & 0x3FF:
-            deadline.check()
-        a, b, c = cell_houses[cell]
-        a, b, c = a * n - 1, b * n - 1, c * n - 1
-        x = cand[cell]
+            cand[cell] = 1 << (d - 1)
+        else:
+            a, b, c = cell_houses[cell]
+            cand[cell] = full & ~(placed[a] | placed[b] | placed[c])
+    return cand
+
+
+class _Singles:
+    """Naked and hidden singles to a fixed point on a :class:`Reduction`.
+
+    ``holders[h * n + d - 1]``: the open cells of house h that had candidate d when
+    propagation started (later some lose it: look at ``cand``). Walking these instead of whole
+    houses keeps the work per assignment to the few cells concerned; with 400-bit masks every
+    ``&`` costs. ``places[...]``: how many of those still have d. ``queue``: open cells down to
+    one candidate; ``hidden``: (house, digit) keys down to fewer than two places.
+    """
+
+    def __init__(self, red: Reduction, placed: list[int], deadline: Deadline) -> None:
+        geo = red.geometry
+        n = self.n = geo.size
+        self.red, self.placed, self.deadline = red, placed, deadline
+        self.cells, self.cand, self.cell_houses = red.cells, red.cand, geo.cell_houses
+        cells, cand, cell_houses = red.cells, red.cand, geo.cell_houses
+        self.queue = [c for c, d in enumerate(cells) if not d and not cand[c] & (cand[c] - 1)]
+        holders: list[list[int]] = [[] for _ in range(3 * n * n)]
+        for cell, d in enumerate(cells):
+            if d:
+                continue
+            if not cell & 0x3FF:
+                deadline.check()
+            a, b, c = cell_houses[cell]
+            a, b, c = a * n - 1, b * n - 1, c * n - 1
+            x = cand[cell]
+            while x:
+                low = x & -x
+                e = low.bit_length()
+                holders[a + e].append(cell)
+                holders[b + e].append(cell)
+                holders[c + e].append(cell)
+                x ^= low
+        self.holders = holders
+        self.places = list(map(len, holders))
+        full = (1 << n) - 1
+        self.hidden = [h * n + d - 1 for h in range(3 * n) for d in bits(full & ~placed[h])]
+        self.assigned = 0
+        self.open_cells = sum(1 for d in cells if not d)
+
+    def lose_places(self, c: int, x: int) -> None:
+        """Open cell ``c`` lost the digits ``x``: one place fewer for each in each of its
+        houses."""
+        n, places, hidden = self.n, self.places, self.hidden
         while x:
             low = x & -x
-            e = low.bit_length()
-            holders[a + e].append(cell)
-            holders[b + e].append(cell)
-            holders[c + e].append(cell)
+            e = low.bit_length() - 1
+            for k in self.cell_houses[c]:
+                k = k * n + e
+                places[k] -= 1
+                if places[k] < 2:
+                    hidden.append(k)
             x ^= low
-    places = list(map(len, holders))
-    hidden = [h * n + d - 1 for h in range(3 * n) for d in bits(full & ~placed[h])]
-    assigned = 0
-    open_cells = sum(1 for d in cells if not d)
 
-    def eliminate(c: int, bit: int, d0: int) -> None:
+    def eliminate(self, c: int, bit: int, d0: int) -> None:
         """Take digit ``d0 + 1`` (``bit``) from open cell ``c``; queue what becomes single."""
-        x = cand[c] ^ bit
-        cand[c] = x
+        x = self.cand[c] ^ bit
+        self.cand[c] = x
         if not x & (x - 1):
-            queue.append(c)
-        for k in cell_houses[c]:
-            k = k * n + d0
-            places[k] -= 1
-            if places[k] < 2:
-                hidden.append(k)
+            self.queue.append(c)
+        self.lose_places(c, bit)
 
-    while True:
+    def run(self) -> bool:
+        """Singles to a fixed point; False on a contradiction (named in the reduction)."""
+        queue, hidden = self.queue, self.hidden
         while queue or hidden:
             while queue:
-                cell = queue.pop()
-                if cells[cell]:
-                    continue
-                if not assigned & 0x3FF:
-                    deadline.check()
-                m = cand[cell]
-                if not m:
-                    red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
-                    return red
-                d = m.bit_length()
-                cells[cell] = d
-                assigned += 1
-                hs = cell_houses[cell]
-                for h in hs:
-                    if placed[h] & m:
-                        red.contradiction = (f"{geo.cell_name(cell)}: {d} would repeat in "
-                                             f"{geo.house_name(h)}")
-                        return red
-                    placed[h] |= m
-                for h in hs:
-                    # A settled cell other than ``cell`` holding d would have failed the check
-                    # above, so the hits are ``cell`` and the open cells that lose d.
-                    for c in holders[h * n + d - 1]:
-                        x = cand[c]
-                        if c == cell or not x & m:
-                            continue
-                        x ^= m
-                        cand[c] = x
-                        if not x & (x - 1):
-                            queue.append(c)
-                        # c's houses have one place fewer for d
-                        for k in cell_houses[c]:
-                            k = k * n + d - 1
-                            places[k] -= 1
-                            if places[k] < 2:
-                                hidden.append(k)
+                if not self.assign(queue.pop()):
+                    return False
             while hidden and not queue:
-                k = hidden.pop()
-                h, d0 = divmod(k, n)
-                bit = 1 << d0
-                if placed[h] & bit or places[k] > 1:
+                if not self.hidden_single(hidden.pop()):
+                    return False
+        return True
+
+    def assign(self, cell: int) -> bool:
+        """Settle ``cell`` (down to one candidate): its digit leaves the cell's houses."""
+        cells, cand, red = self.cells, self.cand, self.red
+        if cells[cell]:
+            return True
+        geo = red.geometry
+        if not self.assigned & 0x3FF:
+            self.deadline.check()
+        m = cand[cell]
+        if not m:
+            red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
+            return False
+        d = m.bit_length()
+        cells[cell] = d
+        self.assigned += 1
+        hs = self.cell_houses[cell]
+        placed = self.placed
+        for h in hs:
+            if placed[h] & m:
+                red.contradiction = (f"{geo.cell_name(cell)}: {d} would repeat in "
+                                     f"{geo.house_name(h)}")
+                return False
+            placed[h] |= m
+        n, holders, places, cell_houses = self.n, self.holders, self.places, self.cell_houses
+        push, hidden = self.queue.append, self.hidden.append
+        for h in hs:
+            # A settled cell other than ``cell`` holding d would have failed the check above, so
+            # the hits are ``cell`` and the open cells that lose d.
+            for c in holders[h * n + d - 1]:
+                x = cand[c]
+                if c == cell or not x & m:
                     continue
-                if not places[k]:
-                    red.contradiction = f"{geo.house_name(h)} has no place left for {d0 + 1}"
-                    return red
-                for c in holders[k]:
-                    x = cand[c]
-                    if x & bit and not cells[c]:
-                        if x != bit:
-                            cand[c] = bit
-                            # c's other digits lose a place in each of c's houses
-                            x ^= bit
-                            while x:
-                                low = x & -x
-                                e = low.bit_length() - 1
-                                for k2 in cell_houses[c]:
-                                    k2 = k2 * n + e
-                                    places[k2] -= 1
-                                    if places[k2] < 2:
-                                        hidden.append(k2)
-                                x ^= low
-                        queue.append(c)
-                        break
-        if not locked or assigned == open_cells or not _locked_pass(
-                geo, cells, cand, placed, holders, eliminate):
-            break
-    red.assigned = assigned
-    return red
+                x ^= m
+                cand[c] = x
+                if not x & (x - 1):
+                    push(c)
+                for k in cell_houses[c]:  # c's houses have one place fewer for d
+                    k = k * n + d - 1
+                    places[k] -= 1
+                    if places[k] < 2:
+                        hidden(k)
+        return True
+
+    def hidden_single(self, k: int) -> bool:
+        """When digit ``d0 + 1`` has one place left in house ``h`` (``k = h * n + d0``), it goes
+        there; none left is a contradiction."""
+        h, d0 = divmod(k, self.n)
+        bit = 1 << d0
+        if self.placed[h] & bit or self.places[k] > 1:
+            return True
+        if not self.places[k]:
+            self.red.contradiction = (f"{self.red.geometry.house_name(h)} has no place left for "
+                                      f"{d0 + 1}")
+            return False
+        cand, cells = self.cand, self.cells
+        for c in self.holders[k]:
+            x = cand[c]
+            if x & bit and not cells[c]:
+                if x != bit:
+                    cand[c] = bit
+                    self.lose_places(c, x ^ bit)  # c's other digits lose a place in its houses
+                self.queue.append(c)
+                return True
+        return True
 
 
 def _locked_pass(geo: Geometry, cells: list[int], cand: list[int], placed: list[int],
                  holders: list[list[int]], eliminate) -> int:
     """One pass of locked candidates over every (house, digit); returns how many pairs went.
 
-    Pointing: the places of a digit in a box all in one row (column) take it from the rest of
-    that line. Claiming: its places in a line all in one box take it from the rest of the box.
+    When the places of a digit in a house all lie in one other house, they lie in the segment
+    where the two meet (:class:`~satdoku.model.geometry.Segment`), and the digit leaves the rest
+    of the other house: a box's places in one line, *pointing*; a line's places in one box,
+    *claiming*. The segment is found through the cells' houses rather than
+    :attr:`Geometry.segments`, whose rests would hold millions of cells at 400 x 400.
     ``holders`` lists are compacted to their live cells on the way.
     """
     n = geo.size
@@ -223,7 +270,8 @@ def _locked_pass(geo: Geometry, cells: list[int], cand: list[int], placed: list[
     removed = 0
     for h in range(3 * n):
         free = full & ~placed[h]
-        is_box = h >= 2 * n
+        # the other houses a box's places may share (its row, its column), or a line's (its box)
+        kinds = (0, 1) if h >= 2 * n else (2,)
         while free:
             bit = free & -free
             free ^= bit
@@ -233,22 +281,12 @@ def _locked_pass(geo: Geometry, cells: list[int], cand: list[int], placed: list[
             holders[k] = live
             if len(live) < 2:
                 continue  # a hidden single (or a contradiction) the singles loop sees
-            if is_box:
-                row, col = divmod(live[0], n)
-                if all(c // n == row for c in live):
-                    line = row
-                elif all(c % n == col for c in live):
-                    line = n + col
-                else:
-                    continue
-                targets = [c for c in holders[line * n + d0] if cell_houses[c][2] != h]
-            else:
-                box = cell_houses[live[0]][2]
-                if any(cell_houses[c][2] != box for c in live):
-                    continue
-                targets = [c for c in holders[box * n + d0] if h not in cell_houses[c]]
-            for c in targets:
-                if cand[c] & bit and not cells[c]:
-                    eliminate(c, bit, d0)
-                    removed += 1
+            for kind in kinds:
+                other = cell_houses[live[0]][kind]
+                if all(cell_houses[c][kind] == other for c in live):
+                    for c in holders[other * n + d0]:
+                        if cand[c] & bit and not cells[c] and h not in cell_houses[c]:
+                            eliminate(c, bit, d0)
+                            removed += 1
+                    break
     return removed

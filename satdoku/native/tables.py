@@ -118,13 +118,9 @@ class Tables:
     def segments(self) -> SegmentGetters:
         """Segment-by-segment locked-candidate tables (for jigsaw regions, and wherever the
         packed grid does not serve)."""
-        out = []
-        for seg in self.geometry.segments:
-            line_rest, box_rest = _rests(self.geometry, seg)
-            if line_rest and box_rest:
-                out.append((getter(seg.cells), getter(line_rest), getter(box_rest),
-                            line_rest, box_rest))
-        return tuple(out)
+        return tuple((getter(seg.cells), getter(seg.line_rest), getter(seg.box_rest),
+                      seg.line_rest, seg.box_rest)
+                     for seg in self.geometry.segments if seg.line_rest and seg.box_rest)
 
 
 def getter(cells: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
@@ -133,12 +129,6 @@ def getter(cells: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
         only = cells[0]
         return lambda cand: (cand[only],)
     return itemgetter(*cells)
-
-
-def _rests(geo: Geometry, seg) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """(the segment's line outside its box, the segment's box outside its line)."""
-    line, box = set(geo.houses[seg.line]), set(geo.houses[seg.box])
-    return tuple(sorted(line - box)), tuple(sorted(box - line))
 
 
 def _packed_tables(geo: Geometry) -> Packed | None:
@@ -167,7 +157,7 @@ def _packed_tables(geo: Geometry) -> Packed | None:
             slot = s.cells[0]
             by_line.setdefault(s.line, []).append(slot)
             by_box.setdefault(s.box, []).append(slot)
-            line_rest[slot], box_rest[slot] = _rests(geo, s)
+            line_rest[slot], box_rest[slot] = s.line_rest, s.box_rest
         seg_shifts = offsets(segs[0].cells)
         line_shifts = offsets(next(iter(by_line.values())))
         box_shifts = offsets(next(iter(by_box.values())))

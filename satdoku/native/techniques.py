@@ -84,20 +84,6 @@ class Steps:
                 "open_cells": self.open_cells, "contradiction": self.contradiction}
 
 
-@functools.lru_cache(maxsize=16)
-def _segment_rests(geo: Geometry) -> tuple[tuple[Segment, tuple[int, ...], tuple[int, ...]], ...]:
-    """(segment, rest of its line, rest of its box) for each segment of ``geo`` whose
-    line is not its box (boxes of one row or column), in :attr:`Geometry.segments` order."""
-    out = []
-    for seg in geo.segments:
-        inside = set(seg.cells)
-        line_rest = tuple(x for x in geo.houses[seg.line] if x not in inside)
-        box_rest = tuple(x for x in geo.houses[seg.box] if x not in inside)
-        if line_rest and box_rest:
-            out.append((seg, line_rest, box_rest))
-    return tuple(out)
-
-
 class _Contradiction(Exception):
     pass
 
@@ -166,7 +152,10 @@ class _State:
     def locked_candidates(self) -> bool:
         """One pointing or claiming elimination; True when there was one."""
         cand = self.cand
-        for seg, line_rest, box_rest in _segment_rests(self.geo):  # rows, then columns
+        for seg in self.geo.segments:  # rows, then columns
+            line_rest, box_rest = seg.line_rest, seg.box_rest
+            if not (line_rest and box_rest):
+                continue
             segment = seg.cells
             seg_digits = line_other = box_other = 0
             for cell in segment:
@@ -377,7 +366,10 @@ class _Board:
 
     def locked_candidates(self):
         cand = self.cand
-        for seg, line_rest, box_rest in _segment_rests(self.geo):
+        for seg in self.geo.segments:
+            line_rest, box_rest = seg.line_rest, seg.box_rest
+            if not (line_rest and box_rest):
+                continue
             seg_digits = line_other = box_other = 0
             for x in seg.cells:
                 seg_digits |= cand[x]
