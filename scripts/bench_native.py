@@ -65,6 +65,9 @@ PRESETS = {
                   if path.stem not in SLOW_VARIANTS], 2, None, 60.0),
 }
 
+#: What can be timed (--task).
+TASKS = ("search", "techniques", "steps", "reduce")
+
 HEADER = ("| file | solver | puzzles | solved | within target | timeouts | wrong | median s | "
           "max s | total s | puzzles/s | nodes/puzzle | guesses/puzzle | no guess % | x baseline |")
 
@@ -94,9 +97,42 @@ def read(path: str, first: int | None) -> list:
     return out
 
 
+def _timed(task: str, solver, grid, constraints, job: dict) -> tuple[float, dict]:
+    """(CPU seconds, answer) of one ``task`` on ``grid``; the answer is made after the clock
+    stops."""
+    import hashlib
+    if task == "search":
+        from satdoku.deadline import Deadline
+        start = time.process_time()
+        result = solver.solve(grid, limit=job["limit"], deadline=Deadline(job["timeout"]),
+                              constraints=constraints)
+        seconds = time.process_time() - start
+        return seconds, {"status": result.status, "stats": result.stats,
+                         "solution": list(result.solution.cells) if result.solution else None}
+    if task == "techniques":
+        from satdoku.native.techniques import solve_by_techniques
+        start = time.process_time()
+        steps = solve_by_techniques(grid)
+        seconds = time.process_time() - start
+        output = json.dumps(steps.as_dict())
+    elif task == "steps":
+        from satdoku.native.techniques import solving_steps
+        start = time.process_time()
+        records = solving_steps(grid)
+        seconds = time.process_time() - start
+        output = "\n".join(f"{r.text}|{json.dumps(r.as_dict())}" for r in records)
+    else:
+        from satdoku.native.reduce import reduce_candidates
+        start = time.process_time()
+        red = reduce_candidates(grid, locked=True)
+        seconds = time.process_time() - start
+        output = f"{red.cells} {red.cand} {red.assigned} {red.contradiction}"
+    return seconds, {"output": hashlib.sha256(output.encode()).hexdigest()}
+
+
 def worker(profile: bool) -> int:
-    """Serve solve requests, one JSON line each on stdin, with this process's ``satdoku``."""
-    from satdoku.deadline import Deadline
+    """Serve requests, one JSON line each on stdin, with this process's ``satdoku``."""
+    import satdoku
     from satdoku.native.search import NativeSolver
 
     solver = NativeSolver()
@@ -105,7 +141,6 @@ def worker(profile: bool) -> int:
     if profile:
         import cProfile
         profiler = cProfile.Profile()
-    import satdoku
     print(json.dumps({"package": str(Path(satdoku.__file__).parent)}), flush=True)
     for line in sys.stdin:
         job = json.loads(line)
@@ -115,15 +150,10 @@ def worker(profile: bool) -> int:
         grid, constraints = files[key][job["index"]]
         if profiler:
             profiler.enable()
-        start = time.process_time()
-        result = solver.solve(grid, limit=job["limit"], deadline=Deadline(job["timeout"]),
-                              constraints=constraints)
-        seconds = time.process_time() - start
+        seconds, answer = _timed(job["task"], solver, grid, constraints, job)
         if profiler:
             profiler.disable()
-        print(json.dumps({"seconds": seconds, "status": result.status, "stats": result.stats,
-                          "solution": list(result.solution.cells) if result.solution else None}),
-              flush=True)
+        print(json.dumps({"seconds": seconds, **answer}), flush=True)
     if profiler:
         import pstats
         pstats.Stats(profiler, stream=sys.stderr).sort_stats("tottime").print_stats(15)
@@ -152,7 +182,7 @@ class Worker:
         self.process.wait()
 
 
-def run(workers: dict, path: str, first, n: int, limit: int, timeout, rounds: int,
+def run(workers: dict, task: str, path: str, first, n: int, limit: int, timeout, rounds: int,
         verbose: bool) -> dict:
     """{name: [(median seconds, last answer)] per puzzle}: every puzzle by every worker, A B."""
     out: dict[str, list] = {name: [] for name in workers}
@@ -162,17 +192,16 @@ def run(workers: dict, path: str, first, n: int, limit: int, timeout, rounds: in
         answers: dict[str, dict] = {}
         for r in range(rounds):
             for name in (names if r % 2 == 0 else names[::-1]):
-                answer = workers[name].solve(path=path, first=first, index=index, limit=limit,
-                                             timeout=timeout)
+                answer = workers[name].solve(task=task, path=path, first=first, index=index,
+                                             limit=limit, timeout=timeout)
                 times[name].append(answer["seconds"])
                 answers[name] = answer
         for name in names:
             out[name].append((statistics.median(times[name]), answers[name]))
             if verbose:
                 a = answers[name]
-                print(f"  puzzle {index + 1} {name}: {a['status']} "
-                      f"{statistics.median(times[name]):.3f} s {a['stats']['nodes']} nodes",
-                      file=sys.stderr, flush=True)
+                print(f"  puzzle {index + 1} {name}: {a.get('status', a.get('output'))} "
+                      f"{statistics.median(times[name]):.3f} s", file=sys.stderr, flush=True)
     return out
 
 
@@ -206,6 +235,26 @@ def row(label: str, name: str, puzzles: list, runs: list, limit: int, target,
             f"{median:.4f} | {max(times, default=0.0):.3f} | {total:.2f} | {rate:,.1f} | "
             f"{nodes:,.1f} | {guesses:,.1f} | {no_guess:.1f} | {ratio} |")
     return text, wrong + timeouts == 0, total
+
+
+def task_row(label: str, name: str, runs: list, baseline_total) -> tuple[str, float]:
+    """The markdown row of a task other than search: times only."""
+    times = [s for s, _ in runs]
+    total = sum(times)
+    ratio = f"{baseline_total / total:.3f}" if baseline_total and total else "-"
+    median = statistics.median(times) if times else 0.0
+    return (f"| {label} | {name} | {len(times)} | | | | | {median:.4f} | "
+            f"{max(times, default=0.0):.3f} | {total:.2f} | {len(times) / total if total else 0:,.1f}"
+            f" | | | | {ratio} |"), total
+
+
+def same_output(runs: dict) -> str:
+    """Whether both workers gave the same output (a SHA-256 of it) on every puzzle."""
+    differ = [i + 1 for i, ((_, x), (_, y)) in enumerate(zip(runs["native"], runs["baseline"]))
+              if x["output"] != y["output"]]
+    if not differ:
+        return "  same output on every puzzle"
+    return f"  output differs on {len(differ)} puzzles: {differ[:20]}"
 
 
 def same_search(runs: dict) -> str:
@@ -260,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--norvig", action="store_true",
                         help="also time Norvig's solver on the same 9x9 puzzles "
                              "(scripts/norvig.py)")
+    parser.add_argument("--task", choices=TASKS, default="search",
+                        help="what to time: native search (default), solve_by_techniques "
+                             "('techniques', as rate does), solving_steps ('steps', as explain "
+                             "--steps does), or reduce_candidates with locked candidates")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
@@ -297,11 +350,18 @@ def main(argv: list[str] | None = None) -> int:
             label = (f"{Path(path).parent.name}/{Path(path).name} (limit {limit}, target "
                      f"{target if target is not None else '-'} s, timeout "
                      f"{timeout if timeout is not None else '-'} s)")
+            if args.task != "search":
+                label = f"{Path(path).parent.name}/{Path(path).name} ({args.task})"
             load_before = _load()
-            runs = run(workers, path, first, len(puzzles), limit, timeout, max(1, args.rounds),
-                       args.verbose)
+            runs = run(workers, args.task, path, first, len(puzzles), limit, timeout,
+                       max(1, args.rounds), args.verbose)
             base = sum(s for s, _ in runs["baseline"]) if "baseline" in runs else None
             for name in workers:
+                if args.task != "search":
+                    text, total = task_row(label, name, runs[name],
+                                           base if name == "native" else None)
+                    print(text, flush=True)
+                    continue
                 text, good, total = row(label, name, puzzles, runs[name], limit, target,
                                         base if name == "native" else None)
                 print(text, flush=True)
@@ -311,7 +371,12 @@ def main(argv: list[str] | None = None) -> int:
                         grids = [g for g, _ in puzzles]
                         print(bench_norvig(grids, len(grids) / total if total else math.inf))
             if "baseline" in runs:
-                print(same_search(runs))
+                if args.task == "search":
+                    print(same_search(runs))
+                else:
+                    same = same_output(runs)
+                    ok &= same.startswith("  same")
+                    print(same)
             print(f"  load {load_before} before, {_load()} after", flush=True)
     finally:
         for w in workers.values():

@@ -1,4 +1,4 @@
-"""Solving as a person would: the easiest technique that makes progress, counted step by step.
+"""Solving as a person would: the easiest technique that makes progress, step by step.
 
 The native solver (:mod:`satdoku.native.search`) mixes its techniques for speed. This module applies
 them one at a time, easiest first, to say what a puzzle takes:
@@ -11,33 +11,38 @@ them one at a time, easiest first, to say what a puzzle takes:
    the rest of the box (claiming); one elimination step at a time, tried only when no single
    is left.
 
-When none of them makes progress the puzzle *stalls*: the rest takes guessing. The counts are
-of placements (singles) and of steps (locked candidates); the givens are not counted. The same
-geometry tables serve as in every other module, so any box shape works. This is a grader, not a
-fast solver: a 9x9 puzzle takes a few milliseconds.
+When none of them makes progress the puzzle *stalls*: the rest takes guessing. One engine
+serves both answers: the board and its finders (:mod:`satdoku.native.board`), run by two
+drivers that differ only in order and grain.
 
-:func:`solving_steps` gives the path a person could follow instead of counts: one
-:class:`SolvingStep` per placement or elimination, each with the reason that makes it true at
-that moment (naked singles one at a time, hidden singles boxes first, locked candidates one
+:func:`solve_by_techniques` counts: every naked single on the board at once, then one hidden
+single (houses rows first, the first cell that is a digit's only place), then one
+locked-candidates step (every digit of the first segment that has some). The counts are of
+placements (singles) and of steps (locked candidates); the givens are not counted. Any box
+shape works. This is a grader, not a fast solver: a 9x9 puzzle takes a few milliseconds.
+
+:func:`solving_steps` gives the path a person could follow instead: one :class:`SolvingStep`
+per placement or elimination, each with the reason that makes it true at that moment (naked
+singles one at a time, hidden singles boxes first and lowest digit first, locked candidates one
 digit at a time). Where the techniques stall it tries digits in the open cells, fewest
 candidates first: a digit that leads by the techniques to a contradiction is eliminated (a
 *trial*, and the techniques resume). When no trial finds one, it *guesses* a digit of the cell
 with fewest candidates and follows it (records one level deeper), backing out with a *wrong
 guess* record if it fails. Guesses nest at most ``max_depth`` deep; past that the path ends
-with a ``search`` record. Trials are screened with the batched grader above (the same
-techniques reach the same verdict) and only the successful one is replayed step by step for
-its reason.
+with a ``search`` record. Trials are screened with search's passes (:meth:`Board.after`: the
+same techniques reach the same fixed point) and only the successful one is replayed step by
+step for its reason.
 """
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, field
 
 from ..io.text import Alphabet, alphabet_for
-from ..model.geometry import Geometry, Segment
+from ..model.digits import bit, bits as _digits
+from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..model.digits import bits as _digits
+from .board import BOXES_FIRST, ROWS_FIRST, Board, Contradiction
 
 __all__ = ["TECHNIQUES", "STEP_KINDS", "Steps", "SolvingStep", "solve_by_techniques",
            "solving_steps"]
@@ -84,112 +89,32 @@ class Steps:
                 "open_cells": self.open_cells, "contradiction": self.contradiction}
 
 
-class _Contradiction(Exception):
-    pass
-
-
-class _State:
-    """Candidates (bitmask per cell) and which cells are placed."""
-
-    def __init__(self, grid: Grid) -> None:
-        geo = grid.geometry
-        self.geo = geo
-        self.full = (1 << geo.size) - 1
-        self.cand = [self.full] * geo.ncells
-        self.placed = [False] * geo.ncells
-        for cell, d in grid.givens():
-            self.place(cell, 1 << (d - 1))
-
-    def place(self, cell: int, bit: int) -> None:
-        if not self.cand[cell] & bit:
-            raise _Contradiction
-        self.cand[cell] = bit
-        self.placed[cell] = True
-        for p in self.geo.peers[cell]:
-            m = self.cand[p]
-            if m & bit:
-                if self.placed[p] or m == bit:
-                    raise _Contradiction
-                self.cand[p] = m ^ bit
-
-    @classmethod
-    def of(cls, geo, cand: list[int], placed: list[bool]) -> "_State":
-        """A state over given candidates (which it changes) and placements."""
-        state = cls.__new__(cls)
-        state.geo, state.full, state.cand, state.placed = geo, (1 << geo.size) - 1, cand, placed
-        return state
-
-    def naked_singles(self) -> int:
-        """Place every cell down to one candidate; how many there were."""
-        cand, placed = self.cand, self.placed
-        found = [c for c, m in enumerate(cand) if not placed[c] and not m & (m - 1)]
-        for c in found:
-            if not cand[c]:
-                raise _Contradiction
-        for c in found:
-            self.place(c, cand[c])
-        return len(found)
-
-    def hidden_single(self) -> bool:
-        """Place the first hidden single found (house order, then cell); True when there was one."""
-        cand, placed = self.cand, self.placed
-        for house in self.geo.houses:
-            once = twice = 0
-            for c in house:
-                m = cand[c]
-                twice |= once & m
-                once |= m
-            if once != self.full:
-                raise _Contradiction  # a digit has no place left in this house
-            single = once & ~twice
-            for c in house:
-                s = cand[c] & single
-                if s and not placed[c]:
-                    self.place(c, s & -s)
-                    return True
-        return False
-
-    def locked_candidates(self) -> bool:
-        """One pointing or claiming elimination; True when there was one."""
-        cand = self.cand
-        for seg in self.geo.segments:  # rows, then columns
-            line_rest, box_rest = seg.line_rest, seg.box_rest
-            if not (line_rest and box_rest):
-                continue
-            segment = seg.cells
-            seg_digits = line_other = box_other = 0
-            for cell in segment:
-                seg_digits |= cand[cell]
-            for x in line_rest:
-                line_other |= cand[x]
-            for x in box_rest:
-                box_other |= cand[x]
-            # pointing: in the box only here, so not elsewhere in the line
-            # claiming: in the line only here, so not elsewhere in the box
-            for digits, targets in ((seg_digits & ~box_other & line_other, line_rest),
-                                    (seg_digits & ~line_other & box_other, box_rest)):
-                if digits:
-                    for x in targets:
-                        if cand[x] & digits:
-                            cand[x] &= ~digits
-                            if not cand[x]:
-                                raise _Contradiction
-                    return True
-        return False
-
-
-def _run(state: _State, steps: Steps) -> None:
-    """Apply the techniques to ``state`` until it is full or they stall, counting in ``steps``;
-    raises :class:`_Contradiction`."""
-    while not all(state.placed):
-        placed = state.naked_singles()
-        if placed:
-            steps.naked += placed
+def _count(board: Board, steps: Steps) -> None:
+    """Apply the techniques to ``board`` until it is full or they stall, counting in ``steps``;
+    raises :class:`Contradiction`."""
+    cand = board.cand
+    while not board.solved():
+        naked = board.naked_singles()
+        if naked:
+            if not all(cand[c] for c in naked):
+                raise Contradiction
+            for c in naked:
+                if not board.place(c, cand[c]):
+                    raise Contradiction
+            steps.naked += len(naked)
             continue
-        if state.hidden_single():
+        hidden = board.hidden_single(ROWS_FIRST, by_digit=False)
+        if hidden is not None:
+            _, cell, digit = hidden
+            if not board.place(cell, digit):
+                raise Contradiction
             steps.hidden += 1
             continue
-        if state.locked_candidates():
+        locked = board.locked_candidates()
+        if locked is not None:
+            _, _, digits, losers = locked
+            if not board.strike(losers, digits):
+                raise Contradiction
             steps.locked += 1
             continue
         break
@@ -204,15 +129,17 @@ def solve_by_techniques(grid: Grid) -> Steps:
     ('guessing', 1, 12)
     """
     steps = Steps()
+    board, ok = Board.from_grid(grid)
     try:
-        state = _State(grid)
-        _run(state, steps)
-    except _Contradiction:
+        if not ok:
+            raise Contradiction
+        _count(board, steps)
+    except Contradiction:
         steps.contradiction = True
         return steps
-    steps.open_cells = state.placed.count(False)
+    steps.open_cells = board.open_cells()
     if not steps.open_cells:
-        steps.solution = Grid(grid.geometry, tuple(m.bit_length() for m in state.cand))
+        steps.solution = Grid(grid.geometry, tuple(m.bit_length() for m in board.cand))
     return steps
 
 
@@ -271,163 +198,41 @@ class SolvingStep:
                 "depth": self.depth, "reason": self.reason}
 
 
-class _Board:
-    """Candidates and placements along a solving path; every change is a person's step."""
-
-    def __init__(self, geo: Geometry, cand: list[int], placed: list[bool]) -> None:
-        self.geo = geo
-        self.full = (1 << geo.size) - 1
-        self.cand = cand
-        self.placed = placed
-
-    @classmethod
-    def from_grid(cls, grid: Grid) -> "_Board":
-        geo = grid.geometry
-        full = (1 << geo.size) - 1
-        board = cls(geo, [full] * geo.ncells, [False] * geo.ncells)
-        for cell, d in grid.givens():
-            board.cand[cell] = 1 << (d - 1)
-            board.placed[cell] = True
-        for cell, d in grid.givens():
-            board.place(cell, d)
-        return board
-
-    def copy(self) -> "_Board":
-        return _Board(self.geo, list(self.cand), list(self.placed))
-
-    def place(self, cell: int, d: int) -> None:
-        bit = 1 << (d - 1)
-        self.cand[cell] = bit
-        self.placed[cell] = True
-        cand, placed = self.cand, self.placed
-        for p in self.geo.peers[cell]:
-            if not placed[p]:
-                cand[p] &= ~bit
-
-    def open_cells(self) -> int:
-        return self.placed.count(False)
-
-    def contradiction(self, name) -> str | None:
-        """Why the board has no solution, if it visibly has none: a cell without candidates,
-        two placed cells with one digit in a house, or a digit without a place in a house."""
-        cand, placed, geo = self.cand, self.placed, self.geo
-        for cell, m in enumerate(cand):
-            if not m:
-                return f"{geo.cell_name(cell)} has no digit left"
-        for h, house in enumerate(geo.houses):
-            seen = 0
-            anywhere = 0
-            for c in house:
-                m = cand[c]
-                if placed[c]:
-                    if seen & m:
-                        return f"{name(m.bit_length())} is twice in {geo.house_name(h)}"
-                    seen |= m
-                anywhere |= m
-            if anywhere != self.full:
-                missing = (self.full & ~anywhere).bit_length()
-                return f"{name(missing)} has no place left in {geo.house_name(h)}"
+def _next_step(board: Board) -> tuple[str, dict] | None:
+    """The next step of the solving path as (technique, fields of :class:`SolvingStep`), or
+    None when the techniques stall; ``reason`` is filled in by the caller, which knows the
+    alphabet."""
+    cand = board.cand
+    naked = board.naked_singles()
+    if naked:
+        cell = naked[0]
+        d = cand[cell].bit_length()
+        return "naked single", dict(cells=(cell,), digits=(d,), placed=((cell, d),))
+    hidden = board.hidden_single(BOXES_FIRST, by_digit=True)
+    if hidden is not None:
+        h, cell, digit = hidden
+        d = digit.bit_length()
+        return "hidden single", dict(cells=(cell,), digits=(d,), placed=((cell, d),),
+                                     houses=(h,))
+    locked = board.locked_candidates()
+    if locked is None:
         return None
-
-    # Each finder returns the next step of its kind as (technique, fields) or None. Fields are
-    # those of SolvingStep; ``reason`` is filled in by the caller, which knows the alphabet.
-
-    def naked_single(self):
-        cand, placed = self.cand, self.placed
-        for cell, m in enumerate(cand):
-            if not placed[cell] and m and not m & (m - 1):
-                return "naked single", dict(cells=(cell,), digits=(m.bit_length(),),
-                                            placed=((cell, m.bit_length()),))
-        return None
-
-    def _house_order(self):
-        n = self.geo.size
-        return list(range(2 * n, 3 * n)) + list(range(2 * n))  # boxes, then rows, columns
-
-    def hidden_single(self):
-        cand, placed, houses = self.cand, self.placed, self.geo.houses
-        for h in self._house_order():
-            once = twice = done = 0
-            for c in houses[h]:
-                m = cand[c]
-                if placed[c]:
-                    done |= m
-                else:
-                    twice |= once & m
-                    once |= m
-            single = once & ~twice & ~done
-            if single:
-                bit = single & -single
-                cell = next(c for c in houses[h] if not placed[c] and cand[c] & bit)
-                d = bit.bit_length()
-                return "hidden single", dict(cells=(cell,), digits=(d,), placed=((cell, d),),
-                                             houses=(h,))
-        return None
-
-    def locked_candidates(self):
-        cand = self.cand
-        for seg in self.geo.segments:
-            line_rest, box_rest = seg.line_rest, seg.box_rest
-            if not (line_rest and box_rest):
-                continue
-            seg_digits = line_other = box_other = 0
-            for x in seg.cells:
-                seg_digits |= cand[x]
-            for x in line_rest:
-                line_other |= cand[x]
-            for x in box_rest:
-                box_other |= cand[x]
-            for kind, digits, targets, where, rest in (
-                    ("pointing", seg_digits & ~box_other & line_other, line_rest, seg.box,
-                     seg.line),
-                    ("claiming", seg_digits & ~line_other & box_other, box_rest, seg.line,
-                     seg.box)):
-                if digits:
-                    bit = digits & -digits
-                    d = bit.bit_length()
-                    holders = tuple(x for x in seg.cells if cand[x] & bit)
-                    losers = tuple(x for x in targets if cand[x] & bit)
-                    return kind, dict(cells=holders, digits=(d,),
-                                      eliminated=tuple((x, (d,)) for x in losers),
-                                      houses=(where, rest))
-        return None
-
-    def apply(self, fields: dict) -> None:
-        for cell, d in fields.get("placed", ()):
-            self.place(cell, d)
-        for cell, ds in fields.get("eliminated", ()):
-            for d in ds:
-                self.cand[cell] &= ~(1 << (d - 1))
-
-    def fewest_candidates(self) -> int:
-        """The open cell with fewest candidates (the first such in cell order)."""
-        cand, placed = self.cand, self.placed
-        return min((c for c in range(self.geo.ncells) if not placed[c]),
-                   key=lambda c: bin(cand[c]).count("1"))
+    kind, seg, digits, losers = locked
+    low = digits & -digits
+    d = low.bit_length()
+    where, rest = (seg.box, seg.line) if kind == "pointing" else (seg.line, seg.box)
+    return kind, dict(cells=tuple(x for x in seg.cells if cand[x] & low), digits=(d,),
+                      eliminated=tuple((x, (d,)) for x in losers if cand[x] & low),
+                      houses=(where, rest))
 
 
-def _after(board: _Board, cell: int, d: int) -> "_State | None":
-    """What the techniques make of ``board`` with ``d`` placed in ``cell`` (the batched grader:
-    the same techniques, so the same verdict), or None when that leads to a contradiction."""
-    state = _State.of(board.geo, list(board.cand), list(board.placed))
-    try:
-        state.place(cell, 1 << (d - 1))
-        _run(state, Steps())
-    except _Contradiction:
-        return None
-    return state
-
-
-def _leads_to_contradiction(board: _Board, cell: int, d: int) -> bool:
-    """Whether placing ``d`` in ``cell`` leads by the techniques to a contradiction."""
-    return _after(board, cell, d) is None
-
-
-def _finishes(board: _Board, cell: int, d: int) -> bool:
-    """Whether placing ``d`` in ``cell`` lets the techniques fill the grid without a
-    contradiction."""
-    state = _after(board, cell, d)
-    return state is not None and all(state.placed)
+def _apply(board: Board, fields: dict) -> None:
+    """Make the placements and eliminations of a step on ``board``."""
+    for cell, d in fields.get("placed", ()):
+        board.place(cell, bit(d))
+    for cell, ds in fields.get("eliminated", ()):
+        for d in ds:
+            board.cand[cell] &= ~bit(d)
 
 
 class _Path:
@@ -463,48 +268,48 @@ class _Path:
         self.steps.append(SolvingStep(len(self.steps) + 1, technique, reason, depth=depth,
                                       geometry=self.geo, alphabet=self.alphabet, **fields))
 
-    def techniques(self, board: _Board, depth: int | None) -> tuple[str | None, int]:
+    def techniques(self, board: Board, depth: int | None) -> tuple[str | None, int]:
         """Apply the techniques until they stall; record each step unless ``depth`` is None
         (a trial). Returns (why the board has no solution or None, how many steps)."""
         count = 0
         while True:
             why = board.contradiction(self.sym)
-            if why or all(board.placed):
+            if why or board.solved():
                 return why, count
-            found = board.naked_single() or board.hidden_single() or board.locked_candidates()
+            found = _next_step(board)
             if found is None:
                 return None, count
             technique, fields = found
-            board.apply(fields)
+            _apply(board, fields)
             count += 1
             if depth is not None:
                 self.emit(technique, self.reason(technique, fields), depth, **fields)
 
-    def trial(self, board: _Board, depth: int) -> bool:
+    def trial(self, board: Board, depth: int) -> bool:
         """Try the digits of the open cells, fewest candidates first (at most
         :data:`TRIAL_CELLS` * N cells), until one leads by the techniques to a contradiction;
         eliminate it and say so. False when none does."""
         geo, sym, cand = self.geo, self.sym, board.cand
         order = sorted((c for c in range(geo.ncells) if not board.placed[c]),
-                       key=lambda c: bin(cand[c]).count("1"))
+                       key=lambda c: cand[c].bit_count())
         for cell in order[:TRIAL_CELLS * geo.size]:
             name = geo.cell_name(cell)
             for d in _digits(cand[cell]):
-                if not _leads_to_contradiction(board, cell, d):
+                if not board.leads_to_contradiction(cell, d):
                     continue
                 trial = board.copy()
-                trial.place(cell, d)
+                trial.place(cell, bit(d))
                 why, count = self.techniques(trial, None)
                 if why:  # always, as the closure is the same; the slow run says why
                     after = "at once" if not count else f"after {count} step" + "s" * (count > 1)
                     self.emit("trial", f"{name} = {sym(d)} leads {after} to a contradiction "
                               f"({why}), so {name} != {sym(d)}", depth, cells=(cell,),
                               digits=(d,), eliminated=((cell, (d,)),))
-                    cand[cell] &= ~(1 << (d - 1))
+                    cand[cell] &= ~bit(d)
                     return True
         return False
 
-    def follow(self, board: _Board, depth: int) -> tuple[str, str | None]:
+    def follow(self, board: Board, depth: int) -> tuple[str, str | None]:
         """Solve ``board`` as a person would; ("solved" | "contradiction" | "search", why)."""
         geo, sym = self.geo, self.sym
         stalled = False
@@ -512,7 +317,7 @@ class _Path:
             why, count = self.techniques(board, depth)
             if why:
                 return "contradiction", why
-            if all(board.placed):
+            if board.solved():
                 return "solved", None
             open_cells = board.open_cells()
             cells = f"{open_cells} cell" + "s" * (open_cells > 1)
@@ -529,20 +334,20 @@ class _Path:
             name = geo.cell_name(cell)
             digits = _digits(board.cand[cell])
             # a digit from which the techniques finish the grid, if the trials saw one
-            d = next((d for d in digits if _finishes(board, cell, d)), digits[0])
+            d = next((d for d in digits if board.finishes(cell, d)), digits[0])
             listed = ", ".join(map(sym, digits))
             self.emit("guess", f"no digit of {name} ({listed}) leads to a contradiction by the "
                       f"techniques, so guess {name} = {sym(d)}", depth,
                       cells=(cell,), digits=(d,), placed=((cell, d),))
             branch = board.copy()
-            branch.place(cell, d)
+            branch.place(cell, bit(d))
             outcome, why = self.follow(branch, depth + 1)
             if outcome != "contradiction":
                 return outcome, why
             self.emit("wrong guess", f"the guess {name} = {sym(d)} leads to a contradiction "
                       f"({why}), so {name} != {sym(d)}", depth, cells=(cell,), digits=(d,),
                       eliminated=((cell, (d,)),))
-            board.cand[cell] &= ~(1 << (d - 1))
+            board.cand[cell] &= ~bit(d)
 
 
 def solving_steps(grid: Grid, *, alphabet: Alphabet | None = None,
@@ -567,7 +372,7 @@ def solving_steps(grid: Grid, *, alphabet: Alphabet | None = None,
     """
     alphabet = alphabet or alphabet_for(grid.size)
     path = _Path(grid.geometry, alphabet, max_depth)
-    outcome, why = path.follow(_Board.from_grid(grid), 0)
+    outcome, why = path.follow(Board.from_grid(grid)[0], 0)
     if outcome == "contradiction":
         path.emit("contradiction", f"{why}, so the puzzle has no solution", 0)
     return path.steps
