@@ -96,6 +96,17 @@ class Propagation:
         self.cand, self.placed, self.queue, self.touched = cand, placed, queue, touched
         self.dirty = set(touched) if self.subsets else None
 
+    def narrow(self, cell: int, m: int) -> bool:
+        """Leave ``cell`` the candidates ``m`` (some of its own): queue it when one is left, and
+        touch its houses. False when none is left."""
+        if not m:
+            return False
+        self.cand[cell] = m
+        if not m & (m - 1):
+            self.queue.append(cell)
+        self.touched.update(self.t.cell_houses[cell])
+        return True
+
     def tick(self) -> int:
         """A look at the clock; the cells to visit until the next one."""
         if time.perf_counter() > self.deadline:
@@ -228,24 +239,8 @@ def locked_packed(p: Propagation) -> bool | None:
         for sh in seg.seg_shifts:
             union |= grid >> sh
         union &= seg.seg_mask
-        # Digits in two or more segments of a line (of a box), at the line's (box's) first
-        # slot, then copied to each of its segments' slots.
-        once, twice = union, 0
-        for sh in seg.line_shifts:
-            x = union >> sh
-            twice |= once & x
-            once |= x
-        line_twice = line_first = twice & seg.line_first
-        for sh in seg.line_shifts:
-            line_twice |= line_first << sh
-        once, twice = union, 0
-        for sh in seg.box_shifts:
-            x = union >> sh
-            twice |= once & x
-            once |= x
-        box_twice = box_first = twice & seg.box_first
-        for sh in seg.box_shifts:
-            box_twice |= box_first << sh
+        line_twice = _in_two_segments(union, seg.line_shifts, seg.line_first)
+        box_twice = _in_two_segments(union, seg.box_shifts, seg.box_first)
         # A digit of a segment that is elsewhere in its line but not in its box (pointing) or
         # elsewhere in its box but not in its line (claiming) can go from those places.
         hits = union & (line_twice ^ box_twice)
@@ -263,6 +258,21 @@ def locked_packed(p: Propagation) -> bool | None:
                         return None
                     found = struck or found
     return found
+
+
+def _in_two_segments(union: int, shifts: tuple[int, ...], first: int) -> int:
+    """The digits in two or more segments of a line (or box), at each of its segments' slots:
+    ``union`` folded by ``shifts`` meets a line's (box's) segments at its first slot (``first``),
+    and is copied back to the others."""
+    once, twice = union, 0
+    for sh in shifts:
+        x = union >> sh
+        twice |= once & x
+        once |= x
+    out = at_first = twice & first
+    for sh in shifts:
+        out |= at_first << sh
+    return out
 
 
 def locked_by_segment(p: Propagation) -> bool | None:
@@ -289,21 +299,15 @@ def locked_by_segment(p: Propagation) -> bool | None:
 def strike(p: Propagation, digits: int, targets) -> bool | None:
     """Remove ``digits`` from the candidates of ``targets``: True when something went, None on
     a contradiction (the emptied cell's houses go to ``p.fail``)."""
-    cand, cell_houses = p.cand, p.t.cell_houses
-    push, touch = p.queue.append, p.touched.update
+    cand = p.cand
     keep = ~digits
     found = False
     for c in targets:
         m = cand[c]
         if m & digits:
-            m &= keep
-            if not m:
-                p.fail += cell_houses[c]
+            if not p.narrow(c, m & keep):
+                p.fail += p.t.cell_houses[c]
                 return None
-            cand[c] = m
-            if not m & (m - 1):
-                push(c)
-            touch(cell_houses[c])
             found = True
     return found
 
@@ -312,19 +316,14 @@ def rule_prunes(p: Propagation) -> bool | None:
     """Each variant rule removes the candidates it rules out (:class:`Constraint`)."""
     if time.perf_counter() > p.deadline:  # a rule's prune may take long: look before each round
         raise Timeout
-    cand, cell_houses = p.cand, p.t.cell_houses
-    push, touch = p.queue.append, p.touched.update
+    cand = p.cand
     found = False
     for constraint in p.constraints:
         changed = constraint.prune(cand)
         if changed is None:
             return None
         for c in changed:
-            m = cand[c]
-            if not m:
+            if not p.narrow(c, cand[c]):
                 return None
-            if not m & (m - 1):
-                push(c)
-            touch(cell_houses[c])
             found = True
     return found

@@ -21,13 +21,20 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["naked_and_hidden_subsets"]
 
 
-def _groups(by_mask: dict[int, list[int]], largest: int) -> list[tuple[int, int]] | None:
+def _groups(items, largest: int) -> list[tuple[int, int]] | None:
     """Groups of k items (k = 2 .. ``largest``, at most 3) whose masks together have k bits.
 
-    ``by_mask`` maps a mask of 2 to ``largest`` bits to the keys (distinct bits) of the items
-    that have it. Returns (keys ORed, mask ORed) per group, or None when more items than bits
-    (three cells left with the same two digits, say) show a contradiction.
+    ``items`` are (mask of 2 to ``largest`` bits, key) pairs, the keys distinct bits. Returns
+    (keys ORed, mask ORed) per group, or None when more items than bits (three cells left with
+    the same two digits, say) show a contradiction.
     """
+    by_mask: dict[int, list[int]] = {}
+    for mask, key in items:
+        keys = by_mask.get(mask)
+        if keys is None:
+            by_mask[mask] = [key]
+        else:
+            keys.append(key)
     bit_count = int.bit_count
     out = []
     twos = []
@@ -117,35 +124,20 @@ def _naked(p: Propagation, h: int, ms: tuple[int, ...], counts: list[int],
     small = counts.count(2) + (counts.count(3) if top == 3 else 0)
     if small < 2:
         return False
-    by_mask: dict[int, list[int]] = {}
-    for i, k in enumerate(counts):
-        if 2 <= k <= top:
-            m = ms[i]
-            keys = by_mask.get(m)
-            if keys is None:
-                by_mask[m] = [1 << i]
-            else:
-                keys.append(1 << i)
-    groups = _groups(by_mask, top)
+    groups = _groups(((ms[i], 1 << i) for i, k in enumerate(counts) if 2 <= k <= top), top)
     if groups is None:
         p.fail.append(h)
         return None
-    cand, cell_houses, cells = p.cand, p.t.cell_houses, p.t.houses[h]
-    push, touch = p.queue.append, p.touched.update
+    cand, cells = p.cand, p.t.houses[h]
     found = False
     for where, digits in groups:
         keep = ~digits
         for i, c in enumerate(cells):
             x = cand[c]
             if x & digits and not where >> i & 1:
-                x &= keep
-                if not x:
+                if not p.narrow(c, x & keep):
                     p.fail.append(h)
                     return None
-                cand[c] = x
-                if not x & (x - 1):
-                    push(c)
-                touch(cell_houses[c])
                 found = True
     return found
 
@@ -181,32 +173,17 @@ def _hidden(p: Propagation, h: int, ms: tuple[int, ...], top: int) -> bool | Non
             b = x & -x
             x ^= b
             where_of[b] = where_of.get(b, 0) | (1 << i)
-    by_where: dict[int, list[int]] = {}
-    for b, w in where_of.items():
-        keys = by_where.get(w)
-        if keys is None:
-            by_where[w] = [b]
-        else:
-            keys.append(b)
-    groups = _groups(by_where, top)
+    groups = _groups(((w, b) for b, w in where_of.items()), top)
     if groups is None:
         p.fail.append(h)
         return None
-    cand, cell_houses, cells = p.cand, p.t.cell_houses, p.t.houses[h]
-    push, touch = p.queue.append, p.touched.update
+    cand, cells = p.cand, p.t.houses[h]
     found = False
     for digits, where in groups:
         for i, c in enumerate(cells):
-            if where >> i & 1:
-                x = cand[c]
-                if x & ~digits:
-                    x &= digits
-                    if not x:
-                        p.fail.append(h)
-                        return None
-                    cand[c] = x
-                    if not x & (x - 1):
-                        push(c)
-                    touch(cell_houses[c])
-                    found = True
+            if where >> i & 1 and cand[c] & ~digits:
+                if not p.narrow(c, cand[c] & digits):
+                    p.fail.append(h)
+                    return None
+                found = True
     return found
