@@ -22,7 +22,8 @@ from ..model.alphabet import alphabet_for
 from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
-__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines"]
+__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
+           "single_puzzle", "holds_one_puzzle"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -390,3 +391,31 @@ def count_lines(paths: Iterable[str]) -> int:
             for block in iter(lambda: fp.read(1 << 20), b""):
                 total += block.count(b"\n")
     return total
+
+
+def single_puzzle(puzzles: Iterable[Puzzle]) -> tuple[bool, Iterator[Puzzle]]:
+    """Whether ``puzzles`` holds exactly one puzzle, and the same puzzles to read again
+    (reads at most two ahead).
+
+    >>> one, again = single_puzzle(iter(["a"]))
+    >>> one, list(again)
+    (True, ['a'])
+    """
+    iterator = iter(puzzles)
+    head = list(itertools.islice(iterator, 2))
+    return len(head) == 1, itertools.chain(head, iterator)
+
+
+def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
+                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
+    """Whether the command-line inputs hold exactly one puzzle, read ahead without taking them
+    from the run: only inline puzzles and regular files, which can be read again (stdin or a
+    pipe: False)."""
+    if not args or not all(not is_file_input(a) or (a != "-" and os.path.isfile(a))
+                           for a in args):
+        return False
+    ahead = iter_inputs(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown)
+    try:
+        return single_puzzle(ahead)[0]
+    finally:
+        ahead.close()

@@ -256,7 +256,7 @@ def _stats(result) -> dict[str, Any]:
 
 
 class OutcomeReport(Report):
-    """``solve`` and ``count``: one :class:`~satdoku.run.batch.Outcome` per puzzle."""
+    """``solve`` and ``count``: one :class:`~satdoku.tasks.base.Outcome` per puzzle."""
 
     fields = ("source", "line", "name", "puzzle", "status", "count", "at_limit", "solution",
               "second", "differing", "solver", "encoding", "time_ms", "message")
@@ -354,7 +354,7 @@ class ExplanationReport(Report):
               "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
-        p, e = item
+        p, e = item.puzzle, item.result
         rec = puzzle_fields(p, e is None)
         if e is None:
             return rec
@@ -393,7 +393,7 @@ class ExplanationReport(Report):
         return status
 
     def pretty(self, item) -> str:
-        p, e = item
+        p, e = item.puzzle, item.result
         head = f"{place(p)}: "
         if e is None:
             return f"{head}invalid\n\n"
@@ -456,7 +456,7 @@ class ExplanationReport(Report):
 
     def picture(self, item) -> str:
         from .svg import render_svg
-        p, e = item
+        p, e = item.puzzle, item.result
         if e is None:
             raise ValueError("no picture of a puzzle that could not be read")
         alphabet = p.alphabet or alphabet_for(e.grid.size)
@@ -480,7 +480,7 @@ class ExplanationReport(Report):
                           caption=caption + (f": {e.message}" if e.message else ""))
 
     def diagnostics(self, item) -> list[str]:
-        p, e = item
+        p, e = item.puzzle, item.result
         if e is None:
             return [printable(str(p.error))] if p.error else []
         if e.status in ("unsolvable", "multiple", "unique"):
@@ -496,19 +496,20 @@ class RatingReport(Report):
               "guesses", "nodes", "conflicts", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
-        p, rating = item
+        p, rating = item.puzzle, item.result
         rec = puzzle_fields(p, rating is None)
         if rating is None:
             return rec
         rec.update(status=rating.status, score=rating.score, label=rating.label)
         if rating.steps is not None:
             rec.update(rating.steps.as_dict())
+        if rating.score is not None:
             rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
         rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
         return rec
 
     def line(self, item) -> str:
-        _, rating = item
+        _, rating = item.puzzle, item.result
         if rating is None:
             return "invalid"
         if rating.score is None:
@@ -516,15 +517,16 @@ class RatingReport(Report):
         return f"{rating.score:.2f} {rating.label}"
 
     def pretty(self, item) -> str:
-        p, rating = item
+        p, rating = item.puzzle, item.result
         if rating is None or rating.score is None:
             return f"{place(p)}: {'invalid' if rating is None else rating.status}\n"
-        return (f"{place(p)}: {rating.score:.2f} {rating.label} (takes "
-                f"{rating.steps.hardest}; {_plural(rating.guesses, 'guess', 'guesses')}, "
+        takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
+        return (f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
+                f"{_plural(rating.guesses, 'guess', 'guesses')}, "
                 f"{_plural(rating.conflicts, 'conflict')})\n")
 
     def diagnostics(self, item) -> list[str]:
-        p, rating = item
+        p, rating = item.puzzle, item.result
         if rating is None:
             return [printable(str(p.error))] if p.error else []
         return [f"{place(p)}: {rating.message}"] if rating.message else []
@@ -588,7 +590,7 @@ class CandidatesReport(Report):
                 for cell, digits in c.digits.items()}
 
     def record(self, item) -> dict[str, Any]:
-        p, c = item
+        p, c = item.puzzle, item.result
         rec = puzzle_fields(p, c is None)
         if c is None:
             return rec
@@ -606,7 +608,7 @@ class CandidatesReport(Report):
         return rec["status"]
 
     def pretty(self, item) -> str:
-        p, c = item
+        p, c = item.puzzle, item.result
         if c is None or c.status not in ("unique", "multiple", "unsolvable"):
             status = "invalid" if c is None else c.status
             return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
@@ -632,7 +634,7 @@ class CandidatesReport(Report):
         return "\n".join(lines) + "\n\n"
 
     def diagnostics(self, item) -> list[str]:
-        p, c = item
+        p, c = item.puzzle, item.result
         if c is None:
             return [printable(str(p.error))] if p.error else []
         lines = warning_lines(p)

@@ -246,17 +246,18 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
                         timeout: float | None, seed: int, warmup: bool,
                         step: Callable[[], None], jobs: int) -> BenchRow:
     """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
-    from .batch import SolveOptions, solve_batch
+    from ..tasks.solvers import SolveOptions
+    from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
     options = SolveOptions(solver=group.solver, sat_solver=group.sat_solver,
                            encoding=group.encoding, limit=limit, timeout=timeout)
     results: list[Result] = []
     try:
         if warmup:
-            for _ in solve_batch(valid, options, jobs=jobs):
+            for _ in stream(valid, options, jobs=jobs):
                 step()
         start = time.perf_counter()
-        for outcome in solve_batch(valid, options, jobs=jobs):
+        for outcome in stream(valid, options, jobs=jobs):
             results.append(outcome.result)
             step()
         wall = time.perf_counter() - start

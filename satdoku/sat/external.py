@@ -39,6 +39,7 @@ from ..cnf.encodings import check_amo, check_encoding
 from ..cnf.policy import choose_encoding
 from ..cnf.reduced import ReducedFormula
 from ..budget import DEFAULT_MAX_CLAUSES
+from ..children import parent_death_preexec
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, OptionError, SolverError, TooBigError
 from ..io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, clause_text, parse_model
@@ -109,22 +110,6 @@ def check_command(spec: str | Command) -> Command:
         raise OptionError(f"{command.spec}: program {command.argv[0]!r} not found (is it "
                           "installed and on PATH?)")
     return command
-
-
-def _parent_death_signal():
-    """A function for ``preexec_fn`` that has the child killed when satdoku ends (Linux)."""
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def setup() -> None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent went before the signal was set
-            os._exit(1)
-    return setup
 
 
 #: Temporary folders are named FOLDER_PREFIX + the pid of the process that made them + "-".
@@ -246,7 +231,7 @@ class ExecSolver:
         self.amo = amo
         self.max_clauses = max_clauses
         self.tmpdir = tmpdir
-        self._setup = _parent_death_signal()
+        self._setup = parent_death_preexec()
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""

@@ -68,7 +68,7 @@ class SatSolver:
     ('solved', (1, 2, 3, 4))
     """
 
-    #: Batches (:class:`satdoku.run.batch.BatchSolver`) set this: from a batch's second puzzle on,
+    #: Batches (:class:`satdoku.tasks.solvers.SolveTask`) set this: from a batch's second puzzle on,
     #: a count steers each new solve away from the solutions found, which is faster but finds a
     #: second solution farther from the first (:meth:`_count`). Off (``explain``, the library
     #: calls), a puzzle with several solutions is counted as it always was.
