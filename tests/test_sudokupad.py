@@ -8,6 +8,8 @@ solve to its setter's solution, proven unique.
 
 from __future__ import annotations
 
+import doctest
+import importlib
 import json
 import re
 from collections import Counter
@@ -158,6 +160,7 @@ def scl_link(data: dict, host: str = "https://sudokupad.app/") -> str:
     "https://app.crackingthecryptic.com/sudoku/?puzzleid={id}",
     "https://sudokupad.app/scf?puzzleid={id}&setting-largepuzzle=1",
     "sudokupad://puzzle/{id}",
+    "https://sudokupad.svencodes.com/puzzle/{id}",
     "{id}",
 ])
 def test_every_link_form_gives_the_puzzle(template):
@@ -301,3 +304,11 @@ def test_cli_reads_a_file_of_links_and_refuses_with_one_line(tmp_path):
     result = run_cli("solve", path, "--ignore-unknown")
     assert result.exit_code == 0, result.output
     assert "warning: a background image" in result.output
+
+
+@pytest.mark.parametrize("module", ["satdoku.io.sudokupad", "satdoku.io.scl",
+                                    "satdoku.io.scl_drawing"])
+def test_docstring_examples(module):
+    # tests/test_docs.py runs the examples of the top-level modules only.
+    assert doctest.testmod(importlib.import_module(module),
+                           optionflags=doctest.ELLIPSIS).failed == 0

@@ -105,6 +105,8 @@ class SclReader:
         n = self.n
         region = [[-1] * n for _ in range(n)]
         regions = self.data.get("regions")
+        if isinstance(regions, list):
+            regions = [cells for cells in regions if cells != []]
         if not isinstance(regions, list) or not regions:
             raise self.error("the SudokuPad puzzle has no regions (boxes); satdoku needs the "
                              f"grid cut into {n} regions of {n} cells")
@@ -115,9 +117,10 @@ class SclReader:
                                      "both hold this cell", self.name(r, c))
                 region[r][c] = i
         missing = [self.name(r, c) for r in range(n) for c in range(n) if region[r][c] == -1]
-        if missing or len(regions) != n:
+        if missing or len(regions) != n or any(len(cells) != n for cells in regions):
             raise self.error(f"the SudokuPad regions do not cut the grid into {n} regions "
-                             f"of {n} cells ({len(regions)} regions"
+                             f"of {n} cells ({len(regions)} regions of "
+                             f"{'/'.join(sorted({str(len(x)) for x in regions}))} cells"
                              + (f"; {missing[0]} in none)" if missing else ")"))
         grid = []
         for r, row in enumerate(self.data["cells"]):

@@ -72,7 +72,6 @@ class Drawing:
     """The drawn items of one SCL puzzle, read into its reader's f-puzzles object."""
 
     def __init__(self, reader: "SclReader") -> None:
-        self.reader = reader
         self.n, self.fp, self.used = reader.n, reader.fp, reader.used
         self.note, self.problem, self.error = reader.note, reader.problem, reader.error
         self.items, self.point, self.inside = reader.items, reader.point, reader.inside
@@ -85,7 +84,7 @@ class Drawing:
         self.marks(shapes)
 
     def where_is(self, r: float, c: float) -> str:
-        """A point in words: ``r3c4``, ``r3c4|r3c5`` (an edge), ``corner r3c4`` and so on."""
+        """A point in words: ``r3c4`` (a centre), ``r3c4|r3c5`` (an edge), else ``[r, c]``."""
         fr, fc = r - math.floor(r), c - math.floor(c)
         if near(fr, 0.5) and near(fc, 0.5):
             return self.name(math.floor(r), math.floor(c))
@@ -130,7 +129,7 @@ class Drawing:
                     raise self.error(f"SudokuPad {layer[:-1]} #{i}: width and height should "
                                      "be numbers")
                 text = shape.get("text")
-                out.append({"raw": shape, "r": r, "c": c, "w": float(w), "h": float(h),
+                out.append({"r": r, "c": c, "w": float(w), "h": float(h),
                             "round": bool(shape.get("rounded")),
                             "fill": colour(shape.get("backgroundColor")),
                             "border": colour(shape.get("borderColor")),
@@ -290,31 +289,46 @@ class Drawing:
         for s in shapes:
             if id(s) in self.used:
                 continue
-            pair = self.edge(s["r"], s["c"])
-            text = s["text"]
-            if pair and text.upper() in ("X", "V"):
-                self.fp.setdefault("xv", []).append({"cells": pair, "value": text.upper()})
-            elif pair and text in _INEQUALITY and (text in "<>") == (pair[0][1:2] ==
-                                                                    pair[1][1:2]):
-                low, high = _INEQUALITY[text]
-                self.fp.setdefault("thermometer", []).append({"lines": [[pair[low],
-                                                                         pair[high]]]})
-            elif pair and s["round"] and s["w"] <= 0.45 and (not text or text.isdigit()) \
-                    and s["fill"] in ("#ffffff", "#000000"):
-                key = "difference" if s["fill"] == "#ffffff" else "ratio"
-                self.fp.setdefault(key, []).append({"cells": pair, "value": text})
-            elif s["round"] and re.fullmatch(r"[\d\s]+", text) and self.corner(s):
-                digits = text.split()
-                digits = list(digits[0]) if len(digits) == 1 and n <= 9 else digits
-                self.fp.setdefault("quadruple", []).append(
-                    {"cells": self.corner(s), "values": [int(d) for d in digits]})
+            if self.edge_mark(s) or self.quadruple(s):
+                self.used.add(id(s))
             else:
                 self.leftover_shape(s)
-                continue
-            self.used.add(id(s))
 
-    def edge(self, r: float, c: float) -> list[str] | None:
-        """The two cells (f-puzzles names) either side of an edge point inside the grid."""
+    def edge_mark(self, s: dict) -> bool:
+        """A kropki dot, an X or V, or an inequality sign on an edge: read into ``fp``."""
+        cells = self.edge(s["r"], s["c"])
+        if cells is None:
+            return False
+        pair = [self.name(*cell, True) for cell in cells]
+        side_by_side = cells[0][0] == cells[1][0]
+        text = s["text"]
+        if text.upper() in ("X", "V"):
+            self.fp.setdefault("xv", []).append({"cells": pair, "value": text.upper()})
+        elif text in _INEQUALITY and (text in "<>") == side_by_side:
+            low, high = _INEQUALITY[text]
+            self.fp.setdefault("thermometer", []).append({"lines": [[pair[low], pair[high]]]})
+        elif s["round"] and s["w"] <= 0.45 and (not text or text.isdigit()) \
+                and s["fill"] in ("#ffffff", "#000000"):
+            key = "difference" if s["fill"] == "#ffffff" else "ratio"
+            self.fp.setdefault(key, []).append({"cells": pair, "value": text})
+        else:
+            return False
+        return True
+
+    def quadruple(self, s: dict) -> bool:
+        """A circle with digits on an inner corner: read into ``fp``."""
+        corner = self.corner(s)
+        if not (s["round"] and corner and re.fullmatch(r"[\d\s]+", s["text"])):
+            return False
+        digits = s["text"].split()
+        digits = list(digits[0]) if len(digits) == 1 and self.n <= 9 else digits
+        self.fp.setdefault("quadruple", []).append({"cells": corner,
+                                                    "values": [int(d) for d in digits]})
+        return True
+
+    def edge(self, r: float, c: float) -> list[tuple[int, int]] | None:
+        """The two cells either side of an edge point inside the grid (first the upper or
+        the left one)."""
         fr, fc = r - math.floor(r), c - math.floor(c)
         if near(fr, 0.5) and near(c, round(c)):
             cells = [(math.floor(r), round(c) - 1), (math.floor(r), round(c))]
@@ -322,8 +336,7 @@ class Drawing:
             cells = [(round(r) - 1, math.floor(c)), (round(r), math.floor(c))]
         else:
             return None
-        return [self.name(*x, True) for x in cells] if all(self.inside(*x) for x in cells) \
-            else None
+        return cells if all(self.inside(*x) for x in cells) else None
 
     def corner(self, s: dict) -> list[str] | None:
         r, c = round(s["r"]), round(s["c"])
@@ -340,8 +353,8 @@ class Drawing:
             if self.at_centre(s) and len(s["text"]) <= 12:
                 self.note("texts in cells", f"{at} {s['text']!r}")
             else:
-                self.problem("clues outside the grid" if outside else "texts on edges or "
-                             "corners", f"{at} {s['text']!r}")
+                self.problem("clues outside the grid" if outside else "texts in the grid "
+                             "off the cell centres", f"{at} {s['text']!r}")
         elif outside:
             self.note("shapes outside the grid", at)
         elif not s["round"] and s["w"] >= 0.9 and s["h"] >= 0.9 and all(

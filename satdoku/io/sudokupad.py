@@ -88,7 +88,7 @@ def puzzle_id(text: str, source: str | None = None, line: int | None = None) -> 
     query = re.search(r"[?&]puzzleid=([^&#]*)", match.group("query") or "", re.IGNORECASE)
     if query and query.group(1):
         return query.group(1)
-    path = re.sub(r"^sudoku(?:\.html)?/", "", match.group("path") or "")
+    path = re.sub(r"^(?:sudoku(?:\.html)?|puzzle)/", "", match.group("path") or "")
     if not path:
         raise PuzzleError("a SudokuPad link without a puzzle id (the part after the host)",
                           source=source, line=line)
