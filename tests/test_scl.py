@@ -216,3 +216,36 @@ def test_windoku_from_the_packed_classic_form():
     regions = [c["cells"] for c in document["constraints"] if c["type"] == "extra-region"]
     assert len(regions) == 4 and regions[0] == ["r2c2", "r2c3", "r2c4", "r3c2", "r3c3", "r3c4",
                                                 "r4c2", "r4c3", "r4c4"]
+
+
+def mutations(value, path=()):
+    """Every place of a JSON value, with each of a few values of the wrong kind put there."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            yield from mutations(item, path + (key,))
+    elif isinstance(value, list):
+        for i, item in enumerate(value[:3]):
+            yield from mutations(item, path + (i,))
+    for wrong in (None, True, 7, -1.5, "x", [], {}, [[1]], [None, None]):
+        yield path, wrong
+
+
+def replaced(value, path, new):
+    if not path:
+        return new
+    copy = dict(value) if isinstance(value, dict) else list(value)
+    copy[path[0]] = replaced(value[path[0]], path[1:], new)
+    return copy
+
+
+def test_malformed_data_is_a_puzzle_error_never_a_crash():
+    base = grid4(lines=[line("r1c1", "r1c2")], underlays=[circle("r1c1", 0.85, "#a0a0a0")],
+                 overlays=[mark([0.5, 1], "", rounded=True, backgroundColor="#000")],
+                 arrows=[{"wayPoints": [[-0.2, -0.2], [0.2, 0.2]]}],
+                 cages=[{"cells": [[0, 0]], "value": 3}, {"value": "title: t"}],
+                 metadata={"rules": "r"}, **{"global": ["antiking"]})
+    for path, wrong in mutations(base):
+        try:
+            convert_scl(replaced(base, path, wrong), ignore_unknown=True)
+        except PuzzleError:
+            pass

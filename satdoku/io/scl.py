@@ -52,6 +52,9 @@ class SclReader:
     """One SCL puzzle read: its size, the f-puzzles object built, notes and problems."""
 
     def __init__(self, data: dict, where: dict) -> None:
+        if not isinstance(data, dict):
+            raise PuzzleError("a SudokuPad puzzle is a JSON object, not "
+                              f"{type(data).__name__}", **where)
         self.data, self.where = data, where
         self.notes: dict[str, list[str]] = {}
         self.problems: dict[str, list[str]] = {}
@@ -219,7 +222,7 @@ class SclReader:
         if not isinstance(flags, list):
             raise self.error("SudokuPad 'global' should be a list of rule names")
         for flag in flags:
-            if flag in _GLOBAL:
+            if isinstance(flag, str) and flag in _GLOBAL:
                 self.fp[_GLOBAL[flag]] = True
             elif isinstance(flag, str) and flag[4:] in ("ratio", "difference", "xv") \
                     and flag.startswith("anti"):
@@ -232,7 +235,7 @@ class SclReader:
     def rules_text(self, meta: dict) -> None:
         """Rules SudokuPad states only in words, when the drawing does not state them."""
         rules = meta.get("rules", "")
-        text = " ".join(rules) if isinstance(rules, list) else str(rules)
+        text = " ".join(map(str, rules)) if isinstance(rules, list) else str(rules)
         checks = ((r"knight", "antiknight", "a knight's move rule"),
                   (r"king'?s?[- ]move|anti-?king", "antiking", "a king's move rule"),
                   (r"(?<!not )\ball\b[^.]{0,50}\b(dots|kropki|xv|x's|v's|xs|vs)\b[^.]{0,30}"

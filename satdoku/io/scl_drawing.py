@@ -97,13 +97,16 @@ class Drawing:
 
     # Lines and arrows.
 
+    def points(self, value: Any, what: str) -> list[tuple[float, float]]:
+        """The way points of a line or an arrow."""
+        if not isinstance(value, list) or len(value) < 2:
+            raise self.error(f"{what}: it needs 2 or more way points")
+        return [self.point(point, what) for point in value]
+
     def path(self, points: Any, what: str) -> list[tuple[int, int]] | None:
         """The cells a line runs through, centre to centre; None if it is not such a line."""
-        if not isinstance(points, list) or len(points) < 2:
-            raise self.error(f"{what}: it needs 2 or more way points")
         out: list[tuple[int, int]] = []
-        for point in points:
-            r, c = self.point(point, what)
+        for r, c in self.points(points, what):
             fr, fc = r - math.floor(r), c - math.floor(c)
             if min(fr, fc, 1 - fr, 1 - fc) < 0.05:
                 return None   # on a grid line, not in a cell
@@ -241,12 +244,12 @@ class Drawing:
     def arrows(self, shapes: list[dict]) -> None:
         for i, arrow in enumerate(self.items("arrows"), 1):
             what = f"SudokuPad arrow #{i}"
-            points = arrow.get("wayPoints")
-            r, c = self.point((points or [None])[0], what)
+            points = self.points(arrow.get("wayPoints"), what)
+            r, c = points[0]
             if not self.inside(math.floor(r), math.floor(c)):
-                self.little_killer(arrow, shapes, what)
+                self.little_killer(points, shapes, what)
                 continue
-            path = self.path(points, what)
+            path = self.path(arrow["wayPoints"], what)
             circle = next((s for s in shapes if s["round"] and not s["text"]
                            and s["w"] >= 0.5 and path and path[0] in self.circle_cells(s)),
                           None)
@@ -260,8 +263,8 @@ class Drawing:
                 {"cells": [self.name(*x, True) for x in sorted(self.circle_cells(circle))],
                  "lines": [[self.name(*x, True) for x in [path[0]] + shaft]]})
 
-    def little_killer(self, arrow: dict, shapes: list[dict], what: str) -> None:
-        (r0, c0), (r1, c1) = (self.point(p, what) for p in arrow["wayPoints"][:2])
+    def little_killer(self, points: list, shapes: list[dict], what: str) -> None:
+        (r0, c0), (r1, c1) = points[:2]
         dr, dc = r1 - r0, c1 - c0
         clue = (math.floor(r0), math.floor(c0))
         number = next((s for s in shapes if s["text"].isdigit() and id(s) not in self.used
