@@ -163,7 +163,8 @@ REFUSED = {
     "'all dots given' in words": (grid4(metadata={"rules": "All possible kropki dots are "
                                                            "given."}),
                                   "'all ... are given'"),
-    "an unknown key": (grid4(puzzlerules=["x"]), "SudokuPad keys unknown to satdoku ('puzzlerules')"),
+    "an unknown key": (grid4(puzzlerules=["x"]),
+                       "SudokuPad keys unknown to satdoku ('puzzlerules')"),
     "an unknown global rule": (grid4(**{"global": ["antitriangle"]}), "'antitriangle'"),
     "a letter for a given": (dict(grid4(), cells=[[{"value": "A"}, {}, {}, {}]] + [[{}] * 4] * 3),
                              "givens that are not digits 1-N (r1c1 'A')"),
@@ -187,6 +188,9 @@ def test_rules_in_words_that_the_drawing_states_are_fine():
     data = grid4(metadata={"rules": "No two cells a king's move apart hold the same digit."},
                  **{"global": ["antiking"]})
     assert read(data)[0] == [{"type": "anti-king"}]
+    data = grid4(metadata={"rules": "White dots join consecutive digits. Not all dots are "
+                                    "given."})
+    assert read(data) == ([], [])
 
 
 BROKEN = {

@@ -318,6 +318,10 @@ def parse_links(lines: Iterable[str], source: str = "<stdin>", *,
     A line holding a SudokuPad link becomes its own entry (its puzzle, or its located error);
     every other line goes to ``parse_variants`` (JSON documents, f-puzzles items), and the
     entries come out in the order of their lines, numbered in that order.
+
+    >>> entries = list(parse_links(['https://sudokupad.app/abc123', '{"size": 4}']))
+    >>> [(e.line, e.index, e.ok) for e in entries]
+    [(1, 1, False), (2, 2, True)]
     """
     from .variant import VariantEntry, parse_variants, read_variant
     links: list[VariantEntry] = []
