@@ -14,11 +14,11 @@ clauses are all built.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
+from typing import Callable, Sequence
 
 from pysat.formula import IDPool
 
-from ..budget import DEFAULT_MAX_CLAUSES, Budget
+from ..budget import DEFAULT_MAX_CLAUSES, Budget, guarded
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError
 from ..model.geometry import Geometry
@@ -29,7 +29,7 @@ from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, base
 from .reduced import ReducedFormula, reduced_formula
 from .varmap import FullMap, VarMap, full_map
 
-__all__ = ["Formula", "RuleContext", "rule_clauses", "encode", "encode_base"]
+__all__ = ["Formula", "RuleContext", "encode_rules", "encode", "encode_base"]
 
 Clause = list[int]
 
@@ -111,20 +111,23 @@ class RuleContext(EncodeContext):
         return super().fresh()
 
 
-def rule_clauses(constraints: Sequence, ctx: RuleContext) -> Iterator[tuple[object, list[Clause]]]:
-    """Each rule with its clauses, encoded one at a time within ``ctx.budget`` (each rule's
-    clauses are charged to it; TooBigError names a rule that does not fit, TimeUp stops at the
-    deadline). The clauses of :attr:`RuleContext.units` come with the first rule that needs
-    them."""
+def encode_rules(constraints: Sequence, ctx: RuleContext,
+                 add: Callable[[object, list[Clause]], None]) -> None:
+    """Encode each rule in turn and hand it with its clauses to ``add``, within
+    ``ctx.budget``: each rule's clauses are charged to it, TooBigError names a rule that does
+    not fit, TimeUp stops at the deadline, and the whole is :class:`~satdoku.budget.guarded`
+    (a rule whose encoding outgrows the limit is stopped in the middle). The unit clauses of
+    :attr:`RuleContext.units` come with the first rule that needs them."""
     geometry = ctx.geometry
-    for constraint in constraints:
-        ctx.rule, ctx.made = constraint.describe(geometry), 0
-        units = len(ctx.units)
-        clauses = constraint.encode(ctx)
-        clauses = ctx.units[units:] + clauses
-        ctx.budget.spend(len(clauses), f"rule {ctx.rule}")
-        ctx.budget.deadline.check()
-        yield constraint, clauses
+    with guarded(ctx.budget, lambda: f"rule {ctx.rule}"):
+        for constraint in constraints:
+            ctx.rule, ctx.made = constraint.describe(geometry), 0
+            units = len(ctx.units)
+            clauses = constraint.encode(ctx)
+            clauses = ctx.units[units:] + clauses
+            ctx.budget.spend(len(clauses), f"rule {ctx.rule}")
+            ctx.budget.deadline.check()
+            add(constraint, clauses)
 
 
 def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
@@ -162,10 +165,13 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
     budget.used = len(formula.clauses)
     if constraints:
         ctx = RuleContext(formula.varmap, formula.nvars, budget)
-        for constraint, clauses in rule_clauses(constraints, ctx):
+
+        def add(constraint: object, clauses: list[Clause]) -> None:
             first = len(formula.clauses) + 1
             formula.clauses.extend(clauses)
             formula.parts.append((ctx.rule, first, len(formula.clauses)))
+
+        encode_rules(constraints, ctx, add)
         formula.nvars = ctx.top
     return formula
 

@@ -22,7 +22,7 @@ from pysat.solvers import Solver as PysatSolver
 
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
-from ..cnf.formula import RuleContext, rule_clauses
+from ..cnf.formula import RuleContext, encode_rules
 from ..cnf.reduced import ReducedFormula
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
@@ -111,13 +111,16 @@ class Engine:
             self.solver.append_formula([[-act] for act in self.rules[2]])
         budget.used = self.base
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
-        acts = []
-        for _, clauses in rule_clauses(constraints, ctx):
+        acts: list[int] = []
+
+        def add(constraint: object, clauses: list[list[int]]) -> None:
             act = self.fresh_var()
             guarded = [[-act] + clause for clause in clauses]
             pysat_call(self.solver.append_formula, guarded)
             self.nclauses += len(guarded)
             acts.append(act)
+
+        encode_rules(constraints, ctx, add)
         self.rules = (key, tuple(constraints), acts)  # holding them keeps their ids valid
         return acts
 
