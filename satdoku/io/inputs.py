@@ -82,6 +82,10 @@ def _from_variant(entry) -> Puzzle:
 def _is_variant_line(text: str) -> bool:
     if text.startswith("{"):
         return True
+    if "sudokupad" in text or "cryptic" in text or text.startswith(("scl", "ctc", "fpuz", "scf")):
+        from .sudokupad import looks_like_sudokupad
+        if looks_like_sudokupad(text):
+            return True
     # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
     # module: a classic puzzle's start-up does not pay for it (about 5 ms).
     if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
@@ -115,8 +119,8 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
 
 
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    from .variant import parse_variants
-    for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
+    from .sudokupad import parse_links   # parse_variants, with SudokuPad links read too
+    for entry in parse_links(lines, source, ignore_unknown=ignore_unknown):
         yield _from_variant(entry)
 
 
