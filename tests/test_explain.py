@@ -15,7 +15,7 @@ from satdoku.io.text import parse_puzzle, parse_puzzles
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, find_clash, is_solution
-from satdoku.output.report import ExplanationReport
+from satdoku.output.asking import ExplanationReport
 from satdoku.sat.solver import SatSolver
 from satdoku.native.search import NativeSolver
 

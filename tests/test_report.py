@@ -10,7 +10,8 @@ from conftest import SAMPLE, SMALL, SMALL_SOLUTION, grid_of
 from satdoku.tasks.base import Outcome
 from satdoku.model.puzzle import Puzzle
 from satdoku.io.text import parse_puzzles
-from satdoku.output.report import OutcomeReport, RatingReport, csv_row, place, printable
+from satdoku.output.asking import RatingReport
+from satdoku.output.report import OutcomeReport, csv_row, place, printable
 from satdoku.model.result import Result
 
 

@@ -50,7 +50,7 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     grid. Several solutions: two of them and the cells where they differ. Unique: the
     techniques it takes (naked singles, hidden singles, locked candidates, guessing), counted.
     """
-    from ..output.report import ExplanationReport
+    from ..output.asking import ExplanationReport
     from ..run.stream import stream
     from ..tasks.explain import ExplainOptions
     check_time_limit(sat_solver, timeout)
@@ -75,7 +75,7 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fm
     Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
     solutions met also say whether the puzzle is unique.
     """
-    from ..output.report import CandidatesReport
+    from ..output.asking import CandidatesReport
     from ..run.stream import stream
     from ..tasks.candidates import CandidatesOptions
     check_time_limit(sat_solver, timeout)
@@ -95,7 +95,7 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
          output, force):
     """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
     conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
-    from ..output.report import RatingReport
+    from ..output.asking import RatingReport
     from ..run.stream import stream
     from ..tasks.rate import RateOptions, summarize
     check_time_limit(sat_solver, timeout)
@@ -143,7 +143,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
     import random
     from ..model.alphabet import Alphabet, check_alphabet
     from ..model.geometry import geometry
-    from ..output.report import GeneratedReport
+    from ..output.asking import GeneratedReport
     from ..tasks.generate import Generator
     try:
         geo = geometry(*box)

@@ -12,9 +12,13 @@ import sys
 import click
 
 from ..errors import SatdokuError
+from ..output.report import FORMATS, PICTURE_FORMATS
 
-FORMATS = ("pretty", "line", "json", "csv")
-PICTURE_FORMATS = FORMATS + ("svg",)  # the commands that draw a puzzle
+__all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "sat_options",
+           "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
+           "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
+           "color", "clause_limit", "complete_path", "labels", "box_callback",
+           "alphabet_callback"]
 
 
 def box_callback(ctx, param, value):
