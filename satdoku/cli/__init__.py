@@ -16,7 +16,7 @@ import sys
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
 from . import asking, solving, tools
 from .session import install_signals, silence_stdout

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from .. import __version__
+from ..version import __version__
 from ..errors import SatdokuError
 from ..model.result import EXIT_OK, EXIT_WRONG
 from ..tasks.base import Outcome
@@ -137,9 +137,9 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
     far, the interrupted one marked partial, and exits 130.
     """
-    from ..run.bench import (BenchInterrupted, check_groups, check_matplotlib, format_rows,
-                        plot_bench, run_bench)
     from ..io.files import samefile
+    from ..output.bench import check_matplotlib, format_rows, plot_bench
+    from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
         groups = check_groups(solvers, sat_solvers, encodings)

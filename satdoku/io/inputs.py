@@ -23,7 +23,7 @@ from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
-           "single_puzzle", "holds_one_puzzle"]
+           "single_puzzle", "holds_one_puzzle", "read_puzzle"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -174,9 +174,10 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             try:
                 yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
             except PuzzleError as error:
+                failed = error
                 if _LOOKS_LIKE_PATH.search(arg):
-                    error = PuzzleError("no such file (and not a puzzle either)", source=arg)
-                yield _failed(error.source or "<arg>", error)
+                    failed = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                yield _failed(failed.source or "<arg>", failed)
 
 
 class Tally:
@@ -423,3 +424,28 @@ def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
         return single_puzzle(ahead)[0]
     finally:
         ahead.close()
+
+
+def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str | None = None,
+                ignore_unknown: bool = False, source: str = "<arg>") -> Puzzle:
+    """The one puzzle written in ``text``, in any form a command takes inline: classic text
+    (one line or several), satdoku variant JSON, an f-puzzles link, string or JSON, a SudokuPad
+    link. Never a file name (see :func:`iter_inputs`).
+
+    Raises:
+        PuzzleError: ``text`` is no puzzle, or holds several (saying where and what).
+
+    >>> read_puzzle('{"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"], '
+    ...             '"sum": 3}]}').constraints[0].type
+    'killer'
+    """
+    if _is_variant_line(text.strip()):
+        puzzles = list(_variants([text], source, ignore_unknown))
+    else:
+        puzzles = [parse_puzzle(text, source, box=box, alphabet=alphabet)]
+    if len(puzzles) != 1:
+        raise PuzzleError(f"holds {len(puzzles)} puzzles, not one", source=source)
+    puzzle = puzzles[0]
+    if puzzle.error is not None:
+        raise puzzle.error
+    return puzzle
