@@ -17,10 +17,10 @@ of uniqueness a setter wants), both engines warm: one long-lived sigh server, an
 this process with one solver object reused across puzzles. Each measurement reads the puzzle
 anew (sigh's ``total_ms``: parse, build, run; satdoku: reading the variant JSON and a verified
 solve). Per puzzle and round: sigh solve, satdoku solve, sigh count2, satdoku count2 (the first
-engine alternates by round), after one untimed solve of every puzzle by both; the median of
-``--rounds`` is shown, a measurement that timed out is not repeated. The answers are compared:
-the counts, and when unique, the solutions; a sigh solution is also checked against satdoku's
-rules. Ratios are satdoku / sigh (above 1: satdoku is slower); geometric means over the puzzles
+engine alternates by round), after an untimed solve of every puzzle by both (5 s at most);
+the median of ``--rounds`` is shown, and a measurement that timed out is not repeated. The
+answers are compared: the counts, and when unique, the solutions; a sigh solution is also
+checked against satdoku's rules. Ratios are satdoku / sigh (above 1: satdoku is slower); geometric means over the puzzles
 both finished. Puzzle files: JSON Lines with ``doc`` (satdoku variant JSON) and ``sigh`` (sigh's
 constraint string), or satdoku variant documents (``.json``, ``.jsonl``), which are translated
 to sigh's constraint language here (sigh reads no f-puzzles data; a rule without a translation
@@ -527,11 +527,11 @@ def run_variants(args: argparse.Namespace) -> int:
                                                       args.timeout)}
     records = []
     try:
-        if args.warmup:
-            for case in cases:  # untimed: JIT, the base formula, caches
-                for who in ("sigh", "satdoku"):
-                    if who == "satdoku" or case.sigh is not None:
-                        engines[who](case, "solve")
+        if args.warmup:  # untimed, at most 5 s a puzzle: JIT, base formulas, caches
+            for case in cases:
+                if case.sigh is not None:
+                    sigh.ask(case.sigh, "solve", min(args.timeout, 5.0))
+                engine.run(case.doc, 1, min(args.timeout, 5.0))
         for case in cases:
             times: dict[tuple[str, str], list[float]] = {}
             last: dict[tuple[str, str], Answer] = {}
