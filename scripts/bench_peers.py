@@ -21,10 +21,10 @@ engine alternates by round), after an untimed solve of every puzzle by both (5 s
 the median of ``--rounds`` is shown, and a measurement that timed out is not repeated. The
 answers are compared: the counts, and when unique, the solutions; a sigh solution is also
 checked against satdoku's rules. Ratios are satdoku / sigh (above 1: satdoku is slower);
-geometric means over the puzzles both finished. Puzzle files: JSON Lines with ``doc`` (satdoku variant JSON) and ``sigh`` (sigh's
-constraint string), or satdoku variant documents (``.json``, ``.jsonl``), which are translated
-to sigh's constraint language here (sigh reads no f-puzzles data; a rule without a translation
-leaves the puzzle to satdoku alone).
+geometric means over the puzzles both finished. Puzzle files: JSON Lines with ``doc``
+(satdoku variant JSON) and ``sigh`` (sigh's constraint string), or satdoku variant documents
+(``.json``, ``.jsonl``), which are translated to sigh's constraint language here (sigh reads
+no f-puzzles data; a rule without a translation leaves the puzzle to satdoku alone).
 
 classic: whole-process throughput on one core (affinity set in the child) of ``satdoku solve
 FILE --format line`` / ``satdoku count FILE --format line`` against ``qqwing --solve
