@@ -14,8 +14,10 @@ them the part is skipped with a message.
 
 variants: per puzzle, the time to find a solution (solve) and to count to 2 (count2: the proof
 of uniqueness a setter wants), both engines warm: one long-lived sigh server, and satdoku in
-this process with one solver object reused across puzzles. Each measurement reads the puzzle
-anew (sigh's ``total_ms``: parse, build, run; satdoku: reading the variant JSON and a verified
+this process with one solver object reused across puzzles (``--fresh``: a new one for every
+measurement; the session's solver keeps the retired rules of every puzzle it has seen, so a
+puzzle's figure depends on what came before it). Each measurement reads the puzzle anew
+(sigh's ``total_ms``: parse, build, run; satdoku: reading the variant JSON and a verified
 solve). Per puzzle and round: sigh solve, satdoku solve, sigh count2, satdoku count2 (the first
 engine alternates by round), after an untimed solve of every puzzle by both (5 s at most);
 the median of ``--rounds`` is shown, and a measurement that timed out is not repeated. The
@@ -94,24 +96,32 @@ class Satdoku:
     command line in :func:`satdoku_command`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, fresh: bool = False) -> None:
         from satdoku.sat import SatSolver
-        self.solver = SatSolver(stats=False)
+        self.make = lambda: SatSolver(stats=False)
+        self.fresh = fresh  # a new solver object (and base formula) for every call
+        self.solver = None if fresh else self.make()
 
     def run(self, doc: dict, limit: int, timeout: float) -> Answer:
         """Read ``doc`` (satdoku variant JSON) and solve it (``limit`` 1) or count to
-        ``limit``, verified; the time covers both."""
+        ``limit``, verified; the time covers both (and making the solver, when fresh)."""
         from satdoku.deadline import Deadline
         from satdoku.solvers import solve
         from satdoku.variant import read_variant
-        begun = time.perf_counter()
+        begun, cpu = time.perf_counter(), time.process_time()
         deadline = Deadline(timeout)
-        puzzle = read_variant(doc)
-        result = solve(self.solver, puzzle.givens, limit=limit, deadline=deadline,
-                       constraints=puzzle.constraints, givens_checked=True)
+        solver = self.make() if self.fresh else self.solver
+        try:
+            puzzle = read_variant(doc)
+            result = solve(solver, puzzle.givens, limit=limit, deadline=deadline,
+                           constraints=puzzle.constraints, givens_checked=True)
+        finally:
+            if self.fresh:
+                solver.close()
         ms = (time.perf_counter() - begun) * 1000
         solution = tuple(result.solution.cells) if result.solution is not None else None
-        return Answer(result.status, solution, ms, result.message or "")
+        return Answer(result.status, solution, ms, result.message or "",
+                      {"cpu_ms": (time.process_time() - cpu) * 1000})
 
     @staticmethod
     def problems(doc: dict, solution: tuple[int, ...]) -> list[str]:
@@ -138,7 +148,8 @@ class Satdoku:
         return f"python-sat {python_sat_version()}"
 
     def close(self) -> None:
-        self.solver.close()
+        if self.solver is not None:
+            self.solver.close()
 
 
 def satdoku_command() -> list[str]:
@@ -521,7 +532,7 @@ def run_variants(args: argparse.Namespace) -> int:
                    f"(median of {args.rounds} rounds, timeout {args.timeout:g} s)")
     print("\n".join(lines), flush=True)
     sigh = SighServer(args.sigh, args.sigh_server, args.node)
-    engine = Satdoku()
+    engine = Satdoku(fresh=args.fresh)
     engines = {"sigh": lambda c, mode: sigh.ask(c.sigh, mode, args.timeout),
                "satdoku": lambda c, mode: engine.run(c.doc, 2 if mode == "count2" else 1,
                                                       args.timeout)}
@@ -535,6 +546,7 @@ def run_variants(args: argparse.Namespace) -> int:
         for case in cases:
             times: dict[tuple[str, str], list[float]] = {}
             last: dict[tuple[str, str], Answer] = {}
+            cpus: dict[tuple[str, str], list[float]] = {}
             for rnd in range(args.rounds):
                 order = ("sigh", "satdoku") if rnd % 2 == 0 else ("satdoku", "sigh")
                 for mode in ("solve", "count2"):
@@ -548,12 +560,16 @@ def run_variants(args: argparse.Namespace) -> int:
                         last[key] = ans
                         if ans.status != "timeout":
                             times.setdefault(key, []).append(ans.ms)
+                            if "cpu_ms" in ans.extra:
+                                cpus.setdefault(key, []).append(ans.extra["cpu_ms"])
             rec = {"name": case.name, "group": case.group, "note": case.note,
                    "sigh_input": case.sigh, "agree": agreement(case, last)}
             for (who, mode), ans in last.items():
                 rec[f"{who}_{mode}"] = {"status": ans.status, "ms": times.get((who, mode), []),
                                         "median_ms": median(times.get((who, mode), [])),
                                         "message": ans.message, **ans.extra}
+                if (who, mode) in cpus:
+                    rec[f"{who}_{mode}"]["cpu_ms"] = cpus[who, mode]
             records.append(rec)
             print(f"  {case.group}/{case.name}: " + ", ".join(
                 f"{k} {v['status']} {fmt_ms(v['median_ms'], v['status'])}"
@@ -564,14 +580,17 @@ def run_variants(args: argparse.Namespace) -> int:
         engine.close()
     out = variant_tables(records)
     out += ["", f"{load_text()} after; node {node_version}; {Satdoku.version()}; sigh at "
-            f"{args.sigh}; satdoku: one SatSolver for the session; times include reading the "
-            "puzzle (sigh: parse and build)."]
+            f"{args.sigh}; satdoku: "
+            + ("a new SatSolver for every measurement" if args.fresh else
+               "one SatSolver for the session")
+            + "; times include reading the puzzle (sigh: parse and build)."]
     print("\n".join(out))
     if args.json:
         meta = {"command": sys.argv, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
                 "load_before": load_before, "load_after": os.getloadavg(), "rounds": args.rounds,
                 "timeout_s": args.timeout, "node": node_version, "sigh": str(args.sigh),
-                "satdoku": Satdoku.version(), "machine": platform.node()}
+                "satdoku": Satdoku.version(), "satdoku_fresh": args.fresh,
+                "machine": platform.node()}
         args.json.write_text(json.dumps({"meta": meta, "puzzles": records}, indent=1))
     return 0
 
@@ -851,6 +870,9 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--timeout", type=float, default=30.0, help="seconds per measurement")
     v.add_argument("--no-warmup", dest="warmup", action="store_false",
                    help="skip the untimed solve of every puzzle before the rounds")
+    v.add_argument("--fresh", action="store_true",
+                   help="satdoku: a new solver object for every measurement (its base formula "
+                        "built inside the timed call) instead of one for the session")
     v.add_argument("--only", help="comma-separated puzzle names")
     v.add_argument("--json", type=Path, help="also write the raw figures here")
     c = sub.add_parser("classic", help="9x9 collections against qqwing (whole processes)")
