@@ -527,7 +527,7 @@ def run_variants(args: argparse.Namespace) -> int:
         return 2
     node_version = subprocess.run([args.node, "--version"], capture_output=True,
                                   text=True).stdout.strip()
-    load_before = os.getloadavg()
+    load_before, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S")
     lines = header(f"Variants: satdoku against sigh's Interactive Sudoku Solver "
                    f"(median of {args.rounds} rounds, timeout {args.timeout:g} s)")
     print("\n".join(lines), flush=True)
@@ -586,7 +586,7 @@ def run_variants(args: argparse.Namespace) -> int:
             + "; times include reading the puzzle (sigh: parse and build)."]
     print("\n".join(out))
     if args.json:
-        meta = {"command": sys.argv, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        meta = {"command": sys.argv, "date": started,
                 "load_before": load_before, "load_after": os.getloadavg(), "rounds": args.rounds,
                 "timeout_s": args.timeout, "node": node_version, "sigh": str(args.sigh),
                 "satdoku": Satdoku.version(), "satdoku_fresh": args.fresh,
@@ -766,7 +766,7 @@ def run_classic(args: argparse.Namespace) -> int:
     satdoku = satdoku_command() if args.satdoku is None else args.satdoku.split()
     q_args = {"solve": ["--solve", "--one-line"],
               "count": ["--solve", "--nosolution", "--count-solutions", "--csv"]}
-    load_before = os.getloadavg()
+    load_before, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S")
     lines = header(f"Classic 9x9: satdoku against qqwing, whole processes on core {args.core} "
                    f"(median of {args.rounds} rounds)")
     print("\n".join(lines), flush=True)
@@ -819,34 +819,54 @@ def run_classic(args: argparse.Namespace) -> int:
                 print(f"  {name} {task}: qqwing {rec['qqwing']['median_wall_s']:.2f} s, "
                       f"satdoku {rec['satdoku']['median_wall_s']:.2f} s; {rec['check']}",
                       file=sys.stderr, flush=True)
-    out = ["| set | task | puzzles | qqwing puzzles/s | satdoku puzzles/s | ratio (wall) | "
-           "qqwing CPU s | satdoku CPU s | ratio (CPU) | answers |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for rec in records:
-        q, s = rec["qqwing"], rec["satdoku"]
-        out.append(f"| {rec['set']} | {rec['task']} | {rec['puzzles']:,} | "
-                   f"{rec['puzzles'] / q['median_wall_s']:,.0f} | "
-                   f"{rec['puzzles'] / s['median_wall_s']:,.0f} | "
-                   f"{fmt_ratio(s['median_wall_s'] / q['median_wall_s'])} | "
-                   f"{q['median_cpu_s']:.3f} | {s['median_cpu_s']:.3f} | "
-                   f"{fmt_ratio(s['median_cpu_s'] / max(q['median_cpu_s'], 1e-6))} | "
-                   f"{rec['check']} |")
-    start = {who: (median([w for w, _ in v]), median([c for _, c in v]))
-             for who, v in startup.items()}
-    out += ["", "Ratios are satdoku / qqwing time (above 1: satdoku is slower); puzzles/s from "
-            "the median wall time of the whole process.",
-            f"Start-up and one puzzle (median wall / CPU): qqwing {start['qqwing'][0] * 1000:.1f}"
-            f" / {start['qqwing'][1] * 1000:.1f} ms, satdoku {start['satdoku'][0] * 1000:.0f} / "
-            f"{start['satdoku'][1] * 1000:.0f} ms.",
-            f"{load_text()} after; qqwing {qqwing}; satdoku `{' '.join(satdoku)}`, "
+    out = classic_table(records, startup)
+    out += ["", f"{load_text()} after; qqwing {qqwing}; satdoku `{' '.join(satdoku)}`, "
             f"{Satdoku.version()}."]
     print("\n".join(out))
     if args.json:
-        meta = {"command": sys.argv, "date": time.strftime("%Y-%m-%d %H:%M:%S"),
+        meta = {"command": sys.argv, "date": started,
                 "load_before": load_before, "load_after": os.getloadavg(), "rounds": args.rounds,
                 "core": args.core, "qqwing": str(qqwing), "satdoku": satdoku,
                 "startup": startup, "machine": platform.node()}
         args.json.write_text(json.dumps({"meta": meta, "runs": records}, indent=1))
+    return 0
+
+
+def classic_table(records: list[dict], startup: dict[str, list]) -> list[str]:
+    out = ["| set | task | puzzles | qqwing puzzles/s | satdoku puzzles/s | ratio (wall) | "
+           "qqwing puzzles/CPU s | satdoku puzzles/CPU s | ratio (CPU) | answers |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for rec in records:
+        q, s, n = rec["qqwing"], rec["satdoku"], rec["puzzles"]
+        out.append(f"| {rec['set']} | {rec['task']} | {n:,} | "
+                   f"{n / q['median_wall_s']:,.0f} | {n / s['median_wall_s']:,.0f} | "
+                   f"{fmt_ratio(s['median_wall_s'] / q['median_wall_s'])} | "
+                   f"{n / max(q['median_cpu_s'], 1e-6):,.0f} | "
+                   f"{n / max(s['median_cpu_s'], 1e-6):,.0f} | "
+                   f"{fmt_ratio(s['median_cpu_s'] / max(q['median_cpu_s'], 1e-6))} | "
+                   f"{rec['check']} |")
+    start = {who: (median([w for w, _ in v]) or 0.0, median([c for _, c in v]) or 0.0)
+             for who, v in startup.items()}
+    out += ["", "Ratios are satdoku / qqwing time (above 1: satdoku is slower), from the median "
+            "wall and CPU times of the whole process (start-up included).",
+            f"Start-up and one puzzle (median wall / CPU): qqwing {start['qqwing'][0] * 1000:.1f}"
+            f" / {start['qqwing'][1] * 1000:.1f} ms, satdoku {start['satdoku'][0] * 1000:.0f} / "
+            f"{start['satdoku'][1] * 1000:.0f} ms."]
+    return out
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """The tables of a ``--json`` file again."""
+    data = json.loads(args.file.read_text())
+    meta = data["meta"]
+    print(f"{meta['date']}, {meta.get('machine', '')}, load before "
+          f"{' '.join(f'{x:.2f}' for x in meta['load_before'])}, after "
+          f"{' '.join(f'{x:.2f}' for x in meta['load_after'])}; "
+          f"command: `{' '.join([Path(meta['command'][0]).name] + meta['command'][1:])}`")
+    if "puzzles" in data:
+        print("\n".join(variant_tables(data["puzzles"])))
+    else:
+        print("\n".join([""] + classic_table(data["runs"], meta["startup"])))
     return 0
 
 
@@ -885,11 +905,14 @@ def main(argv: list[str] | None = None) -> int:
     c.add_argument("--rounds", type=int, default=3)
     c.add_argument("--core", type=int, default=0, help="the core both programs run on")
     c.add_argument("--json", type=Path, help="also write the raw figures here")
+    r = sub.add_parser("report", help="the tables of a --json file again")
+    r.add_argument("file", type=Path)
     args = parser.parse_args(argv)
     if getattr(args, "tasks", None) and any(t.strip() not in TASKS
                                              for t in args.tasks.split(",")):
         parser.error(f"--tasks: choose from {', '.join(TASKS)}")
-    return run_variants(args) if args.part == "variants" else run_classic(args)
+    return {"variants": run_variants, "classic": run_classic, "report": run_report}[args.part](
+        args)
 
 
 if __name__ == "__main__":
