@@ -74,6 +74,7 @@ CLASSIC_SETS = {
     "hardest": "9x9/forum_hardest_1106.txt",
 }
 TASKS = ("solve", "count")
+ANSWERED = ("solved", "unique", "multiple", "unsolvable")  # statuses that have a time to compare
 
 
 # --- satdoku: every library call of this script ------------------------------------------------
@@ -90,7 +91,8 @@ class Answer:
 
 
 class Satdoku:
-    """satdoku as a library, in this process: one SAT solver object for the whole session.
+    """satdoku as a library, in this process: one SAT solver object for the whole session
+    (``fresh``: a new one for every call).
 
     The package layout is moving; every import of it in this script is in this class (and the
     command line in :func:`satdoku_command`).
@@ -106,6 +108,7 @@ class Satdoku:
         """Read ``doc`` (satdoku variant JSON) and solve it (``limit`` 1) or count to
         ``limit``, verified; the time covers both (and making the solver, when fresh)."""
         from satdoku.deadline import Deadline
+        from satdoku.errors import PuzzleError
         from satdoku.solvers import solve
         from satdoku.variant import read_variant
         begun, cpu = time.perf_counter(), time.process_time()
@@ -115,6 +118,8 @@ class Satdoku:
             puzzle = read_variant(doc)
             result = solve(solver, puzzle.givens, limit=limit, deadline=deadline,
                            constraints=puzzle.constraints, givens_checked=True)
+        except PuzzleError as error:
+            return Answer("invalid", None, (time.perf_counter() - begun) * 1000, str(error))
         finally:
             if self.fresh:
                 solver.close()
@@ -480,7 +485,8 @@ def agreement(case: VariantCase, got: dict[tuple[str, str], Answer]) -> str:
     problems = []
     for who, ans in (("sigh", s_solve), ("sigh", s_count), ("satdoku", d_solve),
                      ("satdoku", d_count)):
-        if ans.status in ("error", "refused", "invalid"):
+        if ans.status in ("error", "refused", "invalid") and \
+                f"{who} {ans.status}" not in problems:
             problems.append(f"{who} {ans.status}")
     if s_solve.solution is not None:
         wrong = Satdoku.problems(case.doc, s_solve.solution)
@@ -554,7 +560,7 @@ def run_variants(args: argparse.Namespace) -> int:
                         key = (who, mode)
                         if who == "sigh" and case.sigh is None:
                             continue
-                        if key in last and last[key].status in ("timeout", "error"):
+                        if key in last and last[key].status not in ANSWERED:
                             continue  # not repeated
                         ans = engines[who](case, mode)
                         last[key] = ans
@@ -613,8 +619,8 @@ def variant_tables(records: list[dict]) -> list[str]:
                 s, d = rec.get(f"sigh_{mode}"), rec.get(f"satdoku_{mode}")
                 s_ms = s["median_ms"] if s else None
                 d_ms = d["median_ms"] if d else None
-                ok = (s and d and s["status"] not in ("timeout", "error")
-                      and d["status"] not in ("timeout", "error") and s_ms and d_ms)
+                ok = (s and d and s["status"] in ANSWERED and d["status"] in ANSWERED
+                      and s_ms and d_ms)
                 ratio = d_ms / s_ms if ok else None
                 if ratio is not None:
                     ratios[mode].append(ratio)
@@ -643,10 +649,11 @@ def worst_line(recs: list[dict]) -> str:
             s, d = rec.get(f"sigh_{mode}"), rec.get(f"satdoku_{mode}")
             if d and d["status"] == "timeout":
                 timeouts.append(rec["name"])
-            elif s and d and s["median_ms"] and d["median_ms"] and s["status"] != "timeout":
+            elif (s and d and s["median_ms"] and d["median_ms"] and s["status"] in ANSWERED
+                  and d["status"] in ANSWERED):
                 scored.append((d["median_ms"] / s["median_ms"], rec["name"]))
         scored.sort(reverse=True)
-        text = ", ".join(f"{name} {fmt_ratio(r)}" for r, name in scored[:3])
+        text = ", ".join(f"{name} {fmt_ratio(r)}" for r, name in scored[:3]) or "-"
         if timeouts:
             text += f"; satdoku timed out on {', '.join(timeouts)}"
         parts.append(f"{mode}: {text}")
