@@ -17,7 +17,7 @@ from conftest import (EMPTY_4X4, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLU
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       run_cli as run)
 from satdoku.cli import main
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
 
 def _default_sat():
@@ -451,11 +451,12 @@ def test_jobs_are_capped_at_the_cores():
 
 
 def test_check_exits_3_when_the_solvers_disagree(monkeypatch):
+    from satdoku.model.result import Capabilities, Result
     from satdoku.tasks import solvers
-    from satdoku.model.result import Result
 
     class Broken:  # a native solver that never finds anything
         name, encoding = "native", None
+        capabilities = Capabilities.needs()
 
         def solve(self, grid, *, limit=1, deadline=None):
             return Result(status="unsolvable", count=0, solver=self.name, limit=limit)
@@ -581,7 +582,7 @@ def test_broken_pipe_ends_quietly(satdoku_process, tmp_path):
 
 
 def test_progress_never_shares_a_line_with_results(monkeypatch):
-    import satdoku.cli as cli
+    import satdoku.cli.session as cli
     writes = []
 
     class Terminal(io.StringIO):
@@ -717,9 +718,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
     assert "\x1b" not in plain
     painted = OutcomeReport("pretty", color=True)
-    from satdoku.run.batch import solve_puzzles
+    from satdoku.run.stream import run_here
+    from satdoku.tasks.solvers import SolveOptions
     from satdoku.io.text import parse_puzzles
-    text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
+    text = painted.format(next(run_here(parse_puzzles([SMALL]), SolveOptions())))
     assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
     assert OutcomeReport("line", color=True).color is False
 
@@ -793,9 +795,12 @@ def test_exec_solver_from_the_command_line():
     assert missing.exit_code == 2 and "no-such-solver-here" in missing.stderr
 
 
-def test_variant_rules_with_the_reduced_encoding_refuse_that_puzzle_only():
+def test_variant_rules_with_the_reduced_encoding():
+    # Rules encode over the reduced variable map too (settled pairs fixed true, the pairs the
+    # reduction ruled out fixed false): miracle sudoku's one solution, proven unique.
     variant = ROOT / "puzzles" / "variants" / "miracle.json"
-    result = run("solve", variant, SMALL, "--encoding", "reduced", "--format", "line")
-    assert result.stdout.splitlines() == ["refused", SMALL_SOLUTION]
-    assert "miracle.json:1: variant constraints need a full encoding" in result.stderr
-    assert result.exit_code == 1
+    result = run("count", variant, SMALL, "--encoding", "reduced", "--format", "json")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "unique"]
+    assert records[0]["encoding"] == "reduced" and records[1]["solution"] == SMALL_SOLUTION
+    assert result.exit_code == 0

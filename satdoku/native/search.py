@@ -28,7 +28,7 @@ from typing import Any, Sequence
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import SolverError
 from ..model.grid import Grid
-from ..model.result import Result, counted_status
+from ..model.result import Capabilities, Result, counted_status
 from .propagate import Constraint, Propagation, propagate
 from .tables import Tables, Timeout, tables
 
@@ -65,7 +65,8 @@ class NativeSolver:
         self.subsets = subsets
         self.weights = weights
 
-    takes_constraints = True  # variant rules: see solve()
+    #: Rules prune candidates; no assumptions or conflicts; the deadline is read between nodes.
+    capabilities = Capabilities(assumptions=False, conflicts=False)
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: Sequence[Constraint] = ()) -> Result:

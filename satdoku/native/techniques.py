@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..io.text import Alphabet, alphabet_for
+from ..model.alphabet import Alphabet, alphabet_for
 from ..model.digits import bit, bits as _digits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
@@ -357,7 +357,7 @@ def solving_steps(grid: Grid, *, alphabet: Alphabet | None = None,
     Args:
         grid: the puzzle.
         alphabet: how digits are written in the reasons (default
-            :func:`satdoku.io.text.alphabet_for`).
+            :func:`satdoku.model.alphabet.alphabet_for`).
         max_depth: how many guesses may nest before the path ends with a ``search`` record.
 
     The path ends when the grid is full, with a ``contradiction`` record (the givens have no
