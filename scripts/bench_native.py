@@ -301,6 +301,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPU seconds a puzzle may take to count as within target")
     parser.add_argument("--baseline", type=Path, default=None, metavar="CHECKOUT",
                         help="another checkout of satdoku to run side by side (A B A B)")
+    parser.add_argument("--checkout", type=Path, default=ROOT,
+                        help="the checkout measured (default this one; give the baseline's "
+                             "too for an A A run that shows the noise)")
     parser.add_argument("--rounds", type=int, default=1, help="rounds of A B (each puzzle's "
                         "median round counts)")
     parser.add_argument("--profile", action="store_true",
@@ -335,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no such puzzle file: {missing[0]} (is ../shared present?)", file=sys.stderr)
         return 2
 
-    workers = {"native": Worker(ROOT, args.profile)}
+    workers = {"native": Worker(args.checkout, args.profile)}
     if args.baseline:
         workers["baseline"] = Worker(args.baseline, args.profile)
     print(f"# bench_native {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC, "
