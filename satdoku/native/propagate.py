@@ -69,12 +69,16 @@ class Propagation:
     ``time.perf_counter`` time (:class:`~satdoku.native.tables.Timeout` once it passed).
     """
 
-    __slots__ = ("t", "subsets", "constraints", "deadline", "passes", "fail", "budget",
-                 "cand", "placed", "queue", "touched", "dirty")
+    __slots__ = ("t", "peers", "cell_houses", "houses", "getters", "full", "subsets",
+                 "constraints", "deadline", "passes", "fail", "budget", "cand", "placed",
+                 "queue", "touched", "dirty")
 
     def __init__(self, t: Tables, *, locked: bool = True, subsets: int = 0,
                  constraints: Sequence[Constraint] = (), deadline: float = _INF) -> None:
         self.t = t
+        # what the singles passes read at every node, one attribute away
+        self.peers, self.cell_houses, self.houses = t.peers, t.cell_houses, t.houses
+        self.getters, self.full = t.house_getters, t.full
         self.subsets = subsets
         self.constraints = tuple(constraints)
         self.deadline = deadline
@@ -104,7 +108,7 @@ class Propagation:
         self.cand[cell] = m
         if not m & (m - 1):
             self.queue.append(cell)
-        self.touched.update(self.t.cell_houses[cell])
+        self.touched.update(self.cell_houses[cell])
         return True
 
     def tick(self) -> int:
@@ -145,9 +149,7 @@ def naked_singles(p: Propagation) -> bool | None:
     queue = p.queue
     if not queue:
         return False
-    t = p.t
-    cand, placed, fail = p.cand, p.placed, p.fail
-    peers, cell_houses = t.peers, t.cell_houses
+    cand, placed, fail, peers, cell_houses = p.cand, p.placed, p.fail, p.peers, p.cell_houses
     pop, push, touch = queue.pop, queue.append, p.touched.update
     budget = p.budget
     while queue:
@@ -180,9 +182,7 @@ def hidden_singles(p: Propagation) -> bool | None:
     touched = p.touched
     if not touched:
         return False
-    t = p.t
-    cand, placed, fail = p.cand, p.placed, p.fail
-    houses, getters, cell_houses, full = t.houses, t.house_getters, t.cell_houses, t.full
+    cand, placed, fail, getters, full = p.cand, p.placed, p.fail, p.getters, p.full
     push, touch = p.queue.append, touched.update
     todo = list(touched)
     touched.clear()
@@ -201,7 +201,7 @@ def hidden_singles(p: Propagation) -> bool | None:
             return None  # a digit has no place left in house h
         hidden = once & ~twice & ~placed[h]
         if hidden:
-            for c in houses[h]:
+            for c in p.houses[h]:
                 m = cand[c]
                 s = m & hidden
                 if s and s != m:
@@ -210,7 +210,7 @@ def hidden_singles(p: Propagation) -> bool | None:
                         return None  # one cell is the only place for two digits
                     cand[c] = s
                     push(c)
-                    touch(cell_houses[c])
+                    touch(p.cell_houses[c])
                     found = True
                 elif s & (s - 1):
                     fail.append(h)
