@@ -243,9 +243,9 @@ def task_row(label: str, name: str, runs: list, baseline_total) -> tuple[str, fl
     total = sum(times)
     ratio = f"{baseline_total / total:.3f}" if baseline_total and total else "-"
     median = statistics.median(times) if times else 0.0
+    rate = len(times) / total if total else math.inf
     return (f"| {label} | {name} | {len(times)} | | | | | {median:.4f} | "
-            f"{max(times, default=0.0):.3f} | {total:.2f} | {len(times) / total if total else 0:,.1f}"
-            f" | | | | {ratio} |"), total
+            f"{max(times, default=0.0):.3f} | {total:.2f} | {rate:,.1f} | | | | {ratio} |"), total
 
 
 def same_output(runs: dict) -> str:
@@ -347,6 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     print(HEADER)
     print("|---|---|" + "---:|" * 13)
     ok = True
+    totals = {name: 0.0 for name in workers}
     try:
         for path, first, limit, target, timeout in jobs:
             puzzles = read(path, first)
@@ -360,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
                        max(1, args.rounds), args.verbose)
             base = sum(s for s, _ in runs["baseline"]) if "baseline" in runs else None
             for name in workers:
+                totals[name] += sum(s for s, _ in runs[name])
                 if args.task != "search":
                     text, total = task_row(label, name, runs[name],
                                            base if name == "native" else None)
@@ -381,6 +383,10 @@ def main(argv: list[str] | None = None) -> int:
                     ok &= same.startswith("  same")
                     print(same)
             print(f"  load {load_before} before, {_load()} after", flush=True)
+        if len(jobs) > 1:
+            print("\nall files: " + ", ".join(f"{name} {t:.2f} s" for name, t in totals.items())
+                  + (f", x baseline {totals['baseline'] / totals['native']:.3f}"
+                     if "baseline" in totals and totals["native"] else ""))
     finally:
         for w in workers.values():
             w.close()

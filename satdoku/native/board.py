@@ -6,9 +6,10 @@ Glossary (besides :mod:`satdoku.model.geometry`):
 - placed: a cell whose digit is written in (a given, or a technique's placement); its peers
   have lost that digit. An *open* cell is one not placed.
 - finder: looks for the next step of one technique on the board, in a fixed order, without
-  changing it; the caller applies the step. Both :func:`satdoku.native.techniques.solve_by_techniques`
-  (counts) and :func:`~satdoku.native.techniques.solving_steps` (records with reasons) run
-  these finders, each in its own order and grain (see there).
+  changing it; the caller applies the step. Both
+  :func:`~satdoku.native.techniques.solve_by_techniques` (counts) and
+  :func:`~satdoku.native.techniques.solving_steps` (records with reasons) run these finders,
+  each in its own order and grain (see there).
 
 A person places digits one at a time and looks for the easiest technique each time, so the
 board is simple lists walked in order; the fast passes of search

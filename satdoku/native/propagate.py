@@ -61,8 +61,8 @@ class Constraint(Protocol):
 
 
 class Propagation:
-    """The propagation of one search: its tables, the passes it uses, the clock, and (during
-    :func:`propagate`) the candidates and the work left.
+    """The propagation of one search (or one trial): its tables, the passes it uses, the clock,
+    and (during :func:`propagate`) the candidates and the work left.
 
     ``locked`` turns locked candidates on; ``subsets`` is the largest subset looked for (0
     none, 2 pairs, 3 triples too); ``constraints`` are variant rules; ``deadline`` is a
@@ -122,8 +122,9 @@ def propagate(p: Propagation, cand: list[int], placed: list[int], queue: list[in
               touched: set[int]) -> bool:
     """Propagate ``cand`` to a fixed point; False on a contradiction (its houses in ``p.fail``).
 
-    ``queue`` and ``touched`` are the work the caller left (see the module docstring); the
-    caller's state before it was at a fixed point. ``cand`` and ``placed`` change in place.
+    ``queue`` and ``touched`` are the work the caller left (see the module docstring); the rest
+    must be at the fixed point already (a fresh start queues every cell with one candidate and
+    touches every house). ``cand`` and ``placed`` change in place.
     """
     p.start(cand, placed, queue, touched)
     passes = p.passes

@@ -13,8 +13,8 @@ Each house keeps a list of its open cells holding each digit (compacted as cells
 assignment costs the few open cells concerned rather than 3 N, which matters at 400 x 400.
 The passes of :mod:`satdoku.native.propagate` walk every peer of an assigned cell (3 N cells
 beyond 64 x 64) and fold whole houses for hidden singles, where this module visits only the
-open cells that hold the digit. What was tried against the hard 64x64 and 225x225 puzzles, and what it
-showed: ``docs/large-grids.md``.
+open cells that hold the digit. What was tried against the hard 64x64 and 225x225 puzzles, and
+what it showed: ``docs/large-grids.md``.
 """
 
 from __future__ import annotations
@@ -177,13 +177,16 @@ class _Singles:
 
     def run(self) -> bool:
         """Singles to a fixed point; False on a contradiction (named in the reduction)."""
-        queue, hidden = self.queue, self.hidden
+        queue, hidden, places, placed, n = self.queue, self.hidden, self.places, self.placed, self.n
         while queue or hidden:
             while queue:
                 if not self.assign(queue.pop()):
                     return False
             while hidden and not queue:
-                if not self.hidden_single(hidden.pop()):
+                k = hidden.pop()
+                if places[k] > 1 or placed[k // n] >> (k % n) & 1:
+                    continue  # two places left after all, or the digit is placed
+                if not self.hidden_single(k):
                     return False
         return True
 
@@ -231,12 +234,10 @@ class _Singles:
         return True
 
     def hidden_single(self, k: int) -> bool:
-        """When digit ``d0 + 1`` has one place left in house ``h`` (``k = h * n + d0``), it goes
-        there; none left is a contradiction."""
+        """Digit ``d0 + 1``, not placed in house ``h`` (``k = h * n + d0``), has fewer than two
+        places left there: it goes to the one, or none is a contradiction."""
         h, d0 = divmod(k, self.n)
         bit = 1 << d0
-        if self.placed[h] & bit or self.places[k] > 1:
-            return True
         if not self.places[k]:
             self.red.contradiction = (f"{self.red.geometry.house_name(h)} has no place left for "
                                       f"{d0 + 1}")
