@@ -176,12 +176,50 @@ class _Singles:
         self.lose_places(c, bit)
 
     def run(self) -> bool:
-        """Singles to a fixed point; False on a contradiction (named in the reduction)."""
+        """Singles to a fixed point; False on a contradiction (named in the reduction).
+
+        A queued cell is settled: its digit goes into its houses and leaves the open cells
+        there that hold it. Then a (house, digit) with fewer than two places is a hidden single
+        (:meth:`hidden_single`)."""
         queue, hidden, places, placed, n = self.queue, self.hidden, self.places, self.placed, self.n
+        cells, cand, holders, cell_houses = self.cells, self.cand, self.holders, self.cell_houses
+        push, lose = queue.append, hidden.append
         while queue or hidden:
             while queue:
-                if not self.assign(queue.pop()):
-                    return False
+                cell = queue.pop()
+                if cells[cell]:
+                    continue
+                if not self.assigned & 0x3FF:
+                    self.deadline.check()
+                m = cand[cell]
+                if not m:
+                    return self.fail(f"{self.red.geometry.cell_name(cell)} has no candidate left")
+                d = m.bit_length()
+                cells[cell] = d
+                self.assigned += 1
+                hs = cell_houses[cell]
+                for h in hs:
+                    if placed[h] & m:
+                        geo = self.red.geometry
+                        return self.fail(f"{geo.cell_name(cell)}: {d} would repeat in "
+                                         f"{geo.house_name(h)}")
+                    placed[h] |= m
+                for h in hs:
+                    # A settled cell other than ``cell`` holding d would have failed the check
+                    # above, so the hits are ``cell`` and the open cells that lose d.
+                    for c in holders[h * n + d - 1]:
+                        x = cand[c]
+                        if c == cell or not x & m:
+                            continue
+                        x ^= m
+                        cand[c] = x
+                        if not x & (x - 1):
+                            push(c)
+                        for k in cell_houses[c]:  # c's houses have one place fewer for d
+                            k = k * n + d - 1
+                            places[k] -= 1
+                            if places[k] < 2:
+                                lose(k)
             while hidden and not queue:
                 k = hidden.pop()
                 if places[k] > 1 or placed[k // n] >> (k % n) & 1:
@@ -190,48 +228,10 @@ class _Singles:
                     return False
         return True
 
-    def assign(self, cell: int) -> bool:
-        """Settle ``cell`` (down to one candidate): its digit leaves the cell's houses."""
-        cells, cand, red = self.cells, self.cand, self.red
-        if cells[cell]:
-            return True
-        geo = red.geometry
-        if not self.assigned & 0x3FF:
-            self.deadline.check()
-        m = cand[cell]
-        if not m:
-            red.contradiction = f"{geo.cell_name(cell)} has no candidate left"
-            return False
-        d = m.bit_length()
-        cells[cell] = d
-        self.assigned += 1
-        hs = self.cell_houses[cell]
-        placed = self.placed
-        for h in hs:
-            if placed[h] & m:
-                red.contradiction = (f"{geo.cell_name(cell)}: {d} would repeat in "
-                                     f"{geo.house_name(h)}")
-                return False
-            placed[h] |= m
-        n, holders, places, cell_houses = self.n, self.holders, self.places, self.cell_houses
-        push, hidden = self.queue.append, self.hidden.append
-        for h in hs:
-            # A settled cell other than ``cell`` holding d would have failed the check above, so
-            # the hits are ``cell`` and the open cells that lose d.
-            for c in holders[h * n + d - 1]:
-                x = cand[c]
-                if c == cell or not x & m:
-                    continue
-                x ^= m
-                cand[c] = x
-                if not x & (x - 1):
-                    push(c)
-                for k in cell_houses[c]:  # c's houses have one place fewer for d
-                    k = k * n + d - 1
-                    places[k] -= 1
-                    if places[k] < 2:
-                        hidden(k)
-        return True
+    def fail(self, why: str) -> bool:
+        """Name the contradiction in the reduction; False."""
+        self.red.contradiction = why
+        return False
 
     def hidden_single(self, k: int) -> bool:
         """Digit ``d0 + 1``, not placed in house ``h`` (``k = h * n + d0``), has fewer than two
@@ -239,9 +239,7 @@ class _Singles:
         h, d0 = divmod(k, self.n)
         bit = 1 << d0
         if not self.places[k]:
-            self.red.contradiction = (f"{self.red.geometry.house_name(h)} has no place left for "
-                                      f"{d0 + 1}")
-            return False
+            return self.fail(f"{self.red.geometry.house_name(h)} has no place left for {d0 + 1}")
         cand, cells = self.cand, self.cells
         for c in self.holders[k]:
             x = cand[c]
