@@ -251,13 +251,11 @@ def locked_packed(p: Propagation) -> bool | None:
             x = hits >> shift
             hits ^= x << shift
             pointing = x & (line_twice >> shift)
-            for digits, targets in ((pointing, seg.line_rest[slot]),
-                                    (x ^ pointing, seg.box_rest[slot])):
-                if digits:
-                    struck = strike(p, digits, targets)
-                    if struck is None:
-                        return None
-                    found = struck or found
+            struck = strike(p, ((pointing, seg.line_rest[slot]),
+                                (x ^ pointing, seg.box_rest[slot])))
+            if struck is None:
+                return None
+            found = struck or found
     return found
 
 
@@ -287,29 +285,30 @@ def locked_by_segment(p: Propagation) -> bool | None:
         line_other = or_all(line_get(cand))
         box_other = or_all(box_get(cand))
         # pointing: in the box only here, so not elsewhere in the line; claiming: the reverse
-        for digits, targets in ((inside & ~box_other & line_other, line_rest),
-                                (inside & ~line_other & box_other, box_rest)):
-            if digits:
-                struck = strike(p, digits, targets)
-                if struck is None:
-                    return None
-                found = struck or found
+        struck = strike(p, ((inside & ~box_other & line_other, line_rest),
+                            (inside & ~line_other & box_other, box_rest)))
+        if struck is None:
+            return None
+        found = struck or found
     return found
 
 
-def strike(p: Propagation, digits: int, targets) -> bool | None:
-    """Remove ``digits`` from the candidates of ``targets``: True when something went, None on
-    a contradiction (the emptied cell's houses go to ``p.fail``)."""
+def strike(p: Propagation, eliminations) -> bool | None:
+    """Remove the digits of each (digits, cells) of ``eliminations`` from those cells: True when
+    something went, None on a contradiction (the emptied cell's houses go to ``p.fail``)."""
     cand = p.cand
-    keep = ~digits
     found = False
-    for c in targets:
-        m = cand[c]
-        if m & digits:
-            if not p.narrow(c, m & keep):
-                p.fail += p.t.cell_houses[c]
-                return None
-            found = True
+    for digits, targets in eliminations:
+        if not digits:
+            continue
+        keep = ~digits
+        for c in targets:
+            m = cand[c]
+            if m & digits:
+                if not p.narrow(c, m & keep):
+                    p.fail += p.cell_houses[c]
+                    return None
+                found = True
     return found
 
 
