@@ -22,7 +22,19 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 from __future__ import annotations
 
 __all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverError",
-           "TooBigError", "InternalError"]
+           "TooBigError", "InternalError", "abridge"]
+
+
+def abridge(text: str, keep: int = 40) -> str:
+    """``text`` as a message quotes what a user gave: cut to ``keep`` characters, with its
+    length, when longer (a 100 KB argument is not echoed whole).
+
+    >>> abridge("1.3..4.2.34.4.23")
+    '1.3..4.2.34.4.23'
+    >>> abridge("x" * 100_000, keep=8)
+    'xxxxxxxx... (100,000 characters)'
+    """
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
 
 
 class SatdokuError(Exception):

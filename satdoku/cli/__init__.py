@@ -12,10 +12,12 @@ rate, generate), :mod:`.tools` (encode, decode, solvers, bench).
 
 from __future__ import annotations
 
+import re
 import sys
 
 import click
 
+from ..errors import abridge
 from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
 from . import asking, solving, tools
@@ -35,7 +37,32 @@ def _version_callback(ctx, param, value):
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _abridged(message: str) -> str:
+    """A usage error's message with every long run of characters cut (a 100 KB argument is
+    not echoed whole)."""
+    return re.sub(r"\S{60,}", lambda match: abridge(match.group()), message)
+
+
+class _Group(click.Group):
+    """The command group: usage errors, its own and its commands', never echo a long
+    argument whole."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            error.message = _abridged(error.message)
+            raise
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            error.message = _abridged(error.message)
+            raise
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_version_callback, help="Show satdoku's and python-sat's versions.")
 def main() -> None:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable, Iterator
 
 import click
 
-from ..errors import SatdokuError
+from ..errors import SatdokuError, abridge
 from ..io.inputs import Inputs, count_lines, is_file_input, iter_inputs
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
@@ -264,7 +264,7 @@ def one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
             if puzzle.error is not None:
                 fail(str(puzzle.error))
             return puzzle
-    fail(f"{text}: has no puzzle number {index}")
+    fail(f"{abridge(text)}: has no puzzle number {index}")
 
 
 def fail(message: str, code: int = EXIT_FAILED):

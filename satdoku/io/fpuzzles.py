@@ -39,6 +39,7 @@ from urllib.parse import unquote
 from ..errors import PuzzleError
 from ..model.geometry import default_box
 from .lzstring import LZStringError, decompress_from_base64, decompress_from_uri
+from .jsontext import loads as loads_json
 
 __all__ = [
     "Conversion", "FPuzzlesItem", "MAPPING", "METADATA", "COSMETIC", "UNSUPPORTED",
@@ -175,7 +176,7 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
             raise PuzzleError("the f-puzzles link has an empty 'load='", **where)
         raw, what = _decompress(payload, where), "decompressed f-puzzles data"
     try:
-        data = json.loads(raw)
+        data = loads_json(raw)
     except json.JSONDecodeError as exc:
         raise PuzzleError(f"bad {what}: {exc.msg} at line {exc.lineno} column {exc.colno}",
                           **where) from None

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Iterable, Iterator
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, abridge
 from ..model.puzzle import Puzzle
 from ..model.alphabet import alphabet_for
 from .text import parse_puzzle, parse_puzzles
@@ -69,12 +69,16 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _from_variant(entry) -> Puzzle:
-    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry`."""
-    p = entry.puzzle
+def _from_variant(entry, offset: int = 0, index: int | None = None) -> Puzzle:
+    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry` read ``offset``
+    lines into its input (numbered ``index`` there when given)."""
+    p, line = entry.puzzle, entry.line + offset
+    index = entry.index if index is None else index
     if p is None:
-        return Puzzle(None, entry.source, entry.line, entry.index, error=entry.error)
-    return Puzzle(p.givens, entry.source, entry.line, entry.index, name=p.name,
+        if offset and entry.error.line is not None:
+            entry.error.line += offset
+        return Puzzle(None, entry.source, line, index, error=entry.error)
+    return Puzzle(p.givens, entry.source, line, index, name=p.name,
                   alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
                   warnings=tuple(entry.warnings))
 
@@ -118,10 +122,51 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
     return itertools.chain(head, lines), variant
 
 
+class _Counted:
+    """Lines, counting those taken."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines, self.taken = iter(lines), 0
+
+    def __iter__(self) -> "_Counted":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.lines)
+        self.taken += 1
+        return line
+
+
+#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
+#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
+_UNFORESEEN = (RecursionError, ValueError)
+
+
+def _unforeseen(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    if "integer string conversion" in str(error):
+        return "a number too long to read (over 4,300 digits)"
+    return f"not a puzzle: {abridge(str(error))}"
+
+
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines``. A document that fails a reader in a way it did not
+    foresee (:data:`_UNFORESEEN`) is that document's error, and reading goes on after it."""
     from .sudokupad import parse_links   # parse_variants, with SudokuPad links read too
-    for entry in parse_links(lines, source, ignore_unknown=ignore_unknown):
-        yield _from_variant(entry)
+    counted = _Counted(lines)
+    offset = index = 0
+    while True:
+        try:
+            for entry in parse_links(counted, source, ignore_unknown=ignore_unknown):
+                index += 1
+                yield _from_variant(entry, offset, index)
+            return
+        except _UNFORESEEN as error:
+            index += 1
+            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
+            yield Puzzle(None, source, counted.taken, index, error=failed)
+            offset = counted.taken
 
 
 def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
@@ -176,7 +221,8 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             except PuzzleError as error:
                 failed = error
                 if _LOOKS_LIKE_PATH.search(arg):
-                    failed = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                    failed = PuzzleError("no such file (and not a puzzle either)",
+                                         source=abridge(arg))
                 yield _failed(failed.source or "<arg>", failed)
 
 

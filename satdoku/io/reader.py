@@ -38,7 +38,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, abridge
 from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, EMPTY_MARKERS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
                               alphabet_for)
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
@@ -221,7 +221,7 @@ class Reader:
         if self.header is not None:
             line, name = self.header
             self.header = None
-            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+            out.append(self._error(line, name, f"{abridge(name)!r} is not followed by a grid"))
         return out
 
     def _blank(self) -> list[Puzzle]:
@@ -242,7 +242,7 @@ class Reader:
         out = self._end_block()
         if self.header is not None:
             line, name = self.header
-            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+            out.append(self._error(line, name, f"{abridge(name)!r} is not followed by a grid"))
         self.header = (no, text)
         self.comment = None
         return out
@@ -456,7 +456,7 @@ def _read_symbols(text: str, alphabet: Alphabet,
         return digits, None
     for cell, d in enumerate(digits):
         if d == UNKNOWN:
-            return digits, (cell, f"unknown symbol {text[cell]!r}")
+            return digits, (cell, f"unknown symbol {abridge(text[cell])!r}")
         if d > n:
             return digits, (cell, f"{text[cell]!r} stands for {d}, above {n}")
     raise AssertionError("unreachable")
@@ -472,7 +472,7 @@ def _read_numbers(rows: list[_Row], n: int) -> tuple[list[int], tuple[int, str] 
         tokens = [t for row in rows for t in row.tokens]
         for cell, d in enumerate(digits):
             if d is None:
-                return digits, (cell, f"unknown symbol {tokens[cell]!r}")
+                return digits, (cell, f"unknown symbol {abridge(tokens[cell])!r}")
             if d > n:
                 return digits, (cell, f"{d} is above {n}")
     return digits, None
