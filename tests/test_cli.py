@@ -707,8 +707,17 @@ def test_svg_pictures_one_per_puzzle(tmp_path):
     ET.fromstring((folder / "9x9-4.svg").read_text())  # well-formed
     one = run("explain", UNSOLVABLE_4X4, "--format", "svg")
     assert one.exit_code == 0 and one.stdout.lstrip().startswith("<svg")
+    # Several puzzles and no folder: a usage error, up front when the inputs can be read
+    # ahead, at the second picture from stdin; nothing is written either way.
     several = run("solve", SMALL, SMALL, "--format", "svg")
-    assert several.exit_code == 1 and "give -o FOLDER/" in several.stderr
+    assert several.exit_code == 2 and several.stdout == ""
+    assert several.stderr.splitlines()[-1] == (
+        "Error: --format svg makes one picture per puzzle: with several puzzles give "
+        "-o FOLDER/ for a file each")
+    piped = run("solve", "--format", "svg", "-o", tmp_path / "one.svg",
+                input=f"{SMALL}\n{SMALL}\n")
+    assert piped.exit_code == 2 and "give -o FOLDER/" in piped.stderr
+    assert not (tmp_path / "one.svg").exists()
     made = run("generate", "--seed", "1", "--count", "2", "--format", "svg", "-o", f"{folder}/")
     assert made.exit_code == 0 and (folder / "puzzle-1.svg").exists()
 

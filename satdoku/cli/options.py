@@ -22,23 +22,27 @@ __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "s
 
 
 def box_callback(ctx, param, value):
+    """--box: the shape (rows, columns), also kept in ``ctx.meta`` for reading ahead."""
     if value is None:
         return None
     from ..io.text import parse_box
     try:
-        return parse_box(value)
+        ctx.meta["box"] = parse_box(value)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    return ctx.meta["box"]
 
 
 def alphabet_callback(ctx, param, value):
+    """--alphabet: the symbols, also kept in ``ctx.meta`` for reading ahead."""
     if value is None:
         return None
     from ..model.alphabet import Alphabet
     try:
-        return Alphabet(value).symbols
+        ctx.meta["alphabet"] = Alphabet(value).symbols
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    return ctx.meta["alphabet"]
 
 
 def _sat_solver_for(task: str | None):

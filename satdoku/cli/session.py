@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable, Iterator
 import click
 
 from ..errors import SatdokuError, abridge
-from ..io.inputs import Inputs, count_lines, is_file_input, iter_inputs
+from ..io.inputs import Inputs, count_ahead, count_lines, is_file_input, iter_inputs
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from ..tasks.base import Outcome
@@ -74,6 +74,19 @@ class Progress:
             self.shown = False
 
 
+#: Why several pictures need a folder (a usage error, exit 2).
+PICTURES_NEED_A_FOLDER = ("--format svg makes one picture per puzzle: with several puzzles "
+                          "give -o FOLDER/ for a file each")
+
+
+def picture_folder(output: str | None) -> str | None:
+    """The folder ``output`` names for pictures (an existing folder, or a path ending in
+    ``/``), or None (one picture to stdout or a file)."""
+    if output in (None, "-"):
+        return None
+    return output if os.path.isdir(output) or output.endswith(os.sep) else None
+
+
 class Session:
     """One command's output: results to ``output`` (see :class:`satdoku.io.files.Output`),
     diagnostics to stderr, flushed at once on a terminal and at least every 0.1 s otherwise."""
@@ -82,10 +95,10 @@ class Session:
                  progress: Progress | None = None, pictures: bool = False) -> None:
         from ..io.files import Output
         # Pictures (--format svg) into a folder: one file each; the folder is made if needed.
-        self.folder = None
-        if pictures and output not in (None, "-") and (os.path.isdir(output)
-                                                       or output.endswith(os.sep)):
-            self.folder, output = output, None
+        self.folder = picture_folder(output) if pictures else None
+        if self.folder is not None:
+            output = None
+        self.pending: str | None = None  # the one picture, written when no other comes
         self.force, self.inputs, self.pictures = force, list(inputs), 0
         try:
             if self.folder is not None:
@@ -118,13 +131,13 @@ class Session:
 
     def picture(self, name: str, svg: str) -> None:
         """One puzzle's picture: a file ``NAME.svg`` in the output folder, or the one picture
-        of the output (several need a folder: one SVG document cannot hold them)."""
+        of the output, written at the end (several need a folder: one SVG document cannot hold
+        them, and a second one is a usage error before anything is written)."""
         from ..io.files import Output
         if self.folder is None:
             if self.pictures:
-                raise SatdokuError("--format svg makes one picture per puzzle: with several "
-                                   "puzzles give -o FOLDER/ for a file each")
-            self.write(svg)
+                raise click.UsageError(PICTURES_NEED_A_FOLDER)
+            self.pending = svg
         else:
             out = Output(os.path.join(self.folder, f"{name}.svg"), force=self.force,
                          inputs=self.inputs)
@@ -148,6 +161,7 @@ class Session:
         """
         try:
             body(self)
+            self._write_pending()
         except KeyboardInterrupt:
             self.progress.clear()
             self._commit_quietly()
@@ -181,8 +195,14 @@ class Session:
             sys.exit(EXIT_FAILED)
         sys.exit(self.code)
 
+    def _write_pending(self) -> None:
+        if self.pending is not None:
+            self.write(self.pending)
+            self.pending = None
+
     def _commit_quietly(self) -> None:
         try:
+            self._write_pending()
             self.out.commit()
         except (BrokenPipeError, SatdokuError):
             silence_stdout()
@@ -225,6 +245,8 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
          summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
     """The loop of every per-puzzle command: format each outcome as it comes; its exit code
     (``code_of``) and, with several, a ``summary`` line on stderr."""
+    if report.fmt == "svg" and picture_folder(output) is None and several_puzzles(inputs):
+        raise click.UsageError(PICTURES_NEED_A_FOLDER)
     progress = Progress(_inputs_total(inputs), label)
     lines = _LineProgress(progress)
     kept: list[Outcome] = []
@@ -248,7 +270,16 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
             if text:
                 session.note(text)
 
-    Session(output, force, inputs, progress, pictures=report.fmt == "svg").run(body)
+    Session(output, force, list(inputs) or ["-"], progress,
+            pictures=report.fmt == "svg").run(body)
+
+
+def several_puzzles(inputs: Iterable[str]) -> bool:
+    """Whether the command line's inputs are known to hold more than one puzzle, read ahead
+    as the puzzle options say (stdin and pipes cannot be read ahead: False)."""
+    meta = click.get_current_context().meta
+    return count_ahead(list(inputs), box=meta.get("box"), alphabet=meta.get("alphabet"),
+                       ignore_unknown=meta.get("ignore_unknown", False)) == 2
 
 
 def puzzles_of(inputs, box, alphabet) -> Inputs:

@@ -137,7 +137,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
     far, the interrupted one marked partial, and exits 130.
     """
-    from ..io.files import samefile
+    from ..io.files import is_input
     from ..output.bench import check_matplotlib, format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
@@ -146,7 +146,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         if plot:
             if os.path.exists(plot) and not force:
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
-            if any(samefile(plot, f) for f in files):
+            if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
             check_matplotlib()
     except SatdokuError as error:

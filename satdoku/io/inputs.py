@@ -23,7 +23,7 @@ from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
-           "single_puzzle", "holds_one_puzzle", "read_puzzle"]
+           "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -457,19 +457,26 @@ def single_puzzle(puzzles: Iterable[Puzzle]) -> tuple[bool, Iterator[Puzzle]]:
     return len(head) == 1, itertools.chain(head, iterator)
 
 
-def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
-                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
-    """Whether the command-line inputs hold exactly one puzzle, read ahead without taking them
-    from the run: only inline puzzles and regular files, which can be read again (stdin or a
-    pipe: False)."""
+def count_ahead(args: list[str], *, box: tuple[int, int] | None = None,
+                alphabet: str | None = None, ignore_unknown: bool = False,
+                most: int = 2) -> int | None:
+    """How many puzzles (up to ``most``) the command-line inputs hold, read ahead without
+    taking them from the run; None when an input cannot be read again (stdin, a pipe)."""
     if not args or not all(not is_file_input(a) or (a != "-" and os.path.isfile(a))
                            for a in args):
-        return False
+        return None
     ahead = iter_inputs(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown)
     try:
-        return single_puzzle(ahead)[0]
+        return len(list(itertools.islice(ahead, most)))
     finally:
         ahead.close()
+
+
+def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
+                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
+    """Whether the command-line inputs hold exactly one puzzle, read ahead (:func:`count_ahead`;
+    stdin or a pipe: False)."""
+    return count_ahead(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown) == 1
 
 
 def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str | None = None,
