@@ -21,6 +21,8 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 __all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverError",
            "TooBigError", "InternalError", "abridge"]
 
@@ -37,6 +39,9 @@ def abridge(text: str, keep: int = 40) -> str:
     return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
 
 
+_E = TypeVar("_E", bound="SatdokuError")
+
+
 class SatdokuError(Exception):
     """Base class: a message with an optional source (file name), line and cell name."""
 
@@ -48,7 +53,7 @@ class SatdokuError(Exception):
         self.line = line
         self.cell = cell
 
-    def located(self, source: str | None = None, line: int | None = None) -> "SatdokuError":
+    def located(self: _E, source: str | None = None, line: int | None = None) -> _E:
         """This error with its source and line filled in where they were unknown."""
         if self.source is None:
             self.source = source

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 import sys
+from typing import Any
 
 import click
 
@@ -37,10 +38,14 @@ def _version_callback(ctx, param, value):
         ctx.exit()
 
 
-def _abridged(message: str) -> str:
-    """A usage error's message with every long run of characters cut (a 100 KB argument is
-    not echoed whole)."""
-    return re.sub(r"\S{60,}", lambda match: abridge(match.group()), message)
+def _abridged_error(error: click.UsageError) -> click.UsageError:
+    """The usage error with every long run of characters in its message cut (a 100 KB
+    argument is not echoed whole)."""
+    message = error.format_message()
+    if not re.search(r"\S{60,}", message):
+        return error
+    return click.UsageError(re.sub(r"\S{60,}", lambda m: abridge(m.group()), message),
+                            error.ctx)
 
 
 class _Group(click.Group):
@@ -51,15 +56,13 @@ class _Group(click.Group):
         try:
             return super().parse_args(ctx, args)
         except click.UsageError as error:
-            error.message = _abridged(error.message)
-            raise
+            raise _abridged_error(error) from None
 
-    def invoke(self, ctx: click.Context):
+    def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except click.UsageError as error:
-            error.message = _abridged(error.message)
-            raise
+            raise _abridged_error(error) from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})

@@ -58,7 +58,7 @@ def _sat_solver_for(task: str | None):
         needs = (importlib.import_module(f"satdoku.tasks.{task}").NEEDS if task
                  else Capabilities.needs())
 
-        def check(name: str) -> str:
+        def check(name: str) -> str | None:
             return check_for(name, needs, ctx.command.name)
 
         try:

@@ -12,7 +12,7 @@ import os
 import signal
 import sys
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 import click
 
@@ -298,7 +298,7 @@ def one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
     fail(f"{abridge(text)}: has no puzzle number {index}")
 
 
-def fail(message: str, code: int = EXIT_FAILED):
+def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
 

@@ -127,12 +127,12 @@ class Output:
         except OSError as error:
             raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
         mode = "wb" if binary else "w"
-        options = {} if binary else {"encoding": "utf-8", "newline": ""}
+        encoding, newline = (None, None) if binary else ("utf-8", "")
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise SatdokuError(f"{path} is a directory")
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or terminal: write into it, as '>' would
-                self.stream = open(path, mode, **options)
+                self.stream = open(path, mode, encoding=encoding, newline=newline)
             except OSError as error:
                 raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
             self._owned = True
@@ -148,7 +148,7 @@ class Output:
         self.target = target
         self.tmp = os.path.join(folder, f".{name}.satdoku-{os.getpid()}.tmp")
         try:
-            self.stream = open(self.tmp, mode, **options)
+            self.stream = open(self.tmp, mode, encoding=encoding, newline=newline)
         except OSError as error:
             raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
         self._owned = True
@@ -183,7 +183,7 @@ class Output:
         try:
             self.stream.close()
             self._owned = False
-            if self.tmp is not None:
+            if self.tmp is not None and self.target is not None:
                 publish(self.tmp, self.target)
                 self.tmp = None
         except OSError as error:

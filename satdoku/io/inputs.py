@@ -386,7 +386,7 @@ class Inputs:
                 elif len(chunk.lines) >= _MAX_UNCUT * size or chars >= _MAX_UNCUT * _CHUNK_CHARS:
                     # No cut in sight (multi-line grids): the rest is parsed here.
                     yield from self._parse_here(
-                        parse_chunk(_chain(chunk.lines, lines), source,
+                        parse_chunk(itertools.chain(chunk.lines, lines), source,
                                     first_line=chunk.first_line, comment=chunk.comment,
                                     box=self.box, alphabet=self.alphabet),
                         source, size, tally)
@@ -425,11 +425,6 @@ class Inputs:
             yield LineChunk(source, 0, [], last=True, tally=tally)
         elif not found:
             yield ParsedChunk([no_puzzles(source)])
-
-
-def _chain(first: list[str], rest: Iterator[str]) -> Iterator[str]:
-    yield from first
-    yield from rest
 
 
 def count_lines(paths: Iterable[str]) -> int:

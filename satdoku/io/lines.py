@@ -50,10 +50,10 @@ def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     Traceback (most recent call last):
     ...
     satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
-    >>> list(read_lines(io.BytesIO("1.3.\\n".encode("utf-16")), "t"))
+    >>> list(read_lines(io.BytesIO("1.3.\\n".encode("utf-16")), "t"))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    satdoku.errors.PuzzleError: t:1: UTF-16 text: save it as UTF-8 (PowerShell: Out-File -Encoding utf8)
+    satdoku.errors.PuzzleError: t:1: UTF-16 text: save it as UTF-8 (PowerShell: ...)
     """
     import codecs
     limit = MAX_LINE_CHARS if limit is None else limit

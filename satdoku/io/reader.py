@@ -135,7 +135,7 @@ class Reader:
         self.box = box
         self.size = box[0] * box[1] if box else None
         self.forced = alphabet
-        self.max_symbol_row = len(alphabet.symbols) if alphabet else len(DEFAULT_SYMBOLS)
+        self.max_symbol_row = len(alphabet.symbols or "") if alphabet else len(DEFAULT_SYMBOLS)
         self.index = 0
         self.block: _Block | None = None
         self.header: tuple[int, str] | None = None   # a 'Grid 01' line awaiting its grid
@@ -145,7 +145,7 @@ class Reader:
         # and need no alphabet guess (16x16 may be hex).
         table_alphabet = alphabet or DEFAULT
         self.fast_table = table_alphabet.table
-        sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols) + 1)
+        sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols or "") + 1)
         self.fast_sizes = {n * n: n for n in sizes
                            if _has_box(n) and n * n > self.max_symbol_row
                            and (alphabet or n != 16)}
@@ -228,7 +228,8 @@ class Reader:
         blk = self.block
         if blk is None or not blk.rows:
             return []
-        band = self.box[0] if self.box else default_box(blk.row_len)[0]
+        shape = self.box or default_box(blk.row_len)
+        band = shape[0] if shape else blk.row_len
         if len(blk.rows) % band == 0:
             return []  # a gap between bands of one grid
         return self._end_block()
@@ -268,7 +269,8 @@ class Reader:
         try:
             check_givens(grid)
         except PuzzleError as error:
-            row = int(error.cell[1:error.cell.index("c")]) - 1
+            cell = error.cell or "r1c1"
+            row = int(cell[1:cell.index("c")]) - 1
             error.located(self.source, line_of(row * grid.size))
             return self._puzzle(line, name, alphabet=alphabet, error=error)
         return self._puzzle(line, name, grid, alphabet)
@@ -323,8 +325,8 @@ class Reader:
 
     def _count_message(self, ncells: int) -> str:
         if self.box:
-            n = self.size
-            return f"{ncells} cells: a {self.box[0]}x{self.box[1]} Sudoku has {n * n} cells"
+            rows, cols = self.box
+            return f"{ncells} cells: a {rows}x{cols} Sudoku has {(rows * cols) ** 2} cells"
         return f"{ncells} cells: a Sudoku has {_cell_counts_hint()}, ... cells"
 
     @staticmethod
@@ -393,6 +395,7 @@ class Reader:
     def _one_liner(self, line: int, name: str | None, row: _Row, kind: str) -> Puzzle:
         ncells = len(row.tokens) if kind == _NUMBERS else len(row.text)
         n = integer_sqrt(ncells)
+        assert n is not None  # a one-liner's cell count is a square (the caller checked)
         return self._make(line, name, n, [row], kind, lambda cell: row.line)
 
     def _grid_from_rows(self, blk: _Block) -> Puzzle:
@@ -432,9 +435,9 @@ class Reader:
     def _choose_alphabet(self, text: str, n: int) -> Alphabet | str:
         """The alphabet of a symbols grid, or an error message."""
         if self.forced:
-            if len(self.forced.symbols) < n:
-                return (f"alphabet has {len(self.forced.symbols)} symbols, a {n}x{n} grid "
-                        f"needs {n}")
+            symbols = len(self.forced.symbols or "")
+            if symbols < n:
+                return f"alphabet has {symbols} symbols, a {n}x{n} grid needs {n}"
             return self.forced
         if n > len(DEFAULT_SYMBOLS):
             return (f"a {n}x{n} grid cannot be written one symbol a cell; "
