@@ -813,3 +813,16 @@ def test_variant_rules_with_the_reduced_encoding():
     assert [r["status"] for r in records] == ["unique", "unique"]
     assert records[0]["encoding"] == "reduced" and records[1]["solution"] == SMALL_SOLUTION
     assert result.exit_code == 0
+
+
+def test_a_missing_optional_dependency_is_a_usage_error(monkeypatch, tmp_path):
+    # One rule for every optional dependency: exit 2 before any puzzle is read, naming the
+    # extra (bench --plot says it in tests/test_bench.py).
+    monkeypatch.setitem(sys.modules, "dask", None)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    for command in ("solve", "count"):
+        result = run(command, SMALL, "--scheduler", "local", "-o", tmp_path / "out.txt")
+        assert result.exit_code == 2, command
+        assert result.stderr.splitlines()[-1] == \
+            "Error: --scheduler needs Dask: pip install 'satdoku[dask]'"
+    assert not (tmp_path / "out.txt").exists()

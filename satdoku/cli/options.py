@@ -18,7 +18,7 @@ __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "s
            "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
            "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
            "color", "clause_limit", "complete_path", "labels", "box_callback",
-           "alphabet_callback"]
+           "alphabet_callback", "EXTRAS", "require_extra"]
 
 
 def box_callback(ctx, param, value):
@@ -100,6 +100,23 @@ class Jobs(click.ParamType):
                        f"cores; using {cores}", err=True)
             jobs = cores
         return jobs
+
+
+#: The optional dependencies, by the option that needs them: (module, its name, the extra).
+EXTRAS = {"--plot": ("matplotlib", "matplotlib", "plot"),
+          "--scheduler": ("dask.distributed", "Dask", "dask")}
+
+
+def require_extra(option: str) -> None:
+    """The one rule for a missing optional dependency: a usage error (exit 2) before any
+    puzzle is read, naming the extra to install."""
+    import importlib
+    module, name, extra = EXTRAS[option]
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise click.UsageError(f"{option} needs {name}: pip install 'satdoku[{extra}]'"
+                               ) from None
 
 
 def labels():

@@ -7,8 +7,8 @@ import click
 from ..model.result import EXIT_WRONG, exit_code
 from ..tasks.base import Outcome
 from .options import (PICTURE_FORMATS, clause_limit, color, inputs_argument, jobs_option,
-                      limit_option, output_options, puzzle_options, sat_options, solver_option,
-                      timeout_option)
+                      limit_option, output_options, puzzle_options, require_extra, sat_options,
+                      solver_option, timeout_option)
 from .session import puzzles_of, show, usage
 
 __all__ = ["COMMANDS", "check_time_limit"]
@@ -33,6 +33,8 @@ def _solving(inputs, *, box, alphabet, solver, sat_solver, encoding, amo, max_cl
     from ..run.stream import stream
     from ..tasks.solvers import SolveOptions, racing
     check_time_limit(sat_solver, timeout, portfolio)
+    if scheduler is not None:
+        require_extra("--scheduler")
     options = SolveOptions(solver=solver, sat_solver=sat_solver, encoding=encoding, amo=amo,
                            timeout=timeout, max_clauses=clause_limit(max_clauses_given),
                            stats=stats, **more)

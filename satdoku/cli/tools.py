@@ -13,7 +13,7 @@ from ..model.result import EXIT_OK, EXIT_WRONG
 from ..tasks.base import Outcome
 from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
                       jobs_option, limit_option, max_clauses_option, output_options,
-                      puzzle_options, sat_solver_option, timeout_option)
+                      puzzle_options, require_extra, sat_solver_option, timeout_option)
 from .session import Progress, Session, one_puzzle
 
 __all__ = ["COMMANDS"]
@@ -138,9 +138,11 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     far, the interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
-    from ..output.bench import check_matplotlib, format_rows, plot_bench
+    from ..output.bench import format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
+    if plot:
+        require_extra("--plot")
     try:
         groups = check_groups(solvers, sat_solvers, encodings)
         if plot:
@@ -148,7 +150,6 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
             if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
-            check_matplotlib()
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
     progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None
