@@ -826,3 +826,55 @@ def test_a_missing_optional_dependency_is_a_usage_error(monkeypatch, tmp_path):
         assert result.stderr.splitlines()[-1] == \
             "Error: --scheduler needs Dask: pip install 'satdoku[dask]'"
     assert not (tmp_path / "out.txt").exists()
+
+
+def _on_a_terminal(args, *, stdin_tty, cwd):
+    """Start ``satdoku ARGS`` with stderr (and stdin when ``stdin_tty``) on a pseudo-terminal:
+    (process, the terminal's master end)."""
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", *map(str, args)], cwd=cwd,
+                            stdin=slave if stdin_tty else subprocess.DEVNULL, stderr=slave,
+                            stdout=subprocess.PIPE, text=True)
+    os.close(slave)
+    return proc, master
+
+
+def _screen_until(master, text, seconds=15.0):
+    import select
+    seen, end = b"", time.monotonic() + seconds
+    while text.encode() not in seen and time.monotonic() < end:
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                seen += os.read(master, 4096)
+            except OSError:
+                break
+    return seen.decode(errors="replace")
+
+
+def test_a_terminal_is_told_what_is_going_on(tmp_path):
+    # Bare 'satdoku solve' on a terminal says it reads stdin, then reads it.
+    proc, master = _on_a_terminal(["solve", "--format", "line"], stdin_tty=True, cwd=tmp_path)
+    try:
+        assert "reading puzzles from stdin (Ctrl-D to end)" in _screen_until(master, "Ctrl-D")
+        os.write(master, f"{SMALL}\n".encode())
+        time.sleep(0.3)
+        os.write(master, b"\x04")
+        out, _ = proc.communicate(timeout=30)
+        assert (proc.returncode, out) == (0, SMALL_SOLUTION + "\n")
+    finally:
+        proc.kill()
+        os.close(master)
+    # A long run's progress bar is there before its first puzzle ends.
+    many = tmp_path / "many.txt"
+    many.write_text("." * 256 + "\n" + SMALL + "\n")
+    proc, master = _on_a_terminal(["count", many, "--limit", "1000000000", "--format", "line"],
+                                  stdin_tty=False, cwd=tmp_path)
+    try:
+        assert "counting [------------------------------]   0%" in \
+            _screen_until(master, "0%")
+        assert proc.poll() is None  # the first puzzle is still being counted
+    finally:
+        proc.kill()
+        proc.wait()
+        os.close(master)

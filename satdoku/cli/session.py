@@ -67,6 +67,12 @@ class Progress:
         sys.stderr.flush()
         self.shown = True
 
+    def begin(self) -> None:
+        """Draw the bar at once when the run has several lines to go: a long first puzzle
+        does not leave the terminal blank."""
+        if self.total > 1:
+            self.update(0)
+
     def clear(self) -> None:
         if self.shown:
             sys.stderr.write("\r\x1b[K")
@@ -253,6 +259,7 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
 
     def body(session: Session) -> None:
         session.write(report.header())
+        progress.begin()
         for number, outcome in enumerate(outcomes, 1):
             puzzle = outcome.puzzle
             lines.update(puzzle)
@@ -282,9 +289,16 @@ def several_puzzles(inputs: Iterable[str]) -> bool:
                        ignore_unknown=meta.get("ignore_unknown", False)) == 2
 
 
+#: Said on stderr when a command reads puzzles from a terminal (bare ``satdoku solve``).
+READING_STDIN = "reading puzzles from stdin (Ctrl-D to end)"
+
+
 def puzzles_of(inputs, box, alphabet) -> Inputs:
-    """The puzzles of the command line's inputs, read as the puzzle options say."""
+    """The puzzles of the command line's inputs, read as the puzzle options say; reading
+    them from a terminal is said first, so that a bare command does not wait in silence."""
     ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    if "-" in (list(inputs) or ["-"]) and sys.stdin.isatty():
+        click.echo(READING_STDIN, err=True)
     return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
 
 
