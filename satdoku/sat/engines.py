@@ -22,7 +22,6 @@ from pysat.solvers import Solver as PysatSolver
 
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
-from ..cnf.formula import RuleContext, encode_rules
 from ..cnf.reduced import ReducedFormula
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
@@ -109,6 +108,7 @@ class Engine:
             return self.rules[2]
         if self.rules is not None:
             self.solver.append_formula([[-act] for act in self.rules[2]])
+        from ..cnf.rules import RuleContext, encode_rules  # the rules' modules: only when needed
         budget.used = self.base
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
         acts: list[int] = []
