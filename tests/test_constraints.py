@@ -61,7 +61,7 @@ TEST_PUZZLES = """\
 {"format": "satdoku-variant", "version": 1, "name": "x-sum test", "size": 6, "box": "2x3", "givens": {"r1c2": 6, "r2c2": 2, "r4c5": 1, "r6c4": 4}, "constraints": [{"type": "x-sum", "line": "r2", "from": "start", "sum": 12}, {"type": "x-sum", "line": "r1", "from": "end", "sum": 18}, {"type": "x-sum", "line": "c6", "from": "start", "sum": 15}, {"type": "x-sum", "line": "r5", "from": "end", "sum": 1}, {"type": "x-sum", "line": "c1", "from": "end", "sum": 1}, {"type": "x-sum", "line": "r4", "from": "end", "sum": 14}]}
 {"format": "satdoku-variant", "version": 1, "name": "skyscraper test", "size": 6, "box": "2x3", "givens": {"r2c1": 2, "r2c4": 1, "r3c3": 6, "r3c6": 3, "r5c2": 2, "r5c4": 3, "r6c1": 4}, "constraints": [{"type": "skyscraper", "line": "r5", "from": "end", "count": 1}, {"type": "skyscraper", "line": "r3", "from": "end", "count": 3}, {"type": "skyscraper", "line": "r6", "from": "start", "count": 2}, {"type": "skyscraper", "line": "c4", "from": "end", "count": 3}, {"type": "skyscraper", "line": "r1", "from": "start", "count": 1}, {"type": "skyscraper", "line": "r4", "from": "end", "count": 3}]}
 {"format": "satdoku-variant", "version": 1, "name": "little-killer test", "size": 6, "box": "2x3", "givens": {"r1c5": 6, "r4c6": 3, "r5c3": 5, "r6c3": 1}, "constraints": [{"type": "little-killer", "cells": ["r3c1", "r4c2", "r5c3", "r6c4"], "sum": 14, "clue": "r2c0", "direction": "DR"}, {"type": "little-killer", "cells": ["r1c2", "r2c1"], "sum": 3, "clue": "r0c3", "direction": "DL"}, {"type": "little-killer", "cells": ["r1c1", "r2c2", "r3c3", "r4c4", "r5c5", "r6c6"], "sum": 21, "clue": "r0c0", "direction": "DR"}, {"type": "little-killer", "cells": ["r1c6", "r2c5", "r3c4", "r4c3", "r5c2", "r6c1"], "sum": 27, "clue": "r0c7", "direction": "DL"}]}
-{"format": "satdoku-variant", "version": 1, "name": "region-sum test", "size": 6, "box": "2x3", "givens": {"r1c2": 5, "r1c3": 4, "r1c6": 6, "r2c1": 6, "r2c6": 1, "r4c4": 2, "r4c6": 3, "r5c2": 1, "r6c1": 4}, "constraints": [{"type": "region-sum", "cells": ["r3c3", "r4c2", "r3c1", "r3c2"]}, {"type": "region-sum", "cells": ["r4c6", "r4c5", "r5c6", "r5c5", "r4c4"]}, {"type": "region-sum", "cells": ["r2c6", "r1c5", "r2c5", "r1c6"]}, {"type": "region-sum", "cells": ["r1c1", "r2c1", "r1c2"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "region-sum test", "size": 6, "box": "2x3", "givens": {"r1c2": 2, "r2c4": 2, "r4c2": 1, "r5c1": 6, "r5c4": 4, "r6c6": 1}, "constraints": [{"type": "region-sum", "cells": ["r2c6", "r2c5", "r3c5"]}, {"type": "region-sum", "cells": ["r5c1", "r6c1", "r6c2", "r6c3"]}, {"type": "region-sum", "cells": ["r4c2", "r3c2", "r2c2", "r3c1", "r4c1"]}, {"type": "region-sum", "cells": ["r6c4", "r6c5", "r5c6"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "renban test", "size": 6, "box": "2x3", "givens": {"r1c3": 4, "r2c4": 4, "r3c1": 5, "r5c1": 6, "r6c5": 2}, "constraints": [{"type": "renban", "cells": ["r2c1", "r1c1", "r2c2"]}, {"type": "renban", "cells": ["r6c6", "r5c5", "r4c6", "r5c6", "r4c5"]}, {"type": "renban", "cells": ["r1c4", "r2c5", "r2c4", "r1c5", "r1c6"]}, {"type": "renban", "cells": ["r4c4", "r5c3", "r6c2"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "between test", "size": 6, "box": "2x3", "givens": {"r1c1": 3, "r1c5": 2, "r2c4": 6, "r4c2": 4, "r4c4": 1, "r5c5": 3}, "constraints": [{"type": "between", "cells": ["r3c1", "r4c2", "r3c3"]}, {"type": "between", "cells": ["r4c3", "r3c2", "r2c3"]}, {"type": "between", "cells": ["r4c5", "r4c6", "r3c5", "r2c5", "r1c6"]}, {"type": "between", "cells": ["r5c3", "r6c2", "r5c1"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "zipper test", "size": 6, "box": "2x3", "givens": {"r3c5": 4, "r4c1": 4, "r5c4": 2, "r6c1": 3, "r6c5": 5}, "constraints": [{"type": "zipper", "cells": ["r4c2", "r5c3", "r4c3"]}, {"type": "zipper", "cells": ["r1c1", "r2c2", "r1c2"]}, {"type": "zipper", "cells": ["r2c4", "r2c5", "r2c6", "r3c6"]}, {"type": "zipper", "cells": ["r2c1", "r3c2", "r3c1", "r4c1"]}]}
@@ -196,6 +196,16 @@ def test_brute_force_finds_the_same_solution(puzzle):
     assert brute == solutions(G4, puzzle.constraints, givens)
 
 
+def test_a_region_sum_line_that_reenters_a_box_sums_each_segment_alone():
+    """Issue 23's case: r1c1-r1c2 | r1c3 | r2c2 (back in box 1) are three segments."""
+    line = C.RegionSum(G4, (0, 1, 2, 5))
+    assert line.parts == ((0, 1), (2,), (5,))
+    brute = all_solutions(Grid(G4, (0,) * 16), (line,))
+    assert len(brute) == 24
+    assert all(g.cells[0] + g.cells[1] == g.cells[2] == g.cells[5] for g in brute)
+    assert sorted(solutions(G4, [line])) == sorted(g.cells for g in brute)
+
+
 # The killer example of Wikipedia's "Killer sudoku" article, cages as CSPLib problem 057 lists
 # them (sum, then 0-based cells), and the solution the article prints.
 WIKIPEDIA_CAGES = """3 0 1|15 2 3 4|22 5 13 14 22|4 6 15|16 7 16|15 8 17 26 35|25 9 10 18 19|
@@ -231,6 +241,7 @@ BASE_SAMPLES = [
     C.GermanWhispers((0, 1, 5), 2), C.Renban((0, 1, 5)), C.Renban((0, 5, 10, 15)),
     C.Palindrome((0, 1, 2, 3, 7)), C.Palindrome((0, 5, 11)), C.Between((0, 5, 10, 15)),
     C.Between((2, 3)), C.RegionSum(G4, (0, 1, 2, 3)), C.RegionSum(G4, (0, 5, 6, 10, 11)),
+    C.RegionSum(G4, (0, 1, 2, 5)),
     C.Zipper((0, 1, 2, 3, 7)), C.Zipper((0, 1, 2, 3)), C.Clone((0, 1), (10, 11)),
     C.Quadruple((0, 1, 4, 5), (1, 2)), C.Quadruple((5, 6, 9, 10), (3, 3)),
     C.Sandwich(G4, "r1", total=5), C.Sandwich(G4, "c2", total=0), C.XSum(G4, "r1", "start", 6),

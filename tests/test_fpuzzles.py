@@ -755,3 +755,12 @@ def violations(doc: dict, solution: str) -> list[str]:
         if not ok:
             wrong.append(what)
     return wrong
+
+
+def test_the_issue_region_sum_line_counts_24(run):
+    """Issue 23: a region-sum line that leaves box 1 and comes back has three segments."""
+    data = ('{"size":4,"grid":[[{},{},{},{}],[{},{},{},{}],[{},{},{},{}],[{},{},{},{}]],'
+            '"regionsumline":[{"lines":[["R1C1","R1C2","R1C3","R2C2"]]}]}')
+    result = run("count", data, "--limit", "1000", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["count"] == 24

@@ -1,5 +1,6 @@
-"""Lines whose parts sum alike: ``region-sum`` (the same sum in every box the line passes
-through) and ``zipper`` (cells at equal distance from the centre sum to the same total).
+"""Lines whose parts sum alike: ``region-sum`` (the same sum in each segment of the line, a
+segment being a maximal run of the line inside one box or region) and ``zipper`` (cells at
+equal distance from the centre sum to the same total).
 
 The common total is a term: the zipper's centre cell for an odd length, else a new one-hot
 integer over the totals the parts can reach; each part is a sum equal to it
@@ -10,6 +11,7 @@ prunes each part to those totals.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
@@ -27,16 +29,25 @@ def _sums(domains) -> set[int]:
     return sums
 
 
+def _weighted(part) -> tuple[list[int], list[int]]:
+    """A part's distinct cells and how often each occurs (a line may visit a cell twice)."""
+    counts = Counter(part)
+    return list(counts), list(counts.values())
+
+
 def _encode_equal_sums(ctx, parts, total_term=None) -> list[Clause]:
     """Every part sums to the same total (``total_term``, or a new one-hot integer)."""
     clauses: list[Clause] = []
+    digits = range(1, ctx.size + 1)
     if total_term is None:
-        digits = range(1, ctx.size + 1)
-        values = set.intersection(*(_sums([digits] * len(part)) for part in parts))
+        values = set.intersection(*(
+            _sums([[w * d for d in digits] for w in _weighted(part)[1]]) for part in parts))
         total_term, clauses = one_hot(ctx, sorted(values))
     for part in parts:
-        terms = [cell_term(ctx, c) for c in part]
-        distinct = all(sees(ctx.geometry, a, b) for a in part for b in part if a < b)
+        cells, weights = _weighted(part)
+        terms = [cell_term(ctx, c, w) for c, w in zip(cells, weights)]
+        distinct = len(cells) == len(part) and all(
+            sees(ctx.geometry, a, b) for a in part for b in part if a < b)
         clauses += encode_sum(ctx, terms, total_term, distinct=distinct)
     return clauses
 
@@ -45,26 +56,29 @@ def _prune_equal_sums(parts, cand: list[int], changed: set[int],
                       totals: set[int] | None = None) -> set[int] | None:
     """Prune each part to the totals every part (and ``totals``, when given) can reach:
     those totals, or None on a contradiction."""
-    for part in parts:
-        reach = _sums(digits_of(cand[c]) for c in part)
+    weighted = [_weighted(part) for part in parts]
+    for cells, weights in weighted:
+        reach = _sums([w * d for d in digits_of(cand[c])] for c, w in zip(cells, weights))
         totals = reach if totals is None else totals & reach
     if not totals:
         return None
-    for part in parts:
-        if prune_cell_sum(part, [1] * len(part), cand, totals, changed) is None:
+    for cells, weights in weighted:
+        if prune_cell_sum(cells, weights, cand, totals, changed) is None:
             return None
     return totals
 
 
 @dataclass(frozen=True)
 class RegionSum(Constraint):
-    """``region-sum``: each box (or region) the line passes through gets the same sum from
-    the line's cells in it (all the cells in that box, even if the line leaves and comes
-    back).
+    """``region-sum``: the line falls into segments, each a maximal run of consecutive line
+    cells inside one box (or region); every segment has the same sum. A line that leaves a box
+    and comes back starts a new segment there (as f-puzzles, SudokuSolver, SudokuStudio and
+    sigh read it; RegionSumLinesConstraint.cs in dclamage/SudokuSolver). A cell the line
+    visits twice counts twice.
 
     >>> from satdoku.model.geometry import geometry
-    >>> RegionSum(geometry(2, 2), (0, 1, 2, 3)).parts
-    ((0, 1), (2, 3))
+    >>> RegionSum(geometry(2, 2), (0, 1, 2, 3)).parts, RegionSum(geometry(2, 2), (0, 1, 2, 5)).parts
+    (((0, 1), (2, 3)), ((0, 1), (2,), (5,)))
     """
 
     type = "region-sum"
@@ -77,11 +91,16 @@ class RegionSum(Constraint):
 
     @functools.cached_property
     def parts(self) -> tuple[tuple[int, ...], ...]:
-        """The line's cells box by box, boxes in the order the line first enters them."""
-        by_box: dict[int, list[int]] = {}
+        """The segments: maximal runs of the line inside one box, in the line's order."""
+        runs: list[list[int]] = []
+        box = None
         for c in self.line:
-            by_box.setdefault(self.geometry.cell_houses[c][2], []).append(c)
-        return tuple(map(tuple, by_box.values()))
+            here = self.geometry.cell_houses[c][2]
+            if here != box:
+                runs.append([])
+                box = here
+            runs[-1].append(c)
+        return tuple(map(tuple, runs))
 
     def describe(self, geometry: Geometry) -> str:
         return f"region-sum line from {geometry.cell_name(self.line[0])}"
@@ -103,12 +122,12 @@ class RegionSum(Constraint):
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         value = dict(zip(self.line, digits))
-        return len({sum(value[c] for c in part) for part in self.parts}) == 1
+        return len({sum(value[c] for c in part) for part in self.parts}) <= 1
 
     def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
         value = dict(zip(self.line, digits))
         sums = [str(sum(value[c] for c in part)) for part in self.parts]
-        return f"the boxes' sums are {', '.join(sums)}"
+        return f"the segments' sums are {', '.join(sums)}"
 
     def prune(self, cand: list[int]) -> list[int] | None:
         changed: set[int] = set()
