@@ -67,6 +67,12 @@ TEST_PUZZLES = """\
 {"format": "satdoku-variant", "version": 1, "name": "zipper test", "size": 6, "box": "2x3", "givens": {"r3c5": 4, "r4c1": 4, "r5c4": 2, "r6c1": 3, "r6c5": 5}, "constraints": [{"type": "zipper", "cells": ["r4c2", "r5c3", "r4c3"]}, {"type": "zipper", "cells": ["r1c1", "r2c2", "r1c2"]}, {"type": "zipper", "cells": ["r2c4", "r2c5", "r2c6", "r3c6"]}, {"type": "zipper", "cells": ["r2c1", "r3c2", "r3c1", "r4c1"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "thermometer test", "size": 6, "box": "2x3", "givens": {"r1c4": 5, "r2c5": 3, "r3c3": 1, "r4c2": 3, "r5c1": 4, "r6c2": 2}, "constraints": [{"type": "thermometer", "cells": ["r1c3", "r1c4", "r2c4"]}, {"type": "thermometer", "cells": ["r3c1", "r4c2", "r5c2"]}, {"type": "thermometer", "cells": ["r5c6", "r6c5", "r6c6"]}, {"type": "thermometer", "cells": ["r5c5", "r4c5", "r4c6"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "no-kropki test", "size": 6, "box": "2x3", "givens": {}, "constraints": [{"type": "kropki-white", "cells": ["r1c2", "r1c3"]}, {"type": "kropki-white", "cells": ["r1c4", "r2c4"]}, {"type": "kropki-white", "cells": ["r1c5", "r1c6"]}, {"type": "kropki-white", "cells": ["r2c1", "r2c2"]}, {"type": "kropki-white", "cells": ["r2c1", "r3c1"]}, {"type": "kropki-white", "cells": ["r2c2", "r2c3"]}, {"type": "kropki-white", "cells": ["r2c4", "r2c5"]}, {"type": "kropki-white", "cells": ["r2c6", "r3c6"]}, {"type": "kropki-white", "cells": ["r3c1", "r3c2"]}, {"type": "kropki-white", "cells": ["r3c3", "r3c4"]}, {"type": "kropki-white", "cells": ["r3c5", "r3c6"]}, {"type": "kropki-white", "cells": ["r4c1", "r4c2"]}, {"type": "kropki-white", "cells": ["r4c1", "r5c1"]}, {"type": "kropki-white", "cells": ["r4c2", "r4c3"]}, {"type": "kropki-white", "cells": ["r4c4", "r4c5"]}, {"type": "kropki-white", "cells": ["r4c5", "r4c6"]}, {"type": "kropki-white", "cells": ["r5c2", "r5c3"]}, {"type": "kropki-white", "cells": ["r5c4", "r6c4"]}, {"type": "kropki-white", "cells": ["r5c5", "r6c5"]}, {"type": "kropki-white", "cells": ["r5c6", "r6c6"]}, {"type": "kropki-white", "cells": ["r6c3", "r6c4"]}, {"type": "kropki-white", "cells": ["r6c5", "r6c6"]}, {"type": "kropki-black", "cells": ["r1c1", "r2c1"]}, {"type": "kropki-black", "cells": ["r1c2", "r2c2"]}, {"type": "kropki-black", "cells": ["r2c4", "r3c4"]}, {"type": "kropki-black", "cells": ["r3c1", "r4c1"]}, {"type": "kropki-black", "cells": ["r3c3", "r4c3"]}, {"type": "kropki-black", "cells": ["r4c5", "r5c5"]}, {"type": "kropki-black", "cells": ["r5c2", "r6c2"]}, {"type": "kropki-black", "cells": ["r5c3", "r6c3"]}, {"type": "no-kropki"}]}
+{"format": "satdoku-variant", "version": 1, "name": "edge-sum test", "size": 4, "box": "2x2", "givens": {"r3c4": 4}, "constraints": [{"type": "edge-sum", "cells": ["r3c1", "r4c1"], "sum": 5}, {"type": "edge-sum", "cells": ["r1c1", "r2c1"], "sum": 5}, {"type": "edge-sum", "cells": ["r2c2", "r2c3"], "sum": 3}, {"type": "edge-sum", "cells": ["r4c1", "r4c2"], "sum": 7}]}
+{"format": "satdoku-variant", "version": 1, "name": "modular test", "size": 4, "box": "2x2", "givens": {"r2c4": 3, "r4c3": 1}, "constraints": [{"type": "modular", "cells": ["r1c1", "r1c2", "r1c3"]}, {"type": "modular", "cells": ["r3c4", "r3c3", "r2c2", "r3c2"]}, {"type": "modular", "cells": ["r4c1", "r3c1", "r4c2", "r4c3", "r4c4"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "nabner test", "size": 4, "box": "2x2", "givens": {"r2c4": 1, "r4c4": 4}, "constraints": [{"type": "nabner", "cells": ["r2c3", "r3c2"]}, {"type": "nabner", "cells": ["r3c4", "r3c3"]}, {"type": "nabner", "cells": ["r2c2", "r1c1"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "row-indexer test", "size": 4, "box": "2x2", "givens": {"r1c2": 3, "r3c1": 1, "r3c3": 3, "r4c4": 1}, "constraints": [{"type": "row-indexer", "cells": ["r2c3", "r3c3", "r3c4"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "column-indexer test", "size": 4, "box": "2x2", "givens": {"r2c3": 2, "r3c4": 4, "r4c1": 4}, "constraints": [{"type": "column-indexer", "cells": ["r1c2", "r2c1", "r4c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "box-indexer test", "size": 4, "box": "2x2", "givens": {"r1c2": 4, "r1c3": 3, "r3c3": 4}, "constraints": [{"type": "box-indexer", "cells": ["r2c4", "r3c1", "r4c3"]}]}
 """
 
 PUZZLES = [e.puzzle for e in parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES")]
@@ -229,6 +235,7 @@ def test_the_wikipedia_killer_has_its_published_solution(method):
 
 # -- every 4x4 grid -----------------------------------------------------------------------
 
+SIBLINGS = [C.KropkiWhite((0, 1)), C.XV((0, 1), 5), C.EdgeSum((0, 4), 7)]  # what negatives see
 BASE_SAMPLES = [
     C.Killer((0, 1), 3), C.Killer((0, 1, 4), 7), C.Killer((0, 5), 5), C.Killer((0, 5, 10, 15), 10),
     C.Killer((0, 1, 2), None), C.Killer((0, 1), 9),
@@ -249,9 +256,18 @@ BASE_SAMPLES = [
     C.Skyscraper(G4, "c4", "end", 3), C.Skyscraper(G4, "c1", "start", 4),
     C.Diagonal(G4, "+"), C.Diagonal(G4, "-"), C.AntiKnight(G4), C.AntiKing(G4),
     C.NonConsecutive(G4), C.DisjointGroups(G4), C.ExtraRegion((0, 5, 10, 15)),
-    C.NoKropki(G4).bind([C.KropkiWhite((0, 1))]), C.NoXV(G4).bind([C.XV((0, 1), 5)]),
+    C.NoKropki(G4).bind(SIBLINGS), C.NoXV(G4).bind(SIBLINGS),
+    C.NoKropki(G4, differences=(), ratios=(2,)).bind(SIBLINGS),
+    C.NoKropki(G4, differences=(2,), ratios=()).bind(SIBLINGS),
+    C.NoXV(G4, sums=(7,)).bind(SIBLINGS),
+    C.EdgeSum((0, 1), 5), C.EdgeSum((0, 4), 7), C.Modular((0, 1, 2)), C.Modular((0, 1, 5, 6)),
+    C.Modular((0, 5), 2), C.Nabner((0, 5)), C.Nabner((0, 1, 5, 0)), C.Entropic((0, 1, 2)),
+    C.Entropic((0, 5)), C.RowIndexer(G4, (0, 5)), C.ColumnIndexer(G4, (0, 6)),
+    C.BoxIndexer(G4, (0, 3, 15)), C.GermanWhispers((0, 1, 5, 4, 0), 2),
+    C.Palindrome((0, 1, 2, 1, 0)), C.RegionSum(G4, (0, 1, 5, 1)), C.Thermometer((0, 1, 0)),
+    C.SlowThermometer((0, 1, 0)), C.Renban((0, 1, 5, 1)), C.Zipper((0, 1, 2, 1)),
+    C.Entropic((0, 1, 0)), C.Palindrome((0, 4, 0)),
 ]
-SIBLINGS = [C.KropkiWhite((0, 1)), C.XV((0, 1), 5)]  # the clues the negative samples know
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 
 
@@ -270,7 +286,7 @@ def test_encoding_allows_exactly_the_grids_check_passes(constraint, method):
 
 
 def test_samples_cover_every_type_on_4x4():
-    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159", "entropic"}
+    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159"}
 
 
 @pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
@@ -447,6 +463,18 @@ def test_json_round_trip(constraint, geo, siblings):
     assert again.bind(siblings) == constraint
     assert again.to_json(geo) == data
     assert constraint.describe(geo)
+
+
+@pytest.mark.parametrize("constraint, geo, siblings", ALL, ids=lambda x: getattr(x, "type", ""))
+def test_declared_fields_read_and_write_what_each_class_does(constraint, geo, siblings):
+    """The declaration (fields) is the one source: the generic reader and writer agree with
+    classes that still have their own (killer.py's, declared in killer_fields.py)."""
+    cls = type(constraint)
+    data = constraint.to_json(geo)
+    assert {"type": cls.type, **C.Constraint._json_fields(constraint, geo)} == \
+        {k: v for k, v in data.items() if k != "label"}
+    generic = C.Constraint.from_json.__func__(cls, data, geo)
+    assert generic.bind(siblings) == constraint
 
 
 def test_negative_constraints_must_be_bound():

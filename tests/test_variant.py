@@ -134,6 +134,13 @@ def test_schema_lists_every_constraint_type():
     assert all(name in SCHEMA["$defs"] for name in C.CONSTRAINTS)
 
 
+def test_the_committed_schema_is_the_one_the_rule_classes_declare():
+    """The file is generated (python -m satdoku.io.schema): a rule changed without writing
+    it again fails here."""
+    from satdoku.io.schema import schema_text
+    assert SCHEMA_PATH.read_text() == schema_text()
+
+
 def test_with_jsonschema_when_installed():
     jsonschema = pytest.importorskip("jsonschema")
     for doc in DOCUMENTS:
@@ -231,8 +238,10 @@ BAD = [
     ({"size": 4, "constraints": [{"type": "clone", "cells": ["r1c1"],
                                   "clone": ["r3c3", "r3c4"]}]},
      "constraints[0] (clone): 'clone' must have as many cells as 'cells' (1), not 2"),
-    ({"size": 4, "constraints": [{"type": "entropic", "cells": ["r1c1", "r1c2", "r1c3"]}]},
-     "constraints[0] (entropic): entropic lines need a size divisible by 3, not 4"),
+    ({"size": 4, "constraints": [{"type": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}]},
+     "constraints[0] (thermo): unknown constraint type 'thermo' (did you mean 'thermometer'?)"),
+    ({"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1"], "sums": [3]}]},
+     "constraints[0] (killer): unknown field 'sums' (did you mean 'sum'?)"),
     ({"size": 4, "constraints": [{"type": "rule-159"}]},
      "constraints[0] (rule-159): rule 1-5-9 needs columns 1 to 9, not a 4x4 grid"),
     ({"size": 4, "regions": JIGSAW["regions"], "constraints": [{"type": "disjoint-groups"}]},

@@ -57,7 +57,9 @@ COLOURS = {
     "caption": "#333333",
     "extra_region": "#e2e2e2",  # extra-region cells (tint)
     "extreme": "#e6e6e6",       # minimum and maximum cells (tint), under their chevrons
-    "indexer": "#f6d8d8",       # the indexing columns of rule 1-5-9 (tint)
+    "indexer": "#f6d8d8",       # column indexers, the indexing columns of rule 1-5-9 (tint)
+    "row_indexer": "#d8f0d8",   # row indexers (tint)
+    "box_indexer": "#dcdcf6",   # box indexers (tint)
 }
 
 #: Tints of clones, one per clone constraint in turn: a cell and its copy share one.
@@ -73,6 +75,8 @@ LINE_COLOURS = {
     "entropic": "#f0a030",     # orange
     "zipper": "#e87eb0",       # pink
     "parity": "#d05050",       # red
+    "modular": "#33bbbb",      # teal
+    "nabner": "#b5b35a",       # olive
 }
 
 FONT_FAMILY = "sans-serif"

@@ -7,7 +7,9 @@ import math
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import CellsRule, Clause, Fields, bit, cell_span, restrict
+from .base import CellsRule, Clause, bit, cell_span, restrict
+from .exchange import FPuzzles
+from .fields import Cells
 from .pairs import PairRule
 
 __all__ = ["Odd", "Even", "Minimum", "Maximum"]
@@ -49,6 +51,8 @@ class Odd(_Parity):
     type = "odd"
     cells: tuple[int, ...]
     remainder = 1
+    fpuzzles = (FPuzzles("odd", "each-cell", how="all the cells in one constraint"),
+                FPuzzles("parity", "parity", how="a grid cell's \"parity\": \"Odd\""))
 
     def draw(self, canvas) -> None:
         """A grey disc in each cell."""
@@ -63,6 +67,8 @@ class Even(_Parity):
     type = "even"
     cells: tuple[int, ...]
     remainder = 0
+    fpuzzles = (FPuzzles("even", "each-cell", how="all the cells in one constraint"),
+                FPuzzles("parity", "parity", how="a grid cell's \"parity\": \"Even\""))
 
     def draw(self, canvas) -> None:
         """A grey square in each cell."""
@@ -75,6 +81,7 @@ class _Extreme(PairRule):
 
     geometry: Geometry
     cell: int
+    fields = (Cells("cells", "cell", single=True, doc="the cell"),)
 
     @functools.cached_property
     def pairs(self):
@@ -91,14 +98,6 @@ class _Extreme(PairRule):
         """The cell shaded, a chevron at each neighbour: out of a maximum, into a minimum."""
         canvas.extreme(self.cell, [b for _, b in self.pairs], maximum=self.type == "maximum")
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(self.cell)]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(geometry, f.cells(exactly=1)[0], label=f.label)
-
 
 @dataclass(frozen=True)
 class Minimum(_Extreme):
@@ -112,6 +111,8 @@ class Minimum(_Extreme):
     type = "minimum"
     geometry: Geometry
     cell: int
+    fpuzzles = (FPuzzles("minimum", "extremes", how="see [minimum and maximum]"
+                         "(#minimum-and-maximum)"),)
 
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:
@@ -125,6 +126,8 @@ class Maximum(_Extreme):
     type = "maximum"
     geometry: Geometry
     cell: int
+    fpuzzles = (FPuzzles("maximum", "extremes", how="see [minimum and maximum]"
+                         "(#minimum-and-maximum)"),)
 
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:

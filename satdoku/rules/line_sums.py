@@ -15,7 +15,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import CellsRule, Clause, Constraint, Fields, bit, digits_of, restrict, sees
+from .base import CellsRule, Clause, Constraint, bit, digits_of, restrict, sees
+from .exchange import FPuzzles
+from .fields import Cells
 from .sums import cell_term, encode_sum, one_hot, prune_cell_sum
 
 __all__ = ["RegionSum", "Zipper"]
@@ -84,6 +86,9 @@ class RegionSum(Constraint):
     type = "region-sum"
     geometry: Geometry
     line: tuple[int, ...]
+    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
+    fpuzzles = (FPuzzles("regionsumline", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -108,14 +113,6 @@ class RegionSum(Constraint):
     def draw(self, canvas) -> None:
         """A blue line."""
         canvas.line(self.line, "region_sum")
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.line]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "RegionSum":
-        f = Fields(data, geometry, "cells")
-        return cls(geometry, f.cells(), label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         return _encode_equal_sums(ctx, self.parts) if len(self.parts) > 1 else []
@@ -147,6 +144,9 @@ class Zipper(CellsRule):
 
     type = "zipper"
     line: tuple[int, ...]
+    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
+    fpuzzles = (FPuzzles("zipperline", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
 
     @property
     def cells(self) -> tuple[int, ...]:

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from ..model.geometry import Geometry
 from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
                    restrict)
+from .exchange import FPuzzles
+from .fields import Cells
 from .groups import encode_distinct, prune_distinct
 
 __all__ = ["Renban", "Between"]
@@ -19,9 +21,10 @@ def _interval(low: int, high: int) -> int:
 
 
 class _LineCells(CellsRule):
-    """A rule on ``line`` (cells in order), written as ``cells``."""
+    """A rule on ``line`` (cells in order, a cell may come twice), written as ``cells``."""
 
     line: tuple[int, ...]
+    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -41,32 +44,38 @@ class Renban(_LineCells):
 
     type = "renban"
     line: tuple[int, ...]
-    min_cells = 1
+    fpuzzles = (FPuzzles("renban", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The line's cells, each once: a renban is a set of cells."""
+        return tuple(dict.fromkeys(self.line))
 
     def describe(self, geometry: Geometry) -> str:
-        return f"renban {cell_span(geometry, self.line)}"
+        return f"renban {cell_span(geometry, self.cells)}"
 
     def draw(self, canvas) -> None:
         """A purple line."""
         canvas.line(self.line, "renban")
 
     def _windows(self, n: int) -> list[range]:
-        k = len(self.line)
+        k = len(self.cells)
         return [range(m, m + k) for m in range(1, n - k + 2)]
 
     def encode(self, ctx) -> list[Clause]:
         windows = self._windows(ctx.size)
         if not windows:
             return contradiction(ctx)
-        clauses = encode_distinct(ctx, self.line, complete=False)
+        clauses = encode_distinct(ctx, self.cells, complete=False)
         if len(windows) == 1:
-            return clauses + [[-ctx.var(c, d)] for c in self.line
+            return clauses + [[-ctx.var(c, d)] for c in self.cells
                               for d in range(1, ctx.size + 1) if d not in windows[0]]
         select = [ctx.fresh() for _ in windows]
         clauses.append(list(select))
         for s, window in zip(select, windows):
-            clauses += [[-s] + [ctx.var(c, d) for d in window] for c in self.line]
-        for c in self.line:
+            clauses += [[-s] + [ctx.var(c, d) for d in window] for c in self.cells]
+        for c in self.cells:
             for d in range(1, ctx.size + 1):
                 clauses.append([-ctx.var(c, d)] + [s for s, w in zip(select, windows) if d in w])
         return clauses
@@ -76,14 +85,14 @@ class Renban(_LineCells):
 
     def prune(self, cand: list[int]) -> list[int] | None:
         changed: set[int] = set()
-        if not prune_distinct(self.line, cand, changed):
+        if not prune_distinct(self.cells, cand, changed):
             return None
         keep = 0
         for window in self._windows(math.isqrt(len(cand))):
             mask = _interval(window[0], window[-1])
-            if fills(self.line, cand, mask):
+            if fills(self.cells, cand, mask):
                 keep |= mask
-        for c in self.line:
+        for c in self.cells:
             if not restrict(cand, c, keep, changed):
                 return None
         return sorted(changed)
@@ -100,7 +109,9 @@ class Between(_LineCells):
 
     type = "between"
     line: tuple[int, ...]
-    min_cells = 2
+    fields = (Cells("cells", "line", at_least=2, repeats=True,
+                    doc="circle, the line's cells, circle"),)
+    fpuzzles = (FPuzzles("betweenline", "lines", how="one per line"),)
 
     def describe(self, geometry: Geometry) -> str:
         name = geometry.cell_name
