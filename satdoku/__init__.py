@@ -61,10 +61,10 @@ def count(puzzle: Any, *, limit: int = 2, **options: Any):
 
 
 def encode(puzzle: Any, encoding: str | None = None, **options: Any):
-    """The CNF formula of ``puzzle`` (:func:`satdoku.cnf.encode.encode`; the encoding by grid size
+    """The CNF formula of ``puzzle`` (:func:`satdoku.cnf.formula.encode`; the encoding by grid size
     when none is named); write it with :func:`satdoku.io.dimacs.write_dimacs`."""
-    from .cnf.encode import encode as encode_grid
-    from .tasks.solvers import choose_encoding
+    from .cnf.formula import encode as encode_grid
+    from .cnf.policy import choose_encoding
     grid = _grid(puzzle)
     return encode_grid(grid, encoding or choose_encoding(grid.size), **options)
 

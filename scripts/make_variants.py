@@ -24,7 +24,7 @@ from pysat.solvers import Solver  # noqa: E402
 
 from satdoku import rules as C  # noqa: E402
 from satdoku.rules.killer import DIRECTIONS  # noqa: E402
-from satdoku.cnf.encode import encode_base  # noqa: E402
+from satdoku.cnf.formula import encode_base  # noqa: E402
 from satdoku.model.geometry import Geometry, geometry  # noqa: E402
 from satdoku.model.grid import Grid  # noqa: E402
 from satdoku.io.variant import VariantPuzzle, format_variant  # noqa: E402

@@ -1,13 +1,13 @@
 """batch: outcomes in input order, bad puzzles in their place, the same on one or more cores."""
 
-import time
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
 from satdoku.run.batch import BatchSolver, SolveOptions, solve_batch, solve_puzzles
-from satdoku.io.text import LineSplitter, parse_chunk, parse_puzzles
+from satdoku.io.lines import LineSplitter, parse_chunk
+from satdoku.io.text import parse_puzzles
 from satdoku.io.inputs import iter_inputs
 
 LINES = [
@@ -193,7 +193,7 @@ def test_workers_parse_what_one_job_parses(tmp_path, chunk_size):
 
 
 def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
-    import satdoku.io.text as formats
+    import satdoku.io.lines as formats
     monkeypatch.setattr(formats, "MAX_LINE_CHARS", 100)  # read in the parent
     long = tmp_path / "long.txt"
     # read_lines checks the length of a line still open at the end of a block: the last one

@@ -17,7 +17,7 @@ from conftest import (EMPTY_4X4, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLU
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       run_cli as run)
 from satdoku.cli import main
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
 
 def _default_sat():
@@ -451,11 +451,12 @@ def test_jobs_are_capped_at_the_cores():
 
 
 def test_check_exits_3_when_the_solvers_disagree(monkeypatch):
+    from satdoku.model.result import Capabilities, Result
     from satdoku.tasks import solvers
-    from satdoku.model.result import Result
 
     class Broken:  # a native solver that never finds anything
         name, encoding = "native", None
+        capabilities = Capabilities.needs()
 
         def solve(self, grid, *, limit=1, deadline=None):
             return Result(status="unsolvable", count=0, solver=self.name, limit=limit)
@@ -797,9 +798,12 @@ def test_exec_solver_from_the_command_line():
     assert missing.exit_code == 2 and "no-such-solver-here" in missing.stderr
 
 
-def test_variant_rules_with_the_reduced_encoding_refuse_that_puzzle_only():
+def test_variant_rules_with_the_reduced_encoding():
+    # Rules encode over the reduced variable map too (settled pairs fixed true, the pairs the
+    # reduction ruled out fixed false): miracle sudoku's one solution, proven unique.
     variant = ROOT / "puzzles" / "variants" / "miracle.json"
-    result = run("solve", variant, SMALL, "--encoding", "reduced", "--format", "line")
-    assert result.stdout.splitlines() == ["refused", SMALL_SOLUTION]
-    assert "miracle.json:1: variant constraints need a full encoding" in result.stderr
-    assert result.exit_code == 1
+    result = run("count", variant, SMALL, "--encoding", "reduced", "--format", "json")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "unique"]
+    assert records[0]["encoding"] == "reduced" and records[1]["solution"] == SMALL_SOLUTION
+    assert result.exit_code == 0

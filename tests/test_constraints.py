@@ -14,7 +14,7 @@ import satdoku.rules as C
 from conftest import all_solutions
 from satdoku.rules.base import digits_of, orthogonal_pairs
 from satdoku.rules.sums import cell_term, encode_sum, negated
-from satdoku.cnf.encode import encode_base
+from satdoku.cnf.formula import encode_base
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
 from satdoku.io.variant import parse_variants

@@ -8,7 +8,8 @@ import pytest
 from conftest import SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
 from satdoku.tasks.explain import explain, explain_puzzles, minimal_core
-from satdoku.io.text import Puzzle, parse_puzzle, parse_puzzles
+from satdoku.model.puzzle import Puzzle
+from satdoku.io.text import parse_puzzle, parse_puzzles
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, find_clash, is_solution

@@ -8,7 +8,8 @@ import pytest
 
 from conftest import SAMPLE, SMALL, SMALL_SOLUTION, grid_of
 from satdoku.run.batch import Outcome
-from satdoku.io.text import Puzzle, parse_puzzles
+from satdoku.model.puzzle import Puzzle
+from satdoku.io.text import parse_puzzles
 from satdoku.output.report import OutcomeReport, RatingReport, csv_row, place, printable
 from satdoku.model.result import Result
 

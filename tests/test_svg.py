@@ -7,7 +7,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from satdoku.io.text import Alphabet, parse_puzzle
+from satdoku.model.alphabet import Alphabet
+from satdoku.io.text import parse_puzzle
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry, jigsaw
 from satdoku.model.grid import Grid

@@ -41,46 +41,45 @@ def _box(ctx, param, value):
 def _alphabet(ctx, param, value):
     if value is None:
         return None
-    from ..io.text import Alphabet
+    from ..model.alphabet import Alphabet
     try:
         return Alphabet(value).symbols
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
 
 
-#: Commands whose --sat-solver may be an external binary (exec:...): one solve per process.
-EXEC_COMMANDS = ("solve", "count", "bench")
-#: Commands that need a SAT solver taking assumptions (not Kissat, not exec:).
-ASSUMING_COMMANDS = ("explain", "generate", "candidates")
-#: Commands that need the SAT solver's conflict counts (python-sat's Kissat reports none).
-COUNTING_COMMANDS = ("rate",)
+def _sat_solver_for(needs_of):
+    """A --sat-solver callback: the canonical name(s), refused (with the reason) when the
+    solver lacks what the command's task needs (``needs_of()``: its Capabilities)."""
+    def callback(ctx, param, value):
+        if value is None or value == ():
+            return value
+        from ..sat.catalogue import check_for
+        needs = needs_of()
+
+        def check(name: str) -> str:
+            return check_for(name, needs, ctx.command.name)
+
+        try:
+            return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
+        except SatdokuError as error:
+            raise click.BadParameter(error.message) from None
+    return callback
 
 
-def _sat_solver(ctx, param, value):
-    """The canonical --sat-solver name(s): a python-sat solver, or exec:... where the command
-    takes one; refused (with the reason) where the command needs assumptions."""
-    if value is None or value == ():
-        return value
-    from ..sat.solver import check_assumptions
-    from ..tasks.solvers import check_sat_name, is_exec
-    command = ctx.command.name
+def _needs_nothing():
+    from ..model.result import Capabilities
+    return Capabilities.needs()
 
-    def check(name: str) -> str:
-        if is_exec(name) and command not in EXEC_COMMANDS:
-            raise click.BadParameter(f"exec: solvers run one solve per process; {command} "
-                                     f"needs a python-sat solver (see 'satdoku solvers')")
-        if command in ASSUMING_COMMANDS:
-            return check_assumptions(name, command).name
-        name = check_sat_name(name)
-        if command in COUNTING_COMMANDS and name == "kissat404":
-            raise click.BadParameter(f"{name} reports no conflict counts, which {command}'s "
-                                     "score needs; choose another SAT solver")
-        return name
 
-    try:
-        return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
-    except SatdokuError as error:
-        raise click.BadParameter(error.message) from None
+def _needs_of(module: str):
+    def needs():
+        import importlib
+        return importlib.import_module(f"satdoku.tasks.{module}").NEEDS
+    return needs
+
+
+_sat_solver = _sat_solver_for(_needs_nothing)
 
 
 class _Seconds(click.ParamType):
@@ -123,12 +122,12 @@ def _labels():
 
 
 def _encoding_names() -> list[str]:
-    from ..cnf.encode import ENCODINGS
+    from ..cnf.encodings import ENCODINGS
     return list(ENCODINGS)
 
 
 def _amo_names() -> list[str]:
-    from ..cnf.encode import AMO_ENCODINGS
+    from ..cnf.encodings import AMO_ENCODINGS
     return list(AMO_ENCODINGS)
 
 
@@ -160,12 +159,15 @@ def puzzle_options(f):
     return f
 
 
-def sat_options(f):
-    """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
-    f = encoding_options(f)
-    return click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
-                        help="python-sat solver (default: see 'satdoku solvers'); solve "
-                             "and count also take exec:\"COMMAND\", a solver binary.")(f)
+def sat_options(needs_of=_needs_nothing):
+    """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it (a solver
+    that lacks what the task ``needs_of()`` is refused)."""
+    def decorate(f):
+        f = encoding_options(f)
+        return click.option("--sat-solver", callback=_sat_solver_for(needs_of), metavar="NAME",
+                            help="python-sat solver (default: see 'satdoku solvers'); solve "
+                                 "and count also take exec:\"COMMAND\", a solver binary.")(f)
+    return decorate
 
 
 def encoding_options(f):
@@ -232,7 +234,7 @@ def limit_option(default: int, minimum: int, maximum: int | None = None):
 
 
 def _max_clauses(value: int | None):
-    from ..cnf.encode import DEFAULT_MAX_CLAUSES
+    from ..budget import DEFAULT_MAX_CLAUSES
     return DEFAULT_MAX_CLAUSES if value is None else value
 
 
@@ -541,8 +543,8 @@ def _check_time_limit(sat_solver, timeout, portfolio: bool = False) -> None:
     """A time limit with a SAT solver that cannot keep one is a usage error (in a portfolio
     its process is killed at the limit)."""
     if timeout is not None and not portfolio:
-        from ..tasks.solvers import keeps_time_limit
-        if not keeps_time_limit(sat_solver):
+        from ..sat.catalogue import capabilities_of
+        if not capabilities_of(sat_solver).time_limit:
             raise click.UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
                                    f"or choose another --sat-solver")
 
@@ -557,7 +559,7 @@ def _solve_options(solver, sat_solver, encoding, amo, max_clauses, timeout, port
 
 def batch_options(f):
     """What solve and count share: inputs, how to read and solve them, where, and output."""
-    for option in reversed((inputs_argument, puzzle_options, solver_option, sat_options,
+    for option in reversed((inputs_argument, puzzle_options, solver_option, sat_options(),
                             timeout_option, jobs_option,
                             click.option("--scheduler", metavar="ADDRESS|local",
                                          help="Run on a Dask cluster (satdoku[dask]); "
@@ -612,7 +614,7 @@ def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 @main.command()
 @inputs_argument
 @puzzle_options
-@sat_options
+@sat_options(_needs_of("explain"))
 @timeout_option
 @output_options(PICTURE_FORMATS)
 @click.option("--redundant", is_flag=True,
@@ -651,7 +653,7 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
 @main.command()
 @inputs_argument
 @puzzle_options
-@sat_options
+@sat_options(_needs_of("rate"))
 @timeout_option
 @jobs_option
 @output_options()
@@ -681,7 +683,7 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
 @main.command()
 @inputs_argument
 @puzzle_options
-@click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+@click.option("--sat-solver", callback=_sat_solver_for(_needs_of("candidates")), metavar="NAME",
               help="python-sat solver (default: see 'satdoku solvers').")
 @click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
               help="Refuse formulas with more clauses (default 10,000,000).")
@@ -723,7 +725,7 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, fmt, out
               help="Only puzzles with at most M givens.")
 @click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
               help="Complete grids to try per puzzle before giving up.")
-@click.option("--sat-solver", callback=_sat_solver, metavar="NAME",
+@click.option("--sat-solver", callback=_sat_solver_for(_needs_of("generate")), metavar="NAME",
               help="python-sat solver (default: see 'satdoku solvers').")
 @click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
               help="CNF encoding (default: extended below 36x36, reduced from it).")
@@ -736,7 +738,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
              difficulty, alphabet, fmt, output, force):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
     import random
-    from ..io.text import Alphabet, check_alphabet
+    from ..model.alphabet import Alphabet, check_alphabet
     from ..tasks.generate import Generator
     from ..model.geometry import geometry
     from ..output.report import GeneratedReport
@@ -797,12 +799,12 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
 
     The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
     """
-    from ..io.dimacs import write_dimacs
-    from ..cnf.encode import encode as encode_grid
+    from ..cnf.export import write_dimacs
+    from ..cnf.formula import encode as encode_grid
     from ..io.text import format_grid
-    from ..tasks.solvers import choose_encoding
+    from ..cnf.policy import choose_encoding
     p = _one_puzzle(puzzle, box, alphabet, index)
-    encoding = encoding or choose_encoding(p.grid.size, variant=bool(p.constraints))
+    encoding = encoding or choose_encoding(p.grid.size)
 
     def body(session: Session) -> None:
         formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,

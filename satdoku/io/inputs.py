@@ -17,7 +17,10 @@ import time
 from typing import Iterable, Iterator
 
 from ..errors import PuzzleError
-from .text import Puzzle, alphabet_for, parse_puzzle, parse_puzzles, read_lines
+from ..model.puzzle import Puzzle
+from ..model.alphabet import alphabet_for
+from .text import parse_puzzle, parse_puzzles
+from .lines import read_lines
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines"]
 
@@ -186,7 +189,7 @@ class Tally:
 # import, which every command pays.
 
 class LineChunk:
-    """Raw lines of one input for a worker to parse with :func:`satdoku.io.text.parse_chunk`.
+    """Raw lines of one input for a worker to parse with :func:`satdoku.io.lines.parse_chunk`.
 
     ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
     ``finish`` when the input ends normally here (the reader finishes: a grid left open is
@@ -295,7 +298,7 @@ class Inputs:
 
     def _read_chunks(self, arg: str, source: str, raw: Iterator[str],
                      size: int) -> Iterator[LineChunk | ParsedChunk]:
-        from .text import LineSplitter, parse_chunk
+        from .lines import LineSplitter, parse_chunk
         try:
             lines, variant = _sniff(arg, raw)
         except PuzzleError as error:

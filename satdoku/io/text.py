@@ -40,134 +40,13 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 
 from ..errors import OptionError, PuzzleError
+from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, EMPTY_MARKERS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
+                              alphabet_for, make_alphabet)
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
 from ..model.grid import Grid, check_givens, clash_free
+from ..model.puzzle import Puzzle
 
-__all__ = [
-    "Alphabet", "Puzzle", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "alphabet_for",
-    "check_alphabet", "read_lines", "MAX_LINE_CHARS",
-    "parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box",
-    "LineSplitter", "parse_chunk",
-]
-
-DEFAULT_SYMBOLS = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-HEX = "0123456789ABCDEF"
-#: Characters that mark an empty cell (each only when it is not a symbol of the alphabet).
-EMPTY_MARKERS = "._*-0"
-
-_UNKNOWN = 255  # value of an unknown character in an alphabet's byte table
-
-
-@dataclass(frozen=True)
-class Alphabet:
-    """How digits are written: ``symbols[v-1]`` is digit v; ``None`` means numbers.
-
-    Letters are read case-insensitively (unless the alphabet holds both cases of a letter).
-
-    >>> a = Alphabet("123456789")
-    >>> a.symbol(7), a.symbol(0), a.digit("7"), a.digit(".")
-    ('7', '.', 7, 0)
-    >>> NUMBERS.symbol(12), NUMBERS.digit("12")
-    ('12', 12)
-    """
-
-    symbols: str | None
-
-    def __post_init__(self) -> None:
-        s = self.symbols
-        if s is None:
-            return
-        if not s:
-            raise OptionError("an alphabet needs at least one symbol")
-        for ch in s:
-            if ch.isspace() or ch in "#|,":
-                raise OptionError(f"alphabet {s!r}: {ch!r} cannot be a symbol: it separates "
-                                  f"cells or starts a comment")
-            if not ch.isprintable():
-                raise OptionError(f"alphabet {s!r}: {ch!r} is not a printable symbol")
-        if len(set(s)) != len(s):
-            dup = next(ch for i, ch in enumerate(s) if ch in s[:i])
-            raise OptionError(f"alphabet {s!r} has {dup!r} twice")
-
-    @property
-    def is_numbers(self) -> bool:
-        return self.symbols is None
-
-    def symbol(self, digit: int) -> str:
-        """How ``digit`` is written (``'.'`` for 0; ``'0'`` with numbers)."""
-        if self.symbols is None:
-            return str(digit)
-        return self.symbols[digit - 1] if digit else "."
-
-    def digit(self, symbol: str) -> int:
-        """The digit ``symbol`` stands for, 0 for an empty marker; ValueError if unknown."""
-        if self.symbols is None:
-            if symbol in ("0", *EMPTY_MARKERS):
-                return 0
-            if symbol.isascii() and symbol.isdigit():
-                return int(symbol)
-        else:
-            value = self.values.get(symbol)
-            if value is not None:
-                return value
-        raise ValueError(f"unknown symbol {symbol!r}")
-
-    @functools.cached_property
-    def values(self) -> dict[str, int]:
-        """Character -> digit (0 for empty markers), both cases of letters."""
-        if self.symbols is None:
-            raise ValueError("a numbers alphabet has no symbol table")
-        values = {m: 0 for m in EMPTY_MARKERS if m not in self.symbols}
-        for v, ch in enumerate(self.symbols, 1):
-            for variant in (ch.upper(), ch.lower()):
-                if variant == ch or variant not in self.symbols:
-                    values[variant] = v
-        return values
-
-    @functools.cached_property
-    def table(self) -> bytes:
-        """A ``bytes.translate`` table: ASCII code -> digit, 255 for anything unknown."""
-        table = bytearray([_UNKNOWN] * 256)
-        for ch, v in self.values.items():
-            if ord(ch) < 128:
-                table[ord(ch)] = v
-        return bytes(table)
-
-
-NUMBERS = Alphabet(None)
-_HEX = Alphabet(HEX)
-_DEFAULT = Alphabet(DEFAULT_SYMBOLS)
-
-
-@functools.lru_cache(maxsize=None)
-def alphabet_for(size: int) -> Alphabet:
-    """The default alphabet to write a ``size`` grid: ``123456789ABC...`` up to 35, else numbers.
-
-    >>> alphabet_for(9).symbols, alphabet_for(36).is_numbers
-    ('123456789', True)
-    """
-    return Alphabet(DEFAULT_SYMBOLS[:size]) if size <= len(DEFAULT_SYMBOLS) else NUMBERS
-
-
-@dataclass
-class Puzzle:
-    """One puzzle read from a source: its grid, or the error that kept it from being one."""
-
-    grid: Grid | None
-    source: str
-    line: int
-    index: int
-    name: str | None = None
-    alphabet: Alphabet | None = None
-    error: PuzzleError | None = None
-    parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
-    constraints: tuple = ()  # a variant puzzle's rules (satdoku.rules), beyond Sudoku's
-    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
+__all__ = ["parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box"]
 
 @functools.lru_cache(maxsize=None)
 def _has_box(size: int) -> bool:
@@ -265,7 +144,7 @@ class _Reader:
         self.geometries: dict[int, Geometry] = {}
         # One-liner lengths read by bytes.translate alone: those that cannot be a row line
         # and need no alphabet guess (16x16 may be hex).
-        table_alphabet = alphabet or _DEFAULT
+        table_alphabet = alphabet or DEFAULT
         self.fast_table = table_alphabet.table
         sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols) + 1)
         self.fast_sizes = {n * n: n for n in sizes
@@ -375,7 +254,7 @@ class _Reader:
             digits = s.encode("ascii").translate(self.fast_table)
         except UnicodeEncodeError:
             return None
-        if digits.find(_UNKNOWN) >= 0 or max(digits) > n:
+        if digits.find(UNKNOWN) >= 0 or max(digits) > n:
             return None
         line, name = self._take_header(no)
         alphabet = self.forced or alphabet_for(n)
@@ -478,8 +357,8 @@ class _Reader:
             return True
         # Ambiguous: a puzzle of its own, or the first row of an ncells x ncells grid.
         if kind == _SYMBOLS:
-            lookup = (self.forced or _DEFAULT).values
-            values = [lookup.get(ch, _UNKNOWN) for ch in text]
+            lookup = (self.forced or DEFAULT).values
+            values = [lookup.get(ch, UNKNOWN) for ch in text]
         elif values is None:
             return False
         return any(values) and all(v is not None and v <= n for v in values)
@@ -563,7 +442,7 @@ class _Reader:
                     f"write it as integers")
         if n == 16 and "0" in text and "G" not in text and "g" not in text:
             if any(m in text for m in "._*-") or text.count("0") <= 16:
-                return _HEX
+                return HEX_ALPHABET
         return alphabet_for(n)
 
 
@@ -573,11 +452,11 @@ def _read_symbols(text: str, alphabet: Alphabet,
     try:
         digits = text.encode("ascii").translate(alphabet.table)
     except UnicodeEncodeError:
-        digits = bytes(alphabet.values.get(ch, _UNKNOWN) for ch in text)
-    if digits.find(_UNKNOWN) < 0 and max(digits) <= n:
+        digits = bytes(alphabet.values.get(ch, UNKNOWN) for ch in text)
+    if digits.find(UNKNOWN) < 0 and max(digits) <= n:
         return digits, None
     for cell, d in enumerate(digits):
-        if d == _UNKNOWN:
+        if d == UNKNOWN:
             return digits, (cell, f"unknown symbol {text[cell]!r}")
         if d > n:
             return digits, (cell, f"{text[cell]!r} stands for {d}, above {n}")
@@ -600,26 +479,6 @@ def _read_numbers(rows: list[_Row], n: int) -> tuple[list[int], tuple[int, str] 
     return digits, None
 
 
-def check_alphabet(symbols: str, size: int | None = None) -> Alphabet:
-    """The :class:`Alphabet` of ``symbols``, with enough symbols for a ``size`` grid.
-
-    >>> check_alphabet("1123")
-    Traceback (most recent call last):
-    ...
-    satdoku.errors.OptionError: alphabet '1123' has '1' twice
-    """
-    alphabet = Alphabet(symbols)
-    if size is not None and len(symbols) < size:
-        raise OptionError(f"alphabet {symbols!r} is too short for a {size}x{size} grid")
-    return alphabet
-
-
-def _make_alphabet(alphabet: str | Alphabet | None) -> Alphabet | None:
-    if alphabet is None or isinstance(alphabet, Alphabet):
-        return alphabet
-    return Alphabet(alphabet)
-
-
 def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
                   box: tuple[int, int] | None = None,
                   alphabet: str | None = None) -> Iterator[Puzzle]:
@@ -640,7 +499,7 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
     """
     if box is not None:
         geometry_for_size(box[0] * box[1], box)  # raises ValueError (OptionError) if out of range
-    reader = _Reader(source, box, _make_alphabet(alphabet))
+    reader = _Reader(source, box, make_alphabet(alphabet))
     return _stream(reader, lines)
 
 
@@ -653,153 +512,6 @@ def _stream(reader: _Reader, lines: Iterable[str], first_line: int = 1,
             yield from out
     if finish:
         yield from reader.finish()
-
-
-# Splitting a stream of lines into chunks that other processes parse on their own.
-
-class LineSplitter:
-    """Says, line by line, where a stream may be cut so that each piece parses alone exactly
-    as it would in the whole stream (see :func:`parse_chunk`).
-
-    The reader of :func:`parse_puzzles` carries state from line to line: an open multi-line
-    grid, a pending ``Grid 01`` header, a whole-line comment that would name the next grid.
-    Right after a one-liner the first two are gone, and the comment is known here: so a cut
-    is allowed after a line that is a one-liner for the reader in any state, and the comment
-    goes with the next piece. Multi-line grids are never cut (:meth:`feed` says no until a
-    one-liner comes; the caller decides how long to wait).
-
-    >>> splitter = LineSplitter()
-    >>> [splitter.feed(line) for line in ["# title", "." * 81, "1 . | 3 .", "." * 81]]
-    [False, True, False, True]
-    >>> splitter.comment is None
-    True
-    """
-
-    def __init__(self, box: tuple[int, int] | None = None,
-                 alphabet: str | Alphabet | None = None) -> None:
-        if box is not None:
-            geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
-        self._reader = reader = _Reader("", box, _make_alphabet(alphabet))  # never fed
-        self.comment: str | None = None  # the whole-line comment the reader holds
-        self._maybe_block = False  # a multi-line grid may be open in the reader
-        # The reader's fast path, one table per one-liner length: symbols above N unknown.
-        self._tables = {length: bytes(d if d <= n else _UNKNOWN for d in reader.fast_table)
-                        for length, n in reader.fast_sizes.items()}
-
-    def feed(self, raw: str) -> bool:
-        """Take the next line; True when the stream may be cut after it."""
-        s = raw.strip()
-        if not s:
-            self.comment = None
-            return False
-        if s[0] == "#":  # ends any grid; names the next one
-            self.comment = s.lstrip("#").strip() or None
-            self._maybe_block = False
-            return False
-        hash_at = s.find("#")
-        if hash_at >= 0:
-            s = s[:hash_at].rstrip()
-        table = self._tables.get(len(s))
-        if table is not None and self._fast(s, table):
-            if not self._maybe_block:
-                return True  # the reader's fast path: the comment stays as it is
-            if not (_HEADER.match(s) or _RULE.fullmatch(s)):
-                # An open grid ends and the line is a one-liner of its own. (A grid can only
-                # be open after a content line, which cleared the comment.)
-                self._maybe_block = False
-                return True
-        if _HEADER.match(s):
-            self.comment, self._maybe_block = None, False
-        elif _RULE.fullmatch(s):
-            if not self._maybe_block and self._reader._is_dash_row(s):
-                self.comment, self._maybe_block = None, True
-        else:
-            self.comment, self._maybe_block = None, True
-        return False
-
-    @staticmethod
-    def _fast(s: str, table: bytes) -> bool:
-        """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
-        try:
-            return s.encode("ascii").translate(table).find(_UNKNOWN) < 0
-        except UnicodeEncodeError:
-            return False
-
-
-def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
-                comment: str | None = None, finish: bool = True,
-                box: tuple[int, int] | None = None,
-                alphabet: str | Alphabet | None = None) -> Iterator[Puzzle]:
-    """Puzzles from a piece of a stream cut where :class:`LineSplitter` allowed it.
-
-    ``first_line`` numbers its first line; ``comment`` is the splitter's comment at the cut;
-    ``finish=False`` for a piece that more lines follow (or that ended in a read error: then,
-    as in the whole stream, a grid left open is dropped). Puzzles are numbered (``index``)
-    from 1 within the piece.
-
-    >>> [p.line for p in parse_chunk(["# x", "." * 81], "f.txt", first_line=7)]
-    [8]
-    """
-    if box is not None:
-        geometry_for_size(box[0] * box[1], box)
-    reader = _Reader(source, box, _make_alphabet(alphabet))
-    reader.comment = comment
-    return _stream(reader, lines, first_line, finish)
-
-
-#: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
-#: a 1024x1024 one ~5 MB): reading stops there with a located error, so an endless stream
-#: without line ends (``< /dev/zero``) costs bounded memory.
-MAX_LINE_CHARS = 8 << 20
-
-
-def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
-    """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
-    replaced; a text stream is read as it is), without their line ends, read in blocks; any
-    stream works, FIFOs and devices included. A line longer than ``limit`` (default :data:`MAX_LINE_CHARS`) raises
-    :class:`PuzzleError` naming it, and reading stops.
-
-    >>> import io
-    >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
-    ['a', 'b']
-    >>> list(read_lines(io.BytesIO(b"1234567890"), "t", limit=4))
-    Traceback (most recent call last):
-    ...
-    satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
-    """
-    import codecs
-    limit = MAX_LINE_CHARS if limit is None else limit
-    decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    read = getattr(stream, "read1", stream.read)
-    pending: list[str] = []
-    size, number, first = 0, 0, True
-    while True:
-        block = read(1 << 16)
-        text = block if isinstance(block, str) else decoder.decode(block, final=not block)
-        if first and text:
-            text, first = text.removeprefix("\ufeff"), False
-        parts = text.split("\n")
-        if len(parts) > 1:
-            number += 1
-            yield "".join(pending + [parts[0]]).removesuffix("\r")
-            for part in parts[1:-1]:
-                number += 1
-                yield part.removesuffix("\r")
-            pending, size = [], 0
-        pending.append(parts[-1])
-        size += len(parts[-1])
-        if size > limit:
-            number += 1
-            raise PuzzleError(f"line {number} is longer than {_size_text(limit)}: not a "
-                              f"puzzle; reading stops", source=source, line=number)
-        if not block:
-            if size:
-                yield "".join(pending).removesuffix("\r")
-            return
-
-
-def _size_text(chars: int) -> str:
-    return f"{chars >> 20} MiB" if chars >= 1 << 20 else f"{chars} characters"
 
 
 def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
@@ -822,6 +534,7 @@ def read_puzzles(path: str, *, box: tuple[int, int] | None = None,
             stream, source = open(path, "rb"), path
         except OSError as exc:
             raise PuzzleError(f"cannot read: {exc.strerror or exc}", source=path) from None
+    from .lines import read_lines
     puzzles = parse_puzzles(read_lines(stream, source), source, box=box, alphabet=alphabet)
     return _closing(stream if path != "-" else None, puzzles, source)
 

@@ -30,7 +30,7 @@ from typing import Any, Iterable, Iterator
 
 from ..rules import Constraint, bind_all, constraint_from_json, parse_cell
 from ..errors import PuzzleError
-from .text import alphabet_for
+from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens, solution_problems
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from ..io.text import Alphabet, Puzzle, alphabet_for, format_grid
+from ..model.alphabet import Alphabet, alphabet_for
+from ..model.puzzle import Puzzle
+from ..io.text import format_grid
 from ..model.grid import Grid
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "OutcomeReport", "ExplanationReport",

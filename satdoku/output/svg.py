@@ -33,7 +33,7 @@ import re
 import textwrap
 from typing import Iterable, Sequence, Union
 
-from ..io.text import Alphabet, alphabet_for
+from ..model.alphabet import Alphabet, alphabet_for
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 
@@ -767,7 +767,7 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
         puzzle: the givens, drawn in :data:`COLOURS` ``given``.
         solution: a filled grid; its digits in the other cells are drawn in ``solved``.
         highlight: cells shaded in ``highlight`` (differing cells, the givens of a core).
-        alphabet: how digits are written (default :func:`satdoku.io.text.alphabet_for`).
+        alphabet: how digits are written (default :func:`satdoku.model.alphabet.alphabet_for`).
         title: a line above the grid; caption: text below it (wrapped).
         second: another filled grid, drawn to the right with the same givens and highlights
             (the second solution of an ambiguous puzzle).

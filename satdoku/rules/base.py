@@ -1,7 +1,7 @@
 """What every variant constraint is and shares: the base class, the encoding context, reading
 a constraint's JSON fields, candidate bitmasks and a search-based prune.
 
-Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.cnf.encode`):
+Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.cnf.encodings`):
 
 - constraint: one rule of a variant puzzle beyond rows, columns and boxes (a killer cage, a
   thermometer, anti-knight...). ``cells`` are the cells it touches.

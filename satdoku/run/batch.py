@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..deadline import NO_DEADLINE, Deadline
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
-from ..io.text import Puzzle
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..model.puzzle import Puzzle
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..io.inputs import puzzle_work
@@ -86,7 +86,7 @@ class BatchSolver:
         if options.check:
             self.other = options.make("native" if options.solver == "sat" else "sat")
         for solver in (self.solver, self.other):
-            if hasattr(solver, "steer"):  # counts in a batch: see satdoku.sat.solver.SatSolver.steer
+            if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
                 solver.steer = True
 
     def run_grid(self, grid: Grid, parse_ms: float = 0.0,
@@ -232,7 +232,7 @@ def _solve_pieces(packed: list[tuple]) -> list[list]:
 
 
 def _parse_and_run(batch: BatchSolver, item: tuple) -> list[tuple]:
-    from ..io.text import parse_chunk
+    from ..io.lines import parse_chunk
     _, source, first_line, lines, comment, finish, (box, alphabet) = item
     puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
                           finish=finish, box=box, alphabet=alphabet)

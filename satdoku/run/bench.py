@@ -35,10 +35,11 @@ from typing import Any, Callable, Iterable, Iterator, Sequence
 from ..deadline import Deadline
 from ..errors import OptionError, SatdokuError
 from ..io.files import publish
-from ..io.text import Puzzle
+from ..model.puzzle import Puzzle
 from ..model.result import Result
-from ..tasks.solvers import (SOLVERS, check_sat_name, choose_encoding, is_exec, make_solver, solve,
-                      verify)
+from ..tasks.solvers import SOLVERS, make_solver, solve, verify
+from ..sat.catalogue import check_sat_name, is_exec
+from ..cnf.policy import choose_encoding
 
 __all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
            "summarise", "format_rows", "format_table", "check_matplotlib", "plot_bench",
@@ -145,8 +146,8 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
     >>> [g.label for g in check_groups([], ["exec:sh -c true", "cadical195"], [])]
     ['exec:sh -c true', 'sat:cadical195']
     """
-    from ..cnf.encode import check_encoding
-    from ..sat.solver import DEFAULT_SAT_SOLVER
+    from ..cnf.encodings import check_encoding
+    from ..sat.catalogue import DEFAULT_SAT_SOLVER
     named = [check_sat_name(name) for name in sat_solvers]
     encodings = list(encodings)
     for name in encodings:

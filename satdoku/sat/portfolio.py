@@ -37,10 +37,11 @@ from multiprocessing.connection import wait
 from typing import Any, Iterable, Iterator, Sequence
 
 from ..deadline import NO_DEADLINE, Deadline
-from ..cnf.encode import DEFAULT_MAX_CLAUSES, ENCODINGS
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..cnf.encodings import ENCODINGS
 from ..errors import OptionError
 from ..model.grid import Grid
-from ..model.result import Result
+from ..model.result import Capabilities, Result
 
 __all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size",
            "single_puzzle"]
@@ -80,7 +81,7 @@ class Config:
 
     def make(self, max_clauses: int | None = DEFAULT_MAX_CLAUSES):
         """A solver for one puzzle in this configuration."""
-        from ..tasks.solvers import is_exec
+        from .catalogue import is_exec
         if is_exec(self.sat_solver):
             from .external import ExecSolver
             if self.options:
@@ -92,8 +93,8 @@ class Config:
 
     @property
     def keeps_time_limit(self) -> bool:
-        from ..tasks.solvers import keeps_time_limit
-        return keeps_time_limit(self.sat_solver)
+        from .catalogue import capabilities_of
+        return capabilities_of(self.sat_solver).time_limit
 
 
 def parse_config(text: str) -> Config:
@@ -106,7 +107,7 @@ def parse_config(text: str) -> Config:
     >>> parse_config("kissat").label
     'kissat404'
     """
-    from ..tasks.solvers import check_sat_name
+    from .catalogue import check_sat_name
     rest, options = text.strip(), ()
     head, slash, last = rest.rpartition("/")
     if slash and "=" in last:
@@ -203,7 +204,8 @@ class PortfolioSolver:
 
     name = "portfolio"
     encoding = None
-    takes_constraints = True  # variant rules: the racers that can serve them (racers())
+    #: Rules go to the racers that can serve them (racers()); each racer is its own process.
+    capabilities = Capabilities(assumptions=False, conflicts=False)
 
     def __init__(self, configs: Sequence[Config] | None = None, *, jobs: int = 0,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
@@ -220,7 +222,7 @@ class PortfolioSolver:
         serve it. Variant rules need a full encoding; from
         :data:`~satdoku.tasks.solvers.LARGE_MIN_SIZE` on, a full formula does not fit, so every
         configuration gets the reduced one (and duplicates go)."""
-        from ..tasks.solvers import LARGE_MIN_SIZE
+        from ..cnf.policy import LARGE_MIN_SIZE
         chosen: list[Config] = []
         for config in self.configs:
             if constraints and config.encoding == "reduced":
@@ -337,7 +339,7 @@ def _stop_racers(racers: list[tuple[Config, Any]]) -> None:
     """Stop every racer still running and reap them all (no zombies). Those that run an
     external solver get SIGTERM first (see :data:`TERM_WAIT_S`); python-sat racers, whose
     solver does not look at signals mid-call, are killed at once: they leave nothing behind."""
-    from ..tasks.solvers import is_exec
+    from .catalogue import is_exec
     gentle = [p for c, p in racers if is_exec(c.sat_solver) and p.is_alive()]
     for process in gentle:
         process.terminate()

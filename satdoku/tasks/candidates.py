@@ -16,16 +16,19 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..deadline import Deadline, TimeUp
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..errors import InternalError, TooBigError
-from ..io.text import Puzzle
+from ..model.puzzle import Puzzle
 from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.reduce import reduce_candidates
-from ..model.result import counted_status
+from ..model.result import Capabilities, counted_status
 from ..sat.solver import SatSolver
 
 __all__ = ["Candidates", "true_candidates", "candidate_puzzles"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
 
 
 @dataclass

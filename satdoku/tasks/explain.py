@@ -26,16 +26,21 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
 from ..deadline import Deadline, TimeUp
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..errors import InternalError, TooBigError
-from ..io.text import Puzzle
+from ..model.puzzle import Puzzle
+from ..model.result import Capabilities
 from ..model.grid import Grid, solution_problems
 from ..sat.solver import SatSolver
 from ..native.search import NativeSolver
-from .solvers import LARGE_MIN_SIZE, solve
+from ..cnf.policy import LARGE_MIN_SIZE
+from .solvers import solve
 from ..native.techniques import Steps, solve_by_techniques
 
 __all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core", "redundant_members"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
 
 #: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
 Member = tuple[str, int]
@@ -73,7 +78,7 @@ class Explanation:
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
-        from ..io.text import alphabet_for
+        from ..model.alphabet import alphabet_for
         geo = self.grid.geometry
         kind, index = member
         if kind == "rule":

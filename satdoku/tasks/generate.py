@@ -41,10 +41,14 @@ from typing import Any, Iterator
 
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
+from ..model.result import Capabilities
 from ..model.grid import Grid, is_solution
 
 __all__ = ["pattern_grid", "full_grid", "make_puzzle", "SYMMETRIES", "symmetry_orbits",
            "Generated", "Generator", "DEFAULT_CONFLICTS"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
 
 #: Clue patterns on offer: none, half-turn, quarter-turn and left-right mirror symmetry.
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror")
@@ -214,7 +218,7 @@ class Generator:
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None) -> None:
         from ..sat.solver import SatSolver
-        from .solvers import LARGE_MIN_SIZE
+        from ..cnf.policy import LARGE_MIN_SIZE
         self.geometry = geometry
         self.seed = seed
         self.orbits = symmetry_orbits(geometry, symmetry)

@@ -34,16 +34,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Iterable, Iterator
 
 from ..deadline import Deadline
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
-from ..io.text import Puzzle
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..model.puzzle import Puzzle
+from ..model.result import Capabilities
 from ..model.grid import Grid
 from ..sat.solver import SatSolver
-from .solvers import LARGE_MIN_SIZE, solve
+from ..cnf.policy import LARGE_MIN_SIZE
+from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.techniques import Steps
 
 __all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("conflicts")
 
 #: (lowest score, label), easiest first.
 LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),

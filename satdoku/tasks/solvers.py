@@ -14,80 +14,15 @@ from __future__ import annotations
 import time
 from typing import Any, Callable
 
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
-from ..cnf.encode import DEFAULT_ENCODING, DEFAULT_MAX_CLAUSES
 from ..errors import OptionError, PuzzleError
 from ..model.grid import Grid, check_givens, clash_free, solution_problems
 from ..model.result import Result, Solver
+from ..sat.catalogue import check_sat_name, is_exec
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "LARGE_MIN_SIZE", "choose_encoding",
-           "make_solver", "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
-
-#: Grids at least this big get the reduced encoding when none is named (solve, count, encode,
-#: decode, bench). From 36 x 36 the full formula (N**3 variables, ~2 N**4 clauses, 3.3 million
-#: at 36) costs seconds to build and hundreds of MB, while the givens of real puzzles leave a
-#: few thousand open pairs. At 25 x 25 the full formula fits, but its clues as assumptions
-#: cost hard puzzles 5 to 10 times the CPU (CaDiCaL cannot simplify them away), and the
-#: reduced formula counts easy ones 3 times faster (docs/hard-grids.md). 16 x 16 batches stay
-#: much faster with the incremental full formula (0.58 vs 5.32 ms a puzzle).
-REDUCED_MIN_SIZE = 25
-
-#: From this size the full formula does not fit: every command defaults to the reduced
-#: encoding, and every racer of a portfolio gets it. Below it, the commands that ask one
-#: incremental solver many questions about a puzzle under assumptions (explain's cores,
-#: generate's digging) or keep a scale (rate's conflicts) keep the full formula.
-LARGE_MIN_SIZE = 36
-
-
-def choose_encoding(size: int, reduced_from: int = REDUCED_MIN_SIZE, *,
-                    variant: bool = False) -> str:
-    """The encoding an N x N grid gets when none is named: reduced from ``reduced_from``, and
-    for a ``variant`` puzzle (whose rules need a full encoding) only where a full formula
-    does not fit (:data:`LARGE_MIN_SIZE`).
-
-    >>> choose_encoding(9), choose_encoding(25), choose_encoding(25, variant=True)
-    ('extended', 'reduced', 'extended')
-    """
-    if variant:
-        reduced_from = max(reduced_from, LARGE_MIN_SIZE)
-    return "reduced" if size >= reduced_from else DEFAULT_ENCODING
-
-
-#: A --sat-solver name with this prefix is an external command (:mod:`satdoku.sat.external`).
-PREFIX = "exec:"
-
-
-def is_exec(name: str | None) -> bool:
-    """True when ``name`` names an external command (``exec:...``)."""
-    return bool(name) and name.startswith(PREFIX)
-
-
-def check_sat_name(name: str) -> str:
-    """The canonical name of a SAT solver: a python-sat solver (aliases allowed) or an
-    external command ``exec:...`` whose program is on PATH. Raises :class:`OptionError`.
-
-    >>> check_sat_name("m22")
-    'minisat22'
-    """
-    if is_exec(name):
-        from ..sat.external import check_command
-        return check_command(name).spec
-    from ..sat.solver import check_sat_solver
-    return check_sat_solver(name).name
-
-
-def keeps_time_limit(sat_solver: str | None) -> bool:
-    """True when ``sat_solver`` (a canonical name, None: the default) can stop at a time
-    limit: external commands are killed, python-sat solvers need interrupt() or budgets.
-
-    >>> keeps_time_limit("lingeling"), keeps_time_limit("exec:cadical")
-    (False, True)
-    """
-    if sat_solver is None or is_exec(sat_solver):
-        return True
-    from ..sat.solver import check_sat_solver
-    info = check_sat_solver(sat_solver)
-    return info.interrupt or info.budget
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "verify", "describe",
+           "python_sat_version"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
@@ -201,7 +136,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
     if deadline is None:
         deadline = Deadline(timeout)
     if constraints:
-        if not getattr(solver, "takes_constraints", False):
+        if not solver.capabilities.rules:
             return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
                           message=f"{solver.name} cannot solve variant puzzles")
         try:
@@ -223,9 +158,10 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
 def describe() -> dict[str, Any]:
     """What ``satdoku solvers`` shows: methods, SAT solvers, encodings, at-most-one encodings,
     the defaults, and python-sat's version."""
-    from ..cnf.encode import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_REDUCED_AMO, ENCODINGS,
-                         PAIRWISE_MAX)
-    from ..sat.solver import DEFAULT_SAT_SOLVER, SAT_SOLVERS
+    from ..cnf.encodings import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING,
+                                 DEFAULT_REDUCED_AMO, ENCODINGS, PAIRWISE_MAX)
+    from ..cnf.policy import REDUCED_MIN_SIZE
+    from ..sat.catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS
     return {
         "solvers": list(SOLVERS), "default_solver": DEFAULT_SOLVER,
         "sat_solvers": [{"name": name, "default": name == DEFAULT_SAT_SOLVER,
