@@ -73,6 +73,7 @@ TEST_PUZZLES = """\
 {"format": "satdoku-variant", "version": 1, "name": "row-indexer test", "size": 4, "box": "2x2", "givens": {"r1c2": 3, "r3c1": 1, "r3c3": 3, "r4c4": 1}, "constraints": [{"type": "row-indexer", "cells": ["r2c3", "r3c3", "r3c4"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "column-indexer test", "size": 4, "box": "2x2", "givens": {"r2c3": 2, "r3c4": 4, "r4c1": 4}, "constraints": [{"type": "column-indexer", "cells": ["r1c2", "r2c1", "r4c3"]}]}
 {"format": "satdoku-variant", "version": 1, "name": "box-indexer test", "size": 4, "box": "2x2", "givens": {"r1c2": 4, "r1c3": 3, "r3c3": 4}, "constraints": [{"type": "box-indexer", "cells": ["r2c4", "r3c1", "r4c3"]}]}
+{"format": "satdoku-variant", "version": 1, "name": "candidates test", "size": 4, "box": "2x2", "givens": {"r2c3": 3, "r4c2": 1}, "constraints": [{"type": "candidates", "cells": ["r1c4", "r2c1", "r3c1", "r4c4"], "digits": [1, 4]}]}
 """
 
 PUZZLES = [e.puzzle for e in parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES")]
@@ -266,7 +267,8 @@ BASE_SAMPLES = [
     C.BoxIndexer(G4, (0, 3, 15)), C.GermanWhispers((0, 1, 5, 4, 0), 2),
     C.Palindrome((0, 1, 2, 1, 0)), C.RegionSum(G4, (0, 1, 5, 1)), C.Thermometer((0, 1, 0)),
     C.SlowThermometer((0, 1, 0)), C.Renban((0, 1, 5, 1)), C.Zipper((0, 1, 2, 1)),
-    C.Entropic((0, 1, 0)), C.Palindrome((0, 4, 0)),
+    C.Entropic((0, 1, 0)), C.Palindrome((0, 4, 0)), C.Candidates((0, 5), (1, 2)),
+    C.Candidates((3,), (4,)),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 

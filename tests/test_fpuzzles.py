@@ -160,6 +160,9 @@ CASES = {
                        [{"type": "german-whispers", "cells": ["r1c1", "r1c2"], "difference": 4}]),
     "entropicline 6x6": (fp(6, entropicline=[{"lines": [["R1C1", "R1C2"]]}]),
                          [{"type": "entropic", "cells": ["r1c1", "r1c2"]}]),
+    "givenPencilMarks": (fp(4, grid=[[{"givenPencilMarks": [1, 2]}, {"givenPencilMarks": [2, 1]},
+                                      {"givenPencilMarks": [1, 2, 3, 4]}, {}]] + [[{}] * 4] * 3),
+                         [{"type": "candidates", "cells": ["r1c1", "r1c2"], "digits": [1, 2]}]),
     "a line through a cell twice": (
         fp(whispers=[{"lines": [["R1C1", "R1C2", "R2C2", "R2C1", "R1C1"]]}]),
         [{"type": "german-whispers", "cells": ["r1c1", "r1c2", "r2c2", "r2c1", "r1c1"],
@@ -174,7 +177,8 @@ def test_each_fpuzzles_key_becomes_its_satdoku_constraints(name):
 
 
 def test_every_key_the_rules_declare_is_tested():
-    tested = {key for data, _ in CASES.values() for key in data} | {"negative", "parity"}
+    tested = {key for data, _ in CASES.values() for key in data} | {
+        "negative", "parity", "givenPencilMarks"}
     assert {key for key, _, _ in mapping()} <= tested
 
 

@@ -427,6 +427,8 @@ CASES = {
                        lambda r: tints(r) == [COLOURS["indexer"]]),
     "box-indexer": ({"type": "box-indexer", "cells": ["r5c5"]},
                     lambda r: tints(r) == [COLOURS["box_indexer"]]),
+    "candidates": ({"type": "candidates", "cells": ["r5c5"], "digits": [1, 5, 9]},
+                   lambda r: sorted(t for t, _, _ in texts(r)) == ["1", "5", "9"]),
 }
 
 
@@ -570,6 +572,7 @@ GALLERY = [
     {"type": "row-indexer", "cells": ["r1c9"]},
     {"type": "column-indexer", "cells": ["r2c1"]},
     {"type": "box-indexer", "cells": ["r8c8"]},
+    {"type": "candidates", "cells": ["r1c2"], "digits": [2, 7]},
     {"type": "rule-159"}, {"type": "anti-knight"}, {"type": "anti-king"},
     {"type": "non-consecutive"}, {"type": "disjoint-groups"}, {"type": "no-kropki"},
     {"type": "no-xv"},

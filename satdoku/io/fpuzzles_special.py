@@ -320,6 +320,18 @@ def _kropki_flags(want_d: set, want_r: set, whites: set, blacks: set):
     return None
 
 
+# -- given pencil marks: a grid cell's "givenPencilMarks": [digits] ------------------------
+
+def _read_pencilmarks(r, key: str, decls) -> None:
+    for digits, names in r.candidates.items():
+        r.add({"type": "candidates", "cells": names, "digits": list(digits)})
+
+
+def _write_pencilmarks(w, decl, c) -> None:
+    for cell in c.cells:
+        w.data["grid"][cell // w.n][cell % w.n]["givenPencilMarks"] = list(c.digits)
+
+
 def _read_nothing(r, key: str, decls) -> None:
     """A key read with the grid (a cell's ``parity``)."""
 
@@ -335,4 +347,5 @@ SPECIAL = {
     "indexer": Shape(_read_indexer, _write_indexer),
     "negative": Shape(_read_negative, _write_negative, _finish_negative),
     "parity": Shape(_read_nothing),
+    "pencilmarks": Shape(_read_pencilmarks, _write_pencilmarks),
 }

@@ -329,6 +329,20 @@ class Canvas:
         self.text_at(x + 0.1 * self.cell, y + 0.08 * self.cell + px / 2, text, size=px,
                      colour=colour, anchor="start", background=background)
 
+    def pencil_marks(self, cell: Place, symbols: Sequence[str], *,
+                     colour: str = COLOURS["thin"]) -> None:
+        """Small symbols in a cell, each digit at its place of a keypad-like grid (1 top left)
+        as solvers write candidates; a cell's digit, drawn later, lies over them."""
+        x0, y0 = self.corner(*self.row_col(cell))
+        side = math.isqrt(self.size - 1) + 1
+        px = self.cell * 0.8 / side
+        for symbol in symbols:
+            d = self.alphabet.digit(symbol) - 1
+            r, c = divmod(d, side)
+            self.text_at(x0 + self.cell * 0.1 + (c + 0.5) * px,
+                         y0 + self.cell * 0.1 + (r + 0.5) * px, symbol, size=0.8 * px,
+                         colour=colour, layer="mark")
+
     def line(self, places: Sequence[Place], colour: str = "palindrome", *, width: float = 0.2,
              dash: Sequence[float] | None = None, opacity: float | None = None,
              layer: str = "shape") -> None:

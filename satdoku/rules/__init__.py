@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from .base import Clause, Constraint, EncodeContext, cell_span, parse_cell
-from .cells import Even, Maximum, Minimum, Odd
+from .cells import Candidates, Even, Maximum, Minimum, Odd
 from .dots import XV, EdgeSum, KropkiBlack, KropkiWhite, NoKropki, NoXV
 from .groups import Diagonal, DisjointGroups, ExtraRegion
 from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
@@ -55,7 +55,7 @@ _CLASSES = (
     ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
     KropkiBlack, XV, EdgeSum, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome,
     Between, RegionSum, Entropic, Modular, Nabner, Zipper, Clone, Quadruple, Sandwich, XSum,
-    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer)
+    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer, Candidates)
 register(_CLASSES)
 
 __all__ = [

@@ -1,4 +1,5 @@
-"""Rules on single cells: ``odd``, ``even``, ``minimum``, ``maximum``."""
+"""Rules on single cells: ``odd``, ``even``, ``candidates`` (pencil-mark givens: the digits a
+cell may hold), ``minimum``, ``maximum``."""
 
 from __future__ import annotations
 
@@ -9,10 +10,10 @@ from dataclasses import dataclass
 from ..model.geometry import Geometry
 from .base import CellsRule, Clause, bit, cell_span, restrict
 from .exchange import FPuzzles
-from .fields import Cells
+from .fields import Cells, Ints
 from .pairs import PairRule
 
-__all__ = ["Odd", "Even", "Minimum", "Maximum"]
+__all__ = ["Odd", "Even", "Candidates", "Minimum", "Maximum"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -74,6 +75,56 @@ class Even(_Parity):
         """A grey square in each cell."""
         for c in self.cells:
             canvas.even(c)
+
+
+@dataclass(frozen=True)
+class Candidates(CellsRule):
+    """``candidates``: each cell holds one of ``digits`` (pencil marks given as clues, as in
+    sukaku puzzles and f-puzzles' given pencil marks).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> Candidates((0, 5), (1, 3)).describe(geometry(2, 2)), Candidates((0,), (2, 4)).holds((4,))
+    ('candidates r1c1-r2c2: 1, 3', True)
+    """
+
+    type = "candidates"
+    cells: tuple[int, ...]
+    digits: tuple[int, ...]
+    fields = (Cells(doc="the cells"),
+              Ints("digits", min_items=1, unique=True, what="digits",
+                   doc="the digits each of them may hold"))
+    fpuzzles = (FPuzzles("givenPencilMarks", "pencilmarks",
+                         how="a grid cell's given pencil marks; cells with the same marks in "
+                             "one constraint"),)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digits", tuple(sorted(self.digits)))
+
+    @property
+    def mask(self) -> int:
+        return sum(bit(d) for d in self.digits)
+
+    def encode(self, ctx) -> list[Clause]:
+        return [[-ctx.var(c, d)] for c in self.cells
+                for d in range(1, ctx.size + 1) if d not in self.digits]
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return all(d in self.digits for d in digits)
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        for c in self.cells:
+            if not restrict(cand, c, self.mask, changed):
+                return None
+        return sorted(changed)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"candidates {cell_span(geometry, self.cells)}: {', '.join(map(str, self.digits))}"
+
+    def draw(self, canvas) -> None:
+        """The digits small in each cell, where a solver writes pencil marks."""
+        for c in self.cells:
+            canvas.pencil_marks(c, [canvas.symbol(d) for d in self.digits])
 
 
 class _Extreme(PairRule):
