@@ -429,6 +429,16 @@ CASES = {
                     lambda r: tints(r) == [COLOURS["box_indexer"]]),
     "candidates": ({"type": "candidates", "cells": ["r5c5"], "digits": [1, 5, 9]},
                    lambda r: sorted(t for t, _, _ in texts(r)) == ["1", "5", "9"]),
+    "double-arrow": ({"type": "double-arrow", "cells": ["r1c1", "r1c2", "r1c3"]},
+                     lambda r: strokes(r, "circle") == [LINE_COLOURS["double_arrow"]] * 2),
+    "lockout": ({"type": "lockout", "cells": ["r1c1", "r1c2", "r1c3"]},
+                lambda r: strokes(r).count(LINE_COLOURS["lockout"]) == 3),
+    "diagonal-non-consecutive": ({"type": "diagonal-non-consecutive"},
+                                 check_note("diagonal non-consecutive")),
+    "multi-killer": ({"type": "multi-killer", "cells": ["r1c1", "r1c2"], "sums": [3, 12]},
+                     lambda r: [t for t, _, _ in texts(r)] == ["3|12"]),
+    "sum-line": ({"type": "sum-line", "cells": ["r1c1", "r1c2", "r1c3"], "sum": 10},
+                 lambda r: check_line("sum_line")(r) or [t for t, _, _ in texts(r)] == ["10"]),
 }
 
 
@@ -573,6 +583,11 @@ GALLERY = [
     {"type": "column-indexer", "cells": ["r2c1"]},
     {"type": "box-indexer", "cells": ["r8c8"]},
     {"type": "candidates", "cells": ["r1c2"], "digits": [2, 7]},
+    {"type": "double-arrow", "cells": ["r6c4", "r7c4", "r8c4"]},
+    {"type": "lockout", "cells": ["r3c7", "r3c8", "r3c9"]},
+    {"type": "multi-killer", "cells": ["r2c2", "r2c3"], "sums": [3, 12]},
+    {"type": "sum-line", "cells": ["r8c6", "r8c7", "r9c7", "r8c6"], "sum": 10},
+    {"type": "diagonal-non-consecutive"},
     {"type": "rule-159"}, {"type": "anti-knight"}, {"type": "anti-king"},
     {"type": "non-consecutive"}, {"type": "disjoint-groups"}, {"type": "no-kropki"},
     {"type": "no-xv"},
@@ -582,8 +597,9 @@ GALLERY = [
 def test_gallery_has_every_type():
     assert {c["type"] for c in GALLERY} == set(CONSTRAINTS)
     root = drawn(*GALLERY, title="every rule")
-    assert notes(root) == ("rules: rule 1-5-9, anti-knight, anti-king, non-consecutive, "
-                           "disjoint groups, no other kropki dots, no other X or V")
+    assert notes(root) == ("rules: diagonal non-consecutive, rule 1-5-9, anti-knight, "
+                           "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
+                           "no other X or V")
 
 
 def test_clone_shows_over_an_area():

@@ -47,7 +47,7 @@ COSMETIC = {
     "line": "drawn lines",
     "rectangle": "rectangles",
     "circle": "circles",
-    "cage": "drawn cages (a killer cage is 'killercage')",
+    "cage": "drawn cages",
     "arrowhead": "arrowheads",
 }
 
@@ -292,21 +292,18 @@ class Reader:
             if key in METADATA or key in handled or value in (None, False, [], {}, ""):
                 continue
             if key in COSMETIC:
-                own, orphans = self.cosmetic_entries(key)
-                if own:
-                    self.note(f"{COSMETIC[key]} ({own})")
-                for name in orphans:
-                    self.problem(f"f-puzzles '{key}' drawn for the rule {name!r}, which the "
-                                 f"puzzle does not hold: satdoku cannot tell what it says")
+                value = self.data[key]
+                self.drawings(key, value if isinstance(value, list) else [value])
             elif key in UNSUPPORTED:
                 self.problem(f"f-puzzles '{key}' ({UNSUPPORTED[key]}): no satdoku rule for it")
             else:
                 self.problem(f"f-puzzles '{key}': unknown to satdoku")
 
-    def cosmetic_entries(self, key: str) -> tuple[int, list[str]]:
+    def cosmetic_entries(self, key: str, entries: list | None = None) -> tuple[int, list[str]]:
         """How many entries of a cosmetic key are the setter's own drawing, and the rule names
         of copies whose rule is absent."""
-        entries = self.data[key] if isinstance(self.data[key], list) else [self.data[key]]
+        if entries is None:
+            entries = self.data[key] if isinstance(self.data[key], list) else [self.data[key]]
         own, orphans = 0, []
         for entry in entries:
             origin = _copy_of(entry)
@@ -316,6 +313,15 @@ class Reader:
                 if origin not in orphans:
                     orphans.append(origin)
         return own, orphans
+
+    def drawings(self, key: str, entries: list) -> None:
+        """Notes (and problems, for copies of absent rules) for drawn ``entries`` of ``key``."""
+        own, orphans = self.cosmetic_entries(key, entries)
+        if own:
+            self.note(f"{COSMETIC[key]} ({own})")
+        for name in orphans:
+            self.problem(f"f-puzzles '{key}' drawn for the rule {name!r}, which the puzzle "
+                         f"does not hold: satdoku cannot tell what it says")
 
 
 def _copy_of(entry: Any) -> str | None:

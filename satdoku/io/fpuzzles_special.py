@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import re
+
 from ..rules.killer import DIRECTIONS
+from ..rules.multikiller import digital_root_sums
 from .fpuzzles_shapes import Shape, fp_cell
 
 __all__ = ["SPECIAL"]
@@ -332,6 +335,37 @@ def _write_pencilmarks(w, decl, c) -> None:
         w.data["grid"][cell // w.n][cell % w.n]["givenPencilMarks"] = list(c.digits)
 
 
+# -- drawn cages: a value "DRn" is a cage of the totals with digital root n ------------------
+
+_DR = re.compile(r"DR(\d)")
+
+
+def _read_drcage(r, key: str, decls) -> None:
+    drawn = []
+    for i, entry in enumerate(r.entries(key), 1):
+        value = entry.get("value")
+        match = _DR.search(value.strip()) if isinstance(value, str) else None
+        cells = entry.get("cells")
+        if match is None or not isinstance(cells, list) or not 1 <= len(cells) <= r.size:
+            drawn.append(entry)
+            continue
+        names = r.cells(cells, _what(key, i))
+        sums = digital_root_sums(r.size, len(names), int(match.group(1)))
+        r.add({"type": "multi-killer", "cells": names, "sums": list(sums)} if sums else
+              {"type": "killer", "cells": names, "sum": None})  # no total fits: as SudokuSolver
+    if drawn:
+        r.drawings(key, drawn)
+
+
+def _write_drcage(w, decl, c) -> str | None:
+    root = (c.sums[0] - 1) % 9 + 1
+    if c.sums != digital_root_sums(w.n, len(c.cells), root):
+        return "totals that are not all those of one digital root (f-puzzles' 'DRn' cages)"
+    w.append(decl.key, {"cells": [w.name(x) for x in c.cells], "value": f"DR{root}",
+                        "outlineC": "#000000", "fontC": "#000000"})
+    return None
+
+
 def _read_nothing(r, key: str, decls) -> None:
     """A key read with the grid (a cell's ``parity``)."""
 
@@ -348,4 +382,5 @@ SPECIAL = {
     "negative": Shape(_read_negative, _write_negative, _finish_negative),
     "parity": Shape(_read_nothing),
     "pencilmarks": Shape(_read_pencilmarks, _write_pencilmarks),
+    "drcage": Shape(_read_drcage, _write_drcage),
 }

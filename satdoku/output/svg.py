@@ -77,6 +77,9 @@ LINE_COLOURS = {
     "parity": "#d05050",       # red
     "modular": "#33bbbb",      # teal
     "nabner": "#b5b35a",       # olive
+    "double_arrow": "#c54b8b",  # plum, with circles at both ends
+    "lockout": "#8a8ad0",      # slate blue, with diamonds at both ends
+    "sum_line": "#3f9f5f",     # dark green, dashed
 }
 
 FONT_FAMILY = "sans-serif"
@@ -569,6 +572,16 @@ class Canvas:
         for x, y in ends:
             self.circle_at(x, y, radius, fill=COLOURS["background"], stroke=colour,
                            width=self.thin * 2)
+
+    def lockout(self, cells: Sequence[Place], *, colour: str = "lockout") -> None:
+        """A lockout line: a line with a diamond on both end cells."""
+        colour = colour_of(colour)
+        r = 0.36 * self.cell
+        self.path_at([self.centre(p) for p in cells], stroke=colour, width=0.12 * self.cell)
+        for end in (cells[0], cells[-1]):
+            x, y = self.centre(end)
+            self.path_at([(x, y - r), (x + r, y), (x, y + r), (x - r, y)], closed=True,
+                         stroke=colour, width=self.thin * 2, fill=COLOURS["background"])
 
     # -- the grid ------------------------------------------------------------------------
 

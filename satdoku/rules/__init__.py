@@ -38,24 +38,27 @@ from .groups import Diagonal, DisjointGroups, ExtraRegion
 from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
 from .killer import Arrow, Killer, LittleKiller
 from .killer_fields import declare as _declare_killer_fields
-from .line_sums import RegionSum, Zipper
+from .line_sums import DoubleArrow, RegionSum, Zipper
+from .multikiller import MultiKiller
 from .lines import (Clone, Entropic, GermanWhispers, Modular, Nabner, Palindrome,
                     SlowThermometer, Thermometer)
 from .outside import Sandwich, Skyscraper, XSum
-from .pairs import AntiKing, AntiKnight, NonConsecutive
+from .pairs import AntiKing, AntiKnight, DiagonalNonConsecutive, NonConsecutive
 from .quadruple import Quadruple
-from .ranges import Between, Renban
+from .ranges import Between, Lockout, Renban
 from .registry import CONSTRAINTS, RuleType, constraint_from_json, register, rule_types
+from .sum_line import SumLine
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 _declare_killer_fields()
 
 _CLASSES = (
-    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
-    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
-    KropkiBlack, XV, EdgeSum, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome,
-    Between, RegionSum, Entropic, Modular, Nabner, Zipper, Clone, Quadruple, Sandwich, XSum,
-    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer, Candidates)
+    Diagonal, AntiKnight, AntiKing, NonConsecutive, DiagonalNonConsecutive, DisjointGroups,
+    Rule159, NoKropki, NoXV, ExtraRegion, Killer, MultiKiller, LittleKiller, Thermometer,
+    SlowThermometer, Arrow, DoubleArrow, KropkiWhite, KropkiBlack, XV, EdgeSum, Odd, Even,
+    Candidates, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between, Lockout,
+    RegionSum, SumLine, Entropic, Modular, Nabner, Zipper, Clone, Quadruple, Sandwich, XSum,
+    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer)
 register(_CLASSES)
 
 __all__ = [

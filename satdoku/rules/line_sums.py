@@ -1,6 +1,7 @@
 """Lines whose parts sum alike: ``region-sum`` (the same sum in each segment of the line, a
-segment being a maximal run of the line inside one box or region) and ``zipper`` (cells at
-equal distance from the centre sum to the same total).
+segment being a maximal run of the line inside one box or region), ``zipper`` (cells at
+equal distance from the centre sum to the same total) and ``double-arrow`` (the two ends sum
+to the cells between them).
 
 The common total is a term: the zipper's centre cell for an odd length, else a new one-hot
 integer over the totals the parts can reach; each part is a sum equal to it
@@ -20,7 +21,7 @@ from .exchange import FPuzzles
 from .fields import Cells
 from .sums import cell_term, encode_sum, one_hot, prune_cell_sum
 
-__all__ = ["RegionSum", "Zipper"]
+__all__ = ["RegionSum", "Zipper", "DoubleArrow"]
 
 
 def _sums(domains) -> set[int]:
@@ -189,5 +190,61 @@ class Zipper(CellsRule):
             return None
         if self.centre is not None and not restrict(
                 cand, self.centre, sum(bit(t) for t in totals), changed):
+            return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class DoubleArrow(CellsRule):
+    """``double-arrow``: the digits of the line's two end cells (its circles) sum to the
+    digits of the cells between them (DoubleArrowConstraint.cs in dclamage/SudokuSolver).
+
+    One sum with weights: +1 for each end, -1 for each middle cell (a cell the line visits
+    twice counts twice), equal to 0.
+
+    >>> DoubleArrow((0, 1, 2, 3)).holds((4, 2, 3, 1)), DoubleArrow((0, 1, 2)).weights
+    (True, ((0, 1), (1, -1), (2, 1)))
+    """
+
+    type = "double-arrow"
+    line: tuple[int, ...]
+    fields = (Cells("cells", "line", at_least=3, repeats=True,
+                    doc="circle, the line's cells, circle"),)
+    fpuzzles = (FPuzzles("doublearrow", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+    @functools.cached_property
+    def weights(self) -> tuple[tuple[int, int], ...]:
+        """(cell, weight) of each distinct cell: ends +1, middle cells -1, summed."""
+        out: dict[int, int] = {}
+        for i, c in enumerate(self.line):
+            out[c] = out.get(c, 0) + (1 if i in (0, len(self.line) - 1) else -1)
+        return tuple((c, w) for c, w in out.items() if w)
+
+    def describe(self, geometry: Geometry) -> str:
+        name = geometry.cell_name
+        return f"double arrow {name(self.line[0])} to {name(self.line[-1])}"
+
+    def draw(self, canvas) -> None:
+        """A line with an open circle on both ends, in the double arrow's colour."""
+        canvas.between(self.line, colour="double_arrow")
+
+    def encode(self, ctx) -> list[Clause]:
+        return encode_sum(ctx, [cell_term(ctx, c, w) for c, w in self.weights], 0)
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return digits[0] + digits[-1] == sum(digits[1:-1])
+
+    def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
+        return f"the circles sum to {digits[0] + digits[-1]}, the line to {sum(digits[1:-1])}"
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        cells = [c for c, _ in self.weights]
+        if prune_cell_sum(cells, [w for _, w in self.weights], cand, {0}, changed) is None:
             return None
         return sorted(changed)

@@ -1,5 +1,5 @@
 """Rules between pairs of cells, and the global ones among them: ``anti-knight``,
-``anti-king``, ``non-consecutive``.
+``anti-king``, ``non-consecutive``, ``diagonal-non-consecutive``.
 
 A pair rule is a list of cell pairs ``(a, b)`` and a relation ``allowed(x, y, n)`` between
 their digits (different, not consecutive, one smaller...). Dots, thermometers, whispers,
@@ -26,8 +26,8 @@ from ..model.grid import Grid
 from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
 from .exchange import FPuzzles
 
-__all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "encode_pairs",
-           "offset_pairs"]
+__all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "DiagonalNonConsecutive",
+           "encode_pairs", "offset_pairs"]
 
 #: A digit of one cell that rules out at most this many of the other's gets binary clauses.
 FEW_CONFLICTS = 2
@@ -235,3 +235,24 @@ class NonConsecutive(_GlobalPairs):
     @functools.cached_property
     def pairs(self):
         return tuple(orthogonal_pairs(self.geometry))
+
+
+@dataclass(frozen=True)
+class DiagonalNonConsecutive(_GlobalPairs):
+    """``diagonal-non-consecutive``: diagonally adjacent cells do not hold consecutive digits
+    (DiagonalNonconsecutiveConstraint.cs in dclamage/SudokuSolver).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> len(DiagonalNonConsecutive(geometry(2, 2)).pairs)
+    18
+    """
+
+    type = "diagonal-non-consecutive"
+    allowed = staticmethod(_not_consecutive)
+
+    def describe(self, geometry: Geometry) -> str:
+        return "diagonal non-consecutive"
+
+    @functools.cached_property
+    def pairs(self):
+        return offset_pairs(self.geometry, [(1, 1), (1, -1)])

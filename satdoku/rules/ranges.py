@@ -1,4 +1,4 @@
-"""Lines whose digits lie in a range: ``renban`` and ``between``."""
+"""Lines whose digits lie in a range: ``renban``, ``between`` and ``lockout``."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from ..model.geometry import Geometry
 from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
                    restrict)
 from .exchange import FPuzzles
-from .fields import Cells
+from .fields import Cells, Int
 from .groups import encode_distinct, prune_distinct
 
-__all__ = ["Renban", "Between"]
+__all__ = ["Renban", "Between", "Lockout"]
 
 
 def _interval(low: int, high: int) -> int:
@@ -151,6 +151,77 @@ class Between(_LineCells):
             for y in digits_of(cand[b]):
                 mask = _interval(min(x, y) + 1, max(x, y) - 1)
                 inside = [cand[c] & mask for c in middle]
+                if all(inside):
+                    keep_a |= bit(x)
+                    keep_b |= bit(y)
+                    keep = [k | m for k, m in zip(keep, inside)]
+        changed: set[int] = set()
+        for cell, mask in zip((a, b) + middle, [keep_a, keep_b] + keep):
+            if not restrict(cand, cell, mask, changed):
+                return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class Lockout(_LineCells):
+    """``lockout``: the line's two ends (its diamonds) differ by at least ``difference``
+    (default 4), and no digit on the line lies between them or equals one of them
+    (LockoutConstraint.ts in dclamage/SudokuVariantSolverJS; sigh's Lockout).
+
+    >>> Lockout((0, 1, 2)).holds((2, 9, 7)), Lockout((0, 1, 2)).holds((2, 5, 7))
+    (True, False)
+    """
+
+    type = "lockout"
+    line: tuple[int, ...]
+    difference: int = 4
+    fields = (Cells("cells", "line", at_least=2, repeats=True,
+                    doc="diamond, the line's cells, diamond"),
+              Int("difference", low=1, required=False, default=4, omit_default=True,
+                  doc="the least difference between the diamonds"))
+    fpuzzles = (FPuzzles("lockout", "lines", value="difference",
+                         options={"default": "floor-half"}, source="f-puzzles' solver",
+                         how="one per line, difference = the value, floor(N/2) without one "
+                             "(4 on 9x9)"),)
+
+    def describe(self, geometry: Geometry) -> str:
+        name = geometry.cell_name
+        extra = f" (difference {self.difference})" if self.difference != 4 else ""
+        return f"lockout line {name(self.line[0])} to {name(self.line[-1])}{extra}"
+
+    def draw(self, canvas) -> None:
+        """A line with a diamond on both ends."""
+        canvas.lockout(self.line)
+
+    def encode(self, ctx) -> list[Clause]:
+        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
+        clauses = []
+        digits = range(1, ctx.size + 1)
+        for x in digits:
+            for y in digits:
+                ends = [-ctx.var(a, x), -ctx.var(b, y)]
+                if abs(x - y) < self.difference:
+                    clauses.append(ends)
+                    continue
+                clauses += [ends + [-ctx.var(c, d)] for c in middle
+                            for d in range(min(x, y), max(x, y) + 1)]
+        return clauses
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        low, high = sorted((digits[0], digits[-1]))
+        return high - low >= self.difference and all(d < low or d > high for d in digits[1:-1])
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
+        n = math.isqrt(len(cand))
+        keep_a = keep_b = 0
+        keep = [0] * len(middle)
+        for x in digits_of(cand[a]):
+            for y in digits_of(cand[b]):
+                if abs(x - y) < self.difference:
+                    continue
+                outside = ~_interval(min(x, y), max(x, y)) & ((1 << n) - 1)
+                inside = [cand[c] & outside for c in middle]
                 if all(inside):
                     keep_a |= bit(x)
                     keep_b |= bit(y)
