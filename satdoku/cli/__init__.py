@@ -978,3 +978,5 @@ def run() -> None:
 
 
 __all__ = ["main", "run"]
+
+from . import convert as _convert  # noqa: E402,F401  (registers convert and rules)

@@ -43,6 +43,7 @@ __all__ = [
     "Conversion", "FPuzzlesItem", "METADATA", "COSMETIC", "UNSUPPORTED", "SHORT_LINK",
     "decode_fpuzzles", "convert_fpuzzles", "from_fpuzzles", "read_fpuzzles_lines",
     "looks_like_fpuzzles", "format_document", "mapping", "encode_fpuzzles", "FPUZZLES_FORMS",
+    "is_fpuzzles_document",
 ]
 
 #: What a short link (its puzzle on a server) gets: satdoku reads only what is in the link.
@@ -200,6 +201,12 @@ def _read(data: dict, where: dict) -> tuple[dict, Reader]:
     document["givens"] = givens
     document["constraints"] = r.constraints
     return document, r
+
+
+def is_fpuzzles_document(doc: Any) -> bool:
+    """Whether a parsed JSON object is f-puzzles' own (a ``grid`` of cell objects), not ours."""
+    return isinstance(doc, dict) and "grid" in doc and "format" not in doc \
+        and "givens" not in doc
 
 
 def mapping() -> list[tuple[str, list[str], list[str]]]:

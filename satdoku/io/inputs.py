@@ -81,13 +81,9 @@ def _from_variant(entry) -> Puzzle:
 def _is_variant_line(text: str) -> bool:
     if text.startswith("{"):
         return True
-    # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
-    # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
-            and "f-puzzles" not in text:
-        return False
-    from .fpuzzles import looks_like_fpuzzles
-    return looks_like_fpuzzles(text)
+    # The forms' cheap hints come first: a classic puzzle's start-up does not import readers.
+    from .forms import form_of_text
+    return form_of_text(text) is not None
 
 
 def _open(arg: str, source: str):

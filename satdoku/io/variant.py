@@ -33,6 +33,7 @@ from ..errors import PuzzleError
 from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens, solution_problems
+from .forms import FORMS, form_of_json, form_of_text, read_form
 
 __all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
            "variant_document", "format_variant", "parse_variants", "read_variants"]
@@ -92,6 +93,7 @@ class VariantEntry:
     index: int
     error: PuzzleError | None = field(default=None)
     warnings: list[str] = field(default_factory=list)  # what an f-puzzles import left out
+    solution: list[int] | None = None  # the setter's solution an import carried, row by row
 
     @property
     def ok(self) -> bool:
@@ -300,34 +302,31 @@ def format_variant(puzzle: VariantPuzzle, indent: int | None = None) -> str:
                       ensure_ascii=False)
 
 
-def is_fpuzzles_document(doc: Any) -> bool:
-    """Whether a parsed JSON object is f-puzzles' own (a ``grid`` of cell objects), not ours."""
-    return isinstance(doc, dict) and "grid" in doc and "format" not in doc \
-        and "givens" not in doc
-
-
 def _entry(doc: Any, source: str, line: int, index: int,
            ignore_unknown: bool = False) -> VariantEntry:
+    """One document: satdoku JSON, or a form of :mod:`.forms` (an f-puzzles link...)."""
     warnings: list[str] = []
+    solution = None
     try:
+        form = None
         if isinstance(doc, str) and not doc.lstrip().startswith("{"):
-            doc = doc.strip()  # an f-puzzles link or lz-string
-            fpuzzles = True
+            doc = doc.strip()  # a link or a compressed string
+            form = form_of_text(doc) or FORMS[0]  # unclaimed: f-puzzles says what is wrong
         else:
             if isinstance(doc, str):
                 try:
                     doc = json.loads(doc)
                 except json.JSONDecodeError:
                     pass  # read_variant says what is wrong
-            fpuzzles = is_fpuzzles_document(doc)
-        if fpuzzles:
-            from .fpuzzles import convert_fpuzzles
-            conversion = convert_fpuzzles(doc, source, ignore_unknown=ignore_unknown, line=line)
-            doc, warnings = conversion.document, conversion.warnings
+            form = form_of_json(doc)
+        if form is not None:
+            conversion = read_form(form, doc, source, line, ignore_unknown=ignore_unknown)
+            doc, warnings, solution = conversion.document, conversion.warnings, \
+                conversion.solution
         puzzle = read_variant(doc, source, line)
     except PuzzleError as exc:
         return VariantEntry(None, source, line, index, exc.located(source, line))
-    return VariantEntry(puzzle, source, line, index, warnings=warnings)
+    return VariantEntry(puzzle, source, line, index, warnings=warnings, solution=solution)
 
 
 def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,

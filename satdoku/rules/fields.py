@@ -190,7 +190,8 @@ class Field:
         """The field as data: name, what it holds, whether required, its default, its doc."""
         out = {"name": self.name, "holds": self.text(), "required": self.required}
         if not self.required and self.default is not None:
-            out["default"] = self.default
+            out["default"] = list(self.default) if isinstance(self.default, tuple) \
+                else self.default
         if self.doc:
             out["doc"] = self.doc
         return out

@@ -74,10 +74,11 @@ def _prune_equal_sums(parts, cand: list[int], changed: set[int],
 @dataclass(frozen=True)
 class RegionSum(Constraint):
     """``region-sum``: the line falls into segments, each a maximal run of consecutive line
-    cells inside one box (or region); every segment has the same sum. A line that leaves a box
-    and comes back starts a new segment there (as f-puzzles, SudokuSolver, SudokuStudio and
-    sigh read it; RegionSumLinesConstraint.cs in dclamage/SudokuSolver). A cell the line
-    visits twice counts twice.
+    cells inside one box (or region); every segment has the same sum.
+
+    A line that leaves a box and comes back starts a new segment there, as f-puzzles,
+    SudokuSolver, SudokuStudio and sigh read it (RegionSumLinesConstraint.cs in
+    dclamage/SudokuSolver). A cell the line visits twice counts twice.
 
     >>> from satdoku.model.geometry import geometry
     >>> RegionSum(geometry(2, 2), (0, 1, 2, 3)).parts, RegionSum(geometry(2, 2), (0, 1, 2, 5)).parts
@@ -197,9 +198,9 @@ class Zipper(CellsRule):
 @dataclass(frozen=True)
 class DoubleArrow(CellsRule):
     """``double-arrow``: the digits of the line's two end cells (its circles) sum to the
-    digits of the cells between them (DoubleArrowConstraint.cs in dclamage/SudokuSolver).
+    digits of the cells between them.
 
-    One sum with weights: +1 for each end, -1 for each middle cell (a cell the line visits
+    As DoubleArrowConstraint.cs in dclamage/SudokuSolver reads it. One sum with weights: +1 for each end, -1 for each middle cell (a cell the line visits
     twice counts twice), equal to 0.
 
     >>> DoubleArrow((0, 1, 2, 3)).holds((4, 2, 3, 1)), DoubleArrow((0, 1, 2)).weights

@@ -190,7 +190,9 @@ class _Windowed(_Line):
 class Entropic(_Windowed):
     """``entropic``: any 3 consecutive cells hold a low, a middle and a high digit (1-3, 4-6,
     7-9 on 9x9; on other sizes the middle third takes the odd size: 1 / 2-3 / 4 on 4x4); the
-    two cells of a 2-cell line differ in rank, as SudokuSolver reads it.
+    two cells of a 2-cell line differ in rank.
+
+    As EntropicLineConstraint.cs in dclamage/SudokuSolver reads it.
 
     >>> Entropic((0, 1, 2, 3)).pairs, Entropic((0, 1)).allowed(2, 3, 4)
     (((0, 1), (0, 2), (1, 2), (1, 3), (2, 3)), False)

@@ -239,8 +239,9 @@ class NonConsecutive(_GlobalPairs):
 
 @dataclass(frozen=True)
 class DiagonalNonConsecutive(_GlobalPairs):
-    """``diagonal-non-consecutive``: diagonally adjacent cells do not hold consecutive digits
-    (DiagonalNonconsecutiveConstraint.cs in dclamage/SudokuSolver).
+    """``diagonal-non-consecutive``: diagonally adjacent cells do not hold consecutive digits.
+
+    As DiagonalNonconsecutiveConstraint.cs in dclamage/SudokuSolver reads it.
 
     >>> from satdoku.model.geometry import geometry
     >>> len(DiagonalNonConsecutive(geometry(2, 2)).pairs)

@@ -165,8 +165,9 @@ class Between(_LineCells):
 @dataclass(frozen=True)
 class Lockout(_LineCells):
     """``lockout``: the line's two ends (its diamonds) differ by at least ``difference``
-    (default 4), and no digit on the line lies between them or equals one of them
-    (LockoutConstraint.ts in dclamage/SudokuVariantSolverJS; sigh's Lockout).
+    (default 4), and no digit on the line lies between them or equals one of them.
+
+    As LockoutConstraint.ts in dclamage/SudokuVariantSolverJS and sigh's Lockout read it.
 
     >>> Lockout((0, 1, 2)).holds((2, 9, 7)), Lockout((0, 1, 2)).holds((2, 5, 7))
     (True, False)

@@ -56,7 +56,7 @@ class SumLine(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         kind = "sum loop" if self.loop else "sum line"
-        return f"{kind} from {geometry.cell_name(self.line[0])} = {self.total} a segment"
+        return f"{kind} from {geometry.cell_name(self.line[0])} (segments of {self.total})"
 
     def draw(self, canvas) -> None:
         """A dashed green line, the segment sum in a small disc on its first step."""
