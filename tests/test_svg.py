@@ -271,7 +271,8 @@ def texts(root):
 
 
 def strokes(root, tag="path"):
-    return [e.get("stroke") for e in root.iter(NS + tag)]
+    """The stroke colours of ``tag`` elements on the grid (not in the legend)."""
+    return [e.get("stroke") for e in root.find(NS + "g").iter(NS + tag)]
 
 
 def tints(root):
@@ -612,3 +613,58 @@ def test_digits_lie_over_clues_in_their_cell():
     p = variant({"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}, givens={"r1c1": 9})
     svg = render_svg(p.givens, constraints=p.constraints)
     assert svg.index(">17<") < svg.index('class="given"')
+
+
+# Issue 24's pictures: cage sums clear of digits, arrowheads clear of digits, a legend.
+
+def glyph_box(e, cell=None):
+    """(x0, y0, x1, y1) of a text element's glyphs, with the metrics the canvas uses."""
+    size, x, y = float(e.get("font-size")), float(e.get("x")), float(e.get("y"))
+    w = 0.62 * size * len(e.text)
+    left = {"middle": x - w / 2, "end": x - w}.get(e.get("text-anchor"), x)
+    return left, y - 0.72 * size, left + w, y
+
+
+@pytest.mark.parametrize("size, total", [(6, 21), (9, 45), (4, 10), (16, 136)])
+def test_a_cage_sum_clears_the_digit_of_its_cell(size, total):
+    cells = ["r1c1", "r1c2", "r2c1"]
+    p = variant({"type": "killer", "cells": cells, "sum": total}, size=size,
+                givens={"r1c1": size})
+    root = parse(render_svg(p.givens, constraints=p.constraints))
+    (digit,) = [e for e in root.iter(NS + "text") if e.get("class") == "given"]
+    (clue,) = [e for e in root.iter(NS + "text") if e.text == str(total)]
+    a, b = glyph_box(clue), glyph_box(digit)
+    assert a[3] <= b[1] or a[2] <= b[0], (a, b)  # above it, or left of it
+
+
+@pytest.mark.parametrize("size, cells", [(9, ["r1c2", "r1c3"]), (9, ["r2c2", "r3c3"]),
+                                         (6, ["r2c1", "r3c1"]), (16, ["r1c2", "r2c3"])])
+def test_an_arrowhead_clears_the_digit_of_its_cell(size, cells):
+    p = variant({"type": "arrow", "circle": ["r1c1"], "cells": cells}, size=size)
+    canvas = Canvas(p.geometry)
+    p.constraints[0].draw(canvas)
+    head = points_of(canvas.items("shape")[-1])
+    cx, cy = canvas.centre(p.constraints[0].shaft[-1])
+    half_w, half_h = canvas.digit_half_width(), 0.36 * canvas.digit_size(
+        max(len(canvas.symbol(d)) for d in range(1, size + 1)))
+    assert all(abs(x - cx) > half_w or abs(y - cy) > half_h for x, y in head), head
+
+
+def points_of(element: str):
+    return [tuple(map(float, p)) for p in re.findall(r"([-\d.]+) ([-\d.]+)",
+                                                     re.search(r' d="([^"]+)"', element).group(1))]
+
+
+def test_lines_that_carry_rules_are_named_in_a_legend():
+    root = drawn({"type": "german-whispers", "cells": ["r1c1", "r1c2"]},
+                 {"type": "renban", "cells": ["r3c3", "r3c4"]},
+                 {"type": "renban", "cells": ["r5c5", "r5c6"]},
+                 {"type": "thermometer", "cells": ["r7c7", "r7c8"]})
+    legend = [e for e in root.iter(NS + "text") if e.get("class") == "legend"]
+    assert [e.text for e in legend] == ["German whispers", "renban"]
+    lines = [e for e in root.iter(NS + "path") if e.get("class") == "legend"]
+    assert [e.get("stroke") for e in lines] == [LINE_COLOURS["whisper"], LINE_COLOURS["renban"]]
+    width = float(root.get("viewBox").split()[2])
+    assert all(0 < float(e.get("x")) < width for e in legend)
+    assert not [e for e in drawn({"type": "killer", "cells": ["r1c1"], "sum": 3}).iter()
+                if e.get("class") == "legend"]

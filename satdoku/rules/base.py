@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
