@@ -139,6 +139,13 @@ def ranks(n: int) -> list[int]:
     return [0] + [rank for rank, size in enumerate(sizes) for _ in range(size)]
 
 
+def usual_box(n: int) -> str:
+    """The spec's usual box of an N x N grid: as many rows as the largest divisor of N up to
+    its square root (3x3 for 9, 2x3 for 6, 3x4 for 12)."""
+    rows = max(d for d in range(1, int(n ** 0.5) + 1) if n % d == 0)
+    return f"{rows}x{n // rows}"
+
+
 class Grid:
     """A complete grid of a document, with its houses."""
 
@@ -152,7 +159,7 @@ class Grid:
         if doc.get("regions"):
             self.regions = [sorted(rc(x, n) for x in region) for region in doc["regions"]]
         else:
-            br, bc = map(int, doc["box"].split("x"))
+            br, bc = map(int, doc.get("box", usual_box(n)).split("x"))
             self.regions = [[(r, c) for r in range(R, R + br) for c in range(C, C + bc)]
                             for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
         self.orth = [((r, c), (r + dr, c + dc)) for (r, c) in self.at

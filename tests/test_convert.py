@@ -34,7 +34,8 @@ def solution_of(document: dict):
     return result.solution.cells
 
 
-@pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.json")), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", sorted(p.with_suffix(".json") for p in VARIANTS.glob("*.txt")),
+                         ids=lambda p: p.stem)
 def test_shipped_puzzles_survive_a_sudokupad_link_and_solve_alike(path):
     original = json.loads(path.read_text())
     link = convert(path.read_text(), "sudokupad")

@@ -62,8 +62,10 @@ COPY_KEYS = {"german whispers": "whispers", "whispers": "whispers",
              "modular line": "modularline", "double arrow": "doublearrow",
              "zipper line": "zipperline", "x sum": "xsum", "entropic": "entropicline"}
 
-#: The colours of the old ``isNewConstraint`` copies (user script 1.x), as it upgrades them.
-_OLD_COPY_COLOURS = {"#C060C0": "renban", "#67F067": "whispers", "#6495ED": "slowthermometer"}
+#: The colours of the old ``isNewConstraint`` copies (user script 1.x: its renban and whispers
+#: colours then and later), as the script upgrades them; any other colour is an entropic line.
+_OLD_COPY_COLOURS = {"#C060C0": "renban", "#60C060": "whispers", "#67F067": "whispers",
+                     "#6495ED": "slowthermometer"}
 
 _CELL = re.compile(r"R(\d+)C(\d+)", re.IGNORECASE)
 _CELL_KEYS = {"value", "given", "region", "c", "cArray", "highlight", "centerPencilMarks",

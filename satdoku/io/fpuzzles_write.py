@@ -89,8 +89,8 @@ class Writer:
             self.lost.append(f"{constraint.describe(self.geometry)} (f-puzzles has no "
                              f"{constraint.type} rule)")
             return
-        doc = constraint.to_json(self.geometry)
-        decl = next((d for d in decls if all(doc.get(k) == v for k, v in d.when.items())),
+        values = {f.name: getattr(constraint, f.attr) for f in type(constraint).fields}
+        decl = next((d for d in decls if all(values.get(k) == v for k, v in d.when.items())),
                     None)
         if decl is None:
             fixed = ", ".join(f"{k} {v}" for d in decls for k, v in d.when.items())
