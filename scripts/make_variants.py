@@ -192,27 +192,33 @@ def _line_digits(geo, line, side, sol):
     return tuple(sol[c] for c in C.base.line_cells(geo, line, side))
 
 
-def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
-    """Constraints of type ``kind`` that hold in ``sol``."""
+def build_outside(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
+    """Sandwich, X-sum or skyscraper clues that hold in ``sol``."""
+    n = geo.size
+    if kind == "sandwich":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, "start", sol)
+            i, j = sorted((ds.index(1), ds.index(n)))
+            return C.Sandwich(geo, line, total=sum(ds[i + 1:j]))
+        return outside(make, geo, sol, rng, n)
+    if kind == "x-sum":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, side, sol)
+            return C.XSum(geo, line, side, sum(ds[:ds[0]]))
+        return outside(make, geo, sol, rng, n)
+    if kind == "skyscraper":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, side, sol)
+            seen = sum(1 for i, d in enumerate(ds) if d > max(ds[:i], default=0))
+            return C.Skyscraper(geo, line, side, seen)
+        return outside(make, geo, sol, rng, n)
+    raise ValueError(f"no builder for {kind}")
+
+
+def build_added(kind: str, geo: Geometry, sol, rng: random.Random) -> list | None:
+    """Constraints of the types added in issue 23 that hold in ``sol`` (None: not one)."""
     n = geo.size
     grid = Grid(geo, sol)
-    if kind == "killer":
-        return killers(geo, sol, rng, count=n)
-    if kind == "little-killer":
-        return little_killers(geo, sol, rng, n // 2 + 1)
-    if kind == "arrow":
-        return arrows(geo, sol, rng, n // 2) + arrows(geo, sol, rng, 1, circle=2)
-    if kind in ("thermometer", "slow-thermometer", "german-whispers", "renban", "palindrome",
-                "between", "region-sum", "entropic", "zipper", "modular", "nabner",
-                "double-arrow", "lockout"):
-        cls = C.CONSTRAINTS[kind]
-        needs_geo = kind == "region-sum"
-        lengths = {"nabner": (2, 3), "double-arrow": (3, 4)}.get(kind, (3, 4, 5))
-        if kind == "lockout":
-            return lines_that_hold(lambda w: cls(w, n // 2), geo, sol, rng, n // 2 + 1, lengths)
-        made = lines_that_hold(lambda w: cls(geo, w) if needs_geo else cls(w), geo, sol, rng,
-                               n // 2 + 1, lengths)
-        return made
     if kind == "sum-line":
         def make(walk):
             digits = [sol[c] for c in walk]
@@ -242,6 +248,33 @@ def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
         cells = [c for c in range(n * n) if sol[c] in pair]
         rng.shuffle(cells)
         return [C.Candidates(tuple(sorted(cells[:n])), tuple(sorted(pair)))]
+    return None
+
+
+def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
+    """Constraints of type ``kind`` that hold in ``sol``."""
+    added = build_added(kind, geo, sol, rng)
+    if added is not None:
+        return added
+    n = geo.size
+    grid = Grid(geo, sol)
+    if kind == "killer":
+        return killers(geo, sol, rng, count=n)
+    if kind == "little-killer":
+        return little_killers(geo, sol, rng, n // 2 + 1)
+    if kind == "arrow":
+        return arrows(geo, sol, rng, n // 2) + arrows(geo, sol, rng, 1, circle=2)
+    if kind in ("thermometer", "slow-thermometer", "german-whispers", "renban", "palindrome",
+                "between", "region-sum", "entropic", "zipper", "modular", "nabner",
+                "double-arrow", "lockout"):
+        cls = C.CONSTRAINTS[kind]
+        needs_geo = kind == "region-sum"
+        lengths = {"nabner": (2, 3), "double-arrow": (3, 4)}.get(kind, (3, 4, 5))
+        if kind == "lockout":
+            return lines_that_hold(lambda w: cls(w, n // 2), geo, sol, rng, n // 2 + 1, lengths)
+        made = lines_that_hold(lambda w: cls(geo, w) if needs_geo else cls(w), geo, sol, rng,
+                               n // 2 + 1, lengths)
+        return made
     if kind in ("kropki-white", "kropki-black", "xv"):
         rel = {"kropki-white": lambda x, y: abs(x - y) == 1,
                "kropki-black": lambda x, y: x == 2 * y or y == 2 * x,
@@ -294,23 +327,8 @@ def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
             digits = [sol[x] for x in cells]
             out.append(C.Quadruple(cells, tuple(rng.sample(digits, rng.choice((2, 3, 4))))))
         return out
-    if kind == "sandwich":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, "start", sol)
-            i, j = sorted((ds.index(1), ds.index(n)))
-            return C.Sandwich(geo, line, total=sum(ds[i + 1:j]))
-        return outside(make, geo, sol, rng, n)
-    if kind == "x-sum":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, side, sol)
-            return C.XSum(geo, line, side, sum(ds[:ds[0]]))
-        return outside(make, geo, sol, rng, n)
-    if kind == "skyscraper":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, side, sol)
-            seen = sum(1 for i, d in enumerate(ds) if d > max(ds[:i], default=0))
-            return C.Skyscraper(geo, line, side, seen)
-        return outside(make, geo, sol, rng, n)
+    if kind in ("sandwich", "x-sum", "skyscraper"):
+        return build_outside(kind, geo, sol, rng)
     raise ValueError(f"no builder for {kind}")
 
 

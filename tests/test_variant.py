@@ -329,3 +329,12 @@ def test_read_variants_from_a_file(tmp_path):
     assert entries[0].source == str(path) and entries[-1].line == len(entries)
     with pytest.raises(PuzzleError, match="no/such.jsonl: cannot read"):
         read_variants(str(tmp_path / "no/such.jsonl"))
+
+
+def test_deeply_nested_json_is_one_error_and_the_stream_goes_on():
+    deep = '{"size": 4, "givens": ' + "[" * 5000 + "]" * 5000 + "}"
+    entries = list(parse_variants([deep, '{"size": 4}']))
+    assert [e.ok for e in entries] == [False, True]
+    assert "nested too deeply" in str(entries[0].error)
+    with pytest.raises(PuzzleError, match="nested too deeply"):
+        read_variant(deep)

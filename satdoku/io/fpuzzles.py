@@ -146,6 +146,8 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
     except json.JSONDecodeError as exc:
         raise PuzzleError(f"bad {what}: {exc.msg} at line {exc.lineno} column {exc.colno}",
                           **where) from None
+    except RecursionError:
+        raise PuzzleError(f"bad {what}: nested too deeply", **where) from None
     if not isinstance(data, dict):
         raise PuzzleError(f"bad {what}: an f-puzzles puzzle is a JSON object, not "
                           f"{type(data).__name__}", **where)

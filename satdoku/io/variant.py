@@ -38,6 +38,9 @@ from .forms import FORMS, form_of_json, form_of_text, read_form
 __all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
            "variant_document", "format_variant", "parse_variants", "read_variants"]
 
+#: What a document nested beyond what Python's JSON reader takes is told.
+TOO_DEEP = "not JSON satdoku reads: nested too deeply"
+
 FORMAT = "satdoku-variant"
 VERSION = 1
 _FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "givens",
@@ -247,6 +250,8 @@ def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
             except json.JSONDecodeError as exc:
                 raise _fail(f"not JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
                             ) from None
+            except RecursionError:
+                raise _fail(TOO_DEEP) from None
         return _read(doc)
     except PuzzleError as exc:
         raise exc.located(source, line) from None
@@ -316,7 +321,7 @@ def _entry(doc: Any, source: str, line: int, index: int,
             if isinstance(doc, str):
                 try:
                     doc = json.loads(doc)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     pass  # read_variant says what is wrong
             form = form_of_json(doc)
         if form is not None:
@@ -368,6 +373,8 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
             if exc.pos >= len(joined.rstrip()):
                 continue  # unfinished: the next lines may complete it
             doc = joined  # read_variant says what is wrong
+        except RecursionError:
+            doc = joined  # read_variant says it is nested too deeply
         index += 1
         yield _entry(doc, source, start, index, ignore_unknown)
         buffer = []

@@ -201,7 +201,8 @@ class NoKropki(_Negative):
     ``"ratios": []`` is "all white dots given", ``"differences": []`` "all black dots given".
 
     >>> from satdoku.model.geometry import geometry
-    >>> NoKropki(geometry(2, 2)).allowed(2, 4, 4), NoKropki(geometry(2, 2), ratios=()).allowed(2, 4, 4)
+    >>> g = geometry(2, 2)
+    >>> NoKropki(g).allowed(2, 4, 4), NoKropki(g, ratios=()).allowed(2, 4, 4)
     (False, True)
     """
 

@@ -200,8 +200,9 @@ class DoubleArrow(CellsRule):
     """``double-arrow``: the digits of the line's two end cells (its circles) sum to the
     digits of the cells between them.
 
-    As DoubleArrowConstraint.cs in dclamage/SudokuSolver reads it. One sum with weights: +1 for each end, -1 for each middle cell (a cell the line visits
-    twice counts twice), equal to 0.
+    As DoubleArrowConstraint.cs in dclamage/SudokuSolver reads it. One sum with weights: +1
+    for each end, -1 for each middle cell (a cell the line visits twice counts twice), equal
+    to 0.
 
     >>> DoubleArrow((0, 1, 2, 3)).holds((4, 2, 3, 1)), DoubleArrow((0, 1, 2)).weights
     (True, ((0, 1), (1, -1), (2, 1)))

@@ -20,6 +20,30 @@ def _interval(low: int, high: int) -> int:
     return ((1 << (high - low + 1)) - 1) << (low - 1) if high >= low else 0
 
 
+def _prune_by_ends(line, cand: list[int], mask_of) -> list[int] | None:
+    """Keep the end digits x, y of ``line`` that ``mask_of(x, y)`` allows (None: not at all)
+    with some candidate of each middle cell inside that mask, and those middle candidates;
+    the changed cells, or None on a contradiction."""
+    a, b, middle = line[0], line[-1], line[1:-1]
+    keep_a = keep_b = 0
+    keep = [0] * len(middle)
+    for x in digits_of(cand[a]):
+        for y in digits_of(cand[b]):
+            mask = mask_of(x, y)
+            if mask is None:
+                continue
+            inside = [cand[c] & mask for c in middle]
+            if all(inside):
+                keep_a |= bit(x)
+                keep_b |= bit(y)
+                keep = [k | m for k, m in zip(keep, inside)]
+    changed: set[int] = set()
+    for cell, mask in zip((a, b) + middle, [keep_a, keep_b] + keep):
+        if not restrict(cand, cell, mask, changed):
+            return None
+    return sorted(changed)
+
+
 class _LineCells(CellsRule):
     """A rule on ``line`` (cells in order, a cell may come twice), written as ``cells``."""
 
@@ -142,24 +166,10 @@ class Between(_LineCells):
         return all(low < d < high for d in digits[1:-1])
 
     def prune(self, cand: list[int]) -> list[int] | None:
-        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
-        if not middle:
+        if len(self.line) < 3:
             return []
-        keep_a = keep_b = 0
-        keep = [0] * len(middle)
-        for x in digits_of(cand[a]):
-            for y in digits_of(cand[b]):
-                mask = _interval(min(x, y) + 1, max(x, y) - 1)
-                inside = [cand[c] & mask for c in middle]
-                if all(inside):
-                    keep_a |= bit(x)
-                    keep_b |= bit(y)
-                    keep = [k | m for k, m in zip(keep, inside)]
-        changed: set[int] = set()
-        for cell, mask in zip((a, b) + middle, [keep_a, keep_b] + keep):
-            if not restrict(cand, cell, mask, changed):
-                return None
-        return sorted(changed)
+        return _prune_by_ends(self.line, cand,
+                              lambda x, y: _interval(min(x, y) + 1, max(x, y) - 1))
 
 
 @dataclass(frozen=True)
@@ -213,22 +223,6 @@ class Lockout(_LineCells):
         return high - low >= self.difference and all(d < low or d > high for d in digits[1:-1])
 
     def prune(self, cand: list[int]) -> list[int] | None:
-        a, b, middle = self.line[0], self.line[-1], self.line[1:-1]
-        n = math.isqrt(len(cand))
-        keep_a = keep_b = 0
-        keep = [0] * len(middle)
-        for x in digits_of(cand[a]):
-            for y in digits_of(cand[b]):
-                if abs(x - y) < self.difference:
-                    continue
-                outside = ~_interval(min(x, y), max(x, y)) & ((1 << n) - 1)
-                inside = [cand[c] & outside for c in middle]
-                if all(inside):
-                    keep_a |= bit(x)
-                    keep_b |= bit(y)
-                    keep = [k | m for k, m in zip(keep, inside)]
-        changed: set[int] = set()
-        for cell, mask in zip((a, b) + middle, [keep_a, keep_b] + keep):
-            if not restrict(cand, cell, mask, changed):
-                return None
-        return sorted(changed)
+        full = (1 << math.isqrt(len(cand))) - 1
+        return _prune_by_ends(self.line, cand, lambda x, y: None if abs(x - y) < self.difference
+                              else ~_interval(min(x, y), max(x, y)) & full)
