@@ -96,7 +96,7 @@ def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
         except TypeError:
             solver = make_solver("sat")
         if hasattr(solver, "steer"):
-            solver.steer = True  # as a batch of the CLI counts (satdoku.run.batch.BatchSolver)
+            solver.steer = True  # as a batch of the CLI counts (satdoku.tasks.solvers.SolveTask)
         try:
             results = [solve(solver, grid, limit=limit) for grid in grids]
         finally:

@@ -582,7 +582,7 @@ def test_broken_pipe_ends_quietly(satdoku_process, tmp_path):
 
 
 def test_progress_never_shares_a_line_with_results(monkeypatch):
-    import satdoku.cli as cli
+    import satdoku.cli.session as cli
     writes = []
 
     class Terminal(io.StringIO):
@@ -722,9 +722,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
     assert "\x1b" not in plain
     painted = OutcomeReport("pretty", color=True)
-    from satdoku.run.batch import solve_puzzles
+    from satdoku.run.stream import run_here
+    from satdoku.tasks.solvers import SolveOptions
     from satdoku.io.text import parse_puzzles
-    text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
+    text = painted.format(next(run_here(parse_puzzles([SMALL]), SolveOptions())))
     assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
     assert OutcomeReport("line", color=True).color is False
 

@@ -41,7 +41,7 @@ def test_every_puzzle_has_a_published_solution_and_a_json():
 def test_each_published_puzzle_is_unique_with_its_solution(stem):
     document = json.loads((VARIANTS / f"{stem}.json").read_text())
     puzzle = read_variant(document)
-    result = satdoku.solve(puzzle.givens, limit=2, constraints=puzzle.constraints)
+    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
     assert result.status == "unique"
     assert "".join(map(str, result.solution.cells)) == SOLUTIONS[stem]
     assert violations(document, SOLUTIONS[stem]) == []  # and the spec's own reading agrees
@@ -103,7 +103,7 @@ RULES_4X4 = [
 
 
 def count_to_2(puzzle: VariantPuzzle, solver: str = "sat"):
-    result = satdoku.count(puzzle.givens, limit=2, solver=solver, constraints=puzzle.constraints)
+    result = satdoku.count(puzzle.to_puzzle(), limit=2, solver=solver)
     return result.status, result.solution.cells if result.status == "unique" else None
 
 

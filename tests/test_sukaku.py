@@ -22,7 +22,7 @@ def test_a_classic_written_as_candidates_solves_to_its_solution():
     assert len(text) == 729 and looks_like_sukaku(text)
     puzzle = parse_sukaku(text)
     assert puzzle.constraints == ()
-    result = satdoku.solve(puzzle.givens, limit=2, constraints=puzzle.constraints)
+    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
     assert result.status == "unique"
     assert "".join(map(str, result.solution.cells)) == SAMPLE_SOLUTION
 
@@ -35,7 +35,7 @@ def test_candidates_alone_pin_the_solution():
     cells = [{d, rng.choice([x for x in range(1, 10) if x != d])} for d in solution]
     puzzle = parse_sukaku(sukaku_of(cells))
     assert not any(puzzle.givens.cells)
-    result = satdoku.solve(puzzle.givens, limit=2, constraints=puzzle.constraints)
+    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
     assert result.solution.cells == tuple(solution)
     assert puzzle.check(result.solution) == []
 
@@ -47,7 +47,7 @@ def test_4x4_sukaku_counts_agree_with_brute_force(seed):
     puzzle = parse_sukaku(sukaku_of(cells, 4))
     brute = all_solutions(puzzle.givens, puzzle.constraints)
     assert all(all(g.cells[c] in cell for c, cell in enumerate(cells)) for g in brute)
-    result = satdoku.count(puzzle.givens, limit=1000, constraints=puzzle.constraints)
+    result = satdoku.count(puzzle.to_puzzle(), limit=1000)
     assert (result.count if result.status != "unsolvable" else 0) == len(brute)
 
 

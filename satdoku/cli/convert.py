@@ -1,7 +1,7 @@
 """``satdoku convert`` (between satdoku JSON, f-puzzles and SudokuPad links, and to a picture)
 and ``satdoku rules`` (every rule type with its fields): one library call each, printed.
 
-Registered by the import at the end of :mod:`satdoku.cli`.
+Registered with the other command modules in :mod:`satdoku.cli`.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import json
 
 import click
 
-from . import _puzzles, _stream, inputs_argument, main, output_options, puzzle_options
 from ..model.result import EXIT_FAILED, EXIT_OK
+from .options import inputs_argument, output_options, puzzle_options
+from .session import puzzles_of, show
 
-__all__ = ["convert", "rules"]
+__all__ = ["COMMANDS"]
 
 _TARGETS = ("json", "fpuzzles", "fpuzzles-link", "fpuzzles-json", "sudokupad", "svg")
 
@@ -58,7 +59,7 @@ def _pictures(items):
         yield item
 
 
-@main.command()
+@click.command()
 @inputs_argument
 @puzzle_options
 @output_options(_TARGETS, default="json")
@@ -76,18 +77,17 @@ def convert(inputs, box, alphabet, fmt, output, force, lossy):
     """
     from ..tasks.convert import convert_all
     target = "json" if fmt == "svg" else fmt
-    items = convert_all(_puzzles(inputs, box, alphabet), target, lossy=lossy or fmt == "svg")
+    items = convert_all(puzzles_of(inputs, box, alphabet), target, lossy=lossy or fmt == "svg")
     if fmt == "svg":
         items = _pictures(items)
 
     def code_of(item) -> int:
         return EXIT_FAILED if item.text is None else EXIT_OK
 
-    _stream(inputs, items, _ConvertReport(fmt), output, force, "converting", code_of,
-            lambda item: item.puzzle)
+    show(inputs, items, _ConvertReport(fmt), output, force, "converting", code_of)
 
 
-@main.command()
+@click.command()
 @click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
               show_default=True, help="Output format.")
 def rules(fmt):
@@ -106,3 +106,6 @@ def rules(fmt):
             click.echo(f"    {f['name']} ({f['holds']}{extra}){doc}")
         keys = ", ".join(kind.fpuzzles) if kind.fpuzzles else "none"
         click.echo(f"    f-puzzles: {keys}")
+
+
+COMMANDS = [convert, rules]

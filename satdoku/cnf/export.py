@@ -26,7 +26,7 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
                   version: str | None = None) -> list[str]:
     """The comment lines :func:`write_dimacs` puts before ``p cnf`` (without newlines)."""
     if version is None:
-        from .. import __version__ as version
+        from ..version import __version__ as version
     geo = formula.geometry
     n = geo.size
     reduced = isinstance(formula, ReducedFormula)

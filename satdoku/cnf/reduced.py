@@ -104,9 +104,31 @@ def reduced_formula(grid: Grid, amo: str = DEFAULT_REDUCED_AMO, propagate: bool 
         return ReducedFormula(geo, amo, 0, 0, [[]], array("i"), array("i"), cells, n ** 3,
                               red.assigned, propagate, red.contradiction,
                               {"propagate_ms": (t1 - t0) * 1000})
+    var_cell, var_digit, cell_groups, house_lits = _open_pairs(geo, cells, cand, deadline)
+    nmapped = len(var_cell)
+    clauses, nvars = _clauses(n, cell_groups, house_lits, amo, pairwise_max, max_clauses,
+                              deadline)
+    # Without propagation a house-digit with no open place and no settled cell, or an open
+    # cell without candidates, is a contradiction the clauses alone would not show.
+    contradiction = None if propagate else _unplaceable(geo, cells, cand, house_lits)
+    if contradiction:
+        clauses.append([])
+    settled_pairs = sum(1 for d in cells if d)
+    t2 = time.perf_counter()
+    return ReducedFormula(geo, amo, max(nmapped, nvars), nmapped, clauses, var_cell,
+                          var_digit, cells, n ** 3 - nmapped - settled_pairs, red.assigned,
+                          propagate, contradiction,
+                          {"propagate_ms": (t1 - t0) * 1000, "clauses_ms": (t2 - t1) * 1000})
+
+
+def _open_pairs(geo: Geometry, cells: list[int], cand: list[int], deadline: Deadline
+                ) -> tuple[array, array, list[range], dict[int, list[int]]]:
+    """The variable map of the open pairs (cell by cell, digits increasing): each variable's
+    cell and digit, each open cell's variables, and ``house_lits[h * n + d - 1]``, the
+    variables of digit d in the open cells of house h, in order."""
+    n = geo.size
     var_cell, var_digit = array("i"), array("i")
     cell_groups: list[range] = []
-    # house_lits[h * n + d - 1]: the vars of digit d in the open cells of house h, in order
     house_lits: dict[int, list[int]] = {}
     get = house_lits.get
     cell_houses = geo.cell_houses
@@ -130,7 +152,15 @@ def reduced_formula(grid: Grid, amo: str = DEFAULT_REDUCED_AMO, propagate: bool 
                     lst.append(lit)
         if not v & 0xFFF:
             deadline.check()
-    nmapped = v
+    return var_cell, var_digit, cell_groups, house_lits
+
+
+def _clauses(n: int, cell_groups: list[range], house_lits: dict[int, list[int]], amo: str,
+             pairwise_max: int, max_clauses: int | None, deadline: Deadline
+             ) -> tuple[list[Clause], int]:
+    """The clauses (each open cell and each house-digit exactly once) and the highest
+    variable, refused before they are built when over ``max_clauses``."""
+    nmapped = sum(len(g) for g in cell_groups)
 
     def list_size(k: int) -> int:
         return amo_size(k, "pairwise" if k <= pairwise_max else amo)
@@ -150,17 +180,7 @@ def reduced_formula(grid: Grid, amo: str = DEFAULT_REDUCED_AMO, propagate: bool 
             clauses.extend(pairwise(lits) if len(lits) <= pairwise_max else long_amo(lits))
         if not k & 0x3FF:
             deadline.check()
-    # Without propagation a house-digit with no open place and no settled cell, or an open
-    # cell without candidates, is a contradiction the clauses alone would not show.
-    contradiction = None if propagate else _unplaceable(geo, cells, cand, house_lits)
-    if contradiction:
-        clauses.append([])
-    settled_pairs = sum(1 for d in cells if d)
-    t2 = time.perf_counter()
-    return ReducedFormula(geo, amo, max(nmapped, pool.top), nmapped, clauses, var_cell,
-                          var_digit, cells, n ** 3 - nmapped - settled_pairs, red.assigned,
-                          propagate, contradiction,
-                          {"propagate_ms": (t1 - t0) * 1000, "clauses_ms": (t2 - t1) * 1000})
+    return clauses, pool.top
 
 
 def _unplaceable(geo: Geometry, cells: list[int], cand: list[int],

@@ -16,7 +16,7 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Callable
 
-__all__ = ["Form", "FORMS", "form_of_text", "form_of_json", "read_form"]
+__all__ = ["Form", "FORMS", "FALLBACK", "form_of_text", "form_of_json", "read_form"]
 
 
 @dataclass(frozen=True)
@@ -34,10 +34,17 @@ class Form:
 
 #: Every form, first match wins.
 FORMS: tuple[Form, ...] = (
+    Form("SudokuPad", ("sudokupad", "cryptic", "scl", "ctc", "fpuz", "scf"),
+         "satdoku.io.sudokupad:looks_like_sudokupad",
+         "satdoku.io.sudokupad:convert_sudokupad"),
     Form("f-puzzles", ("load=", "fpuzzles", "N4Ig", "f-puzzles"),
          "satdoku.io.fpuzzles:looks_like_fpuzzles", "satdoku.io.fpuzzles:convert_fpuzzles",
          "satdoku.io.fpuzzles:is_fpuzzles_document"),
 )
+
+
+#: The form whose reader says what is wrong with a line no form claims.
+FALLBACK = next(form for form in FORMS if form.name == "f-puzzles")
 
 
 def _function(path: str) -> Callable:
@@ -50,6 +57,8 @@ def form_of_text(text: str) -> Form | None:
 
     >>> form_of_text("https://f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5g").name
     'f-puzzles'
+    >>> form_of_text("https://sudokupad.app/scl{'ce':[[{v:1},{}],[{},{}]]}").name
+    'SudokuPad'
     >>> form_of_text("1.3..4.2.34.4.23") is None
     True
     """

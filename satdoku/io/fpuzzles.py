@@ -35,7 +35,7 @@ from urllib.parse import quote, unquote
 from ..errors import PuzzleError
 from ..model.geometry import default_box
 from .fpuzzles_read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
-from .fpuzzles_shapes import SHAPES
+from .fpuzzles_special import SHAPES
 from .lzstring import (LZStringError, compress_to_base64, decompress_from_base64,
                        decompress_from_uri)
 
@@ -177,8 +177,8 @@ def _read(data: dict, where: dict) -> tuple[dict, Reader]:
     r = Reader(data, where)
     givens, regions = r.grid()
     keys = rule_keys()
-    # the negative rules last: they speak of the clues before them
-    for key, decls in sorted(keys.items(), key=lambda kv: kv[1][0][1].shape == "negative"):
+    for key in sorted(keys, key=_reading_place):
+        decls = keys[key]
         SHAPES[decls[0][1].shape].read(r, key, decls)
     r.leftovers(set(keys))
     n = r.size
@@ -203,6 +203,23 @@ def _read(data: dict, where: dict) -> tuple[dict, Reader]:
     document["givens"] = givens
     document["constraints"] = r.constraints
     return document, r
+
+
+#: The order keys are read in, so their rules come out in it (f-puzzles' own order, then the
+#: user script's keys); a declared key not listed comes after them, negative rules last: they
+#: speak of the clues before them.
+READING_ORDER = (
+    "diagonal+", "diagonal-", "antiknight", "antiking", "disjointgroups", "columnindexer",
+    "rowindexer", "boxindexer", "difference", "ratio", "xv", "sum", "killercage", "extraregion",
+    "cage", "littlekillersum", "odd", "even", "parity", "givenPencilMarks", "minimum",
+    "maximum", "thermometer", "slowthermometer", "arrow", "palindrome", "renban", "whispers",
+    "betweenline", "regionsumline", "entropicline", "zipperline", "modularline", "nabner",
+    "doublearrow", "lockout", "clone", "quadruple", "sandwichsum", "xsum", "skyscraper")
+
+
+def _reading_place(key: str) -> tuple[int, int]:
+    negative = key in ("nonconsecutive", "negative")
+    return negative, READING_ORDER.index(key) if key in READING_ORDER else len(READING_ORDER)
 
 
 def is_fpuzzles_document(doc: Any) -> bool:

@@ -4,7 +4,8 @@ A shape (see :mod:`satdoku.rules.exchange`) has a reader, ``read(reader, key, de
 adds the rules of every entry of ``key`` to the document (``decls``: the (class, FPuzzles)
 pairs that declare the key), and a writer, ``write(writer, decl, constraint)``, which adds one
 rule to the f-puzzles data, or returns why f-puzzles cannot hold it. The generic shapes are
-here; shapes of one rule's own are in :mod:`.fpuzzles_special`. :data:`SHAPES` has them all.
+here; shapes of one rule's own are in :mod:`.fpuzzles_special`, whose :data:`SHAPES` has them
+all.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any, Callable
 
 from ..rules.fields import Cells
 
-__all__ = ["Shape", "SHAPES", "json_name", "default_value", "fp_cell"]
+__all__ = ["Shape", "GENERIC", "json_name", "default_value", "fp_cell"]
 
 
 class Shape:
@@ -196,14 +197,11 @@ def _write_outside(w, decl, c) -> None:
     w.append(decl.key, {"cell": cell, "value": str(getattr(c, decl.value))})
 
 
-SHAPES: dict[str, Shape] = {
+#: The generic shapes by name (with the special ones: :data:`.fpuzzles_special.SHAPES`).
+GENERIC: dict[str, Shape] = {
     "flag": Shape(_read_flag, _write_flag),
     "lines": Shape(_read_lines, _write_lines),
     "each-cell": Shape(_read_each_cell, _write_each_cell),
     "dot": Shape(_read_dot, _write_dot),
     "outside": Shape(_read_outside, _write_outside),
 }
-
-from .fpuzzles_special import SPECIAL  # noqa: E402  (they use the helpers above)
-
-SHAPES.update(SPECIAL)

@@ -17,9 +17,9 @@ import re
 
 from ..rules.killer import DIRECTIONS
 from ..rules.multikiller import digital_root_sums
-from .fpuzzles_shapes import Shape, fp_cell
+from .fpuzzles_shapes import GENERIC, Shape, fp_cell
 
-__all__ = ["SPECIAL"]
+__all__ = ["SPECIAL", "SHAPES"]
 
 
 def _what(key: str, i: int) -> str:
@@ -384,3 +384,6 @@ SPECIAL = {
     "pencilmarks": Shape(_read_pencilmarks, _write_pencilmarks),
     "drcage": Shape(_read_drcage, _write_drcage),
 }
+
+#: Every shape by name, the generic ones and these.
+SHAPES: dict[str, Shape] = {**GENERIC, **SPECIAL}

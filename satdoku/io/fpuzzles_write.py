@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .fpuzzles_read import fpuzzles_box
-from .fpuzzles_shapes import SHAPES
+from .fpuzzles_special import SHAPES
 
 __all__ = ["FPuzzlesExport", "to_fpuzzles"]
 

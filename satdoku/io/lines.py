@@ -10,7 +10,7 @@ from ..errors import PuzzleError
 from ..model.alphabet import UNKNOWN, Alphabet, make_alphabet
 from ..model.geometry import geometry_for_size
 from ..model.puzzle import Puzzle
-from .text import _HEADER, _RULE, _Reader, _stream
+from .reader import HEADER, RULE, Reader, stream_puzzles
 
 __all__ = ["read_lines", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
 
@@ -94,7 +94,7 @@ class LineSplitter:
                  alphabet: str | Alphabet | None = None) -> None:
         if box is not None:
             geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
-        self._reader = reader = _Reader("", box, make_alphabet(alphabet))  # never fed
+        self._reader = reader = Reader("", box, make_alphabet(alphabet))  # never fed
         self.comment: str | None = None  # the whole-line comment the reader holds
         self._maybe_block = False  # a multi-line grid may be open in the reader
         # The reader's fast path, one table per one-liner length: symbols above N unknown.
@@ -118,14 +118,14 @@ class LineSplitter:
         if table is not None and self._fast(s, table):
             if not self._maybe_block:
                 return True  # the reader's fast path: the comment stays as it is
-            if not (_HEADER.match(s) or _RULE.fullmatch(s)):
+            if not (HEADER.match(s) or RULE.fullmatch(s)):
                 # An open grid ends and the line is a one-liner of its own. (A grid can only
                 # be open after a content line, which cleared the comment.)
                 self._maybe_block = False
                 return True
-        if _HEADER.match(s):
+        if HEADER.match(s):
             self.comment, self._maybe_block = None, False
-        elif _RULE.fullmatch(s):
+        elif RULE.fullmatch(s):
             if not self._maybe_block and self._reader._is_dash_row(s):
                 self.comment, self._maybe_block = None, True
         else:
@@ -157,6 +157,6 @@ def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
     """
     if box is not None:
         geometry_for_size(box[0] * box[1], box)
-    reader = _Reader(source, box, make_alphabet(alphabet))
+    reader = Reader(source, box, make_alphabet(alphabet))
     reader.comment = comment
-    return _stream(reader, lines, first_line, finish)
+    return stream_puzzles(reader, lines, first_line, finish)

@@ -33,7 +33,8 @@ from ..errors import PuzzleError
 from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens, solution_problems
-from .forms import FORMS, form_of_json, form_of_text, read_form
+from ..model.puzzle import Puzzle
+from .forms import FALLBACK, form_of_json, form_of_text, read_form
 
 __all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
            "variant_document", "format_variant", "parse_variants", "read_variants"]
@@ -83,6 +84,13 @@ class VariantPuzzle:
 
     def is_solution(self, solution: Grid) -> bool:
         return not self.check(solution)
+
+    def to_puzzle(self, source: str = "<variant>", line: int = 1, index: int = 1,
+                  warnings: tuple[str, ...] = ()) -> Puzzle:
+        """The puzzle as every command and task takes it (grid, rules, name)."""
+        return Puzzle(self.givens, source, line, index, name=self.name,
+                      alphabet=alphabet_for(self.geometry.size), constraints=self.constraints,
+                      warnings=tuple(warnings))
 
 
 @dataclass
@@ -316,7 +324,7 @@ def _entry(doc: Any, source: str, line: int, index: int,
         form = None
         if isinstance(doc, str) and not doc.lstrip().startswith("{"):
             doc = doc.strip()  # a link or a compressed string
-            form = form_of_text(doc) or FORMS[0]  # unclaimed: f-puzzles says what is wrong
+            form = form_of_text(doc) or FALLBACK  # unclaimed: f-puzzles says what is wrong
         else:
             if isinstance(doc, str):
                 try:

@@ -35,10 +35,10 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..deadline import Deadline
-from .grid import Grid
+from .grid import Grid, solution_problems
 
 __all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
-           "result_of", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
+           "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -161,6 +161,28 @@ class Capabilities:
         """
         return [f.name for f in dataclasses.fields(self)
                 if getattr(needs, f.name) and not getattr(self, f.name)]
+
+
+def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
+    """``result`` unchanged when its solutions are right for ``grid`` (and keep every variant
+    constraint), else an ``error`` result saying what is wrong: the independent check every
+    answer goes through (:func:`~satdoku.model.grid.solution_problems` belongs to no solver)."""
+    def wrong(what: str) -> Result:
+        return Result(status="error", solver=result.solver, encoding=result.encoding,
+                      time_ms=result.time_ms, stats=result.stats, limit=result.limit,
+                      message=f"internal error: {result.solver} {what}")
+
+    for label, answer in (("solution", result.solution), ("second solution", result.second)):
+        if answer is None:
+            continue
+        problems = solution_problems(answer, grid, constraints)
+        if problems:
+            return wrong(f"gave a wrong {label}: " + "; ".join(problems[:3]))
+    if result.second is not None and result.second == result.solution:
+        return wrong("counted one solution twice")
+    if result.ok and result.solution is None:
+        return wrong(f"said {result.status} without a solution")
+    return result
 
 
 class Solver(Protocol):

@@ -294,11 +294,6 @@ class Canvas(RuleShapes):
         move = f' transform="translate({_num(dx)} {_num(dy)})"' if dx or dy else ""
         return f"<g{move}>\n{body}\n</g>"
 
-    def svg(self, *, title: str | None = None, caption: str | None = None) -> str:
-        """This canvas alone as an SVG document."""
-        from .svg import svg_document
-        return svg_document([self], title=title, caption=caption)
-
 
 
 

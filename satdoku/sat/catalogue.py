@@ -15,6 +15,7 @@ from pysat.solvers import SolverNames
 
 from ..errors import OptionError
 from ..model.result import Capabilities
+from .commands import PREFIX, check_command
 
 __all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "PREFIX", "is_exec",
            "check_sat_solver", "check_sat_name", "capabilities_of", "check_for"]
@@ -123,10 +124,6 @@ def check_sat_solver(name: str) -> SatSolverInfo:
     return SAT_SOLVERS[canonical]
 
 
-#: A --sat-solver name with this prefix is an external command (:mod:`satdoku.sat.external`).
-PREFIX = "exec:"
-
-
 def is_exec(name: str | None) -> bool:
     """True when ``name`` names an external command (``exec:...``)."""
     return bool(name) and name.startswith(PREFIX)
@@ -140,7 +137,6 @@ def check_sat_name(name: str) -> str:
     'minisat22'
     """
     if is_exec(name):
-        from .external import check_command
         return check_command(name).spec
     return check_sat_solver(name).name
 

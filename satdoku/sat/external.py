@@ -24,13 +24,11 @@ Glossary:
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from ..cnf.export import dimacs_header
@@ -39,92 +37,18 @@ from ..cnf.encodings import check_amo, check_encoding
 from ..cnf.policy import choose_encoding
 from ..cnf.reduced import ReducedFormula
 from ..budget import DEFAULT_MAX_CLAUSES
+from ..children import parent_death_preexec
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
-from ..errors import ModelError, OptionError, SolverError, TooBigError
+from ..errors import ModelError, SolverError, TooBigError
 from ..io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, clause_text, parse_model
 from ..model.grid import Grid
 from ..model.result import Result, result_of
 from .catalogue import EXEC_CAPABILITIES, PREFIX, is_exec
+from .commands import Command, check_command, parse_command
 from .oneshot import count_afresh
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command", "is_exec", "ExecSolver"]
 
-_PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
-
-
-@dataclass(frozen=True)
-class Command:
-    """A parsed ``exec:`` command: the arguments (placeholders kept) and how the formula and
-    the answer travel."""
-
-    spec: str  # as written, ``exec:`` included
-    argv: tuple[str, ...]
-    name: str
-    model_file: bool  # the answer is read from {model}, not standard output
-    stdin: bool  # the formula goes on standard input
-
-    def arguments(self, cnf: str, model: str) -> list[str]:
-        """The command line for a formula at ``cnf`` and an answer file at ``model``."""
-        return [a.replace("{cnf}", cnf).replace("{model}", model)
-                for a in self.argv if a != "{stdin}"]
-
-
-def parse_command(spec: str) -> Command:
-    """The :class:`Command` of ``spec`` (``'exec:kissat -q'``; the prefix may be left out).
-
-    The program is looked for on PATH when a solver is made (:func:`check_command`).
-
-    Raises:
-        OptionError: nothing to run, or bad quoting.
-
-    >>> c = parse_command('exec:minisat -verb=0')
-    >>> c.name, c.argv, c.model_file
-    ('exec:minisat', ('minisat', '-verb=0', '{cnf}', '{model}'), True)
-    """
-    text = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        raise OptionError(f"cannot read the command {text!r}: {error}") from None
-    if not argv:
-        raise OptionError(f"{PREFIX} needs a command, for example {PREFIX}\"kissat -q\"")
-    program = os.path.basename(argv[0])
-    if any(p in argv[0] for p in _PLACEHOLDERS):
-        raise OptionError(f"the command {text!r} must start with a program, not a placeholder")
-    joined = " ".join(argv)
-    if program.startswith("minisat") and "{model}" not in joined and "{cnf}" not in joined:
-        argv += ["{cnf}", "{model}"]  # MiniSat: minisat [options] <input> <result-file>
-        joined = " ".join(argv)
-    stdin = "{stdin}" in argv
-    if "{cnf}" not in joined and not stdin:
-        argv.append("{cnf}")
-    return Command(PREFIX + text.strip(), tuple(argv), PREFIX + program, "{model}" in joined,
-                   stdin)
-
-
-def check_command(spec: str | Command) -> Command:
-    """The parsed command of ``spec`` once its program is found on PATH, else OptionError."""
-    command = spec if isinstance(spec, Command) else parse_command(spec)
-    if shutil.which(command.argv[0]) is None:
-        raise OptionError(f"{command.spec}: program {command.argv[0]!r} not found (is it "
-                          "installed and on PATH?)")
-    return command
-
-
-def _parent_death_signal():
-    """A function for ``preexec_fn`` that has the child killed when satdoku ends (Linux)."""
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def setup() -> None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent went before the signal was set
-            os._exit(1)
-    return setup
 
 
 #: Temporary folders are named FOLDER_PREFIX + the pid of the process that made them + "-".
@@ -246,7 +170,7 @@ class ExecSolver:
         self.amo = amo
         self.max_clauses = max_clauses
         self.tmpdir = tmpdir
-        self._setup = _parent_death_signal()
+        self._setup = parent_death_preexec()
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""

@@ -17,7 +17,7 @@ are in ``docs/hard-grids.md``.
 Design: the racers are forked (Linux; spawned elsewhere), solve with a fresh solver each (clues
 as unit clauses: a single hard puzzle gains nothing from assumptions) and send back their
 result through a pipe. The parent waits on the pipes, verifies the first answer
-(:func:`satdoku.tasks.solvers.verify`); a wrong answer or an error does not win, and the race goes
+(:func:`satdoku.model.result.verify`); a wrong answer or an error does not win, and the race goes
 on. When one wins, or the time is up, the others are stopped and reaped: SIGKILL, except that
 a racer running an external solver gets SIGTERM first, to take its solver's process group and
 temporary folder with it (:func:`_stop_racers`). Racers die with
@@ -34,17 +34,17 @@ import signal
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Sequence
 
 from ..deadline import NO_DEADLINE, Deadline
+from ..children import die_with_parent, worker_count
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..cnf.encodings import ENCODINGS
 from ..errors import OptionError
 from ..model.grid import Grid
-from ..model.result import Capabilities, Result
+from ..model.result import Capabilities, Result, verify
 
-__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size",
-           "single_puzzle"]
+__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size"]
 
 #: After the deadline, racers get this long to send what they found (a count so far) before
 #: they are killed.
@@ -159,12 +159,11 @@ def _context():
 def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: float | None,
           constraints: tuple, max_clauses: int | None, conn: Any) -> None:
     """One racer: solve ``grid`` in ``config`` and send the result (or what went wrong)."""
-    from ..run.parallel import _die_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
     signal.signal(signal.SIGTERM, _stop)  # how the parent stops a losing exec: racer
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    _die_with_parent()
+    die_with_parent()
     try:
         deadline = NO_DEADLINE
         if seconds is not None and config.keeps_time_limit:
@@ -209,7 +208,6 @@ class PortfolioSolver:
 
     def __init__(self, configs: Sequence[Config] | None = None, *, jobs: int = 0,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
-        from ..run.parallel import worker_count
         configs = list(configs or DEFAULT_PORTFOLIO)
         if not configs:
             raise OptionError("a portfolio needs at least one configuration")
@@ -238,7 +236,6 @@ class PortfolioSolver:
               constraints: tuple = ()) -> Result:
         """Race every configuration on ``grid``; the first verified answer (see the module
         docstring). Timeouts keep the largest count any racer reached."""
-        from ..tasks.solvers import verify
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         context = _context()
@@ -270,8 +267,7 @@ class PortfolioSolver:
                     break
                 for conn in wait(list(racers), timeout=remaining):
                     config, process = racers.pop(conn)
-                    result = self._receive(conn, config, process, grid, limit, constraints,
-                                           verify)
+                    result = self._receive(conn, config, process, grid, limit, constraints)
                     if deadline.expired() and result.status != "timeout":
                         # Too late (a racer that cannot keep the limit): what counts after the
                         # deadline is what the others found before it.
@@ -291,7 +287,7 @@ class PortfolioSolver:
         return winner
 
     def _receive(self, conn, config: Config, process, grid: Grid, limit: int,
-                 constraints: tuple, verify) -> Result:
+                 constraints: tuple) -> Result:
         """The verified result a racer sent, or an ``error`` result saying why there is none."""
         try:
             kind, payload = conn.recv()
@@ -365,23 +361,8 @@ def portfolio_size(jobs: int, *, requested: bool, single: bool) -> int:
     >>> portfolio_size(1, requested=False, single=True), portfolio_size(2, requested=True, single=False)
     (0, 2)
     """
-    from ..run.parallel import worker_count
     if requested:
         return worker_count(0 if jobs == 1 else jobs)
     if single and jobs != 1:
         return worker_count(jobs)
     return 0
-
-
-def single_puzzle(puzzles: Iterable[Any]) -> tuple[bool, Iterator[Any]]:
-    """Whether ``puzzles`` holds exactly one puzzle, and the same puzzles to read again
-    (reads at most two ahead): the rule that turns a portfolio on by itself.
-
-    >>> one, again = single_puzzle(iter(["a"]))
-    >>> one, list(again)
-    (True, ['a'])
-    """
-    import itertools
-    iterator = iter(puzzles)
-    head = list(itertools.islice(iterator, 2))
-    return len(head) == 1, itertools.chain(head, iterator)

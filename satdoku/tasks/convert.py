@@ -23,8 +23,10 @@ from ..io.fpuzzles import FPUZZLES_FORMS, encode_fpuzzles
 from ..io.fpuzzles_write import to_fpuzzles
 from ..io.variant import VariantPuzzle, format_variant
 from ..model.puzzle import Puzzle
+from .base import Task
 
-__all__ = ["TARGETS", "Converted", "variant_of", "convert_puzzle", "convert", "convert_all"]
+__all__ = ["TARGETS", "Converted", "Convert", "variant_of", "convert_puzzle", "convert",
+           "convert_all"]
 
 #: What ``convert`` writes: satdoku JSON (one line), and the f-puzzles forms.
 TARGETS = ("json",) + FPUZZLES_FORMS
@@ -66,15 +68,30 @@ def convert_puzzle(puzzle: VariantPuzzle, target: str, *, lossy: bool = False
     return encode_fpuzzles(export.data, target), export.lost
 
 
+class Convert(Task):
+    """The task of ``satdoku convert``: a puzzle in, a :class:`Converted` out (it is its own
+    outcome: ``puzzle`` and what became of it)."""
+
+    label = "converting"
+
+    def __init__(self, target: str, *, lossy: bool = False) -> None:
+        if target not in TARGETS:
+            raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
+        self.target, self.lossy = target, lossy
+
+    def run(self, puzzle: Puzzle) -> Converted:
+        if puzzle.error is not None or puzzle.grid is None:
+            return Converted(puzzle, None, error=puzzle.error)
+        text, lost = convert_puzzle(variant_of(puzzle), self.target, lossy=self.lossy)
+        return Converted(puzzle, text, lost, list(puzzle.warnings))
+
+
 def convert_all(puzzles: Iterable[Puzzle], target: str, *, lossy: bool = False
                 ) -> Iterator[Converted]:
     """Each read puzzle converted (unreadable ones carried with their error)."""
+    task = Convert(target, lossy=lossy)
     for puzzle in puzzles:
-        if puzzle.error is not None or puzzle.grid is None:
-            yield Converted(puzzle, None, error=puzzle.error)
-            continue
-        text, lost = convert_puzzle(variant_of(puzzle), target, lossy=lossy)
-        yield Converted(puzzle, text, lost, list(puzzle.warnings))
+        yield task.run(puzzle)
 
 
 def convert(text: str, target: str, *, lossy: bool = False,
@@ -82,12 +99,7 @@ def convert(text: str, target: str, *, lossy: bool = False,
     """The one puzzle written in ``text`` (any form satdoku reads) converted to ``target``.
 
     Raises:
-        PuzzleError: when ``text`` is no puzzle.
+        PuzzleError: when ``text`` is no puzzle (or several).
     """
-    from ..io.inputs import iter_inputs
-    puzzles = list(iter_inputs([text], ignore_unknown=ignore_unknown))
-    if len(puzzles) != 1:
-        raise PuzzleError(f"{len(puzzles)} puzzles where one was expected", source="<arg>")
-    if puzzles[0].error is not None:
-        raise puzzles[0].error
-    return next(convert_all(puzzles, target, lossy=lossy))
+    from ..io.inputs import read_puzzle
+    return Convert(target, lossy=lossy).run(read_puzzle(text, ignore_unknown=ignore_unknown))
