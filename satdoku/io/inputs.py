@@ -88,7 +88,8 @@ def _is_variant_line(text: str) -> bool:
             return True
     # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
     # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
+            and "f-puzzles" not in text:
         return False
     from .fpuzzles import looks_like_fpuzzles
     return looks_like_fpuzzles(text)
