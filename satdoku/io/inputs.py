@@ -120,8 +120,8 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
 
 
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    from .sudokupad import parse_links   # parse_variants, with SudokuPad links read too
-    for entry in parse_links(lines, source, ignore_unknown=ignore_unknown):
+    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
+    for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
         yield _from_variant(entry)
 
 
