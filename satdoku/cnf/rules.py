@@ -76,6 +76,10 @@ def encode_rules(constraints: Sequence, ctx: RuleContext,
     (a rule whose encoding outgrows the limit is stopped in the middle). The unit clauses of
     :attr:`RuleContext.units` come with the first rule that needs them."""
     geometry = ctx.geometry
+    for constraint in constraints:  # up front, before any clause is built
+        estimate = constraint.clause_estimate(geometry.size)
+        if estimate is not None:
+            ctx.budget.refuse(estimate, f"rule {constraint.describe(geometry)}", at_least=True)
     with guarded(ctx.budget, lambda: f"rule {ctx.rule}"):
         for constraint in constraints:
             ctx.rule, ctx.made = constraint.describe(geometry), 0

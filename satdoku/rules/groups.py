@@ -11,6 +11,7 @@ from typing import Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from .context import contradiction
 from .base import (CellsRule, Clause, Constraint, GlobalRule, at_most_one, cell_span,
                    restrict)
 from .exchange import FPuzzles
@@ -21,8 +22,18 @@ __all__ = ["ExtraRegion", "Diagonal", "DisjointGroups", "encode_distinct", "prun
 
 
 def encode_distinct(ctx, cells: Sequence[int], complete: bool | None = None) -> list[Clause]:
-    """No digit twice among ``cells``; with ``complete`` (default: N cells) every digit once."""
+    """No digit twice among ``cells``; with ``complete`` (default: N cells) every digit once.
+    More cells than digits cannot all differ (pigeonholes): a contradiction, not the N pairwise
+    lists it would take to find it out.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.rules.context import EncodeContext
+    >>> len(encode_distinct(EncodeContext(geometry(2, 2)), range(5)))
+    2
+    """
     n = ctx.size
+    if len(cells) > n:
+        return contradiction(ctx)
     complete = len(cells) == n if complete is None else complete
     clauses: list[Clause] = []
     for d in range(1, n + 1):
