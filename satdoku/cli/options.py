@@ -120,7 +120,7 @@ def require_extra(option: str) -> None:
 
 
 def labels():
-    from ..tasks.rate import LABELS
+    from ..model.difficulty import LABELS
     return LABELS
 
 

@@ -92,7 +92,8 @@ def _is_variant_line(text: str) -> bool:
             return True
     # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
     # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
+            and "f-puzzles" not in text:
         return False
     from .fpuzzles import looks_like_fpuzzles
     return looks_like_fpuzzles(text)
@@ -153,12 +154,12 @@ def _unforeseen(error: Exception) -> str:
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
     """The puzzles of variant ``lines``. A document that fails a reader in a way it did not
     foresee (:data:`_UNFORESEEN`) is that document's error, and reading goes on after it."""
-    from .sudokupad import parse_links   # parse_variants, with SudokuPad links read too
+    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
     counted = _Counted(lines)
     offset = index = 0
     while True:
         try:
-            for entry in parse_links(counted, source, ignore_unknown=ignore_unknown):
+            for entry in parse_variants(counted, source, ignore_unknown=ignore_unknown):
                 index += 1
                 yield _from_variant(entry, offset, index)
             return
