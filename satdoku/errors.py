@@ -27,7 +27,7 @@ __all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverEr
            "TooBigError", "InternalError", "abridge"]
 
 
-def abridge(text: str, keep: int = 40) -> str:
+def abridge(text: str, keep: int = 100) -> str:
     """``text`` as a message quotes what a user gave: cut to ``keep`` characters, with its
     length, when longer (a 100 KB argument is not echoed whole).
 

@@ -97,7 +97,7 @@ def test_hostile_json_is_one_error_and_the_file_goes_on(tmp_path):
                     '{"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"], '
                     '"sum": ' + "9" * 5000 + "}]}\n" + '{"size": 4}\n')
     got = _summary([str(path)])
-    assert got == [(str(path), 1, "not JSON: nested deeper than 100 levels (line 1 column 120)"),
+    assert got == [(str(path), 1, "not JSON: nested too deeply, past 100 levels (line 1 column 120)"),
                    (str(path), 2, "not JSON: a number of 5000 digits (line 1 column 82)"),
                    (str(path), 3, None)]
 
@@ -105,7 +105,7 @@ def test_hostile_json_is_one_error_and_the_file_goes_on(tmp_path):
 def test_what_is_echoed_is_cut_to_size():
     junk = "x" * 100_000
     (source, _, detail), = _summary([junk])
-    assert source == "x" * 40 + "... (100,000 characters)"
+    assert source == "x" * 100 + "... (100,000 characters)"
     assert detail == "no such file (and not a puzzle either)"
     (_, _, detail), = _summary([" ".join(["0"] * 15 + ["9" * 5000])])
-    assert detail == "r4c4: unknown symbol '" + "9" * 40 + "... (5,000 characters)'"
+    assert detail == "r4c4: unknown symbol '" + "9" * 100 + "... (5,000 characters)'"

@@ -42,7 +42,7 @@ def test_a_deep_or_huge_document_is_a_puzzle_error():
         deep = [deep]
     with pytest.raises(PuzzleError, match="nested"):
         satdoku.read({"size": 4, "grid": deep})
-    with pytest.raises(PuzzleError, match="nested deeper than 100 levels"):
+    with pytest.raises(PuzzleError, match="nested too deeply, past 100 levels"):
         satdoku.read('{"size": 4, "grid": ' + "[" * 500 + "]" * 500 + "}")
     with pytest.raises(PuzzleError, match="a number of 5000 digits"):
         satdoku.read('{"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"], '

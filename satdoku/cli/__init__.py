@@ -43,9 +43,9 @@ def _abridged_error(error: click.UsageError) -> click.UsageError:
     """The usage error with every long run of characters in its message cut (a 100 KB
     argument is not echoed whole)."""
     message = error.format_message()
-    if not re.search(r"\S{60,}", message):
+    if not re.search(r"\S{200,}", message):
         return error
-    return click.UsageError(re.sub(r"\S{60,}", lambda m: abridge(m.group()), message),
+    return click.UsageError(re.sub(r"\S{200,}", lambda m: abridge(m.group()), message),
                             error.ctx)
 
 

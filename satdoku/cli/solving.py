@@ -33,8 +33,6 @@ def _solving(inputs, *, box, alphabet, solver, sat_solver, encoding, amo, max_cl
     from ..run.stream import stream
     from ..tasks.solvers import SolveOptions, racing
     check_time_limit(sat_solver, timeout, portfolio)
-    if scheduler is not None:
-        require_extra("--scheduler")
     options = SolveOptions(solver=solver, sat_solver=sat_solver, encoding=encoding, amo=amo,
                            timeout=timeout, max_clauses=clause_limit(max_clauses_given),
                            stats=stats, **more)
@@ -44,6 +42,8 @@ def _solving(inputs, *, box, alphabet, solver, sat_solver, encoding, amo, max_cl
                                single=lambda: holds_one_puzzle(list(inputs), box=box,
                                                                alphabet=alphabet,
                                                                ignore_unknown=ignore))
+    if scheduler is not None:
+        require_extra("--scheduler")
     task = options.task_class()
 
     def code_of(outcome: Outcome) -> int:

@@ -141,8 +141,6 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     from ..output.bench import format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
-    if plot:
-        require_extra("--plot")
     try:
         groups = check_groups(solvers, sat_solvers, encodings)
         if plot:
@@ -150,6 +148,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
             if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
+            require_extra("--plot")
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
     progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None

@@ -52,7 +52,7 @@ def loads(text: str) -> Any:
     >>> loads("[" * 200 + "]" * 200)
     Traceback (most recent call last):
     ...
-    json.decoder.JSONDecodeError: nested deeper than 100 levels: line 1 column 101 (char 100)
+    json.decoder.JSONDecodeError: nested too deeply, past 100 levels: line 1 column 101 (char 100)
     >>> loads('{"sum": ' + "9" * 5000 + "}")
     Traceback (most recent call last):
     ...
@@ -60,13 +60,13 @@ def loads(text: str) -> Any:
     """
     deep = _too_deep(text)
     if deep is not None:
-        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, deep)
+        raise json.JSONDecodeError(f"nested too deeply, past {MAX_DEPTH} levels", text, deep)
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         raise
     except RecursionError:  # not reached past the depth check; kept for safety
-        raise json.JSONDecodeError(f"nested deeper than {MAX_DEPTH} levels", text, 0) from None
+        raise json.JSONDecodeError(f"nested too deeply, past {MAX_DEPTH} levels", text, 0) from None
     except ValueError:  # the integer conversion limit
         long = _LONG_NUMBER.search(text)
         where = long.start() if long else 0
