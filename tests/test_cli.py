@@ -882,3 +882,65 @@ def test_a_terminal_is_told_what_is_going_on(tmp_path):
         proc.kill()
         proc.wait()
         os.close(master)
+
+
+# One exit-code table for every command (satdoku.model.result.STATUSES; docs/commands.md,
+# "Statuses and exit codes"): each case names the status it makes and expects that status's
+# code. explain, candidates, rate and generate join this table with issue 24's change to
+# rate's 'multiple' (another branch); until then they are tested in their own files.
+
+def _model_of(solution):
+    """A SAT solver's model of the 4x4 extended encoding (var = cell*4 + digit) for a grid."""
+    literals = [(cell * 4 + d) * (1 if int(solution[cell]) == d else -1)
+                for cell in range(16) for d in range(1, 5)]
+    return "s SATISFIABLE\nv " + " ".join(map(str, literals)) + " 0\n"
+
+
+INVALID_4X4 = "11.." + "." * 12
+
+
+@pytest.mark.parametrize("args, status", [
+    (("solve", SMALL), "solved"),
+    (("solve", UNSOLVABLE_4X4), "unsolvable"),
+    (("solve", INVALID_4X4), "invalid"),
+    (("solve", "." * 256, "--timeout", "1e-9"), "timeout"),
+    (("solve", SMALL, "--max-clauses", "1"), "refused"),
+    (("solve", EMPTY_4X4, "--unique"), "multiple"),
+    (("count", SMALL), "unique"),
+    (("count", EMPTY_4X4), "multiple"),
+    (("count", UNSOLVABLE_4X4), "unsolvable"),
+    (("count", INVALID_4X4), "invalid"),
+    (("count", EMPTY_4X4, "--timeout", "1e-9"), "timeout"),
+])
+def test_exit_codes_follow_the_one_table_solve_and_count(args, status):
+    from satdoku.model.result import exit_code
+    result = run(*args, "--format", "json")
+    rec, = records(result.stdout)
+    assert rec["status"] == status
+    assert result.exit_code == exit_code(status, multiple_ok="--unique" not in args)
+
+
+@pytest.mark.parametrize("args, input, status", [
+    (("encode", SMALL), None, "solved"),  # written
+    (("encode", INVALID_4X4), None, "invalid"),
+    (("encode", SMALL, "--max-clauses", "1"), None, "refused"),
+    (("decode", "-", "--puzzle", SMALL), _model_of(SMALL_SOLUTION), "solved"),
+    (("decode", "-", "--puzzle", SMALL), "s UNSATISFIABLE\n", "unsolvable"),
+    (("decode", "-", "--puzzle", INVALID_4X4), _model_of(SMALL_SOLUTION), "invalid"),
+    (("bench", PUZZLES / "4x4.txt", "--solver", "native"), None, "solved"),
+    (("solvers",), None, "solved"),
+])
+def test_exit_codes_follow_the_one_table_tools(args, input, status):
+    from satdoku.model.result import STATUSES
+    result = run(*args, input=input)
+    assert result.exit_code == STATUSES[status][0], result.output
+    assert (result.stderr == "") == (result.exit_code == 0)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "explain", "candidates", "rate",
+                                     "generate", "encode", "decode", "bench", "solvers"])
+def test_every_command_exits_2_on_a_usage_error(command):
+    from satdoku.model.result import EXIT_USAGE
+    result = run(command, "--no-such-option")
+    assert result.exit_code == EXIT_USAGE
+    assert "No such option" in result.stderr.splitlines()[-1]  # click's words vary by version
