@@ -109,3 +109,7 @@ def test_what_is_echoed_is_cut_to_size():
     assert detail == "no such file (and not a puzzle either)"
     (_, _, detail), = _summary([" ".join(["0"] * 15 + ["9" * 5000])])
     assert detail == "r4c4: unknown symbol '" + "9" * 100 + "... (5,000 characters)'"
+    # A name is shown with every result: a 1 MB comment or "name" is cut too.
+    long_names = [f"{SMALL} # {'y' * 10 ** 6}", '{"size": 4, "name": "' + "x" * 10 ** 6 + '"}']
+    assert [p.name for p in iter_inputs(long_names)] == [
+        "y" * 100 + "... (1,000,000 characters)", "x" * 100 + "... (1,000,000 characters)"]

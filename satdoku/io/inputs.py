@@ -78,7 +78,7 @@ def _from_variant(entry, offset: int = 0, index: int | None = None) -> Puzzle:
         if offset and entry.error.line is not None:
             entry.error.line += offset
         return Puzzle(None, entry.source, line, index, error=entry.error)
-    return Puzzle(p.givens, entry.source, line, index, name=p.name,
+    return Puzzle(p.givens, entry.source, line, index, name=p.name and abridge(p.name),
                   alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
                   warnings=tuple(entry.warnings))
 

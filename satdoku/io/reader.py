@@ -125,6 +125,7 @@ class Reader:
     def _puzzle(self, line: int, name: str | None, grid: Grid | None = None,
                 alphabet: Alphabet | None = None, error: PuzzleError | None = None) -> Puzzle:
         self.index += 1
+        name = abridge(name) if name else name  # a name is shown: a 1 MB comment is not
         return Puzzle(grid, self.source, line, self.index, name, alphabet, error)
 
     def _error(self, line: int, name: str | None, message: str,
