@@ -869,19 +869,21 @@ def test_a_terminal_is_told_what_is_going_on(tmp_path):
     finally:
         proc.kill()
         os.close(master)
-    # A long run's progress bar is there before its first puzzle ends.
+    # A long run's progress bar is there before its first puzzle ends; there is none when the
+    # results go down a pipe (| head), which may show them on the same terminal.
     many = tmp_path / "many.txt"
     many.write_text("." * 256 + "\n" + SMALL + "\n")
-    proc, master = _on_a_terminal(["count", many, "--limit", "1000000000", "--format", "line"],
-                                  stdin_tty=False, cwd=tmp_path)
-    try:
-        assert "counting [------------------------------]   0%" in \
-            _screen_until(master, "0%")
-        assert proc.poll() is None  # the first puzzle is still being counted
-    finally:
-        proc.kill()
-        proc.wait()
-        os.close(master)
+    for output, bar in ((["-o", tmp_path / "out.txt"], True), ([], False)):
+        proc, master = _on_a_terminal(["count", many, "--limit", "1000000000", "--format",
+                                       "line", *output], stdin_tty=False, cwd=tmp_path)
+        try:
+            screen = _screen_until(master, "0%", 10.0 if bar else 2.0)
+            assert ("counting [------------------------------]   0%" in screen) == bar
+            assert proc.poll() is None  # the first puzzle is still being counted
+        finally:
+            proc.kill()
+            proc.wait()
+            os.close(master)
 
 
 # One exit-code table for every command (satdoku.model.result.STATUSES; docs/commands.md,

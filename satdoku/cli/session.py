@@ -1,7 +1,8 @@
 """Running a command: its output session, the progress bar, signals, and the stream loop.
 
 Results go to stdout (or ``-o FILE``, written all at once when done), diagnostics and the
-progress bar to stderr. Ctrl-C (and SIGTERM, SIGHUP) keeps the results finished so far and
+progress bar to stderr (a terminal's; none when results go down a pipe, which may end on the
+same terminal). Ctrl-C (and SIGTERM, SIGHUP) keeps the results finished so far and
 exits 130, a closed pipe (``| head``) ends quietly, a library error is one line, exit 1.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, NoReturn
@@ -224,6 +226,18 @@ def silence_stdout() -> None:
         pass
 
 
+def results_share_a_pipe(output: str | None) -> bool:
+    """Whether results go to stdout through a pipe (``| head``, ``| less``): whatever reads it
+    may show them on the terminal the progress bar is drawn on, mid-bar, so there is none."""
+    if output not in (None, "-"):
+        return False
+    try:
+        mode = os.fstat(sys.stdout.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):  # no file behind stdout (tests, embedding)
+        return True
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
+
+
 def _inputs_total(inputs: Iterable[str]) -> int | None:
     """Lines in the input files, for a progress bar (None when there are none to count)."""
     files = [a for a in inputs if a != "-" and is_file_input(a)]
@@ -253,7 +267,7 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
     (``code_of``) and, with several, a ``summary`` line on stderr."""
     if report.fmt == "svg" and picture_folder(output) is None and several_puzzles(inputs):
         raise click.UsageError(PICTURES_NEED_A_FOLDER)
-    progress = Progress(_inputs_total(inputs), label)
+    progress = Progress(None if results_share_a_pipe(output) else _inputs_total(inputs), label)
     lines = _LineProgress(progress)
     kept: list[Outcome] = []
 

@@ -14,7 +14,7 @@ from ..tasks.base import Outcome
 from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
                       jobs_option, limit_option, max_clauses_option, output_options,
                       puzzle_options, require_extra, sat_solver_option, timeout_option)
-from .session import Progress, Session, one_puzzle
+from .session import Progress, Session, one_puzzle, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
 
@@ -151,7 +151,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
             require_extra("--plot")
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
-    progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None
+    progress = Progress(1, "benchmarking") \
+        if sys.stderr.isatty() and not results_share_a_pipe(output) else None
 
     def step(done: int, total: int, label: str) -> None:
         progress.total, progress.label = total, label
