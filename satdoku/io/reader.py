@@ -48,8 +48,7 @@ from .cells import EITHER, NUMBERS_ROW, SYMBOLS, classify, read_numbers, read_sy
 
 __all__ = ["Reader", "stream_puzzles", "HEADER", "RULE"]
 
-#: Line lengths of sukaku lines (N**3 for N = 4, 6, 8, 9: :mod:`satdoku.io.sukaku`).
-_SUKAKU_LENGTHS = frozenset({64, 216, 512, 729})
+_SUKAKU_LENGTHS = frozenset({64, 216, 512, 729})  # N**3 symbols: satdoku.io.sukaku
 
 @functools.lru_cache(maxsize=None)
 def _has_box(size: int) -> bool:
@@ -163,8 +162,11 @@ class Reader:
             if not s:
                 return self._whole_comment("#" + (comment or ""))
         if self.block is None and len(s) in _SUKAKU_LENGTHS:
-            puzzle = self._sukaku(no, s, comment)
+            from .sukaku import sukaku_puzzle
+            puzzle = sukaku_puzzle(s, self.source, no, comment, len(s) in self.fast_sizes)
             if puzzle is not None:
+                self.index += 1
+                puzzle.index = self.index
                 return [puzzle]
         if self.block is None:
             n = self.fast_sizes.get(len(s))
@@ -177,23 +179,6 @@ class Reader:
         if RULE.fullmatch(s) and not self._is_dash_row(s):
             return []
         return self._content(no, s, comment)
-
-    def _sukaku(self, no: int, s: str, comment: str | None) -> Puzzle | None:
-        """The puzzle of a sukaku line (every cell's candidates: :mod:`satdoku.io.sukaku`), or
-        None when the line is no sukaku; a line that can only be one and is wrong is an
-        error. 64 and 729 symbols may also be an 8x8 or a 27x27 one-liner: read as such when
-        they are no sukaku."""
-        from .sukaku import looks_like_sukaku, parse_sukaku
-        if not looks_like_sukaku(s):
-            return None
-        try:
-            variant = parse_sukaku(s, self.source, no, name=comment)
-        except PuzzleError as error:
-            if len(s) in self.fast_sizes:
-                return None
-            return self._puzzle(no, comment, error=error)
-        self.index += 1
-        return variant.to_puzzle(self.source, no, self.index)
 
     def _is_dash_row(self, s: str) -> bool:
         """Whether a line of dashes is cells ('-' empty) rather than a rule between bands.

@@ -19,9 +19,10 @@ from ..errors import PuzzleError
 from ..model.geometry import default_box, geometry
 from ..model.grid import Grid, check_givens
 from ..rules import Candidates
+from ..model.puzzle import Puzzle
 from .variant import VariantPuzzle
 
-__all__ = ["looks_like_sukaku", "parse_sukaku", "SUKAKU_SIZES"]
+__all__ = ["looks_like_sukaku", "parse_sukaku", "sukaku_puzzle", "SUKAKU_SIZES"]
 
 #: Grid sizes with a sukaku line of N**3 symbols (one symbol a digit, a usual box shape).
 SUKAKU_SIZES = {n ** 3: n for n in range(4, 10) if default_box(n)}
@@ -89,3 +90,19 @@ def parse_sukaku(text: str, source: str = "<arg>", line: int | None = None,
         raise exc.located(source, line) from None
     rules = tuple(Candidates(tuple(cells), digits) for digits, cells in groups.items())
     return VariantPuzzle(geo, grid, rules, name=name)
+
+
+def sukaku_puzzle(text: str, source: str, line: int, name: str | None,
+                  could_be_classic: bool) -> Puzzle | None:
+    """The puzzle of a line of the classic reader that may be a sukaku line: None when it is
+    none; a line that ``could_be_classic`` (64 and 729 symbols may also be an 8x8 or a 27x27
+    one-liner) is read as such when it is no good sukaku; otherwise a wrong one is an entry
+    with its error (its ``index`` is the caller's to set)."""
+    if not looks_like_sukaku(text):
+        return None
+    try:
+        return parse_sukaku(text, source, line, name=name).to_puzzle(source, line)
+    except PuzzleError as error:
+        if could_be_classic:
+            return None
+        return Puzzle(None, source, line, 0, name, error=error)
