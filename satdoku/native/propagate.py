@@ -232,6 +232,7 @@ def locked_packed(p: Propagation) -> bool | None:
     """Locked candidates over the whole grid at once, on the packed grid."""
     cand = p.cand
     packed = p.t.packed
+    assert packed is not None  # the pass of geometries that have a packed grid (above)
     width = packed.width
     grid = int.from_bytes(array(packed.typecode, cand).tobytes(), "little")
     found = False

@@ -193,9 +193,9 @@ def _search(grid: Grid, p: Propagation, limit: int, solutions: list[list[int]],
         if not propagate(p, cand, placed, queue, touched):
             return True
         while True:
-            cell = _branch_cell(cand, weight, cell_houses)
-            if cell is not None:
-                stack.append([cand, placed, cell, cand[cell]])
+            branch = _branch_cell(cand, weight, cell_houses)
+            if branch is not None:
+                stack.append([cand, placed, branch, cand[branch]])
             elif not p.constraints or _accepted(cand, p.constraints):
                 solutions.append(cand)
                 if len(solutions) >= limit:

@@ -188,13 +188,15 @@ class SolvingStep:
 
     def as_dict(self) -> dict:
         """A JSON-ready dict: cells by name (``r3c7``), digits as symbols."""
-        name, symbol = self.geometry.cell_name, self.alphabet.symbol
+        geo = self.geometry
+        assert geo is not None and self.alphabet is not None  # solving_steps gives both
+        name, symbol = geo.cell_name, self.alphabet.symbol
         return {"step": self.step, "technique": self.technique,
                 "cells": [name(c) for c in self.cells],
                 "digits": [symbol(d) for d in self.digits],
                 "placed": {name(c): symbol(d) for c, d in self.placed},
                 "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
-                "houses": [self.geometry.house_name(h) for h in self.houses],
+                "houses": [geo.house_name(h) for h in self.houses],
                 "depth": self.depth, "reason": self.reason}
 
 
