@@ -15,15 +15,13 @@ Glossary (adds to :mod:`satdoku.cnf.varmap`):
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver as PysatSolver
 
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
-from ..cnf.formula import RuleContext, encode_rules
-from ..cnf.reduced import ReducedFormula
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
 from ..model.geometry import Geometry
@@ -31,6 +29,9 @@ from ..model.grid import Grid
 from .catalogue import (COUNT_OPTIONS, DECISION_TEST_SOLVERS, OPTIONS_MAX_SIZE, REBUILD_EVERY,
                         SOLVER_OPTIONS, SatSolverInfo)
 from .clock import pysat_call
+
+if TYPE_CHECKING:
+    from ..cnf.reduced import ReducedFormula
 
 __all__ = ["Engine", "FullEngine", "ReducedEngine", "Settled"]
 
@@ -109,6 +110,7 @@ class Engine:
             return self.rules[2]
         if self.rules is not None:
             self.solver.append_formula([[-act] for act in self.rules[2]])
+        from ..cnf.rulecnf import RuleContext, encode_rules
         budget.used = self.base
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
         acts: list[int] = []
@@ -236,7 +238,7 @@ class ReducedEngine(Engine):
 
     per_puzzle = True
 
-    def __init__(self, info: SatSolverInfo, formula: ReducedFormula, deadline: Deadline,
+    def __init__(self, info: SatSolverInfo, formula: "ReducedFormula", deadline: Deadline,
                  configure: dict[str, int] | None = None) -> None:
         super().__init__(info, formula.geometry, False, configure)
         self.varmap = formula.varmap
@@ -254,7 +256,7 @@ class ReducedEngine(Engine):
 class Settled(Exception):
     """The reduction decided the puzzle before any solver was needed."""
 
-    def __init__(self, formula: ReducedFormula) -> None:
+    def __init__(self, formula: "ReducedFormula") -> None:
         super().__init__()
         self.formula = formula
 
