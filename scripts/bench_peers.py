@@ -149,7 +149,7 @@ class Satdoku:
 
     @staticmethod
     def version() -> str:
-        from satdoku.solvers import python_sat_version
+        from satdoku.tasks.solvers import python_sat_version
         return f"python-sat {python_sat_version()}"
 
     def close(self) -> None:

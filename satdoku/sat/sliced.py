@@ -36,7 +36,10 @@ from typing import Sequence
 
 from ..model.geometry import Geometry
 
-__all__ = ["Slicer", "slicer", "settle"]
+__all__ = ["Slicer", "slicer", "settle", "PROBE_ROUNDS"]
+
+#: The rounds after which :func:`settle` may give up on a batch that hardly moves (even).
+PROBE_ROUNDS = 6
 
 #: Rounds between two looks at whether anything changed (a look copies every slice); locked
 #: candidates (half the cost of a round of singles) come in the last round of each, so that a
@@ -85,13 +88,16 @@ def slicer(geometry: Geometry) -> Slicer:
     return Slicer(geometry)
 
 
-def settle(geometry: Geometry, grids: Sequence[Sequence[int]], *,
-           locked: bool = True) -> list[tuple[int, ...] | None]:
+def settle(geometry: Geometry, grids: Sequence[Sequence[int]], *, locked: bool = True,
+           busy: float = 0.0) -> list[tuple[int, ...] | None]:
     """For each grid (its cells, 0 for an empty one) of ``geometry``, the grid propagation
     settles it to, or None (not settled: it needs search, or propagation met a clash).
 
     ``locked`` adds locked candidates (the augmented encoding's propagation) to the singles
-    (the extended encoding's). The grids' givens must be clash-free digits.
+    (the extended encoding's). The grids' givens must be clash-free digits. ``busy``: give up
+    (every grid None) when, after :data:`PROBE_ROUNDS` rounds, propagation still changes
+    fewer than this share of the grids: a batch of hard puzzles stalls early, and most easy
+    ones are still moving then (docs/tuning.md).
 
     >>> from satdoku.model.geometry import geometry
     >>> settle(geometry(2, 2), [(1, 2, 3, 0, 3, 4, 0, 2) + (0,) * 8, (0,) * 16])
@@ -102,7 +108,8 @@ def settle(geometry: Geometry, grids: Sequence[Sequence[int]], *,
         return []
     sl = slicer(geometry)
     cand = _load(sl, grids)
-    _propagate(sl, cand, (1 << k) - 1, locked)
+    if not _propagate(sl, cand, (1 << k) - 1, locked, busy * k):
+        return [None] * k
     return _read(sl, cand, k)
 
 
@@ -119,8 +126,9 @@ def _load(sl: Slicer, grids: Sequence[Sequence[int]]) -> list[int]:
     return cand
 
 
-def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool) -> None:
-    """Apply the rules (module docstring) to ``cand`` until nothing changes."""
+def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool, busy: float) -> bool:
+    """Apply the rules (module docstring) to ``cand`` until nothing changes (True), or give
+    up (False) when fewer than ``busy`` grids are still changing at :data:`PROBE_ROUNDS`."""
     n = sl.n
     houses, cells = sl.flat_houses, sl.cells
     rounds = 0
@@ -167,7 +175,13 @@ def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool) -> None:
             _locked(sl, cand)
         now = tuple(cand)
         if now == last:
-            return
+            return True
+        if rounds == PROBE_ROUNDS and busy:
+            moving = 0
+            for a, b in zip(now, last):
+                moving |= a ^ b
+            if bin(moving).count("1") < busy:
+                return False
         last = now
 
 

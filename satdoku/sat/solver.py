@@ -38,6 +38,10 @@ __all__ = ["SatSolver", "DEFAULT_SAT_SOLVER", "SAT_SOLVERS", "SETTLE_MAX_SIZE",
 #: when the slices are read back, and the 9x9 batches are what it is for).
 SETTLE_MAX_SIZE = 16
 
+#: :meth:`SatSolver.settle` gives a batch up when propagation has stopped changing more than
+#: this share of its puzzles after a few rounds (:func:`satdoku.sat.sliced.settle`).
+SETTLE_BUSY = 0.5
+
 #: The encodings whose batches :meth:`SatSolver.settle` pre-solves (by propagation of the
 #: augmented encoding: singles and locked candidates).
 SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
@@ -267,7 +271,7 @@ class SatSolver(Questions):
         count = None if limit < 2 else 1
         for geo, chosen in by_geometry.items():
             begun = time.perf_counter()
-            settled = settle(geo, [grids[i].cells for i in chosen])
+            settled = settle(geo, [grids[i].cells for i in chosen], busy=SETTLE_BUSY)
             share = (time.perf_counter() - begun) * 1000 / len(chosen)
             encoding = self.encoding_for(grids[chosen[0]])
             nvars, nclauses = formula_size(geo, encoding, self.amo or DEFAULT_AMO)

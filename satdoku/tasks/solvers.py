@@ -208,11 +208,9 @@ def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str 
     return options, jobs
 
 
-#: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): the
-#: first batch, small, tells whether the stream's puzzles are easy enough to be worth it; the
-#: others are large, since a pass costs less a puzzle the more puzzles it holds
-#: (docs/tuning.md).
-SETTLE_FIRST, SETTLE_BATCH = 512, 4096
+#: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): a pass
+#: costs less a puzzle the more puzzles it holds (docs/tuning.md).
+SETTLE_BATCH = 4096
 
 #: The pre-pass goes on while at least this share of a batch's puzzles is settled by it, and
 #: takes batches of at least this many puzzles (a stream's last few go to the solver).
@@ -226,7 +224,9 @@ class SolveTask(Task):
     A stream of classic puzzles on one incremental SAT solver (no time limit, no check, no
     portfolio) is taken in batches (:attr:`batch`) whose puzzles unit propagation settles are
     answered without a solver call (:meth:`SatSolver.settle`); the pre-pass stops for the
-    rest of the stream when a batch settles less than :data:`SETTLE_MIN_SHARE` of its puzzles.
+    rest of the stream when a batch settles less than :data:`SETTLE_MIN_SHARE` of its puzzles
+    (a batch of hard puzzles gives up after a few rounds: see ``busy`` of
+    :func:`satdoku.sat.sliced.settle`).
     """
 
     label = "solving"
@@ -244,7 +244,7 @@ class SolveTask(Task):
         o = options
         settles = hasattr(self.solver, "settle") and o.incremental and not o.check and \
             not o.portfolio and o.timeout is None
-        self.batch = SETTLE_FIRST if settles else 1
+        self.batch = SETTLE_BATCH if settles else 1
 
     def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
         """The outcomes of ``puzzles`` in order, the ones propagation settles first of all."""
