@@ -59,3 +59,15 @@ def test_variant_rules_take_part():
 def test_too_big_is_not_measured():
     levels = Levels("extended", max_clauses=100)
     assert levels.level(grid_of("." * 16)) is None
+
+
+def test_native_search_guesses_where_augmented_propagation_stops():
+    """The native search's propagation (singles, locked candidates) is the augmented
+    encoding's unit propagation on 9x9: it settles without a guess the same puzzles."""
+    from satdoku.tasks.solvers import make_solver, solve
+    levels = Levels("augmented", probe=False)
+    with make_solver("native") as native:
+        for text in (SINGLES, LOCKED, PROBED):
+            grid = grid_of(text)
+            assert solve(native, grid).stats["no_guess"] == (levels.level(grid) == "propagation")
+    levels.close()

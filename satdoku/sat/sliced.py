@@ -100,8 +100,8 @@ def settle(geometry: Geometry, grids: Sequence[Sequence[int]], *, locked: bool =
     ones are still moving then (docs/tuning.md).
 
     >>> from satdoku.model.geometry import geometry
-    >>> settle(geometry(2, 2), [(1, 2, 3, 0, 3, 4, 0, 2) + (0,) * 8, (0,) * 16])
-    [(1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1), None]
+    >>> settle(geometry(2, 2), [(1, 0, 3, 0, 0, 4, 0, 2, 0, 3, 4, 0, 4, 0, 2, 3), (0,) * 16])
+    [(1, 2, 3, 4, 3, 4, 1, 2, 2, 3, 4, 1, 4, 1, 2, 3), None]
     """
     k = len(grids)
     if not k:
