@@ -94,12 +94,12 @@ class Satdoku:
     """satdoku as a library, in this process: one SAT solver object for the whole session
     (``fresh``: a new one for every call).
 
-    The package layout is moving; every import of it in this script is in this class (and the
-    command line in :func:`satdoku_command`).
+    Every import of the package in this script is in this class (and the command line in
+    :func:`satdoku_command`).
     """
 
     def __init__(self, fresh: bool = False) -> None:
-        from satdoku.sat import SatSolver
+        from satdoku.sat.solver import SatSolver
         self.make = lambda: SatSolver(stats=False)
         self.fresh = fresh  # a new solver object (and base formula) for every call
         self.solver = None if fresh else self.make()
@@ -107,16 +107,16 @@ class Satdoku:
     def run(self, doc: dict, limit: int, timeout: float) -> Answer:
         """Read ``doc`` (satdoku variant JSON) and solve it (``limit`` 1) or count to
         ``limit``, verified; the time covers both (and making the solver, when fresh)."""
+        import satdoku
         from satdoku.deadline import Deadline
         from satdoku.errors import PuzzleError
-        from satdoku.solvers import solve
-        from satdoku.variant import read_variant
+        from satdoku.tasks.solvers import solve
         begun, cpu = time.perf_counter(), time.process_time()
         deadline = Deadline(timeout)
         solver = self.make() if self.fresh else self.solver
         try:
-            puzzle = read_variant(doc)
-            result = solve(solver, puzzle.givens, limit=limit, deadline=deadline,
+            puzzle = satdoku.read(doc)
+            result = solve(solver, puzzle.grid, limit=limit, deadline=deadline,
                            constraints=puzzle.constraints, givens_checked=True)
         except PuzzleError as error:
             return Answer("invalid", None, (time.perf_counter() - begun) * 1000, str(error))
@@ -131,19 +131,20 @@ class Satdoku:
     @staticmethod
     def problems(doc: dict, solution: tuple[int, ...]) -> list[str]:
         """What is wrong with ``solution`` for ``doc`` by satdoku's rules (empty: nothing)."""
-        from satdoku.grid import Grid
-        from satdoku.variant import read_variant
-        puzzle = read_variant(doc)
-        if len(solution) != puzzle.geometry.ncells:
-            return [f"{len(solution)} cells, not {puzzle.geometry.ncells}"]
-        return puzzle.check(Grid(puzzle.geometry, tuple(solution)))
+        import satdoku
+        from satdoku.model.grid import Grid, solution_problems
+        puzzle = satdoku.read(doc)
+        geo = puzzle.grid.geometry
+        if len(solution) != geo.ncells:
+            return [f"{len(solution)} cells, not {geo.ncells}"]
+        return solution_problems(Grid(geo, tuple(solution)), puzzle.grid, puzzle.constraints)
 
     @staticmethod
     def regions(doc: dict) -> tuple[int, list[list[int]]]:
         """(N, the boxes or regions of ``doc``'s grid as lists of 0-based cells)."""
-        from satdoku.variant import read_variant
-        geo = read_variant({k: doc[k] for k in ("size", "box", "regions") if k in doc}
-                           ).geometry
+        import satdoku
+        geo = satdoku.read({k: doc[k] for k in ("size", "box", "regions") if k in doc}
+                           ).grid.geometry
         n = geo.size
         return n, [list(house) for house in geo.houses[2 * n:3 * n]]
 

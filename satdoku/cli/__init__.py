@@ -7,18 +7,22 @@ and prints (:mod:`.session`). Exit codes are the table in :mod:`satdoku.model.re
 disagreement, 130 interrupted. No command shows a traceback.
 
 The commands by module: :mod:`.solving` (solve, count), :mod:`.asking` (explain, candidates,
-rate, generate), :mod:`.tools` (encode, decode, solvers, bench).
+rate, generate), :mod:`.tools` (encode, decode, solvers, bench), :mod:`.convert` (convert,
+rules).
 """
 
 from __future__ import annotations
 
+import re
 import sys
+from typing import Any
 
 import click
 
+from ..errors import abridge
 from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
-from . import asking, solving, tools
+from . import asking, convert, solving, tools
 from .session import install_signals, silence_stdout
 
 __all__ = ["main", "run"]
@@ -35,7 +39,34 @@ def _version_callback(ctx, param, value):
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _abridged_error(error: click.UsageError) -> click.UsageError:
+    """The usage error with every long run of characters in its message cut (a 100 KB
+    argument is not echoed whole)."""
+    message = error.format_message()
+    if not re.search(r"\S{200,}", message):
+        return error
+    return click.UsageError(re.sub(r"\S{200,}", lambda m: abridge(m.group()), message),
+                            error.ctx)
+
+
+class _Group(click.Group):
+    """The command group: usage errors, its own and its commands', never echo a long
+    argument whole."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            raise _abridged_error(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise _abridged_error(error) from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_version_callback, help="Show satdoku's and python-sat's versions.")
 def main() -> None:
@@ -45,7 +76,7 @@ def main() -> None:
     """
 
 
-for _module in (solving, asking, tools):
+for _module in (solving, asking, tools, convert):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 

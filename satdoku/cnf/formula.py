@@ -2,15 +2,14 @@
 
 :func:`encode` builds the formula of a puzzle in any encoding, ready to write as DIMACS or to
 solve from scratch; the SAT engines, which keep a geometry's base formula loaded and add each
-puzzle's rules guarded by activation literals, use the same pieces: rules are encoded by
-:mod:`satdoku.cnf.rulecnf` (imported only when a puzzle has rules: the rules package is a
-third of satdoku's start-up), and the reduced formula by :mod:`satdoku.cnf.reduced`.
+puzzle's rules guarded by activation literals, use the same pieces: the base clauses of
+:mod:`satdoku.cnf.encodings`, the reduced formula of :mod:`satdoku.cnf.reduced`, and the rules
+of :mod:`satdoku.cnf.rules`, all within one :class:`~satdoku.budget.Budget`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from pysat.formula import IDPool
 
@@ -21,15 +20,12 @@ from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, base_clauses,
                         base_formula, check_encoding, formula_size)
+from .reduced import ReducedFormula, reduced_formula
 from .varmap import FullMap, full_map
-
-if TYPE_CHECKING:
-    from .reduced import ReducedFormula
 
 __all__ = ["Formula", "encode", "encode_base"]
 
 Clause = list[int]
-
 
 @dataclass
 class Formula:
@@ -87,7 +83,6 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
     """
     budget = Budget(max_clauses, deadline)
     if check_encoding(encoding).reduced:
-        from .reduced import reduced_formula
         formula: Formula | ReducedFormula = reduced_formula(
             grid, amo or DEFAULT_REDUCED_AMO, max_clauses=max_clauses, deadline=deadline)
         if formula.contradiction is not None:
@@ -96,7 +91,7 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
         formula = _full(grid, encoding, amo or DEFAULT_AMO, clues, budget)
     budget.used = len(formula.clauses)
     if constraints:
-        from .rulecnf import RuleContext, encode_rules
+        from .rules import RuleContext, encode_rules  # the rules' modules: only when needed
         ctx = RuleContext(formula.varmap, formula.nvars, budget)
 
         def add(constraint: object, clauses: list[Clause]) -> None:

@@ -198,7 +198,7 @@ def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str 
     1
     """
     if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
-        from ..sat.portfolio import portfolio_size  # multiprocessing: only when it can race
+        from ..sat.portfolio import portfolio_size
         size = portfolio_size(jobs, requested=requested, single=not requested and single())
         if size:
             return dataclasses.replace(options, portfolio=size), 1

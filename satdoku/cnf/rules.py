@@ -1,12 +1,11 @@
-"""A puzzle's rules as clauses of a formula: the context rules encode against, within a budget.
+"""A puzzle's rules as clauses of a formula, within the budget.
 
-:func:`encode_rules` encodes rules against a :class:`RuleContext`, which maps cells through the
-formula's :class:`~satdoku.cnf.varmap.VarMap` (so rules serve the reduced encoding too: a pair
-the reduction settled is a variable fixed true, a pair it ruled out one fixed false) and keeps
-the :class:`~satdoku.budget.Budget`: the deadline is looked at while a rule makes auxiliary
-variables, and a rule that would pass the clause limit is refused, by name, before its clauses
-are all built. :func:`satdoku.cnf.formula.encode` and the SAT engines
-(:meth:`satdoku.sat.engines.Engine.rule_acts`) both go through it.
+:func:`encode_rules` encodes rules against a :class:`RuleContext`, which maps cells through
+the formula's :class:`~satdoku.cnf.varmap.VarMap` (so rules serve the reduced encoding too: a
+pair the reduction settled is a variable fixed true, a pair it ruled out one fixed false) and
+keeps the :class:`~satdoku.budget.Budget`: the deadline is looked at while a rule makes
+auxiliary variables, and a rule that would pass the clause limit is refused, by name, before
+its clauses are all built. Imported only when a puzzle has rules: it loads every rule class.
 """
 
 from __future__ import annotations
@@ -77,6 +76,10 @@ def encode_rules(constraints: Sequence, ctx: RuleContext,
     (a rule whose encoding outgrows the limit is stopped in the middle). The unit clauses of
     :attr:`RuleContext.units` come with the first rule that needs them."""
     geometry = ctx.geometry
+    for constraint in constraints:  # up front, before any clause is built
+        estimate = constraint.clause_estimate(geometry.size)
+        if estimate is not None:
+            ctx.budget.refuse(estimate, f"rule {constraint.describe(geometry)}", at_least=True)
     with guarded(ctx.budget, lambda: f"rule {ctx.rule}"):
         for constraint in constraints:
             ctx.rule, ctx.made = constraint.describe(geometry), 0
