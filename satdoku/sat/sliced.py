@@ -38,7 +38,7 @@ from ..model.geometry import Geometry
 
 __all__ = ["Slicer", "slicer", "settle", "PROBE_ROUNDS"]
 
-#: The rounds after which :func:`settle` may give up on a batch that hardly moves (even).
+#: :func:`settle` may give up on a batch that hardly moves at each look up to this round.
 PROBE_ROUNDS = 6
 
 #: Rounds between two looks at whether anything changed (a look copies every slice); locked
@@ -95,9 +95,9 @@ def settle(geometry: Geometry, grids: Sequence[Sequence[int]], *, locked: bool =
 
     ``locked`` adds locked candidates (the augmented encoding's propagation) to the singles
     (the extended encoding's). The grids' givens must be clash-free digits. ``busy``: give up
-    (every grid None) when, after :data:`PROBE_ROUNDS` rounds, propagation still changes
-    fewer than this share of the grids: a batch of hard puzzles stalls early, and most easy
-    ones are still moving then (docs/tuning.md).
+    (every grid None) when, at a look within :data:`PROBE_ROUNDS` rounds, propagation changed
+    fewer than this share of the grids since the last look: a batch of hard puzzles stalls
+    early, and most easy ones are still moving then (docs/tuning.md).
 
     >>> from satdoku.model.geometry import geometry
     >>> settle(geometry(2, 2), [(1, 0, 3, 0, 0, 4, 0, 2, 0, 3, 4, 0, 4, 0, 2, 3), (0,) * 16])
@@ -128,7 +128,8 @@ def _load(sl: Slicer, grids: Sequence[Sequence[int]]) -> list[int]:
 
 def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool, busy: float) -> bool:
     """Apply the rules (module docstring) to ``cand`` until nothing changes (True), or give
-    up (False) when fewer than ``busy`` grids are still changing at :data:`PROBE_ROUNDS`."""
+    up (False) when fewer than ``busy`` grids changed between two looks up to
+    :data:`PROBE_ROUNDS`."""
     n = sl.n
     houses, cells = sl.flat_houses, sl.cells
     rounds = 0
@@ -176,7 +177,7 @@ def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool, busy: float
         now = tuple(cand)
         if now == last:
             return True
-        if rounds == PROBE_ROUNDS and busy:
+        if busy and rounds <= PROBE_ROUNDS and last:
             moving = 0
             for a, b in zip(now, last):
                 moving |= a ^ b
