@@ -9,7 +9,9 @@ reports every round's wall and CPU seconds (the child's) with the load before an
     python scripts/bench_checkouts.py OLD NEW --files 17_clue,top1465,hardest,variants
 
 ``variants`` is the shipped variant puzzles (``puzzles/variants/*.json`` of the second
-checkout) as one JSON Lines file, so that each round runs them as one batch.
+checkout) as one JSON Lines file, so that each round runs them as one batch. The puzzle
+collections are looked for in ``SATDOKU_PUZZLES`` (default ``../shared/puzzles``). The table ends
+with the medians of the CPU times and B / A of the medians (below 1: B is faster).
 
 Each checkout's own ``satdoku`` package is imported (the checkout is the working directory of
 ``python -m``), with the Python running this script.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import resource
 import subprocess
 import sys
@@ -26,7 +29,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-PUZZLES = ROOT.parent / "shared" / "puzzles" / "9x9"
+PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES", ROOT.parent / "shared" / "puzzles")) / "9x9"
 FILES = {"17_clue": "17_clue.txt", "top1465": "magictour_top1465.txt",
          "hardest": "forum_hardest_1106.txt"}
 
@@ -73,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     tasks = args.tasks.split(",")
     for path in files:
         if not path.exists():
-            parser.error(f"{path} is missing (see the README's puzzle collections)")
+            parser.error(f"{path} is missing (see the README's puzzle collections; set "
+                         "SATDOKU_PUZZLES)")
     print(f"# bench_checkouts {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC; "
           f"A = {args.before}, B = {args.after}; load before {_load()}")
     for checkout in (args.before, args.after):  # untimed: bytecode and file caches
@@ -86,14 +90,16 @@ def main(argv: list[str] | None = None) -> int:
                     times.setdefault((path.stem, task, label), []).append(
                         _run(checkout, task, path))
     print(f"# load after {_load()}\n")
-    print("| file | task | A wall s | B wall s | A CPU s | B CPU s |")
-    print("|---|---|---|---|---|---|")
+    print("| file | task | A wall s | B wall s | A CPU s | B CPU s | median CPU A / B | B / A |")
+    print("|---|---|---|---|---|---|---|---|")
     for path in files:
         for task in tasks:
             a, b = times[path.stem, task, "A"], times[path.stem, task, "B"]
+            ma, mb = (statistics.median(c for _, c in x) for x in (a, b))
             print(f"| {path.stem} | {task} | {' '.join(f'{w:.2f}' for w, _ in a)} | "
                   f"{' '.join(f'{w:.2f}' for w, _ in b)} | "
-                  f"{' '.join(f'{c:.2f}' for _, c in a)} | {' '.join(f'{c:.2f}' for _, c in b)} |")
+                  f"{' '.join(f'{c:.2f}' for _, c in a)} | {' '.join(f'{c:.2f}' for _, c in b)} "
+                  f"| {ma:.2f} / {mb:.2f} | {mb / ma:.2f} |")
     return 0
 
 

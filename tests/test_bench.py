@@ -22,8 +22,9 @@ SAT = f"sat:{DEFAULT_SAT_SOLVER}"
 COLUMNS = ["source", "size", "solver", "encoding", "limit", "puzzles", "solved", "unsolvable",
            "multiple", "timeouts", "invalid", "refused", "errors", "seconds", "puzzles_per_s",
            "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
-           "decisions_per_puzzle", "guesses_per_puzzle", "no_guess_pct", "partial"]
-SETTINGS = ["python", "machine", "cpus", "satdoku", "timeout", "seed", "jobs"]
+           "decisions_per_puzzle", "guesses_per_puzzle", "nodes_per_puzzle", "no_guess_pct",
+           "failed_literals_pct", "partial"]
+SETTINGS = ["python", "machine", "cpus", "satdoku", "timeout", "seed", "jobs", "levels"]
 
 TINY4 = """\
 # unique
@@ -91,6 +92,34 @@ def test_csv_has_the_columns_and_the_counts(files):
     assert float(rows["tiny4.txt", SAT, "extended"]["decisions_per_puzzle"]) >= 0
     assert rows["tiny4.txt", "native", None]["conflicts_per_puzzle"] == ""
     assert float(rows["tiny4.txt", "native", None]["guesses_per_puzzle"]) >= 0
+    assert float(rows["tiny4.txt", "native", None]["nodes_per_puzzle"]) >= 1
+    assert rows["tiny4.txt", "native", None]["failed_literals_pct"] == ""
+    # Levels of the four valid 4x4 puzzles: the unique one, the clash of 3s and the full grid
+    # by propagation; the one with several solutions needs search.
+    sat4 = rows["tiny4.txt", SAT, "extended"]
+    assert (float(sat4["no_guess_pct"]), float(sat4["failed_literals_pct"])) == (75.0, 75.0)
+
+
+def test_levels_per_encoding_and_none(tmp_path):
+    """The second 17-clue puzzle falls to singles (extended), the third needs locked
+    candidates (augmented) and the first failed literals: shares per encoding."""
+    from test_levels import LOCKED, PROBED, SINGLES
+    path = tmp_path / "three.txt"
+    path.write_text(f"{PROBED}\n{SINGLES}\n{LOCKED}\n")
+    result = run(str(path), "--encoding", "minimal,extended,augmented", "--format", "json")
+    assert result.exit_code == 0, result.output
+    got = {r["encoding"]: (r["no_guess_pct"], r["failed_literals_pct"])
+           for r in jsonl(result.stdout)}
+    third = pytest.approx(100 / 3)
+    assert got == {"minimal": (0.0, third), "extended": (third, 100.0),
+                   "augmented": (pytest.approx(200 / 3), 100.0)}
+    result = run(str(path), "--encoding", "augmented", "--levels", "propagation",
+                 "--format", "json")
+    row = jsonl(result.stdout)[0]
+    assert (row["no_guess_pct"], row["failed_literals_pct"]) == (pytest.approx(200 / 3), None)
+    result = run(str(path), "--levels", "none", "--solver", "sat", "--format", "json")
+    row = jsonl(result.stdout)[0]
+    assert (row["no_guess_pct"], row["failed_literals_pct"]) == (None, None)
 
 
 def test_json_lines_carry_the_settings(files):
@@ -211,7 +240,7 @@ def test_ctrl_c_prints_finished_rows_and_the_partial_one(files):
     rows = []
     with pytest.raises(BenchInterrupted) as stop:
         for row in run_bench(files, check_groups(["native", "sat"]), limit=2,
-                             progress=progress):
+                             progress=progress, levels="none"):
             rows.append(row)
     # tiny4 first: native takes steps 1-8 (4 valid puzzles, 2 passes), SAT warms up in 9-12
     assert [(r.solver, r.partial) for r in rows] == [("native", False)]
@@ -251,6 +280,17 @@ def test_summarise_charges_timeouts_and_takes_percentiles():
     assert row.guesses_per_puzzle == pytest.approx(66 / 10)
     assert row.no_guess_pct == pytest.approx(10.0)
     assert row.times_ms == [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0]
+
+
+def test_summarise_takes_sat_shares_from_the_levels():
+    results = [Result("solved", stats={"decisions": 4, "conflicts": 1})] * 4
+    levels = ["propagation", "failed literals", "search", None]
+    row = summarise(BenchRow(source="f", size=9, solver=SAT, encoding="extended", limit=1),
+                    results, [1.0] * 4, levels)
+    assert row.decisions_per_puzzle == 4 and row.conflicts_per_puzzle == 1
+    assert row.no_guess_pct == pytest.approx(100 / 3)  # of the measured puzzles
+    assert row.failed_literals_pct == pytest.approx(200 / 3)
+    assert row.guesses_per_puzzle is None and row.nodes_per_puzzle is None
 
 
 def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):

@@ -97,7 +97,8 @@ def test_choice_of_encoding_by_size():
 
 def test_describe_lists_every_encoding_and_the_python_sat_version():
     info = describe()
-    assert [e["name"] for e in info["encodings"]] == ["minimal", "natural", "extended", "reduced"]
+    assert [e["name"] for e in info["encodings"]] == ["minimal", "natural", "extended", "augmented",
+                                                      "reduced"]
     assert any(s["name"] == DEFAULT_SAT_SOLVER and s["default"] for s in info["sat_solvers"])
     assert info["python_sat"][0].isdigit()
 

@@ -128,9 +128,13 @@ def list_solvers(fmt):
 @output_options(("table", "csv", "json"), "table")
 @click.option("--plot", metavar="FILE.png", shell_complete=complete_path,
               help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@click.option("--levels", type=click.Choice(["none", "propagation", "failed-literals"]),
+              default="failed-literals", show_default=True,
+              help="SAT: also measure the share settled by unit propagation (and by "
+                   "failed-literal probing), untimed.")
 @puzzle_options
 def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
-          output, force, plot, box, alphabet):
+          output, force, plot, levels, box, alphabet):
     """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
@@ -159,7 +163,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         progress.update(done)
 
     settings = {"satdoku": __version__, "timeout": timeout, "seed": seed,
-                "jobs": jobs}
+                "jobs": jobs, "levels": levels}
     rows: list = []
 
     def body(session: Session) -> None:
@@ -167,7 +171,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         try:
             for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
                                  seed=seed, box=box, alphabet=alphabet, jobs=jobs,
-                                 progress=step if progress else None):
+                                 levels=levels, progress=step if progress else None):
                 rows.append(row)
         except BenchInterrupted as stop:
             rows.append(stop.row)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..errors import ModelError
 from ..io.dimacs import parse_model, read_model_text
 from ..model.grid import Grid, solution_problems
-from .encodings import DEFAULT_AMO, check_encoding
+from .encodings import DEFAULT_AMO, check_encoding, formula_size
 from .formula import Formula, encode
 from .policy import choose_encoding
 from .reduced import ReducedFormula
@@ -28,7 +28,8 @@ def model_formula(puzzle: Grid, encoding: str | None = None, amo: str | None = N
     if constraints or check_encoding(encoding).reduced or (amo or DEFAULT_AMO) != DEFAULT_AMO:
         # Rules' and cardinality encodings' auxiliary variables: built the same way again.
         return encode(puzzle, encoding, amo, max_clauses=None, constraints=constraints)
-    return Formula(puzzle.geometry, encoding, DEFAULT_AMO, puzzle.size ** 3, [])
+    return Formula(puzzle.geometry, encoding, DEFAULT_AMO,
+                   formula_size(puzzle.geometry, encoding)[0], [])  # augmented: triads too
 
 
 def decode_solution(text: str, puzzle: Grid, formula: Formula | ReducedFormula, *,

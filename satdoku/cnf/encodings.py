@@ -7,19 +7,28 @@ Glossary (adds to :mod:`satdoku.model.geometry`; the variable map is :mod:`satdo
 - lit: a var or its negation (an int, as in DIMACS and python-sat); clause: a list of lits.
 - encoding: which constraint families make the formula (:data:`ENCODINGS`):
 
-  ========  ===========  ==========  ===========  ============  ==========================
-  name      cell >= 1    cell <= 1   house <= 1   house >= 1    variables
-  ========  ===========  ==========  ===========  ============  ==========================
-  minimal   yes          .           yes          .             every (cell, digit)
-  natural   yes          yes         yes          .             every (cell, digit)
-  extended  yes          yes         yes          yes           every (cell, digit)
-  reduced   yes          yes         yes          yes           only the open pairs
-  ========  ===========  ==========  ===========  ============  ==========================
+  =========  =========  =========  ==========  ==========  ======  ===========================
+  name       cell >= 1  cell <= 1  house <= 1  house >= 1  triads  variables
+  =========  =========  =========  ==========  ==========  ======  ===========================
+  minimal    yes        .          yes         .           .       every (cell, digit)
+  natural    yes        yes        yes         .           .       every (cell, digit)
+  extended   yes        yes        yes         yes         .       every (cell, digit)
+  augmented  yes        yes        .           .           yes     (cell, digit) + triads
+  reduced    yes        yes        yes         yes         .       only the open pairs
+  =========  =========  =========  ==========  ==========  ======  ===========================
 
   "house <= 1" is, per house and digit, at most one of the house's cells holds the digit;
   "house >= 1" is that at least one does. For 9x9 with pairwise at-most-one:
-  minimal 729 vars / 8,829 clauses, natural 729 / 11,745, extended 729 / 11,988. The reduced
-  encoding is built per puzzle (:mod:`satdoku.cnf.reduced`).
+  minimal 729 vars / 8,829 clauses, natural 729 / 11,745, extended 729 / 11,988, augmented
+  1,215 / 7,695. The reduced encoding is built per puzzle (:mod:`satdoku.cnf.reduced`).
+- triad (tdoku's name; the augmented encoding): a variable per segment (a line's cells in one
+  box, :attr:`~satdoku.model.geometry.Geometry.segments`) and digit, true when the segment
+  holds the digit: exactly one of the segment's cells and its negation is true. The houses are
+  then exactly-one over triads: a line over its segments, a box over its row segments and over
+  its column segments. Unit propagation over triads does locked candidates (pointing and
+  box-line claiming); a segment of one cell is its cell's variable. Triads are numbered from
+  ``N**3 + 1`` in segment order, digits within a segment (:func:`triads`); docs/commands.md
+  has the definition and the counts for 9x9, 16x16 and 25x25.
 - amo: how an at-most-one constraint becomes clauses (:data:`AMO_ENCODINGS`): ``pairwise`` (no
   new variables, k*(k-1)/2 binary clauses) or one of python-sat's cardinality encodings. The
   full encodings use :data:`DEFAULT_AMO` (pairwise) throughout; the reduced one writes lists up
@@ -44,7 +53,7 @@ from ..model.geometry import Geometry
 __all__ = [
     "var", "unvar", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO",
     "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX", "check_encoding", "check_amo", "check_choices",
-    "amo_clauses",
+    "amo_clauses", "triads",
     "amo_size", "formula_size", "base_clauses", "base_formula", "CHUNK",
 ]
 
@@ -90,6 +99,7 @@ class Encoding:
     cell_amo: bool
     house_alo: bool
     reduced: bool = False
+    triads: bool = False  # houses through segment variables, not over cells (augmented)
 
 
 #: The encodings by name; ``extended`` is the default below 36x36, ``reduced`` from it (the
@@ -101,6 +111,9 @@ ENCODINGS: dict[str, Encoding] = {
                         cell_amo=True, house_alo=False),
     "extended": Encoding("extended", "natural + every house has every digit",
                          cell_amo=True, house_alo=True),
+    "augmented": Encoding("augmented", "natural's cells + houses as exactly-one over "
+                          "box-line triads (tdoku's)", cell_amo=True, house_alo=True,
+                          triads=True),
     "reduced": Encoding("reduced", "extended over the pairs that givens and singles leave open",
                         cell_amo=True, house_alo=True, reduced=True),
 }
@@ -164,24 +177,67 @@ def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     Exact for pairwise at-most-one, an estimate for the others.
 
     >>> from satdoku.model.geometry import geometry
-    >>> [formula_size(geometry(3, 3), e) for e in ("minimal", "natural", "extended")]
-    [(729, 8829), (729, 11745), (729, 11988)]
+    >>> [formula_size(geometry(3, 3), e) for e in ("minimal", "natural", "extended",
+    ...                                            "augmented")]
+    [(729, 8829), (729, 11745), (729, 11988), (1215, 7695)]
     """
     enc = check_encoding(encoding)
     n = geometry.size
+    if enc.triads:
+        return _triad_size(geometry, amo)
     groups = 3 * n * n + (n * n if enc.cell_amo else 0)
     clauses = n * n + groups * amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
     extra = 0 if amo == "pairwise" else groups * n
     return n ** 3 + extra, clauses
 
 
+def _triad_size(geometry: Geometry, amo: str) -> tuple[int, int]:
+    """(variables, clauses) of the augmented encoding: every group below is exactly-one (one
+    clause and an at-most-one): cells over digits, each triad's cells and its negation, each
+    line over its segments, each box over its row segments and over its column segments."""
+    n = geometry.size
+    groups = [n] * (n * n)  # (length of an exactly-one group), digit by digit below
+    per_line: dict[int, int] = {}
+    per_box: dict[tuple[int, bool], int] = {}
+    for seg in geometry.segments:
+        if len(seg.cells) > 1:
+            groups += [len(seg.cells) + 1] * n
+        per_line[seg.line] = per_line.get(seg.line, 0) + 1
+        key = (seg.box, seg.line < n)
+        per_box[key] = per_box.get(key, 0) + 1
+    groups += [k for k in (*per_line.values(), *per_box.values()) for _ in range(n)]
+    nvars = n ** 3 + n * sum(1 for seg in geometry.segments if len(seg.cells) > 1)
+    extra = 0 if amo == "pairwise" else sum(k for k in groups if k > 1)
+    return nvars + extra, len(groups) + sum(amo_size(k, amo) for k in groups)
+
+
+def triads(geometry: Geometry, pool: IDPool) -> dict[tuple[int, int], int]:
+    """The literal of every (segment index, digit) of ``geometry``: a triad variable from
+    ``pool`` (numbered in segment order, digits within, when the pool starts at ``N**3 + 1``)
+    or, for a segment of one cell, that cell's variable.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> t = triads(geometry(3, 3), IDPool(start_from=730))
+    >>> t[0, 1], t[0, 9], t[53, 9], len(t)
+    (730, 738, 1215, 486)
+    """
+    n = geometry.size
+    out: dict[tuple[int, int], int] = {}
+    for i, seg in enumerate(geometry.segments):
+        for d in range(1, n + 1):
+            out[i, d] = (seg.cells[0] * n + d if len(seg.cells) == 1
+                         else pool.id(("triad", i, d)))
+    return out
+
+
 def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
                  amo: str = DEFAULT_AMO, pool: IDPool | None = None) -> Iterator[list[Clause]]:
     """The base formula of ``geometry`` (no clues) in chunks of clauses, built as they go.
 
-    The families come in this order: cell at-least-one, cell at-most-one, house at-most-one,
-    house at-least-one (those the encoding has). Auxiliary variables come from ``pool``
-    (default: numbered from ``N**3 + 1``).
+    The families come in this order: cell at-least-one, cell at-most-one, then either house
+    at-most-one and house at-least-one (those the encoding has), or (augmented) the triads'
+    definitions and the houses over triads. Auxiliary variables come from ``pool`` (default:
+    numbered from ``N**3 + 1``; triads first).
     """
     enc = check_encoding(encoding)
     if enc.reduced:
@@ -189,6 +245,7 @@ def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     n = geometry.size
     pool = pool or IDPool(start_from=n ** 3 + 1)
     at_most_one = amo_clauses(amo, pool)
+    triad = triads(geometry, pool) if enc.triads else {}
     cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(n * n)]
     yield [list(lits) for lits in cell_lits]
     chunk: list[Clause] = []
@@ -198,16 +255,39 @@ def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
             if len(chunk) >= CHUNK:
                 yield chunk
                 chunk = []
-    for house in geometry.houses:
-        for d in range(1, n + 1):
-            chunk.extend(at_most_one([c * n + d for c in house]))
+    groups = _triad_groups(geometry, triad) if enc.triads else (
+        [c * n + d for c in house] for house in geometry.houses for d in range(1, n + 1))
+    for lits in groups:
+        if enc.triads:  # exactly-one
+            chunk.append(lits)
+        chunk.extend(at_most_one(lits))
         if len(chunk) >= CHUNK:
             yield chunk
             chunk = []
     if chunk:
         yield chunk
-    if enc.house_alo:
+    if enc.house_alo and not enc.triads:
         yield [[c * n + d for c in house] for house in geometry.houses for d in range(1, n + 1)]
+
+
+def _triad_groups(geometry: Geometry, triad: dict[tuple[int, int], int]) -> Iterator[list[int]]:
+    """The exactly-one groups of the augmented encoding past the cells: each triad's cells
+    and its negation, then for each digit every line over its segments and every box over
+    its row segments and over its column segments."""
+    n = geometry.size
+    segments = geometry.segments
+    for i, seg in enumerate(segments):
+        if len(seg.cells) > 1:
+            for d in range(1, n + 1):
+                yield [c * n + d for c in seg.cells] + [-triad[i, d]]
+    by_line: dict[int, list[int]] = {}
+    by_box: dict[tuple[int, bool], list[int]] = {}
+    for i, seg in enumerate(segments):
+        by_line.setdefault(seg.line, []).append(i)
+        by_box.setdefault((seg.box, seg.line < n), []).append(i)
+    for members in (*by_line.values(), *by_box.values()):
+        for d in range(1, n + 1):
+            yield [triad[i, d] for i in members]
 
 
 @functools.lru_cache(maxsize=8)

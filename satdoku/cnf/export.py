@@ -14,7 +14,7 @@ from typing import Sequence
 
 from ..io.dimacs import TextSink, write_clauses
 from ..model.grid import Grid
-from .encodings import ENCODINGS, PAIRWISE_MAX
+from .encodings import ENCODINGS, PAIRWISE_MAX, check_encoding, formula_size
 from .formula import Formula
 from .reduced import ReducedFormula
 
@@ -99,8 +99,14 @@ def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
         for start in range(0, len(lines), 65536):
             fp.write("".join(lines[start:start + 65536]))
     if formula.nvars > nmapped:
-        fp.write(f"c variables {nmapped + 1}..{formula.nvars} are auxiliary"
-                 f"{_auxiliary_sources(formula)}\n")
+        first = nmapped + 1
+        if not isinstance(formula, ReducedFormula) and check_encoding(formula.encoding).triads:
+            first = formula_size(formula.geometry, formula.encoding, "pairwise")[0] + 1
+            fp.write(f"c variables {nmapped + 1}..{first - 1} are triads: segment by segment "
+                     "(rows, then columns), each segment's digits 1..N (docs/commands.md)\n")
+        if formula.nvars >= first:
+            fp.write(f"c variables {first}..{formula.nvars} are auxiliary"
+                     f"{_auxiliary_sources(formula)}\n")
     write_clauses(fp, formula.nvars, formula.clauses)
 
 

@@ -46,13 +46,16 @@ _TABLE = (("source", "file"), ("solver", "solver"), ("encoding", "encoding"),
           ("puzzles_per_s", "puzzles/s"), ("mean_ms", "mean ms"), ("median_ms", "median ms"),
           ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"), ("max_ms", "max ms"),
           ("conflicts_per_puzzle", "conflicts"), ("decisions_per_puzzle", "decisions"),
-          ("guesses_per_puzzle", "guesses"), ("no_guess_pct", "no guess %"))
+          ("guesses_per_puzzle", "guesses"), ("nodes_per_puzzle", "nodes"),
+          ("no_guess_pct", "no guess %"), ("failed_literals_pct", "FL %"))
 
 
 def format_table(rows: Iterable[BenchRow]) -> str:
     """Rows as a Markdown table (aligned, so it reads in a terminal too); numbers rounded.
 
-    Files are shown by base name; refusals, errors or a partial group add a column.
+    Files are shown by base name; refusals, errors or a partial group add a column. "no
+    guess %" is the share settled without a guess (SAT: by unit propagation of the clues),
+    "FL %" by propagation and failed-literal probing (:mod:`satdoku.sat.levels`).
     """
     rows = list(rows)
     columns = list(_TABLE)
@@ -64,8 +67,9 @@ def format_table(rows: Iterable[BenchRow]) -> str:
         rec = row.record()
         rec["source"] = os.path.basename(row.source)
         rec["encoding"] = row.encoding or "-"
-        if row.no_guess_pct is not None:
-            rec["no_guess_pct"] = f"{row.no_guess_pct:.1f}"
+        for key in ("no_guess_pct", "failed_literals_pct"):
+            if rec[key] is not None:
+                rec[key] = f"{rec[key]:.1f}"
         cells.append([v if isinstance(v := rec[k], str) else _number(v) for k, _ in columns])
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
     numeric = [i >= 3 for i in range(len(columns))]
@@ -105,12 +109,15 @@ def check_matplotlib() -> None:
 
 
 def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None) -> None:
-    """One PNG with two panels: a cactus plot and puzzles/s per file and solver.
+    """One PNG with two or three panels: a cactus plot, puzzles/s per file and solver, and
+    (when measured) the share of puzzles settled by propagation and by failed literals.
 
     Left, the cactus plot of SAT papers: for each solver (and encoding) the answered puzzles
     of all files, sorted by time, x = puzzles answered, y = time per puzzle on a log axis; the
     line that stays lower and reaches further right is better. Right, puzzles/s per file as
-    grouped bars (log axis when the rates span more than a factor of 50).
+    grouped bars (log axis when the rates span more than a factor of 50). Third, per file and
+    solver, the share settled without a guess (solid) and with failed-literal probing
+    (light, behind).
     Written atomically (temporary file, then rename).
     """
     check_matplotlib()
@@ -118,8 +125,11 @@ def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None)
 
     labels = list(dict.fromkeys(r.label for r in rows))
     files = list(dict.fromkeys(r.source for r in rows))
-    fig = Figure(figsize=(12, 5), layout="constrained")
-    cactus, bars = fig.subplots(1, 2, width_ratios=(1.1, 1))
+    levels = any(r.no_guess_pct is not None for r in rows)
+    fig = Figure(figsize=(17 if levels else 12, 5), layout="constrained")
+    panels = fig.subplots(1, 3 if levels else 2,
+                          width_ratios=(1.1, 1, 1) if levels else (1.1, 1))
+    cactus, bars = panels[0], panels[1]
     # One colour per solver, one line style (and bar hatch) per encoding: ten lines stay legible.
     solvers = list(dict.fromkeys(r.solver for r in rows))
     encodings = list(dict.fromkeys(r.encoding for r in rows if r.encoding))
@@ -170,9 +180,39 @@ def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None)
         else:
             bars.set_ylim(top=max(rates) * 1.7)
         bars.legend(fontsize="small", ncols=2, loc="upper right")
+    if levels:
+        _levels_panel(panels[2], rows, labels, files, styles)
     if title:
         fig.suptitle(title)
     _save_atomically(fig, path)
+
+
+def _levels_panel(axes: Any, rows: Sequence[BenchRow], labels: list[str], files: list[str],
+                  styles: dict[str, tuple[str, str, str, str]]) -> None:
+    """Grouped bars per file: the share settled without a guess, the failed-literal share
+    behind it."""
+    width = 0.8 / max(1, len(labels))
+    for i, label in enumerate(labels):
+        colour, _, _, hatch = styles[label]
+        for j, source in enumerate(files):
+            row = next((r for r in rows if r.label == label and r.source == source), None)
+            if row is None or row.no_guess_pct is None:
+                continue
+            x = j - 0.4 + width * (i + 0.5)
+            if row.failed_literals_pct is not None:
+                axes.bar(x, row.failed_literals_pct, width=width, color=colour, alpha=0.3,
+                         linewidth=0)
+            axes.bar(x, row.no_guess_pct, width=width, color=colour, hatch=hatch,
+                     edgecolor="white", linewidth=0, label=label if j == 0 else None)
+    axes.set_ylim(0, 105)
+    axes.set_xticks(range(len(files)))
+    axes.set_xticklabels([_file_label(source, rows) for source in files], fontsize="small",
+                         rotation=15 if len(files) > 3 else 0)
+    axes.set_ylabel("% of puzzles settled")
+    axes.set_title("No guess (solid) and failed literals (light)")
+    axes.grid(True, axis="y", alpha=0.3)
+    if axes.containers:
+        axes.legend(fontsize="small")
 
 
 def _style(solver: str, encoding: str | None, solvers: list[str],

@@ -36,8 +36,11 @@ from ..tasks.solvers import SOLVERS, make_solver, solve, verify
 from ..sat.catalogue import check_sat_name, is_exec
 from ..cnf.policy import choose_encoding
 
-__all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
-           "summarise"]
+__all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "LEVEL_CHOICES", "check_groups",
+           "measure_levels", "run_bench", "summarise"]
+
+#: What ``levels`` of :func:`run_bench` can ask for, the default last.
+LEVEL_CHOICES = ("none", "propagation", "failed-literals")
 
 #: Called as ``progress(done, total, label)``: steps (one puzzle in one pass) done of all.
 Progress = Callable[[int, int, str], None]
@@ -51,9 +54,11 @@ class BenchRow:
     ``limit=2``, ``solved`` counts unique puzzles and ``multiple`` those with two or more
     solutions. Times are of the timed pass, per valid puzzle, in milliseconds; a timeout counts
     at the time limit. ``puzzles_per_s`` is valid puzzles over their summed time.
-    SAT fills ``conflicts``/``decisions`` per puzzle, native search ``guesses`` per puzzle and
-    ``no_guess_pct``, the share of valid puzzles it settled by propagation alone, without a
-    guess. ``partial`` marks a group cut short by Ctrl-C. ``times_ms`` holds the time of every
+    SAT fills ``conflicts``/``decisions`` per puzzle, native search ``guesses``/``nodes`` per
+    puzzle. ``no_guess_pct`` is the share of valid puzzles settled without a guess: by the
+    native search's propagation, or for SAT by unit propagation of the clues over the encoding
+    (:mod:`satdoku.sat.levels`, the same for every SAT solver); ``failed_literals_pct`` (SAT)
+    the share settled by propagation and failed-literal probing. ``partial`` marks a group cut short by Ctrl-C. ``times_ms`` holds the time of every
     answered puzzle (for cactus plots; not a column).
     """
 
@@ -80,7 +85,9 @@ class BenchRow:
     conflicts_per_puzzle: float | None = None
     decisions_per_puzzle: float | None = None
     guesses_per_puzzle: float | None = None
+    nodes_per_puzzle: float | None = None
     no_guess_pct: float | None = None
+    failed_literals_pct: float | None = None
     partial: bool = False
     times_ms: list[float] = field(default_factory=list, repr=False)
 
@@ -186,10 +193,13 @@ _COUNTERS = {"solved": "solved", "unique": "solved", "multiple": "multiple",
              "unsolvable": "unsolvable", "timeout": "timeouts", "refused": "refused"}
 
 
-def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float]) -> BenchRow:
+def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float],
+              levels: Sequence[str | None] = ()) -> BenchRow:
     """Fill ``row``'s counts and figures from the timed results of its valid puzzles.
 
-    ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit).
+    ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit);
+    ``levels`` (SAT) the :data:`~satdoku.sat.levels.LEVELS` of the puzzles, None where not
+    measured.
     """
     for r in results:
         counter = _COUNTERS.get(r.status, "errors")
@@ -209,15 +219,45 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     row.p99_ms = _percentile(ordered, 99)
     row.max_ms = ordered[-1]
     if row.solver != "native":
-        # No SAT "no guess" share: MiniSat-family solvers count a decision even when
-        # propagation alone has assigned every variable, CaDiCaL does not; it would not compare.
+        # The SAT "no guess" share is a level, not the solver's decision count: MiniSat-family
+        # solvers count a decision even when propagation alone has assigned every variable,
+        # CaDiCaL does not, and its count depends on what it learnt from earlier puzzles.
         row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
         row.decisions_per_puzzle = _mean_stat(results, "decisions")
+        measured = [level for level in levels if level is not None]
+        if measured:
+            row.no_guess_pct = 100.0 * measured.count("propagation") / len(measured)
+            if "unprobed" not in measured:
+                row.failed_literals_pct = 100.0 * sum(
+                    1 for level in measured if level != "search") / len(measured)
     else:
         row.guesses_per_puzzle = _mean_stat(results, "guesses")
+        row.nodes_per_puzzle = _mean_stat(results, "nodes")
         settled = sum(1 for r in results if r.stats.get("no_guess"))
         row.no_guess_pct = 100.0 * settled / len(results)
     return row
+
+
+def measure_levels(puzzles: Sequence[Puzzle], encoding: str | None, *, probe: bool = True,
+                   step: Callable[[], None] | None = None) -> list[str | None]:
+    """The level of each puzzle in ``encoding`` (:mod:`satdoku.sat.levels`; None: by grid
+    size), in order."""
+    from ..sat.levels import Levels
+    by_encoding: dict[str, Levels] = {}
+    out: list[str | None] = []
+    try:
+        for puzzle in puzzles:
+            name = encoding or choose_encoding(puzzle.grid.size)
+            levels = by_encoding.get(name)
+            if levels is None:
+                levels = by_encoding[name] = Levels(name, probe=probe)
+            out.append(levels.level(puzzle.grid, puzzle.constraints))
+            if step is not None:
+                step()
+    finally:
+        for levels in by_encoding.values():
+            levels.close()
+    return out
 
 
 def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
@@ -236,7 +276,8 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
 
 def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                         timeout: float | None, seed: int, warmup: bool,
-                        step: Callable[[], None], jobs: int) -> BenchRow:
+                        step: Callable[[], None], jobs: int,
+                        levels: Sequence[str | None] = ()) -> BenchRow:
     """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
     from ..tasks.solvers import SolveOptions
     from .stream import stream
@@ -255,8 +296,9 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
         wall = time.perf_counter() - start
     except KeyboardInterrupt:
         row.partial = True
-        raise BenchInterrupted(summarise(row, results, _charged(results, timeout))) from None
-    row = summarise(row, results, _charged(results, timeout))
+        raise BenchInterrupted(summarise(row, results, _charged(results, timeout),
+                                         levels)) from None
+    row = summarise(row, results, _charged(results, timeout), levels)
     if results:
         row.seconds = wall
         row.puzzles_per_s = len(results) / wall
@@ -271,7 +313,7 @@ def _charged(results: Sequence[Result], timeout: float | None) -> list[float]:
 
 def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                timeout: float | None, seed: int, warmup: bool,
-               step: Callable[[], None]) -> BenchRow:
+               step: Callable[[], None], levels: Sequence[str | None] = ()) -> BenchRow:
     """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
     row, valid = _row(path, puzzles, group, limit, seed)
     solver = make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
@@ -309,17 +351,17 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
         if not results and warm:  # stopped during the warm-up: its figures are all there is
             done = list(warm.values())
             results, times = done, [r.time_ms for r in done]
-        raise BenchInterrupted(summarise(row, results, times)) from None
+        raise BenchInterrupted(summarise(row, results, times, levels)) from None
     finally:
         solver.close()
-    return summarise(row, results, times)
+    return summarise(row, results, times, levels)
 
 
 def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
               first: int | None = None, limit: int = 1, timeout: float | None = None,
               seed: int = 0, warmup: bool = True, box: tuple[int, int] | None = None,
               alphabet: str | None = None, progress: Progress | None = None,
-              jobs: int = 1) -> Iterator[BenchRow]:
+              jobs: int = 1, levels: str = "failed-literals") -> Iterator[BenchRow]:
     """Benchmark every group on every file; one row per (file, group).
 
     Args:
@@ -335,6 +377,10 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
         jobs: worker processes (0: every core). With more than one, puzzles/s is the number of
             puzzles over the wall time of the timed pass (pool start included), and the
             per-puzzle times are those measured inside the workers.
+        levels: for SAT groups, the share of puzzles settled by unit propagation
+            (``'propagation'``), and also by failed-literal probing (``'failed-literals'``,
+            slower: up to one propagation per candidate), in an untimed pass per file and
+            encoding (:mod:`satdoku.sat.levels`); ``'none'`` skips it.
 
     Every file is read before anything is solved, so a bad file fails fast
     (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
@@ -346,13 +392,18 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
     """
     if limit not in (1, 2):
         raise OptionError("limit must be 1 or 2")
+    if levels not in LEVEL_CHOICES:
+        raise OptionError(f"unknown levels {levels!r}; choose one of {', '.join(LEVEL_CHOICES)}")
     groups = list(groups) if groups is not None else check_groups()
     loaded = [(path, _load(path, first, box, alphabet)) for path in files]
     passes = 2 if warmup else 1
-    total = sum(passes * sum(1 for p in puzzles if p.error is None) * len(groups)
+    measured = {g.encoding for g in groups if g.solver == "sat"} if levels != "none" else set()
+    total = sum((passes * len(groups) + len(measured)) * sum(1 for p in puzzles
+                                                             if p.error is None)
                 for _, puzzles in loaded)
     done = 0
     for path, puzzles in loaded:
+        known: dict[str | None, list[str | None]] = {}  # levels by encoding: any SAT solver's
         for group in groups:
             name = f"{os.path.basename(path)} {group.label}"
             name += f"/{group.encoding}" if group.encoding else ""
@@ -363,6 +414,18 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
                 if progress is not None:
                     progress(done, total, name)
 
+            found: Sequence[str | None] = ()
+            if group.encoding in measured:
+                if group.encoding not in known:
+                    try:
+                        known[group.encoding] = measure_levels(
+                            [p for p in puzzles if p.error is None and p.grid is not None],
+                            group.encoding, probe=levels == "failed-literals", step=step)
+                    except KeyboardInterrupt:
+                        row = _row(path, puzzles, group, limit, seed)[0]
+                        row.partial = True
+                        raise BenchInterrupted(row) from None
+                found = known[group.encoding]
             run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
             yield run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
-                      warmup=warmup, step=step)
+                      warmup=warmup, step=step, levels=found)

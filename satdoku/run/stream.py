@@ -17,6 +17,7 @@ pickling whole puzzles and results cost the parent about as much as parsing.
 
 from __future__ import annotations
 
+import itertools
 import time
 from typing import Any, Iterable, Iterator, Protocol
 
@@ -41,11 +42,23 @@ class TaskOptions(Protocol):
 
 
 def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcome]:
-    """The task on each puzzle in turn, here, yielding each outcome as soon as it is known."""
+    """The task on each puzzle in turn, here, yielding each outcome as soon as it is known
+    (a task whose :attr:`~satdoku.tasks.base.Task.batch` is above 1 gets that many puzzles at
+    a time, and still yields each outcome as soon as it has it)."""
     task = options.make()
     try:
-        for puzzle in puzzles:
-            yield task.run(puzzle)
+        puzzles = iter(puzzles)
+        while True:
+            if task.batch <= 1:
+                puzzle = next(puzzles, None)
+                if puzzle is None:
+                    return
+                yield task.run(puzzle)
+                continue
+            chunk = list(itertools.islice(puzzles, task.batch))
+            if not chunk:
+                return
+            yield from task.run_many(chunk)
     finally:
         task.close()
 
@@ -113,8 +126,9 @@ def _unpacked(item: tuple) -> Puzzle:
 
 
 def _run_packed(task: Task, packed: list[tuple | None]) -> list[Any]:
-    return [None if item is None else task.pack(task.run(_unpacked(item)))
-            for item in packed]
+    puzzles = [_unpacked(item) for item in packed if item is not None]
+    outcomes = iter(task.run_many(puzzles))
+    return [None if item is None else task.pack(next(outcomes)) for item in packed]
 
 
 def _chunk(packed: list[tuple | None]) -> list[Any]:
@@ -170,21 +184,27 @@ def _parse_and_run(task: Task, item: tuple) -> list[tuple]:
     puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
                           finish=finish, box=box, alphabet=alphabet)
     clock = time.perf_counter
-    out = []
+    parsed = []
     while True:
         start = clock()
         puzzle = next(puzzles, None)
         if puzzle is None:
-            return out
-        puzzle.parse_ms = parse_ms = (clock() - start) * 1000
+            break
+        puzzle.parse_ms = (clock() - start) * 1000
+        parsed.append(puzzle)
+    outcomes = iter(task.run_many([p for p in parsed
+                                   if p.error is None and p.grid is not None]))
+    out = []
+    for puzzle in parsed:
         grid = puzzle.grid
         if puzzle.error is not None or grid is None:
             out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, puzzle.error,
-                        None, None, parse_ms, (), None))
+                        None, None, puzzle.parse_ms, (), None))
             continue
         out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, None,
-                    grid.geometry, pack_cells(grid.cells, grid.size), parse_ms,
-                    puzzle.constraints, task.pack(task.run(puzzle))))
+                    grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms,
+                    puzzle.constraints, task.pack(next(outcomes))))
+    return out
 
 
 class _PieceJoiner(_Joiner):

@@ -19,7 +19,6 @@ from ..cnf.encodings import (DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_choices, ch
                              formula_size)
 from ..cnf.formula import encode
 from ..cnf.policy import REDUCED_MIN_SIZE, choose_encoding
-from ..cnf.reduced import reduced_formula
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
@@ -30,10 +29,22 @@ from .catalogue import (CONFIGURABLE, COUNT_OPTIONS, DEFAULT_SAT_SOLVER, OPTIONS
                         check_sat_solver)
 from .clock import Clock, pysat_call
 from .engines import Engine, FullEngine, ReducedEngine, Settled
-from .oneshot import count_afresh, solve_in_pysat
 from .questions import Questions
 
-__all__ = ["SatSolver", "DEFAULT_SAT_SOLVER", "SAT_SOLVERS"]
+__all__ = ["SatSolver", "DEFAULT_SAT_SOLVER", "SAT_SOLVERS", "SETTLE_MAX_SIZE",
+           "SETTLED_ENCODINGS"]
+
+#: Grids up to this size take part in :meth:`SatSolver.settle` (a digit of a cell is a byte
+#: when the slices are read back, and the 9x9 batches are what it is for).
+SETTLE_MAX_SIZE = 16
+
+#: :meth:`SatSolver.settle` gives a batch up when propagation has stopped changing more than
+#: this share of its puzzles after a few rounds (:func:`satdoku.sat.sliced.settle`).
+SETTLE_BUSY = 0.5
+
+#: The encodings whose batches :meth:`SatSolver.settle` pre-solves (by propagation of the
+#: augmented encoding: singles and locked candidates).
+SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
 
 
 class SatSolver(Questions):
@@ -128,6 +139,7 @@ class SatSolver(Questions):
         encoding = self.encoding_for(grid)
         geo = grid.geometry
         if check_encoding(encoding).reduced:
+            from ..cnf.reduced import reduced_formula
             begun = time.perf_counter()
             formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
                                       max_clauses=self.max_clauses, deadline=deadline,
@@ -237,11 +249,49 @@ class SatSolver(Questions):
                          time_ms=(time.perf_counter() - start) * 1000, stats=stats,
                          message=message)
 
+    def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]:
+        """The results of the ``grids`` (classic, givens checked) that unit propagation alone
+        settles, None for the others: :mod:`satdoku.sat.sliced` over all of them at once.
+
+        A batch's pre-pass (:class:`satdoku.tasks.solvers.SolveTask`): a settled grid is solved
+        (``limit`` 1) or ``unique`` without a solver call; its ``time_ms`` is its share of the
+        pass, and its stats are those of a solver call that needed no conflict, decision or
+        propagation (the SAT solver made none; the formula's size is the one it would load).
+        Only grids up to
+        :data:`SETTLE_MAX_SIZE` whose encoding is one of :data:`SETTLED_ENCODINGS` take part:
+        the weaker encodings are asked for to see them work.
+        """
+        from .sliced import settle
+        out: list[Result | None] = [None] * len(grids)
+        by_geometry: dict[Geometry, list[int]] = {}
+        for i, grid in enumerate(grids):
+            if grid.size <= SETTLE_MAX_SIZE and self.encoding_for(grid) in SETTLED_ENCODINGS:
+                by_geometry.setdefault(grid.geometry, []).append(i)
+        status = "solved" if limit < 2 else "unique"
+        count = None if limit < 2 else 1
+        for geo, chosen in by_geometry.items():
+            begun = time.perf_counter()
+            settled = settle(geo, [grids[i].cells for i in chosen], busy=SETTLE_BUSY)
+            share = (time.perf_counter() - begun) * 1000 / len(chosen)
+            encoding = self.encoding_for(grids[chosen[0]])
+            nvars, nclauses = formula_size(geo, encoding, self.amo or DEFAULT_AMO)
+            for i, cells in zip(chosen, settled):
+                if cells is not None:
+                    stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0,
+                                             "solve_ms": share, "variables": nvars,
+                                             "clauses": nclauses}
+                    if self.stats:
+                        stats.update(conflicts=0, decisions=0, propagations=0)
+                    out[i] = Result(status, Grid(geo, cells), count, None, self.name, encoding,
+                                    share, stats, None, limit)
+        return out
+
     def _solve_afresh(self, grid: Grid, limit: int, deadline: Deadline, constraints: tuple,
                       start: float) -> Result:
         """:meth:`solve` for a solver without assumptions or clauses after solving (Kissat):
         a fresh solver for every solve call (:mod:`satdoku.sat.oneshot`). Such solvers keep no
         time limit (:meth:`solve` refuses one)."""
+        from .oneshot import count_afresh, solve_in_pysat
         encoding = self.encoding_for(grid)
         stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
         solutions: list[Grid] = []
@@ -329,7 +379,9 @@ class SatSolver(Questions):
         differs from the first in more cells (27 instead of 6 for 'sampleHard'), so a single
         puzzle is counted as before. Forcing every cell variable's phase true once per solver
         as well ("pos") gained at most 1% more on 17-clue and top1465 and 5% on hardest, and
-        would change the first solution too: not done.
+        would change the first solution too: not done. Only the second solve is steered:
+        counting to thousands with every solution's literals forced false took four times as
+        long (39,168 6x6 grids, tests/test_counts.py).
         """
         solver = engine.solver
         decided = limit >= 2 and assumptions and isinstance(engine, FullEngine) and \
@@ -355,7 +407,7 @@ class SatSolver(Questions):
                     act = engine.fresh_var()
                 block = engine.varmap.blocking(solutions[-1], grid)
                 solver.add_clause([-act] + block)
-                if steer:
+                if steer and len(solutions) == 1:  # the second solve only (see above)
                     solver.set_phases(block)
                     avoided += block
                 decided = False

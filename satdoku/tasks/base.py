@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Iterator
 
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.puzzle import Puzzle
@@ -39,8 +39,15 @@ class Task:
     #: What a progress bar says while the task runs ("solving", "explaining", ...).
     label: ClassVar[str] = "working"
 
+    #: Puzzles :meth:`run_many` wants at a time (read on every call: a task may change it).
+    batch: int = 1
+
     def run(self, puzzle: Puzzle) -> Outcome:
         raise NotImplementedError
+
+    def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
+        """The outcomes of ``puzzles`` in order (a task may work on them together)."""
+        return map(self.run, puzzles)
 
     @classmethod
     def invalid(cls, puzzle: Puzzle) -> Outcome:

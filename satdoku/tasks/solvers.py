@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
@@ -26,7 +26,7 @@ from ..model.result import Result, Solver, verify
 from ..sat.catalogue import check_sat_name, is_exec
 from .base import Outcome, Task, puzzle_deadline
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "verify", "describe",
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
            "python_sat_version", "SolveOptions", "SolveTask", "racing", "pack_cells", "unpack_grid"]
 
 
@@ -130,6 +130,13 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
                           message=error.message)
     else:
         result = solver.solve(grid, limit=limit, deadline=deadline)
+    return checked(result, grid, constraints)
+
+
+def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
+    """``result`` through :func:`~satdoku.model.result.verify`, with the time verification
+    took as ``verify_ms`` (and the solver's time as ``solve_ms`` when it has no stages of
+    its own)."""
     start = time.perf_counter()
     result = verify(result, grid, constraints)
     stats = result.stats
@@ -201,9 +208,26 @@ def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str 
     return options, jobs
 
 
+#: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): a pass
+#: costs less a puzzle the more puzzles it holds (docs/tuning.md).
+SETTLE_BATCH = 4096
+
+#: The pre-pass goes on while at least this share of a batch's puzzles is settled by it, and
+#: takes batches of at least this many puzzles (a stream's last few go to the solver).
+SETTLE_MIN_SHARE, SETTLE_MIN_PUZZLES = 0.2, 64
+
+
 class SolveTask(Task):
     """Solves (``limit`` 1) or counts puzzles one at a time, with solvers kept for the whole
-    stream; every answer verified, and with ``check`` compared with the other method's."""
+    stream; every answer verified, and with ``check`` compared with the other method's.
+
+    A stream of classic puzzles on one incremental SAT solver (no time limit, no check, no
+    portfolio) is taken in batches (:attr:`batch`) whose puzzles unit propagation settles are
+    answered without a solver call (:meth:`SatSolver.settle`); the pre-pass stops for the
+    rest of the stream when a batch settles less than :data:`SETTLE_MIN_SHARE` of its puzzles
+    (a batch of hard puzzles gives up after a few rounds: see ``busy`` of
+    :func:`satdoku.sat.sliced.settle`).
+    """
 
     label = "solving"
 
@@ -217,6 +241,33 @@ class SolveTask(Task):
         for solver in (self.solver, self.other):
             if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
                 solver.steer = True
+        o = options
+        settles = hasattr(self.solver, "settle") and o.incremental and not o.check and \
+            not o.portfolio and o.timeout is None
+        self.batch = SETTLE_BATCH if settles else 1
+
+    def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
+        """The outcomes of ``puzzles`` in order, the ones propagation settles first of all."""
+        if self.batch <= 1:
+            yield from map(self.run, puzzles)
+            return
+        ready = [p for p in puzzles if p.error is None and p.grid is not None and
+                 not p.constraints]
+        if len(ready) < SETTLE_MIN_PUZZLES:  # a pass over a few puzzles costs more than it saves
+            yield from map(self.run, puzzles)
+            return
+        settled = self.solver.settle([p.grid for p in ready], self.options.limit)
+        done = sum(r is not None for r in settled)
+        self.batch = SETTLE_BATCH if done >= SETTLE_MIN_SHARE * len(puzzles) else 1
+        answers = {id(p): r for p, r in zip(ready, settled) if r is not None}
+        for puzzle in puzzles:
+            result = answers.get(id(puzzle))
+            if result is None:
+                yield self.run(puzzle)
+                continue
+            result = checked(result, puzzle.grid)
+            result.stats["parse_ms"] = puzzle.parse_ms
+            yield Outcome(puzzle, result, [])
 
     def run(self, puzzle: Puzzle) -> Outcome:
         """The verified outcome of one puzzle (the parser checked its givens)."""
