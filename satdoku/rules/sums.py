@@ -32,18 +32,23 @@ from __future__ import annotations
 
 import functools
 import itertools
+import math
 from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
+from .context import sequential_at_most_one
+from .mdd import Clauses, mdd, neg, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
-    "negated", "encode_sum", "combinations", "sum_supports", "prune_cell_sum",
+    "negated", "number_term", "encode_sum", "encode_cell_sum", "distinct_groups", "house_rest",
+    "reachable_sums", "combinations",
+    "sum_supports", "prune_cell_sum",
 ]
 
 Term = tuple[tuple[int, int], ...]
 
-SUM_ENCODINGS = ("table", "totalizer")
+SUM_ENCODINGS = ("table", "mdd", "totalizer")
 DEFAULT_SUM_ENCODING = "table"
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
@@ -65,7 +70,30 @@ def negated(term: Term) -> Term:
 def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
     """A new integer variable taking exactly one of ``values``: its term and clauses."""
     lits = [ctx.fresh() for _ in values]
-    return tuple(zip(values, lits)), [list(lits)] + at_most_one(lits)
+    return tuple(zip(values, lits)), [list(lits)] + sequential_at_most_one(ctx, lits)
+
+
+def number_term(ctx, cells: Sequence[int], values: set[int]) -> tuple[Term, list[Clause]]:
+    """The number ``cells`` spell in decimal (most significant first; a pill arrow's circle)
+    as a one-hot term over those of ``values`` it can be: its term and clauses. Digits must be
+    1..9 (a grid up to 9x9); each number's literal implies its digits, and each digit one of
+    the numbers that have it there, so a digit ruled out rules its numbers out.
+    """
+    k = len(cells)
+    numbers = [v for v in sorted(values) if 10 ** (k - 1) <= v < 10 ** k
+               and all(1 <= int(ch) <= ctx.size for ch in str(v))]
+    lits = [ctx.fresh() for _ in numbers]
+    clauses: list[Clause] = [list(lits)]
+    having: dict[tuple[int, int], list[int]] = {}
+    for v, lit in zip(numbers, lits):
+        for cell, ch in zip(cells, str(v)):
+            x = ctx.var(cell, int(ch))
+            clauses.append([-lit, x])
+            having.setdefault((cell, int(ch)), []).append(lit)
+    for cell in cells:
+        for d in range(1, ctx.size + 1):
+            clauses.append([-ctx.var(cell, d)] + having.get((cell, d), []))
+    return tuple(zip(numbers, lits)), clauses
 
 
 def gated_term(ctx, cell: int, gate: int, digits: Sequence[int]) -> tuple[Term, list[Clause]]:
@@ -88,7 +116,8 @@ def gated_term(ctx, cell: int, gate: int, digits: Sequence[int]) -> tuple[Term, 
 
 
 def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool = False,
-               method: str | None = None) -> list[Clause]:
+               method: str | None = None, outside: Sequence[dict[int, list[int]]] = ()
+               ) -> list[Clause]:
     """Clauses for ``sum(terms) == target``.
 
     Args:
@@ -99,34 +128,162 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
             knows: a cage, one house). The table encoding then lists value sets, and adds
             at-most-one per value so that it stays sound on its own.
         method: a name from :data:`SUM_ENCODINGS`; None: ``ctx.sum_encoding`` or the default.
+        outside: for distinct terms that are the cells of one house (or part of several), per
+            such house the literals of each value on its other cells (:func:`house_rest`): a
+            value the rest of the house cannot hold is one of the terms' (value sets only).
     """
     method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
     if method not in SUM_ENCODINGS:
         raise ValueError(f"unknown sum encoding {method!r}; choose one of "
                          f"{', '.join(SUM_ENCODINGS)}")
     terms = [t for t in terms if t]
-    if method == "table" and distinct:
-        clauses = _combination_table(ctx, terms, target)
+    if method in ("table", "mdd") and distinct:
+        clauses = _combination_table(ctx, terms, target, outside)
         if clauses is not None:
             return clauses
     if not isinstance(target, int):
         terms, target = terms + [negated(target)], 0
     if method == "table":
-        return _partial_sums(ctx, terms, target)
+        return partial_sums(ctx, terms, target)
+    if method == "mdd":
+        return mdd(ctx, terms, target)
     return _totalizer(ctx, terms, target)
 
 
-class _Clauses(list):
-    """Clauses with constants: a literal ``True`` satisfies the clause, ``False`` is dropped."""
+def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: int | Term, *,
+                    digits: dict[int, Sequence[int]] | None = None,
+                    method: str | None = None) -> list[Clause]:
+    """Clauses for ``sum(weight * digit) == target`` over ``cells`` whose digits may repeat.
 
-    def add(self, *lits) -> None:
-        if any(lit is True for lit in lits):
-            return
-        self.append([lit for lit in lits if lit is not False])
+    The cells are split into groups that share a house and a weight (:func:`distinct_groups`),
+    and each group's sum is one term: a group of one is its cell; a bigger group gets a one-hot
+    sum tied to its cells by value sets of different digits (so a 6-cell row segment is known to
+    sum to 21..39 before any digit is placed). Only the group sums that some choice reaching the
+    target uses are written (:func:`sum_supports`): a tight sum, such as a long arrow whose
+    circle is barely big enough, leaves each group few sums, and a group left one sum is a plain
+    cage. The group sums are then added up by :func:`encode_sum` (partial sums).
+    ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
+    """
+    digits = digits or {}
+    full = range(1, ctx.size + 1)
+    targets = {target} if isinstance(target, int) else {v for v, _ in target}
+    groups = distinct_groups(ctx.geometry, cells, weights)
+    domains = []
+    for group in groups:
+        w = weights[group[0]]
+        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        domains.append(sorted(w * t for t in _subset_sums(values, len(group))))
+    found = sum_supports(domains, targets)
+    if found is None:
+        return contradiction(ctx)
+    supports, reached = found
+    clauses: list[Clause] = []
+    terms: list[Term] = []
+    offset = 0
+    for group, support in zip(groups, supports):
+        w = weights[group[0]]
+        if len(group) == 1:
+            cell = cells[group[0]]
+            clauses += [[-ctx.var(cell, d)] for d in digits.get(cell, full)
+                        if w * d not in support]
+            terms.append(tuple((w * d, ctx.var(cell, d)) for d in digits.get(cell, full)
+                               if w * d in support))
+            continue
+        members = [cell_term(ctx, cells[i], 1, digits.get(cells[i])) for i in group]
+        rest = house_rest(ctx, [cells[i] for i in group])
+        if len(support) == 1:
+            total = next(iter(support))
+            clauses += encode_sum(ctx, members, total // w, distinct=True, method=method,
+                                  outside=rest)
+            offset += total
+            continue
+        if len(groups) == 1 and w == 1 and not isinstance(target, int):
+            goal = tuple((v, lit) for v, lit in target if v in reached)
+            clauses += [[-lit] for v, lit in target if v not in reached]
+            return clauses + encode_sum(ctx, members, goal, distinct=True, method=method,
+                                        outside=rest)
+        term, one = one_hot(ctx, sorted(t // w for t in support))
+        clauses += one + encode_sum(ctx, members, term, distinct=True, method=method,
+                                    outside=rest)
+        terms.append(tuple((w * v, lit) for v, lit in term))
+    if isinstance(target, int):
+        goal: int | Term = target - offset
+    else:
+        clauses += [[-lit] for v, lit in target if v not in reached]
+        goal = tuple((v - offset, lit) for v, lit in target if v in reached)
+    if not terms:
+        return clauses if isinstance(goal, int) else clauses + [[lit] for v, lit in goal if not v]
+    terms.sort(key=lambda t: max(v for v, _ in t) - min(v for v, _ in t))  # fewer states
+    return clauses + encode_sum(ctx, terms, goal, method=method)
 
 
-def _neg(lit):
-    return not lit if isinstance(lit, bool) else -lit
+def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
+                   digits: dict[int, Sequence[int]] | None = None) -> set[int]:
+    """The values ``sum(weight * digit)`` over ``cells`` can take, as far as the digits of
+    each group of :func:`distinct_groups` differing shows."""
+    digits = digits or {}
+    full = range(1, geometry.size + 1)
+    sums = {0}
+    for group in distinct_groups(geometry, cells, weights):
+        w = weights[group[0]]
+        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        sums = {a + w * t for a in sums for t in _subset_sums(values, len(group))}
+    return sums
+
+
+def _subset_sums(values: Sequence[int], k: int) -> set[int]:
+    """The sums of ``k`` different numbers of ``values``."""
+    reach = [{0}] + [set() for _ in range(k)]
+    for v in values:
+        for j in range(k, 0, -1):
+            reach[j] |= {s + v for s in reach[j - 1]}
+    return reach[k]
+
+
+def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
+    """For each house holding all of ``cells`` (fewer than N), each digit's literals on the
+    house's other cells: the ``outside`` of :func:`encode_sum`."""
+    geo = ctx.geometry
+    if not cells or len(cells) >= geo.size:
+        return []
+    common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
+    inside = set(cells)
+    return [{d: [ctx.var(c, d) for c in geo.houses[h] if c not in inside]
+             for d in range(1, ctx.size + 1)} for h in sorted(common)]
+
+
+def distinct_groups(geometry, cells: Sequence[int], weights: Sequence[int]) -> list[list[int]]:
+    """Indices into ``cells`` in groups whose cells share a house (so their digits differ) and
+    a weight: greedily the house holding the most cells left, while it holds two; the rest
+    one a group. A group is cut to a size with at most :data:`COMBINATION_LIMIT` value sets.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> distinct_groups(geometry(2, 2), [0, 1, 4, 15], [1, 1, 1, 1])
+    [[0, 1, 2], [3]]
+    """
+    n = geometry.size
+    index = {c: i for i, c in enumerate(cells)}
+    left = set(range(len(cells)))
+    groups: list[list[int]] = []
+    while True:
+        best: list[int] = []
+        for house in geometry.houses:
+            by_weight: dict[int, list[int]] = {}
+            for c in house:
+                i = index.get(c)
+                if i is not None and i in left:
+                    by_weight.setdefault(weights[i], []).append(i)
+            for members in by_weight.values():
+                if len(members) > len(best):
+                    best = members
+        if len(best) < 2:
+            break
+        while math.comb(n, len(best)) > COMBINATION_LIMIT:
+            best = best[:-1]
+        groups.append(sorted(best))
+        left -= set(best)
+    groups += [[i] for i in sorted(left)]
+    return sorted(groups)
 
 
 # -- table: value sets for distinct terms --------------------------------------------------
@@ -136,15 +293,24 @@ def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> lis
     (at most :data:`COMBINATION_LIMIT` + 1 of them)."""
     values = sorted(universe)
     out: list[frozenset] = []
-    top = max(sums, default=-1)
+    if not sums:
+        return out
+    top, bottom = max(sums), min(sums)
+    # ahead[j][r]: the least sum of r values from values[j:]; big[r]: the largest r values'
+    ahead = [[sum(values[j:j + r]) if j + r <= len(values) else None for r in range(high + 1)]
+             for j in range(len(values) + 1)]
+    big = [sum(values[len(values) - r:]) if r else 0 for r in range(high + 1)]
 
     def walk(i: int, chosen: list[int], total: int) -> None:
-        if low <= len(chosen) and total in sums:
+        k = len(chosen)
+        if low <= k and total in sums:
             out.append(frozenset(chosen))
-        if len(chosen) == high:
+        if k == high or total + big[high - k] < bottom:
             return
+        need = max(low - k, 1)
         for j in range(i, len(values)):
-            if total + values[j] > top or len(out) > COMBINATION_LIMIT:
+            least = ahead[j][need]
+            if least is None or total + least > top or len(out) > COMBINATION_LIMIT:
                 break
             chosen.append(values[j])
             walk(j + 1, chosen, total + values[j])
@@ -154,7 +320,8 @@ def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> lis
     return out
 
 
-def _combination_table(ctx, terms: list[Term], target: int | Term) -> list[Clause] | None:
+def _combination_table(ctx, terms: list[Term], target: int | Term,
+                       outside: Sequence[dict[int, list[int]]] = ()) -> list[Clause] | None:
     targets = {target: True} if isinstance(target, int) else {v: lit for v, lit in target}
     lits_of: dict[int, list[int]] = {}
     for term in terms:
@@ -180,72 +347,31 @@ def _combination_table(ctx, terms: list[Term], target: int | Term) -> list[Claus
         u = used[v] = ctx.fresh()
         clauses.append([-u] + lits)
         clauses += [[-lit, u] for lit in lits]
-    out = _Clauses(clauses)
+    out = Clauses(clauses)
+    for rest in outside:
+        for v, u in used.items():
+            out.add(u, *rest.get(v, ()))
     if len(sets) == 1:
         selectors = [True]
     else:
         selectors = [ctx.fresh() for _ in sets]
         out.add(*selectors)
-    for values, s in zip(sets, selectors):
+    if len(sets) == 1:
         for v, u in used.items():
-            out.add(_neg(s), u if v in values else -u)
-        out.add(_neg(s), targets[sum(values)])
-    if len(sets) > 1:
+            out.append([u] if v in sets[0] else [-u])
+        out.add(targets[sum(sets[0])])
+    else:
+        for values, s in zip(sets, selectors):
+            out += [[-s, u] if v in values else [-s, -u] for v, u in used.items()]
+            out.add(-s, targets[sum(values)])
         for v, u in used.items():
-            out.add(-u, *[s for values, s in zip(sets, selectors) if v in values])
-            out.add(u, *[s for values, s in zip(sets, selectors) if v not in values])
+            out.append([-u] + [s for values, s in zip(sets, selectors) if v in values])
+            out.append([u] + [s for values, s in zip(sets, selectors) if v not in values])
     for t, lit in targets.items():
         if lit is not True:
             chosen = [s for values, s in zip(sets, selectors) if sum(values) == t]
             out.add(-lit, *chosen)
     return list(out)
-
-
-# -- table: layered partial sums -----------------------------------------------------------
-
-def _reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]:
-    """For each layer 0..L, the prefix sums that come from the start and reach a target."""
-    forward = [{0}]
-    for values in terms:
-        forward.append({a + v for a in forward[-1] for v in values})
-    live = [set() for _ in forward]
-    live[-1] = forward[-1] & targets
-    for i in range(len(terms) - 1, -1, -1):
-        live[i] = {s - v for s in live[i + 1] for v in terms[i]} & forward[i]
-    return live
-
-
-def _partial_sums(ctx, terms: list[Term], target: int) -> list[Clause]:
-    live = _reachable([[v for v, _ in t] for t in terms], {target})
-    if not live[0]:
-        return contradiction(ctx)
-    out = _Clauses()
-    states: list[dict] = []
-    for layer in live:
-        if len(layer) == 1:
-            states.append({s: True for s in layer})
-        else:
-            states.append({s: ctx.fresh() for s in sorted(layer)})
-            out.add(*states[-1].values())
-    for i, term in enumerate(terms):
-        before, after = states[i], states[i + 1]
-        for v, lit in term:
-            for a, p in before.items():
-                out.add(_neg(p), -lit, after.get(a + v, False))
-            for s, q in after.items():
-                out.add(_neg(q), -lit, before.get(s - v, False))
-    return _dedupe(out)
-
-
-def _dedupe(clauses: list[Clause]) -> list[Clause]:
-    seen = set()
-    out = []
-    for clause in clauses:
-        key = tuple(clause)
-        if key not in seen:
-            seen.add(key)
-            out.append(clause)
-    return out
 
 
 # -- totalizer -----------------------------------------------------------------------------
@@ -345,7 +471,7 @@ def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
     >>> sum_supports([[1, 2, 3], [1, 2, 3]], {5})
     ([{2, 3}, {2, 3}], {5})
     """
-    live = _reachable(domains, targets)
+    live = reachable(domains, targets)
     if not live[0]:
         return None
     supports = [{v for v in values if any(a + v in live[i + 1] for a in live[i])}

@@ -1,0 +1,80 @@
+"""implied: every implied sum holds in every grid that keeps the rules it names as its sources
+(brute force on every 4x4 grid), so adding it never changes the solutions; SAT counts the same
+with it; the sums a solver finds by hand are found."""
+
+import random
+
+import pytest
+
+import satdoku.rules as C
+from conftest import all_solutions
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.rules.implied import ImpliedSum, implied_constraints, regions
+from satdoku.sat.solver import SatSolver
+
+G4 = geometry(2, 2)
+GRIDS4 = [g.cells for g in all_solutions(Grid(G4, (0,) * 16))]
+
+
+def random_rules(rng, grid):
+    """Cages of 2-3 cells in a line, a little killer and maybe an arrow, all true on ``grid``
+    (a 4x4 grid)."""
+    rules, taken = [], set()
+    for _ in range(6):
+        start, length, step = rng.randrange(16), rng.randint(2, 3), rng.choice([1, 4])
+        cage = [start + i * step for i in range(length)]
+        if cage[-1] >= 16 or taken & set(cage) or step == 1 and cage[-1] // 4 != start // 4:
+            continue
+        taken.update(cage)
+        rules.append(C.Killer(tuple(cage), sum(grid[c] for c in cage)))
+    diagonal = rng.choice([(1, 6, 11), (4, 9, 14), (3, 6, 9, 12), (2, 7)])
+    rules.append(C.LittleKiller(diagonal, sum(grid[c] for c in diagonal)))
+    circle, shaft = rng.choice([(0, (5, 10)), (15, (10, 5)), (3, (6, 9)), (12, (8, 4))])
+    if grid[circle] == sum(grid[c] for c in shaft):
+        rules.append(C.Arrow((circle,), shaft))
+    return rules
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_implied_sums_hold_wherever_their_sources_do(seed):
+    rng = random.Random(seed)
+    grid = rng.choice(GRIDS4)
+    rules = random_rules(rng, grid)
+    implied = implied_constraints(G4, rules)
+    for s in implied:
+        sources = [rules[i] for i in s.sources]
+        keep = [g for g in GRIDS4 if all(not r.check(Grid(G4, g)) for r in sources)]
+        assert keep and all(s.holds(tuple(g[c] for c in s.cells)) for g in keep), s
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_sat_counts_the_same_with_implied_sums(seed):
+    """The engine adds the implied sums: its counts and solutions are brute force's."""
+    rng = random.Random(100 + seed)
+    grid = rng.choice(GRIDS4)
+    rules = tuple(random_rules(rng, grid))
+    want = {g for g in GRIDS4 if all(not r.check(Grid(G4, g)) for r in rules)}
+    with SatSolver() as s:
+        result = s.solve(Grid(G4, (0,) * 16), limit=1000, constraints=rules)
+    assert result.count == len(want)
+
+
+def test_a_killer_grid_gives_the_45_rule_and_hidden_cages():
+    """9x9: cages covering rows 1-2 but one cell leave that cell's digit (an innie); box 1 minus
+    its cages is three innies and one outie (the cage that sticks out by one cell)."""
+    g9 = geometry(3, 3)
+    rows = [C.Killer(tuple(range(i, i + 3)), 6 + i) for i in range(0, 9, 3)]
+    rows += [C.Killer((9, 10, 11, 12), 20), C.Killer((13, 14, 15, 16), 14)]
+    found = {s.how: s for s in implied_constraints(g9, rows)}
+    innie = found["rows 1-2"]
+    assert (innie.cells, innie.weights, innie.total) == ((17,), (1,), 90 - 6 - 9 - 12 - 34)
+    assert set(innie.sources) == set(range(5))
+    box1 = found["box 1"]
+    assert (box1.cells, box1.weights, box1.total) == ((18, 19, 20, 12), (1, 1, 1, -1), 45 - 6 - 20)
+
+
+def test_implied_sums_are_not_rules_of_the_format():
+    assert ImpliedSum.type not in C.CONSTRAINTS
+    names = [name for name, _, _ in regions(G4)]
+    assert names[:3] == ["row 1", "rows 1-2", "rows 1-3"] and names[-1] == "box 4"
