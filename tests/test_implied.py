@@ -78,3 +78,56 @@ def test_implied_sums_are_not_rules_of_the_format():
     assert ImpliedSum.type not in C.CONSTRAINTS
     names = [name for name, _, _ in regions(G4)]
     assert names[:3] == ["row 1", "rows 1-2", "rows 1-3"] and names[-1] == "box 4"
+
+
+def diagonal_runs(n):
+    """Every little-killer diagonal of an n x n grid with at least two cells."""
+    runs = []
+    for dr, dc in ((1, 1), (1, -1)):
+        starts = [(0, c) for c in range(n)] + [(r, 0 if dc > 0 else n - 1) for r in range(1, n)]
+        for r, c in starts:
+            run = []
+            while 0 <= r < n and 0 <= c < n:
+                run.append(r * n + c)
+                r, c = r + dr, c + dc
+            if len(run) > 1:
+                runs.append(tuple(run))
+    return runs
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_every_derivation_holds_on_a_solved_9x9_grid(seed):
+    """Little killers, cages and a diagonal, all true on a known 9x9 solution: every implied
+    sum (innies and outies, sums outside a house, combined sums) holds on it too."""
+    from conftest import SAMPLE_SOLUTION
+    g9 = geometry(3, 3)
+    grid = [int(ch) for ch in SAMPLE_SOLUTION]
+    rng = random.Random(seed)
+    runs = rng.sample([r for r in diagonal_runs(9) if len(r) >= 5], 6)
+    rules = [C.LittleKiller(r, sum(grid[c] for c in r)) for r in runs]
+    for row in rng.sample(range(9), 3):
+        cells = tuple(row * 9 + c for c in range(rng.randint(0, 3), 9, 3))[:3]
+        rules.append(C.Killer(cells, sum(grid[c] for c in cells)))
+    implied = implied_constraints(g9, rules)
+    assert implied
+    for s in implied:
+        assert s.holds(tuple(grid[c] for c in s.cells)), s
+
+
+def test_combined_and_outside_sums_are_found():
+    """Four little killers side by side (from sigh's "Zero solution: Little Killer") combine
+    into one tight sum of 32 cells; cages covering a house leave the sum of their cells outside
+    it (with houses filling its gaps), less the houses among them."""
+    g9 = geometry(3, 3)
+    runs = [(8, 16, 24, 32, 40, 48, 56, 64, 72), (7, 15, 23, 31, 39, 47, 55, 63),
+            (73, 65, 57, 49, 41, 33, 25, 17), (74, 66, 58, 50, 42, 34, 26)]
+    lks = [C.LittleKiller(r, 49) for r in runs]
+    combined = [s for s in implied_constraints(g9, lks) if s.how.startswith("combined")]
+    assert [(set(s.cells), s.total, s.sources) for s in combined] == [
+        (set().union(*runs), 196, (0, 1, 2, 3))]
+    # three 7-cell cages down columns 1-3 cover row 1 with boxes 2 and 3;
+    # outside it: rows 2 and 3, box 4 (all taken out) and row 7's three cells
+    cages = [tuple(range(col, 63, 9)) for col in range(3)]
+    rules = [C.Killer(c, t) for c, t in zip(cages, (33, 32, 32))]
+    outside = [s for s in implied_constraints(g9, rules) if s.how.startswith("outside")]
+    assert [(s.cells, s.total, s.sources) for s in outside] == [((54, 55, 56), 7, (0, 1, 2))]

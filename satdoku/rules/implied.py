@@ -21,17 +21,20 @@ switches rules on and off with activation literals guards it with all of its sou
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..model.geometry import Geometry
 from .base import Clause, Constraint, cell_span
 from .dots import XV
+from .groups import DisjointGroups, Diagonal, ExtraRegion
 from .killer import Arrow, Killer, LittleKiller
-from .sums import encode_cell_sum, prune_cell_sum, reachable_sums
+from .sums import distinct_groups, encode_cell_sum, prune_cell_sum, sum_bounds
 
-__all__ = ["ImpliedSum", "implied_constraints", "pieces", "regions", "MAX_IMPLIED_CELLS",
-           "MAX_SLACK"]
+__all__ = ["ImpliedSum", "implied_constraints", "combined_sums", "outside_sums", "houses",
+           "pieces", "regions",
+           "MAX_IMPLIED_CELLS", "MAX_SLACK", "RELATED_CELLS"]
 
 #: Implied sums over more cells than this are not kept (a long sum propagates little).
 MAX_IMPLIED_CELLS = 9
@@ -94,6 +97,7 @@ def pieces(constraints: Sequence[Constraint]) -> list[tuple[int, Coefficients, i
     return out
 
 
+@functools.lru_cache(maxsize=16)
 def regions(geometry: Geometry) -> list[tuple[str, tuple[int, ...], int]]:
     """``(name, cells, houses)`` of every region tried: rows i..j, columns i..j (j > i when
     the grid is boxed, single rows and columns too), each box or region, the whole grid."""
@@ -154,15 +158,149 @@ def implied_constraints(geometry: Geometry, constraints: Sequence[Constraint], *
         key = _key(coeff, total)
         if key in seen:
             continue
-        seen.add(key)
         ordered = sorted(coeff, key=lambda c: (c not in inside, c))
         weights = [coeff[c] for c in ordered]
         if max_slack is not None and len(ordered) > 1:
-            sums = reachable_sums(geometry, ordered, weights)
-            if min(total - min(sums), max(sums) - total) > max_slack:
+            low, high = sum_bounds(geometry, ordered, weights)
+            if min(total - low, high - total) > max_slack:
                 continue
+        seen.add(key)
         out.append(ImpliedSum(tuple(ordered), tuple(weights), total,
                               tuple(sorted(used)), how=name))
+    return (tuple(out) + outside_sums(geometry, found, houses(geometry, constraints), seen)
+            + combined_sums(geometry, found, seen))
+
+
+def houses(geometry: Geometry, constraints: Sequence[Constraint]
+           ) -> list[tuple[str, frozenset[int], int | None]]:
+    """``(name, cells, source)`` of every group of N cells holding each digit once: the
+    grid's rows, columns and boxes (source None), and the puzzle's diagonals, extra regions
+    and disjoint groups (source: the rule's index)."""
+    out = [(geometry.house_name(h), frozenset(cells), None)
+           for h, cells in enumerate(geometry.houses)]
+    for i, c in enumerate(constraints):
+        if isinstance(c, (Diagonal, ExtraRegion, DisjointGroups)):
+            out += [(f"rule {i + 1}", frozenset(g), i) for g in c.groups
+                    if len(g) == geometry.size]
+    return out
+
+
+def outside_sums(geometry: Geometry, found: list[tuple[int, Coefficients, int]],
+                 regions: list[tuple[str, frozenset[int], int | None]],
+                 seen: set) -> tuple[ImpliedSum, ...]:
+    """For each house that sums of different cells cover (other houses may fill its gaps):
+    the cells of those sums and houses outside it sum to their totals minus the house's, less
+    any house wholly among them (sigh's "sum intersection"). Kept when the total lies in the
+    middle half of what the cells can make, or nearer an end."""
+    n = geometry.size
+    house_total = n * (n + 1) // 2
+    unit = [(i, frozenset(coeff), total) for i, coeff, total in found
+            if set(coeff.values()) == {1}]
+    by_size = sorted(regions, key=lambda r: (len(r[1]), r[0]))
+    out = []
+    for name, base, source in regions:
+        crossing = sorted((p for p in unit if not p[1].isdisjoint(base)),
+                          key=lambda p: (-len(p[1] & base), p[0]))
+        covered: set[int] = set()
+        total, sources = -house_total, set() if source is None else {source}
+        for i, cells, piece_total in crossing:
+            if covered.isdisjoint(cells):
+                covered |= cells
+                total += piece_total
+                sources.add(i)
+        if not sources - ({source} if source is not None else set()):
+            continue
+        for _, cells, src in by_size:
+            gap = base - covered
+            if not gap:
+                break
+            if covered.isdisjoint(cells) and len(cells & gap) >= 2 and cells & base <= gap:
+                covered |= cells
+                total += house_total
+                sources |= set() if src is None else {src}
+        if not base <= covered:
+            continue
+        outside = covered - base
+        for _, cells, src in by_size:
+            if cells <= outside:
+                outside -= cells
+                total -= house_total
+                sources |= set() if src is None else {src}
+        ordered = tuple(sorted(outside))
+        if not ordered:
+            continue
+        low, high = sum_bounds(geometry, ordered, [1] * len(ordered))
+        if high == low or high - low <= 4 * min(total - low, high - total):
+            continue
+        key = _key(dict.fromkeys(ordered, 1), total)
+        if key not in seen:
+            seen.add(key)
+            out.append(ImpliedSum(ordered, (1,) * len(ordered), total, tuple(sorted(sources)),
+                                  how=f"outside {name}"))
+    return tuple(out)
+
+
+#: Two sums are combined only when at least this many cells of the smaller see a cell of the
+#: other (the rule of sigh's optimizer): then their cells fall into bigger groups.
+RELATED_CELLS = 6
+
+
+def combined_sums(geometry: Geometry, found: list[tuple[int, Coefficients, int]],
+                  seen: set | None = None) -> tuple[ImpliedSum, ...]:
+    """Sums of several rules over different cells (cages, little killers), combined while the
+    union is tighter than its parts: greedily the best pair first, scored as sigh's optimizer
+    does (``sum(k * (N - k) - slack)`` over the union's groups of k cells that differ), kept
+    when better than both parts or than their scores together."""
+    n = geometry.size
+    peers = geometry.peers
+    seen = set() if seen is None else seen
+
+    def record(cells: frozenset, total: int, sources: frozenset):
+        ordered = sorted(cells)
+        low, high = sum_bounds(geometry, ordered, [1] * len(ordered))
+        groups = distinct_groups(geometry, ordered, [1] * len(ordered))
+        slack = min(total - low, high - total)
+        return cells, total, sources, sum(len(g) * (n - len(g)) - slack for g in groups)
+
+    def related(a, b) -> bool:
+        small, big = sorted((a[0], b[0]), key=len)
+        return len(small) >= RELATED_CELLS and a[0].isdisjoint(b[0]) and sum(
+            1 for c in small if not big.isdisjoint(peers[c])) >= RELATED_CELLS
+
+    active = {}
+    for i, coeff, total in found:
+        if set(coeff.values()) == {1}:
+            r = record(frozenset(coeff), total, frozenset([i]))
+            active.setdefault(r[0], r)
+    originals = set(active)
+    while True:
+        best = None
+        pool = list(active.values())
+        for x in range(len(pool)):
+            for y in range(x + 1, len(pool)):
+                a, b = pool[x], pool[y]
+                if not related(a, b) or a[0] | b[0] in active:
+                    continue
+                m = record(a[0] | b[0], a[1] + b[1], a[2] | b[2])
+                if m[3] <= max(a[3], b[3]) and m[3] <= a[3] + b[3]:
+                    continue
+                if best is None or (m[3], sorted(m[0])) > (best[2][3], sorted(best[2][0])):
+                    best = (a, b, m)
+        if best is None:
+            break
+        a, b, m = best
+        del active[a[0]], active[b[0]]
+        active[m[0]] = m
+    out = []
+    for cells, total, sources, score in active.values():
+        ordered = tuple(sorted(cells))
+        key = _key(dict.fromkeys(ordered, 1), total)
+        if cells in originals or score <= 0 or key in seen:
+            continue
+        seen.add(key)
+        out.append(ImpliedSum(ordered, (1,) * len(ordered), total, tuple(sorted(sources)),
+                              how="combined rules " + "+".join(str(i + 1) for i in
+                                                               sorted(sources))))
     return tuple(out)
 
 

@@ -42,7 +42,7 @@ from .mdd import Clauses, mdd, neg, partial_sums, reachable
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
     "negated", "number_term", "encode_sum", "encode_cell_sum", "distinct_groups", "house_rest",
-    "reachable_sums", "combinations",
+    "reachable_sums", "sum_bounds", "combinations",
     "sum_supports", "prune_cell_sum",
 ]
 
@@ -229,6 +229,24 @@ def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
         values = sorted({d for i in group for d in digits.get(cells[i], full)})
         sums = {a + w * t for a in sums for t in _subset_sums(values, len(group))}
     return sums
+
+
+def sum_bounds(geometry, cells: Sequence[int], weights: Sequence[int]) -> tuple[int, int]:
+    """The least and the greatest ``sum(weight * digit)`` over ``cells``, as far as the
+    digits of each group of :func:`distinct_groups` differing shows.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> sum_bounds(geometry(3, 3), [0, 1, 2, 80], [1, 1, 1, -1])
+    (-3, 23)
+    """
+    n = geometry.size
+    low = high = 0
+    for group in distinct_groups(geometry, cells, weights):
+        w, k = weights[group[0]], len(group)
+        least, most = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+        low += w * (least if w > 0 else most)
+        high += w * (most if w > 0 else least)
+    return low, high
 
 
 def _subset_sums(values: Sequence[int], k: int) -> set[int]:
