@@ -124,8 +124,9 @@ def implied_constraints(geometry: Geometry, constraints: Sequence[Constraint], *
 
     >>> from satdoku.model.geometry import geometry
     >>> g = geometry(2, 2)
-    >>> [s.describe(g) for s in implied_constraints(g, [Killer((0, 1, 4), 6)], max_cells=1)]
-    ['implied sum r2c2 = 4 (box 1)']
+    >>> found = {s.how: s.describe(g) for s in implied_constraints(g, [Killer((0, 1, 4), 6)])}
+    >>> found['box 1'], found['outside row 1']
+    ('implied sum r2c2 = 4 (box 1)', 'implied sum r2c1-r2c3-r2c4 = 6 (outside row 1)')
     """
     n = geometry.size
     house_total = n * (n + 1) // 2
