@@ -65,7 +65,7 @@ N3 = 729  # variables "cell holds digit" of a 9x9 grid: var(cell, d) = 9*cell + 
 def satdoku_formula() -> tuple[list[list[int]], dict[str, int], str]:
     """(base clauses, solver options, SAT solver name) as satdoku loads its 9x9 engine."""
     from satdoku.sat import solver as sat
-    from satdoku.cnf.encode import encode_base
+    from satdoku.cnf.formula import encode_base
     from satdoku.model.geometry import geometry
     name = getattr(sat, "DEFAULT_SAT_SOLVER", "cadical195")
     options = dict(getattr(sat, "SOLVER_OPTIONS", {}).get(name) or {})
@@ -74,7 +74,7 @@ def satdoku_formula() -> tuple[list[list[int]], dict[str, int], str]:
 
 def satdoku_clues(puzzles: list[tuple[int, ...]]) -> list[list[int]]:
     """The assumption literals of each puzzle, from satdoku's ``clue_literals``."""
-    from satdoku.cnf.encode import clue_literals
+    from satdoku.cnf.varmap import clue_literals
     from satdoku.model.geometry import geometry
     from satdoku.model.grid import Grid
     geo = geometry(3, 3)
@@ -96,7 +96,7 @@ def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
         except TypeError:
             solver = make_solver("sat")
         if hasattr(solver, "steer"):
-            solver.steer = True  # as a batch of the CLI counts (satdoku.run.batch.BatchSolver)
+            solver.steer = True  # as a batch of the CLI counts (satdoku.tasks.solvers.SolveTask)
         try:
             results = [solve(solver, grid, limit=limit) for grid in grids]
         finally:

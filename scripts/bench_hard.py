@@ -9,7 +9,7 @@ Three modes (every run prints the date, the load average and the command first):
     python scripts/bench_hard.py configs FILE --config cadical195/reduced \\
         --config cadical195/extended --config kissat404 --config "exec:cadical -q" --timeout 60
 
-    # a whole file as 'satdoku count FILE' answers it, through the library (solve_batch with
+    # a whole file as 'satdoku count FILE' answers it, through the library (stream with
     # the given SolveOptions): the default, a named configuration, or a portfolio of K
     python scripts/bench_hard.py file FILE --portfolio 2 --timeout 120
     python scripts/bench_hard.py file FILE --sat-solver cadical195 --encoding reduced --fresh
@@ -38,7 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from satdoku.run.batch import SolveOptions, solve_batch  # noqa: E402
+from satdoku.run.stream import stream  # noqa: E402
+from satdoku.tasks.solvers import SolveOptions  # noqa: E402
 from satdoku.deadline import Deadline  # noqa: E402
 from satdoku.io.text import read_puzzles  # noqa: E402
 from satdoku.sat.portfolio import PortfolioSolver, parse_config  # noqa: E402
@@ -118,7 +119,7 @@ def run_file(args: argparse.Namespace) -> None:
     cpu0 = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
                resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime"))
     statuses: dict[str, int] = {}
-    for outcome in solve_batch(puzzles, options, jobs=args.jobs):
+    for outcome in stream(puzzles, options, jobs=args.jobs):
         r = outcome.result
         statuses[r.status] = statuses.get(r.status, 0) + 1
         print(f"{outcome.puzzle.line}: {r.status} in {r.time_ms / 1000:.2f} s by {r.solver}",

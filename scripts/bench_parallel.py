@@ -6,7 +6,7 @@ Each run is a fresh process, timed from start to exit, stdout to /dev/null:
 - ``cli`` (default): ``satdoku solve FILE --format line --jobs N`` and ``satdoku count FILE
   --format line --jobs N``, parsing, solving, verifying and printing, as a user runs it;
 - ``library``: a child that passes ``satdoku.io.inputs.iter_inputs([FILE])`` (what the command
-  line passes) to ``satdoku.run.batch.solve_batch`` and drops the outcomes: parse, solve and
+  line passes) to ``satdoku.run.stream.stream`` and drops the outcomes: parse, solve and
   verify, no printing; it also reports the peak RSS of the parent and of the largest worker.
 
 The runs alternate within each round (jobs 1, jobs 2, ... for each task, A B A B) and the
@@ -43,13 +43,14 @@ ENV: dict[str, str] = dict(os.environ)
 
 def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
-    from satdoku.run.batch import SolveOptions, solve_batch
+    from satdoku.run.stream import stream
+    from satdoku.tasks.solvers import SolveOptions
     from satdoku.io.inputs import iter_inputs
 
     options = SolveOptions(limit=1 if args.tasks == "solve" else 2, stats=False)
     puzzles = iter_inputs([args.child])
     start = time.perf_counter()
-    outcomes = solve_batch(puzzles, options, jobs=args.jobs[0], chunk_size=args.chunk_size)
+    outcomes = stream(puzzles, options, jobs=args.jobs[0], chunk_size=args.chunk_size)
     if args.count:
         outcomes = itertools.islice(outcomes, args.count)
     statuses = collections.Counter(o.result.status for o in outcomes)

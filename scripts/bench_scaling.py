@@ -25,7 +25,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from satdoku.run.bench import check_groups, check_matplotlib, run_bench  # noqa: E402
+from satdoku.output.bench import check_matplotlib  # noqa: E402
+from satdoku.run.bench import check_groups, run_bench  # noqa: E402
 from satdoku.errors import SatdokuError  # noqa: E402
 from satdoku.io.files import Output  # noqa: E402
 

@@ -33,7 +33,7 @@ from pysat.solvers import Solver  # noqa: E402
 import make_variants as mv  # noqa: E402
 from satdoku import rules as C  # noqa: E402
 from satdoku.rules import sums  # noqa: E402
-from satdoku.cnf.encode import encode_base  # noqa: E402
+from satdoku.cnf.formula import encode_base  # noqa: E402
 from satdoku.model.geometry import geometry  # noqa: E402
 from satdoku.model.grid import Grid  # noqa: E402
 from satdoku.io.variant import VariantPuzzle  # noqa: E402

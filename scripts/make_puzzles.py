@@ -16,7 +16,8 @@ import sys
 import time
 from pathlib import Path
 
-from satdoku.io.text import alphabet_for, format_grid
+from satdoku.model.alphabet import alphabet_for
+from satdoku.io.text import format_grid
 from satdoku.tasks.generate import full_grid
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from satdoku.tasks.agree import disagreements
-from satdoku.run.batch import SolveOptions, solve_puzzles
+from satdoku.run.stream import run_here
+from satdoku.tasks.solvers import SolveOptions
 from satdoku.io.text import parse_puzzle, parse_puzzles
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry
@@ -58,7 +59,7 @@ def test_clashing_givens_are_invalid(shape, seed):
     cells = [0] * geo.ncells
     cells[a] = cells[b] = rng.randint(1, geo.size)
     text = "".join("123456789ABCDEFG"[d - 1] if d else "." for d in cells)
-    outcome, = solve_puzzles(parse_puzzles([text], box=shape), SolveOptions(check=True))
+    outcome, = run_here(parse_puzzles([text], box=shape), SolveOptions(check=True))
     assert outcome.result.status == "invalid"
     first, second = sorted((a, b))
     assert f"{geo.cell_name(second)}: {cells[a]} repeats the given at {geo.cell_name(first)}" \

@@ -1,13 +1,16 @@
-"""batch: outcomes in input order, bad puzzles in their place, the same on one or more cores."""
+"""The stream: outcomes in input order, bad puzzles in their place, the same on one or more cores."""
 
-import time
+import dataclasses
+
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
-from satdoku.run.batch import BatchSolver, SolveOptions, solve_batch, solve_puzzles
-from satdoku.io.text import LineSplitter, parse_chunk, parse_puzzles
+from satdoku.run.stream import run_here, stream
+from satdoku.tasks.solvers import SolveOptions, SolveTask
+from satdoku.io.lines import LineSplitter, parse_chunk
+from satdoku.io.text import parse_puzzles
 from satdoku.io.inputs import iter_inputs
 
 LINES = [
@@ -37,7 +40,7 @@ def summary(outcomes):
 
 
 def test_bad_puzzles_come_out_in_place():
-    got = summary(solve_puzzles(puzzles(), SolveOptions(limit=2)))
+    got = summary(run_here(puzzles(), SolveOptions(limit=2)))
     assert [s[1] for s in got] == ["unique", "unique", "invalid", "multiple", "unique",
                                    "invalid", "multiple"]
     assert got[2][3] == "r1c2: 1 repeats the given at r1c1"
@@ -47,22 +50,22 @@ def test_bad_puzzles_come_out_in_place():
 @pytest.mark.parametrize("limit", [1, 2])
 def test_two_jobs_match_one(limit):
     options = SolveOptions(limit=limit)
-    expected = summary(solve_puzzles(puzzles(3), options))
-    assert summary(solve_batch(puzzles(3), options, jobs=2, chunk_size=2)) == expected
-    assert summary(solve_batch(puzzles(3), options, jobs=0, chunk_size=3)) == expected
+    expected = summary(run_here(puzzles(3), options))
+    assert summary(stream(puzzles(3), options, jobs=2, chunk_size=2)) == expected
+    assert summary(stream(puzzles(3), options, jobs=0, chunk_size=3)) == expected
 
 
 def test_check_mode_in_workers():
     options = SolveOptions(check=True)
-    expected = [(o.result.status, o.disagreements) for o in solve_puzzles(puzzles(), options)]
+    expected = [(o.result.status, o.disagreements) for o in run_here(puzzles(), options)]
     got = [(o.result.status, o.disagreements)
-           for o in solve_batch(puzzles(), options, jobs=2, chunk_size=3)]
+           for o in stream(puzzles(), options, jobs=2, chunk_size=3)]
     assert got == expected and not any(d for _, d in got)
 
 
 def test_stats_carry_every_stage():
     for solver in ("sat", "native"):
-        outcome = next(solve_puzzles(puzzles(), SolveOptions(solver=solver)))
+        outcome = next(run_here(puzzles(), SolveOptions(solver=solver)))
         stages = {"parse_ms", "solve_ms", "verify_ms"}
         if solver == "sat":
             stages |= {"encode_ms", "load_ms"}
@@ -71,12 +74,13 @@ def test_stats_carry_every_stage():
 
 def test_the_time_limit_counts_from_reading():
     # A puzzle that took longer to read than the limit is out of time before it is solved.
-    batch = BatchSolver(SolveOptions(timeout=2.0))
+    batch = SolveTask(SolveOptions(timeout=2.0))
     try:
-        result, _ = batch.run_grid(puzzles()[0].grid, parse_ms=2500)
+        slow = dataclasses.replace(puzzles()[0], parse_ms=2500)
+        result = batch.run(slow).result
         assert result.status == "timeout"
         assert result.message == "time limit of 2 s reached"
-        result, _ = batch.run_grid(puzzles()[0].grid, parse_ms=0)
+        result = batch.run(dataclasses.replace(slow, parse_ms=0)).result
         assert result.status == "solved"
     finally:
         batch.close()
@@ -85,8 +89,8 @@ def test_the_time_limit_counts_from_reading():
 def test_dask_local_cluster():
     pytest.importorskip("dask.distributed")
     options = SolveOptions(limit=2)
-    expected = summary(solve_puzzles(puzzles(2), options))
-    assert summary(solve_batch(puzzles(2), options, scheduler="local", chunk_size=3)) == expected
+    expected = summary(run_here(puzzles(2), options))
+    assert summary(stream(puzzles(2), options, scheduler="local", chunk_size=3)) == expected
 
 
 # Parsing in the workers: pieces cut where LineSplitter allows parse as the whole stream does.
@@ -186,22 +190,22 @@ def _full_summary(outcomes):
 def test_workers_parse_what_one_job_parses(tmp_path, chunk_size):
     args = _files(tmp_path)
     options = SolveOptions(limit=2)
-    expected = _full_summary(solve_batch(iter_inputs(args), options))
-    got = _full_summary(solve_batch(iter_inputs(args), options, jobs=2, chunk_size=chunk_size))
+    expected = _full_summary(stream(iter_inputs(args), options))
+    got = _full_summary(stream(iter_inputs(args), options, jobs=2, chunk_size=chunk_size))
     assert got == expected
     assert [s[5] for s in expected].count("invalid") >= 8
 
 
 def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
-    import satdoku.io.text as formats
+    import satdoku.io.lines as formats
     monkeypatch.setattr(formats, "MAX_LINE_CHARS", 100)  # read in the parent
     long = tmp_path / "long.txt"
     # read_lines checks the length of a line still open at the end of a block: the last one
     long.write_text("\n".join([SAMPLE, SEVENTEEN, "1 . 3 .", ". 4 . 2", "." * 101]))
     args = [str(long), SMALL]
-    expected = _full_summary(solve_batch(iter_inputs(args), SolveOptions()))
+    expected = _full_summary(stream(iter_inputs(args), SolveOptions()))
     assert [s[5] for s in expected] == ["solved", "solved", "invalid", "solved"]
-    assert _full_summary(solve_batch(iter_inputs(args), SolveOptions(), jobs=2,
+    assert _full_summary(stream(iter_inputs(args), SolveOptions(), jobs=2,
                                      chunk_size=1)) == expected
 
 
@@ -210,13 +214,13 @@ def test_a_single_puzzle_is_counted_as_always_batches_steer():
     # one puzzle alone, and the library's solver, find the same two solutions as ever.
     from satdoku.sat.solver import SatSolver
     hard = parse_puzzles([SAMPLE_HARD])
-    alone = next(solve_puzzles(hard, SolveOptions(limit=2))).result
+    alone = next(run_here(hard, SolveOptions(limit=2))).result
     with SatSolver() as s:
         library = s.solve(next(parse_puzzles([SAMPLE_HARD])).grid, limit=2)
         assert not s.steer
     assert (alone.solution, alone.second) == (library.solution, library.second)
     assert len(alone.solution.differences(alone.second)) == 6  # docs/commands.md shows them
-    batch = BatchSolver(SolveOptions(limit=2))
+    batch = SolveTask(SolveOptions(limit=2))
     try:
         assert batch.solver.steer
     finally:
@@ -227,6 +231,6 @@ def test_variant_files_are_parsed_here_and_solved_in_workers(tmp_path):
     variants = sorted(str(p) for p in (PUZZLES / "variants").glob("*.json"))[:4]
     args = variants + [str(PUZZLES / "9x9.txt"), str(PUZZLES / "variants" / "159-arrows.txt")]
     options = SolveOptions(limit=2)
-    expected = _full_summary(solve_batch(iter_inputs(args), options))
-    got = _full_summary(solve_batch(iter_inputs(args), options, jobs=2, chunk_size=2))
+    expected = _full_summary(stream(iter_inputs(args), options))
+    got = _full_summary(stream(iter_inputs(args), options, jobs=2, chunk_size=2))
     assert got == expected and len(expected) >= 8

@@ -14,7 +14,7 @@ from satdoku.run import bench
 from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
 from satdoku.model.result import Result
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
 SAT = f"sat:{DEFAULT_SAT_SOLVER}"
 

@@ -17,7 +17,7 @@ from conftest import (EMPTY_4X4, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLU
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       run_cli as run)
 from satdoku.cli import main
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
 
 def _default_sat():
@@ -451,11 +451,12 @@ def test_jobs_are_capped_at_the_cores():
 
 
 def test_check_exits_3_when_the_solvers_disagree(monkeypatch):
+    from satdoku.model.result import Capabilities, Result
     from satdoku.tasks import solvers
-    from satdoku.model.result import Result
 
     class Broken:  # a native solver that never finds anything
         name, encoding = "native", None
+        capabilities = Capabilities.needs()
 
         def solve(self, grid, *, limit=1, deadline=None):
             return Result(status="unsolvable", count=0, solver=self.name, limit=limit)
@@ -581,7 +582,7 @@ def test_broken_pipe_ends_quietly(satdoku_process, tmp_path):
 
 
 def test_progress_never_shares_a_line_with_results(monkeypatch):
-    import satdoku.cli as cli
+    import satdoku.cli.session as cli
     writes = []
 
     class Terminal(io.StringIO):
@@ -625,9 +626,8 @@ def _published(path):
 
 @pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.txt")), ids=lambda p: p.stem)
 def test_every_shipped_variant_is_unique_with_the_published_solution(path):
-    args = ["--ignore-unknown"] if path.stem == "tangled-arrows" else []
     for source in (path, path.with_suffix(".json")):
-        result = run("count", source, "--format", "json", *args)
+        result = run("count", source, "--format", "json")
         rec, = records(result.stdout)
         assert (result.exit_code, rec["status"]) == (0, "unique"), result.output
         published = _published(path)
@@ -638,11 +638,16 @@ def test_every_shipped_variant_is_unique_with_the_published_solution(path):
 
 def test_variant_rules_are_listed_and_unknown_items_refused_or_warned():
     tangled = VARIANTS / "tangled-arrows.txt"
-    refused = run("solve", tangled, "--format", "line")
+    noted = run("solve", tangled, "--format", "line")  # its colours carry no rule: a note
+    assert noted.exit_code == 0 and "warning: left out what carries no rule: 8 coloured" \
+        in noted.stderr
+    unknown = json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "mystery": 1})
+    refused = run("solve", unknown, "--format", "line")
     assert refused.exit_code == 1 and refused.stdout == "invalid\n"
-    assert "coloured cell" in refused.stderr
-    warned = run("solve", tangled, "--format", "line", "--ignore-unknown")
-    assert warned.exit_code == 0 and "warning: f-puzzles 'grid'" in warned.stderr
+    assert "'mystery': unknown to satdoku" in refused.stderr and "--ignore-unknown" in \
+        refused.stderr
+    warned = run("solve", unknown, "--format", "line", "--ignore-unknown")
+    assert "warning: f-puzzles 'mystery'" in warned.stderr
     pretty = run("solve", VARIANTS / "miracle.json").stdout
     assert "rules (3):\n  anti-knight\n  anti-king\n  non-consecutive" in pretty
 
@@ -717,9 +722,10 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal
     assert "\x1b" not in plain
     painted = OutcomeReport("pretty", color=True)
-    from satdoku.run.batch import solve_puzzles
+    from satdoku.run.stream import run_here
+    from satdoku.tasks.solvers import SolveOptions
     from satdoku.io.text import parse_puzzles
-    text = painted.format(next(solve_puzzles(parse_puzzles([SMALL]))))
+    text = painted.format(next(run_here(parse_puzzles([SMALL]), SolveOptions())))
     assert "\x1b[1m1\x1b[0m" in text and "\x1b[34m2\x1b[0m" in text  # given bold, solved blue
     assert OutcomeReport("line", color=True).color is False
 
@@ -793,9 +799,12 @@ def test_exec_solver_from_the_command_line():
     assert missing.exit_code == 2 and "no-such-solver-here" in missing.stderr
 
 
-def test_variant_rules_with_the_reduced_encoding_refuse_that_puzzle_only():
+def test_variant_rules_with_the_reduced_encoding():
+    # Rules encode over the reduced variable map too (settled pairs fixed true, the pairs the
+    # reduction ruled out fixed false): miracle sudoku's one solution, proven unique.
     variant = ROOT / "puzzles" / "variants" / "miracle.json"
-    result = run("solve", variant, SMALL, "--encoding", "reduced", "--format", "line")
-    assert result.stdout.splitlines() == ["refused", SMALL_SOLUTION]
-    assert "miracle.json:1: variant constraints need a full encoding" in result.stderr
-    assert result.exit_code == 1
+    result = run("count", variant, SMALL, "--encoding", "reduced", "--format", "json")
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [r["status"] for r in records] == ["unique", "unique"]
+    assert records[0]["encoding"] == "reduced" and records[1]["solution"] == SMALL_SOLUTION
+    assert result.exit_code == 0

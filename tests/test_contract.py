@@ -5,7 +5,7 @@ import pytest
 
 from conftest import EMPTY_4X4, EMPTY_4X4_SOLUTIONS, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
-from satdoku.cnf.encode import ENCODINGS
+from satdoku.cnf.encodings import ENCODINGS
 from satdoku.io.text import format_grid, parse_puzzle
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, is_solution

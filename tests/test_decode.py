@@ -3,9 +3,10 @@
 import pytest
 
 from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of
-from satdoku.cnf.decode import (MAX_MODEL_BYTES, UnsatisfiableError, decode_file, decode_model,
-                            decode_reduced, decode_solution, model_formula, parse_model)
-from satdoku.cnf.encode import reduced_formula
+from satdoku.io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, parse_model
+from satdoku.cnf.decode import decode_file, decode_solution, model_formula
+from satdoku.cnf.varmap import full_map
+from satdoku.cnf.reduced import reduced_formula
 from satdoku.errors import ModelError
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
@@ -60,7 +61,7 @@ SOLVED_4X4 = (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1)
 
 def test_decode_model_round_trip_ignores_auxiliary_variables():
     grid = Grid(geometry(2, 2), SOLVED_4X4)
-    assert decode_model(model_of(grid) + [65, -66, 67], grid.geometry) == grid
+    assert full_map(grid.geometry).read(model_of(grid) + [65, -66, 67]) == grid
 
 
 def test_decode_model_no_digit():
@@ -68,7 +69,7 @@ def test_decode_model_no_digit():
     model = model_of(grid)
     model[4 * 6 + 0] = -model[4 * 6 + 0]  # r2c3 holds 1: make it false
     with pytest.raises(ModelError, match="no digit is true") as info:
-        decode_model(model, grid.geometry)
+        full_map(grid.geometry).read(model)
     assert info.value.cell == "r2c3"
 
 
@@ -77,14 +78,14 @@ def test_decode_model_two_digits():
     model = model_of(grid)
     model[4 * 6 + 3] = abs(model[4 * 6 + 3])  # r2c3 also holds 4
     with pytest.raises(ModelError, match="digits 1 and 4 are both true") as info:
-        decode_model(model, grid.geometry)
+        full_map(grid.geometry).read(model)
     assert str(info.value).startswith("r2c3: ")
 
 
 def test_decode_model_missing_variables():
     geo = geometry(2, 2)
     with pytest.raises(ModelError, match="no value to variable 10"):
-        decode_model(model_of(Grid(geo, SOLVED_4X4))[:9], geo)
+        full_map(geo).read(model_of(Grid(geo, SOLVED_4X4))[:9])
 
 
 def _reduced_model(formula, solution):
@@ -97,9 +98,9 @@ def test_decode_reduced_round_trip_and_checks():
     solution = grid_of(SAMPLE_SOLUTION)
     formula = reduced_formula(puzzle, propagate=False)
     model = _reduced_model(formula, solution)
-    assert decode_reduced(formula, model) == solution
+    assert formula.varmap.read(model) == solution
     with pytest.raises(ModelError, match="sets 10 of the"):
-        decode_reduced(formula, model[:10])
+        formula.varmap.read(model[:10])
 
 
 def test_decode_solution_verifies_against_the_puzzle():
@@ -112,7 +113,7 @@ def test_decode_solution_verifies_against_the_puzzle():
 
 def test_decode_file_bounded(tmp_path, monkeypatch):
     import importlib
-    decode = importlib.import_module("satdoku.cnf.decode")  # satdoku.cnf.decode is the API function
+    decode = importlib.import_module("satdoku.io.dimacs")
     monkeypatch.setattr(decode, "MAX_MODEL_BYTES", 1000)
     path = tmp_path / "big.txt"
     path.write_text("v " + "1 " * 2000 + "0\n")

@@ -8,8 +8,10 @@ import pytest
 
 from conftest import SAMPLE, SAMPLE_SOLUTION, SEVENTEEN, grid_of
 from satdoku.cnf.decode import decode_solution, model_formula
-from satdoku.io.dimacs import write_dimacs
-from satdoku.cnf.encode import encode, encode_base, reduced_formula
+from satdoku.cnf.export import write_dimacs
+from satdoku.cnf.formula import encode
+from satdoku.cnf.formula import encode_base
+from satdoku.cnf.reduced import reduced_formula
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
 

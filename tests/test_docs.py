@@ -15,7 +15,8 @@ import satdoku
 from conftest import ROOT
 from satdoku.model.result import STATUSES
 
-MODULES = sorted(m.name for m in pkgutil.iter_modules(satdoku.__path__) if m.name != "__main__")
+MODULES = sorted(m.name[len("satdoku."):] for m in pkgutil.walk_packages(satdoku.__path__, "satdoku.")
+                 if not m.name.endswith("__main__"))
 
 README = ROOT / "README.md"
 DOCS = sorted((ROOT / "docs").glob("*.md"))

@@ -6,8 +6,11 @@ import pytest
 
 from conftest import PUZZLES_BY_NAME, SEVENTEEN, UNSOLVABLE_4X4, grid_of
 from satdoku.deadline import Deadline, TimeUp
-from satdoku.cnf.encode import (AMO_ENCODINGS, ENCODINGS, clue_literals, encode, encode_base,
-                            formula_size, reduced_formula, unvar, var)
+from satdoku.cnf.encodings import AMO_ENCODINGS, ENCODINGS, formula_size, unvar, var
+from satdoku.cnf.formula import encode_base
+from satdoku.cnf.varmap import clue_literals
+from satdoku.cnf.formula import encode
+from satdoku.cnf.reduced import reduced_formula
 from satdoku.errors import OptionError, TooBigError
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid

@@ -7,12 +7,15 @@ import pytest
 
 from conftest import SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
-from satdoku.tasks.explain import explain, explain_puzzles, minimal_core
-from satdoku.io.text import Puzzle, parse_puzzle, parse_puzzles
+from satdoku.run.stream import stream
+from satdoku.tasks.base import Outcome
+from satdoku.tasks.explain import ExplainOptions, explain, minimal_core
+from satdoku.model.puzzle import Puzzle
+from satdoku.io.text import parse_puzzle, parse_puzzles
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, find_clash, is_solution
-from satdoku.output.report import ExplanationReport
+from satdoku.output.asking import ExplanationReport
 from satdoku.sat.solver import SatSolver
 from satdoku.native.search import NativeSolver
 
@@ -21,7 +24,8 @@ def record(expl, fmt="json"):
     """The explanation as the report writes it (a dict for json, text otherwise)."""
     puzzle = Puzzle(expl.grid, "<test>", 1, 1)
     report = ExplanationReport(fmt)
-    return report.record((puzzle, expl)) if fmt == "json" else report.format((puzzle, expl))
+    item = Outcome(puzzle, expl)
+    return report.record(item) if fmt == "json" else report.format(item)
 
 
 def _only(grid: Grid, cells) -> Grid:
@@ -167,5 +171,5 @@ def test_statuses_beyond_the_answers():
 
 def test_explain_puzzles_streams_and_keeps_bad_ones():
     lines = [UNSOLVABLE_4X4, "12x", SEVENTEEN]
-    got = [(p.line, e and e.status) for p, e in explain_puzzles(parse_puzzles(lines))]
+    got = [(p.line, e and e.status) for p, e in ((o.puzzle, o.result) for o in stream(parse_puzzles(lines), ExplainOptions()))]
     assert got == [(1, "unsolvable"), (2, None), (3, "unique")]

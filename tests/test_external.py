@@ -17,8 +17,12 @@ from satdoku.sat.external import ExecSolver, check_command, is_exec, parse_comma
 from satdoku.io.text import format_grid, parse_puzzle
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
-from satdoku.sat.solver import SatSolver, check_assumptions, check_sat_solver
-from satdoku.tasks.solvers import check_sat_name, keeps_time_limit, make_solver, solve
+from satdoku.model.result import Capabilities
+from satdoku.sat.catalogue import capabilities_of, check_for
+from satdoku.sat.solver import SatSolver
+from satdoku.sat.catalogue import check_sat_solver
+from satdoku.sat.catalogue import check_sat_name
+from satdoku.tasks.solvers import make_solver, solve
 from test_contract import CASES, EXPECTED, checked, signature
 
 BINARIES = {"cadical": "exec:cadical -q", "minisat": "exec:minisat", "picosat": "exec:picosat"}
@@ -106,7 +110,7 @@ def test_command_spelling():
     with pytest.raises(OptionError, match="not found"):
         make_solver("sat", sat_solver="exec:no-such-solver")
     assert check_sat_name("exec:sh -c true") == "exec:sh -c true"
-    assert keeps_time_limit("exec:anything") and not keeps_time_limit("kissat404")
+    assert capabilities_of("exec:anything").time_limit and not capabilities_of("kissat404").time_limit
 
 
 def _fake(tmp_path, body: str) -> str:
@@ -227,8 +231,8 @@ def test_kissat_refused_where_assumptions_are_needed():
     info = check_sat_solver("kissat")
     assert info.name == "kissat404" and not info.assumptions
     with pytest.raises(OptionError, match="kissat404 ignores assumptions, which explain needs"):
-        check_assumptions("kissat404", "explain")
-    assert check_assumptions(None, "generate").name == "cadical195"
+        check_for("kissat404", Capabilities.needs("assumptions"), "explain")
+    assert check_for(None, Capabilities.needs("assumptions"), "generate") is None
     with SatSolver("kissat404") as s:
         with pytest.raises(OptionError, match="which explain needs"):
             s.core(parse_puzzle(UNSOLVABLE_4X4).grid)

@@ -5,17 +5,14 @@ from __future__ import annotations
 import io
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SHARED, SMALL as SAMPLE_SMALL
 from satdoku.errors import OptionError, PuzzleError
-from satdoku.io.text import (
-    DEFAULT_SYMBOLS, HEX, NUMBERS, Alphabet, alphabet_for, check_alphabet, format_grid,
-    parse_box, parse_puzzle, parse_puzzles, read_puzzles,
-)
+from satdoku.model.alphabet import DEFAULT_SYMBOLS, HEX, NUMBERS, Alphabet, alphabet_for, check_alphabet
+from satdoku.io.text import format_grid, parse_box, parse_puzzle, parse_puzzles, read_puzzles
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, check_givens, clash_free
 

@@ -8,14 +8,16 @@ import time
 import pytest
 
 from conftest import ROOT, SMALL, SMALL_SOLUTION
-from satdoku.run.batch import SolveOptions, solve_batch
+from satdoku.run.stream import stream
+from satdoku.tasks.solvers import SolveOptions
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError
 from satdoku.io.text import format_grid, parse_puzzle, parse_puzzles
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
+from satdoku.io.inputs import single_puzzle
 from satdoku.sat.portfolio import (DEFAULT_PORTFOLIO, Config, PortfolioSolver, parse_config,
-                               portfolio_size, single_puzzle)
+                                   portfolio_size)
 from satdoku.tasks.solvers import make_solver, solve
 from test_contract import CASES, checked
 from test_external import _fake, _wait_gone
@@ -146,7 +148,7 @@ def test_batch_option_and_single_puzzle_rule():
     assert one and len(list(again)) == 1
     many, again = single_puzzle(parse_puzzles([SMALL, SMALL, SMALL]))
     assert not many and len(list(again)) == 3
-    outcomes = list(solve_batch(parse_puzzles([SMALL]), SolveOptions(limit=2, portfolio=2)))
+    outcomes = list(stream(parse_puzzles([SMALL]), SolveOptions(limit=2, portfolio=2)))
     assert outcomes[0].result.status == "unique"
     assert outcomes[0].result.solver.startswith("portfolio:")
 

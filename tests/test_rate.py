@@ -4,7 +4,8 @@ import math
 
 from conftest import NAKED_4X4, SAMPLE, SEVENTEEN, SHARED, UNSOLVABLE_4X4, needs_shared
 from satdoku.io.text import parse_puzzle, read_puzzles
-from satdoku.tasks.rate import LABELS, Rater, Rating, label_for, rate_puzzles, summarize
+from satdoku.run.stream import stream
+from satdoku.tasks.rate import LABELS, Rater, RateOptions, Rating, label_for, summarize
 
 
 def test_score_is_the_documented_formula():
@@ -62,8 +63,8 @@ def test_pool_gives_the_same_ratings_in_order():
     from satdoku.io.text import parse_puzzles
     lines = [SAMPLE, "bad", SEVENTEEN, NAKED_4X4, "." * 81]
     puzzles = list(parse_puzzles(lines, "<test>"))
-    alone = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles)]
-    pooled = [(p.line, r and (r.status, r.score)) for p, r in rate_puzzles(puzzles, jobs=2)]
+    alone = [(p.line, r and (r.status, r.score)) for p, r in ((o.puzzle, o.result) for o in stream(puzzles, RateOptions()))]
+    pooled = [(p.line, r and (r.status, r.score)) for p, r in ((o.puzzle, o.result) for o in stream(puzzles, RateOptions(), jobs=2))]
     assert pooled == alone
     assert [x[1] and x[1][0] for x in alone] == ["unique", None, "unique", "unique", "multiple"]
 

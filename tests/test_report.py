@@ -7,9 +7,11 @@ import json
 import pytest
 
 from conftest import SAMPLE, SMALL, SMALL_SOLUTION, grid_of
-from satdoku.run.batch import Outcome
-from satdoku.io.text import Puzzle, parse_puzzles
-from satdoku.output.report import OutcomeReport, RatingReport, csv_row, place, printable
+from satdoku.tasks.base import Outcome
+from satdoku.model.puzzle import Puzzle
+from satdoku.io.text import parse_puzzles
+from satdoku.output.asking import RatingReport
+from satdoku.output.report import OutcomeReport, csv_row, place, printable
 from satdoku.model.result import Result
 
 
@@ -74,8 +76,8 @@ def test_rating_formats():
     from satdoku.tasks.rate import Rater
     puzzle, = parse_puzzles([SAMPLE], "s.txt")
     rating = Rater().rate(puzzle.grid)
-    line = RatingReport("line").format((puzzle, rating))
+    line = RatingReport("line").format(Outcome(puzzle, rating))
     assert line == f"{rating.score:.2f} {rating.label}\n"
-    rec = json.loads(RatingReport("json").format((puzzle, rating)))
+    rec = json.loads(RatingReport("json").format(Outcome(puzzle, rating)))
     assert rec["status"] == "unique" and rec["hardest"] == "guessing" and rec["score"]
-    assert RatingReport("line").format((puzzle, None)) == "invalid\n"
+    assert RatingReport("line").format(Outcome(puzzle, None)) == "invalid\n"

@@ -8,11 +8,12 @@ import pytest
 from conftest import (PUZZLES as PUZZLE_FILES, PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD,
                       SHARED, UNSOLVABLE_4X4, grid_of, needs_shared)
 from satdoku.deadline import Deadline
-from satdoku.errors import OptionError, SolverError, TooBigError
+from satdoku.errors import OptionError, SolverError
 from satdoku.tasks.generate import pattern_grid
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, is_solution
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER, SAT_SOLVERS, SatSolver, check_sat_solver
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS, check_sat_solver
+from satdoku.sat.solver import SatSolver
 
 SOLVERS = sorted({"minisat22", "glucose4", DEFAULT_SAT_SOLVER})
 UNSOLVABLE = grid_of(UNSOLVABLE_4X4)
@@ -190,7 +191,7 @@ def test_stats_off_still_solves_and_verifies():
 
 
 def test_solver_options_are_applied(monkeypatch):
-    import satdoku.sat.solver as sat
+    import satdoku.sat.engines as sat
     seen = []
 
     class Spy:
@@ -378,7 +379,7 @@ def test_counting_never_calls_two_solutions_unique(steer):
 
 
 def test_decision_test_only_where_it_was_checked(monkeypatch):
-    import satdoku.sat.solver as sat
+    import satdoku.sat.engines as sat
     sample = PUZZLES["sample"]
     with SatSolver("cadical195") as s:
         s.solve(sample, limit=2)
@@ -396,7 +397,7 @@ def test_decision_test_only_where_it_was_checked(monkeypatch):
 
 
 def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
-    import satdoku.sat.solver as sat
+    import satdoku.sat.engines as sat
     monkeypatch.setattr(sat, "REBUILD_EVERY", 3)
     grids = [PUZZLES["sample"], grid_of(SAMPLE_HARD)] + _variants(PUZZLES["17-clue"])[:4]
     with SatSolver(stats=False) as rebuilt:
@@ -440,7 +441,7 @@ def test_counting_agrees_with_the_plain_method_on_17_clue_variants():
 def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
     # Their answers hang on what the solver learnt before (conflict budgets, the first
     # solution found): the engines that serve core() and other_solution() are never rebuilt.
-    import satdoku.sat.solver as sat
+    import satdoku.sat.engines as sat
     from satdoku.tasks.explain import explain
     from satdoku.tasks.generate import Generator
     made = {}
@@ -455,7 +456,7 @@ def test_generate_and_explain_answers_do_not_depend_on_rebuilds(monkeypatch):
 
 
 def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
-    import satdoku.sat.solver as sat
+    import satdoku.sat.engines as sat
     from satdoku.io.inputs import iter_inputs
     monkeypatch.setattr(sat, "REBUILD_EVERY", 2)
     puzzle = next(iter_inputs([str(PUZZLE_FILES / "variants" / "159-arrows.json")]))

@@ -9,9 +9,9 @@ from satdoku.io.text import read_puzzles
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, is_solution
 from satdoku.model.result import Result
-from satdoku.sat.solver import DEFAULT_SAT_SOLVER
-from satdoku.tasks.solvers import (LARGE_MIN_SIZE, REDUCED_MIN_SIZE, SOLVERS, choose_encoding,
-                             describe, make_solver, solve, verify)
+from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
+from satdoku.cnf.policy import LARGE_MIN_SIZE, REDUCED_MIN_SIZE, choose_encoding
+from satdoku.tasks.solvers import SOLVERS, describe, make_solver, solve, verify
 
 GOOD_FILES = sorted(p for p in PUZZLES.glob("*.txt")
                     if p.name not in ("bad.txt", "unsolvable.txt"))
@@ -85,16 +85,14 @@ def test_registry_names():
 def test_choice_of_encoding_by_size():
     assert choose_encoding(REDUCED_MIN_SIZE - 1) == "extended"
     assert choose_encoding(REDUCED_MIN_SIZE) == "reduced"
-    # Variant rules need a full formula wherever one fits; explain, generate and rate keep it
-    # up to LARGE_MIN_SIZE.
-    assert choose_encoding(REDUCED_MIN_SIZE, variant=True) == "extended"
+    # explain, generate and rate keep the full formula up to LARGE_MIN_SIZE; variant puzzles
+    # get the same choice as classic ones (rules encode over any variable map).
     assert choose_encoding(LARGE_MIN_SIZE - 1, LARGE_MIN_SIZE) == "extended"
-    assert choose_encoding(LARGE_MIN_SIZE, variant=True) == "reduced"
+    assert choose_encoding(LARGE_MIN_SIZE, LARGE_MIN_SIZE) == "reduced"
     from satdoku.sat.solver import SatSolver
     empty = Grid(geometry(5, 5), (0,) * 625)
     with SatSolver() as s:
-        assert (s.encoding_for(empty), s.encoding_for(empty, variant=True)) == (
-            "reduced", "extended")
+        assert s.encoding_for(empty) == "reduced"
 
 
 def test_describe_lists_every_encoding_and_the_python_sat_version():

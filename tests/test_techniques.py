@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from satdoku.io.text import Alphabet, alphabet_for, parse_puzzle, read_puzzles
+from satdoku.model.alphabet import Alphabet, alphabet_for
+from satdoku.io.text import parse_puzzle, read_puzzles
 from satdoku.tasks.generate import full_grid, make_puzzle
 from satdoku.model.geometry import geometry, jigsaw
 from satdoku.model.grid import Grid, is_solution

@@ -1,112 +1,129 @@
-"""DIMACS CNF out: the clauses, and ``c`` comments that say how to decode a model by hand.
+"""DIMACS text: clauses out, and a SAT solver's answer in (no knowledge of Sudoku here).
 
-Every comment line starts with ``c `` (a line without it makes the file unreadable to solvers;
-a stray newline in a caller's text is split into comment lines too). A full formula explains the
-variable mapping ``v = cell*N + d`` in three lines; a reduced one lists its variables one open
-cell a line (``c cell r3c7 vars 17-19 digits 2 5 9``: var 17 means r3c7 holds 2, 18 that it
-holds 5, 19 that it holds 9) and the settled digits in one ``c settled:`` line.
+:func:`write_clauses` writes the ``p cnf`` line and the clauses in large blocks.
+:func:`parse_model` reads the SAT-competition form (``s SATISFIABLE``, ``v ... 0`` lines, ``c``
+comments; CaDiCaL, Kissat, ...) and MiniSat's result file (``SAT`` then literals ending in 0,
+or ``UNSAT``), strictly: a literal set both ways, a literal beyond the formula's variables,
+``-0`` or anything that is not an integer is an error naming its line. What the literals mean
+is the formula's variable map's business (:mod:`satdoku.cnf.varmap`).
 """
 
 from __future__ import annotations
 
+import re
+import sys
 from typing import Sequence, TextIO
 
-from ..cnf.encode import ENCODINGS, PAIRWISE_MAX, Formula, ReducedFormula
-from ..model.grid import Grid
+from ..errors import ModelError
 
-__all__ = ["write_dimacs", "dimacs_header", "write_clauses"]
+__all__ = ["write_clauses", "clause_text", "parse_model", "read_model_text",
+           "UnsatisfiableError", "MAX_MODEL_BYTES"]
 
+#: Solver output longer than this is refused (a 400x400 reduced model takes a few MB).
+MAX_MODEL_BYTES = 128 << 20
 
-def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None = None,
-                  grid: Grid | None = None, extra: Sequence[str] = (),
-                  version: str | None = None) -> list[str]:
-    """The comment lines :func:`write_dimacs` puts before ``p cnf`` (without newlines)."""
-    if version is None:
-        from .. import __version__ as version
-    geo = formula.geometry
-    n = geo.size
-    reduced = isinstance(formula, ReducedFormula)
-    lines = [f"satdoku {version}: a {n}x{n} Sudoku (boxes {geo.shape}) as "
-             f"{'reduced ' if reduced else ''}CNF"]
-    if puzzle_text is not None:
-        lines += [f"puzzle: {part}" for part in puzzle_text.splitlines() or [""]]
-    if grid is not None:
-        lines.append(f"clues: {grid.nclues}")
-    lines += list(extra)
-    if reduced:
-        lines += [
-            f"encoding: reduced (only open (cell, digit) pairs get variables; givens"
-            f"{' and singles' if formula.propagated else ''} folded away), at-most-one: "
-            f"pairwise up to {PAIRWISE_MAX} literals, else {formula.amo}",
-            f"size: {n}, box: {geo.shape}, settled cells: "
-            f"{sum(1 for d in formula.settled if d)}, open pairs: {formula.nmapped}, "
-            f"eliminated pairs: {formula.eliminated}",
-            "settled: " + " ".join(map(str, formula.settled)),
-            f"mapping: variables 1..{formula.nmapped}, one line per open cell: "
-            "'c cell rRcC vars FIRST-LAST digits D...' (consecutive vars, digits in order)",
-        ]
-        if formula.contradiction:
-            lines.append(f"unsolvable: {formula.contradiction}")
-    else:
-        lines += [
-            f"size: {n}, box: {geo.shape}, encoding: {formula.encoding} "
-            f"({ENCODINGS[formula.encoding].description}), at-most-one: {formula.amo}",
-            f"variable v = cell*{n} + d means 'cell holds digit d' (cells 0..{n * n - 1} row "
-            f"by row, digits 1..{n}, v = 1..{n ** 3})",
-            f"decoding: cell = (v-1) // {n}, digit = (v-1) % {n} + 1, "
-            f"row = cell // {n} + 1, column = cell % {n} + 1",
-        ]
-        if formula.parts:
-            lines.append(f"variant rules: {len(formula.parts)}, each with the clauses it owns "
-                         f"(numbered from 1 after the 'p cnf' line):")
-            lines += [f"rule {i}: {what}: clauses {first}-{last}"
-                      for i, (what, first, last) in enumerate(formula.parts, 1)]
-    return ["c " + part for line in lines for part in line.splitlines()]
+_INT = re.compile(r"-?[0-9]{1,19}")
+_STATUS_WORDS = ("s", "SAT", "UNSAT", "UNSATISFIABLE", "SATISFIABLE", "INDET", "UNKNOWN")
 
 
-def _mapping_lines(formula: ReducedFormula) -> list[str]:
-    """``c cell rRcC vars A-B digits ...``: one line per open cell of a reduced formula."""
-    geo = formula.geometry
-    var_cell, var_digit = formula.var_cell, formula.var_digit
-    lines = []
-    v, total = 1, formula.nmapped
-    while v <= total:
-        cell = var_cell[v - 1]
-        w = v
-        while w < total and var_cell[w] == cell:
-            w += 1
-        digits = " ".join(map(str, var_digit[v - 1:w]))
-        span = f"{v}" if w == v else f"{v}-{w}"
-        lines.append(f"c cell {geo.cell_name(cell)} vars {span} digits {digits}\n")
-        v = w + 1
-    return lines
+class UnsatisfiableError(ModelError):
+    """The external solver proved the formula unsatisfiable: the puzzle has no solution."""
 
 
-def write_dimacs(formula: Formula | ReducedFormula, fp: TextIO, *,
-                 puzzle_text: str | None = None, grid: Grid | None = None,
-                 extra: Sequence[str] = (), version: str | None = None) -> None:
-    """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses.
+def parse_model(text: str, nvars: int | None = None) -> list[int]:
+    """The literals of a SAT solver's answer, without the closing 0.
 
     Args:
-        formula: from :func:`satdoku.cnf.encode.encode` (full, clues as unit clauses, or reduced).
-        fp: a text file open for writing.
-        puzzle_text: the puzzle in one-line form, written as a comment.
-        grid: the puzzle, for the number of clues.
-        extra: more comment lines (without the ``c``), for example the symbols used.
-        version: satdoku's version (default ``satdoku.__version__``).
+        text: the solver's output.
+        nvars: the formula's variables; a literal beyond them is an error (None: no check).
+
+    Raises:
+        UnsatisfiableError: the solver found no solution (a :class:`ModelError`).
+        ModelError: the text is not a model; the line number says where.
+
+    >>> parse_model("s SATISFIABLE\\nv 1 -2\\nv 3 0\\n")
+    [1, -2, 3]
+    >>> parse_model("SAT\\n-1 2 0\\n")
+    [-1, 2]
+    >>> parse_model("v 1 -1 0\\n")
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.ModelError: 1: variable 1 is set both true and false
     """
-    header = dimacs_header(formula, puzzle_text=puzzle_text, grid=grid, extra=extra,
-                           version=version)
-    fp.write("\n".join(header) + "\n")
-    nmapped = formula.nmapped
-    if isinstance(formula, ReducedFormula):
-        lines = _mapping_lines(formula)
-        for start in range(0, len(lines), 65536):
-            fp.write("".join(lines[start:start + 65536]))
-    if formula.nvars > nmapped:
-        fp.write(f"c variables {nmapped + 1}..{formula.nvars} are auxiliary "
-                 f"({formula.amo} at-most-one)\n")
-    write_clauses(fp, formula.nvars, formula.clauses)
+    lits: list[int] = []
+    seen: dict[int, int] = {}
+    status: str | None = None
+    closed = False
+    last = 0
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        last = number
+        head, _, rest = line.partition(" ")
+        if head == "c":
+            continue
+        if status is None and head in _STATUS_WORDS:
+            status = (rest.strip() if head == "s" else line).upper()
+            if status in ("UNSATISFIABLE", "UNSAT"):
+                raise UnsatisfiableError("the solver found no solution: the puzzle is "
+                                         "unsolvable", line=number)
+            if status not in ("SATISFIABLE", "SAT"):
+                raise ModelError(f"the solver gave no answer ({line[:40]!r})", line=number)
+            continue
+        if head in ("s", "SAT", "UNSAT") or line.upper() in ("SATISFIABLE", "UNSATISFIABLE"):
+            raise ModelError(f"a second status line: {line[:40]!r}", line=number)
+        if closed:
+            raise ModelError(f"text after the closing 0 of the model: {line[:40]!r}",
+                             line=number)
+        if head != "v" and status != "SAT":
+            what = "a 'v' line" if status else "'s SATISFIABLE' or 'SAT'"
+            raise ModelError(f"expected {what}, found {line[:40]!r}", line=number)
+        for word in rest.split() if head == "v" else line.split():
+            if closed:
+                raise ModelError(f"literal {word[:40]!r} after the closing 0", line=number)
+            if not _INT.fullmatch(word) or word == "-0":
+                raise ModelError(f"{word[:40]!r} is not a literal", line=number)
+            lit = int(word)
+            if lit == 0:
+                closed = True
+                continue
+            v = abs(lit)
+            if nvars is not None and v > nvars:
+                raise ModelError(f"literal {lit} is beyond the formula's {nvars:,} variables",
+                                 line=number)
+            if seen.setdefault(v, lit) != lit:
+                raise ModelError(f"variable {v} is set both true and false", line=number)
+            lits.append(lit)
+    if status is None and not lits:
+        raise ModelError("no solver answer found (empty output?)", line=last or None)
+    if not closed:
+        raise ModelError("the model does not end with 0 (was the output cut short?)",
+                         line=last or None)
+    return lits
+
+
+def read_model_text(path: str) -> tuple[str, str]:
+    """(source name, text) of a model file (``'-'``: stdin), read up to
+    :data:`MAX_MODEL_BYTES`; ModelError when it cannot be read or is longer."""
+    source = "<stdin>" if path == "-" else path
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_MODEL_BYTES + 1)
+        else:
+            with open(path, encoding="utf-8", errors="replace") as fp:
+                text = fp.read(MAX_MODEL_BYTES + 1)
+    except OSError as error:
+        raise ModelError(f"cannot read: {error.strerror or error}", source=source) from None
+    if len(text) > MAX_MODEL_BYTES:
+        raise ModelError(f"more than {MAX_MODEL_BYTES >> 20} MB: not a model of this puzzle",
+                         source=source)
+    return source, text
+
+
+def clause_text(clauses: Sequence[Sequence[int]]) -> str:
+    """The clauses as DIMACS lines, each ending in 0."""
+    return "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
 
 
 def write_clauses(fp: TextIO, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
@@ -114,5 +131,4 @@ def write_clauses(fp: TextIO, nvars: int, clauses: Sequence[Sequence[int]]) -> N
     fp.write(f"p cnf {nvars} {len(clauses)}\n")
     chunk = 65536
     for start in range(0, len(clauses), chunk):
-        fp.write("".join(" ".join(map(str, clause)) + " 0\n"
-                         for clause in clauses[start:start + chunk]))
+        fp.write(clause_text(clauses[start:start + chunk]))

@@ -17,9 +17,13 @@ import time
 from typing import Iterable, Iterator
 
 from ..errors import PuzzleError
-from .text import Puzzle, alphabet_for, parse_puzzle, parse_puzzles, read_lines
+from ..model.puzzle import Puzzle
+from ..model.alphabet import alphabet_for
+from .text import parse_puzzle, parse_puzzles
+from .lines import read_lines
 
-__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines"]
+__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
+           "single_puzzle", "holds_one_puzzle", "read_puzzle"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -78,9 +82,14 @@ def _from_variant(entry) -> Puzzle:
 def _is_variant_line(text: str) -> bool:
     if text.startswith("{"):
         return True
+    if "sudokupad" in text or "cryptic" in text or text.startswith(("scl", "ctc", "fpuz", "scf")):
+        from .sudokupad import looks_like_sudokupad
+        if looks_like_sudokupad(text):
+            return True
     # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
     # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
+            and "f-puzzles" not in text:
         return False
     from .fpuzzles import looks_like_fpuzzles
     return looks_like_fpuzzles(text)
@@ -111,7 +120,7 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
 
 
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    from .variant import parse_variants
+    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
     for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
         yield _from_variant(entry)
 
@@ -166,9 +175,10 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             try:
                 yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
             except PuzzleError as error:
+                failed = error
                 if _LOOKS_LIKE_PATH.search(arg):
-                    error = PuzzleError("no such file (and not a puzzle either)", source=arg)
-                yield _failed(error.source or "<arg>", error)
+                    failed = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                yield _failed(failed.source or "<arg>", failed)
 
 
 class Tally:
@@ -185,7 +195,7 @@ class Tally:
 # import, which every command pays.
 
 class LineChunk:
-    """Raw lines of one input for a worker to parse with :func:`satdoku.io.text.parse_chunk`.
+    """Raw lines of one input for a worker to parse with :func:`satdoku.io.lines.parse_chunk`.
 
     ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
     ``finish`` when the input ends normally here (the reader finishes: a grid left open is
@@ -294,7 +304,7 @@ class Inputs:
 
     def _read_chunks(self, arg: str, source: str, raw: Iterator[str],
                      size: int) -> Iterator[LineChunk | ParsedChunk]:
-        from .text import LineSplitter, parse_chunk
+        from .lines import LineSplitter, parse_chunk
         try:
             lines, variant = _sniff(arg, raw)
         except PuzzleError as error:
@@ -387,3 +397,56 @@ def count_lines(paths: Iterable[str]) -> int:
             for block in iter(lambda: fp.read(1 << 20), b""):
                 total += block.count(b"\n")
     return total
+
+
+def single_puzzle(puzzles: Iterable[Puzzle]) -> tuple[bool, Iterator[Puzzle]]:
+    """Whether ``puzzles`` holds exactly one puzzle, and the same puzzles to read again
+    (reads at most two ahead).
+
+    >>> one, again = single_puzzle(iter(["a"]))
+    >>> one, list(again)
+    (True, ['a'])
+    """
+    iterator = iter(puzzles)
+    head = list(itertools.islice(iterator, 2))
+    return len(head) == 1, itertools.chain(head, iterator)
+
+
+def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
+                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
+    """Whether the command-line inputs hold exactly one puzzle, read ahead without taking them
+    from the run: only inline puzzles and regular files, which can be read again (stdin or a
+    pipe: False)."""
+    if not args or not all(not is_file_input(a) or (a != "-" and os.path.isfile(a))
+                           for a in args):
+        return False
+    ahead = iter_inputs(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown)
+    try:
+        return single_puzzle(ahead)[0]
+    finally:
+        ahead.close()
+
+
+def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str | None = None,
+                ignore_unknown: bool = False, source: str = "<arg>") -> Puzzle:
+    """The one puzzle written in ``text``, in any form a command takes inline: classic text
+    (one line or several), satdoku variant JSON, an f-puzzles link, string or JSON, a SudokuPad
+    link. Never a file name (see :func:`iter_inputs`).
+
+    Raises:
+        PuzzleError: ``text`` is no puzzle, or holds several (saying where and what).
+
+    >>> read_puzzle('{"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"], '
+    ...             '"sum": 3}]}').constraints[0].type
+    'killer'
+    """
+    if _is_variant_line(text.strip()):
+        puzzles = list(_variants([text], source, ignore_unknown))
+    else:
+        puzzles = [parse_puzzle(text, source, box=box, alphabet=alphabet)]
+    if len(puzzles) != 1:
+        raise PuzzleError(f"holds {len(puzzles)} puzzles, not one", source=source)
+    puzzle = puzzles[0]
+    if puzzle.error is not None:
+        raise puzzle.error
+    return puzzle

@@ -30,14 +30,15 @@ far, ``solution``/``second`` the first two of them, and ``message`` says
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..deadline import Deadline
-from .grid import Grid
+from .grid import Grid, solution_problems
 
-__all__ = ["Result", "Solver", "STATUSES", "OK_STATUSES", "counted_status", "exit_code",
-           "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
+__all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
+           "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -105,6 +106,85 @@ def counted_status(count: int) -> str:
     return "unsolvable" if count == 0 else "unique" if count == 1 else "multiple"
 
 
+def result_of(status: str, solutions: list[Grid], *, limit: int, solver: str,
+              encoding: str | None, time_ms: float, stats: dict[str, Any] | None = None,
+              message: str | None = None) -> Result:
+    """The :class:`Result` of a solve or count that found ``solutions`` (in order) and ended
+    in ``status``, keeping the contract of the module docstring: a count only when counted
+    (and not refused or wrong), no solution for a search that timed out or went wrong.
+
+    >>> result_of("timeout", [], limit=2, solver="sat", encoding=None, time_ms=1.0).count
+    0
+    """
+    if status == "error" or (status == "timeout" and limit < 2):
+        solutions = []
+    counted = limit >= 2 and status not in ("refused", "error", "invalid")
+    return Result(status, solutions[0] if solutions else None,
+                  len(solutions) if counted else None,
+                  solutions[1] if len(solutions) > 1 else None, solver, encoding, time_ms,
+                  stats if stats is not None else {}, message, limit)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a solver can do, declared by it (callers ask; nobody probes).
+
+    - ``rules``: takes a variant puzzle's rules.
+    - ``assumptions``: answers questions under assumptions on one loaded formula: minimal cores
+      (explain), solutions with a cell assumed (candidates), other solutions (generate).
+    - ``time_limit``: keeps a ``--timeout``.
+    - ``conflicts``: counts conflicts and keeps conflict budgets (rate's score, generate).
+    - ``steer``: counts in a batch may steer each new solve away from the solutions found
+      (faster, but another second solution than a count alone finds).
+    """
+
+    rules: bool = True
+    assumptions: bool = True
+    time_limit: bool = True
+    conflicts: bool = True
+    steer: bool = False
+
+    @classmethod
+    def needs(cls, *names: str) -> "Capabilities":
+        """What a task needs: the capabilities ``names``, nothing else.
+
+        >>> Capabilities.needs("assumptions").conflicts
+        False
+        """
+        return cls(**{f.name: f.name in names for f in dataclasses.fields(cls)})
+
+    def missing(self, needs: "Capabilities") -> list[str]:
+        """The capabilities ``needs`` asks for that these lack, by name.
+
+        >>> Capabilities(assumptions=False).missing(Capabilities.needs("assumptions"))
+        ['assumptions']
+        """
+        return [f.name for f in dataclasses.fields(self)
+                if getattr(needs, f.name) and not getattr(self, f.name)]
+
+
+def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
+    """``result`` unchanged when its solutions are right for ``grid`` (and keep every variant
+    constraint), else an ``error`` result saying what is wrong: the independent check every
+    answer goes through (:func:`~satdoku.model.grid.solution_problems` belongs to no solver)."""
+    def wrong(what: str) -> Result:
+        return Result(status="error", solver=result.solver, encoding=result.encoding,
+                      time_ms=result.time_ms, stats=result.stats, limit=result.limit,
+                      message=f"internal error: {result.solver} {what}")
+
+    for label, answer in (("solution", result.solution), ("second solution", result.second)):
+        if answer is None:
+            continue
+        problems = solution_problems(answer, grid, constraints)
+        if problems:
+            return wrong(f"gave a wrong {label}: " + "; ".join(problems[:3]))
+    if result.second is not None and result.second == result.solution:
+        return wrong("counted one solution twice")
+    if result.ok and result.solution is None:
+        return wrong(f"said {result.status} without a solution")
+    return result
+
+
 class Solver(Protocol):
     """What every solver offers. One object may serve many puzzles of any geometry.
 
@@ -116,6 +196,7 @@ class Solver(Protocol):
 
     name: str
     encoding: str | None
+    capabilities: Capabilities
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: tuple = ()) -> Result: ...

@@ -1,6 +1,6 @@
 """Candidate elimination before SAT: the givens, then naked and hidden singles, folded away.
 
-Used by the reduced encoding (:func:`satdoku.cnf.encode.reduced_formula`) for big grids, where the
+Used by the reduced encoding (:func:`satdoku.cnf.reduced.reduced_formula`) for big grids, where the
 full formula has about 2 N**4 clauses but the givens of real puzzles leave a few thousand
 (cell, digit) pairs open. Every step is implied by the givens, so no solution is lost.
 

@@ -57,7 +57,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..errors import SolverError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..model.result import Result, counted_status
+from ..model.result import Capabilities, Result, counted_status
 
 __all__ = ["NativeSolver", "Constraint"]
 
@@ -676,7 +676,8 @@ class NativeSolver:
         self.subsets = subsets
         self.weights = weights
 
-    takes_constraints = True  # variant rules: see solve()
+    #: Rules prune candidates; no assumptions or conflicts; the deadline is read between nodes.
+    capabilities = Capabilities(assumptions=False, conflicts=False)
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: Sequence[Constraint] = ()) -> Result:

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 from dataclasses import dataclass, field
 
-from ..io.text import Alphabet, alphabet_for
+from ..model.alphabet import Alphabet, alphabet_for
 from ..model.geometry import Geometry, Segment
 from ..model.grid import Grid
 from ..model.digits import bits as _digits
@@ -560,7 +560,7 @@ def solving_steps(grid: Grid, *, alphabet: Alphabet | None = None,
     Args:
         grid: the puzzle.
         alphabet: how digits are written in the reasons (default
-            :func:`satdoku.io.text.alphabet_for`).
+            :func:`satdoku.model.alphabet.alphabet_for`).
         max_depth: how many guesses may nest before the path ends with a ``search`` record.
 
     The path ends when the grid is full, with a ``contradiction`` record (the givens have no

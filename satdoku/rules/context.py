@@ -1,6 +1,6 @@
 """What a rule writes its clauses against: the encoding context, and the smallest clause helpers.
 
-Glossary (adds to :mod:`satdoku.cnf.encode`): ``ctx.var(cell, d)`` is the one-hot variable
+Glossary (adds to :mod:`satdoku.cnf.encodings`): ``ctx.var(cell, d)`` is the one-hot variable
 "cell holds d" (``cell*N + d``), ``ctx.fresh()`` a new auxiliary variable, ``ctx.size`` and
 ``ctx.geometry`` the grid's. Every cell's exactly-one-digit clauses are already in the formula
 a rule's clauses join.

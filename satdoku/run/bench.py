@@ -14,40 +14,33 @@ Glossary (adds to :mod:`satdoku.model.geometry`):
 - answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
   a timeout, an invalid puzzle, a refusal or an error.
 
-The library never prints: :func:`run_bench` yields rows, :func:`format_rows` turns them into
-a table, CSV or JSON Lines, and :func:`plot_bench` draws them (matplotlib, the optional extra
-``satdoku[plot]``).
+The library never prints: :func:`run_bench` yields rows, and :mod:`satdoku.output.bench` turns
+them into a table, CSV or JSON Lines, or draws them.
 """
 
 from __future__ import annotations
 
 import functools
-import json
 import math
 import os
-import platform
 import random
-import tempfile
 import time
 from dataclasses import asdict, dataclass, field, fields
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..deadline import Deadline
 from ..errors import OptionError, SatdokuError
-from ..io.files import publish
-from ..io.text import Puzzle
+from ..model.puzzle import Puzzle
 from ..model.result import Result
-from ..tasks.solvers import (SOLVERS, check_sat_name, choose_encoding, is_exec, make_solver, solve,
-                      verify)
+from ..tasks.solvers import SOLVERS, make_solver, solve, verify
+from ..sat.catalogue import check_sat_name, is_exec
+from ..cnf.policy import choose_encoding
 
 __all__ = ["BenchRow", "BenchInterrupted", "COLUMNS", "Group", "check_groups", "run_bench",
-           "summarise", "format_rows", "format_table", "check_matplotlib", "plot_bench",
-           "PLOT_HINT"]
+           "summarise"]
 
 #: Called as ``progress(done, total, label)``: steps (one puzzle in one pass) done of all.
 Progress = Callable[[int, int, str], None]
-
-PLOT_HINT = "install satdoku[plot] for --plot"
 
 
 @dataclass
@@ -145,8 +138,8 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
     >>> [g.label for g in check_groups([], ["exec:sh -c true", "cadical195"], [])]
     ['exec:sh -c true', 'sat:cadical195']
     """
-    from ..cnf.encode import check_encoding
-    from ..sat.solver import DEFAULT_SAT_SOLVER
+    from ..cnf.encodings import check_encoding
+    from ..sat.catalogue import DEFAULT_SAT_SOLVER
     named = [check_sat_name(name) for name in sat_solvers]
     encodings = list(encodings)
     for name in encodings:
@@ -245,17 +238,18 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
                         timeout: float | None, seed: int, warmup: bool,
                         step: Callable[[], None], jobs: int) -> BenchRow:
     """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
-    from .batch import SolveOptions, solve_batch
+    from ..tasks.solvers import SolveOptions
+    from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
     options = SolveOptions(solver=group.solver, sat_solver=group.sat_solver,
                            encoding=group.encoding, limit=limit, timeout=timeout)
     results: list[Result] = []
     try:
         if warmup:
-            for _ in solve_batch(valid, options, jobs=jobs):
+            for _ in stream(valid, options, jobs=jobs):
                 step()
         start = time.perf_counter()
-        for outcome in solve_batch(valid, options, jobs=jobs):
+        for outcome in stream(valid, options, jobs=jobs):
             results.append(outcome.result)
             step()
         wall = time.perf_counter() - start
@@ -372,186 +366,3 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
             run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
             yield run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
                       warmup=warmup, step=step)
-
-
-def _number(value: Any) -> str:
-    """A figure for the table: three significant digits or so, '-' for none."""
-    if value is None:
-        return "-"
-    if isinstance(value, bool):
-        return "yes" if value else ""
-    if isinstance(value, int):
-        return str(value)
-    if value >= 100:
-        return f"{value:,.0f}"
-    if value >= 10:
-        return f"{value:.1f}"
-    if value >= 1:
-        return f"{value:.2f}"
-    return f"{value:.3f}"
-
-
-_TABLE = (("source", "file"), ("solver", "solver"), ("encoding", "encoding"),
-          ("puzzles", "puzzles"), ("solved", "solved"), ("unsolvable", "unsolv"),
-          ("multiple", "multi"), ("timeouts", "t/o"), ("invalid", "invalid"),
-          ("puzzles_per_s", "puzzles/s"), ("mean_ms", "mean ms"), ("median_ms", "median ms"),
-          ("p90_ms", "p90 ms"), ("p99_ms", "p99 ms"), ("max_ms", "max ms"),
-          ("conflicts_per_puzzle", "conflicts"), ("decisions_per_puzzle", "decisions"),
-          ("guesses_per_puzzle", "guesses"), ("no_guess_pct", "no guess %"))
-
-
-def format_table(rows: Iterable[BenchRow]) -> str:
-    """Rows as a Markdown table (aligned, so it reads in a terminal too); numbers rounded.
-
-    Files are shown by base name; refusals, errors or a partial group add a column.
-    """
-    rows = list(rows)
-    columns = list(_TABLE)
-    for key in ("refused", "errors", "partial"):
-        if any(getattr(r, key) for r in rows):
-            columns.append((key, key))
-    cells = [[h for _, h in columns]]
-    for row in rows:
-        rec = row.record()
-        rec["source"] = os.path.basename(row.source)
-        rec["encoding"] = row.encoding or "-"
-        if row.no_guess_pct is not None:
-            rec["no_guess_pct"] = f"{row.no_guess_pct:.1f}"
-        cells.append([v if isinstance(v := rec[k], str) else _number(v) for k, _ in columns])
-    widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
-    numeric = [i >= 3 for i in range(len(columns))]
-
-    def line(values: list[str]) -> str:
-        return "| " + " | ".join(v.rjust(w) if num else v.ljust(w)
-                                 for v, w, num in zip(values, widths, numeric)) + " |"
-
-    rule = "|" + "|".join(("-" * (w + 1) + ":") if num else ("-" * (w + 2))
-                          for w, num in zip(widths, numeric)) + "|"
-    return "\n".join([line(cells[0]), rule] + [line(c) for c in cells[1:]]) + "\n"
-
-
-def format_rows(rows: Iterable[BenchRow], fmt: str = "table",
-                settings: dict[str, Any] | None = None) -> str:
-    """Rows as a ``table``, ``csv`` (a header of :data:`COLUMNS`, plain values) or ``json``
-    (JSON Lines: one object a row, each with the run's settings and the machine)."""
-    from ..output.report import csv_row
-    rows = list(rows)
-    if fmt == "table":
-        return format_table(rows)
-    if fmt == "csv":
-        return csv_row(COLUMNS) + "".join(csv_row(r.record()[k] for k in COLUMNS)
-                                          for r in rows)
-    if fmt != "json":
-        raise OptionError(f"unknown format {fmt!r}; choose table, csv or json")
-    meta = {"python": platform.python_version(), "machine": platform.machine(),
-            "cpus": os.cpu_count(), **(settings or {})}
-    return "".join(json.dumps({**r.record(), **meta}) + "\n" for r in rows)
-
-
-def check_matplotlib() -> None:
-    """Raise :class:`SatdokuError` with :data:`PLOT_HINT` when matplotlib cannot be imported."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        raise SatdokuError(PLOT_HINT) from None
-
-
-def plot_bench(rows: Sequence[BenchRow], path: str, *, title: str | None = None) -> None:
-    """One PNG with two panels: a cactus plot and puzzles/s per file and solver.
-
-    Left, the cactus plot of SAT papers: for each solver (and encoding) the answered puzzles
-    of all files, sorted by time, x = puzzles answered, y = time per puzzle on a log axis; the
-    line that stays lower and reaches further right is better. Right, puzzles/s per file as
-    grouped bars (log axis when the rates span more than a factor of 50).
-    Written atomically (temporary file, then rename).
-    """
-    check_matplotlib()
-    from matplotlib.figure import Figure  # no pyplot: no global state, no GUI backend
-
-    labels = list(dict.fromkeys(r.label for r in rows))
-    files = list(dict.fromkeys(r.source for r in rows))
-    fig = Figure(figsize=(12, 5), layout="constrained")
-    cactus, bars = fig.subplots(1, 2, width_ratios=(1.1, 1))
-    # One colour per solver, one line style (and bar hatch) per encoding: ten lines stay legible.
-    solvers = list(dict.fromkeys(r.solver for r in rows))
-    encodings = list(dict.fromkeys(r.encoding for r in rows if r.encoding))
-    styles = {label: _style(r.solver, r.encoding, solvers, encodings)
-              for label, r in ((r.label, r) for r in rows)}
-    for label in labels:
-        times = sorted(t for r in rows if r.label == label for t in r.times_ms)
-        if not times:
-            continue
-        colour, linestyle, marker, _ = styles[label]
-        cactus.plot(range(1, len(times) + 1), [max(t, 1e-3) for t in times], color=colour,
-                    linestyle=linestyle, marker=marker, markevery=max(1, len(times) // 8),
-                    markersize=4, linewidth=1.5, label=label)
-    cactus.set_yscale("log")
-    cactus.set_xlabel("puzzles answered")
-    cactus.set_ylabel("time per puzzle (ms, log scale)")
-    cactus.set_title("Cactus plot: puzzles answered within a time (all files)")
-    cactus.grid(True, which="both", alpha=0.3)
-    if cactus.lines:
-        cactus.legend(fontsize="small")
-
-    width = 0.8 / max(1, len(labels))
-    rates = []
-    for i, label in enumerate(labels):
-        xs, ys = [], []
-        for j, source in enumerate(files):
-            row = next((r for r in rows if r.label == label and r.source == source), None)
-            if row is not None and row.puzzles_per_s:
-                xs.append(j - 0.4 + width * (i + 0.5))
-                ys.append(row.puzzles_per_s)
-        rates += ys
-        colour, _, _, hatch = styles[label]
-        bars.bar(xs, ys, width=width, color=colour, hatch=hatch, edgecolor="white",
-                 linewidth=0, label=label)
-    if rates and max(rates) / min(rates) > 50:
-        bars.set_yscale("log")
-    bars.set_xticks(range(len(files)))
-    bars.set_xticklabels([_file_label(source, rows) for source in files], fontsize="small",
-                         rotation=15 if len(files) > 3 else 0)
-    bars.set_ylabel("puzzles per second" + (" (log scale)" if bars.get_yscale() == "log"
-                                            else ""))
-    bars.set_title("Throughput per file")
-    bars.grid(True, axis="y", which="both", alpha=0.3)
-    if rates:
-        # Headroom above the tallest bar, so the legend never hides one.
-        if bars.get_yscale() == "log":
-            bars.set_ylim(top=max(rates) * 15)
-        else:
-            bars.set_ylim(top=max(rates) * 1.7)
-        bars.legend(fontsize="small", ncols=2, loc="upper right")
-    if title:
-        fig.suptitle(title)
-    _save_atomically(fig, path)
-
-
-def _style(solver: str, encoding: str | None, solvers: list[str],
-           encodings: list[str]) -> tuple[str, str, str, str]:
-    """(colour, line style, marker, hatch) of a solver and encoding in a plot."""
-    i = solvers.index(solver)
-    j = encodings.index(encoding) if encoding in encodings else len(encodings) - 1
-    # The last encoding (usually 'extended', the default) is drawn solid and unhatched.
-    k = len(encodings) - 1 - max(j, 0)
-    return (f"C{i % 10}", ("-", "--", ":", "-.")[k % 4], "os^vD<>ph*"[i % 10],
-            ("", "//", "..", "xx")[k % 4])
-
-
-def _file_label(path: str, rows: Sequence[BenchRow]) -> str:
-    row = next(r for r in rows if r.source == path)
-    size = f"\n{row.size}x{row.size}, {row.puzzles} puzzles" if row.size else ""
-    return os.path.basename(path) + size
-
-
-def _save_atomically(fig: Any, path: str) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=".png", dir=folder)
-    os.close(fd)
-    try:
-        fig.savefig(tmp, dpi=110, format="png")
-        publish(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise

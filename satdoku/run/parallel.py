@@ -18,13 +18,11 @@ from __future__ import annotations
 import collections
 import itertools
 import multiprocessing
-import os
 import signal
-import threading
-import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
 
+from ..children import die_with_parent, worker_count
 from ..errors import OptionError, SatdokuError
 
 __all__ = ["ordered_pool", "ordered_dask", "worker_count", "DEFAULT_CHUNK_SIZE"]
@@ -37,19 +35,6 @@ DEFAULT_CHUNK_SIZE = 256
 _IN_FLIGHT_PER_WORKER = 3
 
 Join = Callable[[list, Any], Iterator[Any]]
-
-
-def worker_count(jobs: int) -> int:
-    """The number of worker processes for ``jobs`` (0: one per core), at most the cores there
-    are (more would only queue on them).
-
-    >>> worker_count(1)
-    1
-    """
-    cores = os.cpu_count() or 1
-    if jobs < 0:
-        raise OptionError("jobs must be 0 (every core) or more")
-    return min(jobs or cores, cores)
 
 
 def _chunks(items: Iterable[Any], size: int,
@@ -89,27 +74,6 @@ def _in_order(chunks: Iterable[list[Any]], limit: int, pending: collections.dequ
         yield from join(done, future.result())
 
 
-def _die_with_parent() -> None:
-    """End this worker when the parent process ends, however it ends (SIGKILL included):
-    Linux's parent-death signal where there is one, and a thread that notices a new parent."""
-    parent = os.getppid()
-    try:
-        import ctypes
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
-    if os.getppid() != parent:  # the parent went before the signal was set
-        os._exit(1)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(0.5)
-        os._exit(1)
-
-    threading.Thread(target=watch, name="satdoku-parent-watch", daemon=True).start()
-
-
 def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
     # The parent handles Ctrl-C and stops the workers, so they ignore it; SIGTERM and SIGHUP
     # end a worker at once (the parent's handlers, inherited by a fork, are not for workers).
@@ -117,7 +81,7 @@ def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
-    _die_with_parent()
+    die_with_parent()
     init(*initargs)
 
 
@@ -194,7 +158,7 @@ def ordered_dask(items: Iterable[Any], *, scheduler: str, work: Callable[..., An
 
     ``scheduler`` ``'local'`` starts a LocalCluster of 2 worker processes on the loopback
     interface for this run; anything else is a scheduler address (``'tcp://host:8786'``).
-    ``work`` keeps what it builds on the worker (see :mod:`satdoku.run.batch`), so on a long-lived
+    ``work`` keeps what it builds on the worker (see :mod:`satdoku.run.stream`), so on a long-lived
     cluster later runs skip the set-up. satdoku must be importable on the workers, and results
     come back pickled: a cluster is trusted completely (see docs/commands.md).
 

@@ -1,7 +1,7 @@
 """External SAT solver binaries: one process per puzzle, DIMACS in, the SAT-competition answer out.
 
 ``--sat-solver exec:"kissat -q"`` names a command (:func:`parse_command`); :class:`ExecSolver`
-writes each puzzle's formula (:func:`satdoku.cnf.encode.encode`, clues as unit clauses, or the
+writes each puzzle's formula (:func:`satdoku.cnf.formula.encode`, clues as unit clauses, or the
 reduced formula) to a temporary file, runs the command on it, and reads the answer strictly
 (:func:`satdoku.cnf.decode.parse_model`): ``s UNSATISFIABLE`` is ``unsolvable``, anything that is
 not an answer is ``error`` with a one-line message. Counting runs the command again with a
@@ -24,105 +24,31 @@ Glossary:
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
+from ..cnf.export import dimacs_header
+from ..cnf.formula import Formula, encode
+from ..cnf.encodings import check_choices
+from ..cnf.policy import choose_encoding
+from ..cnf.reduced import ReducedFormula
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..children import parent_death_preexec
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
-from ..cnf.decode import MAX_MODEL_BYTES, UnsatisfiableError, decode_model, decode_reduced, parse_model
-from ..io.dimacs import dimacs_header
-from ..cnf.encode import (DEFAULT_AMO, DEFAULT_MAX_CLAUSES, DEFAULT_REDUCED_AMO, Formula,
-                     ReducedFormula, base_clauses, check_amo, check_encoding, clue_literals,
-                     exclusion_clause, formula_size, reduced_formula)
-from ..errors import ModelError, OptionError, SolverError, TooBigError
+from ..errors import ModelError, SolverError, TooBigError
+from ..io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, clause_text, parse_model
 from ..model.grid import Grid
-from ..budget import check_size
-from ..model.result import Result, counted_status
-from ..tasks.solvers import PREFIX, is_exec  # defined with the registry: naming one costs no import
+from ..model.result import Result, result_of
+from .catalogue import EXEC_CAPABILITIES, PREFIX, is_exec
+from .commands import Command, check_command, parse_command
+from .oneshot import count_afresh
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command", "is_exec", "ExecSolver"]
 
-_PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
-
-
-@dataclass(frozen=True)
-class Command:
-    """A parsed ``exec:`` command: the arguments (placeholders kept) and how the formula and
-    the answer travel."""
-
-    spec: str  # as written, ``exec:`` included
-    argv: tuple[str, ...]
-    name: str
-    model_file: bool  # the answer is read from {model}, not standard output
-    stdin: bool  # the formula goes on standard input
-
-    def arguments(self, cnf: str, model: str) -> list[str]:
-        """The command line for a formula at ``cnf`` and an answer file at ``model``."""
-        return [a.replace("{cnf}", cnf).replace("{model}", model)
-                for a in self.argv if a != "{stdin}"]
-
-
-def parse_command(spec: str) -> Command:
-    """The :class:`Command` of ``spec`` (``'exec:kissat -q'``; the prefix may be left out).
-
-    The program is looked for on PATH when a solver is made (:func:`check_command`).
-
-    Raises:
-        OptionError: nothing to run, or bad quoting.
-
-    >>> c = parse_command('exec:minisat -verb=0')
-    >>> c.name, c.argv, c.model_file
-    ('exec:minisat', ('minisat', '-verb=0', '{cnf}', '{model}'), True)
-    """
-    text = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
-    try:
-        argv = shlex.split(text)
-    except ValueError as error:
-        raise OptionError(f"cannot read the command {text!r}: {error}") from None
-    if not argv:
-        raise OptionError(f"{PREFIX} needs a command, for example {PREFIX}\"kissat -q\"")
-    program = os.path.basename(argv[0])
-    if any(p in argv[0] for p in _PLACEHOLDERS):
-        raise OptionError(f"the command {text!r} must start with a program, not a placeholder")
-    joined = " ".join(argv)
-    if program.startswith("minisat") and "{model}" not in joined and "{cnf}" not in joined:
-        argv += ["{cnf}", "{model}"]  # MiniSat: minisat [options] <input> <result-file>
-        joined = " ".join(argv)
-    stdin = "{stdin}" in argv
-    if "{cnf}" not in joined and not stdin:
-        argv.append("{cnf}")
-    return Command(PREFIX + text.strip(), tuple(argv), PREFIX + program, "{model}" in joined,
-                   stdin)
-
-
-def check_command(spec: str | Command) -> Command:
-    """The parsed command of ``spec`` once its program is found on PATH, else OptionError."""
-    command = spec if isinstance(spec, Command) else parse_command(spec)
-    if shutil.which(command.argv[0]) is None:
-        raise OptionError(f"{command.spec}: program {command.argv[0]!r} not found (is it "
-                          "installed and on PATH?)")
-    return command
-
-
-def _parent_death_signal():
-    """A function for ``preexec_fn`` that has the child killed when satdoku ends (Linux)."""
-    try:
-        import ctypes
-        prctl = ctypes.CDLL(None, use_errno=True).prctl
-    except (OSError, AttributeError):
-        return None
-    parent = os.getpid()
-
-    def setup() -> None:
-        prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-        if os.getppid() != parent:  # the parent went before the signal was set
-            os._exit(1)
-    return setup
 
 
 #: Temporary folders are named FOLDER_PREFIX + the pid of the process that made them + "-".
@@ -180,36 +106,30 @@ def _one_line(text: str, limit: int = 160) -> str:
 
 
 class _Cnf:
-    """The formula of one puzzle in a temporary folder: the clauses written once, and for
-    each run a file with the header, those clauses and the clauses added since."""
+    """The formula of one puzzle in a temporary folder: its clauses written once, and for each
+    run a file with the comments, the ``p cnf`` line, those clauses and the clauses added since
+    (each run's solutions ruled out)."""
 
-    def __init__(self, folder: str, header: list[str], nvars: int) -> None:
-        self.folder = folder
-        self.header = "\n".join(header) + "\n" if header else ""
-        self.nvars = nvars
+    def __init__(self, folder: str, formula: Formula | ReducedFormula, grid: Grid) -> None:
+        self.header = "\n".join(dimacs_header(formula, grid=grid)) + "\n"
+        self.nvars = formula.nvars
+        self.nclauses = len(formula.clauses)
         self.body = os.path.join(folder, "clauses")
         self.path = os.path.join(folder, "formula.cnf")
         self.model = os.path.join(folder, "model.txt")
-        self.nclauses = 0
-        self.extra: list[list[int]] = []
-        self._fp = open(self.body, "w", encoding="ascii")
+        with open(self.body, "w", encoding="ascii") as fp:
+            for i in range(0, self.nclauses, 65536):
+                fp.write(clause_text(formula.clauses[i:i + 65536]))
 
-    def write(self, clauses: Sequence[Sequence[int]]) -> None:
-        self.nclauses += len(clauses)
-        self._fp.write("".join(" ".join(map(str, c)) + " 0\n" for c in clauses))
-
-    def close_body(self) -> None:
-        self._fp.close()
-
-    def prepare(self) -> str:
-        """Write the file for the next run (the added clauses last); its path."""
+    def prepare(self, extra: list[list[int]]) -> str:
+        """Write the file for the next run (the ``extra`` clauses last); its path."""
         with open(self.path, "w", encoding="ascii") as out:
             out.write(self.header)
-            out.write(f"p cnf {self.nvars} {self.nclauses + len(self.extra)}\n")
+            out.write(f"p cnf {self.nvars} {self.nclauses + len(extra)}\n")
             out.flush()
             with open(self.body, "rb") as body:
                 shutil.copyfileobj(body, out.buffer, 1 << 20)
-            out.write("".join(" ".join(map(str, c)) + " 0\n" for c in self.extra))
+            out.write(clause_text(extra))
         if os.path.exists(self.model):
             os.unlink(self.model)
         return self.path
@@ -220,7 +140,7 @@ class ExecSolver:
 
     Args:
         command: ``'exec:kissat -q'`` or a parsed :class:`Command`.
-        encoding: a name from :data:`satdoku.cnf.encode.ENCODINGS`; None picks one by grid size
+        encoding: a name from :data:`satdoku.cnf.encodings.ENCODINGS`; None picks one by grid size
             (:func:`satdoku.tasks.solvers.choose_encoding`).
         amo: an at-most-one encoding (defaults as for :class:`satdoku.sat.solver.SatSolver`).
         max_clauses: refuse (status ``refused``) a formula with more clauses.
@@ -235,30 +155,23 @@ class ExecSolver:
     ('error', "exec:sh gave no usable answer: expected 's SATISFIABLE' or 'SAT', found 'nonsense'")
     """
 
-    takes_constraints = True  # variant rules are clauses like any other: see _write()
+    capabilities = EXEC_CAPABILITIES  # rules are clauses like any other; a process a solve
 
     def __init__(self, command: str | Command, encoding: str | None = None,
                  amo: str | None = None, *, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
                  tmpdir: str | None = None, **_: Any) -> None:
         self.command = check_command(command)
         self.name = self.command.name
-        if encoding is not None:
-            check_encoding(encoding)
-        if amo is not None:
-            check_amo(amo)
+        check_choices(encoding, amo)
         self.encoding = encoding
         self.amo = amo
         self.max_clauses = max_clauses
         self.tmpdir = tmpdir
-        self._setup = _parent_death_signal()
+        self._setup = parent_death_preexec()
 
-    def encoding_for(self, grid: Grid, variant: bool = False) -> str:
-        """The encoding ``grid`` gets: the one named, else the registry's choice by size (and
-        by whether it has variant rules)."""
-        if self.encoding is not None:
-            return self.encoding
-        from ..tasks.solvers import choose_encoding
-        return choose_encoding(grid.size, variant=variant)
+    def encoding_for(self, grid: Grid) -> str:
+        """The encoding ``grid`` gets: the one named, else the choice by size."""
+        return self.encoding or choose_encoding(grid.size)
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: tuple = ()) -> Result:
@@ -266,105 +179,45 @@ class ExecSolver:
         one process per solution; every stage stops at ``deadline``."""
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
-        encoding = self.encoding_for(grid, bool(constraints))
+        encoding = self.encoding_for(grid)
         stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
         solutions: list[Grid] = []
         status = message = None
         folder = None
         try:
             deadline.check()
+            formula = encode(grid, encoding, self.amo, "units", max_clauses=self.max_clauses,
+                             deadline=deadline, constraints=constraints)
+            if isinstance(formula, ReducedFormula):
+                stats.update(formula.stats, eliminated=formula.eliminated,
+                             propagated=formula.assigned)
             folder = _new_folder(self.tmpdir)
-            cnf, formula = self._write(grid, encoding, constraints, folder, deadline, stats)
-            if formula is not None and (formula.contradiction is not None
-                                        or formula.nmapped == 0):
-                if formula.contradiction is None:  # the reduction settled every cell
-                    solutions.append(Grid(grid.geometry, tuple(formula.settled)))
-                    status = "solved" if limit < 2 else "unique"
-                else:
-                    status = "unsolvable"
-            else:
-                status = self._count(grid, cnf, formula, limit, deadline, stats, solutions)
+            cnf = _Cnf(folder, formula, grid)
+            stats.update(variables=cnf.nvars, clauses=cnf.nclauses,
+                         encode_ms=(time.perf_counter() - start) * 1000)
+            status = count_afresh(formula, grid, limit, self._runner(cnf, deadline, stats),
+                                  solutions)
         except TimeUp:
             status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
         except TooBigError as error:
             status, message = "refused", error.message
         except SolverError as error:
             status, message = "error", error.message
+        except ModelError as error:
+            status, message = "error", f"{self.name} gave no usable answer: {error.detail}"
         finally:
             if folder is not None:
                 shutil.rmtree(folder, ignore_errors=True)
-        if status in ("timeout", "error") and limit < 2:
-            solutions.clear()
-        if status == "error":
-            solutions.clear()
-        return Result(status, solutions[0] if solutions else None,
-                      count=(len(solutions) if limit >= 2 and status not in ("refused", "error")
-                             else None),
-                      second=solutions[1] if len(solutions) > 1 else None,
-                      solver=self.name, encoding=encoding,
-                      time_ms=(time.perf_counter() - start) * 1000, stats=stats,
-                      message=message, limit=limit)
+        return result_of(status, solutions, limit=limit, solver=self.name, encoding=encoding,
+                         time_ms=(time.perf_counter() - start) * 1000, stats=stats,
+                         message=message)
 
-    def _write(self, grid: Grid, encoding: str, constraints: tuple, folder: str,
-               deadline: Deadline, stats: dict[str, Any]
-               ) -> tuple[_Cnf | None, ReducedFormula | None]:
-        """The formula of ``grid`` written to ``folder``; the reduced formula if it is one."""
-        begun = time.perf_counter()
-        geo = grid.geometry
-        n = geo.size
-        if check_encoding(encoding).reduced:
-            if constraints:
-                raise OptionError("variant constraints need a full encoding (minimal, natural "
-                                  "or extended), not the reduced one")
-            formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
-                                      max_clauses=self.max_clauses, deadline=deadline)
-            stats.update(formula.stats, eliminated=formula.eliminated,
-                         propagated=formula.assigned)
-            if formula.contradiction is not None or formula.nmapped == 0:
-                stats["encode_ms"] = (time.perf_counter() - begun) * 1000
-                return None, formula
-            cnf = _Cnf(folder, dimacs_header(formula), formula.nvars)
-            for i in range(0, len(formula.clauses), 20_000):
-                cnf.write(formula.clauses[i:i + 20_000])
-                deadline.check()
-            reduced: ReducedFormula | None = formula
-        else:
-            amo = self.amo or DEFAULT_AMO
-            check_size(formula_size(geo, encoding, amo)[1], self.max_clauses,
-                       f"a {n}x{n} grid in the {encoding} encoding")
-            from pysat.formula import IDPool
-            pool = IDPool(start_from=n ** 3 + 1)
-            chunks = base_clauses(geo, encoding, amo, pool)
-            # The header needs the variable count, known once the clauses are built: they go
-            # to the body file first, the header is written with each run.
-            cnf = _Cnf(folder, [], 0)
-            for chunk in chunks:
-                cnf.write(chunk)
-                deadline.check()
-            cnf.write([[lit] for lit in clue_literals(grid)])
-            top = max(n ** 3, pool.top)
-            if constraints:
-                from ..rules import EncodeContext
-                context = EncodeContext(geo, top)
-                for constraint in constraints:
-                    cnf.write(constraint.encode(context))
-                top = context.top
-            cnf.nvars = top
-            cnf.header = "\n".join(dimacs_header(Formula(geo, encoding, amo, top, []),
-                                                 grid=grid)) + "\n"
-            reduced = None
-        cnf.close_body()
-        stats.update(variables=cnf.nvars, clauses=cnf.nclauses)
-        stats["encode_ms"] = (time.perf_counter() - begun) * 1000
-        return cnf, reduced
-
-    def _count(self, grid: Grid, cnf: _Cnf, formula: ReducedFormula | None, limit: int,
-               deadline: Deadline, stats: dict[str, Any], solutions: list[Grid]) -> str:
-        """Run the solver, ruling out each solution found, until ``limit`` solutions or none
-        is left; the status. ``solutions`` fills as they come (kept on a timeout)."""
-        while True:
+    def _runner(self, cnf: _Cnf, deadline: Deadline, stats: dict[str, Any]):
+        """One run of the command per call (:func:`satdoku.sat.oneshot.count_afresh`): the
+        model it found, or None when it proved there is none."""
+        def run(extra: list[list[int]]) -> list[int] | None:
             t0 = time.perf_counter()
-            path = cnf.prepare()
+            path = cnf.prepare(extra)
             t1 = time.perf_counter()
             try:
                 text = self._run(path, cnf.model, deadline)
@@ -373,23 +226,10 @@ class ExecSolver:
                 stats["solve_ms"] += (time.perf_counter() - t1) * 1000
                 stats["runs"] += 1
             try:
-                model = parse_model(text, cnf.nvars)
-                solution = (decode_reduced(formula, model) if formula is not None
-                            else decode_model(model, grid.geometry))
+                return parse_model(text, cnf.nvars)
             except UnsatisfiableError:
-                break
-            except ModelError as error:
-                raise SolverError(f"{self.name} gave no usable answer: {error.detail}") from None
-            solutions.append(solution)
-            if len(solutions) >= limit:
-                break
-            block = exclusion_clause(grid, solution, model, formula)
-            if not block:  # every cell was given: there is no other solution
-                break
-            cnf.extra.append(block)
-        if limit < 2:
-            return "solved" if solutions else "unsolvable"
-        return counted_status(len(solutions))
+                return None
+        return run
 
     def _run(self, path: str, model: str, deadline: Deadline) -> str:
         """Run the command on the formula at ``path``; its answer (the model file's text, or

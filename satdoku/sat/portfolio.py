@@ -17,7 +17,7 @@ are in ``docs/hard-grids.md``.
 Design: the racers are forked (Linux; spawned elsewhere), solve with a fresh solver each (clues
 as unit clauses: a single hard puzzle gains nothing from assumptions) and send back their
 result through a pipe. The parent waits on the pipes, verifies the first answer
-(:func:`satdoku.tasks.solvers.verify`); a wrong answer or an error does not win, and the race goes
+(:func:`satdoku.model.result.verify`); a wrong answer or an error does not win, and the race goes
 on. When one wins, or the time is up, the others are stopped and reaped: SIGKILL, except that
 a racer running an external solver gets SIGTERM first, to take its solver's process group and
 temporary folder with it (:func:`_stop_racers`). Racers die with
@@ -34,16 +34,17 @@ import signal
 import time
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from typing import Any, Iterable, Iterator, Sequence
+from typing import Any, Sequence
 
 from ..deadline import NO_DEADLINE, Deadline
-from ..cnf.encode import DEFAULT_MAX_CLAUSES, ENCODINGS
+from ..children import die_with_parent, worker_count
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..cnf.encodings import ENCODINGS
 from ..errors import OptionError
 from ..model.grid import Grid
-from ..model.result import Result
+from ..model.result import Capabilities, Result, verify
 
-__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size",
-           "single_puzzle"]
+__all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size"]
 
 #: After the deadline, racers get this long to send what they found (a count so far) before
 #: they are killed.
@@ -80,7 +81,7 @@ class Config:
 
     def make(self, max_clauses: int | None = DEFAULT_MAX_CLAUSES):
         """A solver for one puzzle in this configuration."""
-        from ..tasks.solvers import is_exec
+        from .catalogue import is_exec
         if is_exec(self.sat_solver):
             from .external import ExecSolver
             if self.options:
@@ -92,8 +93,8 @@ class Config:
 
     @property
     def keeps_time_limit(self) -> bool:
-        from ..tasks.solvers import keeps_time_limit
-        return keeps_time_limit(self.sat_solver)
+        from .catalogue import capabilities_of
+        return capabilities_of(self.sat_solver).time_limit
 
 
 def parse_config(text: str) -> Config:
@@ -106,7 +107,7 @@ def parse_config(text: str) -> Config:
     >>> parse_config("kissat").label
     'kissat404'
     """
-    from ..tasks.solvers import check_sat_name
+    from .catalogue import check_sat_name
     rest, options = text.strip(), ()
     head, slash, last = rest.rpartition("/")
     if slash and "=" in last:
@@ -158,12 +159,11 @@ def _context():
 def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: float | None,
           constraints: tuple, max_clauses: int | None, conn: Any) -> None:
     """One racer: solve ``grid`` in ``config`` and send the result (or what went wrong)."""
-    from ..run.parallel import _die_with_parent
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
     signal.signal(signal.SIGTERM, _stop)  # how the parent stops a losing exec: racer
     if hasattr(signal, "SIGHUP"):
         signal.signal(signal.SIGHUP, signal.SIG_DFL)
-    _die_with_parent()
+    die_with_parent()
     try:
         deadline = NO_DEADLINE
         if seconds is not None and config.keeps_time_limit:
@@ -203,11 +203,11 @@ class PortfolioSolver:
 
     name = "portfolio"
     encoding = None
-    takes_constraints = True  # variant rules: the racers that can serve them (racers())
+    #: Rules go to the racers that can serve them (racers()); each racer is its own process.
+    capabilities = Capabilities(assumptions=False, conflicts=False)
 
     def __init__(self, configs: Sequence[Config] | None = None, *, jobs: int = 0,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
-        from ..run.parallel import worker_count
         configs = list(configs or DEFAULT_PORTFOLIO)
         if not configs:
             raise OptionError("a portfolio needs at least one configuration")
@@ -220,7 +220,7 @@ class PortfolioSolver:
         serve it. Variant rules need a full encoding; from
         :data:`~satdoku.tasks.solvers.LARGE_MIN_SIZE` on, a full formula does not fit, so every
         configuration gets the reduced one (and duplicates go)."""
-        from ..tasks.solvers import LARGE_MIN_SIZE
+        from ..cnf.policy import LARGE_MIN_SIZE
         chosen: list[Config] = []
         for config in self.configs:
             if constraints and config.encoding == "reduced":
@@ -236,7 +236,6 @@ class PortfolioSolver:
               constraints: tuple = ()) -> Result:
         """Race every configuration on ``grid``; the first verified answer (see the module
         docstring). Timeouts keep the largest count any racer reached."""
-        from ..tasks.solvers import verify
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         context = _context()
@@ -268,8 +267,7 @@ class PortfolioSolver:
                     break
                 for conn in wait(list(racers), timeout=remaining):
                     config, process = racers.pop(conn)
-                    result = self._receive(conn, config, process, grid, limit, constraints,
-                                           verify)
+                    result = self._receive(conn, config, process, grid, limit, constraints)
                     if deadline.expired() and result.status != "timeout":
                         # Too late (a racer that cannot keep the limit): what counts after the
                         # deadline is what the others found before it.
@@ -289,7 +287,7 @@ class PortfolioSolver:
         return winner
 
     def _receive(self, conn, config: Config, process, grid: Grid, limit: int,
-                 constraints: tuple, verify) -> Result:
+                 constraints: tuple) -> Result:
         """The verified result a racer sent, or an ``error`` result saying why there is none."""
         try:
             kind, payload = conn.recv()
@@ -337,7 +335,7 @@ def _stop_racers(racers: list[tuple[Config, Any]]) -> None:
     """Stop every racer still running and reap them all (no zombies). Those that run an
     external solver get SIGTERM first (see :data:`TERM_WAIT_S`); python-sat racers, whose
     solver does not look at signals mid-call, are killed at once: they leave nothing behind."""
-    from ..tasks.solvers import is_exec
+    from .catalogue import is_exec
     gentle = [p for c, p in racers if is_exec(c.sat_solver) and p.is_alive()]
     for process in gentle:
         process.terminate()
@@ -363,23 +361,8 @@ def portfolio_size(jobs: int, *, requested: bool, single: bool) -> int:
     >>> portfolio_size(1, requested=False, single=True), portfolio_size(2, requested=True, single=False)
     (0, 2)
     """
-    from ..run.parallel import worker_count
     if requested:
         return worker_count(0 if jobs == 1 else jobs)
     if single and jobs != 1:
         return worker_count(jobs)
     return 0
-
-
-def single_puzzle(puzzles: Iterable[Any]) -> tuple[bool, Iterator[Any]]:
-    """Whether ``puzzles`` holds exactly one puzzle, and the same puzzles to read again
-    (reads at most two ahead): the rule that turns a portfolio on by itself.
-
-    >>> one, again = single_puzzle(iter(["a"]))
-    >>> one, list(again)
-    (True, ['a'])
-    """
-    import itertools
-    iterator = iter(puzzles)
-    head = list(itertools.islice(iterator, 2))
-    return len(head) == 1, itertools.chain(head, iterator)

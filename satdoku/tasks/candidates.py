@@ -13,19 +13,22 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
 
 from ..deadline import Deadline, TimeUp
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..errors import InternalError, TooBigError
-from ..io.text import Puzzle
+from ..model.puzzle import Puzzle
 from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.reduce import reduce_candidates
-from ..model.result import counted_status
+from ..model.result import Capabilities, counted_status
 from ..sat.solver import SatSolver
+from .base import Outcome, Task, puzzle_deadline
 
-__all__ = ["Candidates", "true_candidates", "candidate_puzzles"]
+__all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
 
 
 @dataclass
@@ -105,17 +108,36 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     return out
 
 
-def candidate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                      timeout: float | None = None,
-                      max_clauses: int | None = DEFAULT_MAX_CLAUSES
-                      ) -> Iterator[tuple[Puzzle, Candidates | None]]:
-    """(puzzle, candidates) in input order, one SAT solver for all; None for a puzzle that
-    could not be read. Each puzzle's time limit starts when reading it began."""
-    with SatSolver(sat_solver, "extended", max_clauses=max_clauses) as solver:
-        for puzzle in puzzles:
-            if puzzle.error is not None:
-                yield puzzle, None
-                continue
-            deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
-            yield puzzle, true_candidates(puzzle.grid, constraints=puzzle.constraints,
-                                          solver=solver, deadline=deadline)
+@dataclass(frozen=True)
+class CandidatesOptions:
+    """How to find the true candidates of every puzzle of a stream."""
+
+    sat_solver: str | None = None
+    timeout: float | None = None
+    max_clauses: int | None = DEFAULT_MAX_CLAUSES
+
+    def make(self) -> "CandidatesTask":
+        return CandidatesTask(self)
+
+    def task_class(self) -> type["CandidatesTask"]:
+        return CandidatesTask
+
+
+class CandidatesTask(Task):
+    """True candidates of puzzles one at a time, one SAT solver for them all."""
+
+    label = "candidates"
+
+    def __init__(self, options: CandidatesOptions) -> None:
+        self.options = options
+        self.solver = SatSolver(options.sat_solver, "extended", max_clauses=options.max_clauses)
+
+    def run(self, puzzle: Puzzle) -> Outcome:
+        if puzzle.error is not None or puzzle.grid is None:
+            return self.invalid(puzzle)
+        return Outcome(puzzle, true_candidates(
+            puzzle.grid, constraints=puzzle.constraints, solver=self.solver,
+            deadline=puzzle_deadline(self.options.timeout, puzzle)))
+
+    def close(self) -> None:
+        self.solver.close()

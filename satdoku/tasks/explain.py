@@ -23,19 +23,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..cnf.policy import LARGE_MIN_SIZE
 from ..deadline import Deadline, TimeUp
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
 from ..errors import InternalError, TooBigError
-from ..io.text import Puzzle
 from ..model.grid import Grid, solution_problems
-from ..sat.solver import SatSolver
+from ..model.puzzle import Puzzle
+from ..model.result import Capabilities
 from ..native.search import NativeSolver
-from .solvers import LARGE_MIN_SIZE, solve
 from ..native.techniques import Steps, solve_by_techniques
+from ..sat.solver import SatSolver
+from .base import Outcome, Task, puzzle_deadline
+from .solvers import solve
 
-__all__ = ["Explanation", "explain", "explain_puzzles", "minimal_core", "redundant_members"]
+__all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
+           "redundant_members", "NEEDS"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
 
 #: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
 Member = tuple[str, int]
@@ -73,7 +80,7 @@ class Explanation:
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
-        from ..io.text import alphabet_for
+        from ..model.alphabet import alphabet_for
         geo = self.grid.geometry
         kind, index = member
         if kind == "rule":
@@ -249,21 +256,43 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     return expl
 
 
-def explain_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                    encoding: str | None = None, amo: str | None = None,
-                    timeout: float | None = None,
-                    max_clauses: int | None = DEFAULT_MAX_CLAUSES, redundant: bool = False,
-                    steps: bool = False) -> Iterator[tuple[Puzzle, Explanation | None]]:
-    """(puzzle, explanation) for each puzzle in input order, one SAT solver for them all;
-    the explanation is None for a puzzle that could not be read. Each puzzle's time limit
-    starts when reading it began."""
-    with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
-                   reduced_from=LARGE_MIN_SIZE) as solver:
-        for puzzle in puzzles:
-            if puzzle.error is not None:
-                yield puzzle, None
-                continue
-            deadline = Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
-            yield puzzle, explain(puzzle.grid, deadline=deadline, solver=solver,
-                                  constraints=puzzle.constraints, redundant=redundant,
-                                  steps=steps, alphabet=puzzle.alphabet)
+@dataclass(frozen=True)
+class ExplainOptions:
+    """How to explain every puzzle of a stream (picklable: each worker makes its own task)."""
+
+    sat_solver: str | None = None
+    encoding: str | None = None
+    amo: str | None = None
+    timeout: float | None = None
+    max_clauses: int | None = DEFAULT_MAX_CLAUSES
+    redundant: bool = False
+    steps: bool = False
+
+    def make(self) -> "ExplainTask":
+        return ExplainTask(self)
+
+    def task_class(self) -> type["ExplainTask"]:
+        return ExplainTask
+
+
+class ExplainTask(Task):
+    """Explains puzzles one at a time with one SAT solver for them all."""
+
+    label = "explaining"
+
+    def __init__(self, options: ExplainOptions) -> None:
+        self.options = options
+        self.solver = SatSolver(options.sat_solver, options.encoding, options.amo,
+                                max_clauses=options.max_clauses, reduced_from=LARGE_MIN_SIZE)
+
+    def run(self, puzzle: Puzzle) -> Outcome:
+        if puzzle.error is not None or puzzle.grid is None:
+            return self.invalid(puzzle)
+        o = self.options
+        return Outcome(puzzle, explain(puzzle.grid, deadline=puzzle_deadline(o.timeout, puzzle),
+                                       solver=self.solver, constraints=puzzle.constraints,
+                                       redundant=o.redundant, steps=o.steps,
+                                       alphabet=puzzle.alphabet))
+
+    def close(self) -> None:
+        self.solver.close()

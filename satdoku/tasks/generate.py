@@ -41,21 +41,21 @@ from typing import Any, Iterator
 
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
+from ..model.result import Capabilities
 from ..model.grid import Grid, is_solution
 
 __all__ = ["pattern_grid", "full_grid", "make_puzzle", "SYMMETRIES", "symmetry_orbits",
            "Generated", "Generator", "DEFAULT_CONFLICTS"]
 
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("assumptions")
+
 #: Clue patterns on offer: none, half-turn, quarter-turn and left-right mirror symmetry.
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror")
 
 #: Conflict budget of one uniqueness check when minimality is not asked for: a check that runs
-#: out keeps its givens (the puzzle stays unique, it may just not be minimal). Measured (seed
-#: 7): 16x16 puzzles dug with 1,000 came out minimal 10 times in 10, as without a budget, in
-#: the same time (0.55 s each); with 100, half were left unproven. On 25x25 a conflict costs
-#: about 0.5 ms and the last checks of a dig need thousands (seed 2, one dig): unbounded 283 s
-#: for 267 clues (proven minimal), a budget of 1,000 120 s (266 clues), 100 12 s (268), 20 4 s
-#: (268), 10 1.7 s (269). So grids above 16x16 get :data:`LARGE_CONFLICTS`.
+#: out keeps its givens (the puzzle stays unique, it may just not be minimal). Grids above
+#: 16x16 get :data:`LARGE_CONFLICTS` (both measured: docs/tuning.md).
 DEFAULT_CONFLICTS = 1_000
 LARGE_CONFLICTS = 20
 
@@ -214,7 +214,7 @@ class Generator:
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None) -> None:
         from ..sat.solver import SatSolver
-        from .solvers import LARGE_MIN_SIZE
+        from ..cnf.policy import LARGE_MIN_SIZE
         self.geometry = geometry
         self.seed = seed
         self.orbits = symmetry_orbits(geometry, symmetry)

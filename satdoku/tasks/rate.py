@@ -31,34 +31,29 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable, Iterator
+from typing import TYPE_CHECKING, Iterable
 
 from ..deadline import Deadline
-from ..cnf.encode import DEFAULT_MAX_CLAUSES
-from ..io.text import Puzzle
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..model.puzzle import Puzzle
+from ..model.difficulty import LABELS, label_for
+from ..model.result import Capabilities
 from ..model.grid import Grid
 from ..sat.solver import SatSolver
-from .solvers import LARGE_MIN_SIZE, solve
+from ..cnf.policy import LARGE_MIN_SIZE
+from .base import Outcome, Task
+from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.techniques import Steps
 
-__all__ = ["LABELS", "Rating", "Rater", "Summary", "label_for", "rate_puzzles", "summarize"]
+__all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "summarize",
+           "NEEDS"]
+
+#: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+NEEDS = Capabilities.needs("conflicts")
 
 #: (lowest score, label), easiest first.
-LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),
-          (7.0, "extreme"))
-
-
-def label_for(score: float) -> str:
-    """The label of ``score``.
-
-    >>> label_for(0.5), label_for(3.2), label_for(7)
-    ('easy', 'fiendish', 'extreme')
-    """
-    return [name for low, name in LABELS if score >= low][-1]
-
-
 @dataclass
 class Rating:
     """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
@@ -78,20 +73,31 @@ class Rating:
 
 
 @dataclass(frozen=True)
-class _Options:
-    sat_solver: str | None
-    encoding: str | None
-    amo: str | None
-    timeout: float | None
-    max_clauses: int | None
+class RateOptions:
+    """How to rate every puzzle of a stream (picklable: each worker makes its own task)."""
+
+    sat_solver: str | None = None
+    timeout: float | None = None
+    encoding: str | None = None
+    amo: str | None = None
+    max_clauses: int | None = DEFAULT_MAX_CLAUSES
+
+    def make(self) -> "Rater":
+        return Rater(self.sat_solver, self.timeout, encoding=self.encoding, amo=self.amo,
+                     max_clauses=self.max_clauses)
+
+    def task_class(self) -> type["Rater"]:
+        return Rater
 
 
-class Rater:
+class Rater(Task):
     """Rates puzzles one at a time (a fresh SAT solver for each: see the module docstring).
 
     ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``); a
     native search that runs out leaves its guesses so far, a lower bound, and the rating says
-    so in ``message``.
+    so in ``message``. A variant puzzle is counted under its rules, and scored by its SAT
+    conflicts alone (the human techniques know no variant rule, and native search may not
+    exhaust a variant puzzle's tree in any time worth waiting); the rating says so.
 
     >>> from satdoku.io.text import parse_puzzle
     >>> easy = parse_puzzle("1..4.4..2..3...1").grid
@@ -100,26 +106,43 @@ class Rater:
     ('unique', 'easy', 'naked singles')
     """
 
+    label = "rating"
+
     def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
                  encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
-        # Native search and the techniques are imported here: the command line reads
-        # LABELS for generate's --difficulty, and the other commands' start-up need not pay.
+        # Native search and the techniques are imported here: start-up need not pay.
         from ..native.search import NativeSolver
-        self.options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
+        self.options = RateOptions(sat_solver, timeout, encoding, amo, max_clauses)
         self.native = NativeSolver()
 
-    def rate(self, grid: Grid, parse_ms: float = 0.0) -> Rating:
+    def run(self, puzzle: Puzzle) -> Outcome:
+        if puzzle.error is not None or puzzle.grid is None:
+            return self.invalid(puzzle)
+        return Outcome(puzzle, self.rate(puzzle.grid, puzzle.parse_ms, puzzle.constraints))
+
+    def rate(self, grid: Grid, parse_ms: float = 0.0, constraints: tuple = ()) -> Rating:
         start = time.perf_counter()
         o = self.options
         deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
                        max_clauses=o.max_clauses, reduced_from=LARGE_MIN_SIZE) as sat:
-            result = solve(sat, grid, limit=2, deadline=deadline)
+            result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
         if result.status != "unique":
             return Rating(result.status, solution=result.solution,
                           time_ms=(time.perf_counter() - start) * 1000,
                           message=result.message)
+        conflicts = result.stats.get("conflicts", 0)
+        if constraints:
+            # The human techniques know no variant rule, and native search may not exhaust a
+            # variant puzzle's tree in any time worth waiting: conflicts alone, and it says so.
+            score = round(math.log10(1 + conflicts), 2)
+            rating = Rating("unique", score, label_for(score), None, 0, 0, conflicts,
+                            result.solution, message="a variant puzzle: the score counts SAT "
+                            "conflicts only (the techniques and search guesses cover classic "
+                            "puzzles)")
+            rating.time_ms = (time.perf_counter() - start) * 1000
+            return rating
         from ..native.techniques import solve_by_techniques
         steps = solve_by_techniques(grid)
         native = solve(self.native, grid, limit=2, deadline=deadline)
@@ -128,7 +151,6 @@ class Rater:
                           message=native.message or f"native search found {native.status}, "
                                                     f"SAT found unique")
         guesses = native.stats["guesses"]
-        conflicts = result.stats.get("conflicts", 0)
         score = round(steps.level + math.log10(1 + guesses) + math.log10(1 + conflicts), 2)
         rating = Rating("unique", score, label_for(score), steps, guesses,
                         native.stats["nodes"], conflicts, result.solution)
@@ -137,56 +159,6 @@ class Rater:
                               f"and so is the score")
         rating.time_ms = (time.perf_counter() - start) * 1000
         return rating
-
-    def close(self) -> None:
-        """Nothing to release: each puzzle's SAT solver is freed after it."""
-
-    def __enter__(self) -> "Rater":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
-
-# Rating on a pool: each worker keeps one Rater; ratings come back whole (a rating costs
-# milliseconds, so pickling it is a small part).
-_worker: Rater | None = None
-
-
-def _init_worker(options: _Options) -> None:
-    global _worker
-    _worker = Rater(options.sat_solver, options.timeout, encoding=options.encoding,
-                    amo=options.amo, max_clauses=options.max_clauses)
-
-
-def _pack(puzzle: Puzzle) -> tuple | None:
-    return None if puzzle.error is not None else (puzzle.grid, puzzle.parse_ms)
-
-
-def _rate_chunk(packed: list[tuple | None]) -> list[Rating | None]:
-    assert _worker is not None, "worker not initialised"
-    return [None if item is None else _worker.rate(*item) for item in packed]
-
-
-def rate_puzzles(puzzles: Iterable[Puzzle], *, sat_solver: str | None = None,
-                 encoding: str | None = None, amo: str | None = None,
-                 timeout: float | None = None,
-                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, jobs: int = 1
-                 ) -> Iterator[tuple[Puzzle, Rating | None]]:
-    """(puzzle, rating) for each puzzle in input order; the rating is None for a puzzle that
-    could not be read. ``jobs`` other than 1 rates on a process pool (0: every core), with the
-    same results: each puzzle gets a fresh SAT solver wherever it is rated."""
-    options = _Options(sat_solver, encoding, amo, timeout, max_clauses)
-    if jobs != 1:
-        from ..run.parallel import ordered_pool
-        yield from ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
-                                work=_rate_chunk, pack=_pack, join=zip, chunk_size=16)
-        return
-    _init_worker(options)
-    rater = _worker
-    for puzzle in puzzles:
-        yield puzzle, None if puzzle.error is not None else rater.rate(puzzle.grid,
-                                                                       puzzle.parse_ms)
 
 
 @dataclass

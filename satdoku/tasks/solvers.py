@@ -1,93 +1,33 @@
-"""The solver registry, the choice of encoding, and the one door every answer goes through.
+"""The solver registry, the one door every answer goes through, and the solve task.
 
 ``make_solver('sat', sat_solver='minisat22')`` or ``make_solver('native')`` gives an object with
 the :class:`~satdoku.model.result.Solver` interface; :data:`SOLVERS` lists the methods.
-:func:`choose_encoding` picks the encoding a grid gets when none is named. :func:`solve` checks
+:func:`solve` checks
 the givens (a clash is ``invalid``), runs the solver under one deadline, and checks every
 solution it returns with :func:`~satdoku.model.grid.solution_problems` (and each variant constraint's
 own check), which belong to no solver; a solution that fails becomes status ``error``, never an
-answer.
+answer. :class:`SolveTask` solves or counts a stream of puzzles with solvers kept for all.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import time
+from dataclasses import dataclass
 from typing import Any, Callable
 
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
-from ..cnf.encode import DEFAULT_ENCODING, DEFAULT_MAX_CLAUSES
 from ..errors import OptionError, PuzzleError
-from ..model.grid import Grid, check_givens, clash_free, solution_problems
-from ..model.result import Result, Solver
+from ..model.geometry import Geometry
+from ..model.grid import Grid, check_givens, clash_free
+from ..model.puzzle import Puzzle
+from ..model.result import Result, Solver, verify
+from ..sat.catalogue import check_sat_name, is_exec
+from .base import Outcome, Task, puzzle_deadline
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "REDUCED_MIN_SIZE", "LARGE_MIN_SIZE", "choose_encoding",
-           "make_solver", "solve", "verify", "describe", "check_sat_name", "keeps_time_limit"]
-
-#: Grids at least this big get the reduced encoding when none is named (solve, count, encode,
-#: decode, bench). From 36 x 36 the full formula (N**3 variables, ~2 N**4 clauses, 3.3 million
-#: at 36) costs seconds to build and hundreds of MB, while the givens of real puzzles leave a
-#: few thousand open pairs. At 25 x 25 the full formula fits, but its clues as assumptions
-#: cost hard puzzles 5 to 10 times the CPU (CaDiCaL cannot simplify them away), and the
-#: reduced formula counts easy ones 3 times faster (docs/hard-grids.md). 16 x 16 batches stay
-#: much faster with the incremental full formula (0.58 vs 5.32 ms a puzzle).
-REDUCED_MIN_SIZE = 25
-
-#: From this size the full formula does not fit: every command defaults to the reduced
-#: encoding, and every racer of a portfolio gets it. Below it, the commands that ask one
-#: incremental solver many questions about a puzzle under assumptions (explain's cores,
-#: generate's digging) or keep a scale (rate's conflicts) keep the full formula.
-LARGE_MIN_SIZE = 36
-
-
-def choose_encoding(size: int, reduced_from: int = REDUCED_MIN_SIZE, *,
-                    variant: bool = False) -> str:
-    """The encoding an N x N grid gets when none is named: reduced from ``reduced_from``, and
-    for a ``variant`` puzzle (whose rules need a full encoding) only where a full formula
-    does not fit (:data:`LARGE_MIN_SIZE`).
-
-    >>> choose_encoding(9), choose_encoding(25), choose_encoding(25, variant=True)
-    ('extended', 'reduced', 'extended')
-    """
-    if variant:
-        reduced_from = max(reduced_from, LARGE_MIN_SIZE)
-    return "reduced" if size >= reduced_from else DEFAULT_ENCODING
-
-
-#: A --sat-solver name with this prefix is an external command (:mod:`satdoku.sat.external`).
-PREFIX = "exec:"
-
-
-def is_exec(name: str | None) -> bool:
-    """True when ``name`` names an external command (``exec:...``)."""
-    return bool(name) and name.startswith(PREFIX)
-
-
-def check_sat_name(name: str) -> str:
-    """The canonical name of a SAT solver: a python-sat solver (aliases allowed) or an
-    external command ``exec:...`` whose program is on PATH. Raises :class:`OptionError`.
-
-    >>> check_sat_name("m22")
-    'minisat22'
-    """
-    if is_exec(name):
-        from ..sat.external import check_command
-        return check_command(name).spec
-    from ..sat.solver import check_sat_solver
-    return check_sat_solver(name).name
-
-
-def keeps_time_limit(sat_solver: str | None) -> bool:
-    """True when ``sat_solver`` (a canonical name, None: the default) can stop at a time
-    limit: external commands are killed, python-sat solvers need interrupt() or budgets.
-
-    >>> keeps_time_limit("lingeling"), keeps_time_limit("exec:cadical")
-    (False, True)
-    """
-    if sat_solver is None or is_exec(sat_solver):
-        return True
-    from ..sat.solver import check_sat_solver
-    info = check_sat_solver(sat_solver)
-    return info.interrupt or info.budget
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "verify", "describe",
+           "python_sat_version", "SolveOptions", "SolveTask", "racing", "pack_cells", "unpack_grid"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
@@ -144,27 +84,6 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                    stats=stats, max_clauses=max_clauses)
 
 
-def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
-    """``result`` unchanged when its solutions are right for ``grid`` (and keep every variant
-    constraint), else an ``error`` result saying what is wrong."""
-    def wrong(what: str) -> Result:
-        return Result(status="error", solver=result.solver, encoding=result.encoding,
-                      time_ms=result.time_ms, stats=result.stats, limit=result.limit,
-                      message=f"internal error: {result.solver} {what}")
-
-    for label, answer in (("solution", result.solution), ("second solution", result.second)):
-        if answer is None:
-            continue
-        problems = solution_problems(answer, grid, constraints)
-        if problems:
-            return wrong(f"gave a wrong {label}: " + "; ".join(problems[:3]))
-    if result.second is not None and result.second == result.solution:
-        return wrong("counted one solution twice")
-    if result.ok and result.solution is None:
-        return wrong(f"said {result.status} without a solution")
-    return result
-
-
 def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None = None,
           deadline: Deadline | None = None, constraints: tuple = (),
           givens_checked: bool = False) -> Result:
@@ -201,7 +120,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
     if deadline is None:
         deadline = Deadline(timeout)
     if constraints:
-        if not getattr(solver, "takes_constraints", False):
+        if not solver.capabilities.rules:
             return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
                           message=f"{solver.name} cannot solve variant puzzles")
         try:
@@ -220,12 +139,154 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
     return result
 
 
+@dataclass(frozen=True)
+class SolveOptions:
+    """How to solve every puzzle of a batch (picklable, so workers can rebuild the solvers).
+
+    ``solver`` is a name of :data:`SOLVERS`; ``limit`` 1 finds a solution,
+    2 or more counts up to it; ``check`` also runs the other solver and compares;
+    ``incremental=False`` builds a fresh SAT solver per puzzle; ``stats`` asks the SAT backend
+    for its solver figures; ``max_clauses`` refuses bigger formulas; ``portfolio`` K >= 1
+    races K configurations on each puzzle (:mod:`satdoku.sat.portfolio`; the SAT solver and
+    encoding named, if any, make the first), 0 does not.
+    """
+
+    solver: str = DEFAULT_SOLVER
+    sat_solver: str | None = None
+    encoding: str | None = None
+    amo: str | None = None
+    limit: int = 1
+    timeout: float | None = None
+    check: bool = False
+    incremental: bool = True
+    stats: bool = True
+    max_clauses: int | None = DEFAULT_MAX_CLAUSES
+    portfolio: int = 0
+
+    def make(self) -> "SolveTask":
+        """The task that solves with these options."""
+        return SolveTask(self)
+
+    def task_class(self) -> type["SolveTask"]:
+        return SolveTask
+
+    def make_solver(self, solver: str | None = None) -> Solver:
+        """A solver for these options (``solver`` overrides the method)."""
+        method = solver or self.solver
+        return make_solver(method, sat_solver=self.sat_solver, encoding=self.encoding,
+                           amo=self.amo, incremental=self.incremental, stats=self.stats,
+                           max_clauses=self.max_clauses,
+                           portfolio=self.portfolio if method == "sat" else 0)
+
+
+
+def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str | None,
+           single: Callable[[], bool]) -> tuple[SolveOptions, int]:
+    """The options and worker count to solve with: a portfolio of configurations racing on
+    each puzzle when ``requested`` (``--portfolio``) or when ``jobs`` would leave cores idle
+    on a ``single`` puzzle (read ahead only when it matters); the cores then race on each
+    puzzle in turn. OptionError when a portfolio cannot be (native search, Dask).
+
+    >>> racing(SolveOptions(), 1, requested=False, scheduler=None, single=lambda: True)[1]
+    1
+    """
+    if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
+        from ..sat.portfolio import portfolio_size
+        size = portfolio_size(jobs, requested=requested, single=not requested and single())
+        if size:
+            return dataclasses.replace(options, portfolio=size), 1
+    elif requested:
+        raise OptionError("--portfolio races SAT configurations: it takes neither "
+                          "--solver native nor --scheduler")
+    return options, jobs
+
+
+class SolveTask(Task):
+    """Solves (``limit`` 1) or counts puzzles one at a time, with solvers kept for the whole
+    stream; every answer verified, and with ``check`` compared with the other method's."""
+
+    label = "solving"
+
+    def __init__(self, options: SolveOptions) -> None:
+        self.options = options
+        self.label = "solving" if options.limit < 2 else "counting"
+        self.solver = options.make_solver()
+        self.other = None
+        if options.check:
+            self.other = options.make_solver("native" if options.solver == "sat" else "sat")
+        for solver in (self.solver, self.other):
+            if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
+                solver.steer = True
+
+    def run(self, puzzle: Puzzle) -> Outcome:
+        """The verified outcome of one puzzle (the parser checked its givens)."""
+        if puzzle.error is not None or puzzle.grid is None:
+            return self.invalid(puzzle)
+        o, grid, constraints = self.options, puzzle.grid, puzzle.constraints
+        deadline = puzzle_deadline(o.timeout, puzzle)
+        if self.other is None:
+            result = solve(self.solver, grid, limit=o.limit, deadline=deadline,
+                           constraints=constraints, givens_checked=True)
+            problems: list[str] = []
+        else:
+            from .agree import disagreements
+            limit = max(o.limit, 2)
+            result = solve(self.solver, grid, limit=limit, deadline=deadline,
+                           constraints=constraints, givens_checked=True)
+            other = solve(self.other, grid, limit=limit, constraints=constraints,
+                          givens_checked=True, deadline=puzzle_deadline(o.timeout, puzzle))
+            problems = disagreements(result, other)
+        result.stats["parse_ms"] = puzzle.parse_ms
+        return Outcome(puzzle, result, problems)
+
+    @classmethod
+    def invalid(cls, puzzle: Puzzle) -> Outcome:
+        message = puzzle.error.detail if puzzle.error is not None else "no puzzle"
+        return Outcome(puzzle, Result(status="invalid", message=message))
+
+    # Results travel as plain tuples: pickling whole Result objects cost the parent about as
+    # much as parsing the puzzles.
+
+    def pack(self, outcome: Outcome) -> tuple:
+        r, n = outcome.result, outcome.puzzle.grid.size
+        return (r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
+                pack_cells(r.second and r.second.cells, n), r.solver, r.encoding, r.time_ms,
+                r.stats, r.message, r.limit, outcome.disagreements)
+
+    @classmethod
+    def unpack(cls, puzzle: Puzzle, packed: tuple) -> Outcome:
+        (status, solution, count, second, solver, encoding, time_ms, stats, message, limit,
+         problems) = packed
+        geo = puzzle.grid.geometry
+        return Outcome(puzzle, Result(status, unpack_grid(geo, solution), count,
+                                      unpack_grid(geo, second), solver, encoding, time_ms,
+                                      stats, message, limit), problems)
+
+    def close(self) -> None:
+        self.solver.close()
+        if self.other is not None:
+            self.other.close()
+
+
+def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
+    """Digits in few bytes for another process (None stays None)."""
+    if cells is None:
+        return None
+    return bytes(cells) if size < 256 else list(cells)
+
+
+def unpack_grid(geometry: Geometry, data: bytes | list[int] | None) -> Grid | None:
+    """The grid :func:`pack_cells` packed."""
+    return None if data is None else Grid(geometry, tuple(data))
+
+
 def describe() -> dict[str, Any]:
     """What ``satdoku solvers`` shows: methods, SAT solvers, encodings, at-most-one encodings,
     the defaults, and python-sat's version."""
-    from ..cnf.encode import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_REDUCED_AMO, ENCODINGS,
-                         PAIRWISE_MAX)
-    from ..sat.solver import DEFAULT_SAT_SOLVER, SAT_SOLVERS
+    from ..cnf.encodings import (AMO_ENCODINGS, DEFAULT_AMO, DEFAULT_ENCODING,
+                                 DEFAULT_REDUCED_AMO, ENCODINGS, PAIRWISE_MAX)
+    from ..cnf.policy import REDUCED_MIN_SIZE
+    from ..sat.catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS
     return {
         "solvers": list(SOLVERS), "default_solver": DEFAULT_SOLVER,
         "sat_solvers": [{"name": name, "default": name == DEFAULT_SAT_SOLVER,

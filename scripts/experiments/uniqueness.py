@@ -72,9 +72,9 @@ def read(path: Path, first: int | None) -> list[tuple[int, ...]]:
 
 
 def base():
-    from satdoku.cnf.encode import encode_base
+    from satdoku.cnf.formula import encode_base
     from satdoku.model.geometry import geometry
-    from satdoku.sat.solver import SOLVER_OPTIONS
+    from satdoku.sat.catalogue import SOLVER_OPTIONS
     return encode_base(geometry(3, 3)).clauses, SOLVER_OPTIONS.get("cadical195", {})
 
 

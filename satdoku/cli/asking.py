@@ -1,0 +1,188 @@
+"""The setter's questions: ``explain``, ``candidates``, ``rate`` and ``generate``.
+
+Each of the first three runs its task (:mod:`satdoku.tasks`) over the puzzles through the one
+stream (:func:`satdoku.run.stream.stream`, on ``--jobs`` processes where asked), classic and
+variant puzzles alike.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..errors import SatdokuError
+from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
+from ..tasks.base import Outcome
+from .options import (ASKING_DEFAULT, PICTURE_FORMATS, alphabet_callback, box_callback, color,
+                      clause_limit, encoding_option, inputs_argument, jobs_option, labels,
+                      max_clauses_option, output_options, puzzle_options, sat_options,
+                      sat_solver_option, timeout_option)
+from .session import Progress, Session, puzzles_of, show
+from .solving import check_time_limit
+
+__all__ = ["COMMANDS"]
+
+
+def _answered(outcome: Outcome) -> int:
+    """explain and candidates: every answer is a success, the other statuses are not."""
+    if outcome.result is None:
+        return EXIT_FAILED
+    status = outcome.result.status
+    return EXIT_OK if status in ("unsolvable", "multiple", "unique") else exit_code(status)
+
+
+@click.command()
+@inputs_argument
+@puzzle_options
+@sat_options("explain", ASKING_DEFAULT)
+@timeout_option
+@jobs_option
+@output_options(PICTURE_FORMATS)
+@click.option("--redundant", is_flag=True,
+              help="For a unique puzzle, also say which givens and rules it could do without.")
+@click.option("--steps", is_flag=True,
+              help="For a unique puzzle, also the solving path a person could follow, one "
+                   "step a line.")
+def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
+            output, force, redundant, steps):
+    """Say why each puzzle is unsolvable, ambiguous or what it takes.
+
+    Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
+    grid. Several solutions: two of them and the cells where they differ. Unique: the
+    techniques it takes (naked singles, hidden singles, locked candidates, guessing), counted.
+    """
+    from ..output.asking import ExplanationReport
+    from ..run.stream import stream
+    from ..tasks.explain import ExplainOptions
+    check_time_limit(sat_solver, timeout)
+    options = ExplainOptions(sat_solver, encoding, amo, timeout,
+                             clause_limit(max_clauses), redundant, steps)
+    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
+         ExplanationReport(fmt, color=color(output)), output, force, "explaining", _answered)
+
+
+@click.command()
+@inputs_argument
+@puzzle_options
+@sat_solver_option("candidates")
+@max_clauses_option
+@timeout_option
+@jobs_option
+@output_options()
+def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fmt, output,
+               force):
+    """The true candidates of each empty cell: the digits some solution puts there.
+
+    Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
+    solutions met also say whether the puzzle is unique.
+    """
+    from ..output.asking import CandidatesReport
+    from ..run.stream import stream
+    from ..tasks.candidates import CandidatesOptions
+    check_time_limit(sat_solver, timeout)
+    options = CandidatesOptions(sat_solver, timeout, clause_limit(max_clauses))
+    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
+         CandidatesReport(fmt), output, force, "candidates", _answered)
+
+
+@click.command()
+@inputs_argument
+@puzzle_options
+@sat_options("rate", ASKING_DEFAULT)
+@timeout_option
+@jobs_option
+@output_options()
+def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
+         output, force):
+    """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
+    conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
+    from ..output.asking import RatingReport
+    from ..run.stream import stream
+    from ..tasks.rate import RateOptions, summarize
+    check_time_limit(sat_solver, timeout)
+    options = RateOptions(sat_solver, timeout, encoding, amo,
+                          clause_limit(max_clauses))
+
+    def code_of(outcome: Outcome) -> int:  # only a puzzle with one solution has a difficulty
+        rating = outcome.result
+        return EXIT_FAILED if rating is None else exit_code(rating.status, multiple_ok=False)
+
+    def summary(outcomes: list[Outcome]) -> str | None:
+        result = summarize(o.result for o in outcomes)
+        return result.text if result.rated > 1 else None
+
+    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
+         RatingReport(fmt), output, force, "rating", code_of, summary)
+
+
+@click.command()
+@click.option("--box", metavar="RxC", callback=box_callback, default="3x3", show_default=True,
+              help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+              help="How many puzzles.")
+@click.option("--seed", type=int, default=None,
+              help="The same seed gives the same puzzles (default: a random seed, shown on "
+                   "stderr).")
+@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror"]),
+              default="none", show_default=True, help="Symmetry of the pattern of givens.")
+@click.option("--minimal", is_flag=True,
+              help="Only puzzles proven minimal: no given can go without losing uniqueness.")
+@click.option("--max-clues", type=click.IntRange(min=0), default=None, metavar="M",
+              help="Only puzzles with at most M givens.")
+@click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
+              help="Complete grids to try per puzzle before giving up.")
+@sat_solver_option("generate")
+@encoding_option(default_text=ASKING_DEFAULT)
+@click.option("--difficulty", type=click.Choice([name for _, name in labels()]),
+              default=None, help="Only puzzles that 'satdoku rate' labels so.")
+@click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
+              help="Symbols for digits 1..N in order.")
+@output_options(PICTURE_FORMATS)
+def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
+             difficulty, alphabet, fmt, output, force):
+    """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
+    import random
+    from ..model.alphabet import Alphabet, check_alphabet
+    from ..model.geometry import geometry
+    from ..output.asking import GeneratedReport
+    from ..tasks.generate import Generator
+    try:
+        geo = geometry(*box)
+        symbols = check_alphabet(alphabet, geo.size) if alphabet else None
+    except ValueError as error:
+        raise click.UsageError(str(error)) from None
+    if seed is None:
+        seed = random.SystemRandom().randrange(2 ** 31)
+        click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
+    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None,
+                             color=color(output))
+    progress = Progress(count if count > 1 else None, "generating")
+
+    def body(session: Session) -> None:
+        session.write(report.header())
+        tried = 0
+        with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
+                       sat_solver=sat_solver, encoding=encoding, attempts=attempts,
+                       difficulty=difficulty) as gen:
+            for made in range(count):
+                try:
+                    puzzle = gen.generate()
+                except SatdokuError as error:
+                    session.note(f"made {made} of {count} puzzles: {error}")
+                    session.code = EXIT_FAILED
+                    return
+                tried += puzzle.attempts
+                if fmt == "svg":
+                    session.picture(report.picture_name(None, puzzle.index),
+                                    report.format(puzzle))
+                else:
+                    session.result(report.format(puzzle), (), EXIT_OK)
+                session.out.flush()
+                progress.update(made + 1)
+        if difficulty:
+            session.note(f"{count} {difficulty} puzzle{'s' if count > 1 else ''} from "
+                         f"{tried} grids")
+
+    Session(output, force, progress=progress, pictures=fmt == "svg").run(body)
+
+
+COMMANDS = (explain, candidates, rate, generate)

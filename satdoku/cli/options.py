@@ -1,0 +1,245 @@
+"""The command line's options, each defined once and shared by the commands that take it.
+
+Option values are checked here (a bad one is a usage error, exit 2); a ``--sat-solver`` is
+checked against what the command's task declares it needs (its ``NEEDS``).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..errors import SatdokuError
+from ..output.report import FORMATS, PICTURE_FORMATS
+
+__all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "sat_options",
+           "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
+           "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
+           "color", "clause_limit", "complete_path", "labels", "box_callback",
+           "alphabet_callback"]
+
+
+def box_callback(ctx, param, value):
+    if value is None:
+        return None
+    from ..io.text import parse_box
+    try:
+        return parse_box(value)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def alphabet_callback(ctx, param, value):
+    if value is None:
+        return None
+    from ..model.alphabet import Alphabet
+    try:
+        return Alphabet(value).symbols
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _sat_solver_for(task: str | None):
+    """A --sat-solver callback: the canonical name(s), refused with the reason when the solver
+    lacks what ``task`` needs (the ``NEEDS`` its module in :mod:`satdoku.tasks` declares,
+    read only when the option is given: importing a task costs start-up time)."""
+    def callback(ctx, param, value):
+        if value is None or value == ():
+            return value
+        import importlib
+        from ..model.result import Capabilities
+        from ..sat.catalogue import check_for
+        needs = (importlib.import_module(f"satdoku.tasks.{task}").NEEDS if task
+                 else Capabilities.needs())
+
+        def check(name: str) -> str:
+            return check_for(name, needs, ctx.command.name)
+
+        try:
+            return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
+        except SatdokuError as error:
+            raise click.BadParameter(error.message) from None
+    return callback
+
+
+class Seconds(click.ParamType):
+    """A time limit: a finite number of seconds above 0."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):
+        from ..deadline import check_timeout
+        try:
+            return check_timeout(float(value))
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a time limit (a number of seconds above 0)", param,
+                      ctx)
+
+
+class Jobs(click.ParamType):
+    """Worker processes: 0 (every core) or more, at most the cores there are."""
+
+    name = "n"
+
+    def convert(self, value, param, ctx):
+        try:
+            jobs = int(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a whole number", param, ctx)
+        if jobs < 0:
+            self.fail("must be 0 (every core) or more", param, ctx)
+        cores = os.cpu_count() or 1
+        if jobs > cores:
+            click.echo(f"--jobs {jobs if jobs < 10 ** 6 else 'N'}: this machine has {cores} "
+                       f"cores; using {cores}", err=True)
+            jobs = cores
+        return jobs
+
+
+def labels():
+    from ..model.difficulty import LABELS
+    return LABELS
+
+
+def _encoding_names() -> list[str]:
+    from ..cnf.encodings import ENCODINGS
+    return list(ENCODINGS)
+
+
+def _amo_names() -> list[str]:
+    from ..cnf.encodings import AMO_ENCODINGS
+    return list(AMO_ENCODINGS)
+
+
+def complete_path(ctx, param, incomplete):
+    return [click.shell_completion.CompletionItem(incomplete, type="file")]
+
+
+# Shared options, each defined once.
+
+def inputs_argument(f):
+    return click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...",
+                          shell_complete=complete_path)(f)
+
+
+def _remember(ctx, param, value):
+    ctx.meta[param.name] = value
+    return value
+
+
+def puzzle_options(f):
+    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports)."""
+    f = click.option("--ignore-unknown", is_flag=True, expose_value=False, callback=_remember,
+                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
+                          "use (listed as warnings).")(f)
+    f = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
+                     help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
+    f = click.option("--box", metavar="RxC", callback=box_callback,
+                     help="Box shape, e.g. 2x3 (default: inferred from the cell count).")(f)
+    return f
+
+
+def sat_solver_option(task: str | None = None, *, multiple: bool = False):
+    """--sat-solver: a python-sat solver, or (where the task allows) exec:"COMMAND"; refused
+    with the reason when it lacks what ``task`` (a module of :mod:`satdoku.tasks`) needs."""
+    return click.option("--sat-solver", "sat_solvers" if multiple else "sat_solver",
+                        multiple=multiple, callback=_sat_solver_for(task), metavar="NAME",
+                        help="python-sat solver (default: see 'satdoku solvers'); solve, "
+                             "count and bench also take exec:\"COMMAND\", a solver binary."
+                             + (" Repeat to compare." if multiple else ""))
+
+
+def encoding_option(*, multiple: bool = False, default_text: str = "by grid size, as for "
+                    "solving"):
+    """--encoding: a named CNF encoding (several, comma-separated or repeated, to compare)."""
+    if multiple:
+        return click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
+                            help=f"CNF encodings ({', '.join(_encoding_names())}); "
+                                 f"comma-separated or repeated (default: {default_text}).")
+    return click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
+                        help=f"CNF encoding (default: {default_text}).")
+
+
+def amo_option(f):
+    return click.option("--amo", type=click.Choice(_amo_names()), default=None,
+                        help="At-most-one encoding (default: pairwise; reduced: seqcounter "
+                             "for long lists).")(f)
+
+
+def max_clauses_option(f):
+    return click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
+                        help="Refuse formulas with more clauses, the rules' included "
+                             "(default 10,000,000).")(f)
+
+
+#: What --encoding says of its default for each kind of command.
+SOLVING_DEFAULT = "extended below 25x25, reduced from it"
+ASKING_DEFAULT = "extended below 36x36, reduced from it"
+
+
+def sat_options(task: str | None = None, default_text: str = SOLVING_DEFAULT):
+    """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
+    def decorate(f):
+        for option in (max_clauses_option, amo_option, encoding_option(default_text=default_text),
+                       sat_solver_option(task)):
+            f = option(f)
+        return f
+    return decorate
+
+
+def timeout_option(f):
+    return click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
+                        help="Limit for each puzzle, every stage (status timeout).")(f)
+
+
+def solver_option(f):
+    return click.option("--solver", type=click.Choice(["sat", "native"]), default="sat",
+                        show_default=True, help="SAT through python-sat, or native search.")(f)
+
+
+def jobs_option(f):
+    return click.option("--jobs", "-j", type=Jobs(), default=1, show_default=True,
+                        help="Worker processes; 0 uses every core.")(f)
+
+
+def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
+    """--format, -o/--output and --force."""
+    def decorate(f):
+        f = click.option("--force", is_flag=True, help="Overwrite the output file.")(f)
+        f = click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
+                         help="Write to FILE ('-': stdout), all at once when done; refuses to "
+                              "overwrite without --force.")(f)
+        f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
+                         show_default=True, help="Output format.")(f)
+        if "pretty" in formats:
+            f = click.option("--color/--no-color", default=None, expose_value=False,
+                             callback=_remember,
+                             help="Givens bold, solved digits blue, marked cells on yellow in "
+                                  "the pretty format on a terminal (default: unless NO_COLOR "
+                                  "is set).")(f)
+        return f
+    return decorate
+
+
+def color(output: str | None) -> bool:
+    """Whether the pretty format is painted: only on a terminal (escape codes never go into a
+    file or a pipe); there by default unless NO_COLOR is set (no-color.org); --color and
+    --no-color decide over NO_COLOR."""
+    if output not in (None, "-") or not sys.stdout.isatty():
+        return False
+    chosen = click.get_current_context().meta.get("color")
+    return chosen if chosen is not None else not os.environ.get("NO_COLOR")
+
+
+def limit_option(default: int, minimum: int, maximum: int | None = None):
+    return click.option("--limit", type=click.IntRange(minimum, maximum), default=default,
+                        show_default=True, metavar="N",
+                        help="Count solutions up to N (1: find one).")
+
+
+def clause_limit(value: int | None) -> int:
+    """The clause limit an option value means (its default when not given)."""
+    from ..budget import DEFAULT_MAX_CLAUSES
+    return DEFAULT_MAX_CLAUSES if value is None else value

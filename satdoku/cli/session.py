@@ -1,0 +1,281 @@
+"""Running a command: its output session, the progress bar, signals, and the stream loop.
+
+Results go to stdout (or ``-o FILE``, written all at once when done), diagnostics and the
+progress bar to stderr. Ctrl-C (and SIGTERM, SIGHUP) keeps the results finished so far and
+exits 130, a closed pipe (``| head``) ends quietly, a library error is one line, exit 1.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import sys
+import time
+from typing import Any, Callable, Iterable, Iterator
+
+import click
+
+from ..errors import SatdokuError
+from ..io.inputs import Inputs, count_lines, is_file_input, iter_inputs
+from ..model.puzzle import Puzzle
+from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from ..tasks.base import Outcome
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C."""
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def install_signals() -> None:
+    """SIGTERM and SIGHUP end a run like Ctrl-C; an ignored SIGINT (a background job) stays
+    ignored, python-sat's own handler included (checked when a solver is first made)."""
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _on_signal)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        from ..sat.clock import keep_interrupts_ignored
+        keep_interrupts_ignored()
+
+
+class Progress:
+    """A progress bar on stderr when it is a terminal; it never shares a line with results."""
+
+    def __init__(self, total: int | None, label: str) -> None:
+        self.enabled = bool(total) and sys.stderr.isatty()
+        self.total, self.label = total or 0, label
+        self.done, self.shown, self.drawn_at = 0, False, 0.0
+        self.start = time.monotonic()
+
+    def update(self, done: int) -> None:
+        self.done = done
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.drawn_at < 0.1 and done < self.total:
+            return
+        self.drawn_at = now
+        share = min(done / self.total, 1.0)
+        width = 30
+        bar = "#" * int(share * width) + "-" * (width - int(share * width))
+        elapsed = int(now - self.start)
+        sys.stderr.write(f"\r{self.label} [{bar}] {share:4.0%} "
+                         f"{elapsed // 3600:02d}:{elapsed // 60 % 60:02d}:{elapsed % 60:02d}")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self.shown = False
+
+
+class Session:
+    """One command's output: results to ``output`` (see :class:`satdoku.io.files.Output`),
+    diagnostics to stderr, flushed at once on a terminal and at least every 0.1 s otherwise."""
+
+    def __init__(self, output: str | None, force: bool, inputs: Iterable[str] = (),
+                 progress: Progress | None = None, pictures: bool = False) -> None:
+        from ..io.files import Output
+        # Pictures (--format svg) into a folder: one file each; the folder is made if needed.
+        self.folder = None
+        if pictures and output not in (None, "-") and (os.path.isdir(output)
+                                                       or output.endswith(os.sep)):
+            self.folder, output = output, None
+        self.force, self.inputs, self.pictures = force, list(inputs), 0
+        try:
+            if self.folder is not None:
+                os.makedirs(self.folder, exist_ok=True)
+            self.out = Output(output, force=force, inputs=inputs)
+        except OSError as error:
+            raise click.UsageError(f"{self.folder}: cannot make the folder: "
+                                   f"{error.strerror}") from None
+        except SatdokuError as error:
+            raise click.UsageError(str(error)) from None
+        self.progress = progress or Progress(None, "")
+        self.interactive = self.out.isatty()
+        self.flushed = time.monotonic()
+        self.code = EXIT_OK
+        self.written = 0
+
+    def write(self, text: str) -> None:
+        if not text:
+            return
+        if self.interactive:
+            self.progress.clear()
+        self.out.write(text)
+        if self.interactive or time.monotonic() - self.flushed > 0.1:
+            self.out.flush()
+            self.flushed = time.monotonic()
+
+    def note(self, line: str) -> None:
+        self.progress.clear()
+        click.echo(line, err=True)
+
+    def picture(self, name: str, svg: str) -> None:
+        """One puzzle's picture: a file ``NAME.svg`` in the output folder, or the one picture
+        of the output (several need a folder: one SVG document cannot hold them)."""
+        from ..io.files import Output
+        if self.folder is None:
+            if self.pictures:
+                raise SatdokuError("--format svg makes one picture per puzzle: with several "
+                                   "puzzles give -o FOLDER/ for a file each")
+            self.write(svg)
+        else:
+            out = Output(os.path.join(self.folder, f"{name}.svg"), force=self.force,
+                         inputs=self.inputs)
+            out.write(svg)
+            out.commit()
+        self.pictures += 1
+
+    def result(self, text: str, notes: Iterable[str], code: int) -> None:
+        """One finished result: its text, its stderr lines, its exit code."""
+        self.write(text)
+        for line in notes:
+            self.note(line)
+        self.written += 1
+        self.code = max(self.code, code)
+
+    def run(self, body: Callable[["Session"], Any]) -> None:
+        """Run ``body(self)``, then commit the output and exit with the code it came to.
+
+        Ctrl-C, SIGTERM and SIGHUP keep (and commit) the results finished so far and exit 130;
+        a broken pipe on stdout ends quietly; a library error is one line on stderr.
+        """
+        try:
+            body(self)
+        except KeyboardInterrupt:
+            self.progress.clear()
+            self._commit_quietly()
+            where = f"; {self.written} in {self.out.path}" if self.out.path else ""
+            click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
+            sys.exit(EXIT_INTERRUPTED)
+        except BrokenPipeError:
+            silence_stdout()
+            self.out.discard()
+            sys.exit(self.code)
+        except SatdokuError as error:
+            self.progress.clear()
+            self.out.discard()
+            if self.out.path is None:
+                silence_stdout()  # stdout may be what failed
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(max(self.code, EXIT_FAILED))
+        except BaseException:
+            self.progress.clear()
+            self.out.discard()
+            raise
+        self.progress.clear()
+        try:
+            self.out.commit()
+        except BrokenPipeError:
+            silence_stdout()
+        except SatdokuError as error:
+            if self.out.path is None:
+                silence_stdout()
+            click.echo(f"Error: {error}", err=True)
+            sys.exit(EXIT_FAILED)
+        sys.exit(self.code)
+
+    def _commit_quietly(self) -> None:
+        try:
+            self.out.commit()
+        except (BrokenPipeError, SatdokuError):
+            silence_stdout()
+
+
+def silence_stdout() -> None:
+    """After a broken pipe: nothing more can reach stdout, and the interpreter's last flush
+    must not complain about it."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _inputs_total(inputs: Iterable[str]) -> int | None:
+    """Lines in the input files, for a progress bar (None when there are none to count)."""
+    files = [a for a in inputs if a != "-" and is_file_input(a)]
+    return count_lines(files) if files and sys.stderr.isatty() else None
+
+
+class _LineProgress:
+    """Advances a :class:`Progress` by the input line a puzzle came from."""
+
+    def __init__(self, progress: Progress) -> None:
+        self.progress = progress
+        self.source, self.offset, self.done = None, 0, 0
+
+    def update(self, puzzle) -> None:
+        if not self.progress.enabled:
+            return
+        if puzzle.source != self.source:
+            self.source, self.offset = puzzle.source, self.done
+        self.done = max(self.done, self.offset + (puzzle.line or 0))
+        self.progress.update(self.done)
+
+
+def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force: bool,
+         label: str, code_of: Callable[[Outcome], int],
+         summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
+    """The loop of every per-puzzle command: format each outcome as it comes; its exit code
+    (``code_of``) and, with several, a ``summary`` line on stderr."""
+    progress = Progress(_inputs_total(inputs), label)
+    lines = _LineProgress(progress)
+    kept: list[Outcome] = []
+
+    def body(session: Session) -> None:
+        session.write(report.header())
+        for number, outcome in enumerate(outcomes, 1):
+            puzzle = outcome.puzzle
+            lines.update(puzzle)
+            if report.fmt == "svg":
+                if puzzle.grid is not None:
+                    session.picture(report.picture_name(puzzle, number), report.format(outcome))
+                session.result("", report.diagnostics(outcome), code_of(outcome))
+            else:
+                session.result(report.format(outcome), report.diagnostics(outcome),
+                               code_of(outcome))
+            if summary is not None:
+                kept.append(outcome)
+        if summary is not None:
+            text = summary(kept)
+            if text:
+                session.note(text)
+
+    Session(output, force, inputs, progress, pictures=report.fmt == "svg").run(body)
+
+
+def puzzles_of(inputs, box, alphabet) -> Inputs:
+    """The puzzles of the command line's inputs, read as the puzzle options say."""
+    ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
+
+
+def one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
+    """The puzzle a command works on: inline, or the ``index``-th of a file; exit 1 if bad."""
+    for i, puzzle in enumerate(puzzles_of([text], box, alphabet), start=1):
+        if i == index:
+            if puzzle.error is not None:
+                fail(str(puzzle.error))
+            return puzzle
+    fail(f"{text}: has no puzzle number {index}")
+
+
+def fail(message: str, code: int = EXIT_FAILED):
+    click.echo(f"Error: {message}", err=True)
+    sys.exit(code)
+
+
+@contextlib.contextmanager
+def usage():
+    """Library errors in the block are usage errors (exit 2): a bad combination of options."""
+    try:
+        yield
+    except SatdokuError as error:
+        raise click.UsageError(str(error)) from None

@@ -1,0 +1,183 @@
+"""The CNF and benchmark tools: ``encode``, ``decode``, ``solvers`` and ``bench``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from ..version import __version__
+from ..errors import SatdokuError
+from ..model.result import EXIT_OK, EXIT_WRONG
+from ..tasks.base import Outcome
+from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
+                      jobs_option, limit_option, max_clauses_option, output_options,
+                      puzzle_options, sat_solver_option, timeout_option)
+from .session import Progress, Session, one_puzzle
+
+__all__ = ["COMMANDS"]
+
+
+@click.command()
+@click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=complete_path)
+@puzzle_options
+@encoding_option(default_text=SOLVING_DEFAULT)
+@amo_option
+@max_clauses_option
+@click.option("--clues", type=click.Choice(["units", "none"]), default="units",
+              show_default=True,
+              help="Full encodings: givens as unit clauses, or left out (for assumptions).")
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of a file to encode.")
+@click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
+              help="Write the CNF to FILE ('-': stdout, the default).")
+@click.option("--force", is_flag=True, help="Overwrite the output file.")
+def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, output, force):
+    """Write a puzzle as DIMACS CNF, with comments that explain every variable.
+
+    The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
+    """
+    from ..cnf.export import write_dimacs
+    from ..cnf.formula import encode as encode_grid
+    from ..io.text import format_grid
+    from ..cnf.policy import choose_encoding
+    p = one_puzzle(puzzle, box, alphabet, index)
+    encoding = encoding or choose_encoding(p.grid.size)
+
+    def body(session: Session) -> None:
+        formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,
+                              max_clauses=clause_limit(max_clauses))
+        write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
+                     grid=p.grid)
+
+    Session(output, force, (puzzle,)).run(body)
+
+
+@click.command()
+@click.argument("model", metavar="MODEL|-", shell_complete=complete_path)
+@click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
+              shell_complete=complete_path, help="The puzzle the model was made from.")
+@puzzle_options
+@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Which puzzle of the --puzzle file.")
+@encoding_option(default_text="as 'satdoku encode' chose it, by size")
+@amo_option
+@output_options()
+def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output, force):
+    """Read a model that an external SAT solver wrote and print the verified grid.
+
+    Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
+    ('SAT' then literals ending in 0).
+    """
+    from ..cnf.decode import decode_file, model_formula
+    from ..model.result import Result
+    from ..output.report import OutcomeReport
+    p = one_puzzle(puzzle_text, box, alphabet, index)
+
+    def body(session: Session) -> None:
+        formula = model_formula(p.grid, encoding, amo, p.constraints)
+        solution = decode_file(model, p.grid, formula, p.constraints)
+        report = OutcomeReport(fmt)
+        session.write(report.header())
+        outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))
+        session.result(report.format(outcome), (), EXIT_OK)
+
+    Session(output, force, (model, puzzle_text)).run(body)
+
+
+@click.command("solvers")
+@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
+              show_default=True, help="Output format.")
+def list_solvers(fmt):
+    """List the solvers, SAT solvers, encodings and at-most-one encodings on offer."""
+    import json
+    from ..tasks.solvers import describe
+    info = describe()
+    if fmt == "json":
+        click.echo(json.dumps(info))
+        return
+    click.echo(f"solvers: {', '.join(info['solvers'])} (default {info['default_solver']})")
+    click.echo(f"SAT solvers (python-sat {info['python_sat']}):")
+    for s in info["sat_solvers"]:
+        notes = [n for n in ("default" if s["default"] else "", s["note"]) if n]
+        click.echo(f"  {s['name']}" + (f"  ({'; '.join(notes)})" if notes else ""))
+    click.echo("encodings:")
+    for e in info["encodings"]:
+        default = f" (default {e['default']})" if e["default"] else ""
+        click.echo(f"  {e['name']}: {e['description']}{default}")
+    click.echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
+               f"reduced: pairwise up to {info['pairwise_max']} literals, else "
+               f"{info['default_reduced_amo']})")
+
+
+@click.command()
+@click.argument("files", nargs=-1, required=True, metavar="FILE...",
+                type=click.Path(dir_okay=False), shell_complete=complete_path)
+@click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
+              help="Solvers to compare; repeat (default: sat and native).")
+@sat_solver_option(multiple=True)
+@encoding_option(multiple=True)
+@click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",
+              help="Only the first N puzzles of each file.")
+@limit_option(1, 1, 2)
+@timeout_option
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed of the shuffled order of the timed pass.")
+@jobs_option
+@output_options(("table", "csv", "json"), "table")
+@click.option("--plot", metavar="FILE.png", shell_complete=complete_path,
+              help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@puzzle_options
+def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
+          output, force, plot, box, alphabet):
+    """Time solvers on puzzle files: one row per file, solver and encoding.
+
+    Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
+    order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
+    far, the interrupted one marked partial, and exits 130.
+    """
+    from ..io.files import samefile
+    from ..output.bench import check_matplotlib, format_rows, plot_bench
+    from ..run.bench import BenchInterrupted, check_groups, run_bench
+    encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
+    try:
+        groups = check_groups(solvers, sat_solvers, encodings)
+        if plot:
+            if os.path.exists(plot) and not force:
+                raise SatdokuError(f"{plot} exists; use --force to overwrite it")
+            if any(samefile(plot, f) for f in files):
+                raise SatdokuError(f"{plot} is an input of this run; choose another output")
+            check_matplotlib()
+    except SatdokuError as error:
+        raise click.UsageError(str(error)) from None
+    progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None
+
+    def step(done: int, total: int, label: str) -> None:
+        progress.total, progress.label = total, label
+        progress.update(done)
+
+    settings = {"satdoku": __version__, "timeout": timeout, "seed": seed,
+                "jobs": jobs}
+    rows: list = []
+
+    def body(session: Session) -> None:
+        session.progress = progress or session.progress
+        try:
+            for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
+                                 seed=seed, box=box, alphabet=alphabet, jobs=jobs,
+                                 progress=step if progress else None):
+                rows.append(row)
+        except BenchInterrupted as stop:
+            rows.append(stop.row)
+            session.write(format_rows(rows, fmt, settings))
+            raise KeyboardInterrupt from None
+        session.write(format_rows(rows, fmt, settings))
+        if plot:
+            plot_bench(rows, plot)
+        session.code = EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK
+
+    Session(output, force, files).run(body)
+
+
+COMMANDS = (encode, decode, list_solvers, bench)

@@ -1,0 +1,227 @@
+"""The named encodings of Sudoku as CNF, and the base formula of a geometry.
+
+Glossary (adds to :mod:`satdoku.model.geometry`; the variable map is :mod:`satdoku.cnf.varmap`):
+
+- var: a positive int naming "cell holds digit": ``var(cell, d) = cell*N + d``, dense
+  ``1 .. N**3``; its inverse ``cell = (v-1) // N``, ``d = (v-1) % N + 1``.
+- lit: a var or its negation (an int, as in DIMACS and python-sat); clause: a list of lits.
+- encoding: which constraint families make the formula (:data:`ENCODINGS`):
+
+  ========  ===========  ==========  ===========  ============  ==========================
+  name      cell >= 1    cell <= 1   house <= 1   house >= 1    variables
+  ========  ===========  ==========  ===========  ============  ==========================
+  minimal   yes          .           yes          .             every (cell, digit)
+  natural   yes          yes         yes          .             every (cell, digit)
+  extended  yes          yes         yes          yes           every (cell, digit)
+  reduced   yes          yes         yes          yes           only the open pairs
+  ========  ===========  ==========  ===========  ============  ==========================
+
+  "house <= 1" is, per house and digit, at most one of the house's cells holds the digit;
+  "house >= 1" is that at least one does. For 9x9 with pairwise at-most-one:
+  minimal 729 vars / 8,829 clauses, natural 729 / 11,745, extended 729 / 11,988. The reduced
+  encoding is built per puzzle (:mod:`satdoku.cnf.reduced`).
+- amo: how an at-most-one constraint becomes clauses (:data:`AMO_ENCODINGS`): ``pairwise`` (no
+  new variables, k*(k-1)/2 binary clauses) or one of python-sat's cardinality encodings. The
+  full encodings use :data:`DEFAULT_AMO` (pairwise) throughout; the reduced one writes lists up
+  to :data:`PAIRWISE_MAX` literals pairwise and longer ones with :data:`DEFAULT_REDUCED_AMO`.
+
+Measurements behind the choices are in ``docs/large-grids.md``.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from dataclasses import dataclass
+from typing import Callable, Iterator, Sequence
+
+from pysat.card import CardEnc, EncType
+from pysat.formula import IDPool
+
+from ..errors import OptionError
+from ..model.geometry import Geometry
+
+__all__ = [
+    "var", "unvar", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO",
+    "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX", "check_encoding", "check_amo", "check_choices",
+    "amo_clauses",
+    "amo_size", "formula_size", "base_clauses", "base_formula", "CHUNK",
+]
+
+Clause = list[int]
+
+DEFAULT_ENCODING = "extended"
+DEFAULT_AMO = "pairwise"
+DEFAULT_REDUCED_AMO = "seqcounter"
+
+#: In the reduced encoding, at-most-one lists up to this long are pairwise, longer ones use
+#: the ``amo`` cardinality encoding (the threshold of 8 was measured: docs/large-grids.md).
+PAIRWISE_MAX = 8
+
+#: Clauses handed over between two looks at the deadline while building.
+CHUNK = 20_000
+
+
+def var(cell: int, d: int, size: int) -> int:
+    """The variable "``cell`` holds digit ``d``" of an N x N grid (N = ``size``).
+
+    >>> var(0, 1, 9), var(80, 9, 9)
+    (1, 729)
+    """
+    return cell * size + d
+
+
+def unvar(v: int, size: int) -> tuple[int, int]:
+    """(cell, digit) of variable ``v``: the inverse of :func:`var`.
+
+    >>> unvar(729, 9)
+    (80, 9)
+    """
+    cell, d0 = divmod(v - 1, size)
+    return cell, d0 + 1
+
+
+@dataclass(frozen=True)
+class Encoding:
+    """A named set of constraint families (see the table in the module docstring)."""
+
+    name: str
+    description: str
+    cell_amo: bool
+    house_alo: bool
+    reduced: bool = False
+
+
+#: The encodings by name; ``extended`` is the default below 36x36, ``reduced`` from it (the
+#: choice is :func:`satdoku.tasks.solvers.choose_encoding`).
+ENCODINGS: dict[str, Encoding] = {
+    "minimal": Encoding("minimal", "every cell has a digit; no digit twice in a house",
+                        cell_amo=False, house_alo=False),
+    "natural": Encoding("natural", "minimal + every cell has at most one digit",
+                        cell_amo=True, house_alo=False),
+    "extended": Encoding("extended", "natural + every house has every digit",
+                         cell_amo=True, house_alo=True),
+    "reduced": Encoding("reduced", "extended over the pairs that givens and singles leave open",
+                        cell_amo=True, house_alo=True, reduced=True),
+}
+
+#: At-most-one encodings by name: None is pairwise, else python-sat's cardinality encoding.
+AMO_ENCODINGS: dict[str, int | None] = {
+    "pairwise": None,
+    **{name: getattr(EncType, name) for name in (
+        "seqcounter", "ladder", "bitwise", "totalizer", "sortnetwrk", "cardnetwrk",
+        "mtotalizer", "kmtotalizer")},
+}
+
+
+def check_encoding(name: str) -> Encoding:
+    """The :class:`Encoding` called ``name``; :class:`OptionError` naming the choices if none."""
+    try:
+        return ENCODINGS[name]
+    except KeyError:
+        raise OptionError(f"unknown encoding {name!r}; choose one of "
+                          f"{', '.join(ENCODINGS)}") from None
+
+
+def check_amo(name: str) -> str:
+    """``name`` when it is an at-most-one encoding; :class:`OptionError` naming the choices."""
+    if name not in AMO_ENCODINGS:
+        raise OptionError(f"unknown at-most-one encoding {name!r}; choose one of "
+                          f"{', '.join(AMO_ENCODINGS)}")
+    return name
+
+
+def check_choices(encoding: str | None, amo: str | None) -> None:
+    """OptionError unless ``encoding`` and ``amo`` (either may be None: chosen later) are
+    names satdoku knows."""
+    if encoding is not None:
+        check_encoding(encoding)
+    if amo is not None:
+        check_amo(amo)
+
+
+def amo_clauses(amo: str, pool: IDPool) -> Callable[[Sequence[int]], list[Clause]]:
+    """A function that writes "at most one of these lits" in the ``amo`` encoding."""
+    kind = AMO_ENCODINGS[check_amo(amo)]
+    if kind is None:
+        # itertools and map keep the pair loop in C: this is most of the 64x64 build time.
+        return lambda lits: list(map(list, itertools.combinations([-x for x in lits], 2)))
+    return lambda lits: CardEnc.atmost(lits=list(lits), bound=1, vpool=pool,
+                                       encoding=kind).clauses
+
+
+def amo_size(k: int, amo: str) -> int:
+    """About how many clauses an at-most-one of ``k`` literals takes (exact for pairwise)."""
+    if k < 2:
+        return 0
+    return k * (k - 1) // 2 if amo == "pairwise" else 4 * k
+
+
+def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> tuple[int, int]:
+    """(variables, clauses) of the base formula, from the counting formulas (nothing built).
+
+    Exact for pairwise at-most-one, an estimate for the others.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> [formula_size(geometry(3, 3), e) for e in ("minimal", "natural", "extended")]
+    [(729, 8829), (729, 11745), (729, 11988)]
+    """
+    enc = check_encoding(encoding)
+    n = geometry.size
+    groups = 3 * n * n + (n * n if enc.cell_amo else 0)
+    clauses = n * n + groups * amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
+    extra = 0 if amo == "pairwise" else groups * n
+    return n ** 3 + extra, clauses
+
+
+def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO, pool: IDPool | None = None) -> Iterator[list[Clause]]:
+    """The base formula of ``geometry`` (no clues) in chunks of clauses, built as they go.
+
+    The families come in this order: cell at-least-one, cell at-most-one, house at-most-one,
+    house at-least-one (those the encoding has). Auxiliary variables come from ``pool``
+    (default: numbered from ``N**3 + 1``).
+    """
+    enc = check_encoding(encoding)
+    if enc.reduced:
+        raise OptionError("the reduced encoding has no base formula: it is built per puzzle")
+    n = geometry.size
+    pool = pool or IDPool(start_from=n ** 3 + 1)
+    at_most_one = amo_clauses(amo, pool)
+    cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(n * n)]
+    yield [list(lits) for lits in cell_lits]
+    chunk: list[Clause] = []
+    if enc.cell_amo:
+        for lits in cell_lits:
+            chunk.extend(at_most_one(lits))
+            if len(chunk) >= CHUNK:
+                yield chunk
+                chunk = []
+    for house in geometry.houses:
+        for d in range(1, n + 1):
+            chunk.extend(at_most_one([c * n + d for c in house]))
+        if len(chunk) >= CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+    if enc.house_alo:
+        yield [[c * n + d for c in house] for house in geometry.houses for d in range(1, n + 1)]
+
+
+@functools.lru_cache(maxsize=8)
+def base_formula(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
+                 amo: str = DEFAULT_AMO) -> tuple[int, tuple[Clause, ...]]:
+    """(variables, clauses) of the whole base formula of ``geometry`` without clues, cached
+    (do not modify the clauses).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> nvars, clauses = base_formula(geometry(3, 3))
+    >>> nvars, len(clauses)
+    (729, 11988)
+    """
+    n3 = geometry.size ** 3
+    pool = IDPool(start_from=n3 + 1)
+    clauses = tuple(c for chunk in base_clauses(geometry, encoding, amo, pool) for c in chunk)
+    return max(n3, pool.top), clauses

@@ -1,0 +1,162 @@
+"""Streams of text lines: reading them from any file in bounded memory, and cutting them into
+pieces that worker processes parse on their own (:class:`LineSplitter`, :func:`parse_chunk`).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from ..errors import PuzzleError
+from ..model.alphabet import UNKNOWN, Alphabet, make_alphabet
+from ..model.geometry import geometry_for_size
+from ..model.puzzle import Puzzle
+from .reader import HEADER, RULE, Reader, stream_puzzles
+
+__all__ = ["read_lines", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
+
+
+def _size_text(chars: int) -> str:
+    return f"{chars >> 20} MiB" if chars >= 1 << 20 else f"{chars} characters"
+
+
+#: A line longer than this is no puzzle (a 400x400 grid on one line of integers takes ~640 KB,
+#: a 1024x1024 one ~5 MB): reading stops there with a located error, so an endless stream
+#: without line ends (``< /dev/zero``) costs bounded memory.
+MAX_LINE_CHARS = 8 << 20
+
+
+def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
+    """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
+    replaced; a text stream is read as it is), without their line ends, read in blocks; any
+    stream works, FIFOs and devices included. A line longer than ``limit`` (default :data:`MAX_LINE_CHARS`) raises
+    :class:`PuzzleError` naming it, and reading stops.
+
+    >>> import io
+    >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
+    ['a', 'b']
+    >>> list(read_lines(io.BytesIO(b"1234567890"), "t", limit=4))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
+    """
+    import codecs
+    limit = MAX_LINE_CHARS if limit is None else limit
+    decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    read = getattr(stream, "read1", stream.read)
+    pending: list[str] = []
+    size, number, first = 0, 0, True
+    while True:
+        block = read(1 << 16)
+        text = block if isinstance(block, str) else decoder.decode(block, final=not block)
+        if first and text:
+            text, first = text.removeprefix("\ufeff"), False
+        parts = text.split("\n")
+        if len(parts) > 1:
+            number += 1
+            yield "".join(pending + [parts[0]]).removesuffix("\r")
+            for part in parts[1:-1]:
+                number += 1
+                yield part.removesuffix("\r")
+            pending, size = [], 0
+        pending.append(parts[-1])
+        size += len(parts[-1])
+        if size > limit:
+            number += 1
+            raise PuzzleError(f"line {number} is longer than {_size_text(limit)}: not a "
+                              f"puzzle; reading stops", source=source, line=number)
+        if not block:
+            if size:
+                yield "".join(pending).removesuffix("\r")
+            return
+
+
+# Splitting a stream of lines into chunks that other processes parse on their own.
+
+class LineSplitter:
+    """Says, line by line, where a stream may be cut so that each piece parses alone exactly
+    as it would in the whole stream (see :func:`parse_chunk`).
+
+    The reader of :func:`parse_puzzles` carries state from line to line: an open multi-line
+    grid, a pending ``Grid 01`` header, a whole-line comment that would name the next grid.
+    Right after a one-liner the first two are gone, and the comment is known here: so a cut
+    is allowed after a line that is a one-liner for the reader in any state, and the comment
+    goes with the next piece. Multi-line grids are never cut (:meth:`feed` says no until a
+    one-liner comes; the caller decides how long to wait).
+
+    >>> splitter = LineSplitter()
+    >>> [splitter.feed(line) for line in ["# title", "." * 81, "1 . | 3 .", "." * 81]]
+    [False, True, False, True]
+    >>> splitter.comment is None
+    True
+    """
+
+    def __init__(self, box: tuple[int, int] | None = None,
+                 alphabet: str | Alphabet | None = None) -> None:
+        if box is not None:
+            geometry_for_size(box[0] * box[1], box)  # as parse_puzzles: OptionError at once
+        self._reader = reader = Reader("", box, make_alphabet(alphabet))  # never fed
+        self.comment: str | None = None  # the whole-line comment the reader holds
+        self._maybe_block = False  # a multi-line grid may be open in the reader
+        # The reader's fast path, one table per one-liner length: symbols above N unknown.
+        self._tables = {length: bytes(d if d <= n else UNKNOWN for d in reader.fast_table)
+                        for length, n in reader.fast_sizes.items()}
+
+    def feed(self, raw: str) -> bool:
+        """Take the next line; True when the stream may be cut after it."""
+        s = raw.strip()
+        if not s:
+            self.comment = None
+            return False
+        if s[0] == "#":  # ends any grid; names the next one
+            self.comment = s.lstrip("#").strip() or None
+            self._maybe_block = False
+            return False
+        hash_at = s.find("#")
+        if hash_at >= 0:
+            s = s[:hash_at].rstrip()
+        table = self._tables.get(len(s))
+        if table is not None and self._fast(s, table):
+            if not self._maybe_block:
+                return True  # the reader's fast path: the comment stays as it is
+            if not (HEADER.match(s) or RULE.fullmatch(s)):
+                # An open grid ends and the line is a one-liner of its own. (A grid can only
+                # be open after a content line, which cleared the comment.)
+                self._maybe_block = False
+                return True
+        if HEADER.match(s):
+            self.comment, self._maybe_block = None, False
+        elif RULE.fullmatch(s):
+            if not self._maybe_block and self._reader._is_dash_row(s):
+                self.comment, self._maybe_block = None, True
+        else:
+            self.comment, self._maybe_block = None, True
+        return False
+
+    @staticmethod
+    def _fast(s: str, table: bytes) -> bool:
+        """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
+        try:
+            return s.encode("ascii").translate(table).find(UNKNOWN) < 0
+        except UnicodeEncodeError:
+            return False
+
+
+def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
+                comment: str | None = None, finish: bool = True,
+                box: tuple[int, int] | None = None,
+                alphabet: str | Alphabet | None = None) -> Iterator[Puzzle]:
+    """Puzzles from a piece of a stream cut where :class:`LineSplitter` allowed it.
+
+    ``first_line`` numbers its first line; ``comment`` is the splitter's comment at the cut;
+    ``finish=False`` for a piece that more lines follow (or that ended in a read error: then,
+    as in the whole stream, a grid left open is dropped). Puzzles are numbered (``index``)
+    from 1 within the piece.
+
+    >>> [p.line for p in parse_chunk(["# x", "." * 81], "f.txt", first_line=7)]
+    [8]
+    """
+    if box is not None:
+        geometry_for_size(box[0] * box[1], box)
+    reader = Reader(source, box, make_alphabet(alphabet))
+    reader.comment = comment
+    return stream_puzzles(reader, lines, first_line, finish)

@@ -1,0 +1,312 @@
+"""Reports of the setter's questions: explanations, ratings, true candidates, generated puzzles.
+
+The same formats and rules as every report (:mod:`satdoku.output.report`).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..model.alphabet import Alphabet, alphabet_for
+from ..io.text import format_grid
+from .report import (Report, cell_list, constraint_lines, grid_text, marked_grid, painter,
+                     place, plural, printable, puzzle_fields, warning_lines)
+
+__all__ = ["ExplanationReport", "RatingReport", "GeneratedReport", "CandidatesReport"]
+
+
+class ExplanationReport(Report):
+    """``explain``: (puzzle, :class:`~satdoku.tasks.explain.Explanation` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
+              "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
+              "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
+
+    def record(self, item) -> dict[str, Any]:
+        p, e = item.puzzle, item.result
+        rec = puzzle_fields(p, e is None)
+        if e is None:
+            return rec
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        rec.update(status=e.status, message=e.message)
+        if e.status == "unsolvable":
+            rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
+            rec["core"] += [e.describe(("rule", i)) for i in e.core_rules]
+            rec["sat_calls"] = e.sat_calls
+        if e.path is not None:
+            rec["steps"] = [step.as_dict() for step in e.path]
+        if e.removable is not None:
+            rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
+            rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
+            rec["sat_calls"] = e.sat_calls
+        rec["solution"] = grid_text(e.solution, alphabet)
+        rec["second"] = grid_text(e.second, alphabet)
+        if e.status == "multiple":
+            rec["differing"] = [geo.cell_name(c) for c in e.differing]
+        if e.steps is not None:
+            rec.update(e.steps.as_dict())
+            rec.update({k: e.search.get(k) for k in ("guesses", "backtracks", "nodes")})
+        rec["time_ms"] = round(e.time_ms, 3)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        status = rec["status"]
+        if status == "unsolvable":
+            return f"unsolvable: {', '.join(rec['core'])}"
+        if status == "multiple":
+            return f"multiple: {' '.join(rec['differing'])}"
+        if status == "unique":
+            return f"unique: {rec.get('hardest') or 'by SAT'}"
+        return status
+
+    def pretty(self, item) -> str:
+        p, e = item.puzzle, item.result
+        head = f"{place(p)}: "
+        if e is None:
+            return f"{head}invalid\n\n"
+        geo = e.grid.geometry
+        alphabet = p.alphabet or alphabet_for(geo.size)
+        out = []
+        if e.status == "unsolvable":
+            what = plural(len(e.core), "given")
+            if e.core_rules:
+                what += f" and {plural(len(e.core_rules), 'rule')}"
+            out.append(f"{head}unsolvable: these {what} cannot all hold, and each of them is "
+                       f"needed for that:")
+            if e.core:
+                out.append("  " + ", ".join(f"{geo.cell_name(c)}={alphabet.symbol(d)}"
+                                            for c, d in e.core))
+            out += [f"  {printable(e.describe(('rule', i)))}" for i in e.core_rules]
+            out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet, self.color))
+        elif e.status == "multiple":
+            out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
+                       f"cells ({cell_list(geo, e.differing, 20)}), marked:")
+            out.append(marked_grid(e.solution, set(e.differing), alphabet, self.color))
+            out.append("")
+            out.append(marked_grid(e.second, set(e.differing), alphabet, self.color))
+        elif e.status == "unique" and e.steps is None:
+            out.append(f"{head}unique solution")
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
+        elif e.status == "unique":
+            s = e.steps
+            out.append(f"{head}unique solution; it takes {s.hardest}")
+            out.append(f"  naked singles: {s.naked}, hidden singles: {s.hidden}, "
+                       f"locked-candidate steps: {s.locked}")
+            if s.hardest == "guessing":
+                g = e.search
+                out.append(f"  techniques stall with {s.open_cells} cells open; native search: "
+                           f"{plural(g['guesses'], 'guess', 'guesses')}, "
+                           f"{plural(g['backtracks'], 'backtrack')}"
+                           + (" (timed out)" if g.get("timeout") else ""))
+            out.append(format_grid(e.solution, "pretty", alphabet,
+                                   painter(e.grid, color=self.color)))
+        else:
+            out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
+        if e.path is not None:
+            out.append(f"  the solving path, {len(e.path)} steps:")
+            out += [f"  {step.step:>4}. {'  ' * step.depth}{printable(step.text)}"
+                    for step in e.path]
+        if e.removable is not None:
+            total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
+            out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "
+                       f"unique:" if e.removable else "  no given or rule can go: each is needed")
+            if e.removable:
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.removable))
+                out.append(f"  a minimal set that still gives one solution ({len(e.kept)} of "
+                           f"{total}):")
+                out.append("    " + ", ".join(printable(e.describe(m, alphabet))
+                                              for m in e.kept))
+        out += constraint_lines(p)
+        return "\n".join(out) + "\n\n"
+
+    def picture(self, item) -> str:
+        from .svg import render_svg
+        p, e = item.puzzle, item.result
+        if e is None:
+            raise ValueError("no picture of a puzzle that could not be read")
+        alphabet = p.alphabet or alphabet_for(e.grid.size)
+        title = p.name or place(p)
+        rules = [e.constraints[i] for i in e.core_rules]
+        if e.status == "unsolvable":
+            names = [e.describe(("given", c), alphabet) for c, _ in e.core]
+            names += [e.describe(("rule", i)) for i in e.core_rules]
+            return render_svg(e.grid, highlight=[c for c, _ in e.core], alphabet=alphabet,
+                              title=title, constraints=rules or p.constraints,
+                              caption="unsolvable: these cannot all hold, and each is "
+                                      "needed: " + ", ".join(names))
+        if e.status == "multiple":
+            return render_svg(e.grid, e.solution, second=e.second, highlight=e.differing,
+                              alphabet=alphabet, title=title, constraints=p.constraints,
+                              caption=f"multiple solutions; two differ at "
+                                      f"{len(e.differing)} cells (marked)")
+        caption = e.status if e.steps is None else f"{e.status}; it takes {e.steps.hardest}"
+        return render_svg(e.grid, e.solution, alphabet=alphabet, title=title,
+                          constraints=p.constraints,
+                          caption=caption + (f": {e.message}" if e.message else ""))
+
+    def diagnostics(self, item) -> list[str]:
+        p, e = item.puzzle, item.result
+        if e is None:
+            return [printable(str(p.error))] if p.error else []
+        if e.status in ("unsolvable", "multiple", "unique"):
+            return []
+        return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
+
+
+class RatingReport(Report):
+    """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
+              "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
+              "guesses", "nodes", "conflicts", "time_ms", "message")
+
+    def record(self, item) -> dict[str, Any]:
+        p, rating = item.puzzle, item.result
+        rec = puzzle_fields(p, rating is None)
+        if rating is None:
+            return rec
+        rec.update(status=rating.status, score=rating.score, label=rating.label)
+        if rating.steps is not None:
+            rec.update(rating.steps.as_dict())
+        if rating.score is not None:
+            rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
+        rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
+        return rec
+
+    def line(self, item) -> str:
+        _, rating = item.puzzle, item.result
+        if rating is None:
+            return "invalid"
+        if rating.score is None:
+            return rating.status
+        return f"{rating.score:.2f} {rating.label}"
+
+    def pretty(self, item) -> str:
+        p, rating = item.puzzle, item.result
+        if rating is None or rating.score is None:
+            return f"{place(p)}: {'invalid' if rating is None else rating.status}\n"
+        takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
+        return (f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
+                f"{plural(rating.guesses, 'guess', 'guesses')}, "
+                f"{plural(rating.conflicts, 'conflict')})\n")
+
+    def diagnostics(self, item) -> list[str]:
+        p, rating = item.puzzle, item.result
+        if rating is None:
+            return [printable(str(p.error))] if p.error else []
+        return [f"{place(p)}: {rating.message}"] if rating.message else []
+
+
+class GeneratedReport(Report):
+    """``generate``: one :class:`~satdoku.tasks.generate.Generated` per puzzle made."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "index", "seed", "box",
+              "symmetry", "clues", "minimal", "solution", "attempts", "sat_calls", "score",
+              "label", "time_ms")
+
+    def __init__(self, fmt: str = "pretty", *, alphabet: Alphabet | None = None,
+                 color: bool = False) -> None:
+        super().__init__(fmt, color=color)
+        self.alphabet = alphabet
+
+    def record(self, made) -> dict[str, Any]:
+        geo = made.puzzle.geometry
+        return {**puzzle_fields(None), "puzzle": format_grid(made.puzzle, "line", self.alphabet),
+                "status": "unique", "index": made.index, "seed": made.seed, "box": geo.shape,
+                "symmetry": made.symmetry, "clues": made.puzzle.nclues,
+                "minimal": made.minimal,
+                "solution": format_grid(made.solution, "line", self.alphabet),
+                "attempts": made.attempts, "sat_calls": made.sat_calls,
+                "score": made.rating.score if made.rating else None,
+                "label": made.rating.label if made.rating else None,
+                "time_ms": round(made.time_ms, 3)}
+
+    def line(self, made) -> str:
+        return format_grid(made.puzzle, "line", self.alphabet)
+
+    _MINIMAL = {True: "minimal", False: "not minimal", None: "minimality not proven"}
+
+    def _title(self, made) -> str:
+        rated = f", {made.rating.score:.2f} {made.rating.label}" if made.rating else ""
+        return (f"#{made.index} (seed {made.seed}): {made.puzzle.nclues} clues, unique, "
+                f"{self._MINIMAL[made.minimal]}{rated}")
+
+    def pretty(self, made) -> str:
+        grid = format_grid(made.puzzle, "pretty", self.alphabet,
+                           painter(made.puzzle, color=self.color))
+        return f"{self._title(made)}\n{grid}\n\n"
+
+    def picture(self, made) -> str:
+        from .svg import render_svg
+        return render_svg(made.puzzle, alphabet=self.alphabet, title=self._title(made))
+
+
+class CandidatesReport(Report):
+    """``candidates``: (puzzle, :class:`~satdoku.tasks.candidates.Candidates` or None) per puzzle."""
+
+    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates",
+              "sat_calls", "time_ms", "message")
+
+    @staticmethod
+    def _text(c, alphabet: Alphabet) -> dict[str, str]:
+        glue = "" if alphabet.symbols else ","
+        geo = c.grid.geometry
+        return {geo.cell_name(cell): glue.join(alphabet.symbol(d) for d in digits)
+                for cell, digits in c.digits.items()}
+
+    def record(self, item) -> dict[str, Any]:
+        p, c = item.puzzle, item.result
+        rec = puzzle_fields(p, c is None)
+        if c is None:
+            return rec
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        rec.update(status=c.status, count=c.count,
+                   candidates=[f"{cell}={digits}" for cell, digits in
+                               self._text(c, alphabet).items()],
+                   sat_calls=c.sat_calls, time_ms=round(c.time_ms, 3), message=c.message)
+        return rec
+
+    def line(self, item) -> str:
+        rec = self.record(item)
+        if rec["status"] in ("unique", "multiple", "unsolvable"):
+            return " ".join(rec["candidates"]) or rec["status"]
+        return rec["status"]
+
+    def pretty(self, item) -> str:
+        p, c = item.puzzle, item.result
+        if c is None or c.status not in ("unique", "multiple", "unsolvable"):
+            status = "invalid" if c is None else c.status
+            return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
+                + "\n\n"
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        texts = self._text(c, alphabet)
+        geo = c.grid.geometry
+        cells = [alphabet.symbol(d) if d else texts[geo.cell_name(i)] or "-"
+                 for i, d in enumerate(c.grid.cells)]
+        width = max(map(len, cells))
+        n = geo.size
+        r, bc = geo.band_shape
+        rule = "-+-".join(["-" * (bc * (width + 1) - 1)] * (n // bc))
+        lines = [f"{place(p)}: {c.status}"
+                 + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
+                 + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):"]
+        for row in range(n):
+            if row and row % r == 0:
+                lines.append(rule)
+            part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
+            lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        lines += constraint_lines(p)
+        return "\n".join(lines) + "\n\n"
+
+    def diagnostics(self, item) -> list[str]:
+        p, c = item.puzzle, item.result
+        if c is None:
+            return [printable(str(p.error))] if p.error else []
+        lines = warning_lines(p)
+        if c.message:
+            lines.append(f"{place(p)}: {c.status}: {c.message}")
+        return lines

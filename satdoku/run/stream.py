@@ -1,0 +1,221 @@
+"""One loop for every command: a stream of puzzles in, one outcome per puzzle out, in input order.
+
+:func:`stream` runs any task (:mod:`satdoku.tasks.base`: solve, count, explain, candidates,
+rate) over puzzles: here, on a pool of worker processes, or on a Dask cluster. A bad puzzle
+becomes the task's ``invalid`` outcome and the stream goes on. One task object serves the whole
+stream (one per worker process), so the SAT backend builds its base formula once per geometry
+and answers every puzzle with its clues as assumptions. Each puzzle's time limit starts when
+reading it began.
+
+With several processes and command-line inputs (:class:`satdoku.io.inputs.Inputs`), the parent
+only reads the files and cuts them into chunks of raw lines where a cut cannot change what they
+say (:class:`satdoku.io.lines.LineSplitter`); the workers parse and run the task, and the parent
+puts the puzzles back together with their source, line and index, in input order. Workers get
+each parsed puzzle's geometry, digits, parse time and rules, and send back what the task packs:
+pickling whole puzzles and results cost the parent about as much as parsing.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterable, Iterator, Protocol
+
+from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
+from ..io.lines import parse_chunk
+from ..model.grid import Grid
+from ..model.puzzle import Puzzle
+from ..tasks.base import Outcome, Task
+from ..tasks.solvers import pack_cells
+
+__all__ = ["TaskOptions", "stream", "run_here"]
+
+
+class TaskOptions(Protocol):
+    """What a stream takes: a task's options (picklable), which make the task and name its
+    class (whose class methods answer unreadable puzzles and unpack outcomes in the parent,
+    where no task is made)."""
+
+    def make(self) -> Task: ...
+
+    def task_class(self) -> type[Task]: ...
+
+
+def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcome]:
+    """The task on each puzzle in turn, here, yielding each outcome as soon as it is known."""
+    task = options.make()
+    try:
+        for puzzle in puzzles:
+            yield task.run(puzzle)
+    finally:
+        task.close()
+
+
+def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
+           scheduler: str | None = None, chunk_size: int | None = None) -> Iterator[Outcome]:
+    """Outcomes of ``puzzles`` in input order: on a Dask cluster when ``scheduler`` is given,
+    on a pool of ``jobs`` processes (0: one per core) when ``jobs != 1``, else here.
+
+    Command-line inputs (:func:`satdoku.io.inputs.iter_inputs`) not yet started are parsed in
+    the workers, ``chunk_size`` raw lines a task; other iterables are parsed here, and sent
+    ``chunk_size`` puzzles a task. Either way a task holds fewer big grids
+    (:func:`satdoku.io.inputs.puzzle_work`: one 25x25 puzzle a task).
+
+    >>> from satdoku.io.text import parse_puzzles
+    >>> from satdoku.tasks.solvers import SolveOptions
+    >>> [o.result.status for o in stream(parse_puzzles(["1.3..4.2.34.4.23"]), SolveOptions(),
+    ...                                  jobs=2)]
+    ['solved']
+    """
+    if scheduler is not None:
+        from .parallel import DEFAULT_CHUNK_SIZE, ordered_dask
+        return ordered_dask(puzzles, scheduler=scheduler, work=_dask_chunk, args=(options,),
+                            pack=_pack, join=_Joiner(options), weight=_work,
+                            chunk_size=chunk_size or DEFAULT_CHUNK_SIZE)
+    if jobs != 1:
+        from ..io.inputs import Inputs
+        from .parallel import DEFAULT_CHUNK_SIZE, ordered_pool
+        chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
+        if isinstance(puzzles, Inputs) and not puzzles.started:
+            return ordered_pool(puzzles.chunks(chunk_size), jobs=jobs, init=_init_worker,
+                                initargs=(options,), work=_pieces,
+                                pack=_PiecePacker(puzzles.box, puzzles.alphabet),
+                                join=_PieceJoiner(options), chunk_size=1)
+        return ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
+                            work=_chunk, pack=_pack, join=_Joiner(options),
+                            chunk_size=chunk_size, weight=_work)
+    return run_here(puzzles, options)
+
+
+# In a worker process: the task, made once.
+
+_worker: Task | None = None  # this pool worker's task
+_dask_workers: dict[Any, Task] = {}  # per options (a Dask worker lives long)
+
+
+def _init_worker(options: TaskOptions) -> None:
+    global _worker
+    _worker = options.make()
+
+
+def _pack(puzzle: Puzzle) -> tuple | None:
+    """A parsed puzzle as a worker needs it (None: unreadable, answered by the parent)."""
+    grid = puzzle.grid
+    if puzzle.error is not None or grid is None:
+        return None
+    return (grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms,
+            puzzle.constraints, puzzle.alphabet)
+
+
+def _unpacked(item: tuple) -> Puzzle:
+    geo, data, parse_ms, constraints, alphabet = item
+    return Puzzle(Grid(geo, tuple(data)), "", 0, 0, alphabet=alphabet, parse_ms=parse_ms,
+                  constraints=constraints)
+
+
+def _run_packed(task: Task, packed: list[tuple | None]) -> list[Any]:
+    return [None if item is None else task.pack(task.run(_unpacked(item)))
+            for item in packed]
+
+
+def _chunk(packed: list[tuple | None]) -> list[Any]:
+    assert _worker is not None, "worker not initialised"
+    return _run_packed(_worker, packed)
+
+
+def _dask_chunk(options: TaskOptions, packed: list[tuple | None]) -> list[Any]:
+    task = _dask_workers.get(options)
+    if task is None:
+        task = _dask_workers[options] = options.make()
+    return _run_packed(task, packed)
+
+
+class _Joiner:
+    """Puts a chunk's puzzles and their packed outcomes back together (in the parent, where
+    the task's class answers: no task, so no solver, is made here)."""
+
+    def __init__(self, options: TaskOptions) -> None:
+        self.task = options.task_class()
+
+    def __call__(self, chunk: list[Puzzle], results: list[Any]) -> Iterator[Outcome]:
+        task = self.task
+        for puzzle, item in zip(chunk, results):
+            yield task.invalid(puzzle) if item is None else task.unpack(puzzle, item)
+
+
+# Parsing in the workers: the pieces of Inputs.chunks, one per task. A piece of raw lines comes
+# back as one tuple per puzzle (line, index, name, alphabet, error, geometry, digits,
+# parse_ms, rules, the packed outcome or None).
+
+class _PiecePacker:
+    """Packs pieces for the workers, with the box and alphabet the puzzles are read with."""
+
+    def __init__(self, box: tuple[int, int] | None, alphabet: str | None) -> None:
+        self.reading = (box, alphabet)
+
+    def __call__(self, piece: LineChunk | ParsedChunk) -> tuple:
+        if isinstance(piece, LineChunk):
+            return ("lines", piece.source, piece.first_line, piece.lines, piece.comment,
+                    piece.finish, self.reading)
+        return ("parsed", [_pack(p) for p in piece.puzzles])
+
+
+def _pieces(packed: list[tuple]) -> list[list]:
+    assert _worker is not None, "worker not initialised"
+    return [_parse_and_run(_worker, item) if item[0] == "lines" else
+            _run_packed(_worker, item[1]) for item in packed]
+
+
+def _parse_and_run(task: Task, item: tuple) -> list[tuple]:
+    _, source, first_line, lines, comment, finish, (box, alphabet) = item
+    puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
+                          finish=finish, box=box, alphabet=alphabet)
+    clock = time.perf_counter
+    out = []
+    while True:
+        start = clock()
+        puzzle = next(puzzles, None)
+        if puzzle is None:
+            return out
+        puzzle.parse_ms = parse_ms = (clock() - start) * 1000
+        grid = puzzle.grid
+        if puzzle.error is not None or grid is None:
+            out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, puzzle.error,
+                        None, None, parse_ms, (), None))
+            continue
+        out.append((puzzle.line, puzzle.index, puzzle.name, puzzle.alphabet, None,
+                    grid.geometry, pack_cells(grid.cells, grid.size), parse_ms,
+                    puzzle.constraints, task.pack(task.run(puzzle))))
+
+
+class _PieceJoiner(_Joiner):
+    """Puts the pieces back together, numbering each input's puzzles from its tally."""
+
+    def __call__(self, chunk: list, results: list[list]) -> Iterator[Outcome]:
+        task = self.task
+        for piece, items in zip(chunk, results):
+            tally = piece.tally
+            if not isinstance(piece, LineChunk):
+                first = tally.found + 1 if tally is not None else 0
+                for i, (puzzle, item) in enumerate(zip(piece.puzzles, items), first):
+                    if tally is not None:  # parsed here after the workers parsed the start
+                        puzzle.index = i
+                    yield task.invalid(puzzle) if item is None else task.unpack(puzzle, item)
+                if tally is not None:
+                    tally.found += len(piece.puzzles)
+                continue
+            source, base = piece.source, tally.found
+            for (line, index, name, alphabet, error, geo, cells, parse_ms, constraints,
+                 packed) in items:
+                grid = None if geo is None else Grid(geo, tuple(cells))
+                puzzle = Puzzle(grid, source, line, base + index, name, alphabet, error,
+                                parse_ms, constraints)
+                yield task.invalid(puzzle) if packed is None else task.unpack(puzzle, packed)
+            tally.found += len(items)
+            if piece.last and not tally.found:
+                yield task.invalid(no_puzzles(source))
+
+
+def _work(puzzle: Puzzle) -> float:
+    """A parsed puzzle's weight in a chunk (see :func:`satdoku.io.inputs.puzzle_work`)."""
+    return puzzle_work(puzzle.grid.geometry.ncells) if puzzle.grid is not None else 1.0
+

@@ -1,0 +1,130 @@
+"""Time limits for python-sat solvers: one watchdog thread, conflict-budget slices, Ctrl-C.
+
+MiniSat-like solvers have ``interrupt()``, called from one watchdog thread at the deadline;
+CaDiCaL has none, so it solves in slices of a conflict budget, each sized from the conflict
+rate just seen to last half the time the call has taken so far (at least
+:data:`~satdoku.sat.catalogue.SLICE_MIN_S`, at most 4 times the last, and at most half the time
+left before the deadline), with the clock read between slices (docs/tuning.md).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from ..deadline import Deadline
+from .catalogue import SLICE_MIN_S, SatSolverInfo
+
+__all__ = ["Clock", "pysat_call", "keep_interrupts_ignored"]
+
+
+class _Watchdog:
+    """One thread that calls a function at a deadline: cheaper than a Timer thread per puzzle."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._deadline = 0.0
+        self._action: Any = None
+        self._thread: threading.Thread | None = None
+
+    def arm(self, deadline: float, action: Any) -> None:
+        with self._cond:
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="satdoku-watchdog",
+                                                daemon=True)
+                self._thread.start()
+            self._deadline, self._action = deadline, action
+            self._cond.notify()
+
+    def disarm(self) -> None:
+        # Under the lock: once this returns, the action can no longer fire.
+        with self._cond:
+            self._action = None
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                if self._action is None:
+                    self._cond.wait()
+                    continue
+                remaining = self._deadline - time.perf_counter()
+                if remaining > 0:
+                    self._cond.wait(remaining)
+                    continue
+                action, self._action = self._action, None
+                action()
+
+
+def pysat_call(method, *args: Any, **kwargs: Any) -> Any:
+    """A python-sat call; its "Caught keyboard interrupt" error becomes KeyboardInterrupt."""
+    try:
+        return method(*args, **kwargs)
+    except KeyboardInterrupt:
+        raise
+    except Exception as error:  # pysolvers.error, the only thing these calls raise
+        if "keyboard interrupt" in str(error).lower():
+            raise KeyboardInterrupt from None
+        raise
+
+
+def keep_interrupts_ignored() -> None:
+    """When SIGINT is ignored (a background job), keep python-sat from turning it back into
+    KeyboardInterrupt inside a solve call."""
+    import signal
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        from pysat import solvers as pysat_solvers
+        pysat_solvers.MainThread.check = staticmethod(lambda: False)
+
+
+class Clock:
+    """Solve calls of one :class:`SatSolverInfo`'s solvers within deadlines."""
+
+    def __init__(self, info: SatSolverInfo) -> None:
+        self.info = info
+        self._watchdog: _Watchdog | None = None
+
+    def solve(self, solver: Any, assumptions: list[int], deadline: Deadline,
+              conflicts: int | None = None, small: bool = True) -> bool | None:
+        """One solve call of a python-sat ``solver``: True, False, or None when the deadline
+        (or ``conflicts``, a budget that gives the same answer on every machine) ran out first.
+        ``small``: a grid up to OPTIONS_MAX_SIZE, solved in one call when there is no limit."""
+        if conflicts is not None:
+            solver.conf_budget(conflicts)
+            return pysat_call(solver.solve_limited, assumptions=assumptions)
+        if deadline.unlimited and (small or not self.info.budget):
+            return pysat_call(solver.solve, assumptions=assumptions)
+        # Bigger grids solve in slices even without a limit, so that Python gets control back
+        # often enough to act on SIGTERM and SIGHUP (only Ctrl-C reaches into a solve call).
+        if deadline.expired():
+            return None
+        if self.info.interrupt and not deadline.unlimited:
+            if self._watchdog is None:
+                self._watchdog = _Watchdog()
+            self._watchdog.arm(deadline.at, solver.interrupt)
+            try:
+                return pysat_call(solver.solve_limited, assumptions=assumptions,
+                                  expect_interrupt=True)
+            finally:
+                self._watchdog.disarm()
+                solver.clear_interrupt()
+        # Start small: on a 25x25 puzzle CaDiCaL may manage only 1,000 conflicts a second.
+        budget = 10
+        first = time.perf_counter()
+        while True:
+            begun = time.perf_counter()
+            conflicts_before = solver.accum_stats().get("conflicts", 0)
+            solver.conf_budget(budget)
+            answer = pysat_call(solver.solve_limited, assumptions=assumptions)
+            if answer is not None:
+                return answer
+            now = time.perf_counter()
+            if now >= deadline.at:
+                return None
+            # Size the next slice at the rate just seen: half the time this call has taken so
+            # far, at least SLICE_MIN_S, and at most half of what is left, so that a slower
+            # rate than the one just seen still ends it before the deadline.
+            done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
+            rate = done / max(now - begun, 1e-6)
+            target = min(max(SLICE_MIN_S, (now - first) / 2), (deadline.at - now) / 2)
+            budget = max(10, min(4 * budget, int(rate * target)))

@@ -1,0 +1,283 @@
+"""Engines: one python-sat solver holding one formula, and the way to read its models.
+
+Glossary (adds to :mod:`satdoku.cnf.varmap`):
+
+- full engine: the base formula of a geometry, serving every puzzle of that geometry with its
+  clues as assumptions: learnt clauses carry over and nothing is rebuilt, which is what makes
+  thousands of 9x9 puzzles a second possible.
+- reduced engine: one puzzle's reduced formula (clues folded away), dropped after it.
+- activation literal: a fresh variable ``act`` guarding clauses that must hold for one
+  question only: ``[-act, ...]`` counts while ``act`` is assumed, and the unit ``[-act]``
+  retires it for good. A puzzle's rules are added this way (:meth:`Engine.rule_acts`), and
+  kept while the same rules come again.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator
+
+from pysat.formula import IDPool
+from pysat.solvers import Solver as PysatSolver
+
+from ..budget import Budget
+from ..cnf.encodings import base_clauses
+from ..cnf.reduced import ReducedFormula
+from ..cnf.varmap import VarMap, full_map
+from ..deadline import Deadline
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from .catalogue import (COUNT_OPTIONS, DECISION_TEST_SOLVERS, OPTIONS_MAX_SIZE, REBUILD_EVERY,
+                        SOLVER_OPTIONS, SatSolverInfo)
+from .clock import pysat_call
+
+__all__ = ["Engine", "FullEngine", "ReducedEngine", "Settled"]
+
+#: Clauses handed to a solver in one call while loading a formula.
+_LOAD_CHUNK = 20_000
+
+
+class Engine:
+    """One python-sat solver, the formula loaded into it, and its variable map."""
+
+    per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
+    rebuild_every = 0  # puzzles before a new solver (0: never)
+    varmap: VarMap
+
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool,
+                 configure: dict[str, int] | None = None) -> None:
+        self.info = info
+        self.geometry = geometry
+        self.solver = PysatSolver(name=info.name)
+        settings = SOLVER_OPTIONS.get(info.name) if options else None
+        if configure:  # the caller's options (a portfolio's seeds and phases) come on top
+            settings = {**(settings or {}), **configure}
+        if settings:
+            self.solver.solver.configure(settings)  # before any clause: some options insist
+        self.settings = settings  # again on a rebuild
+        self.top = 0  # highest variable in use, activation literals included
+        self.nvars = 0
+        self.nclauses = 0
+        self.base = 0  # clauses of the formula itself (not of the rules added to it)
+        self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
+        self.broken = False  # interrupted inside the solver: no further call is allowed
+        # (key, constraints, activation literals, their clauses) of the rules in force
+        self.rules: tuple | None = None
+        self.retired = 0  # clauses of rules retired for good, still in the solver
+        self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
+
+    def fresh_var(self) -> int:
+        self.top += 1
+        return self.top
+
+    def load(self, chunks: Iterator[list[list[int]]], deadline: Deadline) -> None:
+        """Add the clauses of ``chunks``, timing building and loading apart; stops (TimeUp)
+        at the deadline between two chunks, and the next call goes on where this one ended."""
+        clock = time.perf_counter
+        add = self.solver.append_formula
+        while True:
+            t0 = clock()
+            chunk = next(chunks, None)
+            t1 = clock()
+            self.encode_s += t1 - t0
+            if chunk is None:
+                return
+            pysat_call(add, chunk)
+            self.nclauses += len(chunk)
+            self.load_s += clock() - t1
+            deadline.check()
+
+    def charge(self, stats: dict[str, Any]) -> None:
+        """Put the build and load time so far into a puzzle's ``stats`` (once)."""
+        stats["encode_ms"] = stats.get("encode_ms", 0.0) + self.encode_s * 1000
+        stats["load_ms"] = stats.get("load_ms", 0.0) + self.load_s * 1000
+        self.encode_s = self.load_s = 0.0
+        stats.update(self.stats)
+
+    def assumptions(self, grid: Grid) -> list[int]:
+        return self.varmap.clue_literals(grid)
+
+    def decode(self, model: list[int]) -> Grid:
+        return self.varmap.decode(model)
+
+    def rule_acts(self, constraints: tuple, budget: Budget) -> list[int]:
+        """The activation literals of ``constraints``: added on first use (each rule's clauses
+        guarded by a literal of its own, within ``budget``) and kept while the same rules come
+        again (explain, candidates and batches of one variant ask many questions of one
+        puzzle); other rules retire them for good."""
+        key = tuple(map(id, constraints))
+        if self.rules is not None and self.rules[0] == key:
+            return self.rules[2]
+        if self.rules is not None:
+            self.solver.append_formula([[-act] for act in self.rules[2]])
+            self.retired += self.rules[3]
+        from ..cnf.rules import RuleContext, encode_rules  # the rules' modules: only when needed
+        before = self.nclauses
+        budget.used = self.base
+        ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
+        acts: list[int] = []
+
+        def add(constraint: object, clauses: list[list[int]]) -> None:
+            act = self.fresh_var()
+            guarded = [[-act] + clause for clause in clauses]
+            pysat_call(self.solver.append_formula, guarded)
+            self.nclauses += len(guarded)
+            acts.append(act)
+
+        encode_rules(constraints, ctx, add)
+        # Holding the constraints keeps their ids (the key) valid.
+        self.rules = (key, tuple(constraints), acts, self.nclauses - before)
+        return acts
+
+    def delete(self) -> None:
+        if self.broken:
+            # Freeing a solver stopped inside a call can crash (CaDiCaL): let it go unfreed.
+            inner = self.solver.solver
+            for name, value in list(vars(inner).items()):
+                if type(value).__name__ == "PyCapsule":
+                    setattr(inner, name, None)
+        self.solver.delete()
+
+
+class FullEngine(Engine):
+    """The base formula of one geometry; clues are assumptions (or, fresh, unit clauses).
+
+    Incremental engines of grids up to :data:`~satdoku.sat.catalogue.OPTIONS_MAX_SIZE` keep
+    their base clauses and get a new solver every
+    :data:`~satdoku.sat.catalogue.REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`), and
+    count with the decision test where it was checked (:attr:`decision_test`, see
+    :meth:`satdoku.sat.solver.SatSolver._count`). A fresh engine for one puzzle (``units``)
+    keeps the plain ways, so that its counts (``rate``'s conflicts) stay what they were.
+    """
+
+    def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str,
+                 units: bool = False, configure: dict[str, int] | None = None) -> None:
+        small = geometry.size <= OPTIONS_MAX_SIZE
+        super().__init__(info, geometry, small, configure)
+        self.varmap = full_map(geometry)
+        self.n3 = self.varmap.nmapped
+        # Clues as unit clauses: a fresh engine for one puzzle, which keeps the plain ways.
+        self.units = self.per_puzzle = units
+        self.encoding = encoding
+        self.amo = amo
+        self.pool = IDPool(start_from=self.n3 + 1)
+        self.rebuild_every = REBUILD_EVERY if small and not units else 0
+        self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
+        self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
+        self.ready = False
+        self.keep = False  # never rebuilt (explain, generate: see SatSolver._engine)
+        self.uses = 0  # puzzles served by this solver (since the last rebuild)
+        self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
+        # "No decision made, so the grid is forced" (see SatSolver._count).
+        self.decision_test = (small and not units and info.name in DECISION_TEST_SOLVERS
+                              and COUNT_OPTIONS.get(info.name, {}).get("lucky") == 0)
+        self.counting = False  # COUNT_OPTIONS set (at the first count)
+        # The fast path's assumptions and decoding, without the map's method calls.
+        self.clue_literals = self.varmap.clue_literals
+        self.decode = self.varmap.decode  # type: ignore[method-assign]
+
+    def _chunks(self, chunks: Iterator[list[list[int]]]) -> Iterator[list[list[int]]]:
+        kept = self._kept
+        for chunk in chunks:
+            if kept is not None:
+                kept.append(chunk)
+            yield chunk
+
+    def prepare(self, deadline: Deadline) -> None:
+        """Finish loading the base formula (resumed where an earlier deadline stopped it)."""
+        if not self.ready:
+            self.load(self._pending, deadline)
+            self.ready = True
+            self.nvars = self.top = max(self.n3, self.pool.top)
+            self.base = self.nclauses
+
+    def due(self) -> bool:
+        """True when this solver has served its REBUILD_EVERY puzzles, or when the clauses of
+        the variant rules it retired outnumber its base clauses: a session of variant puzzles
+        would otherwise carry every earlier puzzle's rules (a 9x9 puzzle took 4 to 6 times its
+        time after a pass over 26 hard ones; docs/tuning.md)."""
+        if not self.ready or self.keep:
+            return False
+        return (bool(self.rebuild_every) and self.uses >= self.rebuild_every
+                or self.retired > self.base)
+
+    def never_rebuild(self) -> None:
+        self.keep = True
+        self.rebuild_every = 0
+        self._kept = None
+
+    def rebuild(self) -> None:
+        """A new solver with the same base formula (loaded by the next :meth:`prepare`).
+
+        Over a long batch the incremental solver slows down: learnt clauses pile up, and every
+        activation literal is one more variable that each ``get_model`` returns. A rebuild of a
+        9x9 engine costs about 4 ms (docs/floor.md).
+        """
+        self.delete()
+        self.solver = PysatSolver(name=self.info.name)
+        if self.settings:
+            self.solver.solver.configure(self.settings)
+        self._pending = (iter(self._kept) if self._kept is not None else
+                         base_clauses(self.geometry, self.encoding, self.amo,
+                                      IDPool(start_from=self.n3 + 1)))
+        self.ready = False
+        self.retired = 0
+        self.nclauses = 0
+        self.uses = 0
+        self.excluded = None
+        self.rules = None  # the variant rules in force: added again when next asked for
+        self.counting = False
+
+    def assumptions(self, grid: Grid) -> list[int]:
+        return [] if self.units else self.clue_literals(grid)
+
+    def exclusion(self, solution: Grid) -> int:
+        """An activation literal that, assumed, rules out ``solution`` (a complete grid).
+
+        The guarded clause is added once per solution and kept while the same solution is
+        asked about again; a new solution retires the old clause for good.
+        """
+        if self.excluded is not None and self.excluded[0] == solution.cells:
+            return self.excluded[1]
+        if self.excluded is not None:
+            self.solver.add_clause([-self.excluded[1]])
+        act = self.fresh_var()
+        self.solver.add_clause([-act] + self.varmap.exclusion(solution))
+        self.excluded = (solution.cells, act)
+        return act
+
+
+class ReducedEngine(Engine):
+    """One puzzle's reduced formula: no assumptions, decoded through its variable map."""
+
+    per_puzzle = True
+
+    def __init__(self, info: SatSolverInfo, formula: ReducedFormula, deadline: Deadline,
+                 configure: dict[str, int] | None = None) -> None:
+        super().__init__(info, formula.geometry, False, configure)
+        self.varmap = formula.varmap
+        self.nvars = self.top = formula.nvars
+        clauses = formula.clauses
+        self.load(iter([clauses[i:i + _LOAD_CHUNK] for i in range(0, len(clauses), _LOAD_CHUNK)]),
+                  deadline)
+        self.base = self.nclauses
+        # What the reduction did (propagate_ms: the singles), for each puzzle's stats.
+        self.stats = dict(formula.stats, eliminated=formula.eliminated,
+                          propagated=formula.assigned)
+        formula.clauses = []  # let the memory go while the solver works
+
+
+class Settled(Exception):
+    """The reduction decided the puzzle before any solver was needed."""
+
+    def __init__(self, formula: ReducedFormula) -> None:
+        super().__init__()
+        self.formula = formula
+
+    def solution(self, grid: Grid, constraints: tuple = ()) -> Grid | None:
+        """The one grid the reduction leaves, if it keeps every rule; None: no solution."""
+        formula = self.formula
+        if formula.contradiction is not None:
+            return None
+        solved = Grid(grid.geometry, tuple(formula.settled))
+        return None if any(c.check(solved) for c in constraints) else solved

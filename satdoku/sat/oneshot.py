@@ -1,0 +1,79 @@
+"""Solving from scratch: a fresh solver (or process) for every solve call.
+
+For solvers that take no assumptions and no clause after a solve (python-sat's Kissat, and
+``exec:`` binaries): each call gets the puzzle's whole formula (clues as unit clauses, or folded
+away when reduced), its rules, and one clause ruling out each solution found so far, so that a
+count to N costs N + 1 calls. Both kinds count through :func:`count_afresh`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Callable, Sequence
+
+from pysat.solvers import Solver as PysatSolver
+
+from ..cnf.formula import Formula
+from ..cnf.reduced import ReducedFormula
+from ..deadline import Deadline
+from ..model.grid import Grid
+from ..model.result import counted_status
+from .clock import pysat_call
+
+__all__ = ["count_afresh", "solve_in_pysat"]
+
+#: Runs one solve of the formula with these extra clauses: the model, or None (no solution).
+Run = Callable[[list[list[int]]], "Sequence[int] | None"]
+
+
+def count_afresh(formula: Formula | ReducedFormula, grid: Grid, limit: int, run: Run,
+                 solutions: list[Grid]) -> str:
+    """Solve ``formula`` with ``run`` until ``limit`` solutions or none is left, ruling out
+    each solution found (read strictly through the formula's variable map: a model that does
+    not describe a grid raises ModelError); the status. ``solutions`` fills as they come (kept
+    when a TimeUp stops the count)."""
+    if formula.contradiction is not None:
+        return "unsolvable"
+    blocks: list[list[int]] = []
+    while True:
+        # A reduction that settled every cell leaves nothing to solve: the empty model.
+        model = run(blocks) if formula.clauses or blocks else []
+        if model is None:
+            break
+        solution = formula.varmap.read(model)
+        solutions.append(solution)
+        if len(solutions) >= limit:
+            break
+        block = formula.varmap.blocking(solution, grid)
+        if not block:  # every cell was given or settled: there is no other solution
+            break
+        blocks.append(block)
+    if limit < 2:
+        return "solved" if solutions else "unsolvable"
+    return counted_status(len(solutions))
+
+
+def solve_in_pysat(name: str, formula: Formula | ReducedFormula, deadline: Deadline,
+                   stats: dict[str, Any]) -> Run:
+    """A :data:`Run` that loads the formula into a new python-sat solver ``name`` per call."""
+    clauses = formula.clauses
+
+    def run(extra: list[list[int]]) -> list[int] | None:
+        t0 = time.perf_counter()
+        solver = PysatSolver(name=name)
+        try:
+            for i in range(0, len(clauses), 20_000):
+                pysat_call(solver.append_formula, clauses[i:i + 20_000])
+                deadline.check()
+            pysat_call(solver.append_formula, extra)
+            t1 = time.perf_counter()
+            stats["load_ms"] += (t1 - t0) * 1000
+            try:
+                answer = pysat_call(solver.solve)
+            finally:
+                stats["solve_ms"] += (time.perf_counter() - t1) * 1000
+                stats["runs"] += 1
+            return solver.get_model() if answer else None
+        finally:
+            solver.delete()
+    return run

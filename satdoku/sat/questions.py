@@ -1,0 +1,159 @@
+"""Questions beyond solving, asked of a loaded formula under assumptions: a core of givens and
+rules that cannot all hold (explain), a solution with some cells assumed (candidates), and a
+solution other than a known one (generate).
+
+They need a SAT solver that takes assumptions (:data:`ASSUMPTIONS`); :class:`Questions` is
+the part of :class:`~satdoku.sat.solver.SatSolver` that asks them, through its engines.
+"""
+
+from __future__ import annotations
+
+from ..budget import Budget
+from ..deadline import NO_DEADLINE, Deadline, TimeUp
+from ..errors import SolverError
+from ..model.grid import Grid
+from ..model.result import Capabilities
+from .catalogue import check_for
+from .engines import FullEngine, Settled
+
+__all__ = ["Questions", "ASSUMPTIONS"]
+
+#: What cores, solutions with a cell assumed and other solutions need of a SAT solver.
+ASSUMPTIONS = Capabilities.needs("assumptions")
+
+
+class Questions:
+    """Cores, solutions under assumptions and other solutions (mixed into SatSolver, whose
+    ``_engine``, ``_run`` and limits they use)."""
+
+    def _require(self, task: str) -> None:
+        """OptionError unless this solver takes assumptions, which ``task`` needs."""
+        check_for(self.sat_solver, ASSUMPTIONS, task)
+
+    def core(self, grid: Grid, *, deadline: Deadline | None = None, constraints: tuple = ()
+             ) -> tuple[tuple[list[int], list[int]] | None, Grid | None]:
+        """Givens and rules that cannot all hold together, or a solution when there are none.
+
+        Returns ``((cells, rules), None)`` when ``grid`` under ``constraints`` has no solution:
+        with a full encoding they come from the solver's final conflict over the assumptions
+        (``get_core``: a clue literal per given, an activation literal per rule; ``rules`` are
+        indices into ``constraints``), an unsatisfiable subset but not necessarily a minimal one
+        (:func:`satdoku.tasks.explain.minimal_core` shrinks it); the reduced encoding has no
+        assumptions and gives every given. Returns ``(None, solution)`` otherwise.
+        Raises TimeUp at the deadline, TooBigError for a formula over the limit.
+        """
+        deadline = deadline or NO_DEADLINE
+        self._require("explain")
+        everything = ([c for c, _ in grid.givens()], list(range(len(constraints))))
+        try:
+            engine = self._engine(grid, deadline, keep=True)
+        except Settled as settled:
+            if settled.formula.contradiction is None:
+                return None, Grid(grid.geometry, tuple(settled.formula.settled))
+            return everything, None
+        acts: list[int] = []
+        try:
+            clues = engine.assumptions(grid)
+            acts = (engine.rule_acts(constraints, Budget(self.max_clauses, deadline))
+                    if constraints else [])
+            answer = self._run(engine, clues + acts, deadline)
+            if answer is None:
+                raise TimeUp
+            if answer:
+                return None, engine.decode(engine.solver.get_model())
+            if not isinstance(engine, FullEngine):
+                return everything, None
+            core = set(engine.solver.get_core() or ())
+            n = grid.size
+            cells = sorted({(lit - 1) // n for lit in core if lit <= engine.n3})
+            return (cells, [i for i, act in enumerate(acts) if act in core]), None
+        finally:
+            if engine.per_puzzle or engine.broken:
+                engine.delete()
+
+    def first_solution(self, grid: Grid, *, assume: tuple[tuple[int, int], ...] = (),
+                       constraints: tuple = (), deadline: Deadline | None = None
+                       ) -> Grid | None:
+        """A solution of ``grid`` under ``constraints`` in which each (cell, digit) of
+        ``assume`` holds, or None when there is none (not verified: the caller checks).
+        Raises TimeUp at the deadline."""
+        deadline = deadline or NO_DEADLINE
+        self._require("candidates")
+        try:
+            engine = self._engine(grid, deadline)
+        except Settled as settled:
+            if settled.formula.contradiction is not None:
+                return None
+            solved = Grid(grid.geometry, tuple(settled.formula.settled))
+            return solved if all(solved.cells[c] == d for c, d in assume) else None
+        acts: list[int] = []
+        try:
+            extra = []
+            for cell, d in assume:
+                lit = engine.varmap.lit(cell, d)
+                if lit is False:
+                    return None
+                if lit is not True:
+                    extra.append(lit)
+            acts = (engine.rule_acts(constraints, Budget(self.max_clauses, deadline))
+                    if constraints else [])
+            answer = self._run(engine, engine.assumptions(grid) + extra + acts, deadline)
+            if answer is None:
+                raise TimeUp
+            return engine.decode(engine.solver.get_model()) if answer else None
+        finally:
+            if engine.per_puzzle or engine.broken:
+                engine.delete()
+
+    def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,
+                       conflicts: int | None = None) -> tuple[str, Grid | None]:
+        """A solution of ``grid`` other than ``solution`` (a complete grid), if there is one.
+
+        Args:
+            cells: look only for solutions that differ from ``solution`` in one of these cells
+                (one solve call per cell, each assuming that cell's digit is not the
+                solution's: faster than ruling out the whole solution, see
+                :mod:`satdoku.tasks.generate`). None: anywhere, in one call with a clause ruling out
+                ``solution`` (kept while the same solution is asked about again).
+            conflicts: a budget per solve call; unlike a time limit it gives the same answer
+                on every machine.
+
+        Returns:
+            ``('unique', None)`` when there is none, ``('multiple', other)``, or
+            ``('unknown', None)`` when the budget ran out.
+        """
+        self._require("generate")
+        if conflicts is not None and not self.info.budget:
+            raise SolverError(f"{self.sat_solver} cannot keep a conflict budget")
+        if conflicts is not None and conflicts < 1:
+            # (python-sat solvers read a budget of 0 as no budget at all)
+            raise SolverError(f"a conflict budget must be at least 1, not {conflicts}")
+        try:
+            engine = self._engine(grid, NO_DEADLINE, keep=True)
+        except Settled:
+            return "unique", None  # the reduction leaves one solution (or none) to the givens
+        try:
+            clues = engine.assumptions(grid)
+            if cells is None:
+                if isinstance(engine, FullEngine):
+                    tries = [clues + [engine.exclusion(solution)]]
+                else:
+                    lits = [engine.varmap.lit(c, d) for c, d in enumerate(solution.cells)]
+                    engine.solver.add_clause([-v for v in lits if v is not True and v])
+                    tries = [clues]
+            else:
+                tries = []
+                for c in cells:
+                    v = engine.varmap.lit(c, solution.cells[c])
+                    if v is not True and v is not False:
+                        tries.append(clues + [-v])
+            unknown = False
+            for assumptions in tries:
+                answer = self._run(engine, assumptions, NO_DEADLINE, conflicts)
+                if answer:
+                    return "multiple", engine.decode(engine.solver.get_model())
+                unknown |= answer is None
+            return ("unknown", None) if unknown else ("unique", None)
+        finally:
+            if engine.per_puzzle:
+                engine.delete()

@@ -1,0 +1,74 @@
+"""What every task is: a function from a puzzle to an outcome, with what it keeps between puzzles.
+
+A task (solve, count, explain, candidates, rate) is made from its options (a small frozen
+dataclass, picklable, so that each worker process makes its own: python-sat solvers cannot be
+pickled) and then run on puzzles one at a time, classic or variant alike (a classic puzzle is a
+puzzle with no rules). It never raises for a bad puzzle: an unreadable one gets the outcome
+:meth:`Task.invalid` says. :mod:`satdoku.run.stream` runs any task over a stream of puzzles,
+here or on a process pool or a Dask cluster; :meth:`Task.pack` and :meth:`Task.unpack` carry
+an outcome's result back from a worker (plain tuples pickle fast).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from ..deadline import NO_DEADLINE, Deadline
+from ..model.puzzle import Puzzle
+
+__all__ = ["Outcome", "Task", "puzzle_deadline"]
+
+
+@dataclass
+class Outcome:
+    """One puzzle and what a task made of it: a :class:`~satdoku.model.result.Result`
+    (solve, count), an explanation, candidates or a rating, or None for a puzzle that could
+    not be read (where the task has no result of its own for it). ``disagreements`` is filled
+    only by ``solve --check``."""
+
+    puzzle: Puzzle
+    result: Any
+    disagreements: list[str] = field(default_factory=list)
+
+
+class Task:
+    """A task's interface (see the module docstring); subclasses define :meth:`run`."""
+
+    #: What a progress bar says while the task runs ("solving", "explaining", ...).
+    label: ClassVar[str] = "working"
+
+    def run(self, puzzle: Puzzle) -> Outcome:
+        raise NotImplementedError
+
+    @classmethod
+    def invalid(cls, puzzle: Puzzle) -> Outcome:
+        """The outcome of a puzzle that could not be read."""
+        return Outcome(puzzle, None)
+
+    def pack(self, outcome: Outcome) -> Any:
+        """What a worker sends back of ``outcome`` (the parent still holds the puzzle)."""
+        return outcome.result, outcome.disagreements
+
+    @classmethod
+    def unpack(cls, puzzle: Puzzle, packed: Any) -> Outcome:
+        """The outcome :meth:`pack` packed, for ``puzzle``."""
+        result, disagreements = packed
+        return Outcome(puzzle, result, disagreements)
+
+    def close(self) -> None:
+        """Free what the task keeps (SAT solvers hold C memory)."""
+
+    def __enter__(self) -> "Task":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def puzzle_deadline(timeout: float | None, puzzle: Puzzle) -> Deadline:
+    """The deadline of one puzzle: ``timeout`` seconds from when reading it began."""
+    if timeout is None:
+        return NO_DEADLINE
+    return Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
