@@ -8,13 +8,14 @@ from pysat.solvers import Solver
 
 import satdoku.rules as C
 from conftest import all_solutions
-from satdoku.cnf.encode import encode_base
+from satdoku.cnf.formula import encode_base
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
 from satdoku.rules.context import sequential_at_most_one
 from satdoku.rules.implied import ImpliedSum
-from satdoku.rules.sums import (SUM_ENCODINGS, distinct_groups, encode_cell_sum, number_term,
-                                reachable_sums)
+from satdoku.rules.cell_sums import (distinct_groups, encode_cell_sum, number_term,
+                                     reachable_sums)
+from satdoku.rules.sums import SUM_ENCODINGS
 
 G4 = geometry(2, 2)
 GRIDS4 = [g.cells for g in all_solutions(Grid(G4, (0,) * 16))]

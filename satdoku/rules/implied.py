@@ -30,7 +30,8 @@ from .base import Clause, Constraint, cell_span
 from .dots import XV
 from .groups import DisjointGroups, Diagonal, ExtraRegion
 from .killer import Arrow, Killer, LittleKiller
-from .sums import distinct_groups, encode_cell_sum, prune_cell_sum, sum_bounds
+from .cell_sums import distinct_groups, encode_cell_sum, sum_bounds
+from .sums import prune_cell_sum
 
 __all__ = ["ImpliedSum", "implied_constraints", "combined_sums", "outside_sums", "houses",
            "pieces", "regions",

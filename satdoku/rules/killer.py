@@ -8,16 +8,15 @@ digits of the sets of different digits that fit.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import Clause, Constraint, Fields, cell_span, fills, restrict, sees
+from .base import Clause, Constraint, Fields, cell_span, fills, restrict
 from .groups import encode_distinct, prune_distinct
-from .sums import (cell_term, combinations, encode_cell_sum, encode_sum, house_rest,
-                   number_term, prune_cell_sum, reachable_sums)
+from .cell_sums import encode_cell_sum, house_rest, number_term, reachable_sums
+from .sums import cell_term, combinations, encode_sum, prune_cell_sum
 
 __all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS"]
 
