@@ -2,6 +2,7 @@
 (brute force on every 4x4 grid), so adding it never changes the solutions; SAT counts the same
 with it; the sums a solver finds by hand are found."""
 
+import dataclasses
 import random
 
 import pytest
@@ -50,14 +51,22 @@ def test_implied_sums_hold_wherever_their_sources_do(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_sat_counts_the_same_with_implied_sums(seed):
-    """The engine adds the implied sums: its counts and solutions are brute force's."""
+    """The engine adds the implied sums (here at once, as for a solver without conflict
+    budgets): its counts are brute force's."""
     rng = random.Random(100 + seed)
     grid = rng.choice(GRIDS4)
     rules = tuple(random_rules(rng, grid))
     want = {g for g in GRIDS4 if all(not r.check(Grid(G4, g)) for r in rules)}
     with SatSolver() as s:
+        s.info = dataclasses.replace(s.info, budget=False)
         result = s.solve(Grid(G4, (0,) * 16), limit=1000, constraints=rules)
+        engine = next(iter(s._engines.values()))
+        assert engine.implied is None  # added
+        # other rules on the same engine: the first rules' implied sums no longer count
+        others = tuple(random_rules(rng, rng.choice(GRIDS4)))
+        again = s.solve(Grid(G4, (0,) * 16), limit=1000, constraints=others)
     assert result.count == len(want)
+    assert again.count == sum(all(not r.check(Grid(G4, g)) for r in others) for g in GRIDS4)
 
 
 def test_a_killer_grid_gives_the_45_rule_and_hidden_cages():
