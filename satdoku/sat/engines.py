@@ -131,7 +131,9 @@ class Engine:
         encode_rules(constraints, ctx, add)
         # Holding the constraints keeps their ids (the key) valid.
         self.rules = (key, tuple(constraints), acts, self.nclauses - before)
-        self.implied = (tuple(constraints), acts, ctx)  # see add_implied
+        from ..rules.implied import pieces
+        if pieces(constraints):  # rules that are sums: they may imply more (add_implied)
+            self.implied = (tuple(constraints), acts, ctx)
         return acts
 
     def add_implied(self) -> None:
