@@ -13,7 +13,7 @@ from typing import Callable, Sequence
 
 from ..model.geometry import Geometry
 
-__all__ = ["Clause", "EncodeContext", "at_most_one", "contradiction"]
+__all__ = ["Clause", "EncodeContext", "at_most_one", "sequential_at_most_one", "contradiction"]
 
 Clause = list[int]
 
@@ -31,6 +31,19 @@ def contradiction(ctx) -> list[Clause]:
 def at_most_one(lits: Sequence[int]) -> list[Clause]:
     """Pairwise at-most-one over ``lits``."""
     return [[-a, -b] for a, b in itertools.combinations(lits, 2)]
+
+
+def sequential_at_most_one(ctx, lits: Sequence[int]) -> list[Clause]:
+    """At-most-one over ``lits`` with ``len(lits) - 1`` auxiliaries from ``ctx.fresh()`` and
+    about 3 clauses a literal (Sinz's sequential counter), pairwise up to 6 literals."""
+    if len(lits) <= 6:
+        return at_most_one(lits)
+    seen = [ctx.fresh() for _ in lits[:-1]]  # seen[i]: one of lits[0..i] holds
+    clauses = [[-lits[0], seen[0]]]
+    for i in range(1, len(lits) - 1):
+        clauses += [[-lits[i], seen[i]], [-seen[i - 1], seen[i]], [-lits[i], -seen[i - 1]]]
+    clauses.append([-lits[-1], -seen[-1]])
+    return clauses
 
 
 class EncodeContext:

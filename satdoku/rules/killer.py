@@ -8,14 +8,14 @@ digits of the sets of different digits that fit.
 
 from __future__ import annotations
 
-import itertools
 import math
 import re
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import Clause, Constraint, Fields, cell_span, fills, restrict, sees
+from .base import Clause, Constraint, Fields, cell_span, fills, restrict
 from .groups import encode_distinct, prune_distinct
+from .cell_sums import encode_cell_sum, house_rest, number_term, reachable_sums
 from .sums import cell_term, combinations, encode_sum, prune_cell_sum
 
 __all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS"]
@@ -28,10 +28,6 @@ _CLUE = re.compile(r"r(\d+)c(\d+)")
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
-
-
-def _all_see(geometry: Geometry, cells) -> bool:
-    return all(sees(geometry, a, b) for a, b in itertools.combinations(cells, 2))
 
 
 @dataclass(frozen=True)
@@ -69,7 +65,8 @@ class Killer(Constraint):
             return clauses
         terms = [cell_term(ctx, c) for c in self.cells]
         seen = {tuple(c) for c in clauses}
-        return clauses + [c for c in encode_sum(ctx, terms, self.total, distinct=True)
+        return clauses + [c for c in encode_sum(ctx, terms, self.total, distinct=True,
+                                                outside=house_rest(ctx, self.cells))
                           if tuple(c) not in seen]
 
     def holds(self, digits: tuple[int, ...]) -> bool:
@@ -185,9 +182,7 @@ class LittleKiller(Constraint):
         return cls(cells, f.int("sum", low=1), clue, direction, label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
-        terms = [cell_term(ctx, c) for c in self.cells]
-        return encode_sum(ctx, terms, self.total,
-                          distinct=_all_see(ctx.geometry, self.cells))
+        return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return sum(digits) == self.total
@@ -247,12 +242,15 @@ class Arrow(Constraint):
         return cls(circle, shaft, label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
-        shaft = [cell_term(ctx, c) for c in self.shaft]
-        distinct = _all_see(ctx.geometry, self.shaft)
         if len(self.circle) == 1:
-            return encode_sum(ctx, shaft, cell_term(ctx, self.circle[0]), distinct=distinct)
-        circle = [cell_term(ctx, c, w) for c, w in zip(self.circle, self.weights)]
-        return encode_sum(ctx, circle + shaft, 0)
+            return encode_cell_sum(ctx, self.shaft, [1] * len(self.shaft),
+                                   cell_term(ctx, self.circle[0]))
+        if ctx.size > 9:  # a circle digit of 10 or more: no decimal reading to list
+            return encode_cell_sum(ctx, self.cells, self.weights, 0)
+        shaft = [1] * len(self.shaft)
+        number, clauses = number_term(ctx, self.circle,
+                                      reachable_sums(ctx.geometry, self.shaft, shaft))
+        return clauses + encode_cell_sum(ctx, self.shaft, shaft, number)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return sum(w * d for w, d in zip(self.weights, digits)) == 0

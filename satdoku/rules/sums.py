@@ -35,15 +35,18 @@ import itertools
 from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
+from .context import sequential_at_most_one
+from .mdd import Clauses, mdd, neg, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
-    "negated", "encode_sum", "combinations", "sum_supports", "prune_cell_sum",
+    "negated", "encode_sum", "combinations",
+    "sum_supports", "prune_cell_sum",
 ]
 
 Term = tuple[tuple[int, int], ...]
 
-SUM_ENCODINGS = ("table", "totalizer")
+SUM_ENCODINGS = ("table", "mdd", "totalizer")
 DEFAULT_SUM_ENCODING = "table"
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
@@ -65,7 +68,7 @@ def negated(term: Term) -> Term:
 def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
     """A new integer variable taking exactly one of ``values``: its term and clauses."""
     lits = [ctx.fresh() for _ in values]
-    return tuple(zip(values, lits)), [list(lits)] + at_most_one(lits)
+    return tuple(zip(values, lits)), [list(lits)] + sequential_at_most_one(ctx, lits)
 
 
 def gated_term(ctx, cell: int, gate: int, digits: Sequence[int]) -> tuple[Term, list[Clause]]:
@@ -88,7 +91,8 @@ def gated_term(ctx, cell: int, gate: int, digits: Sequence[int]) -> tuple[Term, 
 
 
 def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool = False,
-               method: str | None = None) -> list[Clause]:
+               method: str | None = None, outside: Sequence[dict[int, list[int]]] = ()
+               ) -> list[Clause]:
     """Clauses for ``sum(terms) == target``.
 
     Args:
@@ -99,52 +103,51 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
             knows: a cage, one house). The table encoding then lists value sets, and adds
             at-most-one per value so that it stays sound on its own.
         method: a name from :data:`SUM_ENCODINGS`; None: ``ctx.sum_encoding`` or the default.
+        outside: for distinct terms that are the cells of one house (or part of several), per
+            such house the literals of each value on its other cells (:func:`house_rest`): a
+            value the rest of the house cannot hold is one of the terms' (value sets only).
     """
     method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
     if method not in SUM_ENCODINGS:
         raise ValueError(f"unknown sum encoding {method!r}; choose one of "
                          f"{', '.join(SUM_ENCODINGS)}")
     terms = [t for t in terms if t]
-    if method == "table" and distinct:
-        clauses = _combination_table(ctx, terms, target)
+    if method in ("table", "mdd") and distinct:
+        clauses = _combination_table(ctx, terms, target, outside)
         if clauses is not None:
             return clauses
     if not isinstance(target, int):
         terms, target = terms + [negated(target)], 0
     if method == "table":
-        return _partial_sums(ctx, terms, target)
+        return partial_sums(ctx, terms, target)
+    if method == "mdd":
+        return mdd(ctx, terms, target)
     return _totalizer(ctx, terms, target)
 
-
-class _Clauses(list):
-    """Clauses with constants: a literal ``True`` satisfies the clause, ``False`` is dropped."""
-
-    def add(self, *lits) -> None:
-        if any(lit is True for lit in lits):
-            return
-        self.append([lit for lit in lits if lit is not False])
-
-
-def _neg(lit):
-    return not lit if isinstance(lit, bool) else -lit
-
-
-# -- table: value sets for distinct terms --------------------------------------------------
 
 def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> list[frozenset]:
     """Sets of ``low..high`` values from ``universe`` (positive) whose sum is in ``sums``
     (at most :data:`COMBINATION_LIMIT` + 1 of them)."""
     values = sorted(universe)
     out: list[frozenset] = []
-    top = max(sums, default=-1)
+    if not sums:
+        return out
+    top, bottom = max(sums), min(sums)
+    # ahead[j][r]: the least sum of r values from values[j:]; big[r]: the largest r values'
+    ahead = [[sum(values[j:j + r]) if j + r <= len(values) else None for r in range(high + 1)]
+             for j in range(len(values) + 1)]
+    big = [sum(values[len(values) - r:]) if r else 0 for r in range(high + 1)]
 
     def walk(i: int, chosen: list[int], total: int) -> None:
-        if low <= len(chosen) and total in sums:
+        k = len(chosen)
+        if low <= k and total in sums:
             out.append(frozenset(chosen))
-        if len(chosen) == high:
+        if k == high or total + big[high - k] < bottom:
             return
+        need = max(low - k, 1)
         for j in range(i, len(values)):
-            if total + values[j] > top or len(out) > COMBINATION_LIMIT:
+            least = ahead[j][need]
+            if least is None or total + least > top or len(out) > COMBINATION_LIMIT:
                 break
             chosen.append(values[j])
             walk(j + 1, chosen, total + values[j])
@@ -154,7 +157,8 @@ def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> lis
     return out
 
 
-def _combination_table(ctx, terms: list[Term], target: int | Term) -> list[Clause] | None:
+def _combination_table(ctx, terms: list[Term], target: int | Term,
+                       outside: Sequence[dict[int, list[int]]] = ()) -> list[Clause] | None:
     targets = {target: True} if isinstance(target, int) else {v: lit for v, lit in target}
     lits_of: dict[int, list[int]] = {}
     for term in terms:
@@ -180,72 +184,31 @@ def _combination_table(ctx, terms: list[Term], target: int | Term) -> list[Claus
         u = used[v] = ctx.fresh()
         clauses.append([-u] + lits)
         clauses += [[-lit, u] for lit in lits]
-    out = _Clauses(clauses)
+    out = Clauses(clauses)
+    for rest in outside:
+        for v, u in used.items():
+            out.add(u, *rest.get(v, ()))
     if len(sets) == 1:
         selectors = [True]
     else:
         selectors = [ctx.fresh() for _ in sets]
         out.add(*selectors)
-    for values, s in zip(sets, selectors):
+    if len(sets) == 1:
         for v, u in used.items():
-            out.add(_neg(s), u if v in values else -u)
-        out.add(_neg(s), targets[sum(values)])
-    if len(sets) > 1:
+            out.append([u] if v in sets[0] else [-u])
+        out.add(targets[sum(sets[0])])
+    else:
+        for values, s in zip(sets, selectors):
+            out += [[-s, u] if v in values else [-s, -u] for v, u in used.items()]
+            out.add(-s, targets[sum(values)])
         for v, u in used.items():
-            out.add(-u, *[s for values, s in zip(sets, selectors) if v in values])
-            out.add(u, *[s for values, s in zip(sets, selectors) if v not in values])
+            out.append([-u] + [s for values, s in zip(sets, selectors) if v in values])
+            out.append([u] + [s for values, s in zip(sets, selectors) if v not in values])
     for t, lit in targets.items():
         if lit is not True:
             chosen = [s for values, s in zip(sets, selectors) if sum(values) == t]
             out.add(-lit, *chosen)
     return list(out)
-
-
-# -- table: layered partial sums -----------------------------------------------------------
-
-def _reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]:
-    """For each layer 0..L, the prefix sums that come from the start and reach a target."""
-    forward = [{0}]
-    for values in terms:
-        forward.append({a + v for a in forward[-1] for v in values})
-    live = [set() for _ in forward]
-    live[-1] = forward[-1] & targets
-    for i in range(len(terms) - 1, -1, -1):
-        live[i] = {s - v for s in live[i + 1] for v in terms[i]} & forward[i]
-    return live
-
-
-def _partial_sums(ctx, terms: list[Term], target: int) -> list[Clause]:
-    live = _reachable([[v for v, _ in t] for t in terms], {target})
-    if not live[0]:
-        return contradiction(ctx)
-    out = _Clauses()
-    states: list[dict] = []
-    for layer in live:
-        if len(layer) == 1:
-            states.append({s: True for s in layer})
-        else:
-            states.append({s: ctx.fresh() for s in sorted(layer)})
-            out.add(*states[-1].values())
-    for i, term in enumerate(terms):
-        before, after = states[i], states[i + 1]
-        for v, lit in term:
-            for a, p in before.items():
-                out.add(_neg(p), -lit, after.get(a + v, False))
-            for s, q in after.items():
-                out.add(_neg(q), -lit, before.get(s - v, False))
-    return _dedupe(out)
-
-
-def _dedupe(clauses: list[Clause]) -> list[Clause]:
-    seen = set()
-    out = []
-    for clause in clauses:
-        key = tuple(clause)
-        if key not in seen:
-            seen.add(key)
-            out.append(clause)
-    return out
 
 
 # -- totalizer -----------------------------------------------------------------------------
@@ -345,7 +308,7 @@ def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
     >>> sum_supports([[1, 2, 3], [1, 2, 3]], {5})
     ([{2, 3}, {2, 3}], {5})
     """
-    live = _reachable(domains, targets)
+    live = reachable(domains, targets)
     if not live[0]:
         return None
     supports = [{v for v in values if any(a + v in live[i + 1] for a in live[i])}

@@ -63,6 +63,9 @@ class Engine:
         self.broken = False  # interrupted inside the solver: no further call is allowed
         # (key, constraints, activation literals, their clauses) of the rules in force
         self.rules: tuple | None = None
+        # (constraints, activation literals, context) of rules whose implied constraints are
+        # not added yet (:meth:`add_implied`)
+        self.implied: tuple | None = None
         self.retired = 0  # clauses of rules retired for good, still in the solver
         self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
 
@@ -111,6 +114,7 @@ class Engine:
         if self.rules is not None:
             self.solver.append_formula([[-act] for act in self.rules[2]])
             self.retired += self.rules[3]
+        self.implied = None
         from ..cnf.rules import RuleContext, encode_rules  # the rules' modules: only when needed
         before = self.nclauses
         budget.used = self.base
@@ -127,7 +131,34 @@ class Engine:
         encode_rules(constraints, ctx, add)
         # Holding the constraints keeps their ids (the key) valid.
         self.rules = (key, tuple(constraints), acts, self.nclauses - before)
+        from ..rules.implied import pieces
+        if pieces(constraints):  # rules that are sums: they may imply more (add_implied)
+            self.implied = (tuple(constraints), acts, ctx)
         return acts
+
+    def add_implied(self) -> None:
+        """Add the implied constraints of the rules in force (:mod:`satdoku.rules.implied`),
+        once: each holds whenever the rules it comes from do, so its clauses are guarded by
+        their activation literals. Those that would pass the clause limit are left out (they
+        are never needed)."""
+        from ..errors import TooBigError
+        from ..rules.implied import implied_constraints
+        constraints, acts, ctx = self.implied
+        self.implied = None
+        before = self.nclauses
+        try:
+            for implied in implied_constraints(self.geometry, constraints):
+                ctx.rule, ctx.made = implied.describe(self.geometry), 0
+                clauses = implied.encode(ctx)
+                ctx.budget.spend(len(clauses), f"rule {ctx.rule}")
+                guard = [-acts[i] for i in implied.sources]
+                guarded = [guard + clause for clause in clauses]
+                pysat_call(self.solver.append_formula, guarded)
+                self.nclauses += len(guarded)
+        except TooBigError:
+            pass
+        key, rules, acts, count = self.rules
+        self.rules = (key, rules, acts, count + self.nclauses - before)
 
     def delete(self) -> None:
         if self.broken:
@@ -226,6 +257,7 @@ class FullEngine(Engine):
         self.uses = 0
         self.excluded = None
         self.rules = None  # the variant rules in force: added again when next asked for
+        self.implied = None
         self.counting = False
 
     def assumptions(self, grid: Grid) -> list[int]:

@@ -46,6 +46,10 @@ SETTLE_BUSY = 0.5
 #: augmented encoding: singles and locked candidates).
 SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
 
+#: Conflicts a solve under variant rules may take before their implied constraints are added
+#: (:meth:`SatSolver._run`; :mod:`satdoku.rules.implied`, docs/sum-encodings.md).
+IMPLIED_AFTER = 300
+
 
 class SatSolver(Questions):
     """Solve, count and explain puzzles of any geometry with a python-sat solver.
@@ -428,9 +432,17 @@ class SatSolver(Questions):
         """One solve call: True, False, or None when the deadline (or ``conflicts``, a budget
         that gives the same answer on every machine) ran out first. Ctrl-C inside the solver
         leaves it unusable (CaDiCaL aborts on the next call): the engine is marked broken."""
+        small = engine.geometry.size <= OPTIONS_MAX_SIZE
+        pending = engine.implied
         try:
-            return self.clock.solve(engine.solver, assumptions, deadline, conflicts,
-                                    engine.geometry.size <= OPTIONS_MAX_SIZE)
+            if pending is not None and conflicts is None and set(pending[1]) <= set(assumptions):
+                if self.info.budget:  # easy puzzles end first, and never pay for them
+                    answer = self.clock.solve(engine.solver, assumptions, deadline,
+                                              IMPLIED_AFTER, small)
+                    if answer is not None or deadline.expired():
+                        return answer
+                engine.add_implied()
+            return self.clock.solve(engine.solver, assumptions, deadline, conflicts, small)
         except KeyboardInterrupt:
             self._drop(engine)
             raise

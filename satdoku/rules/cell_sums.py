@@ -1,0 +1,202 @@
+"""Sums over cells of the grid whose digits may repeat (a little killer across boxes, an
+arrow's shaft, an implied sum): cells that share a house are taken together, since their
+digits differ.
+
+Glossary (adds to :mod:`.sums`):
+
+- group: cells of one house with one weight (:func:`distinct_groups`); its sum is a term of
+  its own, tied to its cells by value sets of different digits.
+- number term: the number the cells of a pill arrow's circle spell (:func:`number_term`).
+- bounds and reachable sums: what a weighted sum over cells can be, as far as the groups show
+  (:func:`sum_bounds`, :func:`reachable_sums`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+from .context import Clause, contradiction
+from .sums import (COMBINATION_LIMIT, Term, cell_term, encode_sum, one_hot, sum_supports)
+
+__all__ = ["encode_cell_sum", "number_term", "distinct_groups", "house_rest", "reachable_sums",
+           "sum_bounds"]
+
+
+def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: int | Term, *,
+                    digits: dict[int, Sequence[int]] | None = None,
+                    method: str | None = None) -> list[Clause]:
+    """Clauses for ``sum(weight * digit) == target`` over ``cells`` whose digits may repeat.
+
+    The cells are split into groups that share a house and a weight (:func:`distinct_groups`),
+    and each group's sum is one term: a group of one is its cell; a bigger group gets a one-hot
+    sum tied to its cells by value sets of different digits (so a 6-cell row segment is known to
+    sum to 21..39 before any digit is placed). Only the group sums that some choice reaching the
+    target uses are written (:func:`sum_supports`): a tight sum, such as a long arrow whose
+    circle is barely big enough, leaves each group few sums, and a group left one sum is a plain
+    cage. The group sums are then added up by :func:`encode_sum` (partial sums).
+    ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
+    """
+    digits = digits or {}
+    full = range(1, ctx.size + 1)
+    targets = {target} if isinstance(target, int) else {v for v, _ in target}
+    groups = distinct_groups(ctx.geometry, cells, weights)
+    domains = []
+    for group in groups:
+        w = weights[group[0]]
+        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        domains.append(sorted(w * t for t in _subset_sums(values, len(group))))
+    found = sum_supports(domains, targets)
+    if found is None:
+        return contradiction(ctx)
+    supports, reached = found
+    clauses: list[Clause] = []
+    terms: list[Term] = []
+    offset = 0
+    for group, support in zip(groups, supports):
+        w = weights[group[0]]
+        if len(group) == 1:
+            cell = cells[group[0]]
+            clauses += [[-ctx.var(cell, d)] for d in digits.get(cell, full)
+                        if w * d not in support]
+            terms.append(tuple((w * d, ctx.var(cell, d)) for d in digits.get(cell, full)
+                               if w * d in support))
+            continue
+        members = [cell_term(ctx, cells[i], 1, digits.get(cells[i])) for i in group]
+        rest = house_rest(ctx, [cells[i] for i in group])
+        if len(support) == 1:
+            total = next(iter(support))
+            clauses += encode_sum(ctx, members, total // w, distinct=True, method=method,
+                                  outside=rest)
+            offset += total
+            continue
+        if len(groups) == 1 and w == 1 and not isinstance(target, int):
+            goal = tuple((v, lit) for v, lit in target if v in reached)
+            clauses += [[-lit] for v, lit in target if v not in reached]
+            return clauses + encode_sum(ctx, members, goal, distinct=True, method=method,
+                                        outside=rest)
+        term, one = one_hot(ctx, sorted(t // w for t in support))
+        clauses += one + encode_sum(ctx, members, term, distinct=True, method=method,
+                                    outside=rest)
+        terms.append(tuple((w * v, lit) for v, lit in term))
+    if isinstance(target, int):
+        goal: int | Term = target - offset
+    else:
+        clauses += [[-lit] for v, lit in target if v not in reached]
+        goal = tuple((v - offset, lit) for v, lit in target if v in reached)
+    if not terms:
+        return clauses if isinstance(goal, int) else clauses + [[lit] for v, lit in goal if not v]
+    terms.sort(key=lambda t: max(v for v, _ in t) - min(v for v, _ in t))  # fewer states
+    return clauses + encode_sum(ctx, terms, goal, method=method)
+
+
+def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
+                   digits: dict[int, Sequence[int]] | None = None) -> set[int]:
+    """The values ``sum(weight * digit)`` over ``cells`` can take, as far as the digits of
+    each group of :func:`distinct_groups` differing shows."""
+    digits = digits or {}
+    full = range(1, geometry.size + 1)
+    sums = {0}
+    for group in distinct_groups(geometry, cells, weights):
+        w = weights[group[0]]
+        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        sums = {a + w * t for a in sums for t in _subset_sums(values, len(group))}
+    return sums
+
+
+def sum_bounds(geometry, cells: Sequence[int], weights: Sequence[int]) -> tuple[int, int]:
+    """The least and the greatest ``sum(weight * digit)`` over ``cells``, as far as the
+    digits of each group of :func:`distinct_groups` differing shows.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> sum_bounds(geometry(3, 3), [0, 1, 2, 80], [1, 1, 1, -1])
+    (-3, 23)
+    """
+    n = geometry.size
+    low = high = 0
+    for group in distinct_groups(geometry, cells, weights):
+        w, k = weights[group[0]], len(group)
+        least, most = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+        low += w * (least if w > 0 else most)
+        high += w * (most if w > 0 else least)
+    return low, high
+
+
+def _subset_sums(values: Sequence[int], k: int) -> set[int]:
+    """The sums of ``k`` different numbers of ``values``."""
+    reach = [{0}] + [set() for _ in range(k)]
+    for v in values:
+        for j in range(k, 0, -1):
+            reach[j] |= {s + v for s in reach[j - 1]}
+    return reach[k]
+
+
+def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
+    """For each house holding all of ``cells`` (fewer than N), each digit's literals on the
+    house's other cells: the ``outside`` of :func:`encode_sum`."""
+    geo = ctx.geometry
+    if not cells or len(cells) >= geo.size:
+        return []
+    common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
+    inside = set(cells)
+    return [{d: [ctx.var(c, d) for c in geo.houses[h] if c not in inside]
+             for d in range(1, ctx.size + 1)} for h in sorted(common)]
+
+
+def distinct_groups(geometry, cells: Sequence[int], weights: Sequence[int]) -> list[list[int]]:
+    """Indices into ``cells`` in groups whose cells share a house (so their digits differ) and
+    a weight: greedily the house holding the most cells left, while it holds two; the rest
+    one a group. A group is cut to a size with at most :data:`COMBINATION_LIMIT` value sets.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> distinct_groups(geometry(2, 2), [0, 1, 4, 15], [1, 1, 1, 1])
+    [[0, 1, 2], [3]]
+    """
+    n = geometry.size
+    index = {c: i for i, c in enumerate(cells)}
+    left = set(range(len(cells)))
+    groups: list[list[int]] = []
+    while True:
+        best: list[int] = []
+        for house in geometry.houses:
+            by_weight: dict[int, list[int]] = {}
+            for c in house:
+                i = index.get(c)
+                if i is not None and i in left:
+                    by_weight.setdefault(weights[i], []).append(i)
+            for members in by_weight.values():
+                if len(members) > len(best):
+                    best = members
+        if len(best) < 2:
+            break
+        while math.comb(n, len(best)) > COMBINATION_LIMIT:
+            best = best[:-1]
+        groups.append(sorted(best))
+        left -= set(best)
+    groups += [[i] for i in sorted(left)]
+    return sorted(groups)
+
+
+# -- table: value sets for distinct terms --------------------------------------------------
+
+def number_term(ctx, cells: Sequence[int], values: set[int]) -> tuple[Term, list[Clause]]:
+    """The number ``cells`` spell in decimal (most significant first; a pill arrow's circle)
+    as a one-hot term over those of ``values`` it can be: its term and clauses. Digits must be
+    1..9 (a grid up to 9x9); each number's literal implies its digits, and each digit one of
+    the numbers that have it there, so a digit ruled out rules its numbers out.
+    """
+    k = len(cells)
+    numbers = [v for v in sorted(values) if 10 ** (k - 1) <= v < 10 ** k
+               and all(1 <= int(ch) <= ctx.size for ch in str(v))]
+    lits = [ctx.fresh() for _ in numbers]
+    clauses: list[Clause] = [list(lits)]
+    having: dict[tuple[int, int], list[int]] = {}
+    for v, lit in zip(numbers, lits):
+        for cell, ch in zip(cells, str(v)):
+            x = ctx.var(cell, int(ch))
+            clauses.append([-lit, x])
+            having.setdefault((cell, int(ch)), []).append(lit)
+    for cell in cells:
+        for d in range(1, ctx.size + 1):
+            clauses.append([-ctx.var(cell, d)] + having.get((cell, d), []))
+    return tuple(zip(numbers, lits)), clauses

@@ -1,0 +1,129 @@
+"""sums and mdd: the sum encodings against brute force on every 4x4 grid (and sampled 6x6 and
+9x9 grids), for any weights and targets; the groups, the number terms, the reachable sums."""
+
+import random
+
+import pytest
+from pysat.solvers import Solver
+
+import satdoku.rules as C
+from conftest import all_solutions
+from satdoku.cnf.formula import encode_base
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.rules.context import sequential_at_most_one
+from satdoku.rules.implied import ImpliedSum
+from satdoku.rules.cell_sums import (distinct_groups, encode_cell_sum, number_term,
+                                     reachable_sums)
+from satdoku.rules.sums import SUM_ENCODINGS
+
+G4 = geometry(2, 2)
+GRIDS4 = [g.cells for g in all_solutions(Grid(G4, (0,) * 16))]
+
+
+def sat_grids(geo, clauses_of, limit=None):
+    """Every grid (up to ``limit``) the Sudoku rules and ``clauses_of(ctx)`` allow."""
+    n = geo.size
+    ctx = C.EncodeContext(geo)
+    clauses = list(encode_base(geo).clauses) + clauses_of(ctx)
+    found = set()
+    with Solver(name="cadical195", bootstrap_with=clauses) as s:
+        while (limit is None or len(found) < limit) and s.solve():
+            model = s.get_model()[:n ** 3]
+            found.add(tuple((v - 1) % n + 1 for v in model if v > 0))
+            s.add_clause([-v for v in model if v > 0])
+    return found
+
+
+def random_sum(rng, geo, grid, weights=(1, 1, 1, -1, 2, -2, 10)):
+    """A linear sum over random cells whose total ``grid`` meets (so it has solutions)."""
+    cells = tuple(rng.sample(range(geo.ncells), rng.randint(1, min(7, geo.ncells))))
+    ws = tuple(rng.choice(weights) for _ in cells)
+    return ImpliedSum(cells, ws, sum(w * grid[c] for c, w in zip(cells, ws)))
+
+
+@pytest.mark.parametrize("method", SUM_ENCODINGS)
+@pytest.mark.parametrize("seed", range(12))
+def test_cell_sums_match_brute_force_on_every_4x4_grid(seed, method):
+    rng = random.Random(seed)
+    s = random_sum(rng, G4, rng.choice(GRIDS4))
+    want = {g for g in GRIDS4 if s.holds(tuple(g[c] for c in s.cells))}
+    got = sat_grids(G4, lambda ctx: encode_cell_sum(ctx, s.cells, s.weights, s.total,
+                                                    method=method))
+    assert got == want, s
+
+
+@pytest.mark.parametrize("box", [(2, 3), (3, 3)])
+def test_cell_sums_accept_exactly_the_grids_that_meet_them(box):
+    """On bigger grids: a full grid assumed satisfies the clauses exactly when the sum holds."""
+    geo = geometry(*box)
+    rng = random.Random(sum(box))
+    base = sat_grids(geo, lambda ctx: [], limit=30)
+    for grid in sorted(base)[:15]:
+        s = random_sum(rng, geo, grid)
+        other = rng.choice(sorted(base))
+        for g in (grid, other):
+            ctx = C.EncodeContext(geo)
+            clauses = encode_cell_sum(ctx, s.cells, s.weights, s.total)
+            n = geo.size
+            every = [c * n + d if g[c] == d else -(c * n + d)
+                     for c in range(geo.ncells) for d in range(1, n + 1)]
+            with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+                ok = solver.solve(assumptions=every)
+            assert ok == s.holds(tuple(g[c] for c in s.cells)), (s, g)
+
+
+def test_a_term_target_and_repeats():
+    """A 1-cell circle whose shaft leaves the house: the arrow's own encoding, every grid."""
+    arrow = C.Arrow((0,), (5, 10, 15))
+    want = {g for g in GRIDS4 if not arrow.check(Grid(G4, g))}
+    assert sat_grids(G4, arrow.encode) == want and want
+
+
+def test_a_pill_arrow_reads_its_circle_as_a_decimal_number():
+    arrow = C.Arrow((0, 1), (4, 5, 8, 9, 12, 13, 14, 15))
+    want = {g for g in GRIDS4 if not arrow.check(Grid(G4, g))}
+    assert want and sat_grids(G4, arrow.encode) == want
+
+
+def test_a_little_killer_across_boxes():
+    lk = C.LittleKiller((3, 6, 9, 12), 10)
+    want = {g for g in GRIDS4 if not lk.check(Grid(G4, g))}
+    assert want and sat_grids(G4, lk.encode) == want
+
+
+def test_groups_share_a_house_and_a_weight():
+    g9 = geometry(3, 3)
+    assert distinct_groups(g9, [0, 1, 2, 10, 80], [1, 1, 1, 1, 1]) == [[0, 1, 2, 3], [4]]
+    assert distinct_groups(g9, [0, 1, 2], [1, -1, 1]) == [[0, 2], [1]]
+    # 16x16: 8 cells of a row would have 12,870 value sets: two groups of 4 (1,820 each)
+    g16 = geometry(4, 4)
+    assert distinct_groups(g16, list(range(8)), [1] * 8) == [[0, 1, 2, 3], [4, 5, 6, 7]]
+
+
+def test_reachable_sums_know_that_a_house_holds_different_digits():
+    g9 = geometry(3, 3)
+    assert reachable_sums(g9, [0, 1, 2], [1, 1, 1]) == set(range(6, 25))
+    assert reachable_sums(g9, [0, 10], [1, 1]) == set(range(3, 18))  # r1c1, r2c2: one box
+    assert reachable_sums(g9, [0, 40], [1, 1]) == set(range(2, 19))  # r1c1, r5c5: 1 + 1
+
+
+def test_number_terms_list_only_numbers_of_digits_in_range():
+    ctx = C.EncodeContext(geometry(2, 2))
+    term, clauses = number_term(ctx, (0, 1), {5, 11, 14, 15, 20, 24, 41})
+    assert [v for v, _ in term] == [11, 14, 24, 41]
+    assert clauses[0] == [lit for _, lit in term]
+
+
+@pytest.mark.parametrize("k", [1, 2, 6, 7, 12])
+def test_sequential_at_most_one(k):
+    ctx = C.EncodeContext(geometry(2, 2))
+    lits = [ctx.fresh() for _ in range(k)]
+    clauses = sequential_at_most_one(ctx, lits)
+    for chosen in range(k + 1):
+        for other in range(k):
+            on = {lits[chosen]} if chosen < k else set()
+            on |= {lits[other]}
+            with Solver(name="cadical195", bootstrap_with=clauses) as s:
+                ok = s.solve(assumptions=[x if x in on else -x for x in lits])
+            assert ok == (len(on) <= 1)
