@@ -1,0 +1,392 @@
+"""A path of steps a person could follow to solve any puzzle, classic or variant, each step
+justified by a minimal set of facts that forces it.
+
+Glossary (adds to :mod:`satdoku.sat.facts`):
+
+- candidates: the digits each cell may still hold (bitmasks, :mod:`satdoku.model.digits`): at
+  first the givens, their digits struck from the cells that share a house with them. Every
+  placement strikes its digit from its house peers silently, as a person's pencil marks do;
+  every other change is a step.
+- rule fact: a house (``row 3``, ``box 5``), a rule of the puzzle (``killer cage r1c1-r2c1 =
+  9``), or a part of a rule made of independent parts (``rule 1-5-9 at r3c1-...-r3c9``);
+  cell fact: what the candidates say of one cell when the step is taken (``r4c4=9``,
+  ``r4c5 in {1,2,5}``).
+- step: placements or eliminations, and the facts that force them all; each fact is needed
+  (drop one and the rest no longer force them all). Its size is how many facts it cites.
+
+Each step is the easiest deduction found, tier by tier (:mod:`satdoku.tasks.deduce`):
+
+1. singles, without SAT: a cell with one candidate left (naked single), a digit with one place
+   left in a house (hidden single; boxes, then rows, then columns);
+2. one rule with the candidates of its cells, fewest facts first: for a house these are the
+   subsets (naked and hidden pairs, triples, quads), for a killer cage its sums;
+3. two rules that share a cell: locked candidates (a box and a line), a cage and its box;
+4. combinations of more rules, fewest rules first, then fewest facts.
+
+The classic techniques are named where a step is one (:func:`satdoku.tasks.deduce.name_step`);
+the other steps say which rules and which cells they rest on. The path is the same for classic
+and variant puzzles (a classic puzzle is a puzzle with no rules). The solution is known before
+the path starts (explain finds it first), so only candidates that are not the solution's are
+ever asked about, and a unique puzzle always has a next step, however many rules it takes:
+``max_rules`` turns a step that needs more rules into a *guess* (the solution's digit placed
+in the open cell with fewest candidates), so that the path says where logic of that size ends.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..deadline import NO_DEADLINE, Deadline, TimeUp
+from ..model.alphabet import Alphabet, alphabet_for
+from ..model.digits import bit, bits, full_mask
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+
+__all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KINDS",
+           "step_level", "path_score"]
+
+#: What a :class:`Step` can be, easiest first: the classic techniques, a deduction from one
+#: rule, from a combination of rules, and what ends a path early.
+STEP_KINDS = ("naked single", "hidden single", "naked pair", "naked triple", "naked quad",
+              "hidden pair", "hidden triple", "hidden quad", "pointing", "claiming",
+              "one rule", "combination", "guess", "timeout")
+
+
+@dataclass(frozen=True)
+class RuleFact:
+    """One rule fact: its name, its cells, and what encodes it (an object with ``encode(ctx)``
+    and ``describe(geometry)``: a :mod:`satdoku.rules` constraint, an ``ExtraRegion`` for a
+    house, a :class:`Piece` for a part of a rule). ``house`` is the house number of a house,
+    ``constraint`` the index of the puzzle's rule it is (part of)."""
+
+    name: str
+    cells: tuple[int, ...]
+    rule: Any
+    house: int | None = None
+    constraint: int | None = None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One connected part of a rule's clauses (cells and auxiliary variables linked by
+    clauses), kept as clauses: cell variables as they are, auxiliary ones numbered from
+    ``N**3 + 1`` and made fresh again by :meth:`encode`."""
+
+    name: str
+    cells: tuple[int, ...]
+    clauses: tuple[tuple[int, ...], ...]
+
+    def describe(self, geometry: Geometry) -> str:
+        return self.name
+
+    def encode(self, ctx) -> list[list[int]]:
+        n3 = ctx.size ** 3
+        fresh: dict[int, int] = {}
+
+        def var(v: int) -> int:
+            if v <= n3:
+                cell, d0 = divmod(v - 1, ctx.size)
+                return ctx.var(cell, d0 + 1)
+            if v not in fresh:
+                fresh[v] = ctx.fresh()
+            return fresh[v]
+        return [[var(lit) if lit > 0 else -var(-lit) for lit in clause]
+                for clause in self.clauses]
+
+
+def _pieces(rule: Any, geometry: Geometry) -> list[tuple[tuple[int, ...], list]]:
+    """The connected parts of ``rule``'s clauses (a cell's variables are one node, as the
+    cell holds one digit): (cells, clauses) each, in cell order."""
+    from ..rules.context import EncodeContext
+    n = geometry.size
+    n3 = n ** 3
+    clauses = rule.encode(EncodeContext(geometry))
+    parent: dict[int, int] = {}
+
+    def root(v: int) -> int:
+        parent.setdefault(v, v)
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    def node(lit: int) -> int:  # a cell's variables are one node: the cell (as -1 - cell)
+        v = abs(lit)
+        return v if v > n3 else -1 - (v - 1) // n
+
+    for clause in clauses:
+        first = root(node(clause[0]))
+        for lit in clause[1:]:
+            parent[root(node(lit))] = first
+    parts: dict[int, tuple[set[int], list]] = {}
+    for clause in clauses:
+        cells, group = parts.setdefault(root(node(clause[0])), (set(), []))
+        group.append(tuple(clause))
+        cells.update((abs(lit) - 1) // n for lit in clause if abs(lit) <= n3)
+    return sorted(((tuple(sorted(cells)), group) for cells, group in parts.values()),
+                  key=lambda part: part[0])
+
+
+def rule_facts(geometry: Geometry, constraints: tuple = ()) -> list[RuleFact]:
+    """The rule facts of a puzzle: its houses (rows, columns, boxes), then its rules. A rule
+    over more than two houses' worth of cells whose clauses fall into parts that share no
+    cell and no variable (the groups of ``disjoint-groups``, the rows of ``rule-159``) is a
+    fact per part, named by its cells: a step then cites the part it uses, and a change in
+    one part leaves the others' deductions standing.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.rules import DisjointGroups
+    >>> facts = rule_facts(geometry(2, 2), (DisjointGroups(geometry(2, 2)),))
+    >>> len(facts), facts[12].name
+    (16, 'disjoint groups at r1c1-r1c3-r3c1-r3c3')
+    """
+    from ..rules import ExtraRegion
+    from ..rules.base import cell_span
+    out = [RuleFact(geometry.house_name(h), cells, ExtraRegion(cells), house=h)
+           for h, cells in enumerate(geometry.houses)]
+    for i, rule in enumerate(constraints):
+        name = rule.describe(geometry)
+        parts = _pieces(rule, geometry) if len(rule.cells) > 2 * geometry.size else []
+        if len(parts) < 2:
+            out.append(RuleFact(name, tuple(rule.cells), rule, constraint=i))
+            continue
+        for cells, clauses in parts:
+            piece = Piece(f"{name} at {cell_span(geometry, cells)}", cells, tuple(clauses))
+            out.append(RuleFact(piece.name, cells, piece, constraint=i))
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a path (:func:`step_path`).
+
+    - ``technique``: one of :data:`STEP_KINDS`; ``reason``: why, in words.
+    - ``placed``: (cell, digit) placed; ``eliminated``: (cell, digits) struck.
+    - ``rules``: the rule facts cited (indices into the path's :attr:`StepPath.rules`);
+      ``cells``: the cell facts cited, (cell, candidate bitmask at the time).
+    - ``houses``: the houses a classic technique names (house numbers).
+    """
+
+    step: int
+    technique: str
+    reason: str
+    placed: tuple[tuple[int, int], ...] = ()
+    eliminated: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    rules: tuple[int, ...] = ()
+    cells: tuple[tuple[int, int], ...] = ()
+    houses: tuple[int, ...] = ()
+    path: "StepPath | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def size(self) -> int:
+        """How many facts the step cites."""
+        return len(self.rules) + len(self.cells)
+
+    @property
+    def text(self) -> str:
+        """``'hidden single: r3c7 = 5, the only place for 5 in box 3'``."""
+        return f"{self.technique}: {self.reason}"
+
+    def fact_names(self) -> list[str]:
+        """The facts cited, rules first: ``['box 5', 'r4c4=9', 'r4c5 in {1,2,5}']``."""
+        path = self.path
+        return [path.rules[r].name for r in self.rules] + [path.cell_text(c, m)
+                                                          for c, m in self.cells]
+
+    def as_dict(self) -> dict:
+        """A JSON-ready dict: cells by name (``r3c7``), digits as symbols, facts by name."""
+        path = self.path
+        name, symbol = path.geometry.cell_name, path.alphabet.symbol
+        return {"step": self.step, "technique": self.technique,
+                "placed": {name(c): symbol(d) for c, d in self.placed},
+                "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
+                "facts": {"rules": [path.rules[r].name for r in self.rules],
+                          "cells": {name(c): [symbol(d) for d in bits(m)] for c, m in self.cells}},
+                "size": self.size, "level": step_level(self), "reason": self.reason}
+
+
+@dataclass
+class StepPath:
+    """The steps of one puzzle and what they speak of; ``status`` is ``solved`` (the steps
+    reach the solution), ``timeout`` (the time ran out first) or ``guess`` (a step needed
+    more rules than allowed: the path guessed, and goes on after the guess)."""
+
+    geometry: Geometry
+    alphabet: Alphabet
+    rules: list[RuleFact]
+    steps: list[Step] = field(default_factory=list)
+    status: str = "solved"
+    sat_calls: int = 0
+
+    def cell_text(self, cell: int, mask: int) -> str:
+        """``'r4c4=9'`` for one candidate, ``'r4c5 in {1,2,5}'`` for several."""
+        digits = [self.alphabet.symbol(d) for d in bits(mask)]
+        name = self.geometry.cell_name(cell)
+        return f"{name}={digits[0]}" if len(digits) == 1 else f"{name} in {{{','.join(digits)}}}"
+
+    def digits_text(self, digits) -> str:
+        return ", ".join(self.alphabet.symbol(d) for d in digits)
+
+    def conclusion_text(self, placed, eliminated) -> str:
+        """``'r4c5 != 7, 8; r4c6 != 7'`` or ``'r3c7 = 5'``."""
+        name = self.geometry.cell_name
+        parts = [f"{name(c)} = {self.alphabet.symbol(d)}" for c, d in placed]
+        parts += [f"{name(c)} != {self.digits_text(ds)}" for c, ds in eliminated]
+        return "; ".join(parts)
+
+
+def step_level(step: Step) -> int:
+    """How hard a step is, on the scale of :mod:`satdoku.tasks.rate`'s technique levels: 0 a
+    naked single, 1 a hidden single, 2 a deduction from one or two rules (subsets, locked
+    candidates, a rule with its cells), then one more for each rule beyond two; a guess is 3
+    (as guessing is for classic puzzles)."""
+    if step.technique == "naked single":
+        return 0
+    if step.technique == "hidden single":
+        return 1
+    if step.technique in ("guess", "timeout"):
+        return 3
+    return max(2, len(step.rules))
+
+
+def path_score(path: StepPath) -> tuple[int, int, float]:
+    """(the hardest step's level, how many steps have it, the score): ``level +
+    log10(1 + steps beyond singles at that level)``, the part of :mod:`satdoku.tasks.rate`'s
+    score the techniques and guesses give a classic puzzle."""
+    levels = [step_level(s) for s in path.steps]
+    top = max(levels, default=0)
+    hardest = levels.count(top)
+    beyond = hardest if top >= 2 else 0
+    return top, hardest, round(top + math.log10(1 + beyond), 2)
+
+
+class _Board:
+    """Candidates along a path: ``cand`` bitmasks, ``placed`` flags, and which cells changed
+    since :meth:`changes` was last asked."""
+
+    def __init__(self, grid: Grid) -> None:
+        geo = self.geometry = grid.geometry
+        self.cand = [full_mask(geo.size)] * geo.ncells
+        self.placed = [False] * geo.ncells
+        self.changed: set[int] = set(range(geo.ncells))
+        for cell, d in grid.givens():
+            self.cand[cell] = bit(d)
+        for cell, d in grid.givens():
+            self.place(cell, d)
+
+    def place(self, cell: int, d: int) -> None:
+        b = bit(d)
+        self.cand[cell] = b
+        self.placed[cell] = True
+        self.changed.add(cell)
+        cand, placed = self.cand, self.placed
+        for p in self.geometry.peers[cell]:
+            if not placed[p] and cand[p] & b:
+                cand[p] &= ~b
+                self.changed.add(p)
+
+    def strike(self, cell: int, digits) -> None:
+        for d in digits:
+            self.cand[cell] &= ~bit(d)
+        self.changed.add(cell)
+
+    def changes(self) -> set[int]:
+        changed, self.changed = self.changed, set()
+        return changed
+
+    def open_cells(self) -> list[int]:
+        return [c for c, done in enumerate(self.placed) if not done]
+
+
+def _naked_single(board: _Board, path: StepPath) -> Step | None:
+    for cell, m in enumerate(board.cand):
+        if not board.placed[cell] and m & (m - 1) == 0:
+            d = m.bit_length()
+            name = path.geometry.cell_name(cell)
+            return Step(0, "naked single", f"{name} = {path.alphabet.symbol(d)}, the only digit "
+                        f"left in {name}", placed=((cell, d),), cells=((cell, m),))
+    return None
+
+
+def _hidden_single(board: _Board, path: StepPath) -> Step | None:
+    geo = path.geometry
+    n = geo.size
+    cand, placed = board.cand, board.placed
+    for h in list(range(2 * n, 3 * n)) + list(range(2 * n)):  # boxes, then rows, columns
+        once = twice = done = 0
+        for c in geo.houses[h]:
+            m = cand[c]
+            if placed[c]:
+                done |= m
+            else:
+                twice |= once & m
+                once |= m
+        single = once & ~twice & ~done
+        if single:
+            b = single & -single
+            cell = next(c for c in geo.houses[h] if not placed[c] and cand[c] & b)
+            d = b.bit_length()
+            others = tuple((c, cand[c]) for c in geo.houses[h] if c != cell)
+            return Step(0, "hidden single", f"{geo.cell_name(cell)} = {path.alphabet.symbol(d)},"
+                        f" the only place for {path.alphabet.symbol(d)} in {geo.house_name(h)}",
+                        placed=((cell, d),), rules=(h,), cells=others, houses=(h,))
+    return None
+
+
+def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
+              alphabet: Alphabet | None = None, deadline: Deadline = NO_DEADLINE,
+              sat_solver: str | None = None, max_clauses: int | None = None,
+              max_rules: int | None = None) -> StepPath:
+    """The steps a person could follow from ``grid`` (under ``constraints``) to ``solution``,
+    its only solution (see the module docstring).
+
+    Args:
+        alphabet: how digits are written in the reasons (default: by grid size).
+        deadline: the path stops (status ``timeout``, with a last ``timeout`` step) when it
+            passes.
+        sat_solver, max_clauses: the SAT solver of the facts, and the clause limit building
+            them keeps (TooBigError).
+        max_rules: a step may combine at most this many rules (None: any number); where none
+            does, the path guesses.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.io.text import parse_puzzle
+    >>> grid = parse_puzzle("1.3..4.2.34.4.23").grid
+    >>> path = step_path(grid, parse_puzzle("1234341223414123").grid)
+    >>> path.status, len(path.steps), path.steps[0].text
+    ('solved', 7, 'naked single: r1c2 = 2, the only digit left in r1c2')
+    """
+    from .deduce import Deducer
+    geo = grid.geometry
+    path = StepPath(geo, alphabet or alphabet_for(geo.size), rule_facts(geo, tuple(constraints)))
+    board = _Board(grid)
+    deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
+                      deadline=deadline, max_rules=max_rules)
+    try:
+        while not all(board.placed):
+            step = (_naked_single(board, path) or _hidden_single(board, path)
+                    or deducer.next_step())
+            _take(path, board, step)
+    except TimeUp:
+        left = len(board.open_cells())
+        path.status = "timeout"
+        path.steps.append(Step(len(path.steps) + 1, "timeout", f"the time limit was reached "
+                               f"with {left} cell{'s' * (left > 1)} open", path=path))
+    finally:
+        path.sat_calls = deducer.close()
+    return path
+
+
+def _take(path: StepPath, board: _Board, step: Step) -> None:
+    """Number ``step``, add it to the path and apply it to the board."""
+    from dataclasses import replace
+    step = replace(step, step=len(path.steps) + 1, path=path)
+    path.steps.append(step)
+    if step.technique == "guess":
+        path.status = "guess"
+    for cell, ds in step.eliminated:
+        board.strike(cell, ds)
+    for cell, d in step.placed:
+        board.place(cell, d)
