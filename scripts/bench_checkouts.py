@@ -6,7 +6,10 @@ the first checkout, then in the second, for every file and task, stdout to /dev/
 reports every round's wall and CPU seconds (the child's) with the load before and after.
 
     python scripts/bench_checkouts.py ../main . --rounds 3
-    python scripts/bench_checkouts.py OLD NEW --files 17_clue,top1465 --tasks solve,count
+    python scripts/bench_checkouts.py OLD NEW --files 17_clue,top1465,hardest,variants
+
+``variants`` is the shipped variant puzzles (``puzzles/variants/*.json`` of the second
+checkout) as one JSON Lines file, so that each round runs them as one batch.
 
 Each checkout's own ``satdoku`` package is imported (the checkout is the working directory of
 ``python -m``), with the Python running this script.
@@ -45,16 +48,28 @@ def _run(checkout: Path, task: str, path: Path) -> tuple[float, float]:
     return wall, cpu
 
 
+def _variants(checkout: Path) -> Path:
+    """The shipped variant puzzles of ``checkout``, one JSON document a line, in a temp file."""
+    import json
+    import tempfile
+    docs = [json.dumps(json.loads(p.read_text()))
+            for p in sorted((checkout / "puzzles" / "variants").glob("*.json"))]
+    out = Path(tempfile.mkdtemp(prefix="bench-checkouts-")) / "variants.jsonl"
+    out.write_text("\n".join(docs) + "\n")
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("before", type=Path, help="the first checkout (A)")
     parser.add_argument("after", type=Path, help="the second checkout (B)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--files", default="17_clue,top1465",
-                        help=f"comma-separated, of {', '.join(FILES)}")
+                        help=f"comma-separated, of {', '.join(FILES)}, variants")
     parser.add_argument("--tasks", default="solve,count")
     args = parser.parse_args(argv)
-    files = [PUZZLES / FILES[name] for name in args.files.split(",")]
+    files = [_variants(args.after) if name == "variants" else PUZZLES / FILES[name]
+             for name in args.files.split(",")]
     tasks = args.tasks.split(",")
     for path in files:
         if not path.exists():

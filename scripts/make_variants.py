@@ -192,8 +192,70 @@ def _line_digits(geo, line, side, sol):
     return tuple(sol[c] for c in C.base.line_cells(geo, line, side))
 
 
+def build_outside(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
+    """Sandwich, X-sum or skyscraper clues that hold in ``sol``."""
+    n = geo.size
+    if kind == "sandwich":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, "start", sol)
+            i, j = sorted((ds.index(1), ds.index(n)))
+            return C.Sandwich(geo, line, total=sum(ds[i + 1:j]))
+        return outside(make, geo, sol, rng, n)
+    if kind == "x-sum":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, side, sol)
+            return C.XSum(geo, line, side, sum(ds[:ds[0]]))
+        return outside(make, geo, sol, rng, n)
+    if kind == "skyscraper":
+        def make(line, side, sol):
+            ds = _line_digits(geo, line, side, sol)
+            seen = sum(1 for i, d in enumerate(ds) if d > max(ds[:i], default=0))
+            return C.Skyscraper(geo, line, side, seen)
+        return outside(make, geo, sol, rng, n)
+    raise ValueError(f"no builder for {kind}")
+
+
+def build_added(kind: str, geo: Geometry, sol, rng: random.Random) -> list | None:
+    """Constraints of the types added in issue 23 that hold in ``sol`` (None: not one)."""
+    n = geo.size
+    grid = Grid(geo, sol)
+    if kind == "sum-line":
+        def make(walk):
+            digits = [sol[c] for c in walk]
+            for k in range(1, len(walk)):
+                line = C.SumLine(walk, sum(digits[:k]))
+                if not line.check(grid):
+                    return line
+            return C.SumLine(walk, sum(digits) + 1)  # fails: tried again
+        return lines_that_hold(make, geo, sol, rng, n // 2 + 1, (3, 4, 5))
+    if kind == "edge-sum":
+        pairs = list(C.base.orthogonal_pairs(geo))
+        rng.shuffle(pairs)
+        return [C.EdgeSum(p, sol[p[0]] + sol[p[1]]) for p in pairs[:n]]
+    if kind in ("row-indexer", "column-indexer", "box-indexer"):
+        cls = C.CONSTRAINTS[kind]
+        cells = [c for c in range(n * n) if not cls(geo, (c,)).check(grid)]
+        rng.shuffle(cells)
+        return [cls(geo, tuple(sorted(cells[:n // 2 + 1])))] if cells else []
+    if kind == "multi-killer":
+        out = []
+        for cage in cages(geo, rng, (2, 3), sol)[:n // 2 + 1]:
+            total = sum(sol[c] for c in cage)
+            out.append(C.MultiKiller(cage, tuple(sorted({total, total + rng.choice((1, 2, 3))}))))
+        return out
+    if kind == "candidates":
+        pair = rng.sample(range(1, n + 1), 2)
+        cells = [c for c in range(n * n) if sol[c] in pair]
+        rng.shuffle(cells)
+        return [C.Candidates(tuple(sorted(cells[:n])), tuple(sorted(pair)))]
+    return None
+
+
 def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
     """Constraints of type ``kind`` that hold in ``sol``."""
+    added = build_added(kind, geo, sol, rng)
+    if added is not None:
+        return added
     n = geo.size
     grid = Grid(geo, sol)
     if kind == "killer":
@@ -203,10 +265,13 @@ def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
     if kind == "arrow":
         return arrows(geo, sol, rng, n // 2) + arrows(geo, sol, rng, 1, circle=2)
     if kind in ("thermometer", "slow-thermometer", "german-whispers", "renban", "palindrome",
-                "between", "region-sum", "entropic", "zipper"):
+                "between", "region-sum", "entropic", "zipper", "modular", "nabner",
+                "double-arrow", "lockout"):
         cls = C.CONSTRAINTS[kind]
         needs_geo = kind == "region-sum"
-        lengths = {"palindrome": (3, 4, 5), "zipper": (3, 4, 5)}.get(kind, (3, 4, 5))
+        lengths = {"nabner": (2, 3), "double-arrow": (3, 4)}.get(kind, (3, 4, 5))
+        if kind == "lockout":
+            return lines_that_hold(lambda w: cls(w, n // 2), geo, sol, rng, n // 2 + 1, lengths)
         made = lines_that_hold(lambda w: cls(geo, w) if needs_geo else cls(w), geo, sol, rng,
                                n // 2 + 1, lengths)
         return made
@@ -262,23 +327,8 @@ def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
             digits = [sol[x] for x in cells]
             out.append(C.Quadruple(cells, tuple(rng.sample(digits, rng.choice((2, 3, 4))))))
         return out
-    if kind == "sandwich":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, "start", sol)
-            i, j = sorted((ds.index(1), ds.index(n)))
-            return C.Sandwich(geo, line, total=sum(ds[i + 1:j]))
-        return outside(make, geo, sol, rng, n)
-    if kind == "x-sum":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, side, sol)
-            return C.XSum(geo, line, side, sum(ds[:ds[0]]))
-        return outside(make, geo, sol, rng, n)
-    if kind == "skyscraper":
-        def make(line, side, sol):
-            ds = _line_digits(geo, line, side, sol)
-            seen = sum(1 for i, d in enumerate(ds) if d > max(ds[:i], default=0))
-            return C.Skyscraper(geo, line, side, seen)
-        return outside(make, geo, sol, rng, n)
+    if kind in ("sandwich", "x-sum", "skyscraper"):
+        return build_outside(kind, geo, sol, rng)
     raise ValueError(f"no builder for {kind}")
 
 
@@ -286,7 +336,8 @@ def build(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
 GLOBAL = {"diagonal": lambda g: [C.Diagonal(g, "+"), C.Diagonal(g, "-")],
           "anti-knight": lambda g: [C.AntiKnight(g)], "anti-king": lambda g: [C.AntiKing(g)],
           "non-consecutive": lambda g: [C.NonConsecutive(g)],
-          "disjoint-groups": lambda g: [C.DisjointGroups(g)], "rule-159": lambda g: [C.Rule159(g)]}
+          "disjoint-groups": lambda g: [C.DisjointGroups(g)], "rule-159": lambda g: [C.Rule159(g)],
+          "diagonal-non-consecutive": lambda g: [C.DiagonalNonConsecutive(g)]}
 
 #: The grid each test puzzle uses: 4x4 where the rule makes sense and brute force can check
 #: it, 6x6 where 4x4 has no room, 9x9 where the rule needs 1-9.
@@ -299,6 +350,10 @@ TEST_SIZES = {
     "german-whispers": (3, 3), "renban": (2, 2), "palindrome": (2, 3), "between": (2, 2),
     "region-sum": (2, 2), "entropic": (3, 3), "zipper": (2, 2), "clone": (2, 3),
     "quadruple": (2, 2), "sandwich": (2, 2), "x-sum": (2, 2), "skyscraper": (2, 2),
+    "edge-sum": (2, 2), "modular": (2, 2), "nabner": (2, 2), "row-indexer": (2, 2),
+    "column-indexer": (2, 2), "box-indexer": (2, 2), "double-arrow": (2, 2), "lockout": (2, 2),
+    "diagonal-non-consecutive": (2, 3), "multi-killer": (2, 2), "sum-line": (2, 2),
+    "candidates": (2, 2),
 }
 #: Types that get a second test puzzle on a larger grid (more room for their rule).
 SECOND_SIZES = {"arrow": (2, 3), "killer": (2, 3), "sandwich": (2, 3), "x-sum": (2, 3),
@@ -351,11 +406,20 @@ def make_cover_puzzle(kind: str, geo: Geometry, rng: random.Random,
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("what", choices=["tests", "killer", "arrow"])
+    parser.add_argument("--types", default=None, metavar="T,T",
+                        help="with 'tests': only these rule types (new ones), one puzzle each")
     parser.add_argument("--count", type=int, default=10)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--box", default="3x3")
     args = parser.parse_args(argv)
     rng = random.Random(args.seed)
+    if args.what == "tests" and args.types:
+        for kind in args.types.split(","):
+            puzzle = None
+            while puzzle is None:
+                puzzle = make_test_puzzle(kind, rng)
+            print(format_variant(puzzle))
+        return 0
     if args.what == "tests":
         for kind in C.CONSTRAINTS:
             puzzle = None

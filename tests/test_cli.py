@@ -626,9 +626,8 @@ def _published(path):
 
 @pytest.mark.parametrize("path", sorted(VARIANTS.glob("*.txt")), ids=lambda p: p.stem)
 def test_every_shipped_variant_is_unique_with_the_published_solution(path):
-    args = ["--ignore-unknown"] if path.stem == "tangled-arrows" else []
     for source in (path, path.with_suffix(".json")):
-        result = run("count", source, "--format", "json", *args)
+        result = run("count", source, "--format", "json")
         rec, = records(result.stdout)
         assert (result.exit_code, rec["status"]) == (0, "unique"), result.output
         published = _published(path)
@@ -639,11 +638,16 @@ def test_every_shipped_variant_is_unique_with_the_published_solution(path):
 
 def test_variant_rules_are_listed_and_unknown_items_refused_or_warned():
     tangled = VARIANTS / "tangled-arrows.txt"
-    refused = run("solve", tangled, "--format", "line")
+    noted = run("solve", tangled, "--format", "line")  # its colours carry no rule: a note
+    assert noted.exit_code == 0 and "warning: left out what carries no rule: 8 coloured" \
+        in noted.stderr
+    unknown = json.dumps({"size": 4, "grid": [[{}] * 4] * 4, "mystery": 1})
+    refused = run("solve", unknown, "--format", "line")
     assert refused.exit_code == 1 and refused.stdout == "invalid\n"
-    assert "coloured cell" in refused.stderr
-    warned = run("solve", tangled, "--format", "line", "--ignore-unknown")
-    assert warned.exit_code == 0 and "warning: f-puzzles 'grid'" in warned.stderr
+    assert "'mystery': unknown to satdoku" in refused.stderr and "--ignore-unknown" in \
+        refused.stderr
+    warned = run("solve", unknown, "--format", "line", "--ignore-unknown")
+    assert "warning: f-puzzles 'mystery'" in warned.stderr
     pretty = run("solve", VARIANTS / "miracle.json").stdout
     assert "rules (3):\n  anti-knight\n  anti-king\n  non-consecutive" in pretty
 

@@ -1,9 +1,7 @@
-"""f-puzzles import: every mapped key, every input form, refusals, files of items, shipped puzzles.
-
-The shipped puzzles in puzzles/variants come with their setters' solutions; the checker at the
-end of this file (written from the spec, independently of the constraint model) confirms that
-each solution satisfies the converted document, which tests the meaning of every mapping on
-real data, not only its shape.
+"""f-puzzles import: every key the rules declare, the negative rules, every input form, what is
+left out and what is refused, broken data. Files of items, the shipped puzzles and the docs are
+in test_fpuzzles_files.py; the spec checker (tests/spec_checker.py, written apart from the rule
+classes) checks the documents' structure here and the setters' solutions there.
 """
 
 from __future__ import annotations
@@ -16,11 +14,9 @@ from urllib.parse import quote
 import pytest
 
 from satdoku.errors import PuzzleError
-from satdoku.io.fpuzzles import COSMETIC as COSMETIC_KEYS
-from satdoku.io.fpuzzles import UNSUPPORTED as UNSUPPORTED_KEYS
-from satdoku.io.fpuzzles import (MAPPING, convert_fpuzzles, format_document, from_fpuzzles,
-                              looks_like_fpuzzles, read_fpuzzles_lines)
+from satdoku.io.fpuzzles import convert_fpuzzles, from_fpuzzles, looks_like_fpuzzles, mapping
 from satdoku.io.lzstring import compress_to_base64, compress_to_uri
+from spec_checker import check_document
 
 VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
 
@@ -140,6 +136,38 @@ CASES = {
     "columnindexer": (fp(columnindexer=[{"cells": [f"R{r}C{c}" for r in range(1, 10)]}
                                         for c in (1, 5, 9)]),
                       [{"type": "rule-159"}]),
+    "columnindexer (not 1-5-9)": (fp(columnindexer=[{"cells": ["R1C1", "R2C2"]}]),
+                                  [{"type": "column-indexer", "cells": ["r1c1", "r2c2"]}]),
+    "rowindexer": (fp(rowindexer=[{"cells": ["R1C1"]}, {"cells": ["R4C2", "R1C1"]}]),
+                   [{"type": "row-indexer", "cells": ["r1c1", "r4c2"]}]),
+    "boxindexer": (fp(boxindexer=[{"cells": ["R5C5"]}]),
+                   [{"type": "box-indexer", "cells": ["r5c5"]}]),
+    "modularline": (fp(modularline=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+                    [{"type": "modular", "cells": ["r1c1", "r1c2", "r1c3"], "mod": 3}]),
+    "nabner": (fp(nabner=[{"lines": [["R1C1", "R2C2"]]}]),
+               [{"type": "nabner", "cells": ["r1c1", "r2c2"]}]),
+    "sum": (fp(sum=[{"cells": ["R1C1", "R1C2"], "value": "7"}]),
+            [{"type": "edge-sum", "cells": ["r1c1", "r1c2"], "sum": 7}]),
+    "parity": (fp(4, grid=[[{"parity": "Odd"}, {}, {}, {"parity": "Even"}]] + [[{}] * 4] * 3,
+                  odd=[{"cell": "R2C2"}]),
+               [{"type": "odd", "cells": ["r2c2", "r1c1"]}, {"type": "even", "cells": ["r1c4"]}]),
+    "whispers value": (fp(whispers=[{"lines": [["R1C1", "R1C2"]], "value": "4"}]),
+                       [{"type": "german-whispers", "cells": ["r1c1", "r1c2"], "difference": 4}]),
+    "entropicline 6x6": (fp(6, entropicline=[{"lines": [["R1C1", "R1C2"]]}]),
+                         [{"type": "entropic", "cells": ["r1c1", "r1c2"]}]),
+    "doublearrow": (fp(doublearrow=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+                    [{"type": "double-arrow", "cells": ["r1c1", "r1c2", "r1c3"]}]),
+    "lockout": (fp(6, lockout=[{"lines": [["R1C1", "R1C2", "R1C3"]]}]),
+                [{"type": "lockout", "cells": ["r1c1", "r1c2", "r1c3"], "difference": 3}]),
+    "cage": (fp(cage=[{"cells": ["R1C1", "R1C2"], "value": "DR3"}]),
+             [{"type": "multi-killer", "cells": ["r1c1", "r1c2"], "sums": [3, 12]}]),
+    "givenPencilMarks": (fp(4, grid=[[{"givenPencilMarks": [1, 2]}, {"givenPencilMarks": [2, 1]},
+                                      {"givenPencilMarks": [1, 2, 3, 4]}, {}]] + [[{}] * 4] * 3),
+                         [{"type": "candidates", "cells": ["r1c1", "r1c2"], "digits": [1, 2]}]),
+    "a line through a cell twice": (
+        fp(whispers=[{"lines": [["R1C1", "R1C2", "R2C2", "R2C1", "R1C1"]]}]),
+        [{"type": "german-whispers", "cells": ["r1c1", "r1c2", "r2c2", "r2c1", "r1c1"],
+          "difference": 5}]),
 }
 
 
@@ -149,9 +177,10 @@ def test_each_fpuzzles_key_becomes_its_satdoku_constraints(name):
     assert constraints(data) == expected
 
 
-def test_every_key_of_the_mapping_table_is_tested():
-    tested = {key for data, _ in CASES.values() for key in data} | {"negative"}
-    assert {key for key in MAPPING if " " not in key} <= tested
+def test_every_key_the_rules_declare_is_tested():
+    tested = {key for data, _ in CASES.values() for key in data} | {
+        "negative", "parity", "givenPencilMarks"}
+    assert {key for key, _, _ in mapping()} <= tested
 
 
 def test_givens_title_author_and_boxes():
@@ -207,34 +236,36 @@ def test_maximum_cells_side_by_side_compare_only_with_other_neighbours():
 def test_nonconsecutive_with_dots_exempts_the_dotted_pairs():
     got = constraints(fp(4, nonconsecutive=True, difference=[{"cells": ["R1C1", "R1C2"]}],
                          ratio=[{"cells": ["R2C1", "R2C2"]}]))
-    whispers = [k["cells"] for k in got if k["type"] == "german-whispers"]
-    assert len(whispers) == 2 * 4 * 3 - 2
-    assert ["r1c1", "r1c2"] not in whispers and ["r2c1", "r2c2"] not in whispers
-    assert all(k["difference"] == 2 for k in got if k["type"] == "german-whispers")
-
-
-def test_all_dots_given_is_no_kropki():
-    got = constraints(fp(nonconsecutive=True, negative=["ratio"],
-                         ratio=[{"cells": ["R1C1", "R1C2"]}]))
-    assert got == [{"type": "kropki-black", "cells": ["r1c1", "r1c2"], "ratio": 2},
-                   {"type": "no-kropki"}]
+    assert got[-1] == {"type": "no-kropki", "ratios": []}
 
 
 @pytest.mark.parametrize("data, rule", [
-    (fp(negative=["ratio"]), "no ratio 2"),
+    (fp(nonconsecutive=True, negative=["ratio"], ratio=[{"cells": ["R1C1", "R1C2"]}]),
+     {"type": "no-kropki"}),
+    (fp(negative=["ratio"]), {"type": "no-kropki", "differences": []}),
     (fp(nonconsecutive=True, negative=["ratio"], ratio=[{"cells": ["R1C1", "R1C2"], "value": "3"}]),
-     "no difference 1 or ratio 2 or ratio 3"),
+     {"type": "no-kropki", "ratios": [2, 3]}),
     (fp(negative=["difference"], difference=[{"cells": ["R1C1", "R1C2"], "value": "2"}]),
-     "no difference 2"),
+     {"type": "no-kropki", "differences": [2], "ratios": []}),
+    (fp(nonconsecutive=True, negative=["difference"],
+        difference=[{"cells": ["R1C1", "R1C2"], "value": "3"}]),
+     {"type": "no-kropki", "differences": [1, 3], "ratios": []}),
+    (fp(negative=["xv"], xv=[{"cells": ["R1C1", "R2C1"], "value": "X"}]), {"type": "no-xv"}),
+    (fp(negative=["sum"], sum=[{"cells": ["R1C1", "R2C1"], "value": "7"}]),
+     {"type": "no-xv", "sums": [7]}),
+    (fp(negative=["sum", "xv"], sum=[{"cells": ["R1C1", "R2C1"], "value": "7"}]),
+     {"type": "no-xv", "sums": [5, 7, 10]}),
 ])
-def test_negative_rules_satdoku_cannot_state_are_refused(data, rule):
-    with pytest.raises(PuzzleError, match=re.escape(rule)):
-        from_fpuzzles(data)
+def test_every_negative_rule_of_f_puzzles_is_stated(data, rule):
+    """As f-puzzles' solver reads them (SudokuVariantSolverJS: KropkiConstraint.ts,
+    SumConstraint.ts): 'ratio' forbids 2 and the black dots' ratios, 'difference' the white
+    dots' differences, nonconsecutive difference 1, all on pairs without a dot."""
+    assert constraints(data)[-1] == rule
 
 
-def test_negative_xv_is_no_xv_beside_the_clues():
-    got = constraints(fp(negative=["xv"], xv=[{"cells": ["R1C1", "R2C1"], "value": "X"}]))
-    assert got == [{"type": "xv", "cells": ["r1c1", "r2c1"], "sum": 10}, {"type": "no-xv"}]
+def test_an_unknown_negative_rule_is_refused():
+    with pytest.raises(PuzzleError, match=re.escape("'negative' 'parity': no satdoku negative")):
+        from_fpuzzles(fp(negative=["parity"]))
 
 
 # Input forms.
@@ -279,59 +310,61 @@ def test_a_sudoku_one_liner_is_not_taken_for_fpuzzles():
     assert not looks_like_fpuzzles(".714....5....5..8...39.76.......1....9...6..3......82.....4...")
 
 
-# Refusals and warnings.
+# What is left out, and what is refused.
 
-COSMETIC = fp(antiking=True, text=[{"cells": ["R1C1"], "value": "hi"}],
-              line=[{"lines": [["R1C1", "R2C2"]]}], rowindexer=[{"cells": ["R1C1"]}],
-              mystery=True)
-COSMETIC["grid"][0][0] = {"c": "#FF0000", "value": 4}
-
-
-def test_unknown_and_cosmetic_keys_are_refused_all_named_with_the_place():
-    with pytest.raises(PuzzleError) as caught:
-        from_fpuzzles(COSMETIC, "puzzle.txt", line=7)
-    message = str(caught.value)
-    assert message.startswith("puzzle.txt:7: satdoku cannot use ")
-    for part in ("'text' (1 of them): text drawn on the grid", "'line' (1 of them)",
-                 "'rowindexer' (row indexer cells): no satdoku constraint type",
-                 "'mystery': unknown to satdoku", "1 digit(s) without 'given'",
-                 "1 coloured cell(s) (cosmetic)"):
-        assert part in message
+DRAWN = fp(antiking=True, text=[{"cells": ["R1C1"], "value": "hi"}],
+           line=[{"lines": [["R1C1", "R2C2"]]}], rectangle=[{"cells": ["R3C3"]}])
+DRAWN["grid"][0][0] = {"c": "#FF0000", "value": 4}
+DRAWN["grid"][0][1] = {"centerPencilMarks": [1, 2]}
+UNKNOWN = dict(DRAWN, mystery=True)
 
 
-def test_ignore_unknown_turns_them_into_warnings():
-    conversion = convert_fpuzzles(COSMETIC, ignore_unknown=True)
+def test_what_only_draws_is_left_out_with_one_note_naming_it():
+    conversion = convert_fpuzzles(DRAWN)
     assert conversion.document["constraints"] == [{"type": "anti-king"}]
     assert conversion.document["givens"] == {}
-    assert len(conversion.warnings) == 6
-    assert any("'mystery'" in warning for warning in conversion.warnings)
+    assert conversion.warnings == [
+        "left out what carries no rule: 1 digit(s) without 'given' (a solver's progress), "
+        "1 coloured cell(s), pencil marks in 1 cell(s), text (1), drawn lines (1), "
+        "rectangles (1)"]
 
 
-def test_cosmetic_copies_of_constraints_are_skipped_but_own_cosmetics_are_not():
+def test_an_unknown_key_is_refused_naming_it_and_ignore_unknown():
+    with pytest.raises(PuzzleError) as caught:
+        from_fpuzzles(UNKNOWN, "puzzle.txt", line=7)
+    message = str(caught.value)
+    assert message == ("puzzle.txt:7: satdoku cannot use f-puzzles 'mystery': unknown to "
+                       "satdoku (with --ignore-unknown it solves without them, a looser "
+                       "puzzle than the one published)")
+    conversion = convert_fpuzzles(UNKNOWN, ignore_unknown=True)
+    assert conversion.warnings[1:] == ["f-puzzles 'mystery': unknown to satdoku"]
+
+
+def test_cosmetic_copies_of_present_rules_are_skipped_and_orphans_refused():
     copy = {"lines": [["R1C1", "R1C2"]], "outlineC": "#67F067", "fromConstraint": "Whispers"}
     data = fp(whispers=[{"lines": [["R1C1", "R1C2"]]}], line=[copy])
-    assert len(constraints(data)) == 1
+    conversion = convert_fpuzzles(data)
+    assert len(conversion.document["constraints"]) == 1 and conversion.warnings == []
+    old = {"lines": [["R1C1", "R1C2"]], "outlineC": "#C060C0", "isNewConstraint": True}
+    assert convert_fpuzzles(fp(renban=[{"lines": [["R1C1", "R1C2"]]}], line=[old])).warnings \
+        == []
     data["line"].append({"lines": [["R5C5", "R6C6"]]})
-    with pytest.raises(PuzzleError, match=r"'line' \(1 of them\)"):
-        from_fpuzzles(data)
+    assert convert_fpuzzles(data).warnings == ["left out what carries no rule: drawn lines (1)"]
+    with pytest.raises(PuzzleError, match="'line' drawn for the rule 'Renban', which the puzzle "
+                                          "does not hold"):
+        from_fpuzzles(fp(line=[dict(copy, fromConstraint="Renban")]))
 
 
-@pytest.mark.parametrize("data, message", [
+@pytest.mark.parametrize("data, note", [
     (fp(littlekillersum=[{"cell": "R0C3", "direction": "DR", "value": ""}]),
-     "a little killer arrow at R0C3 without a total"),
-    (fp(sandwichsum=[{"cell": "R0C3", "value": ""}]), "a clue at R0C3 without a number"),
-    (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": ""}]), "an XV clue without its letter"),
-    (fp(6, entropicline=[{"lines": [["R1C1", "R1C2"]]}]), "not 6x6"),
-    (fp(columnindexer=[{"cells": ["R1C1"]}]), "column indexer cells other than"),
-    (fp(negative=["sum"]), "'negative' 'sum'"),
-    (fp(whispers=[{"lines": [["R1C1", "R1C2"]], "value": "4"}]),
-     "'whispers' #1: difference 4; f-puzzles whispers differ by 5 on a 9x9 grid"),
+     "little killer arrows without a total"),
+    (fp(sandwichsum=[{"cell": "R0C3", "value": ""}]), "sandwichsum clues without their number"),
+    (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": ""}]), "xv clues without their letter"),
 ])
-def test_clues_satdoku_cannot_use_are_problems(data, message):
-    with pytest.raises(PuzzleError, match=re.escape(message)):
-        from_fpuzzles(data)
-    warnings = convert_fpuzzles(data, ignore_unknown=True).warnings
-    assert any(message in warning for warning in warnings)
+def test_clues_without_their_number_are_left_out_as_f_puzzles_solver_does(data, note):
+    conversion = convert_fpuzzles(data)
+    assert conversion.document["constraints"] == []
+    assert conversion.warnings == [f"left out what carries no rule: {note}"]
 
 
 @pytest.mark.parametrize("text, message", [
@@ -362,6 +395,8 @@ def test_bad_text_gives_located_errors(text, message):
     (fp(odd=[{"cell": "R1C1"}, {"cell": None}]), "'odd' #2: None is not an f-puzzles cell name"),
     (fp(difference=[{"cells": ["R1C1", "R2C2"]}]), "r1c1 and r2c2 are not orthogonally adjacent"),
     (fp(xv=[{"cells": ["R1C1", "R1C2"], "value": "Y"}]), "'Y' is neither X nor V"),
+    (fp(killercage=[{"cells": ["R1C1"], "value": "9" * 5000}]), "a number of more than 9 digits"),
+    (fp(4, grid=[[{"parity": "Prime"}, {}, {}, {}]] + [[{}] * 4] * 3), "parity 'Prime'"),
     (fp(killercage=[{"cells": ["R1C1", "R1C1"]}]),
      "r1c1: f-puzzles 'killercage' #1: r1c1 appears twice"),
     (fp(killercage=[{"cells": ["R1C1"], "value": "ten"}]), "'ten' is not a whole number"),
@@ -380,6 +415,7 @@ def test_bad_text_gives_located_errors(text, message):
     (fp(quadruple=[{"cells": ["R1C1", "R1C2", "R2C1", "R2C2"], "values": [1, 2, 3, 4, 5]}]),
      "1 to 4 digits"),
     (fp(thermometer=[{"lines": [["R1C1"]]}]), "1 cell(s); it needs at least 2"),
+    (fp(doublearrow=[{"lines": [["R1C1", "R1C2"]]}]), "2 cell(s); it needs at least 3"),
     (fp(antiking="yes"), "'antiking' should be true or false"),
     (fp(killercage={"cells": []}), "'killercage' should be a list"),
     ({"size": 0}, "'size' 0 is not a grid size"),
@@ -401,357 +437,7 @@ def test_a_bad_given_names_its_cell():
     assert str(caught.value) == "g.txt: r2c3: f-puzzles 'grid': value 7 is not a digit 1-4"
 
 
-# Files of items.
-
-def test_a_file_of_items_goes_on_past_bad_lines():
-    lines = ["# a file", "", "# source: first, cited",
-             "https://f-puzzles.com/?load=" + PACKED, "not base64 at all!",
-             json.dumps(fp(4, antiking=True)), json.dumps(COSMETIC), "# source: unused"]
-    items = list(read_fpuzzles_lines(lines, "list.txt"))
-    assert [(item.line, item.ok) for item in items] == [(4, True), (5, False), (6, True),
-                                                      (7, False)]
-    assert items[0].document["source"] == "first, cited"
-    assert "source" not in items[2].document
-    assert str(items[1].error).startswith("list.txt:5: not an f-puzzles string")
-    assert str(items[3].error).startswith("list.txt:7: satdoku cannot use")
-    lenient = list(read_fpuzzles_lines(lines, "list.txt", ignore_unknown=True))
-    assert [item.ok for item in lenient] == [True, False, True, True]
-    assert lenient[3].conversion.warnings
-
-
-def test_documents_round_trip_through_format_document_and_json_lines():
-    document = from_fpuzzles(SAMPLE)
-    assert json.loads(format_document(document)) == document
-    assert json.loads(json.dumps(document)) == document
-    assert "\n" not in json.dumps(document)
-
-
-def test_the_setters_solution_is_kept_beside_the_document():
-    data = fp(4, solution=[1, 2, 3, 4] * 3 + [0, 4, 3, "x"])
-    assert convert_fpuzzles(data).solution == [1, 2, 3, 4] * 3 + [0, 4, 3, 0]
-    assert convert_fpuzzles(fp(4)).solution is None
-
-
-# The shipped puzzles.
-
-def shipped():
-    return [pytest.param(path, id=path.stem) for path in sorted(VARIANTS.glob("*.txt"))]
-
-
-def comments(path):
-    return dict(re.match(r"#\s*([\w-]+):\s*(.*)", line).groups()
-                for line in path.read_text().splitlines() if re.match(r"#\s*[\w-]+:", line))
-
-
-@pytest.mark.parametrize("path", shipped())
-def test_shipped_puzzles_convert_to_their_json_and_their_solutions_hold(path):
-    notes = comments(path)
-    lenient = "ignore-unknown" in notes
-    items = list(read_fpuzzles_lines(path.read_text().splitlines(), str(path),
-                                     ignore_unknown=lenient))
-    assert len(items) == 1 and items[0].ok, items[0].error
-    item = items[0]
-    document = item.document
-    check_document(document)
-    assert document["source"] == notes["source"]
-    assert bool(item.conversion.warnings) == lenient
-    assert path.with_suffix(".json").read_text() == format_document(document) + "\n"
-    assert violations(document, notes["solution"]) == []
-
-
-@pytest.mark.parametrize("path", shipped()[:3])
-def test_the_checker_sees_a_wrong_solution(path):
-    notes = comments(path)
-    document = json.loads(path.with_suffix(".json").read_text())
-    solution = notes["solution"]
-    swapped = solution[1] + solution[0] + solution[2:]   # two cells of one row swapped
-    assert violations(document, swapped)
-
-
-def test_the_readme_describes_every_shipped_puzzle():
-    readme = (VARIANTS / "README.md").read_text()
-    for path in VARIANTS.glob("*.txt"):
-        assert f"`{path.stem}`" in readme, path.stem
-
-
-# The user documentation.
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "variants.md"
-
-
-def test_the_docs_name_every_key_and_every_type():
-    docs = DOCS.read_text()
-    for key in [k.split()[0] for k in MAPPING] + list(COSMETIC_KEYS) + list(UNSUPPORTED_KEYS):
-        assert f"`{key}`" in docs, key
-    for kind in FIELDS:
-        assert f"| `{kind}` |" in docs, kind
-
-
-def test_the_docs_examples_are_valid_documents():
-    docs = DOCS.read_text()
-    example = json.loads(re.search(r"```json\n(.*?)```", docs, re.S).group(1))
-    check_document(example)
-    miracle = json.loads((VARIANTS / "miracle.json").read_text())
-    assert example["givens"] == miracle["givens"]
-    assert [k["type"] for k in example["constraints"]] == \
-        [k["type"] for k in miracle["constraints"]]
-    jsonl = re.search(r"JSON Lines file.*?```\n(.*?)```", docs, re.S).group(1)
-    for line in jsonl.splitlines():
-        check_document(json.loads(line))
-
-
-def test_the_docs_refusal_example_is_what_the_library_says():
-    docs = DOCS.read_text()
-    shown = re.search(r"(puzzles/variants/tangled-arrows.txt:5: .*)", docs).group(1)
-    path = VARIANTS / "tangled-arrows.txt"
-    item, = read_fpuzzles_lines(path.read_text().splitlines(),
-                                "puzzles/variants/tangled-arrows.txt")
-    assert str(item.error) == shown
-
-
-# The checker: the spec's structure and meaning, independent of satdoku's model.
-
-CELL = re.compile(r"r(\d+)c(\d+)")
-
-#: type -> (required fields, optional fields), besides "type" and "label".
-FIELDS = {
-    "diagonal": ({"direction"}, set()),
-    "anti-knight": (set(), set()),
-    "anti-king": (set(), set()),
-    "non-consecutive": (set(), set()),
-    "disjoint-groups": (set(), set()),
-    "rule-159": (set(), set()),
-    "no-kropki": (set(), set()),
-    "no-xv": (set(), set()),
-    "extra-region": ({"cells"}, set()),
-    "killer": ({"cells", "sum"}, set()),
-    "little-killer": ({"cells", "sum"}, {"clue", "direction"}),
-    "thermometer": ({"cells"}, set()),
-    "slow-thermometer": ({"cells"}, set()),
-    "arrow": ({"circle", "cells"}, set()),
-    "kropki-white": ({"cells"}, {"difference"}),
-    "kropki-black": ({"cells"}, {"ratio"}),
-    "xv": ({"cells", "sum"}, set()),
-    "odd": ({"cells"}, set()),
-    "even": ({"cells"}, set()),
-    "minimum": ({"cells"}, set()),
-    "maximum": ({"cells"}, set()),
-    "german-whispers": ({"cells"}, {"difference"}),
-    "renban": ({"cells"}, set()),
-    "palindrome": ({"cells"}, set()),
-    "between": ({"cells"}, set()),
-    "region-sum": ({"cells"}, set()),
-    "entropic": ({"cells"}, set()),
-    "zipper": ({"cells"}, set()),
-    "clone": ({"cells", "clone"}, set()),
-    "quadruple": ({"cells", "digits"}, set()),
-    "sandwich": ({"line", "sum"}, set()),
-    "x-sum": ({"line", "from", "sum"}, set()),
-    "skyscraper": ({"line", "from", "count"}, set()),
-}
-
-DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
-                 "givens", "constraints"}
-
-
-def rc(name: str, n: int, *, outside: bool = False) -> tuple[int, int]:
-    match = CELL.fullmatch(name)
-    assert match, f"bad cell name {name!r}"
-    r, c = int(match.group(1)), int(match.group(2))
-    low, high = (0, n + 1) if outside else (1, n)
-    assert low <= r <= high and low <= c <= high, f"{name} outside the grid"
-    return r, c
-
-
-def check_document(doc: dict) -> None:
-    """Assert that ``doc`` has the spec's structure (keys, cell names, each type's fields)."""
-    assert set(doc) <= DOCUMENT_KEYS, set(doc) - DOCUMENT_KEYS
-    assert doc["format"] == "satdoku-variant" and doc["version"] == 1
-    n = doc["size"]
-    assert isinstance(n, int) and n >= 1
-    assert not ("box" in doc and doc.get("regions")), "box and regions together"
-    if "box" in doc:
-        r, c = map(int, doc["box"].split("x"))
-        assert r * c == n
-    if doc.get("regions") is not None:
-        regions = doc["regions"]
-        assert len(regions) == n and all(len(region) == n for region in regions)
-        flat = [rc(name, n) for region in regions for name in region]
-        assert len(set(flat)) == n * n
-    givens = doc["givens"]
-    if isinstance(givens, str):
-        assert len(givens) == n * n
-    else:
-        for name, digit in givens.items():
-            rc(name, n)
-            assert isinstance(digit, int) and 1 <= digit <= n
-    for i, constraint in enumerate(doc["constraints"]):
-        kind = constraint["type"]
-        assert kind in FIELDS, f"#{i}: unknown type {kind}"
-        required, optional = FIELDS[kind]
-        keys = set(constraint) - {"type", "label"}
-        assert required <= keys, f"#{i} {kind}: missing {required - keys}"
-        assert keys <= required | optional, f"#{i} {kind}: unknown {keys - required - optional}"
-        for key in ("cells", "circle", "clone"):
-            if key in constraint:
-                assert isinstance(constraint[key], list) and constraint[key]
-                for name in constraint[key]:
-                    rc(name, n)
-        if kind == "diagonal":
-            assert constraint["direction"] in ("+", "-")
-        if "line" in constraint:
-            assert re.fullmatch(r"[rc]\d+", constraint["line"])
-            assert 1 <= int(constraint["line"][1:]) <= n
-        if "from" in constraint:
-            assert constraint["from"] in ("start", "end")
-        if kind == "little-killer" and "clue" in constraint:
-            rc(constraint["clue"], n, outside=True)
-            assert constraint["direction"] in ("DR", "DL", "UR", "UL")
-        if kind in ("kropki-white", "kropki-black", "xv"):
-            (r1, c1), (r2, c2) = (rc(x, n) for x in constraint["cells"])
-            assert abs(r1 - r2) + abs(c1 - c2) == 1
-        if kind == "clone":
-            assert len(constraint["cells"]) == len(constraint["clone"])
-        if kind in ("minimum", "maximum"):
-            assert len(constraint["cells"]) == 1
-        if kind == "killer":
-            assert constraint["sum"] is None or isinstance(constraint["sum"], int)
-
-
-def violations(doc: dict, solution: str) -> list[str]:
-    """What in ``doc`` the complete grid ``solution`` (digits row by row) breaks."""
-    n = doc["size"]
-    assert len(solution) == n * n
-    grid = {(r, c): int(solution[(r - 1) * n + c - 1]) for r in range(1, n + 1)
-            for c in range(1, n + 1)}
-    wrong: list[str] = []
-
-    def d(name: str) -> int:
-        return grid[rc(name, n)]
-
-    def distinct(cells, what):
-        values = [grid[x] for x in cells]
-        if len(set(values)) != len(values):
-            wrong.append(f"{what} repeats a digit")
-
-    rows = [[(r, c) for c in range(1, n + 1)] for r in range(1, n + 1)]
-    cols = [[(r, c) for r in range(1, n + 1)] for c in range(1, n + 1)]
-    if doc.get("regions"):
-        regions = [[rc(x, n) for x in region] for region in doc["regions"]]
-    else:
-        br, bc = map(int, doc["box"].split("x"))
-        regions = [[(r, c) for r in range(R, R + br) for c in range(C, C + bc)]
-                   for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
-    for i, house in enumerate(rows + cols + regions):
-        distinct(house, f"house {i}")
-    for name, digit in (doc["givens"].items() if isinstance(doc["givens"], dict) else []):
-        if d(name) != digit:
-            wrong.append(f"given {name}")
-    orth = [((r, c), (r + dr, c + dc)) for (r, c) in grid for dr, dc in ((0, 1), (1, 0))
-            if (r + dr, c + dc) in grid]
-    pairs = {frozenset(rc(x, n) for x in k["cells"]): k for k in doc["constraints"]
-             if k["type"] in ("kropki-white", "kropki-black")}
-    xvs = {frozenset(rc(x, n) for x in k["cells"]) for k in doc["constraints"]
-           if k["type"] == "xv"}
-
-    def line_of(k):
-        number = int(k["line"][1:]) - 1
-        cells = rows[number] if k["line"][0] == "r" else cols[number]
-        return cells[::-1] if k.get("from") == "end" else cells
-
-    for i, k in enumerate(doc["constraints"]):
-        kind, what = k["type"], f"#{i} {k['type']}"
-        cells = [rc(x, n) for x in k.get("cells", [])]
-        v = [grid[x] for x in cells]
-        ok = True
-        if kind == "diagonal":
-            diag = [(j, j if k["direction"] == "-" else n + 1 - j) for j in range(1, n + 1)]
-            distinct(diag, what)
-        elif kind in ("anti-knight", "anti-king"):
-            steps = ([(1, 2), (2, 1), (1, -2), (2, -1)] if kind == "anti-knight"
-                     else [(1, 1), (1, -1)])
-            ok = all(grid[(r, c)] != grid.get((r + a, c + b)) for (r, c) in grid for a, b in steps)
-        elif kind == "non-consecutive":
-            ok = all(abs(grid[a] - grid[b]) != 1 for a, b in orth)
-        elif kind == "disjoint-groups":
-            for group in zip(*regions):
-                distinct(group, what)
-        elif kind == "rule-159":
-            ok = all(grid[(r, grid[(r, col)])] == col for r in range(1, n + 1) for col in (1, 5, 9))
-        elif kind == "no-kropki":
-            ok = all(abs(grid[a] - grid[b]) != 1 and grid[a] != 2 * grid[b]
-                     and grid[b] != 2 * grid[a] for a, b in orth if frozenset((a, b)) not in pairs)
-        elif kind == "no-xv":
-            ok = all(grid[a] + grid[b] not in (5, 10) for a, b in orth
-                     if frozenset((a, b)) not in xvs)
-        elif kind in ("extra-region", "renban", "killer"):
-            distinct(cells, what)
-            if kind == "extra-region":
-                ok = sorted(v) == list(range(1, n + 1))
-            elif kind == "renban":
-                ok = max(v) - min(v) == len(v) - 1
-            else:
-                ok = k["sum"] is None or sum(v) == k["sum"]
-        elif kind == "little-killer":
-            ok = sum(v) == k["sum"]
-        elif kind == "thermometer":
-            ok = all(a < b for a, b in zip(v, v[1:]))
-        elif kind == "slow-thermometer":
-            ok = all(a <= b for a, b in zip(v, v[1:]))
-        elif kind == "arrow":
-            ok = int("".join(str(d(x)) for x in k["circle"])) == sum(v)
-        elif kind == "kropki-white":
-            ok = abs(v[0] - v[1]) == k.get("difference", 1)
-        elif kind == "kropki-black":
-            ratio = k.get("ratio", 2)
-            ok = v[0] == ratio * v[1] or v[1] == ratio * v[0]
-        elif kind == "xv":
-            ok = sum(v) == k["sum"]
-        elif kind in ("odd", "even"):
-            ok = all(x % 2 == (kind == "odd") for x in v)
-        elif kind in ("minimum", "maximum"):
-            (r, c), = cells
-            sign = 1 if kind == "maximum" else -1
-            ok = all(sign * (grid[(r, c)] - grid[o]) > 0 for o in
-                     ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if o in grid)
-        elif kind == "german-whispers":
-            ok = all(abs(a - b) >= k.get("difference", 5) for a, b in zip(v, v[1:]))
-        elif kind == "palindrome":
-            ok = v == v[::-1]
-        elif kind == "between":
-            low, high = sorted((v[0], v[-1]))
-            ok = all(low < x < high for x in v[1:-1])
-        elif kind == "region-sum":
-            sums = {}
-            for cell, x in zip(cells, v):
-                region = next(j for j, reg in enumerate(regions) if cell in reg)
-                sums[region] = sums.get(region, 0) + x
-            ok = len(set(sums.values())) == 1
-        elif kind == "entropic":
-            ok = all(len({(x - 1) // 3 for x in v[j:j + 3]}) == len(v[j:j + 3])
-                     for j in range(max(1, len(v) - 2)))
-        elif kind == "zipper":
-            half = len(v) // 2
-            totals = {v[j] + v[-1 - j] for j in range(half)}
-            if len(v) % 2:
-                totals.add(v[half])
-            ok = len(totals) == 1
-        elif kind == "clone":
-            ok = v == [d(x) for x in k["clone"]]
-        elif kind == "quadruple":
-            ok = all(v.count(x) >= k["digits"].count(x) for x in k["digits"])
-        elif kind in ("sandwich", "x-sum", "skyscraper"):
-            line = [grid[x] for x in line_of(k)]
-            if kind == "sandwich":
-                a, b = sorted((line.index(1), line.index(n)))
-                ok = sum(line[a + 1:b]) == k["sum"]
-            elif kind == "x-sum":
-                ok = sum(line[:line[0]]) == k["sum"]
-            else:
-                seen = sum(1 for j, x in enumerate(line) if x > max(line[:j], default=0))
-                ok = seen == k["count"]
-        else:
-            raise AssertionError(f"no check for {kind}")
-        if not ok:
-            wrong.append(what)
-    return wrong
+def test_deeply_nested_f_puzzles_data_is_one_error():
+    deep = '{"size": 4, "grid": ' + "[" * 5000 + "]" * 5000 + "}"
+    with pytest.raises(PuzzleError, match="nested too deeply"):
+        from_fpuzzles(compress_to_base64(deep))

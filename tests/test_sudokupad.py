@@ -22,7 +22,8 @@ from satdoku.errors import PuzzleError
 from satdoku.io.fpuzzles import convert_fpuzzles
 from satdoku.io.lzstring import compress_to_base64
 from satdoku.io.sudokupad import (convert_sudokupad, decode_sudokupad, from_sudokupad,
-                                  looks_like_sudokupad, parse_links, puzzle_id, unzip_scl)
+                                  looks_like_sudokupad, puzzle_id, unzip_scl)
+from satdoku.io.variant import parse_variants
 from satdoku.io.variant import read_variant
 from satdoku.model.grid import Grid
 from satdoku.tasks.solvers import make_solver, solve
@@ -271,11 +272,11 @@ def test_a_broken_link_is_one_line(link):
 
 # Reading a stream, and the command line.
 
-def test_parse_links_keeps_the_order_of_the_lines():
+def test_a_stream_keeps_the_order_of_the_lines():
     link = scl_link(SCL)
     lines = ['{"size": 4, "givens": {}, "constraints": []}', "# a comment", link,
              "https://sudokupad.app/abc123", "", '{"size": 4,', '"givens": {}}', link]
-    entries = list(parse_links(lines, "mixed.txt"))
+    entries = list(parse_variants(lines, "mixed.txt"))
     assert [(e.line, e.index, e.ok) for e in entries] == [
         (1, 1, True), (3, 2, True), (4, 3, False), (6, 4, True), (8, 5, True)]
     assert entries[1].puzzle.geometry.size == 2

@@ -134,6 +134,13 @@ def test_schema_lists_every_constraint_type():
     assert all(name in SCHEMA["$defs"] for name in C.CONSTRAINTS)
 
 
+def test_the_committed_schema_is_the_one_the_rule_classes_declare():
+    """The file is generated (python -m satdoku.io.schema): a rule changed without writing
+    it again fails here."""
+    from satdoku.io.schema import schema_text
+    assert SCHEMA_PATH.read_text() == schema_text()
+
+
 def test_with_jsonschema_when_installed():
     jsonschema = pytest.importorskip("jsonschema")
     for doc in DOCUMENTS:
@@ -231,8 +238,10 @@ BAD = [
     ({"size": 4, "constraints": [{"type": "clone", "cells": ["r1c1"],
                                   "clone": ["r3c3", "r3c4"]}]},
      "constraints[0] (clone): 'clone' must have as many cells as 'cells' (1), not 2"),
-    ({"size": 4, "constraints": [{"type": "entropic", "cells": ["r1c1", "r1c2", "r1c3"]}]},
-     "constraints[0] (entropic): entropic lines need a size divisible by 3, not 4"),
+    ({"size": 4, "constraints": [{"type": "thermo", "cells": ["r1c1", "r1c2", "r1c3"]}]},
+     "constraints[0] (thermo): unknown constraint type 'thermo' (did you mean 'thermometer'?)"),
+    ({"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1"], "sums": [3]}]},
+     "constraints[0] (killer): unknown field 'sums' (did you mean 'sum'?)"),
     ({"size": 4, "constraints": [{"type": "rule-159"}]},
      "constraints[0] (rule-159): rule 1-5-9 needs columns 1 to 9, not a 4x4 grid"),
     ({"size": 4, "regions": JIGSAW["regions"], "constraints": [{"type": "disjoint-groups"}]},
@@ -320,3 +329,12 @@ def test_read_variants_from_a_file(tmp_path):
     assert entries[0].source == str(path) and entries[-1].line == len(entries)
     with pytest.raises(PuzzleError, match="no/such.jsonl: cannot read"):
         read_variants(str(tmp_path / "no/such.jsonl"))
+
+
+def test_deeply_nested_json_is_one_error_and_the_stream_goes_on():
+    deep = '{"size": 4, "givens": ' + "[" * 5000 + "]" * 5000 + "}"
+    entries = list(parse_variants([deep, '{"size": 4}']))
+    assert [e.ok for e in entries] == [False, True]
+    assert "nested too deeply" in str(entries[0].error)
+    with pytest.raises(PuzzleError, match="nested too deeply"):
+        read_variant(deep)

@@ -7,7 +7,8 @@ and prints (:mod:`.session`). Exit codes are the table in :mod:`satdoku.model.re
 disagreement, 130 interrupted. No command shows a traceback.
 
 The commands by module: :mod:`.solving` (solve, count), :mod:`.asking` (explain, candidates,
-rate, generate), :mod:`.tools` (encode, decode, solvers, bench).
+rate, generate), :mod:`.tools` (encode, decode, solvers, bench), :mod:`.convert` (convert,
+rules).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import click
 
 from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
-from . import asking, solving, tools
+from . import asking, convert, solving, tools
 from .session import install_signals, silence_stdout
 
 __all__ = ["main", "run"]
@@ -45,7 +46,7 @@ def main() -> None:
     """
 
 
-for _module in (solving, asking, tools):
+for _module in (solving, asking, tools, convert):
     for _command in _module.COMMANDS:
         main.add_command(_command)
 

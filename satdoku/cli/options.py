@@ -99,7 +99,7 @@ class Jobs(click.ParamType):
 
 
 def labels():
-    from ..tasks.rate import LABELS
+    from ..model.difficulty import LABELS
     return LABELS
 
 

@@ -43,7 +43,8 @@ from ..model.geometry import Geometry
 
 __all__ = [
     "var", "unvar", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO",
-    "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX", "check_encoding", "check_amo", "amo_clauses",
+    "DEFAULT_REDUCED_AMO", "PAIRWISE_MAX", "check_encoding", "check_amo", "check_choices",
+    "amo_clauses",
     "amo_size", "formula_size", "base_clauses", "base_formula", "CHUNK",
 ]
 
@@ -128,6 +129,15 @@ def check_amo(name: str) -> str:
         raise OptionError(f"unknown at-most-one encoding {name!r}; choose one of "
                           f"{', '.join(AMO_ENCODINGS)}")
     return name
+
+
+def check_choices(encoding: str | None, amo: str | None) -> None:
+    """OptionError unless ``encoding`` and ``amo`` (either may be None: chosen later) are
+    names satdoku knows."""
+    if encoding is not None:
+        check_encoding(encoding)
+    if amo is not None:
+        check_amo(amo)
 
 
 def amo_clauses(amo: str, pool: IDPool) -> Callable[[Sequence[int]], list[Clause]]:

@@ -88,7 +88,8 @@ def _is_variant_line(text: str) -> bool:
             return True
     # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
     # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text:
+    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
+            and "f-puzzles" not in text:
         return False
     from .fpuzzles import looks_like_fpuzzles
     return looks_like_fpuzzles(text)
@@ -119,8 +120,8 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
 
 
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    from .sudokupad import parse_links   # parse_variants, with SudokuPad links read too
-    for entry in parse_links(lines, source, ignore_unknown=ignore_unknown):
+    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
+    for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
         yield _from_variant(entry)
 
 

@@ -47,6 +47,8 @@ from ..model.puzzle import Puzzle
 
 __all__ = ["Reader", "stream_puzzles", "HEADER", "RULE"]
 
+_SUKAKU_LENGTHS = frozenset({64, 216, 512, 729})  # N**3 symbols: satdoku.io.sukaku
+
 @functools.lru_cache(maxsize=None)
 def _has_box(size: int) -> bool:
     return 4 <= size <= MAX_SIZE and default_box(size) is not None
@@ -191,6 +193,13 @@ class Reader:
             s = s[:hash_at].rstrip()
             if not s:
                 return self._whole_comment("#" + (comment or ""))
+        if self.block is None and len(s) in _SUKAKU_LENGTHS:
+            from .sukaku import sukaku_puzzle
+            puzzle = sukaku_puzzle(s, self.source, no, comment, len(s) in self.fast_sizes)
+            if puzzle is not None:
+                self.index += 1
+                puzzle.index = self.index
+                return [puzzle]
         if self.block is None:
             n = self.fast_sizes.get(len(s))
             if n is not None:

@@ -30,10 +30,9 @@ to learn the format; the code here is satdoku's own.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterator
 from urllib.parse import unquote
 
 from ..errors import PuzzleError
@@ -41,7 +40,7 @@ from .fpuzzles import Conversion, convert_fpuzzles
 from .lzstring import LZStringError, decompress_from_base64
 
 __all__ = ["looks_like_sudokupad", "puzzle_id", "decode_sudokupad", "unzip_scl",
-           "scf_to_scl", "convert_sudokupad", "from_sudokupad", "parse_links"]
+           "scf_to_scl", "convert_sudokupad", "from_sudokupad"]
 
 #: Hosts whose links carry a SudokuPad puzzle id (subdomains of these too).
 HOSTS = ("sudokupad.app", "crackingthecryptic.com", "cracking-the-cryptic.web.app",
@@ -309,48 +308,3 @@ https://sudokupad.app/scl..., /ctc... or /fpuzzles...), or the setter's f-puzzle
     """
     return convert_sudokupad(text, source, ignore_unknown=ignore_unknown, line=line,
                              cite=cite).document
-
-
-def parse_links(lines: Iterable[str], source: str = "<stdin>", *,
-                ignore_unknown: bool = False) -> Iterator:
-    """:func:`satdoku.io.variant.parse_variants` over ``lines``, with SudokuPad links read too.
-
-    A line holding a SudokuPad link becomes its own entry (its puzzle, or its located error);
-    every other line goes to ``parse_variants`` (JSON documents, f-puzzles items), and the
-    entries come out in the order of their lines, numbered in that order.
-
-    >>> entries = list(parse_links(['https://sudokupad.app/abc123', '{"size": 4}']))
-    >>> [(e.line, e.index, e.ok) for e in entries]
-    [(1, 1, False), (2, 2, True)]
-    """
-    from .variant import VariantEntry, parse_variants, read_variant
-    links: list[VariantEntry] = []
-
-    def rest() -> Iterator[str]:
-        for number, raw in enumerate(lines, 1):
-            text = raw.strip()
-            if not text.startswith("{") and looks_like_sudokupad(text):
-                try:
-                    conversion = convert_sudokupad(text, source, ignore_unknown=ignore_unknown,
-                                                   line=number)
-                    puzzle = read_variant(conversion.document, source, number)
-                except PuzzleError as exc:
-                    links.append(VariantEntry(None, source, number, 0,
-                                              exc.located(source, number)))
-                else:
-                    links.append(VariantEntry(puzzle, source, number, 0,
-                                              warnings=conversion.warnings))
-                yield ""   # keeps parse_variants' line numbers
-            else:
-                yield raw
-
-    index = 0
-    for entry in parse_variants(rest(), source, ignore_unknown=ignore_unknown):
-        while links and links[0].line < entry.line:
-            index += 1
-            yield dataclasses.replace(links.pop(0), index=index)
-        index += 1
-        yield dataclasses.replace(entry, index=index)
-    for link in links:
-        index += 1
-        yield dataclasses.replace(link, index=index)

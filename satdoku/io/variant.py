@@ -33,9 +33,14 @@ from ..errors import PuzzleError
 from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens, solution_problems
+from ..model.puzzle import Puzzle
+from .forms import FALLBACK, form_of_json, form_of_text, read_form
 
 __all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
            "variant_document", "format_variant", "parse_variants", "read_variants"]
+
+#: What a document nested beyond what Python's JSON reader takes is told.
+TOO_DEEP = "not JSON satdoku reads: nested too deeply"
 
 FORMAT = "satdoku-variant"
 VERSION = 1
@@ -80,6 +85,13 @@ class VariantPuzzle:
     def is_solution(self, solution: Grid) -> bool:
         return not self.check(solution)
 
+    def to_puzzle(self, source: str = "<variant>", line: int = 1, index: int = 1,
+                  warnings: tuple[str, ...] = ()) -> Puzzle:
+        """The puzzle as every command and task takes it (grid, rules, name)."""
+        return Puzzle(self.givens, source, line, index, name=self.name,
+                      alphabet=alphabet_for(self.geometry.size), constraints=self.constraints,
+                      warnings=tuple(warnings))
+
 
 @dataclass
 class VariantEntry:
@@ -92,6 +104,7 @@ class VariantEntry:
     index: int
     error: PuzzleError | None = field(default=None)
     warnings: list[str] = field(default_factory=list)  # what an f-puzzles import left out
+    solution: list[int] | None = None  # the setter's solution an import carried, row by row
 
     @property
     def ok(self) -> bool:
@@ -245,6 +258,8 @@ def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
             except json.JSONDecodeError as exc:
                 raise _fail(f"not JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
                             ) from None
+            except RecursionError:
+                raise _fail(TOO_DEEP) from None
         return _read(doc)
     except PuzzleError as exc:
         raise exc.located(source, line) from None
@@ -300,34 +315,31 @@ def format_variant(puzzle: VariantPuzzle, indent: int | None = None) -> str:
                       ensure_ascii=False)
 
 
-def is_fpuzzles_document(doc: Any) -> bool:
-    """Whether a parsed JSON object is f-puzzles' own (a ``grid`` of cell objects), not ours."""
-    return isinstance(doc, dict) and "grid" in doc and "format" not in doc \
-        and "givens" not in doc
-
-
 def _entry(doc: Any, source: str, line: int, index: int,
            ignore_unknown: bool = False) -> VariantEntry:
+    """One document: satdoku JSON, or a form of :mod:`.forms` (an f-puzzles link...)."""
     warnings: list[str] = []
+    solution = None
     try:
+        form = None
         if isinstance(doc, str) and not doc.lstrip().startswith("{"):
-            doc = doc.strip()  # an f-puzzles link or lz-string
-            fpuzzles = True
+            doc = doc.strip()  # a link or a compressed string
+            form = form_of_text(doc) or FALLBACK  # unclaimed: f-puzzles says what is wrong
         else:
             if isinstance(doc, str):
                 try:
                     doc = json.loads(doc)
-                except json.JSONDecodeError:
+                except (json.JSONDecodeError, RecursionError):
                     pass  # read_variant says what is wrong
-            fpuzzles = is_fpuzzles_document(doc)
-        if fpuzzles:
-            from .fpuzzles import convert_fpuzzles
-            conversion = convert_fpuzzles(doc, source, ignore_unknown=ignore_unknown, line=line)
-            doc, warnings = conversion.document, conversion.warnings
+            form = form_of_json(doc)
+        if form is not None:
+            conversion = read_form(form, doc, source, line, ignore_unknown=ignore_unknown)
+            doc, warnings, solution = conversion.document, conversion.warnings, \
+                conversion.solution
         puzzle = read_variant(doc, source, line)
     except PuzzleError as exc:
         return VariantEntry(None, source, line, index, exc.located(source, line))
-    return VariantEntry(puzzle, source, line, index, warnings=warnings)
+    return VariantEntry(puzzle, source, line, index, warnings=warnings, solution=solution)
 
 
 def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
@@ -369,6 +381,8 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
             if exc.pos >= len(joined.rstrip()):
                 continue  # unfinished: the next lines may complete it
             doc = joined  # read_variant says what is wrong
+        except RecursionError:
+            doc = joined  # read_variant says it is nested too deeply
         index += 1
         yield _entry(doc, source, start, index, ignore_unknown)
         buffer = []

@@ -11,8 +11,9 @@ vocabulary is satdoku's variant format, version 1 (``satdoku/schema/variant-1.sc
 Modules by family: :mod:`.groups` (all different), :mod:`.pairs` (pair relations and the
 global chess rules), :mod:`.dots`, :mod:`.cells`, :mod:`.lines`, :mod:`.ranges`,
 :mod:`.killer` (cages, little killers, arrows), :mod:`.line_sums`, :mod:`.outside`,
-:mod:`.quadruple`, :mod:`.rule159`; :mod:`.sums` holds the sum encodings and :mod:`.base` the
-shared pieces.
+:mod:`.quadruple`, :mod:`.indexers`; :mod:`.sums` holds the sum encodings and :mod:`.base` the
+shared pieces. Each class declares its JSON fields (:mod:`.fields`) and its f-puzzles keys
+(:mod:`.exchange`); :mod:`.registry` lists them all (:func:`rule_types`).
 
 The SAT backend's side::
 
@@ -31,54 +32,39 @@ from __future__ import annotations
 from typing import Sequence
 
 from .base import Clause, Constraint, EncodeContext, cell_span, parse_cell
-from .cells import Even, Maximum, Minimum, Odd
-from .dots import XV, KropkiBlack, KropkiWhite, NoKropki, NoXV
+from .cells import Candidates, Even, Maximum, Minimum, Odd
+from .dots import XV, EdgeSum, KropkiBlack, KropkiWhite, NoKropki, NoXV
 from .groups import Diagonal, DisjointGroups, ExtraRegion
+from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
 from .killer import Arrow, Killer, LittleKiller
-from .line_sums import RegionSum, Zipper
-from .lines import Clone, Entropic, GermanWhispers, Palindrome, SlowThermometer, Thermometer
+from .killer_fields import declare as _declare_killer_fields
+from .line_sums import DoubleArrow, RegionSum, Zipper
+from .multikiller import MultiKiller
+from .lines import (Clone, Entropic, GermanWhispers, Modular, Nabner, Palindrome,
+                    SlowThermometer, Thermometer)
 from .outside import Sandwich, Skyscraper, XSum
-from .pairs import AntiKing, AntiKnight, NonConsecutive
+from .pairs import AntiKing, AntiKnight, DiagonalNonConsecutive, NonConsecutive
 from .quadruple import Quadruple
-from .ranges import Between, Renban
-from .rule159 import Rule159
+from .ranges import Between, Lockout, Renban
+from .registry import CONSTRAINTS, RuleType, constraint_from_json, register, rule_types
+from .sum_line import SumLine
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
+_declare_killer_fields()
+
 _CLASSES = (
-    Diagonal, AntiKnight, AntiKing, NonConsecutive, DisjointGroups, Rule159, NoKropki, NoXV,
-    ExtraRegion, Killer, LittleKiller, Thermometer, SlowThermometer, Arrow, KropkiWhite,
-    KropkiBlack, XV, Odd, Even, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between,
-    RegionSum, Entropic, Zipper, Clone, Quadruple, Sandwich, XSum, Skyscraper)
+    Diagonal, AntiKnight, AntiKing, NonConsecutive, DiagonalNonConsecutive, DisjointGroups,
+    Rule159, NoKropki, NoXV, ExtraRegion, Killer, MultiKiller, LittleKiller, Thermometer,
+    SlowThermometer, Arrow, DoubleArrow, KropkiWhite, KropkiBlack, XV, EdgeSum, Odd, Even,
+    Candidates, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between, Lockout,
+    RegionSum, SumLine, Entropic, Modular, Nabner, Zipper, Clone, Quadruple, Sandwich, XSum,
+    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer)
+register(_CLASSES)
 
 __all__ = [
     "CONSTRAINTS", "Constraint", "EncodeContext", "encode_constraints", "constraint_from_json",
     "guarded", "bind_all", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "Clause", "cell_span",
-    "parse_cell", *(cls.__name__ for cls in _CLASSES)]
-
-#: Every constraint class by its ``type`` name, in the order of the format's tables.
-CONSTRAINTS: dict[str, type[Constraint]] = {cls.type: cls for cls in _CLASSES}
-
-
-def constraint_from_json(data: dict, geometry) -> Constraint:
-    """The constraint of one JSON object, by its ``type``; ValueError saying what is wrong.
-
-    >>> from satdoku.model.geometry import geometry
-    >>> g = geometry(3, 3)
-    >>> constraint_from_json({"type": "killer", "cells": ["r1c1", "r2c1"], "sum": 9}, g)
-    Killer(cells=(0, 9), total=9)
-    >>> constraint_from_json({"type": "kropki", "cells": []}, g)
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown constraint type 'kropki'
-    """
-    if not isinstance(data, dict):
-        raise ValueError("a constraint must be a JSON object")
-    kind = data.get("type")
-    cls = CONSTRAINTS.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise ValueError(f"unknown constraint type {kind!r}" if "type" in data
-                         else "a constraint needs a 'type'")
-    return cls.from_json(data, geometry)
+    "parse_cell", "rule_types", "RuleType", *(cls.__name__ for cls in _CLASSES)]
 
 
 def bind_all(constraints: Sequence[Constraint]) -> list[Constraint]:

@@ -20,24 +20,21 @@ to_json(c)) == c``. Constraints that depend on the grid's shape (global rules, l
 
 from __future__ import annotations
 
-import re
+import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar, Iterable, Sequence
+from typing import Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
 from .context import Clause, EncodeContext, at_most_one, contradiction
+from .fields import Cells, Field, Fields, parse_cell
 
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
     "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
     "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills",
 ]
-
-_CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
-_LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
-
 
 def bit(d: int) -> int:
     """The candidate bit of digit ``d``."""
@@ -73,23 +70,6 @@ def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
         if r + 1 < n:
             out.append((cell, cell + n))
     return out
-
-
-def parse_cell(name: Any, geometry: Geometry) -> int:
-    """The cell int of a name like ``'r3c7'`` (1-based); ValueError when it is not one.
-
-    >>> from satdoku.model.geometry import geometry
-    >>> parse_cell("r2c1", geometry(2, 2))
-    4
-    """
-    n = geometry.size
-    m = _CELL.fullmatch(name) if isinstance(name, str) else None
-    if not m:
-        raise ValueError(f"{name!r} is not a cell name like 'r1c1'")
-    row, col = int(m.group(1)), int(m.group(2))
-    if not (1 <= row <= n and 1 <= col <= n):
-        raise ValueError(f"{name} is outside the {n}x{n} grid")
-    return (row - 1) * n + col - 1
 
 
 def cell_span(geometry: Geometry, cells: Sequence[int]) -> str:
@@ -174,87 +154,6 @@ def prune_by_search(cells: Sequence[int], cand: list[int],
     return sorted(changed)
 
 
-class Fields:
-    """Reads the fields of one constraint's JSON object; unknown fields are errors.
-
-    Errors are ValueErrors naming the field; the document reader adds which constraint (index
-    and type) and where. ``type`` and ``label`` are always allowed.
-    """
-
-    def __init__(self, data: dict, geometry: Geometry, *names: str) -> None:
-        if not isinstance(data, dict):
-            raise ValueError("a constraint must be a JSON object")
-        unknown = sorted(set(data) - set(names) - {"type", "label"})
-        if unknown:
-            raise ValueError(f"unknown field{'s' if len(unknown) > 1 else ''} "
-                             f"{', '.join(map(repr, unknown))}")
-        label = data.get("label")
-        if label is not None and not isinstance(label, str):
-            raise ValueError("'label' must be a string")
-        self.data = data
-        self.geometry = geometry
-        self.label = label
-
-    def has(self, name: str) -> bool:
-        return name in self.data
-
-    def cells(self, name: str = "cells", *, at_least: int = 1, exactly: int | None = None
-              ) -> tuple[int, ...]:
-        """A list of distinct cell names, as cell ints in order."""
-        value = self.data.get(name)
-        if not isinstance(value, list):
-            raise ValueError(f"'{name}' must be a list of cell names")
-        cells = tuple(parse_cell(v, self.geometry) for v in value)
-        if exactly is not None and len(cells) != exactly:
-            raise ValueError(f"'{name}' must have {exactly} cell{'s' if exactly > 1 else ''}, "
-                             f"not {len(cells)}")
-        if len(cells) < at_least:
-            raise ValueError(f"'{name}' needs at least {at_least} cell"
-                             f"{'s' if at_least > 1 else ''}")
-        for i, cell in enumerate(cells):
-            if cell in cells[:i]:
-                raise ValueError(f"'{name}' has {self.geometry.cell_name(cell)} twice")
-        return cells
-
-    def int(self, name: str, default: int | None = None, *, low: int | None = None,
-            high: int | None = None, required: bool = True, nullable: bool = False) -> int | None:
-        """An integer field (booleans are not integers)."""
-        if name not in self.data:
-            if default is None and required:
-                raise ValueError(f"'{name}' is missing")
-            return default
-        value = self.data[name]
-        if value is None and nullable:
-            return None
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"'{name}' must be an integer{' or null' if nullable else ''}, "
-                             f"not {value!r}")
-        if low is not None and value < low or high is not None and value > high:
-            bounds = f"{low}..{high}" if high is not None else f"at least {low}"
-            raise ValueError(f"'{name}' must be {bounds}, not {value}")
-        return value
-
-    def choice(self, name: str, options: Iterable[str], default: str | None = None) -> str:
-        """A string field that must be one of ``options``."""
-        options = tuple(options)
-        value = self.data.get(name, default)
-        if value is None:
-            raise ValueError(f"'{name}' is missing")
-        if value not in options:
-            raise ValueError(f"'{name}' must be one of {', '.join(map(repr, options))}, "
-                             f"not {value!r}")
-        return value
-
-    def line(self) -> str:
-        """The ``line`` field: ``'r3'`` or ``'c5'`` within the grid (written lower case)."""
-        value = self.data.get("line")
-        m = _LINE.fullmatch(value) if isinstance(value, str) else None
-        if not m or not 1 <= int(m.group(2)) <= self.geometry.size:
-            raise ValueError(f"'line' must be a row 'r1'..'r{self.geometry.size}' or a column "
-                             f"'c1'..'c{self.geometry.size}', not {value!r}")
-        return f"{m.group(1).lower()}{int(m.group(2))}"
-
-
 def line_cells(geometry: Geometry, line: str, side: str = "start") -> tuple[int, ...]:
     """The cells of line ``'r3'`` or ``'c5'``, read from ``side`` (``'start'``: left or top).
 
@@ -280,13 +179,18 @@ def line_name(line: str, side: str | None = None) -> str:
 
 @dataclass(frozen=True)
 class Constraint:
-    """One variant rule. Subclasses set ``type`` and define their fields and methods.
+    """One variant rule. Subclasses set ``type``, declare their JSON ``fields`` (and where
+    f-puzzles has the rule, ``fpuzzles``: :class:`satdoku.rules.exchange.FPuzzles` entries),
+    and define their methods. The first sentence of the class docstring, after
+    ``type``:, is the rule in words (``satdoku rules``, the docs).
 
     ``cells`` is every cell the constraint touches (all cells for global rules). ``label`` is
     free text carried from the document for display.
     """
 
     type: ClassVar[str] = ""
+    fields: ClassVar[tuple[Field, ...]] = ()
+    fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
     # Subclasses give ``cells: tuple[int, ...]`` as a field or a property.
 
@@ -303,13 +207,28 @@ class Constraint:
         return out
 
     def _json_fields(self, geometry: Geometry) -> dict:
-        return {}
+        """The declared fields, each written unless it holds a default it may leave out."""
+        out = {}
+        for f in self.fields:
+            value = getattr(self, f.attr)
+            if not f.omitted(value):
+                out[f.name] = f.write(value, geometry)
+        return out
 
     @classmethod
     def from_json(cls, data: dict, geometry: Geometry) -> "Constraint":
-        """The constraint of a JSON object (``type`` already known to match); ValueError naming
-        the field when the object is wrong."""
-        raise NotImplementedError
+        """The constraint of a JSON object (``type`` already known to match), read by its
+        declared fields; ValueError naming the field when the object is wrong."""
+        reader = Fields(data, geometry, *(f.name for f in cls.fields))
+        values = {f.attr: f.read(reader) for f in cls.fields}
+        cls._check_json(values, geometry)
+        if "geometry" in {f.name for f in dataclasses.fields(cls)}:
+            values["geometry"] = geometry
+        return cls(**values, label=reader.label)
+
+    @classmethod
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        """What the fields cannot check one by one (a ValueError naming the fields)."""
 
     def bind(self, constraints: Sequence["Constraint"]) -> "Constraint":
         """This constraint, told about the puzzle's other constraints.
@@ -322,6 +241,14 @@ class Constraint:
     def encode(self, ctx) -> list[Clause]:
         """CNF clauses over ``ctx.var(cell, d)`` and auxiliaries from ``ctx.fresh()``."""
         raise NotImplementedError
+
+    def clause_estimate(self, size: int) -> int | None:
+        """About how many clauses :meth:`encode` writes in an N x N grid (N = ``size``),
+        computed without encoding, for a rule whose encoding can grow beyond any limit (long
+        sums): the builder refuses it up front, by name, when this is over the clause limit.
+        None: not known (the builder's guard still stops an encoding that outgrows the limit).
+        """
+        return None
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         """True when the digits on ``cells`` (in order, all filled) satisfy the rule."""
@@ -351,17 +278,9 @@ class Constraint:
 
 
 class CellsRule(Constraint):
-    """A rule whose JSON fields are just ``cells`` (in order; at least ``min_cells``)."""
+    """A rule whose one JSON field is ``cells``, its attribute ``cells`` too."""
 
-    min_cells: ClassVar[int] = 1
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.cells]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(at_least=cls.min_cells), label=f.label)
+    fields = (Cells(doc="the cells"),)
 
 
 class GlobalRule(Constraint):
@@ -373,8 +292,3 @@ class GlobalRule(Constraint):
     def draw(self, canvas) -> None:
         """Nothing on the grid (puzzle sites state these rules in words): a note under it."""
         canvas.note(self.describe(canvas.geometry))
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry)
-        return cls(geometry, label=f.label)

@@ -1,4 +1,5 @@
-"""Rules on single cells: ``odd``, ``even``, ``minimum``, ``maximum``."""
+"""Rules on single cells: ``odd``, ``even``, ``candidates`` (pencil-mark givens: the digits a
+cell may hold), ``minimum``, ``maximum``."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ import math
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import CellsRule, Clause, Fields, bit, cell_span, restrict
+from .base import CellsRule, Clause, bit, cell_span, restrict
+from .exchange import FPuzzles
+from .fields import Cells, Ints
 from .pairs import PairRule
 
-__all__ = ["Odd", "Even", "Minimum", "Maximum"]
+__all__ = ["Odd", "Even", "Candidates", "Minimum", "Maximum"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -49,6 +52,8 @@ class Odd(_Parity):
     type = "odd"
     cells: tuple[int, ...]
     remainder = 1
+    fpuzzles = (FPuzzles("odd", "each-cell", how="all the cells in one constraint"),
+                FPuzzles("parity", "parity", how="a grid cell's \"parity\": \"Odd\""))
 
     def draw(self, canvas) -> None:
         """A grey disc in each cell."""
@@ -63,6 +68,8 @@ class Even(_Parity):
     type = "even"
     cells: tuple[int, ...]
     remainder = 0
+    fpuzzles = (FPuzzles("even", "each-cell", how="all the cells in one constraint"),
+                FPuzzles("parity", "parity", how="a grid cell's \"parity\": \"Even\""))
 
     def draw(self, canvas) -> None:
         """A grey square in each cell."""
@@ -70,11 +77,62 @@ class Even(_Parity):
             canvas.even(c)
 
 
+@dataclass(frozen=True)
+class Candidates(CellsRule):
+    """``candidates``: each cell holds one of ``digits`` (pencil marks given as clues, as in
+    sukaku puzzles and f-puzzles' given pencil marks).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> Candidates((0, 5), (1, 3)).describe(geometry(2, 2)), Candidates((0,), (2, 4)).holds((4,))
+    ('candidates r1c1-r2c2: 1, 3', True)
+    """
+
+    type = "candidates"
+    cells: tuple[int, ...]
+    digits: tuple[int, ...]
+    fields = (Cells(doc="the cells"),
+              Ints("digits", min_items=1, unique=True, what="digits",
+                   doc="the digits each of them may hold"))
+    fpuzzles = (FPuzzles("givenPencilMarks", "pencilmarks",
+                         how="a grid cell's given pencil marks; cells with the same marks in "
+                             "one constraint"),)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "digits", tuple(sorted(self.digits)))
+
+    @property
+    def mask(self) -> int:
+        return sum(bit(d) for d in self.digits)
+
+    def encode(self, ctx) -> list[Clause]:
+        return [[-ctx.var(c, d)] for c in self.cells
+                for d in range(1, ctx.size + 1) if d not in self.digits]
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return all(d in self.digits for d in digits)
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        for c in self.cells:
+            if not restrict(cand, c, self.mask, changed):
+                return None
+        return sorted(changed)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"candidates {cell_span(geometry, self.cells)}: {', '.join(map(str, self.digits))}"
+
+    def draw(self, canvas) -> None:
+        """The digits small in each cell, where a solver writes pencil marks."""
+        for c in self.cells:
+            canvas.pencil_marks(c, [canvas.symbol(d) for d in self.digits])
+
+
 class _Extreme(PairRule):
     """``cell`` compared with each orthogonal neighbour."""
 
     geometry: Geometry
     cell: int
+    fields = (Cells("cells", "cell", single=True, doc="the cell"),)
 
     @functools.cached_property
     def pairs(self):
@@ -91,14 +149,6 @@ class _Extreme(PairRule):
         """The cell shaded, a chevron at each neighbour: out of a maximum, into a minimum."""
         canvas.extreme(self.cell, [b for _, b in self.pairs], maximum=self.type == "maximum")
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(self.cell)]}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells")
-        return cls(geometry, f.cells(exactly=1)[0], label=f.label)
-
 
 @dataclass(frozen=True)
 class Minimum(_Extreme):
@@ -112,6 +162,8 @@ class Minimum(_Extreme):
     type = "minimum"
     geometry: Geometry
     cell: int
+    fpuzzles = (FPuzzles("minimum", "extremes", how="see [minimum and maximum]"
+                         "(#minimum-and-maximum)"),)
 
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:
@@ -125,6 +177,8 @@ class Maximum(_Extreme):
     type = "maximum"
     geometry: Geometry
     cell: int
+    fpuzzles = (FPuzzles("maximum", "extremes", how="see [minimum and maximum]"
+                         "(#minimum-and-maximum)"),)
 
     @staticmethod
     def allowed(x: int, y: int, n: int) -> bool:

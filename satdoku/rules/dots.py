@@ -1,12 +1,14 @@
 """Clues between two adjacent cells, and their negative constraints: ``kropki-white``,
-``kropki-black``, ``xv``, ``no-kropki``, ``no-xv``.
+``kropki-black``, ``xv``, ``edge-sum``, ``no-kropki``, ``no-xv``.
 
 A negative constraint speaks of the pairs *without* a clue, so it must know the clues: it is
 bound to the puzzle's constraints (:meth:`Constraint.bind`, which
-:class:`satdoku.io.variant.VariantPuzzle` does for every puzzle). An unbound one refuses to encode,
-check or prune. As the spec says, ``no-kropki`` covers the pairs with no dot of either colour
-(a pair with a white dot may still be in ratio 2), and looks for difference 1 and ratio 2
-whatever the dots' own difference and ratio.
+:class:`satdoku.io.variant.VariantPuzzle` does for every puzzle). An unbound one refuses to
+encode, check or prune. As f-puzzles' own solver reads them (KropkiConstraint.ts and
+SumConstraint.ts in dclamage/SudokuVariantSolverJS), ``no-kropki`` covers the pairs with no
+dot of either colour (a pair with a white dot may still be in ratio 2) and forbids its listed
+differences (default 1) and ratios (default 2) whatever the dots' own numbers; ``no-xv``
+covers the pairs with no X, V or edge sum and forbids its listed sums (default 5 and 10).
 """
 
 from __future__ import annotations
@@ -17,20 +19,12 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..model.geometry import Geometry
-from .base import Constraint, Fields, GlobalRule, orthogonal_pairs
+from .base import Constraint, GlobalRule, orthogonal_pairs
+from .exchange import FPuzzles
+from .fields import Int, Ints, Pair
 from .pairs import PairRule
 
-__all__ = ["KropkiWhite", "KropkiBlack", "XV", "NoKropki", "NoXV"]
-
-
-def _adjacent_pair(f: Fields) -> tuple[int, int]:
-    a, b = f.cells(exactly=2)
-    n = f.geometry.size
-    (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
-    if abs(ra - rb) + abs(ca - cb) != 1:
-        name = f.geometry.cell_name
-        raise ValueError(f"{name(a)} and {name(b)} are not orthogonally adjacent")
-    return a, b
+__all__ = ["KropkiWhite", "KropkiBlack", "XV", "EdgeSum", "NoKropki", "NoXV"]
 
 
 class _Dot(PairRule):
@@ -63,17 +57,6 @@ class _Dot(PairRule):
         extra = f" ({self.number} {self.value})" if self.value != self.default else ""
         return f"{geometry.cell_name(a)}-{geometry.cell_name(b)}{extra}"
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        out = {"cells": [geometry.cell_name(c) for c in self.pair]}
-        if self.value != self.default:
-            out[self.key] = self.value
-        return out
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "cells", cls.key)
-        return cls(_adjacent_pair(f), f.int(cls.key, cls.default, low=cls.low), label=f.label)
-
 
 @dataclass(frozen=True)
 class KropkiWhite(_Dot):
@@ -88,6 +71,11 @@ class KropkiWhite(_Dot):
     pair: tuple[int, int]
     difference: int = 1
     number, key, default = "difference", "difference", 1
+    fields = (Pair(doc="the two cells"),
+              Int("difference", low=1, required=False, default=1, omit_default=True,
+                  doc="their difference"))
+    fpuzzles = (FPuzzles("difference", "dot", value="difference",
+                         how="difference = the dot's value, 1 without one"),)
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return abs(x - y) == self.difference
@@ -103,7 +91,12 @@ class KropkiBlack(_Dot):
     type = "kropki-black"
     pair: tuple[int, int]
     ratio: int = 2
-    number, key, default, low = "ratio", "ratio", 2, 2
+    number, key, default = "ratio", "ratio", 2
+    fields = (Pair(doc="the two cells"),
+              Int("ratio", low=2, required=False, default=2, omit_default=True,
+                  doc="one digit is this many times the other"))
+    fpuzzles = (FPuzzles("ratio", "dot", value="ratio",
+                         how="ratio = the dot's value, 2 without one"),)
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return x == self.ratio * y or y == self.ratio * x
@@ -125,6 +118,10 @@ class XV(_Dot):
     pair: tuple[int, int]
     total: int = 10
     number, key = "total", "sum"
+    fields = (Pair(doc="the two cells"),
+              Int("sum", "total", choices=(5, 10), doc="5 (V) or 10 (X)"))
+    fpuzzles = (FPuzzles("xv", "dot", value="total", options={"letters": {"X": 10, "V": 5}},
+                         how="X: sum 10, V: sum 5"),)
 
     def __post_init__(self) -> None:
         if self.total not in (5, 10):
@@ -140,6 +137,35 @@ class XV(_Dot):
     def describe(self, geometry: Geometry) -> str:
         a, b = self.pair
         return f"{'X' if self.total == 10 else 'V'} {geometry.cell_name(a)}-{geometry.cell_name(b)}"
+
+
+@dataclass(frozen=True)
+class EdgeSum(_Dot):
+    """``edge-sum``: the two digits sum to ``total`` (a number on their edge; XV with any sum).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> EdgeSum((0, 1), 7).describe(geometry(2, 2)), EdgeSum((0, 1), 7).allowed(3, 4, 4)
+    ('edge sum r1c1-r1c2 = 7', True)
+    """
+
+    type = "edge-sum"
+    pair: tuple[int, int]
+    total: int = 10
+    number, key = "total", "sum"
+    fields = (Pair(doc="the two cells"), Int("sum", "total", low=2, doc="their sum"))
+    fpuzzles = (FPuzzles("sum", "dot", value="total", source="f-puzzles' solver",
+                         how="sum = the value"),)
+
+    def allowed(self, x: int, y: int, n: int) -> bool:
+        return x + y == self.total
+
+    def draw(self, canvas) -> None:
+        """The sum small on the pair's edge."""
+        canvas.edge_text(*self.pair, str(self.total), size=0.3)
+
+    def describe(self, geometry: Geometry) -> str:
+        a, b = self.pair
+        return f"edge sum {geometry.cell_name(a)}-{geometry.cell_name(b)} = {self.total}"
 
 
 class _Negative(GlobalRule, PairRule):
@@ -163,38 +189,75 @@ class _Negative(GlobalRule, PairRule):
         return dataclasses.replace(self, marked=marked)
 
 
-def _no_kropki(x: int, y: int, n: int) -> bool:
-    return abs(x - y) != 1 and x != 2 * y and y != 2 * x
-
-
-def _no_xv(x: int, y: int, n: int) -> bool:
-    return x + y not in (5, 10)
+def _values(values: Sequence[int]) -> str:
+    return ", ".join(map(str, values))
 
 
 @dataclass(frozen=True)
 class NoKropki(_Negative):
-    """``no-kropki``: adjacent cells without a dot differ by more than 1 and are not in ratio
-    2."""
+    """``no-kropki``: adjacent cells without a dot (white or black) differ by none of
+    ``differences`` (default 1) and are in none of ``ratios`` (default 2).
+
+    ``"ratios": []`` is "all white dots given", ``"differences": []`` "all black dots given".
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(2, 2)
+    >>> NoKropki(g).allowed(2, 4, 4), NoKropki(g, ratios=()).allowed(2, 4, 4)
+    (False, True)
+    """
 
     type = "no-kropki"
     geometry: Geometry
     marked: frozenset | None = None
+    differences: tuple[int, ...] = (1,)
+    ratios: tuple[int, ...] = (2,)
     clue_types = (KropkiWhite, KropkiBlack)
-    allowed = staticmethod(_no_kropki)
+    fields = (Ints("differences", low=1, high=None, min_items=0, unique=True, required=False,
+                   default=(1,), omit_default=True, what="differences",
+                   doc="the differences forbidden between cells without a dot"),
+              Ints("ratios", low=2, high=None, min_items=0, unique=True, required=False,
+                   default=(2,), omit_default=True, what="ratios",
+                   doc="the ratios forbidden between cells without a dot"))
+    fpuzzles = (FPuzzles("nonconsecutive", "negative",
+                         how="with kropki dots: difference 1 between cells without a dot"),
+                FPuzzles("negative", "negative",
+                         how="'ratio': the black dots' ratios and 2; 'difference': the white "
+                             "dots' differences; 'xv': sums 5 and 10; 'sum': the edge sums"))
+
+    def allowed(self, x: int, y: int, n: int) -> bool:
+        return abs(x - y) not in self.differences and not any(
+            x == r * y or y == r * x for r in self.ratios)
 
     def describe(self, geometry: Geometry) -> str:
-        return "no other kropki dots"
+        if (self.differences, self.ratios) == ((1,), (2,)):
+            return "no other kropki dots"
+        parts = []
+        if self.differences:
+            parts.append(f"no other white dots (difference {_values(self.differences)})")
+        if self.ratios:
+            parts.append(f"no other black dots (ratio {_values(self.ratios)})")
+        return " and ".join(parts) or "no-kropki forbidding nothing"
 
 
 @dataclass(frozen=True)
 class NoXV(_Negative):
-    """``no-xv``: adjacent cells without an X or V sum to neither 5 nor 10."""
+    """``no-xv``: adjacent cells without an X, V or edge sum sum to none of ``sums`` (default
+    5 and 10)."""
 
     type = "no-xv"
     geometry: Geometry
     marked: frozenset | None = None
-    clue_types = (XV,)
-    allowed = staticmethod(_no_xv)
+    sums: tuple[int, ...] = (5, 10)
+    clue_types = (XV, EdgeSum)
+    fields = (Ints("sums", low=2, high=None, min_items=0, unique=True, required=False,
+                   default=(5, 10), omit_default=True, what="sums",
+                   doc="the sums forbidden between cells without a clue"),)
+    fpuzzles = (FPuzzles("negative", "negative", how="see no-kropki"),)
+
+    def allowed(self, x: int, y: int, n: int) -> bool:
+        return x + y not in self.sums
 
     def describe(self, geometry: Geometry) -> str:
-        return "no other X or V"
+        if self.sums == (5, 10):
+            return "no other X or V"
+        return f"no other edge sums ({_values(self.sums)})"

@@ -11,16 +11,29 @@ from typing import Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from .base import (CellsRule, Clause, Constraint, Fields, GlobalRule, at_most_one, cell_span,
+from .context import contradiction
+from .base import (CellsRule, Clause, Constraint, GlobalRule, at_most_one, cell_span,
                    restrict)
+from .exchange import FPuzzles
+from .fields import Cells, Choice
 
 __all__ = ["ExtraRegion", "Diagonal", "DisjointGroups", "encode_distinct", "prune_distinct",
            "repeats"]
 
 
 def encode_distinct(ctx, cells: Sequence[int], complete: bool | None = None) -> list[Clause]:
-    """No digit twice among ``cells``; with ``complete`` (default: N cells) every digit once."""
+    """No digit twice among ``cells``; with ``complete`` (default: N cells) every digit once.
+    More cells than digits cannot all differ (pigeonholes): a contradiction, not the N pairwise
+    lists it would take to find it out.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.rules.context import EncodeContext
+    >>> len(encode_distinct(EncodeContext(geometry(2, 2)), range(5)))
+    2
+    """
     n = ctx.size
+    if len(cells) > n:
+        return contradiction(ctx)
     complete = len(cells) == n if complete is None else complete
     clauses: list[Clause] = []
     for d in range(1, n + 1):
@@ -114,6 +127,9 @@ class ExtraRegion(CellsRule, _AllDifferent):
 
     type = "extra-region"
     region: tuple[int, ...]
+    fields = (Cells("cells", "region", whole=True, doc="the region's N cells"),)
+    fpuzzles = (FPuzzles("extraregion", "extraregion",
+                         how="N cells: extra-region; fewer: a killer without sum (no repeats)"),)
 
     @property
     def groups(self):
@@ -130,11 +146,6 @@ class ExtraRegion(CellsRule, _AllDifferent):
         """The region's cells shaded grey."""
         canvas.shade(self.region, "extra_region", area=True)
 
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "ExtraRegion":
-        f = Fields(data, geometry, "cells")
-        return cls(f.cells(exactly=geometry.size), label=f.label)
-
 
 @dataclass(frozen=True)
 class Diagonal(_AllDifferent):
@@ -150,6 +161,12 @@ class Diagonal(_AllDifferent):
     type = "diagonal"
     geometry: Geometry
     direction: str = "-"
+    fields = (Choice("direction", "+-", doc="'-' from r1c1 down to rNcN, '+' from rNc1 up to "
+                     "r1cN"),)
+    fpuzzles = (FPuzzles("diagonal+", "flag", when={"direction": "+"},
+                         how="direction '+' (bottom left to top right)"),
+                FPuzzles("diagonal-", "flag", when={"direction": "-"},
+                         how="direction '-' (top left to bottom right)"))
 
     def __post_init__(self) -> None:
         if self.direction not in "+-" or len(self.direction) != 1:
@@ -173,14 +190,6 @@ class Diagonal(_AllDifferent):
         """A thin blue line corner to corner."""
         canvas.diagonal(anti=self.direction == "+")
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"direction": self.direction}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Diagonal":
-        f = Fields(data, geometry, "direction")
-        return cls(geometry, f.choice("direction", "+-"), label=f.label)
-
 
 @dataclass(frozen=True)
 class DisjointGroups(GlobalRule, _AllDifferent):
@@ -194,6 +203,7 @@ class DisjointGroups(GlobalRule, _AllDifferent):
 
     type = "disjoint-groups"
     geometry: Geometry
+    fpuzzles = (FPuzzles("disjointgroups", "flag"),)
 
     def __post_init__(self) -> None:
         if not self.geometry.is_boxed:

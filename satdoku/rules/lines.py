@@ -1,20 +1,30 @@
 """Lines whose rule is between pairs of their cells: ``thermometer``, ``slow-thermometer``,
-``german-whispers``, ``palindrome``, ``entropic``, and ``clone`` (cells paired with their
-copies). All are pair rules (:mod:`.pairs`): their clauses keep each pair arc consistent, which
-along a line gives a thermometer's bounds by unit propagation alone.
+``german-whispers``, ``palindrome``, ``entropic``, ``modular``, ``nabner``, and ``clone``
+(cells paired with their copies). All are pair rules (:mod:`.pairs`): their clauses keep each
+pair arc consistent, which along a line gives a thermometer's bounds by unit propagation alone.
+
+A line may visit a cell twice (a loop drawn back to its start, a figure of eight): the rule
+reads the cells in the order drawn, so a thermometer through a cell twice cannot hold and a
+whispers loop compares its last cell with its first.
 """
 
 from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..model.geometry import Geometry
-from .base import CellsRule, Fields, cell_span
+from .base import CellsRule, cell_span
+from .exchange import FPuzzles
+from .fields import Cells, Int
 from .pairs import PairRule
 
 __all__ = ["Thermometer", "SlowThermometer", "GermanWhispers", "Palindrome", "Entropic",
-           "Clone"]
+           "Modular", "Nabner", "Clone", "PATH"]
+
+#: The ``cells`` of a line that may visit a cell twice.
+PATH = Cells("cells", "line", repeats=True, doc="the line's cells in order")
 
 
 class _Line(CellsRule, PairRule):
@@ -22,6 +32,7 @@ class _Line(CellsRule, PairRule):
 
     line: tuple[int, ...]
     noun = ""
+    fields = (PATH,)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -52,6 +63,9 @@ class Thermometer(_Consecutive):
     type = "thermometer"
     line: tuple[int, ...]
     noun = "thermometer"
+    fields = (Cells("cells", "line", repeats=True, doc="bulb first"),)
+    fpuzzles = (FPuzzles("thermometer", "lines", how="one per line, bulb first (a branching "
+                                                     "thermometer is several lines)"),)
 
     def draw(self, canvas) -> None:
         """A grey bulb on the first cell, a thick grey line to the last."""
@@ -69,6 +83,9 @@ class SlowThermometer(_Consecutive):
     type = "slow-thermometer"
     line: tuple[int, ...]
     noun = "slow thermometer"
+    fields = (Cells("cells", "line", repeats=True, doc="bulb first"),)
+    fpuzzles = (FPuzzles("slowthermometer", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
 
     def draw(self, canvas) -> None:
         """A thermometer in outline: grey rim, white inside."""
@@ -87,6 +104,11 @@ class GermanWhispers(_Consecutive):
     line: tuple[int, ...]
     difference: int = 5
     noun = "German whispers"
+    fields = (PATH, Int("difference", low=1, required=False, default=5, omit_default=True,
+                        doc="the least difference between neighbours on the line"))
+    fpuzzles = (FPuzzles("whispers", "lines", value="difference", options={"default": "half"},
+                         how="one per line, difference = the value, ceil(N/2) without one "
+                             "(5 on 9x9, 3 on 6x6)"),)
 
     def allowed(self, x: int, y: int, n: int) -> bool:
         return abs(x - y) >= self.difference
@@ -98,15 +120,6 @@ class GermanWhispers(_Consecutive):
         if self.difference != (canvas.size + 1) // 2:
             canvas.badge(self.line[0], self.line[min(1, len(self.line) - 1)], self.difference,
                          "whisper")
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        extra = {"difference": self.difference} if self.difference != 5 else {}
-        return {**super()._json_fields(geometry), **extra}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "GermanWhispers":
-        f = Fields(data, geometry, "cells", "difference")
-        return cls(f.cells(), f.int("difference", 5, low=1), label=f.label)
 
 
 def _equal(x: int, y: int, n: int) -> bool:
@@ -121,6 +134,7 @@ class Palindrome(_Line):
     line: tuple[int, ...]
     noun = "palindrome"
     allowed = staticmethod(_equal)
+    fpuzzles = (FPuzzles("palindrome", "lines", how="one per line"),)
 
     def draw(self, canvas) -> None:
         """A grey line."""
@@ -132,45 +146,133 @@ class Palindrome(_Line):
         return tuple((self.line[i], self.line[k - 1 - i]) for i in range(k // 2))
 
 
-def _group(d: int, n: int) -> int:
-    return (d - 1) * 3 // n
+@functools.lru_cache(maxsize=None)
+def _ranks(n: int) -> tuple[int, ...]:
+    """The rank (0 low, 1 middle, 2 high) of each digit 0..N of an N x N grid, as SudokuSolver
+    splits 1..N into thirds: when N is not divisible by 3 the middle third has the odd size
+    (EntropicLineConstraint.cs in dclamage/SudokuSolver).
+
+    >>> _ranks(9)[1:], _ranks(4)[1:], _ranks(8)[1:]
+    ((0, 0, 0, 1, 1, 1, 2, 2, 2), (0, 1, 1, 2), (0, 0, 0, 1, 1, 2, 2, 2))
+    """
+    small, large = n // 3, (n + 2) // 3
+    sizes = (small, large, small) if n % 3 == 1 else (large, small, large)
+    out = [0]
+    for rank, size in enumerate(sizes):
+        out += [rank] * size
+    return tuple(out[:n + 1])
+
+
+class _Windowed(_Line):
+    """Any ``window`` consecutive cells of the line fall in different classes of digits
+    (``klass``): a pair rule over cells fewer than ``window`` apart (lines of 2 cells too)."""
+
+    window: ClassVar[int] = 3
+
+    def klass(self, d: int, n: int) -> int:
+        raise NotImplementedError
+
+    def allowed(self, x: int, y: int, n: int) -> bool:
+        return self.klass(x, n) != self.klass(y, n)
+
+    @functools.cached_property
+    def pairs(self):
+        k, w = len(self.line), self.size_of_window
+        return tuple((self.line[i], self.line[j]) for i in range(k)
+                     for j in range(i + 1, min(k, i + w)))
+
+    @property
+    def size_of_window(self) -> int:
+        return self.window
 
 
 @dataclass(frozen=True)
-class Entropic(_Line):
+class Entropic(_Windowed):
     """``entropic``: any 3 consecutive cells hold a low, a middle and a high digit (1-3, 4-6,
-    7-9 on 9x9; thirds of 1..N for any N divisible by 3).
+    7-9 on 9x9; on other sizes the middle third takes the odd size: 1 / 2-3 / 4 on 4x4); the
+    two cells of a 2-cell line differ in rank.
 
-    Three cells hold one of each third when every two of them are in different thirds, so
-    this is a pair rule over cells one and two apart (lines of 3 cells or more).
+    As EntropicLineConstraint.cs in dclamage/SudokuSolver reads it.
+
+    >>> Entropic((0, 1, 2, 3)).pairs, Entropic((0, 1)).allowed(2, 3, 4)
+    (((0, 1), (0, 2), (1, 2), (1, 3), (2, 3)), False)
     """
 
     type = "entropic"
     line: tuple[int, ...]
     noun = "entropic line"
+    fpuzzles = (FPuzzles("entropicline", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
 
-    @staticmethod
-    def allowed(x: int, y: int, n: int) -> bool:
-        return _group(x, n) != _group(y, n)
+    def klass(self, d: int, n: int) -> int:
+        return _ranks(n)[d]
 
     def draw(self, canvas) -> None:
         """An orange line."""
         canvas.line(self.line, "entropic")
 
+
+@dataclass(frozen=True)
+class Modular(_Windowed):
+    """``modular``: any ``mod`` consecutive cells (default 3) hold digits of different
+    remainders mod ``mod`` (147, 258, 369 on 9x9); a shorter line's cells all differ so.
+
+    >>> Modular((0, 1, 2)).allowed(1, 5, 9), Modular((0, 1, 2)).allowed(1, 4, 9)
+    (True, False)
+    """
+
+    type = "modular"
+    line: tuple[int, ...]
+    mod: int = 3
+    noun = "modular line"
+    fields = (PATH, Int("mod", low=2, required=False, default=3, omit_default=True,
+                        doc="the window and the modulus"))
+    fpuzzles = (FPuzzles("modularline", "lines", when={"mod": 3},
+                         source="SudokuSolver's user script", how="one per line, mod 3"),)
+
+    def klass(self, d: int, n: int) -> int:
+        return d % self.mod
+
+    @property
+    def size_of_window(self) -> int:
+        return self.mod
+
+    def describe(self, geometry: Geometry) -> str:
+        extra = f" (mod {self.mod})" if self.mod != 3 else ""
+        return f"modular line from {geometry.cell_name(self.line[0])}{extra}"
+
+    def draw(self, canvas) -> None:
+        """A teal line."""
+        canvas.line(self.line, "modular")
+
+
+@dataclass(frozen=True)
+class Nabner(_Line):
+    """``nabner``: no two cells of the line hold the same or consecutive digits (a cell the
+    line visits twice counts once).
+
+    >>> Nabner((0, 1, 0)).pairs, Nabner((0, 1)).allowed(3, 4, 9)
+    (((0, 1),), False)
+    """
+
+    type = "nabner"
+    line: tuple[int, ...]
+    noun = "nabner line"
+    fpuzzles = (FPuzzles("nabner", "lines", source="SudokuSolver's user script",
+                         how="one per line"),)
+
+    @staticmethod
+    def allowed(x: int, y: int, n: int) -> bool:
+        return abs(x - y) >= 2
+
     @functools.cached_property
     def pairs(self):
-        k = len(self.line)
-        if k < 3:
-            return ()
-        return tuple((self.line[i], self.line[j]) for i in range(k)
-                     for j in (i + 1, i + 2) if j < k)
+        cells = tuple(dict.fromkeys(self.line))
+        return tuple((a, b) for i, a in enumerate(cells) for b in cells[i + 1:])
 
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Entropic":
-        if geometry.size % 3:
-            raise ValueError(f"entropic lines need a size divisible by 3, not "
-                             f"{geometry.size}")
-        return super().from_json(data, geometry)
+    def draw(self, canvas) -> None:
+        """An olive line."""
+        canvas.line(self.line, "nabner")
 
 
 @dataclass(frozen=True)
@@ -181,6 +283,9 @@ class Clone(PairRule):
     original: tuple[int, ...]
     copy: tuple[int, ...]
     allowed = staticmethod(_equal)
+    fields = (Cells("cells", "original", doc="the original cells"),
+              Cells("clone", "copy", doc="their copies, as many, in the same order"))
+    fpuzzles = (FPuzzles("clone", "clone", how="cells and cloneCells"),)
 
     def __post_init__(self) -> None:
         if len(self.original) != len(self.copy):
@@ -198,15 +303,9 @@ class Clone(PairRule):
         """The cells and their copies shaded alike, each clone in its own tint."""
         canvas.clone(self.original, self.copy)
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.original],
-                "clone": [geometry.cell_name(c) for c in self.copy]}
-
     @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Clone":
-        f = Fields(data, geometry, "cells", "clone")
-        original, copy = f.cells(), f.cells("clone")
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        original, copy = values["original"], values["copy"]
         if len(original) != len(copy):
             raise ValueError(f"'clone' must have as many cells as 'cells' ({len(original)}), "
                              f"not {len(copy)}")
-        return cls(original, copy, label=f.label)

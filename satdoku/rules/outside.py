@@ -18,13 +18,17 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
-from .base import (Clause, Constraint, Fields, bit, line_cells, line_name, prune_by_search,
+from .base import (Clause, Constraint, bit, line_cells, line_name, prune_by_search,
                    restrict)
+from .exchange import FPuzzles
+from .fields import Choice, Int, LineName
 from .sums import cell_term, encode_sum, gated_term, prune_cell_sum
 
 __all__ = ["Sandwich", "XSum", "Skyscraper"]
 
 SIDES = ("start", "end")
+_FROM = Choice("from", SIDES, "side", doc="'start': read from the left or top; 'end': from "
+               "the right or bottom")
 
 
 class _Outside(Constraint):
@@ -37,8 +41,6 @@ class _Outside(Constraint):
     sided: ClassVar[bool] = True
     number: ClassVar[str]
     key: ClassVar[str]
-    low: ClassVar[int] = 1
-    up_to_size: ClassVar[bool] = False
 
     @property
     def value(self) -> int:
@@ -47,18 +49,6 @@ class _Outside(Constraint):
     def describe(self, geometry: Geometry) -> str:
         return f"{self.type} {line_name(self.line, self.side if self.sided else None)} = " \
                f"{self.value}"
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        side = {"from": self.side} if self.sided else {}
-        return {"line": self.line, **side, self.key: self.value}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry):
-        f = Fields(data, geometry, "line", cls.key, *(("from",) if cls.sided else ()))
-        side = {"side": f.choice("from", SIDES)} if cls.sided else {}
-        high = geometry.size if cls.up_to_size else None
-        number = {cls.number: f.int(cls.key, low=cls.low, high=high)}
-        return cls(geometry=geometry, line=f.line(), **side, **number, label=f.label)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -103,7 +93,11 @@ class Sandwich(_Outside):
     geometry: Geometry
     line: str
     total: int = 0
-    sided, number, key, low = False, "total", "sum", 0
+    sided, number, key = False, "total", "sum"
+    fields = (LineName("line", doc="the row or column"),
+              Int("sum", "total", low=0, doc="the sum between the 1 and the N"))
+    fpuzzles = (FPuzzles("sandwichsum", "outside", value="total",
+                         how="clue R0Cc or R(N+1)Cc: column c; RrC0 or RrC(N+1): row r"),)
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells
@@ -165,6 +159,10 @@ class XSum(_Outside):
     side: str = "start"
     total: int = 0
     number, key = "total", "sum"
+    fields = (LineName("line", doc="the row or column"), _FROM,
+              Int("sum", "total", low=1, doc="the sum of the first X digits"))
+    fpuzzles = (FPuzzles("xsum", "outside", value="total", source="SudokuSolver's user script",
+                         how="from 'start' for a clue in row or column 0, 'end' for N+1"),)
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells
@@ -197,7 +195,12 @@ class Skyscraper(_Outside):
     line: str
     side: str = "start"
     count: int = 1
-    number, key, up_to_size = "count", "count", True
+    number, key = "count", "count"
+    fields = (LineName("line", doc="the row or column"), _FROM,
+              Int("count", low=1, high="size", doc="how many digits are seen"))
+    fpuzzles = (FPuzzles("skyscraper", "outside", value="count",
+                         source="SudokuSolver's user script",
+                         how="from as for xsum; count = the clue"),)
 
     def encode(self, ctx) -> list[Clause]:
         n, cells = ctx.size, self.cells

@@ -1,5 +1,5 @@
 """Rules between pairs of cells, and the global ones among them: ``anti-knight``,
-``anti-king``, ``non-consecutive``.
+``anti-king``, ``non-consecutive``, ``diagonal-non-consecutive``.
 
 A pair rule is a list of cell pairs ``(a, b)`` and a relation ``allowed(x, y, n)`` between
 their digits (different, not consecutive, one smaller...). Dots, thermometers, whispers,
@@ -24,9 +24,10 @@ from typing import Sequence
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
+from .exchange import FPuzzles
 
-__all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "encode_pairs",
-           "offset_pairs"]
+__all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "DiagonalNonConsecutive",
+           "encode_pairs", "offset_pairs"]
 
 #: A digit of one cell that rules out at most this many of the other's gets binary clauses.
 FEW_CONFLICTS = 2
@@ -115,8 +116,11 @@ class PairRule(Constraint):
         changed = set()
         for a, b in self.pairs:
             ma, mb = cand[a], cand[b]
-            new_a = _supported(ma, mb, to_b)
-            new_b = _supported(mb, new_a, to_a)
+            if a == b:  # a line through a cell twice: the cell against itself
+                new_a = new_b = sum(low for low in _bits(ma) if to_b[low.bit_length() - 1] & low)
+            else:
+                new_a = _supported(ma, mb, to_b)
+                new_b = _supported(mb, new_a, to_a)
             if not new_a or not new_b:
                 return None
             if new_a != ma:
@@ -134,6 +138,14 @@ def _supports(allowed, n: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
     to_b = tuple(sum(bit(y) for y in digits if allowed(x, y, n)) for x in digits)
     to_a = tuple(sum(bit(x) for x in digits if allowed(x, y, n)) for y in digits)
     return to_b, to_a
+
+
+def _bits(mask: int):
+    """Each set bit of ``mask`` alone."""
+    while mask:
+        low = mask & -mask
+        yield low
+        mask ^= low
 
 
 def _supported(mine: int, theirs: int, support: tuple[int, ...]) -> int:
@@ -186,6 +198,7 @@ class AntiKnight(_GlobalPairs):
 
     type = "anti-knight"
     allowed = staticmethod(_different)
+    fpuzzles = (FPuzzles("antiknight", "flag"),)
 
     @functools.cached_property
     def pairs(self):
@@ -199,6 +212,7 @@ class AntiKing(_GlobalPairs):
 
     type = "anti-king"
     allowed = staticmethod(_different)
+    fpuzzles = (FPuzzles("antiking", "flag"),)
 
     @functools.cached_property
     def pairs(self):
@@ -215,7 +229,31 @@ class NonConsecutive(_GlobalPairs):
 
     type = "non-consecutive"
     allowed = staticmethod(_not_consecutive)
+    fpuzzles = (FPuzzles("nonconsecutive", "negative",
+                         how="on a grid without kropki dots (with dots it is no-kropki)"),)
 
     @functools.cached_property
     def pairs(self):
         return tuple(orthogonal_pairs(self.geometry))
+
+
+@dataclass(frozen=True)
+class DiagonalNonConsecutive(_GlobalPairs):
+    """``diagonal-non-consecutive``: diagonally adjacent cells do not hold consecutive digits.
+
+    As DiagonalNonconsecutiveConstraint.cs in dclamage/SudokuSolver reads it.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> len(DiagonalNonConsecutive(geometry(2, 2)).pairs)
+    18
+    """
+
+    type = "diagonal-non-consecutive"
+    allowed = staticmethod(_not_consecutive)
+
+    def describe(self, geometry: Geometry) -> str:
+        return "diagonal non-consecutive"
+
+    @functools.cached_property
+    def pairs(self):
+        return offset_pairs(self.geometry, [(1, 1), (1, -1)])

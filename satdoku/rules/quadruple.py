@@ -7,7 +7,9 @@ from collections import Counter
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import Clause, Constraint, Fields, bit, cell_span, contradiction, prune_by_search
+from .base import Clause, Constraint, bit, cell_span, contradiction, prune_by_search
+from .exchange import FPuzzles
+from .fields import Corner, Ints
 
 __all__ = ["Quadruple"]
 
@@ -28,6 +30,10 @@ class Quadruple(Constraint):
     type = "quadruple"
     cells: tuple[int, ...]
     digits: tuple[int, ...]
+    fields = (Corner(doc="the 4 cells around a corner"),
+              Ints("digits", min_items=1, max_items=4, what="digits",
+                   doc="digits that appear among them (a digit listed twice appears twice)"))
+    fpuzzles = (FPuzzles("quadruple", "quadruple", how="digits = values"),)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "digits", tuple(sorted(self.digits)))
@@ -44,25 +50,6 @@ class Quadruple(Constraint):
         n = canvas.size
         row, col = max(c // n for c in self.cells), max(c % n for c in self.cells)
         canvas.quadruple(row, col, [canvas.symbol(d) for d in self.digits])
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.cells], "digits": list(self.digits)}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Quadruple":
-        f = Fields(data, geometry, "cells", "digits")
-        cells = f.cells(exactly=4)
-        n = geometry.size
-        rows = sorted({c // n for c in cells})
-        cols = sorted({c % n for c in cells})
-        if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1:
-            raise ValueError("'cells' must be the four cells around one corner (a 2x2 square)")
-        digits = data.get("digits")
-        if (not isinstance(digits, list) or not 1 <= len(digits) <= 4
-                or not all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n
-                           for d in digits)):
-            raise ValueError(f"'digits' must be a list of 1 to 4 digits 1..{n}")
-        return cls(cells, tuple(digits), label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         k = len(self.cells)

@@ -22,7 +22,6 @@ from pysat.solvers import Solver as PysatSolver
 
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
-from ..cnf.formula import RuleContext, encode_rules
 from ..cnf.reduced import ReducedFormula
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
@@ -62,7 +61,9 @@ class Engine:
         self.base = 0  # clauses of the formula itself (not of the rules added to it)
         self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
         self.broken = False  # interrupted inside the solver: no further call is allowed
-        self.rules: tuple | None = None  # (key, constraints, activation literals) in force
+        # (key, constraints, activation literals, their clauses) of the rules in force
+        self.rules: tuple | None = None
+        self.retired = 0  # clauses of rules retired for good, still in the solver
         self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
 
     def fresh_var(self) -> int:
@@ -109,6 +110,9 @@ class Engine:
             return self.rules[2]
         if self.rules is not None:
             self.solver.append_formula([[-act] for act in self.rules[2]])
+            self.retired += self.rules[3]
+        from ..cnf.rules import RuleContext, encode_rules  # the rules' modules: only when needed
+        before = self.nclauses
         budget.used = self.base
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
         acts: list[int] = []
@@ -121,7 +125,8 @@ class Engine:
             acts.append(act)
 
         encode_rules(constraints, ctx, add)
-        self.rules = (key, tuple(constraints), acts)  # holding them keeps their ids valid
+        # Holding the constraints keeps their ids (the key) valid.
+        self.rules = (key, tuple(constraints), acts, self.nclauses - before)
         return acts
 
     def delete(self) -> None:
@@ -160,6 +165,7 @@ class FullEngine(Engine):
         self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
         self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
         self.ready = False
+        self.keep = False  # never rebuilt (explain, generate: see SatSolver._engine)
         self.uses = 0  # puzzles served by this solver (since the last rebuild)
         self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
         # "No decision made, so the grid is forced" (see SatSolver._count).
@@ -186,10 +192,17 @@ class FullEngine(Engine):
             self.base = self.nclauses
 
     def due(self) -> bool:
-        """True when this solver has served its REBUILD_EVERY puzzles."""
-        return bool(self.rebuild_every) and self.uses >= self.rebuild_every and self.ready
+        """True when this solver has served its REBUILD_EVERY puzzles, or when the clauses of
+        the variant rules it retired outnumber its base clauses: a session of variant puzzles
+        would otherwise carry every earlier puzzle's rules (a 9x9 puzzle took 4 to 6 times its
+        time after a pass over 26 hard ones; docs/tuning.md)."""
+        if not self.ready or self.keep:
+            return False
+        return (bool(self.rebuild_every) and self.uses >= self.rebuild_every
+                or self.retired > self.base)
 
     def never_rebuild(self) -> None:
+        self.keep = True
         self.rebuild_every = 0
         self._kept = None
 
@@ -204,8 +217,11 @@ class FullEngine(Engine):
         self.solver = PysatSolver(name=self.info.name)
         if self.settings:
             self.solver.solver.configure(self.settings)
-        self._pending = iter(self._kept)
+        self._pending = (iter(self._kept) if self._kept is not None else
+                         base_clauses(self.geometry, self.encoding, self.amo,
+                                      IDPool(start_from=self.n3 + 1)))
         self.ready = False
+        self.retired = 0
         self.nclauses = 0
         self.uses = 0
         self.excluded = None

@@ -33,7 +33,7 @@ from typing import Any
 
 from ..cnf.export import dimacs_header
 from ..cnf.formula import Formula, encode
-from ..cnf.encodings import check_amo, check_encoding
+from ..cnf.encodings import check_choices
 from ..cnf.policy import choose_encoding
 from ..cnf.reduced import ReducedFormula
 from ..budget import DEFAULT_MAX_CLAUSES
@@ -162,10 +162,7 @@ class ExecSolver:
                  tmpdir: str | None = None, **_: Any) -> None:
         self.command = check_command(command)
         self.name = self.command.name
-        if encoding is not None:
-            check_encoding(encoding)
-        if amo is not None:
-            check_amo(amo)
+        check_choices(encoding, amo)
         self.encoding = encoding
         self.amo = amo
         self.max_clauses = max_clauses

@@ -15,7 +15,8 @@ import time
 from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
-from ..cnf.encodings import DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_amo, check_encoding, formula_size
+from ..cnf.encodings import (DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_choices, check_encoding,
+                             formula_size)
 from ..cnf.formula import encode
 from ..cnf.policy import REDUCED_MIN_SIZE, choose_encoding
 from ..cnf.reduced import reduced_formula
@@ -86,10 +87,7 @@ class SatSolver(Questions):
         self.configure = dict(configure or {})
         self.sat_solver = self.info.name
         self.name = f"sat:{self.info.name}"
-        if encoding is not None:
-            check_encoding(encoding)
-        if amo is not None:
-            check_amo(amo)
+        check_choices(encoding, amo)
         self.encoding = encoding
         self.amo = amo
         self.incremental = incremental

@@ -54,12 +54,8 @@ NEEDS = Capabilities.needs("assumptions")
 SYMMETRIES = ("none", "rotate180", "rotate90", "mirror")
 
 #: Conflict budget of one uniqueness check when minimality is not asked for: a check that runs
-#: out keeps its givens (the puzzle stays unique, it may just not be minimal). Measured (seed
-#: 7): 16x16 puzzles dug with 1,000 came out minimal 10 times in 10, as without a budget, in
-#: the same time (0.55 s each); with 100, half were left unproven. On 25x25 a conflict costs
-#: about 0.5 ms and the last checks of a dig need thousands (seed 2, one dig): unbounded 283 s
-#: for 267 clues (proven minimal), a budget of 1,000 120 s (266 clues), 100 12 s (268), 20 4 s
-#: (268), 10 1.7 s (269). So grids above 16x16 get :data:`LARGE_CONFLICTS`.
+#: out keeps its givens (the puzzle stays unique, it may just not be minimal). Grids above
+#: 16x16 get :data:`LARGE_CONFLICTS` (both measured: docs/tuning.md).
 DEFAULT_CONFLICTS = 1_000
 LARGE_CONFLICTS = 20
 

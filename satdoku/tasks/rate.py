@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Iterable
 from ..deadline import Deadline
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..model.puzzle import Puzzle
+from ..model.difficulty import LABELS, label_for
 from ..model.result import Capabilities
 from ..model.grid import Grid
 from ..sat.solver import SatSolver
@@ -53,19 +54,6 @@ __all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "
 NEEDS = Capabilities.needs("conflicts")
 
 #: (lowest score, label), easiest first.
-LABELS = ((0.0, "easy"), (1.0, "medium"), (2.0, "hard"), (3.0, "fiendish"), (5.0, "diabolical"),
-          (7.0, "extreme"))
-
-
-def label_for(score: float) -> str:
-    """The label of ``score``.
-
-    >>> label_for(0.5), label_for(3.2), label_for(7)
-    ('easy', 'fiendish', 'extreme')
-    """
-    return [name for low, name in LABELS if score >= low][-1]
-
-
 @dataclass
 class Rating:
     """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
@@ -123,8 +111,7 @@ class Rater(Task):
     def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
                  encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
-        # Native search and the techniques are imported here: the command line reads
-        # LABELS for generate's --difficulty, and the other commands' start-up need not pay.
+        # Native search and the techniques are imported here: start-up need not pay.
         from ..native.search import NativeSolver
         self.options = RateOptions(sat_solver, timeout, encoding, amo, max_clauses)
         self.native = NativeSolver()

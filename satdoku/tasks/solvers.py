@@ -190,8 +190,8 @@ def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str 
     >>> racing(SolveOptions(), 1, requested=False, scheduler=None, single=lambda: True)[1]
     1
     """
-    from ..sat.portfolio import portfolio_size
     if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
+        from ..sat.portfolio import portfolio_size
         size = portfolio_size(jobs, requested=requested, single=not requested and single())
         if size:
             return dataclasses.replace(options, portfolio=size), 1

@@ -1,0 +1,345 @@
+"""A checker of satdoku variant documents written from the spec (docs/variants.md), independent
+of satdoku's rule classes: ``check_document`` (structure) and ``violations`` (what a complete
+grid breaks). The f-puzzles tests hold published solutions to converted documents with it.
+"""
+
+from __future__ import annotations
+
+import re
+
+CELL = re.compile(r"r(\d+)c(\d+)")
+
+#: type -> (required fields, optional fields), besides "type" and "label".
+FIELDS = {
+    "diagonal": ({"direction"}, set()),
+    "anti-knight": (set(), set()),
+    "anti-king": (set(), set()),
+    "non-consecutive": (set(), set()),
+    "diagonal-non-consecutive": (set(), set()),
+    "disjoint-groups": (set(), set()),
+    "rule-159": (set(), set()),
+    "no-kropki": (set(), {"differences", "ratios"}),
+    "no-xv": (set(), {"sums"}),
+    "extra-region": ({"cells"}, set()),
+    "killer": ({"cells", "sum"}, set()),
+    "multi-killer": ({"cells", "sums"}, set()),
+    "little-killer": ({"cells", "sum"}, {"clue", "direction"}),
+    "thermometer": ({"cells"}, set()),
+    "slow-thermometer": ({"cells"}, set()),
+    "arrow": ({"circle", "cells"}, set()),
+    "double-arrow": ({"cells"}, set()),
+    "kropki-white": ({"cells"}, {"difference"}),
+    "kropki-black": ({"cells"}, {"ratio"}),
+    "xv": ({"cells", "sum"}, set()),
+    "edge-sum": ({"cells", "sum"}, set()),
+    "odd": ({"cells"}, set()),
+    "even": ({"cells"}, set()),
+    "candidates": ({"cells", "digits"}, set()),
+    "minimum": ({"cells"}, set()),
+    "maximum": ({"cells"}, set()),
+    "german-whispers": ({"cells"}, {"difference"}),
+    "renban": ({"cells"}, set()),
+    "palindrome": ({"cells"}, set()),
+    "between": ({"cells"}, set()),
+    "lockout": ({"cells"}, {"difference"}),
+    "region-sum": ({"cells"}, set()),
+    "sum-line": ({"cells", "sum"}, set()),
+    "entropic": ({"cells"}, set()),
+    "modular": ({"cells"}, {"mod"}),
+    "nabner": ({"cells"}, set()),
+    "zipper": ({"cells"}, set()),
+    "clone": ({"cells", "clone"}, set()),
+    "quadruple": ({"cells", "digits"}, set()),
+    "sandwich": ({"line", "sum"}, set()),
+    "x-sum": ({"line", "from", "sum"}, set()),
+    "skyscraper": ({"line", "from", "count"}, set()),
+    "row-indexer": ({"cells"}, set()),
+    "column-indexer": ({"cells"}, set()),
+    "box-indexer": ({"cells"}, set()),
+}
+
+DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
+                 "givens", "constraints"}
+PAIRED = ("kropki-white", "kropki-black", "xv", "edge-sum")
+
+
+def rc(name: str, n: int, *, outside: bool = False) -> tuple[int, int]:
+    match = CELL.fullmatch(name)
+    assert match, f"bad cell name {name!r}"
+    r, c = int(match.group(1)), int(match.group(2))
+    low, high = (0, n + 1) if outside else (1, n)
+    assert low <= r <= high and low <= c <= high, f"{name} outside the grid"
+    return r, c
+
+
+def check_document(doc: dict) -> None:
+    """Assert that ``doc`` has the spec's structure (keys, cell names, each type's fields)."""
+    assert set(doc) <= DOCUMENT_KEYS, set(doc) - DOCUMENT_KEYS
+    assert doc["format"] == "satdoku-variant" and doc["version"] == 1
+    n = doc["size"]
+    assert isinstance(n, int) and n >= 1
+    assert not ("box" in doc and doc.get("regions")), "box and regions together"
+    if "box" in doc:
+        r, c = map(int, doc["box"].split("x"))
+        assert r * c == n
+    if doc.get("regions") is not None:
+        regions = doc["regions"]
+        assert len(regions) == n and all(len(region) == n for region in regions)
+        assert len({rc(name, n) for region in regions for name in region}) == n * n
+    givens = doc["givens"]
+    if isinstance(givens, str):
+        assert len(givens) == n * n
+    else:
+        for name, digit in givens.items():
+            rc(name, n)
+            assert isinstance(digit, int) and 1 <= digit <= n
+    for i, constraint in enumerate(doc["constraints"]):
+        _check_constraint(i, constraint, n)
+
+
+def _check_constraint(i: int, constraint: dict, n: int) -> None:
+    kind = constraint["type"]
+    assert kind in FIELDS, f"#{i}: unknown type {kind}"
+    required, optional = FIELDS[kind]
+    keys = set(constraint) - {"type", "label"}
+    assert required <= keys, f"#{i} {kind}: missing {required - keys}"
+    assert keys <= required | optional, f"#{i} {kind}: unknown {keys - required - optional}"
+    for key in ("cells", "circle", "clone"):
+        if key in constraint:
+            assert isinstance(constraint[key], list) and constraint[key]
+            for name in constraint[key]:
+                rc(name, n)
+    if kind == "diagonal":
+        assert constraint["direction"] in ("+", "-")
+    if "line" in constraint:
+        assert re.fullmatch(r"[rc]\d+", constraint["line"])
+        assert 1 <= int(constraint["line"][1:]) <= n
+    if "from" in constraint:
+        assert constraint["from"] in ("start", "end")
+    if kind == "little-killer" and "clue" in constraint:
+        rc(constraint["clue"], n, outside=True)
+        assert constraint["direction"] in ("DR", "DL", "UR", "UL")
+    if kind in PAIRED:
+        (r1, c1), (r2, c2) = (rc(x, n) for x in constraint["cells"])
+        assert abs(r1 - r2) + abs(c1 - c2) == 1
+    if kind == "clone":
+        assert len(constraint["cells"]) == len(constraint["clone"])
+    if kind in ("minimum", "maximum"):
+        assert len(constraint["cells"]) == 1
+    if kind == "killer":
+        assert constraint["sum"] is None or isinstance(constraint["sum"], int)
+
+
+# -- meaning --------------------------------------------------------------------------------
+
+def ranks(n: int) -> list[int]:
+    """Low/middle/high of 0..N: thirds, the middle one taking the odd size (SudokuSolver)."""
+    small, large = n // 3, (n + 2) // 3
+    sizes = (small, large, small) if n % 3 == 1 else (large, small, large)
+    return [0] + [rank for rank, size in enumerate(sizes) for _ in range(size)]
+
+
+def usual_box(n: int) -> str:
+    """The spec's usual box of an N x N grid: as many rows as the largest divisor of N up to
+    its square root (3x3 for 9, 2x3 for 6, 3x4 for 12)."""
+    rows = max(d for d in range(1, int(n ** 0.5) + 1) if n % d == 0)
+    return f"{rows}x{n // rows}"
+
+
+class Grid:
+    """A complete grid of a document, with its houses."""
+
+    def __init__(self, doc: dict, solution: str) -> None:
+        n = self.n = doc["size"]
+        assert len(solution) == n * n
+        self.at = {(r, c): int(solution[(r - 1) * n + c - 1]) for r in range(1, n + 1)
+                   for c in range(1, n + 1)}
+        self.rows = [[(r, c) for c in range(1, n + 1)] for r in range(1, n + 1)]
+        self.cols = [[(r, c) for r in range(1, n + 1)] for c in range(1, n + 1)]
+        if doc.get("regions"):
+            self.regions = [sorted(rc(x, n) for x in region) for region in doc["regions"]]
+        else:
+            br, bc = map(int, doc.get("box", usual_box(n)).split("x"))
+            self.regions = [[(r, c) for r in range(R, R + br) for c in range(C, C + bc)]
+                            for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
+        self.orth = [((r, c), (r + dr, c + dc)) for (r, c) in self.at
+                     for dr, dc in ((0, 1), (1, 0)) if (r + dr, c + dc) in self.at]
+        self.clued: dict[str, set] = {kind: set() for kind in PAIRED}
+        for k in doc["constraints"]:
+            if k["type"] in PAIRED:
+                self.clued[k["type"]].add(frozenset(rc(x, n) for x in k["cells"]))
+
+    def region_of(self, cell) -> int:
+        return next(j for j, reg in enumerate(self.regions) if cell in reg)
+
+    def line(self, k: dict) -> list[int]:
+        number = int(k["line"][1:]) - 1
+        cells = self.rows[number] if k["line"][0] == "r" else self.cols[number]
+        return [self.at[x] for x in (cells[::-1] if k.get("from") == "end" else cells)]
+
+
+def _distinct(v) -> bool:
+    return len(set(v)) == len(v)
+
+
+def _segments(g: Grid, cells) -> list[list]:
+    out: list[list] = []
+    last = None
+    for cell in cells:
+        region = g.region_of(cell)
+        if region != last:
+            out.append([])
+            last = region
+        out[-1].append(cell)
+    return out
+
+
+def _sum_line(v: list[int], total: int, loop: bool) -> bool:
+    if loop:
+        return any(_sum_line(v[s:] + v[:s], total, False) for s in range(len(v)))
+    running = 0
+    for x in v:
+        running += x
+        if running == total:
+            running = 0
+        elif running > total:
+            return False
+    return running == 0
+
+
+def _indexer(g: Grid, k: dict, house: int) -> bool:
+    for name in k["cells"]:
+        r, c = rc(name, g.n)
+        v = g.at[(r, c)]
+        if house == 0:
+            ok = g.at[(r, v)] == c
+        elif house == 1:
+            ok = g.at[(v, c)] == r
+        else:
+            box = g.regions[g.region_of((r, c))]
+            ok = g.at[box[v - 1]] == box.index((r, c)) + 1
+        if not ok:
+            return False
+    return True
+
+
+def _extreme(g: Grid, cell, sign: int) -> bool:
+    r, c = cell
+    return all(sign * (g.at[cell] - g.at[o]) > 0
+               for o in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)) if o in g.at)
+
+
+def _skyscraper(line: list[int]) -> int:
+    return sum(1 for j, x in enumerate(line) if x > max(line[:j], default=0))
+
+
+def _sandwich(line: list[int], n: int) -> int:
+    a, b = sorted((line.index(1), line.index(n)))
+    return sum(line[a + 1:b])
+
+
+def _zipper(v: list[int]) -> bool:
+    half = len(v) // 2
+    totals = {v[j] + v[-1 - j] for j in range(half)}
+    if len(v) % 2:
+        totals.add(v[half])
+    return len(totals) <= 1
+
+
+def _lockout(v: list[int], difference: int) -> bool:
+    low, high = sorted((v[0], v[-1]))
+    return high - low >= difference and all(x < low or x > high for x in v[1:-1])
+
+
+#: type -> check(grid, constraint, cells, digits); True when the rule holds.
+CHECKS = {
+    "diagonal": lambda g, k, cells, v: _distinct([g.at[(j, j if k["direction"] == "-"
+                                                        else g.n + 1 - j)]
+                                                  for j in range(1, g.n + 1)]),
+    "anti-knight": lambda g, k, cells, v: all(
+        g.at[(r, c)] != g.at.get((r + a, c + b)) for (r, c) in g.at
+        for a, b in ((1, 2), (2, 1), (1, -2), (2, -1))),
+    "anti-king": lambda g, k, cells, v: all(
+        g.at[(r, c)] != g.at.get((r + a, c + b)) for (r, c) in g.at for a, b in ((1, 1), (1, -1))),
+    "non-consecutive": lambda g, k, cells, v: all(abs(g.at[a] - g.at[b]) != 1 for a, b in g.orth),
+    "diagonal-non-consecutive": lambda g, k, cells, v: all(
+        abs(g.at[(r, c)] - g.at[(r + 1, c + dc)]) != 1 for (r, c) in g.at for dc in (1, -1)
+        if (r + 1, c + dc) in g.at),
+    "disjoint-groups": lambda g, k, cells, v: all(
+        _distinct([g.at[x] for x in group]) for group in zip(*g.regions)),
+    "rule-159": lambda g, k, cells, v: all(g.at[(r, g.at[(r, col)])] == col
+                                           for r in range(1, g.n + 1) for col in (1, 5, 9)),
+    "no-kropki": lambda g, k, cells, v: all(
+        abs(g.at[a] - g.at[b]) not in k.get("differences", [1])
+        and not any(g.at[a] == q * g.at[b] or g.at[b] == q * g.at[a] for q in k.get("ratios", [2]))
+        for a, b in g.orth
+        if frozenset((a, b)) not in g.clued["kropki-white"] | g.clued["kropki-black"]),
+    "no-xv": lambda g, k, cells, v: all(
+        g.at[a] + g.at[b] not in k.get("sums", [5, 10]) for a, b in g.orth
+        if frozenset((a, b)) not in g.clued["xv"] | g.clued["edge-sum"]),
+    "extra-region": lambda g, k, cells, v: sorted(v) == list(range(1, g.n + 1)),
+    "killer": lambda g, k, cells, v: _distinct(v) and (k["sum"] is None or sum(v) == k["sum"]),
+    "multi-killer": lambda g, k, cells, v: _distinct(v) and sum(v) in k["sums"],
+    "little-killer": lambda g, k, cells, v: sum(v) == k["sum"],
+    "thermometer": lambda g, k, cells, v: all(a < b for a, b in zip(v, v[1:])),
+    "slow-thermometer": lambda g, k, cells, v: all(a <= b for a, b in zip(v, v[1:])),
+    "arrow": lambda g, k, cells, v: int("".join(str(g.at[rc(x, g.n)]) for x in k["circle"]))
+    == sum(v),
+    "double-arrow": lambda g, k, cells, v: v[0] + v[-1] == sum(v[1:-1]),
+    "kropki-white": lambda g, k, cells, v: abs(v[0] - v[1]) == k.get("difference", 1),
+    "kropki-black": lambda g, k, cells, v: k.get("ratio", 2) in (v[0] / v[1], v[1] / v[0]),
+    "xv": lambda g, k, cells, v: sum(v) == k["sum"],
+    "edge-sum": lambda g, k, cells, v: sum(v) == k["sum"],
+    "odd": lambda g, k, cells, v: all(x % 2 == 1 for x in v),
+    "even": lambda g, k, cells, v: all(x % 2 == 0 for x in v),
+    "candidates": lambda g, k, cells, v: all(x in k["digits"] for x in v),
+    "minimum": lambda g, k, cells, v: _extreme(g, cells[0], -1),
+    "maximum": lambda g, k, cells, v: _extreme(g, cells[0], 1),
+    "german-whispers": lambda g, k, cells, v: all(abs(a - b) >= k.get("difference", 5)
+                                                  for a, b in zip(v, v[1:])),
+    "renban": lambda g, k, cells, v: _distinct([g.at[x] for x in set(cells)])
+    and max(v) - min(v) == len(set(cells)) - 1,
+    "palindrome": lambda g, k, cells, v: v == v[::-1],
+    "between": lambda g, k, cells, v: all(min(v[0], v[-1]) < x < max(v[0], v[-1])
+                                          for x in v[1:-1]),
+    "lockout": lambda g, k, cells, v: _lockout(v, k.get("difference", 4)),
+    "region-sum": lambda g, k, cells, v: len({sum(g.at[x] for x in seg)
+                                              for seg in _segments(g, cells)}) == 1,
+    "sum-line": lambda g, k, cells, v: _sum_line(v[:-1] if len(v) > 1 and cells[0] == cells[-1]
+                                                 else v, k["sum"],
+                                                 len(v) > 1 and cells[0] == cells[-1]),
+    "entropic": lambda g, k, cells, v: all(ranks(g.n)[v[i]] != ranks(g.n)[v[j]]
+                                           for i in range(len(v)) for j in (i + 1, i + 2)
+                                           if j < len(v)),
+    "modular": lambda g, k, cells, v: all(v[i] % k.get("mod", 3) != v[j] % k.get("mod", 3)
+                                          for i in range(len(v))
+                                          for j in range(i + 1, min(len(v), i + k.get("mod", 3)))),
+    "nabner": lambda g, k, cells, v: all(abs(g.at[a] - g.at[b]) >= 2
+                                         for i, a in enumerate(set(cells))
+                                         for b in list(set(cells))[i + 1:]),
+    "zipper": lambda g, k, cells, v: _zipper(v),
+    "clone": lambda g, k, cells, v: v == [g.at[rc(x, g.n)] for x in k["clone"]],
+    "quadruple": lambda g, k, cells, v: all(v.count(x) >= k["digits"].count(x)
+                                            for x in k["digits"]),
+    "sandwich": lambda g, k, cells, v: _sandwich(g.line(k), g.n) == k["sum"],
+    "x-sum": lambda g, k, cells, v: sum(g.line(k)[:g.line(k)[0]]) == k["sum"],
+    "skyscraper": lambda g, k, cells, v: _skyscraper(g.line(k)) == k["count"],
+    "column-indexer": lambda g, k, cells, v: _indexer(g, k, 0),
+    "row-indexer": lambda g, k, cells, v: _indexer(g, k, 1),
+    "box-indexer": lambda g, k, cells, v: _indexer(g, k, 2),
+}
+
+
+def violations(doc: dict, solution: str) -> list[str]:
+    """What in ``doc`` the complete grid ``solution`` (digits row by row) breaks."""
+    g = Grid(doc, solution)
+    wrong = [f"house {i} repeats a digit" for i, house in enumerate(g.rows + g.cols + g.regions)
+             if not _distinct([g.at[x] for x in house])]
+    for name, digit in (doc["givens"].items() if isinstance(doc["givens"], dict) else []):
+        if g.at[rc(name, g.n)] != digit:
+            wrong.append(f"given {name}")
+    for i, k in enumerate(doc["constraints"]):
+        cells = [rc(x, g.n) for x in k.get("cells", [])]
+        if not CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells]):
+            wrong.append(f"#{i} {k['type']}")
+    return wrong

@@ -1,0 +1,76 @@
+"""Engines: a session of variant puzzles does not carry every earlier puzzle's rules, and a
+puzzle's rules keep the limits (the clause limit up front, the deadline in the middle)."""
+
+import time
+
+from conftest import PUZZLES as PUZZLE_FILES
+from satdoku.io.inputs import iter_inputs
+from satdoku.model.geometry import geometry
+from satdoku.model.grid import Grid
+from satdoku.rules.base import Constraint
+from satdoku.sat.solver import SatSolver
+from satdoku.tasks.solvers import make_solver, solve
+
+
+def test_retired_rules_are_dropped_by_a_rebuild():
+    puzzles = [p for p in iter_inputs([str(p) for p in sorted(
+        (PUZZLE_FILES / "variants").glob("*.json"))]) if p.grid.size == 9]
+    with SatSolver() as alone:
+        expected = [alone.solve(p.grid, limit=2, constraints=p.constraints).status
+                    for p in puzzles]
+    with SatSolver() as session:
+        statuses, rebuilt, largest = [], 0, 0
+        for p in puzzles * 2:
+            engine = session._engines.get((p.grid.geometry, "extended"))
+            before = engine.solver if engine is not None else None
+            statuses.append(session.solve(p.grid, limit=2, constraints=p.constraints).status)
+            engine = session._engines[(p.grid.geometry, "extended")]
+            rebuilt += before is not None and engine.solver is not before
+            # Never more retired rule clauses than base clauses, plus one puzzle's worth.
+            largest = max(largest, engine.rules[3])
+            assert engine.retired <= engine.base + largest
+        assert statuses == expected * 2
+        assert rebuilt >= 1
+
+
+class _Endless(Constraint):
+    """A rule whose encoding never ends (as a hostile long sum once did)."""
+
+    type = "endless"
+    cells = (0,)
+
+    def describe(self, geometry):
+        return "endless rule"
+
+    def encode(self, ctx):
+        while True:
+            sum(range(1000))
+
+    def check(self, grid):
+        return []
+
+
+class _Huge(_Endless):
+    """A rule that says up front it would need more clauses than any limit allows."""
+
+    def describe(self, geometry):
+        return "huge rule"
+
+    def clause_estimate(self, size):
+        return 10 ** 12
+
+
+def test_a_rule_too_big_is_refused_up_front_by_name():
+    grid = Grid(geometry(2, 2), (0,) * 16)
+    start = time.perf_counter()
+    result = solve(make_solver("sat"), grid, constraints=(_Huge(),))
+    assert result.status == "refused" and time.perf_counter() - start < 2
+    assert result.message.startswith("rule huge rule needs at least 1,000,000,000,000 clauses")
+
+
+def test_the_deadline_stops_a_rule_in_the_middle_of_its_encoding():
+    grid = Grid(geometry(2, 2), (0,) * 16)
+    start = time.perf_counter()
+    with make_solver("sat") as solver:
+        result = solve(solver, grid, constraints=(_Endless(),), timeout=0.3)
+    assert result.status == "timeout" and time.perf_counter() - start < 3

@@ -1,0 +1,34 @@
+"""Every script under scripts/ runs: its --help, in one child process (so that no script's set-up
+leaks into the tests), through runpy as ``python SCRIPT --help`` would."""
+
+import subprocess
+import sys
+
+from conftest import ROOT
+
+SCRIPTS = sorted((ROOT / "scripts").rglob("*.py"))
+
+DRIVER = """
+import runpy, sys
+failed = []
+for path in sys.argv[1:]:
+    sys.argv = [path, "--help"]
+    try:
+        runpy.run_path(path, run_name="__main__")
+        failed.append(f"{path}: --help did not exit")
+    except SystemExit as stop:
+        if stop.code not in (0, None):
+            failed.append(f"{path}: exit {stop.code}")
+    except Exception as error:
+        failed.append(f"{path}: {type(error).__name__}: {error}")
+print("\\n".join(failed))
+"""
+
+
+def test_every_script_answers_help():
+    assert SCRIPTS
+    done = subprocess.run([sys.executable, "-c", DRIVER, *map(str, SCRIPTS)], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    failed = [line for line in done.stdout.splitlines() if ": " in line and line.startswith("/")]
+    assert not failed, "\n".join(failed)
