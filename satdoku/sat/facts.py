@@ -27,7 +27,7 @@ from typing import Iterable, Sequence
 from pysat.solvers import Solver as PysatSolver
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
-from ..cnf.formula import RuleContext, encode_rules
+from ..cnf.rules import RuleContext, encode_rules
 from ..cnf.varmap import full_map
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError

@@ -17,6 +17,8 @@ Glossary:
   alone with the puzzle still unique, and a minimal set of members that still gives exactly
   one solution (found greedily: each member in turn is dropped when the rest stay unique; the
   result is minimal, since a member needed then is needed in every subset of it).
+- path (``steps=True``, for a unique puzzle, classic or variant): the steps a person could
+  follow, each forced by a minimal set of facts (:mod:`satdoku.tasks.steps`).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
 from .base import Outcome, Task, puzzle_deadline
 from .solvers import solve
+from .steps import StepPath, step_path
 
 __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
            "redundant_members", "NEEDS"]
@@ -76,7 +79,7 @@ class Explanation:
     core_rules: list = field(default_factory=list)
     removable: list[Member] | None = None
     kept: list[Member] | None = None
-    path: list | None = None  # the solving path a person could follow (steps=True)
+    path: StepPath | None = None  # the steps a person could follow (steps=True)
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
@@ -185,7 +188,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             amo: str | None = None, timeout: float | None = None,
             deadline: Deadline | None = None, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None, constraints: tuple = (),
-            redundant: bool = False, steps: bool = False, alphabet=None) -> Explanation:
+            redundant: bool = False, steps: bool = False, alphabet=None,
+            max_rules: int | None = None) -> Explanation:
     """Explain ``grid`` (under a variant puzzle's ``constraints``).
 
     Args:
@@ -200,8 +204,10 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             its own).
         constraints: the rules of a variant puzzle; cores and redundancy speak of them too.
         redundant: for a unique puzzle, also find which givens and rules it could do without.
-        steps: for a unique classic puzzle, also give the solving path a person could follow
-            (:func:`satdoku.native.techniques.solving_steps`, its digits in ``alphabet``).
+        steps: for a unique puzzle, also give the steps a person could follow
+            (:func:`satdoku.tasks.steps.step_path`, its digits in ``alphabet``; each step
+            combining at most ``max_rules`` rules, else a guess); the path stops at the
+            deadline with a ``timeout`` step.
 
     >>> from satdoku.model.geometry import geometry
     >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
@@ -237,9 +243,11 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                    for k in ("nodes", "guesses", "backtracks")}
                     if native.status == "timeout":
                         expl.search["timeout"] = True
-                if steps and not constraints:
-                    from ..native.techniques import solving_steps
-                    expl.path = solving_steps(grid, alphabet=alphabet)
+                if steps:
+                    expl.path = step_path(grid, result.solution, constraints=tuple(constraints),
+                                          alphabet=alphabet, deadline=deadline,
+                                          sat_solver=sat_solver, max_clauses=max_clauses,
+                                          max_rules=max_rules)
                 if redundant:
                     expl.removable, expl.kept, expl.sat_calls = redundant_members(
                         solver, grid, tuple(constraints), deadline=deadline)
@@ -267,6 +275,7 @@ class ExplainOptions:
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
     redundant: bool = False
     steps: bool = False
+    max_rules: int | None = None
 
     def make(self) -> "ExplainTask":
         return ExplainTask(self)
@@ -292,7 +301,8 @@ class ExplainTask(Task):
         return Outcome(puzzle, explain(puzzle.grid, deadline=puzzle_deadline(o.timeout, puzzle),
                                        solver=self.solver, constraints=puzzle.constraints,
                                        redundant=o.redundant, steps=o.steps,
-                                       alphabet=puzzle.alphabet))
+                                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
+                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses))
 
     def close(self) -> None:
         self.solver.close()

@@ -38,6 +38,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.digits import bit, bits, full_mask
@@ -81,6 +82,9 @@ class Piece:
     def describe(self, geometry: Geometry) -> str:
         return self.name
 
+    def clause_estimate(self, size: int) -> int:
+        return len(self.clauses)
+
     def encode(self, ctx) -> list[list[int]]:
         n3 = ctx.size ** 3
         fresh: dict[int, int] = {}
@@ -96,13 +100,17 @@ class Piece:
                 for clause in self.clauses]
 
 
-def _pieces(rule: Any, geometry: Geometry) -> list[tuple[tuple[int, ...], list]]:
+def _pieces(rule: Any, geometry: Geometry, budget: Budget) -> list[tuple[tuple[int, ...], list]]:
     """The connected parts of ``rule``'s clauses (a cell's variables are one node, as the
-    cell holds one digit): (cells, clauses) each, in cell order."""
-    from ..rules.context import EncodeContext
+    cell holds one digit): (cells, clauses) each, in cell order. Encoding it keeps
+    ``budget``."""
+    from ..cnf.rules import RuleContext, encode_rules
+    from ..cnf.varmap import full_map
     n = geometry.size
     n3 = n ** 3
-    clauses = rule.encode(EncodeContext(geometry))
+    clauses: list[list[int]] = []
+    encode_rules((rule,), RuleContext(full_map(geometry), n3, budget),
+                 lambda _, encoded: clauses.extend(encoded))
     parent: dict[int, int] = {}
 
     def root(v: int) -> int:
@@ -129,12 +137,14 @@ def _pieces(rule: Any, geometry: Geometry) -> list[tuple[tuple[int, ...], list]]
                   key=lambda part: part[0])
 
 
-def rule_facts(geometry: Geometry, constraints: tuple = ()) -> list[RuleFact]:
+def rule_facts(geometry: Geometry, constraints: tuple = (),
+               budget: Budget | None = None) -> list[RuleFact]:
     """The rule facts of a puzzle: its houses (rows, columns, boxes), then its rules. A rule
     over more than two houses' worth of cells whose clauses fall into parts that share no
     cell and no variable (the groups of ``disjoint-groups``, the rows of ``rule-159``) is a
     fact per part, named by its cells: a step then cites the part it uses, and a change in
-    one part leaves the others' deductions standing.
+    one part leaves the others' deductions standing. Splitting a rule keeps ``budget``
+    (the clause limit and the deadline: TooBigError, TimeUp).
 
     >>> from satdoku.model.geometry import geometry
     >>> from satdoku.rules import DisjointGroups
@@ -148,7 +158,8 @@ def rule_facts(geometry: Geometry, constraints: tuple = ()) -> list[RuleFact]:
            for h, cells in enumerate(geometry.houses)]
     for i, rule in enumerate(constraints):
         name = rule.describe(geometry)
-        parts = _pieces(rule, geometry) if len(rule.cells) > 2 * geometry.size else []
+        wide = len(rule.cells) > 2 * geometry.size
+        parts = _pieces(rule, geometry, budget or Budget()) if wide else []
         if len(parts) < 2:
             out.append(RuleFact(name, tuple(rule.cells), rule, constraint=i))
             continue
@@ -219,6 +230,7 @@ class StepPath:
     steps: list[Step] = field(default_factory=list)
     status: str = "solved"
     sat_calls: int = 0
+    max_rules: int | None = None
 
     def cell_text(self, cell: int, mask: int) -> str:
         """``'r4c4=9'`` for one candidate, ``'r4c5 in {1,2,5}'`` for several."""
@@ -237,29 +249,39 @@ class StepPath:
         return "; ".join(parts)
 
 
-def step_level(step: Step) -> int:
-    """How hard a step is, on the scale of :mod:`satdoku.tasks.rate`'s technique levels: 0 a
-    naked single, 1 a hidden single, 2 a deduction from one or two rules (subsets, locked
-    candidates, a rule with its cells), then one more for each rule beyond two; a guess is 3
-    (as guessing is for classic puzzles)."""
-    if step.technique == "naked single":
-        return 0
+def step_level(step: Step) -> float:
+    """How hard a step is: 0 a naked single, 1 a hidden single, and ``2 + log2(rules)`` for a
+    deduction from rules (2 for one rule, 3 for two, 4 for four: each doubling of the rules
+    combined adds one); a guess as the rules it stands in for (``max_rules + 1``), a
+    ``timeout`` record 0. See :func:`path_score`."""
+    if step.technique in ("naked single", "timeout"):
+        return 0.0
     if step.technique == "hidden single":
-        return 1
-    if step.technique in ("guess", "timeout"):
-        return 3
-    return max(2, len(step.rules))
+        return 1.0
+    rules = len(step.rules)
+    if step.technique == "guess":
+        rules = (step.path.max_rules or 0) + 1 if step.path is not None else 1
+    return round(2 + math.log2(max(rules, 1)), 2)
 
 
-def path_score(path: StepPath) -> tuple[int, int, float]:
-    """(the hardest step's level, how many steps have it, the score): ``level +
-    log10(1 + steps beyond singles at that level)``, the part of :mod:`satdoku.tasks.rate`'s
-    score the techniques and guesses give a classic puzzle."""
+def path_score(path: StepPath) -> tuple[float, int, float]:
+    """(the hardest step's level, how many steps come near it, the score).
+
+    ``score = level + log10(1 + near)``, where *near* counts the steps beyond singles that
+    combine at least half as many rules as the hardest one. On the scale of
+    :mod:`satdoku.tasks.rate` (labels in :mod:`satdoku.model.difficulty`): a path of singles
+    scores 0 or 1 as the techniques do, one subset 2.3, a few locked candidates about 3, and
+    the long combinations hard classic puzzles need 6 to 8 (the calibration against classic
+    ratings is in docs/setters-guide.md).
+    """
     levels = [step_level(s) for s in path.steps]
-    top = max(levels, default=0)
-    hardest = levels.count(top)
-    beyond = hardest if top >= 2 else 0
-    return top, hardest, round(top + math.log10(1 + beyond), 2)
+    top = max(levels, default=0.0)
+    if top < 2:
+        return top, levels.count(top), top
+    rules = [len(s.rules) for s, level in zip(path.steps, levels) if level >= 2]
+    hardest = max(rules)
+    near = sum(1 for r in rules if 2 * r >= hardest)
+    return top, near, round(top + math.log10(1 + near), 2)
 
 
 class _Board:
@@ -360,7 +382,9 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     """
     from .deduce import Deducer
     geo = grid.geometry
-    path = StepPath(geo, alphabet or alphabet_for(geo.size), rule_facts(geo, tuple(constraints)))
+    budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
+    path = StepPath(geo, alphabet or alphabet_for(geo.size),
+                    rule_facts(geo, tuple(constraints), budget), max_rules=max_rules)
     board = _Board(grid)
     deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
                       deadline=deadline, max_rules=max_rules)
