@@ -17,13 +17,15 @@ every call serves variant puzzles too. Each call imports what it needs when call
 'easy'
 
 Errors are :mod:`satdoku.errors` classes: a puzzle that cannot be read raises
-:class:`~satdoku.errors.PuzzleError` naming the line and cell, a bad option
-:class:`~satdoku.errors.OptionError`.
+:class:`~satdoku.errors.PuzzleError` naming the line and cell, a bad option (a time limit that
+is not above 0, a limit that is no whole number, a box that is no pair)
+:class:`~satdoku.errors.OptionError`, as the command line refuses them. Every call is typed
+(``mypy --strict`` checks this module in the tests).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Mapping, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cnf.formula import Formula
@@ -39,14 +41,66 @@ if TYPE_CHECKING:  # pragma: no cover
 from .version import __version__
 
 __all__ = ["read", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
-           "generate", "rate", "__version__"]
+           "generate", "rate", "PuzzleLike", "__version__"]
 
-#: What a puzzle argument may be: text, a variant JSON document, or a grid or puzzle made.
-PuzzleLike = Any
+#: What a puzzle argument may be: text in any form the command line takes inline, a satdoku
+#: variant JSON document as a dict, or a grid or puzzle already made.
+PuzzleLike = Union[str, Mapping[str, Any], "Grid", "Puzzle"]
+
+
+def _option_error(message: str) -> Exception:
+    from .errors import OptionError
+    return OptionError(message)
+
+
+def _seconds(timeout: float | None) -> float | None:
+    """``timeout`` when it is a time limit (finite, above 0), else OptionError."""
+    from .deadline import check_timeout
+    try:
+        return check_timeout(timeout)
+    except ValueError as error:
+        raise _option_error(str(error)) from None
+
+
+def _whole(name: str, value: object, minimum: int) -> int:
+    """``value`` when it is a whole number of at least ``minimum``, else OptionError."""
+    if not isinstance(value, int) or isinstance(value, bool) or value < minimum:
+        raise _option_error(f"{name} must be a whole number of at least {minimum}, "
+                            f"not {value!r}")
+    return value
+
+
+def _clause_limit(max_clauses: int | None) -> int:
+    from .budget import DEFAULT_MAX_CLAUSES
+    if max_clauses is None:
+        return DEFAULT_MAX_CLAUSES
+    return _whole("max_clauses", max_clauses, 1)
+
+
+def _box(box: object) -> tuple[int, int] | None:
+    """``box`` when it is None or a pair of whole numbers (rows, columns), else OptionError."""
+    if box is None:
+        return None
+    if not (isinstance(box, tuple) and len(box) == 2
+            and all(isinstance(n, int) and not isinstance(n, bool) for n in box)):
+        raise _option_error(f"box must be a pair of whole numbers like (2, 3), not {box!r}")
+    return box[0], box[1]
+
+
+def _document(puzzle: Mapping[str, Any]) -> str:
+    """The JSON text of a document given as a dict (PuzzleError when it cannot be one)."""
+    import json
+    from .errors import PuzzleError
+    try:
+        return json.dumps(puzzle)
+    except RecursionError:
+        raise PuzzleError("the document is nested too deeply to be a puzzle") from None
+    except (TypeError, ValueError) as error:
+        raise PuzzleError(f"the document is no JSON: {error}") from None
 
 
 def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
-         alphabet: str | None = None, ignore_unknown: bool = False) -> "Puzzle":
+         alphabet: str | None = None, ignore_unknown: bool = False) -> Puzzle:
     """The :class:`~satdoku.model.puzzle.Puzzle` (grid and rules) of ``puzzle``, in any form
     the module docstring lists. ``ignore_unknown`` lets an f-puzzles or SudokuPad import
     through what satdoku cannot use (its ``warnings`` say what).
@@ -54,7 +108,6 @@ def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     >>> read("1.3..4.2.34.4.23").grid.nclues
     9
     """
-    import json
     from .errors import PuzzleError
     from .io.inputs import read_puzzle
     from .model.grid import Grid
@@ -66,103 +119,156 @@ def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     if isinstance(puzzle, Grid):
         from .model.alphabet import alphabet_for
         return Puzzle(puzzle, "<grid>", 1, 1, alphabet=alphabet_for(puzzle.size))
-    if isinstance(puzzle, dict):
-        puzzle = json.dumps(puzzle)
+    if isinstance(puzzle, Mapping):
+        puzzle = _document(puzzle)
     if not isinstance(puzzle, str):
         raise PuzzleError(f"a puzzle is text, a dict, a Grid or a Puzzle, not "
                           f"{type(puzzle).__name__}")
-    return read_puzzle(puzzle, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown)
+    return read_puzzle(puzzle, box=_box(box), alphabet=alphabet, ignore_unknown=ignore_unknown)
 
 
-def parse(text: str, *, box: tuple[int, int] | None = None,
-          alphabet: str | None = None) -> "Grid":
+def _grid(puzzle: Puzzle) -> Grid:
+    """The grid of a puzzle :func:`read` gave (it always has one)."""
+    assert puzzle.grid is not None
+    return puzzle.grid
+
+
+def parse(text: PuzzleLike, *, box: tuple[int, int] | None = None,
+          alphabet: str | None = None) -> Grid:
     """The grid of exactly one puzzle written in ``text`` (its givens; :func:`read` keeps the
     rules of a variant puzzle too).
 
     >>> parse("1.3..4.2.34.4.23").nclues
     9
     """
-    return read(text, box=box, alphabet=alphabet).grid
+    return _grid(read(text, box=box, alphabet=alphabet))
 
 
 def solve(puzzle: PuzzleLike, *, solver: str = "sat", sat_solver: str | None = None,
           encoding: str | None = None, timeout: float | None = None, limit: int = 1,
-          max_clauses: int | None = None) -> "Result":
+          max_clauses: int | None = None) -> Result:
     """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules
     (``limit`` 2 or more counts); ``timeout`` seconds bound every stage, ``max_clauses`` the
-    formula (rules included)."""
-    from .budget import DEFAULT_MAX_CLAUSES
-    from .deadline import check_timeout
-    from .errors import OptionError
+    formula (rules included).
+
+    >>> solve("1.3..4.2.34.4.23").solution.cells[:4]
+    (1, 2, 3, 4)
+    """
     from .tasks.solvers import make_solver, solve as solve_with
     p = read(puzzle)
-    try:
-        seconds = check_timeout(timeout)
-    except ValueError as error:
-        raise OptionError(str(error)) from None
+    seconds, limit = _seconds(timeout), _whole("limit", limit, 1)
     with make_solver(solver, sat_solver=sat_solver, encoding=encoding,
-                     max_clauses=DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses
-                     ) as s:
-        return solve_with(s, p.grid, limit=limit, timeout=seconds, constraints=p.constraints)
+                     max_clauses=_clause_limit(max_clauses)) as s:
+        return solve_with(s, _grid(p), limit=limit, timeout=seconds, constraints=p.constraints)
 
 
-def count(puzzle: PuzzleLike, *, limit: int = 2, **options: Any) -> "Result":
+def count(puzzle: PuzzleLike, *, limit: int = 2, solver: str = "sat",
+          sat_solver: str | None = None, encoding: str | None = None,
+          timeout: float | None = None, max_clauses: int | None = None) -> Result:
     """:func:`solve` counting up to ``limit``: status ``unique``, ``multiple`` (``count``) or
-    ``unsolvable``."""
-    return solve(puzzle, limit=limit, **options)
+    ``unsolvable``.
+
+    >>> count("1...............", limit=10).status
+    'multiple'
+    """
+    return solve(puzzle, limit=limit, solver=solver, sat_solver=sat_solver, encoding=encoding,
+                 timeout=timeout, max_clauses=max_clauses)
 
 
-def encode(puzzle: PuzzleLike, encoding: str | None = None,
-           **options: Any) -> "Formula | ReducedFormula":
+def encode(puzzle: PuzzleLike, encoding: str | None = None, *, amo: str | None = None,
+           clues: str = "units", max_clauses: int | None = None) -> Formula | ReducedFormula:
     """The CNF formula of ``puzzle`` and its rules (:func:`satdoku.cnf.formula.encode`; the
-    encoding by grid size when none is named); write it with
-    :func:`satdoku.cnf.export.write_dimacs`."""
+    encoding by grid size when none is named, ``clues`` ``"units"`` or ``"none"``); write it
+    with :func:`satdoku.cnf.export.write_dimacs`.
+
+    >>> encode("1.3..4.2.34.4.23").nvars
+    64
+    """
     from .cnf.formula import encode as encode_grid
     from .cnf.policy import choose_encoding
     p = read(puzzle)
-    return encode_grid(p.grid, encoding or choose_encoding(p.grid.size),
-                       constraints=p.constraints, **options)
+    grid = _grid(p)
+    return encode_grid(grid, encoding or choose_encoding(grid.size), amo, clues,
+                       constraints=p.constraints, max_clauses=_clause_limit(max_clauses))
 
 
 def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
-           amo: str | None = None) -> "Grid":
+           amo: str | None = None) -> Grid:
     """The verified solution in a SAT solver's output ``model`` (text) for the CNF that
     :func:`encode` wrote for ``puzzle``."""
     from .cnf.decode import decode_solution, model_formula
+    from .errors import ModelError
+    if not isinstance(model, str):
+        raise ModelError(f"a model is the text a SAT solver wrote, not {type(model).__name__}")
     p = read(puzzle)
-    formula = model_formula(p.grid, encoding, amo, p.constraints)
-    return decode_solution(model, p.grid, formula, constraints=p.constraints)
+    grid = _grid(p)
+    formula = model_formula(grid, encoding, amo, p.constraints)
+    return decode_solution(model, grid, formula, constraints=p.constraints)
 
 
-def explain(puzzle: PuzzleLike, **options: Any) -> "Explanation":
+def explain(puzzle: PuzzleLike, *, sat_solver: str | None = None, encoding: str | None = None,
+            amo: str | None = None, timeout: float | None = None,
+            max_clauses: int | None = None, redundant: bool = False,
+            steps: bool = False) -> Explanation:
     """Why ``puzzle`` is unsolvable (a minimal core of givens and rules), ambiguous or what it
-    takes (:func:`satdoku.tasks.explain.explain` options)."""
+    takes (``steps``: the human techniques that solve it; ``redundant``: which givens could
+    go).
+
+    >>> explain("123." "...4" "...." "....").status
+    'unsolvable'
+    """
     from .tasks.explain import explain as explain_grid
     p = read(puzzle)
-    return explain_grid(p.grid, constraints=p.constraints, alphabet=p.alphabet, **options)
+    return explain_grid(_grid(p), sat_solver=sat_solver, encoding=encoding, amo=amo,
+                        timeout=_seconds(timeout), max_clauses=_clause_limit(max_clauses),
+                        constraints=p.constraints, redundant=redundant, steps=steps,
+                        alphabet=p.alphabet)
 
 
-def candidates(puzzle: PuzzleLike, **options: Any) -> "Candidates":
+def candidates(puzzle: PuzzleLike, *, sat_solver: str | None = None,
+               timeout: float | None = None) -> Candidates:
     """The true candidates of every empty cell of ``puzzle``: the digits some solution puts
-    there (:func:`satdoku.tasks.candidates.true_candidates` options)."""
+    there.
+
+    >>> candidates("1..." "...." "...." "...1").digits[1]
+    [2, 3, 4]
+    """
+    from .deadline import Deadline
     from .tasks.candidates import true_candidates
     p = read(puzzle)
-    return true_candidates(p.grid, constraints=p.constraints, **options)
+    return true_candidates(_grid(p), constraints=p.constraints, sat_solver=sat_solver,
+                           deadline=Deadline(_seconds(timeout)))
 
 
-def generate(box: tuple[int, int] = (3, 3), **options: Any) -> "Generated":
+def generate(box: tuple[int, int] = (3, 3), *, seed: int = 0, symmetry: str = "none",
+             minimal: bool = False, max_clues: int | None = None,
+             sat_solver: str | None = None, encoding: str | None = None, attempts: int = 1000,
+             difficulty: str | None = None) -> Generated:
     """One puzzle with exactly one solution (:class:`satdoku.tasks.generate.Generator`
-    options)."""
+    explains the options).
+
+    >>> generate((2, 2), seed=1).puzzle.size
+    4
+    """
     from .model.geometry import geometry
     from .tasks.generate import Generator
-    with Generator(geometry(*box), **options) as generator:
+    rows, cols = _box(box) or (3, 3)
+    with Generator(geometry(rows, cols), seed=_whole("seed", seed, 0), symmetry=symmetry,
+                   minimal=minimal, max_clues=max_clues, sat_solver=sat_solver,
+                   encoding=encoding, attempts=_whole("attempts", attempts, 1),
+                   difficulty=difficulty) as generator:
         return generator.generate()
 
 
-def rate(puzzle: PuzzleLike, **options: Any) -> "Rating":
-    """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` under its rules
-    (:class:`satdoku.tasks.rate.Rater` options)."""
+def rate(puzzle: PuzzleLike, *, sat_solver: str | None = None, timeout: float | None = None,
+         encoding: str | None = None, amo: str | None = None,
+         max_clauses: int | None = None) -> Rating:
+    """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` under its rules."""
     from .tasks.rate import Rater
     p = read(puzzle)
-    with Rater(**options) as rater:
-        return rater.rate(p.grid, constraints=p.constraints)
+    rater = Rater(sat_solver, _seconds(timeout), encoding=encoding, amo=amo,
+                  max_clauses=_clause_limit(max_clauses))
+    try:
+        return rater.rate(_grid(p), constraints=p.constraints)
+    finally:
+        rater.close()

@@ -21,8 +21,25 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 __all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverError",
-           "TooBigError", "InternalError"]
+           "TooBigError", "InternalError", "abridge"]
+
+
+def abridge(text: str, keep: int = 100) -> str:
+    """``text`` as a message quotes what a user gave: cut to ``keep`` characters, with its
+    length, when longer (a 100 KB argument is not echoed whole).
+
+    >>> abridge("1.3..4.2.34.4.23")
+    '1.3..4.2.34.4.23'
+    >>> abridge("x" * 100_000, keep=8)
+    'xxxxxxxx... (100,000 characters)'
+    """
+    return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
+
+
+_E = TypeVar("_E", bound="SatdokuError")
 
 
 class SatdokuError(Exception):
@@ -36,7 +53,7 @@ class SatdokuError(Exception):
         self.line = line
         self.cell = cell
 
-    def located(self, source: str | None = None, line: int | None = None) -> "SatdokuError":
+    def located(self: _E, source: str | None = None, line: int | None = None) -> _E:
         """This error with its source and line filled in where they were unknown."""
         if self.source is None:
             self.source = source

@@ -173,7 +173,7 @@ def test_plot_without_matplotlib_says_how_to_get_it(files, tmp_path, monkeypatch
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # makes 'import matplotlib' fail
     result = run(files[0], "--plot", str(tmp_path / "x.png"))
     assert result.exit_code == 2
-    assert result.stderr.endswith("Error: install satdoku[plot] for --plot\n")
+    assert result.stderr.endswith("Error: --plot needs matplotlib: pip install 'satdoku[plot]'\n")
     assert not (tmp_path / "x.png").exists()
 
 

@@ -711,8 +711,17 @@ def test_svg_pictures_one_per_puzzle(tmp_path):
     ET.fromstring((folder / "9x9-4.svg").read_text())  # well-formed
     one = run("explain", UNSOLVABLE_4X4, "--format", "svg")
     assert one.exit_code == 0 and one.stdout.lstrip().startswith("<svg")
+    # Several puzzles and no folder: a usage error, up front when the inputs can be read
+    # ahead, at the second picture from stdin; nothing is written either way.
     several = run("solve", SMALL, SMALL, "--format", "svg")
-    assert several.exit_code == 1 and "give -o FOLDER/" in several.stderr
+    assert several.exit_code == 2 and several.stdout == ""
+    assert several.stderr.splitlines()[-1] == (
+        "Error: --format svg makes one picture per puzzle: with several puzzles give "
+        "-o FOLDER/ for a file each")
+    piped = run("solve", "--format", "svg", "-o", tmp_path / "one.svg",
+                input=f"{SMALL}\n{SMALL}\n")
+    assert piped.exit_code == 2 and "give -o FOLDER/" in piped.stderr
+    assert not (tmp_path / "one.svg").exists()
     made = run("generate", "--seed", "1", "--count", "2", "--format", "svg", "-o", f"{folder}/")
     assert made.exit_code == 0 and (folder / "puzzle-1.svg").exists()
 
@@ -808,3 +817,132 @@ def test_variant_rules_with_the_reduced_encoding():
     assert [r["status"] for r in records] == ["unique", "unique"]
     assert records[0]["encoding"] == "reduced" and records[1]["solution"] == SMALL_SOLUTION
     assert result.exit_code == 0
+
+
+def test_a_missing_optional_dependency_is_a_usage_error(monkeypatch, tmp_path):
+    # One rule for every optional dependency: exit 2 before any puzzle is read, naming the
+    # extra (bench --plot says it in tests/test_bench.py).
+    monkeypatch.setitem(sys.modules, "dask", None)
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)
+    for command in ("solve", "count"):
+        result = run(command, SMALL, "--scheduler", "local", "-o", tmp_path / "out.txt")
+        assert result.exit_code == 2, command
+        assert result.stderr.splitlines()[-1] == \
+            "Error: --scheduler needs Dask: pip install 'satdoku[dask]'"
+    assert not (tmp_path / "out.txt").exists()
+
+
+def _on_a_terminal(args, *, stdin_tty, cwd):
+    """Start ``satdoku ARGS`` with stderr (and stdin when ``stdin_tty``) on a pseudo-terminal:
+    (process, the terminal's master end)."""
+    import pty
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", *map(str, args)], cwd=cwd,
+                            stdin=slave if stdin_tty else subprocess.DEVNULL, stderr=slave,
+                            stdout=subprocess.PIPE, text=True)
+    os.close(slave)
+    return proc, master
+
+
+def _screen_until(master, text, seconds=15.0):
+    import select
+    seen, end = b"", time.monotonic() + seconds
+    while text.encode() not in seen and time.monotonic() < end:
+        if select.select([master], [], [], 0.1)[0]:
+            try:
+                seen += os.read(master, 4096)
+            except OSError:
+                break
+    return seen.decode(errors="replace")
+
+
+def test_a_terminal_is_told_what_is_going_on(tmp_path):
+    # Bare 'satdoku solve' on a terminal says it reads stdin, then reads it.
+    proc, master = _on_a_terminal(["solve", "--format", "line"], stdin_tty=True, cwd=tmp_path)
+    try:
+        assert "reading puzzles from stdin (Ctrl-D to end)" in _screen_until(master, "Ctrl-D")
+        os.write(master, f"{SMALL}\n".encode())
+        time.sleep(0.3)
+        os.write(master, b"\x04")
+        out, _ = proc.communicate(timeout=30)
+        assert (proc.returncode, out) == (0, SMALL_SOLUTION + "\n")
+    finally:
+        proc.kill()
+        os.close(master)
+    # A long run's progress bar is there before its first puzzle ends; there is none when the
+    # results go down a pipe (| head), which may show them on the same terminal.
+    many = tmp_path / "many.txt"
+    many.write_text("." * 256 + "\n" + SMALL + "\n")
+    for output, bar in ((["-o", tmp_path / "out.txt"], True), ([], False)):
+        proc, master = _on_a_terminal(["count", many, "--limit", "1000000000", "--format",
+                                       "line", *output], stdin_tty=False, cwd=tmp_path)
+        try:
+            screen = _screen_until(master, "0%", 10.0 if bar else 2.0)
+            assert ("counting [------------------------------]   0%" in screen) == bar
+            assert proc.poll() is None  # the first puzzle is still being counted
+        finally:
+            proc.kill()
+            proc.wait()
+            os.close(master)
+
+
+# One exit-code table for every command (satdoku.model.result.STATUSES; docs/commands.md,
+# "Statuses and exit codes"): each case names the status it makes and expects that status's
+# code. explain, candidates, rate and generate join this table with issue 24's change to
+# rate's 'multiple' (another branch); until then they are tested in their own files.
+
+def _model_of(solution):
+    """A SAT solver's model of the 4x4 extended encoding (var = cell*4 + digit) for a grid."""
+    literals = [(cell * 4 + d) * (1 if int(solution[cell]) == d else -1)
+                for cell in range(16) for d in range(1, 5)]
+    return "s SATISFIABLE\nv " + " ".join(map(str, literals)) + " 0\n"
+
+
+INVALID_4X4 = "11.." + "." * 12
+
+
+@pytest.mark.parametrize("args, status", [
+    (("solve", SMALL), "solved"),
+    (("solve", UNSOLVABLE_4X4), "unsolvable"),
+    (("solve", INVALID_4X4), "invalid"),
+    (("solve", "." * 256, "--timeout", "1e-9"), "timeout"),
+    (("solve", SMALL, "--max-clauses", "1"), "refused"),
+    (("solve", EMPTY_4X4, "--unique"), "multiple"),
+    (("count", SMALL), "unique"),
+    (("count", EMPTY_4X4), "multiple"),
+    (("count", UNSOLVABLE_4X4), "unsolvable"),
+    (("count", INVALID_4X4), "invalid"),
+    (("count", EMPTY_4X4, "--timeout", "1e-9"), "timeout"),
+])
+def test_exit_codes_follow_the_one_table_solve_and_count(args, status):
+    from satdoku.model.result import exit_code
+    result = run(*args, "--format", "json")
+    rec, = records(result.stdout)
+    assert rec["status"] == status
+    assert result.exit_code == exit_code(status, multiple_ok="--unique" not in args)
+
+
+@pytest.mark.parametrize("args, input, status", [
+    (("encode", SMALL), None, "solved"),  # written
+    (("encode", INVALID_4X4), None, "invalid"),
+    (("encode", SMALL, "--max-clauses", "1"), None, "refused"),
+    (("decode", "-", "--puzzle", SMALL), _model_of(SMALL_SOLUTION), "solved"),
+    (("decode", "-", "--puzzle", SMALL), "s UNSATISFIABLE\n", "unsolvable"),
+    (("decode", "-", "--puzzle", INVALID_4X4), _model_of(SMALL_SOLUTION), "invalid"),
+    (("bench", PUZZLES / "4x4.txt", "--solver", "native"), None, "solved"),
+    (("solvers",), None, "solved"),
+])
+def test_exit_codes_follow_the_one_table_tools(args, input, status):
+    from satdoku.model.result import STATUSES
+    result = run(*args, input=input)
+    assert result.exit_code == STATUSES[status][0], result.output
+    assert (result.stderr == "") == (result.exit_code == 0)
+
+
+@pytest.mark.parametrize("command", ["solve", "count", "explain", "candidates", "rate",
+                                     "generate", "encode", "decode", "bench", "solvers"])
+def test_every_command_exits_2_on_a_usage_error(command):
+    from satdoku.model.result import EXIT_USAGE
+    result = run(command, "--no-such-option")
+    assert result.exit_code == EXIT_USAGE
+    assert "No such option" in result.stderr.splitlines()[-1]  # click's words vary by version

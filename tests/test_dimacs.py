@@ -94,3 +94,21 @@ def test_external_solver_round_trip(tmp_path, binary, encoding):
                               timeout=60).stdout
     solution = decode_solution(text, grid, model_formula(grid, encoding))
     assert "".join(map(str, solution.cells)) == SAMPLE_SOLUTION
+
+
+def test_auxiliary_variables_are_named_by_what_made_them():
+    from satdoku.rules import Killer
+    grid = grid_of("." * 16)
+    killer = Killer((0, 1, 4), 9)
+
+    def aux(formula):
+        out = io.StringIO()
+        write_dimacs(formula, out)
+        return [line for line in out.getvalue().splitlines() if "auxiliary" in line]
+
+    # Pairwise at-most-one adds no variable: a killer sum's auxiliaries are the rule's.
+    assert aux(encode(grid, "extended", "pairwise", constraints=(killer,))) == \
+        ["c variables 65..68 are auxiliary (the variant rules' encodings)"]
+    assert aux(encode(grid, "extended", "seqcounter")) == \
+        ["c variables 65..256 are auxiliary (seqcounter at-most-one)"]
+    assert aux(encode(grid, "extended", "pairwise")) == []

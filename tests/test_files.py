@@ -6,7 +6,7 @@ import stat
 import pytest
 
 from satdoku.errors import SatdokuError
-from satdoku.io.files import Output, samefile
+from satdoku.io.files import Output, is_input
 
 
 def test_regular_file_appears_only_when_committed(tmp_path):
@@ -35,7 +35,23 @@ def test_existing_file_needs_force_and_inputs_are_never_outputs(tmp_path):
         Output(str(path))
     with pytest.raises(SatdokuError, match="is an input of this run"):
         Output(str(path), force=True, inputs=[str(path)])
-    assert samefile(str(path), str(path)) and not samefile(str(path), str(tmp_path / "no"))
+    link = tmp_path / "link.txt"
+    link.symlink_to(path)
+    assert is_input(str(link), [str(path)]) and not is_input(str(path), [str(tmp_path / "no")])
+
+
+def test_stdin_is_an_input_by_its_identity(tmp_path, monkeypatch):
+    path = tmp_path / "p.txt"
+    path.write_text("old")
+    with open(path) as stdin:  # satdoku solve -o p.txt --force < p.txt
+        monkeypatch.setattr("sys.stdin", stdin)
+        with pytest.raises(SatdokuError, match="is an input of this run"):
+            Output(str(path), force=True, inputs=["-"])
+        assert not is_input(str(path), ["other.txt"])  # stdin is an input only when read
+    with open(os.devnull) as stdin:
+        monkeypatch.setattr("sys.stdin", stdin)
+        assert not is_input(str(path), ["-"])
+    assert path.read_text() == "old"
 
 
 @pytest.mark.parametrize("name, message", [

@@ -81,6 +81,17 @@ def test_an_input_is_never_its_own_output(tmp_path, command):
     assert path.read_text() == SMALL + "\n"
 
 
+def test_stdin_is_an_input_too(tmp_path):
+    path = tmp_path / "p.txt"
+    path.write_text(SMALL + "\n")
+    for args in (("-o", path, "--force"), ("-", "-o", "/dev/stdin", "--force")):
+        with open(path) as stdin:
+            code, out, err = satdoku("solve", *args, stdin=stdin)
+        assert code == 2 and out == "", args
+        assert err.splitlines()[-1].endswith("is an input of this run; choose another output")
+    assert path.read_text() == SMALL + "\n" and os.listdir(tmp_path) == ["p.txt"]
+
+
 def test_names_cannot_drive_the_terminal_or_a_spreadsheet(tmp_path):
     path = tmp_path / "evil.txt"
     path.write_text(f"{SMALL}  # \x1b]0;owned\x07\x1b[2J=HYPERLINK(\"http://x\")\n")
@@ -311,3 +322,235 @@ def test_sigterm_reaches_a_long_solve_without_a_time_limit():
         proc.kill()
     assert proc.returncode == 130 and time.monotonic() - sent < 2.0
     assert one_line(err) == "interrupted: the results finished so far were kept"
+
+
+# The variant corpus: satdoku JSON and f-puzzles (JSON, lz-strings, links) as a hostile or
+# careless writer makes them. Every field of two small valid puzzles is replaced in turn by
+# each value of the wrong kind, beside the cases the issues named (nesting, huge and negative
+# numbers, zero-cell and 1,000-cell cages, lines through a cell twice, truncated lz-strings,
+# random base64). All of them go through one batch file a command, so that the batch going on
+# is part of what is checked; 10 MB lines, which end reading, get files of their own.
+
+VARIANT_BASE = {
+    "size": 4, "box": "2x2", "name": "base", "givens": {"r1c1": 1}, "constraints": [
+        {"type": "killer", "cells": ["r1c2", "r1c3"], "sum": 5},
+        {"type": "thermometer", "cells": ["r2c1", "r2c2"]},
+        {"type": "arrow", "circle": ["r4c4"], "cells": ["r3c4", "r2c4"]},
+        {"type": "kropki-white", "cells": ["r3c1", "r3c2"]},
+        {"type": "diagonal", "direction": "+"},
+        {"type": "sandwich", "line": "r2", "sum": 0},
+        {"type": "german-whispers", "cells": ["r4c2", "r4c3"], "difference": 2}]}
+FPUZZLES_BASE = {
+    "size": 4, "title": "base", "grid": [[{"value": 1, "given": True}, {}, {}, {}]]
+    + [[{}, {}, {}, {}] for _ in range(3)],
+    "killercage": [{"cells": ["R1C2", "R1C3"], "value": "5"}],
+    "thermometer": [{"lines": [["R2C1", "R2C2"]]}],
+    "arrow": [{"cells": ["R4C4"], "lines": [["R4C4", "R3C4", "R2C4"]]}],
+    "difference": [{"cells": ["R3C1", "R3C2"]}], "diagonal+": True,
+    "sandwichsum": [{"cell": "R2C0", "value": "0"}],
+    "whispers": [{"lines": [["R4C2", "R4C3"]]}]}
+#: Values of the wrong kind for any field.
+WRONG = [None, True, -1, 0, 2.5, 10 ** 30, float("inf"), "x", "", [], {}, [[]], ["r9c9"]]
+
+
+def _fields(value, path=()):
+    """Every place in a JSON value: (path, value), the root included."""
+    yield path, value
+    items = value.items() if isinstance(value, dict) else \
+        enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        yield from _fields(inner, path + (key,))
+
+
+def _with(doc, path, value):
+    import copy
+    out = copy.deepcopy(doc)
+    if not path:
+        return value
+    place = out
+    for key in path[:-1]:
+        place = place[key]
+    place[path[-1]] = value
+    return out
+
+
+def _named_cases():
+    """(name, line) of the cases the issues named."""
+    import base64
+    import json
+    import random
+    from satdoku.io.lzstring import compress_to_base64
+    fp = json.dumps(FPUZZLES_BASE)
+    packed = compress_to_base64(fp)
+    deep = "[" * 3000 + "]" * 3000
+    nines = "9" * 5000
+    cells9 = [f"r{r}c{c}" for r in range(1, 10) for c in range(1, 10)]
+    rng = random.Random(24)
+    killer = {"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 3}
+    return [
+        ("deep satdoku JSON", '{"size": 9, "grid": ' + deep + "}"),
+        ("deep givens", '{"size": 4, "givens": ' + deep + "}"),
+        ("deep f-puzzles JSON", '{"size": 4, "grid": [[' + deep + "]]}"),
+        ("deep in an lz-string", compress_to_base64('{"size": 4, "grid": ' + deep + "}")),
+        ("a 5,000-digit sum", '{"size": 4, "constraints": [{"type": "killer", "cells": '
+                              '["r1c1", "r1c2"], "sum": ' + nines + "}]}"),
+        ("a 4,000-digit sum", '{"size": 4, "constraints": [{"type": "killer", "cells": '
+                              '["r1c1", "r1c2"], "sum": ' + "9" * 4000 + "}]}"),
+        ("a 5,000-digit cage value", compress_to_base64(fp.replace('"value": "5"',
+                                                                   f'"value": "{nines}"'))),
+        ("a 5,000-digit cage number", fp.replace('"value": "5"', f'"value": {nines}')),
+        ("a negative size", '{"size": -4}'),
+        ("a negative sum", json.dumps({"size": 4, "constraints": [dict(killer, sum=-3)]})),
+        ("a negative cage value", fp.replace('"value": "5"', '"value": "-5"')),
+        ("NaN and infinity", '{"size": 4, "constraints": [{"type": "killer", "cells": '
+                             '["r1c1", "r1c2"], "sum": NaN}, {"type": "xv", "cells": '
+                             '["r2c1", "r2c2"], "sum": Infinity}]}'),
+        ("a zero-cell cage", json.dumps({"size": 4, "constraints": [dict(killer, cells=[])]})),
+        ("a zero-cell f-puzzles cage", fp.replace('["R1C2", "R1C3"]', "[]")),
+        ("a 1,000-cell cage", json.dumps({"size": 9, "constraints": [
+            {"type": "killer", "cells": [cells9[i % 81] for i in range(1000)]}]})),
+        ("a 1,000-cell f-puzzles cage", fp.replace('["R1C2", "R1C3"]', json.dumps(
+            [f"R{1 + i % 4}C{1 + i // 4 % 4}" for i in range(1000)]))),
+        ("a thermometer through a cell twice", json.dumps({"size": 4, "constraints": [
+            {"type": "thermometer", "cells": ["r1c1", "r1c2", "r1c1"]}]})),
+        ("whispers through a cell twice", json.dumps({"size": 4, "constraints": [
+            {"type": "german-whispers", "cells": ["r1c1", "r1c2", "r2c2", "r1c2"]}]})),
+        ("an f-puzzles line through a cell twice", fp.replace(
+            '[["R2C1", "R2C2"]]', '[["R2C1", "R2C2", "R2C1"]]')),
+        ("a truncated lz-string", packed[:len(packed) // 2]),
+        ("a truncated f-puzzles link", "https://www.f-puzzles.com/?load=" + packed[:40]),
+        ("random base64", base64.b64encode(rng.randbytes(3000)).decode()),
+        ("random base64 link", "https://f-puzzles.com/?load=N4Ig"
+                               + base64.b64encode(rng.randbytes(300)).decode()),
+        ("not JSON at all", '{"size": 4,,}'),
+        ("a JSON list", "[1, 2, 3]"),
+    ]
+
+
+def _field_cases():
+    """(name, line) of every field of the two small puzzles replaced by each wrong value."""
+    import json
+    out = []
+    for label, base in (("satdoku", VARIANT_BASE), ("f-puzzles", FPUZZLES_BASE)):
+        for path, _ in _fields(base):
+            if not path:
+                continue
+            for wrong in WRONG:
+                out.append((f"{label} {'/'.join(map(str, path))} = {wrong!r}",
+                            json.dumps(_with(base, path, wrong))))
+    return out
+
+
+@pytest.fixture(scope="module")
+def variant_corpus(tmp_path_factory):
+    """The corpus as one batch file (a good puzzle last) and the 10 MB lines as files of
+    their own: (folder, batch path, case names by line, the 10 MB files)."""
+    import json
+    folder = tmp_path_factory.mktemp("corpus")
+    cases = _named_cases() + _field_cases() + [("the good puzzle", json.dumps(VARIANT_BASE))]
+    batch = folder / "corpus.jsonl"
+    batch.write_text("".join(line + "\n" for _, line in cases))
+    cells = [f"r{1 + i // 36}c{1 + i % 36}" for i in range(1000)]
+    big = {"cage36.jsonl": json.dumps({"size": 36, "constraints": [  # 1,000 cells, no sum
+               {"type": "killer", "cells": cells}]}),
+           "tenmb-json.jsonl": '{"size": 4, "name": "' + "x" * (10 << 20) + '"}',
+           "tenmb-lz.txt": "N4Ig" + "A" * (10 << 20),
+           "tenmb-deep.jsonl": "[" * (10 << 20)}
+    for name, line in big.items():
+        (folder / name).write_text(line + "\n")
+    return folder, batch, {no: name for no, (name, _) in enumerate(cases, 1)}, sorted(big)
+
+
+def test_the_variant_corpus_is_read_one_line_a_case(variant_corpus):
+    import json
+    folder, batch, names, big = variant_corpus
+    before = sorted(os.listdir(folder))
+    out = folder / "out.jsonl"
+    started = time.monotonic()
+    code, _, err = satdoku("solve", batch, *[folder / b for b in big], SMALL, "--format",
+                           "json", "--timeout", "5", "-o", out, timeout=120)
+    elapsed = time.monotonic() - started
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert sorted(os.listdir(folder)) == sorted(before + ["out.jsonl"])
+    assert code == 1 and elapsed < 60 and peak_child_mb() < 1000
+    # One result a case, in order, then one for each 10 MB file, then the inline puzzle.
+    assert [r["line"] for r in records[:len(names)]] == list(names)
+    assert records[-1]["status"] == "solved" and records[-1]["source"] == "<arg>"
+    assert records[len(names) - 1]["status"] == "unique" or \
+        records[len(names) - 1]["status"] == "solved"
+    assert not [r for r in records if r["status"] == "error"]
+    assert all(r["time_ms"] < 10_000 for r in records)
+    lines = err.splitlines()
+    for record in records[:len(names)]:
+        said = [x for x in lines if x.startswith(f"{batch}:{record['line']}: ")]
+        assert len(said) <= 1, (names[record["line"]], said)  # one line, or none
+        answered = record["status"] in ("solved", "unique")
+        assert answered == (not said or "warning: " in said[0]), (names[record["line"]], said)
+    cage36, *tenmb = records[len(names):-1]
+    assert cage36["status"] == "unsolvable"  # more cells than digits cannot all differ
+    for name, record in zip(big[1:], tenmb):
+        assert record["status"] == "invalid"
+        said, = [x for x in lines if x.startswith(f"{folder / name}:")]
+        assert "is longer than 8 MiB" in said or "nested too deeply" in said, said
+    invalid = sum(r["status"] == "invalid" for r in records[:len(names)])
+    print(f"corpus: {len(names)} cases, {invalid} invalid, "
+          f"{len(names) - invalid} answered, {elapsed:.1f} s, {peak_child_mb():.0f} MB")
+
+
+def _named_batch(folder):
+    """The named cases and the good puzzle last, as one batch file."""
+    import json
+    batch = folder / "named.jsonl"
+    batch.write_text("".join(line + "\n" for _, line in _named_cases())
+                     + json.dumps(VARIANT_BASE) + "\n")
+    return batch
+
+
+def test_the_variant_corpus_in_parallel(variant_corpus, tmp_path):
+    folder, batch, names, _ = variant_corpus
+    code, out, err = satdoku("count", "--jobs", "2", batch, SMALL, "--format", "line",
+                             "--timeout", "5", timeout=120)
+    assert code == 1 and len(out.splitlines()) == len(names) + 1
+    assert out.splitlines()[-1] == SMALL_SOLUTION
+    named = _named_batch(tmp_path)
+    code, out, err = satdoku("count", "--portfolio", "--jobs", "2", named, SMALL, "--format",
+                             "line", "--timeout", "5", timeout=120)
+    assert code == 1 and len(out.splitlines()) == len(_named_cases()) + 2
+    assert out.splitlines()[-2:] == ["1234341243212143", SMALL_SOLUTION]
+    assert sorted(os.listdir(tmp_path)) == ["named.jsonl"]
+
+
+#: What each command says of the good puzzle at the end of the named batch.
+GOOD_ANSWER = {"explain": "unique: by SAT", "candidates": "r1c2=2 r1c3=3 r1c4=4",
+               "rate": "0.00 easy", "bench": "named.jsonl,4,native,,1,26,1,4,0,0,21,0,0,"}
+
+
+@pytest.mark.parametrize("command", sorted(GOOD_ANSWER))
+def test_the_named_cases_through_every_command(tmp_path, command):
+    # In-process (signals and memory are not the point here): each named case is one line of
+    # error or an answer, and the batch goes on to the good puzzle.
+    from conftest import run_cli
+    batch = _named_batch(tmp_path)
+    if command == "bench":
+        result = run_cli("bench", batch, "--format", "csv")
+        assert result.exit_code == 0 and GOOD_ANSWER[command] in result.stdout
+    else:
+        result = run_cli(command, batch, "--format", "line", "--timeout", "5")
+        assert result.exit_code == 1 and not isinstance(result.exception, Exception) or \
+            isinstance(result.exception, SystemExit), result.exception
+        assert result.stdout.splitlines()[-1].startswith(GOOD_ANSWER[command])
+        lines = result.stderr.splitlines()
+        for number in range(1, len(_named_cases()) + 1):
+            assert len([x for x in lines if x.startswith(f"{batch}:{number}: ")]) <= 1
+    assert "Traceback" not in result.output
+    assert sorted(os.listdir(tmp_path)) == ["named.jsonl"]
+
+
+@pytest.mark.parametrize("index", [1, 5, 7, 20, 22])
+def test_encode_refuses_hostile_cases_in_one_line(tmp_path, index):
+    from conftest import run_cli
+    batch = tmp_path / "named.jsonl"
+    batch.write_text("".join(line + "\n" for _, line in _named_cases()))
+    result = run_cli("encode", batch, "--index", index)
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1, result.stderr
+    assert result.stdout == ""

@@ -56,3 +56,60 @@ def test_big_grids_go_to_the_workers_one_a_chunk(tmp_path):
     chunks = list(iter_inputs([str(path)]).chunks(256))
     assert [len(chunk.lines) for chunk in chunks] == [1, 1, 1, 5]
     assert [line for chunk in chunks for line in chunk.lines] == path.read_text().splitlines()
+
+
+def test_utf16_files_are_named_as_such(tmp_path):
+    # PowerShell's '>' writes UTF-16 with a BOM; some tools write it without one.
+    for name, encoding in (("bom.txt", "utf-16"), ("le.txt", "utf-16-le"), ("be.txt", "utf-16-be")):
+        (tmp_path / name).write_bytes(f"{SMALL}\r\n".encode(encoding))
+    names = ["bom.txt", "le.txt", "be.txt"]
+    got = _summary([str(tmp_path / n) for n in names] + [SMALL])
+    assert got == [(str(tmp_path / n), 1, "UTF-16 text: save it as UTF-8 (PowerShell: "
+                                           "Out-File -Encoding utf8)") for n in names] + \
+        [("<arg>", 1, None)]
+
+
+def test_a_variant_document_that_fails_a_reader_unforeseen_ends_only_itself(tmp_path,
+                                                                             monkeypatch):
+    # Whatever a reader did not foresee (here: a number past Python's conversion limit where a
+    # reader converts one) ends that document, located, and reading goes on after it.
+    import satdoku.io.variant as variant
+    real = variant.read_variant
+
+    def fragile(doc, source="<arg>", line=None):
+        if isinstance(doc, dict) and doc.get("name") == "bad":
+            int("9" * 5000)
+        return real(doc, source, line)
+
+    monkeypatch.setattr(variant, "read_variant", fragile)
+    path = tmp_path / "mix.jsonl"
+    path.write_text('{"size": 4}\n{"size": 4, "name": "bad"}\n\n{"size": 4, "name": "ok"}\n')
+    got = [(p.line, p.index, p.name, p.error and str(p.error))
+           for p in iter_inputs([str(path)])]
+    assert got == [(1, 1, None, None),
+                   (2, 2, None, f"{path}:2: a number too long to read (over 4,300 digits)"),
+                   (4, 3, "ok", None)]
+
+
+def test_hostile_json_is_one_error_and_the_file_goes_on(tmp_path):
+    path = tmp_path / "deep.jsonl"
+    path.write_text('{"size": 9, "grid": ' + "[" * 3000 + "]" * 3000 + "}\n"
+                    '{"size": 4, "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"], '
+                    '"sum": ' + "9" * 5000 + "}]}\n" + '{"size": 4}\n')
+    got = _summary([str(path)])
+    assert got == [(str(path), 1, "not JSON: nested too deeply, past 100 levels (line 1 column 120)"),
+                   (str(path), 2, "not JSON: a number of 5000 digits (line 1 column 82)"),
+                   (str(path), 3, None)]
+
+
+def test_what_is_echoed_is_cut_to_size():
+    junk = "x" * 100_000
+    (source, _, detail), = _summary([junk])
+    assert source == "x" * 100 + "... (100,000 characters)"
+    assert detail == "no such file (and not a puzzle either)"
+    (_, _, detail), = _summary([" ".join(["0"] * 15 + ["9" * 5000])])
+    assert detail == "r4c4: unknown symbol '" + "9" * 100 + "... (5,000 characters)'"
+    # A name is shown with every result: a 1 MB comment or "name" is cut too.
+    long_names = [f"{SMALL} # {'y' * 10 ** 6}", '{"size": 4, "name": "' + "x" * 10 ** 6 + '"}']
+    assert [p.name for p in iter_inputs(long_names)] == [
+        "y" * 100 + "... (1,000,000 characters)", "x" * 100 + "... (1,000,000 characters)"]

@@ -13,10 +13,13 @@ rules).
 
 from __future__ import annotations
 
+import re
 import sys
+from typing import Any
 
 import click
 
+from ..errors import abridge
 from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
 from . import asking, convert, solving, tools
@@ -36,7 +39,34 @@ def _version_callback(ctx, param, value):
         ctx.exit()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _abridged_error(error: click.UsageError) -> click.UsageError:
+    """The usage error with every long run of characters in its message cut (a 100 KB
+    argument is not echoed whole)."""
+    message = error.format_message()
+    if not re.search(r"\S{200,}", message):
+        return error
+    return click.UsageError(re.sub(r"\S{200,}", lambda m: abridge(m.group()), message),
+                            error.ctx)
+
+
+class _Group(click.Group):
+    """The command group: usage errors, its own and its commands', never echo a long
+    argument whole."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        try:
+            return super().parse_args(ctx, args)
+        except click.UsageError as error:
+            raise _abridged_error(error) from None
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as error:
+            raise _abridged_error(error) from None
+
+
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_version_callback, help="Show satdoku's and python-sat's versions.")
 def main() -> None:

@@ -18,27 +18,31 @@ __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "s
            "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
            "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
            "color", "clause_limit", "complete_path", "labels", "box_callback",
-           "alphabet_callback"]
+           "alphabet_callback", "EXTRAS", "require_extra"]
 
 
 def box_callback(ctx, param, value):
+    """--box: the shape (rows, columns), also kept in ``ctx.meta`` for reading ahead."""
     if value is None:
         return None
     from ..io.text import parse_box
     try:
-        return parse_box(value)
+        ctx.meta["box"] = parse_box(value)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    return ctx.meta["box"]
 
 
 def alphabet_callback(ctx, param, value):
+    """--alphabet: the symbols, also kept in ``ctx.meta`` for reading ahead."""
     if value is None:
         return None
     from ..model.alphabet import Alphabet
     try:
-        return Alphabet(value).symbols
+        ctx.meta["alphabet"] = Alphabet(value).symbols
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
+    return ctx.meta["alphabet"]
 
 
 def _sat_solver_for(task: str | None):
@@ -54,7 +58,7 @@ def _sat_solver_for(task: str | None):
         needs = (importlib.import_module(f"satdoku.tasks.{task}").NEEDS if task
                  else Capabilities.needs())
 
-        def check(name: str) -> str:
+        def check(name: str) -> str | None:
             return check_for(name, needs, ctx.command.name)
 
         try:
@@ -96,6 +100,23 @@ class Jobs(click.ParamType):
                        f"cores; using {cores}", err=True)
             jobs = cores
         return jobs
+
+
+#: The optional dependencies, by the option that needs them: (module, its name, the extra).
+EXTRAS = {"--plot": ("matplotlib", "matplotlib", "plot"),
+          "--scheduler": ("dask.distributed", "Dask", "dask")}
+
+
+def require_extra(option: str) -> None:
+    """The one rule for a missing optional dependency: a usage error (exit 2) before any
+    puzzle is read, naming the extra to install."""
+    import importlib
+    module, name, extra = EXTRAS[option]
+    try:
+        importlib.import_module(module)
+    except ImportError:
+        raise click.UsageError(f"{option} needs {name}: pip install 'satdoku[{extra}]'"
+                               ) from None
 
 
 def labels():

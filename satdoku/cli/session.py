@@ -1,7 +1,8 @@
 """Running a command: its output session, the progress bar, signals, and the stream loop.
 
 Results go to stdout (or ``-o FILE``, written all at once when done), diagnostics and the
-progress bar to stderr. Ctrl-C (and SIGTERM, SIGHUP) keeps the results finished so far and
+progress bar to stderr (a terminal's; none when results go down a pipe, which may end on the
+same terminal). Ctrl-C (and SIGTERM, SIGHUP) keeps the results finished so far and
 exits 130, a closed pipe (``| head``) ends quietly, a library error is one line, exit 1.
 """
 
@@ -10,14 +11,15 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import stat
 import sys
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 import click
 
-from ..errors import SatdokuError
-from ..io.inputs import Inputs, count_lines, is_file_input, iter_inputs
+from ..errors import SatdokuError, abridge
+from ..io.inputs import Inputs, count_ahead, count_lines, is_file_input, iter_inputs
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from ..tasks.base import Outcome
@@ -67,11 +69,30 @@ class Progress:
         sys.stderr.flush()
         self.shown = True
 
+    def begin(self) -> None:
+        """Draw the bar at once when the run has several lines to go: a long first puzzle
+        does not leave the terminal blank."""
+        if self.total > 1:
+            self.update(0)
+
     def clear(self) -> None:
         if self.shown:
             sys.stderr.write("\r\x1b[K")
             sys.stderr.flush()
             self.shown = False
+
+
+#: Why several pictures need a folder (a usage error, exit 2).
+PICTURES_NEED_A_FOLDER = ("--format svg makes one picture per puzzle: with several puzzles "
+                          "give -o FOLDER/ for a file each")
+
+
+def picture_folder(output: str | None) -> str | None:
+    """The folder ``output`` names for pictures (an existing folder, or a path ending in
+    ``/``), or None (one picture to stdout or a file)."""
+    if output in (None, "-"):
+        return None
+    return output if os.path.isdir(output) or output.endswith(os.sep) else None
 
 
 class Session:
@@ -82,10 +103,10 @@ class Session:
                  progress: Progress | None = None, pictures: bool = False) -> None:
         from ..io.files import Output
         # Pictures (--format svg) into a folder: one file each; the folder is made if needed.
-        self.folder = None
-        if pictures and output not in (None, "-") and (os.path.isdir(output)
-                                                       or output.endswith(os.sep)):
-            self.folder, output = output, None
+        self.folder = picture_folder(output) if pictures else None
+        if self.folder is not None:
+            output = None
+        self.pending: str | None = None  # the one picture, written when no other comes
         self.force, self.inputs, self.pictures = force, list(inputs), 0
         try:
             if self.folder is not None:
@@ -118,13 +139,13 @@ class Session:
 
     def picture(self, name: str, svg: str) -> None:
         """One puzzle's picture: a file ``NAME.svg`` in the output folder, or the one picture
-        of the output (several need a folder: one SVG document cannot hold them)."""
+        of the output, written at the end (several need a folder: one SVG document cannot hold
+        them, and a second one is a usage error before anything is written)."""
         from ..io.files import Output
         if self.folder is None:
             if self.pictures:
-                raise SatdokuError("--format svg makes one picture per puzzle: with several "
-                                   "puzzles give -o FOLDER/ for a file each")
-            self.write(svg)
+                raise click.UsageError(PICTURES_NEED_A_FOLDER)
+            self.pending = svg
         else:
             out = Output(os.path.join(self.folder, f"{name}.svg"), force=self.force,
                          inputs=self.inputs)
@@ -148,6 +169,7 @@ class Session:
         """
         try:
             body(self)
+            self._write_pending()
         except KeyboardInterrupt:
             self.progress.clear()
             self._commit_quietly()
@@ -181,8 +203,14 @@ class Session:
             sys.exit(EXIT_FAILED)
         sys.exit(self.code)
 
+    def _write_pending(self) -> None:
+        if self.pending is not None:
+            self.write(self.pending)
+            self.pending = None
+
     def _commit_quietly(self) -> None:
         try:
+            self._write_pending()
             self.out.commit()
         except (BrokenPipeError, SatdokuError):
             silence_stdout()
@@ -196,6 +224,18 @@ def silence_stdout() -> None:
         os.dup2(devnull, sys.stdout.fileno())
     except (OSError, ValueError):
         pass
+
+
+def results_share_a_pipe(output: str | None) -> bool:
+    """Whether results go to stdout through a pipe (``| head``, ``| less``): whatever reads it
+    may show them on the terminal the progress bar is drawn on, mid-bar, so there is none."""
+    if output not in (None, "-"):
+        return False
+    try:
+        mode = os.fstat(sys.stdout.fileno()).st_mode
+    except (OSError, ValueError, AttributeError):  # no file behind stdout (tests, embedding)
+        return True
+    return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
 def _inputs_total(inputs: Iterable[str]) -> int | None:
@@ -225,12 +265,15 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
          summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
     """The loop of every per-puzzle command: format each outcome as it comes; its exit code
     (``code_of``) and, with several, a ``summary`` line on stderr."""
-    progress = Progress(_inputs_total(inputs), label)
+    if report.fmt == "svg" and picture_folder(output) is None and several_puzzles(inputs):
+        raise click.UsageError(PICTURES_NEED_A_FOLDER)
+    progress = Progress(None if results_share_a_pipe(output) else _inputs_total(inputs), label)
     lines = _LineProgress(progress)
     kept: list[Outcome] = []
 
     def body(session: Session) -> None:
         session.write(report.header())
+        progress.begin()
         for number, outcome in enumerate(outcomes, 1):
             puzzle = outcome.puzzle
             lines.update(puzzle)
@@ -248,12 +291,28 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
             if text:
                 session.note(text)
 
-    Session(output, force, inputs, progress, pictures=report.fmt == "svg").run(body)
+    Session(output, force, list(inputs) or ["-"], progress,
+            pictures=report.fmt == "svg").run(body)
+
+
+def several_puzzles(inputs: Iterable[str]) -> bool:
+    """Whether the command line's inputs are known to hold more than one puzzle, read ahead
+    as the puzzle options say (stdin and pipes cannot be read ahead: False)."""
+    meta = click.get_current_context().meta
+    return count_ahead(list(inputs), box=meta.get("box"), alphabet=meta.get("alphabet"),
+                       ignore_unknown=meta.get("ignore_unknown", False)) == 2
+
+
+#: Said on stderr when a command reads puzzles from a terminal (bare ``satdoku solve``).
+READING_STDIN = "reading puzzles from stdin (Ctrl-D to end)"
 
 
 def puzzles_of(inputs, box, alphabet) -> Inputs:
-    """The puzzles of the command line's inputs, read as the puzzle options say."""
+    """The puzzles of the command line's inputs, read as the puzzle options say; reading
+    them from a terminal is said first, so that a bare command does not wait in silence."""
     ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    if "-" in (list(inputs) or ["-"]) and sys.stdin.isatty():
+        click.echo(READING_STDIN, err=True)
     return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
 
 
@@ -264,10 +323,10 @@ def one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
             if puzzle.error is not None:
                 fail(str(puzzle.error))
             return puzzle
-    fail(f"{text}: has no puzzle number {index}")
+    fail(f"{abridge(text)}: has no puzzle number {index}")
 
 
-def fail(message: str, code: int = EXIT_FAILED):
+def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
     click.echo(f"Error: {message}", err=True)
     sys.exit(code)
 

@@ -7,8 +7,8 @@ import click
 from ..model.result import EXIT_WRONG, exit_code
 from ..tasks.base import Outcome
 from .options import (PICTURE_FORMATS, clause_limit, color, inputs_argument, jobs_option,
-                      limit_option, output_options, puzzle_options, sat_options, solver_option,
-                      timeout_option)
+                      limit_option, output_options, puzzle_options, require_extra, sat_options,
+                      solver_option, timeout_option)
 from .session import puzzles_of, show, usage
 
 __all__ = ["COMMANDS", "check_time_limit"]
@@ -42,6 +42,8 @@ def _solving(inputs, *, box, alphabet, solver, sat_solver, encoding, amo, max_cl
                                single=lambda: holds_one_puzzle(list(inputs), box=box,
                                                                alphabet=alphabet,
                                                                ignore_unknown=ignore))
+    if scheduler is not None:
+        require_extra("--scheduler")
     task = options.task_class()
 
     def code_of(outcome: Outcome) -> int:

@@ -13,8 +13,8 @@ from ..model.result import EXIT_OK, EXIT_WRONG
 from ..tasks.base import Outcome
 from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
                       jobs_option, limit_option, max_clauses_option, output_options,
-                      puzzle_options, sat_solver_option, timeout_option)
-from .session import Progress, Session, one_puzzle
+                      puzzle_options, require_extra, sat_solver_option, timeout_option)
+from .session import Progress, Session, one_puzzle, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
 
@@ -137,8 +137,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
     far, the interrupted one marked partial, and exits 130.
     """
-    from ..io.files import samefile
-    from ..output.bench import check_matplotlib, format_rows, plot_bench
+    from ..io.files import is_input
+    from ..output.bench import format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
@@ -146,12 +146,13 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         if plot:
             if os.path.exists(plot) and not force:
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
-            if any(samefile(plot, f) for f in files):
+            if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
-            check_matplotlib()
+            require_extra("--plot")
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
-    progress = Progress(1, "benchmarking") if sys.stderr.isatty() else None
+    progress = Progress(1, "benchmarking") \
+        if sys.stderr.isatty() and not results_share_a_pipe(output) else None
 
     def step(done: int, total: int, label: str) -> None:
         progress.total, progress.label = total, label

@@ -10,9 +10,9 @@ puzzle's rules are named with the clauses each owns.
 
 from __future__ import annotations
 
-from typing import Sequence, TextIO
+from typing import Sequence
 
-from ..io.dimacs import write_clauses
+from ..io.dimacs import TextSink, write_clauses
 from ..model.grid import Grid
 from .encodings import ENCODINGS, PAIRWISE_MAX
 from .formula import Formula
@@ -64,7 +64,20 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
     return ["c " + part for line in lines for part in line.splitlines()]
 
 
-def write_dimacs(formula: Formula | ReducedFormula, fp: TextIO, *,
+def _auxiliary_sources(formula: Formula | ReducedFormula) -> str:
+    """What a formula's auxiliary variables come from: its at-most-one encoding (pairwise
+    needs none) and its variant rules (sums, counts), as far as the formula tells."""
+    sources = []
+    if isinstance(formula, ReducedFormula):
+        sources.append(f"{formula.amo} at-most-one over lists longer than {PAIRWISE_MAX}")
+    elif formula.amo != "pairwise":
+        sources.append(f"{formula.amo} at-most-one")
+    if formula.parts:
+        sources.append("the variant rules' encodings")
+    return f" ({'; '.join(sources)})" if sources else ""
+
+
+def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
                  puzzle_text: str | None = None, grid: Grid | None = None,
                  extra: Sequence[str] = (), version: str | None = None) -> None:
     """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses.
@@ -86,8 +99,8 @@ def write_dimacs(formula: Formula | ReducedFormula, fp: TextIO, *,
         for start in range(0, len(lines), 65536):
             fp.write("".join(lines[start:start + 65536]))
     if formula.nvars > nmapped:
-        fp.write(f"c variables {nmapped + 1}..{formula.nvars} are auxiliary "
-                 f"({formula.amo} at-most-one)\n")
+        fp.write(f"c variables {nmapped + 1}..{formula.nvars} are auxiliary"
+                 f"{_auxiliary_sources(formula)}\n")
     write_clauses(fp, formula.nvars, formula.clauses)
 
 

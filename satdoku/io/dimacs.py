@@ -12,12 +12,18 @@ from __future__ import annotations
 
 import re
 import sys
-from typing import Sequence, TextIO
+from typing import Protocol, Sequence
 
 from ..errors import ModelError
 
 __all__ = ["write_clauses", "clause_text", "parse_model", "read_model_text",
-           "UnsatisfiableError", "MAX_MODEL_BYTES"]
+           "UnsatisfiableError", "MAX_MODEL_BYTES", "TextSink"]
+
+
+class TextSink(Protocol):
+    """Where DIMACS text goes: a text file, or a command's output (:mod:`satdoku.io.files`)."""
+
+    def write(self, text: str) -> object: ...
 
 #: Solver output longer than this is refused (a 400x400 reduced model takes a few MB).
 MAX_MODEL_BYTES = 128 << 20
@@ -126,7 +132,7 @@ def clause_text(clauses: Sequence[Sequence[int]]) -> str:
     return "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
 
 
-def write_clauses(fp: TextIO, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
+def write_clauses(fp: TextSink, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
     """The ``p cnf`` line and the clauses, each ending in 0, written in large blocks."""
     fp.write(f"p cnf {nvars} {len(clauses)}\n")
     chunk = 65536

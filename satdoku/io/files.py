@@ -9,7 +9,7 @@
   target under a temporary name and renamed into place by :meth:`Output.commit`, so a reader
   never sees half a file and an interrupted run leaves the old file as it was unless the
   results finished so far are committed. An existing file needs ``force``; an input of the same
-  run is refused even with ``force``.
+  run (stdin included, by device and inode) is refused even with ``force``.
 
 Temporary files are named ``.NAME.satdoku-PID.tmp``; one left behind by a process that was
 killed (SIGKILL) is removed by the next run that writes NAME, once that process is gone.
@@ -27,7 +27,7 @@ from typing import IO, Iterable
 
 from ..errors import SatdokuError
 
-__all__ = ["Output", "publish", "samefile"]
+__all__ = ["Output", "publish", "is_input"]
 
 
 def _umask() -> int:
@@ -47,12 +47,27 @@ def publish(tmp: str, path: str) -> None:
     os.replace(tmp, path)
 
 
-def samefile(a: str, b: str) -> bool:
-    """True when paths ``a`` and ``b`` name one existing file."""
+def _identity(path: str | None) -> tuple[int, int] | None:
+    """(device, inode) of a regular file or a FIFO: ``path``, or stdin's for ``None``."""
     try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return False
+        info = os.stat(path) if path is not None else os.fstat(sys.stdin.fileno())
+    except (OSError, ValueError, AttributeError):  # no such file; stdin closed or replaced
+        return None
+    kind = info.st_mode
+    return (info.st_dev, info.st_ino) if stat.S_ISREG(kind) or stat.S_ISFIFO(kind) else None
+
+
+def is_input(path: str, inputs: Iterable[str]) -> bool:
+    """Whether writing ``path`` would replace one of ``inputs`` (``'-'``: stdin), told by
+    device and inode, whatever the names: ``-o p.txt < p.txt`` and ``-o /dev/stdin`` are
+    inputs too, and so is the pipe a run reads. A device (a terminal, ``/dev/null``) is not.
+
+    >>> is_input(__file__, [__file__]), is_input(__file__, ["no/such/file"])
+    (True, False)
+    """
+    target = _identity(path)
+    return target is not None and any(_identity(None if source == "-" else source) == target
+                                      for source in inputs)
 
 
 def _reason(error: OSError) -> str:
@@ -103,9 +118,8 @@ class Output:
         path = self.path
         if not path.strip():
             raise SatdokuError("the output path is empty")
-        for source in inputs:
-            if source != "-" and samefile(path, source):
-                raise SatdokuError(f"{path} is an input of this run; choose another output")
+        if is_input(path, inputs):
+            raise SatdokuError(f"{path} is an input of this run; choose another output")
         try:
             info = os.stat(path)  # follows links: /dev/stdout may lead to a pipe
         except FileNotFoundError:
@@ -113,12 +127,12 @@ class Output:
         except OSError as error:
             raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
         mode = "wb" if binary else "w"
-        options = {} if binary else {"encoding": "utf-8", "newline": ""}
+        encoding, newline = (None, None) if binary else ("utf-8", "")
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise SatdokuError(f"{path} is a directory")
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or terminal: write into it, as '>' would
-                self.stream = open(path, mode, **options)
+                self.stream = open(path, mode, encoding=encoding, newline=newline)
             except OSError as error:
                 raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
             self._owned = True
@@ -134,7 +148,7 @@ class Output:
         self.target = target
         self.tmp = os.path.join(folder, f".{name}.satdoku-{os.getpid()}.tmp")
         try:
-            self.stream = open(self.tmp, mode, **options)
+            self.stream = open(self.tmp, mode, encoding=encoding, newline=newline)
         except OSError as error:
             raise SatdokuError(f"{path}: cannot write: {_reason(error)}") from None
         self._owned = True
@@ -169,7 +183,7 @@ class Output:
         try:
             self.stream.close()
             self._owned = False
-            if self.tmp is not None:
+            if self.tmp is not None and self.target is not None:
                 publish(self.tmp, self.target)
                 self.tmp = None
         except OSError as error:

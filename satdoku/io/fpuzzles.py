@@ -38,6 +38,7 @@ from .fpuzzles_read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
 from .fpuzzles_special import SHAPES
 from .lzstring import (LZStringError, compress_to_base64, decompress_from_base64,
                        decompress_from_uri)
+from .jsontext import loads as loads_json
 
 __all__ = [
     "Conversion", "FPuzzlesItem", "METADATA", "COSMETIC", "UNSUPPORTED", "SHORT_LINK",
@@ -142,7 +143,7 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
             raise PuzzleError("the f-puzzles link has an empty 'load='", **where)
         raw, what = _decompress(payload, where), "decompressed f-puzzles data"
     try:
-        data = json.loads(raw)
+        data = loads_json(raw)
     except json.JSONDecodeError as exc:
         raise PuzzleError(f"bad {what}: {exc.msg} at line {exc.lineno} column {exc.colno}",
                           **where) from None

@@ -16,14 +16,14 @@ import sys
 import time
 from typing import Iterable, Iterator
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, abridge
 from ..model.puzzle import Puzzle
 from ..model.alphabet import alphabet_for
 from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
-           "single_puzzle", "holds_one_puzzle", "read_puzzle"]
+           "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -69,12 +69,16 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _from_variant(entry) -> Puzzle:
-    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry`."""
-    p = entry.puzzle
+def _from_variant(entry, offset: int = 0, index: int | None = None) -> Puzzle:
+    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry` read ``offset``
+    lines into its input (numbered ``index`` there when given)."""
+    p, line = entry.puzzle, entry.line + offset
+    index = entry.index if index is None else index
     if p is None:
-        return Puzzle(None, entry.source, entry.line, entry.index, error=entry.error)
-    return Puzzle(p.givens, entry.source, entry.line, entry.index, name=p.name,
+        if offset and entry.error.line is not None:
+            entry.error.line += offset
+        return Puzzle(None, entry.source, line, index, error=entry.error)
+    return Puzzle(p.givens, entry.source, line, index, name=p.name and abridge(p.name),
                   alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
                   warnings=tuple(entry.warnings))
 
@@ -119,10 +123,51 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
     return itertools.chain(head, lines), variant
 
 
+class _Counted:
+    """Lines, counting those taken."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines, self.taken = iter(lines), 0
+
+    def __iter__(self) -> "_Counted":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.lines)
+        self.taken += 1
+        return line
+
+
+#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
+#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
+_UNFORESEEN = (RecursionError, ValueError)
+
+
+def _unforeseen(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    if "integer string conversion" in str(error):
+        return "a number too long to read (over 4,300 digits)"
+    return f"not a puzzle: {abridge(str(error))}"
+
+
 def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines``. A document that fails a reader in a way it did not
+    foresee (:data:`_UNFORESEEN`) is that document's error, and reading goes on after it."""
     from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
-    for entry in parse_variants(lines, source, ignore_unknown=ignore_unknown):
-        yield _from_variant(entry)
+    counted = _Counted(lines)
+    offset = index = 0
+    while True:
+        try:
+            for entry in parse_variants(counted, source, ignore_unknown=ignore_unknown):
+                index += 1
+                yield _from_variant(entry, offset, index)
+            return
+        except _UNFORESEEN as error:
+            index += 1
+            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
+            yield Puzzle(None, source, counted.taken, index, error=failed)
+            offset = counted.taken
 
 
 def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
@@ -177,7 +222,8 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             except PuzzleError as error:
                 failed = error
                 if _LOOKS_LIKE_PATH.search(arg):
-                    failed = PuzzleError("no such file (and not a puzzle either)", source=arg)
+                    failed = PuzzleError("no such file (and not a puzzle either)",
+                                         source=abridge(arg))
                 yield _failed(failed.source or "<arg>", failed)
 
 
@@ -341,7 +387,7 @@ class Inputs:
                 elif len(chunk.lines) >= _MAX_UNCUT * size or chars >= _MAX_UNCUT * _CHUNK_CHARS:
                     # No cut in sight (multi-line grids): the rest is parsed here.
                     yield from self._parse_here(
-                        parse_chunk(_chain(chunk.lines, lines), source,
+                        parse_chunk(itertools.chain(chunk.lines, lines), source,
                                     first_line=chunk.first_line, comment=chunk.comment,
                                     box=self.box, alphabet=self.alphabet),
                         source, size, tally)
@@ -382,11 +428,6 @@ class Inputs:
             yield ParsedChunk([no_puzzles(source)])
 
 
-def _chain(first: list[str], rest: Iterator[str]) -> Iterator[str]:
-    yield from first
-    yield from rest
-
-
 def count_lines(paths: Iterable[str]) -> int:
     """Total lines of the readable files among ``paths`` (for a progress bar); cheap."""
     total = 0
@@ -412,19 +453,26 @@ def single_puzzle(puzzles: Iterable[Puzzle]) -> tuple[bool, Iterator[Puzzle]]:
     return len(head) == 1, itertools.chain(head, iterator)
 
 
-def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
-                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
-    """Whether the command-line inputs hold exactly one puzzle, read ahead without taking them
-    from the run: only inline puzzles and regular files, which can be read again (stdin or a
-    pipe: False)."""
+def count_ahead(args: list[str], *, box: tuple[int, int] | None = None,
+                alphabet: str | None = None, ignore_unknown: bool = False,
+                most: int = 2) -> int | None:
+    """How many puzzles (up to ``most``) the command-line inputs hold, read ahead without
+    taking them from the run; None when an input cannot be read again (stdin, a pipe)."""
     if not args or not all(not is_file_input(a) or (a != "-" and os.path.isfile(a))
                            for a in args):
-        return False
+        return None
     ahead = iter_inputs(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown)
     try:
-        return single_puzzle(ahead)[0]
+        return len(list(itertools.islice(ahead, most)))
     finally:
         ahead.close()
+
+
+def holds_one_puzzle(args: list[str], *, box: tuple[int, int] | None = None,
+                     alphabet: str | None = None, ignore_unknown: bool = False) -> bool:
+    """Whether the command-line inputs hold exactly one puzzle, read ahead (:func:`count_ahead`;
+    stdin or a pipe: False)."""
+    return count_ahead(args, box=box, alphabet=alphabet, ignore_unknown=ignore_unknown) == 1
 
 
 def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str | None = None,

@@ -25,11 +25,23 @@ def _size_text(chars: int) -> str:
 MAX_LINE_CHARS = 8 << 20
 
 
+def _is_utf16(head: bytes) -> bool:
+    """Whether a file starting with ``head`` is UTF-16 (what PowerShell's ``>`` writes): a
+    UTF-16 byte order mark, or text whose every other byte is NUL."""
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True
+    pairs = head[:256]
+    pairs = pairs[:len(pairs) & ~1]
+    return len(pairs) >= 4 and any(not any(pairs[zeros::2]) and all(pairs[1 - zeros::2])
+                                   for zeros in (0, 1))
+
+
 def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
     replaced; a text stream is read as it is), without their line ends, read in blocks; any
-    stream works, FIFOs and devices included. A line longer than ``limit`` (default :data:`MAX_LINE_CHARS`) raises
-    :class:`PuzzleError` naming it, and reading stops.
+    stream works, FIFOs and devices included. A line longer than ``limit`` (default
+    :data:`MAX_LINE_CHARS`) raises :class:`PuzzleError` naming it, and reading stops; so does
+    UTF-16 text, saying to save it as UTF-8.
 
     >>> import io
     >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
@@ -38,6 +50,10 @@ def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     Traceback (most recent call last):
     ...
     satdoku.errors.PuzzleError: t:1: line 1 is longer than 4 characters: not a puzzle; reading stops
+    >>> list(read_lines(io.BytesIO("1.3.\\n".encode("utf-16")), "t"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: t:1: UTF-16 text: save it as UTF-8 (PowerShell: ...)
     """
     import codecs
     limit = MAX_LINE_CHARS if limit is None else limit
@@ -47,6 +63,9 @@ def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     size, number, first = 0, 0, True
     while True:
         block = read(1 << 16)
+        if first and isinstance(block, bytes) and _is_utf16(block):
+            raise PuzzleError("UTF-16 text: save it as UTF-8 (PowerShell: "
+                              "Out-File -Encoding utf8)", source=source, line=1)
         text = block if isinstance(block, str) else decoder.decode(block, final=not block)
         if first and text:
             text, first = text.removeprefix("\ufeff"), False

@@ -38,12 +38,13 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Iterator
 
-from ..errors import PuzzleError
-from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, EMPTY_MARKERS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
+from ..errors import PuzzleError, abridge
+from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
                               alphabet_for)
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
+from .cells import EITHER, NUMBERS_ROW, SYMBOLS, classify, read_numbers, read_symbols
 
 __all__ = ["Reader", "stream_puzzles", "HEADER", "RULE"]
 
@@ -65,43 +66,9 @@ def _cell_counts_hint() -> str:
     return ", ".join(map(str, counts))
 
 
-# Integers as written in numbers rows ('7', '12'; '.' etc. empty). Anything else is looked at
-# twice (leading zeros, junk), so these lookups are the fast path for 400 x 400 grids.
-_INT = {str(i): i for i in range(MAX_SIZE + 1)}
-_INT.update({m: 0 for m in EMPTY_MARKERS})
-
 _SEPARATORS = str.maketrans("|,", "  ")
 RULE = re.compile(r"[-+=|:\s]*[-=][-+=|:\s]*")
 HEADER = re.compile(r"(grid|puzzle|sudoku|game|problem|board)\b", re.IGNORECASE)
-
-# Row kinds: which reading a row line allows.
-_SYMBOLS, _NUMBERS, _EITHER = "symbols", "numbers", "either"
-
-
-def _classify(tokens: list[str]) -> tuple[str, list[int | None] | None]:
-    """Whether whitespace-separated ``tokens`` read as symbols, integers or both alike.
-
-    Integers need at least four tokens, at most one that is not an integer, and values up to
-    twice the token count: ``'123 456 789'`` (a full 9x9 row with box gaps) stays symbols.
-    """
-    if len(tokens) < 2:
-        return _SYMBOLS, None
-    values = [_INT.get(t) for t in tokens]
-    if max(map(len, tokens)) == 1:
-        return (_SYMBOLS, None) if None in values else (_EITHER, values)
-    if len(tokens) >= 4:
-        known = [v for v in values if v is not None]
-        if known and len(values) - len(known) <= 1 and max(known) <= 2 * len(tokens):
-            return _NUMBERS, values
-    return _SYMBOLS, None
-
-
-def _number(token: str) -> int | None:
-    value = _INT.get(token)
-    if value is None and token.isascii() and token.isdigit():
-        value = int(token)
-    return value
-
 
 @dataclass
 class _Row:
@@ -137,7 +104,7 @@ class Reader:
         self.box = box
         self.size = box[0] * box[1] if box else None
         self.forced = alphabet
-        self.max_symbol_row = len(alphabet.symbols) if alphabet else len(DEFAULT_SYMBOLS)
+        self.max_symbol_row = len(alphabet.symbols or "") if alphabet else len(DEFAULT_SYMBOLS)
         self.index = 0
         self.block: _Block | None = None
         self.header: tuple[int, str] | None = None   # a 'Grid 01' line awaiting its grid
@@ -147,7 +114,7 @@ class Reader:
         # and need no alphabet guess (16x16 may be hex).
         table_alphabet = alphabet or DEFAULT
         self.fast_table = table_alphabet.table
-        sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols) + 1)
+        sizes = [self.size] if self.size else range(4, len(table_alphabet.symbols or "") + 1)
         self.fast_sizes = {n * n: n for n in sizes
                            if _has_box(n) and n * n > self.max_symbol_row
                            and (alphabet or n != 16)}
@@ -157,6 +124,7 @@ class Reader:
     def _puzzle(self, line: int, name: str | None, grid: Grid | None = None,
                 alphabet: Alphabet | None = None, error: PuzzleError | None = None) -> Puzzle:
         self.index += 1
+        name = abridge(name) if name else name  # a name is shown: a 1 MB comment is not
         return Puzzle(grid, self.source, line, self.index, name, alphabet, error)
 
     def _error(self, line: int, name: str | None, message: str,
@@ -219,7 +187,7 @@ class Reader:
         whose dashes stand apart ('- - - | - - -', '--- ---'); '---+---' is always a rule.
         """
         if self.block is None:
-            return s.strip("-") == "" and self._is_one_liner(len(s), _SYMBOLS, s, None)
+            return s.strip("-") == "" and self._is_one_liner(len(s), SYMBOLS, s, None)
         if "+" in s or "=" in s:
             return False
         tokens = s.translate(_SEPARATORS).split()
@@ -230,14 +198,15 @@ class Reader:
         if self.header is not None:
             line, name = self.header
             self.header = None
-            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+            out.append(self._error(line, name, f"{abridge(name)!r} is not followed by a grid"))
         return out
 
     def _blank(self) -> list[Puzzle]:
         blk = self.block
         if blk is None or not blk.rows:
             return []
-        band = self.box[0] if self.box else default_box(blk.row_len)[0]
+        shape = self.box or default_box(blk.row_len)
+        band = shape[0] if shape else blk.row_len
         if len(blk.rows) % band == 0:
             return []  # a gap between bands of one grid
         return self._end_block()
@@ -251,7 +220,7 @@ class Reader:
         out = self._end_block()
         if self.header is not None:
             line, name = self.header
-            out.append(self._error(line, name, f"{name!r} is not followed by a grid"))
+            out.append(self._error(line, name, f"{abridge(name)!r} is not followed by a grid"))
         self.header = (no, text)
         self.comment = None
         return out
@@ -277,7 +246,8 @@ class Reader:
         try:
             check_givens(grid)
         except PuzzleError as error:
-            row = int(error.cell[1:error.cell.index("c")]) - 1
+            cell = error.cell or "r1c1"
+            row = int(cell[1:cell.index("c")]) - 1
             error.located(self.source, line_of(row * grid.size))
             return self._puzzle(line, name, alphabet=alphabet, error=error)
         return self._puzzle(line, name, grid, alphabet)
@@ -285,9 +255,9 @@ class Reader:
     def _content(self, no: int, s: str, comment: str | None) -> list[Puzzle]:
         tokens = s.translate(_SEPARATORS).split()
         if self.forced:
-            kind, values = _SYMBOLS, None
+            kind, values = SYMBOLS, None
         else:
-            kind, values = _classify(tokens)
+            kind, values = classify(tokens)
         text = "".join(tokens)
         row = _Row(no, tokens, text, values)
         out: list[Puzzle] = []
@@ -299,7 +269,7 @@ class Reader:
                 if blk.complete:
                     out.append(self._end_block()[0])
                 return out
-            ncells = len(tokens) if kind == _NUMBERS else len(text)
+            ncells = len(tokens) if kind == NUMBERS_ROW else len(text)
             if not self._is_one_liner(ncells, kind, text, values):
                 # A bad row of this grid (rather than a new grid: those follow a blank line
                 # or a header, and end it there).
@@ -312,14 +282,14 @@ class Reader:
                     out.extend(self._end_block())
                 return out
             out.extend(self._end_block())
-        ncells = len(tokens) if kind == _NUMBERS else len(text)
+        ncells = len(tokens) if kind == NUMBERS_ROW else len(text)
         if self._is_one_liner(ncells, kind, text, values):
             line, name = self._take_header(no)
             out.append(self._one_liner(line, name or comment, row, kind))
         elif self._is_row_len(ncells, kind):
             line, name = self._take_header(no)
             blk = self.block = _Block(line, name or None, ncells,
-                                      _SYMBOLS if self.forced else _EITHER)
+                                      SYMBOLS if self.forced else EITHER)
             if blk.name is None and self.comment is not None:
                 blk.name = self.comment  # a comment line right above a grid names it
                 blk.name_from_comment = True
@@ -332,22 +302,22 @@ class Reader:
 
     def _count_message(self, ncells: int) -> str:
         if self.box:
-            n = self.size
-            return f"{ncells} cells: a {self.box[0]}x{self.box[1]} Sudoku has {n * n} cells"
+            rows, cols = self.box
+            return f"{ncells} cells: a {rows}x{cols} Sudoku has {(rows * cols) ** 2} cells"
         return f"{ncells} cells: a Sudoku has {_cell_counts_hint()}, ... cells"
 
     @staticmethod
     def _row_kind(mode: str, kind: str, row: _Row, row_len: int) -> str | None:
         """How ``row`` reads as a row line of a block in ``mode``, or None if it does not fit."""
-        if mode == _NUMBERS or (mode == _EITHER and kind == _NUMBERS):
-            return _NUMBERS if len(row.tokens) == row_len else None
-        if mode == _SYMBOLS or kind == _SYMBOLS:
-            return _SYMBOLS if len(row.text) == row_len else None
-        return _EITHER if len(row.tokens) == row_len else None
+        if mode == NUMBERS_ROW or (mode == EITHER and kind == NUMBERS_ROW):
+            return NUMBERS_ROW if len(row.tokens) == row_len else None
+        if mode == SYMBOLS or kind == SYMBOLS:
+            return SYMBOLS if len(row.text) == row_len else None
+        return EITHER if len(row.tokens) == row_len else None
 
     @staticmethod
     def _add_row(blk: _Block, row: _Row, kind: str, comment: str | None) -> None:
-        if kind != _EITHER:
+        if kind != EITHER:
             blk.mode = kind
         if comment and (blk.name is None or blk.name_from_comment):
             blk.name = comment
@@ -364,7 +334,7 @@ class Reader:
         if not self._is_row_len(ncells, kind):
             return True
         # Ambiguous: a puzzle of its own, or the first row of an ncells x ncells grid.
-        if kind == _SYMBOLS:
+        if kind == SYMBOLS:
             lookup = (self.forced or DEFAULT).values
             values = [lookup.get(ch, UNKNOWN) for ch in text]
         elif values is None:
@@ -374,7 +344,7 @@ class Reader:
     def _is_row_len(self, ncells: int, kind: str) -> bool:
         if self.size:
             return ncells == self.size
-        limit = self.max_symbol_row if kind == _SYMBOLS else MAX_SIZE
+        limit = self.max_symbol_row if kind == SYMBOLS else MAX_SIZE
         return ncells <= limit and _has_box(ncells)
 
     def _end_block(self) -> list[Puzzle]:
@@ -389,7 +359,7 @@ class Reader:
             return [self._grid_from_rows(blk)]
         first = rows[0]
         kind = blk.mode
-        ncells = len(first.tokens) if kind == _NUMBERS else len(first.text)
+        ncells = len(first.tokens) if kind == NUMBERS_ROW else len(first.text)
         if len(rows) == 1:  # a line alone is a one-liner, good or bad
             if self.size and ncells == self.size ** 2 or not self.size and _one_line_size(ncells):
                 return [self._one_liner(blk.line, blk.name, first, kind)]
@@ -400,8 +370,9 @@ class Reader:
     # Turning rows into grids.
 
     def _one_liner(self, line: int, name: str | None, row: _Row, kind: str) -> Puzzle:
-        ncells = len(row.tokens) if kind == _NUMBERS else len(row.text)
+        ncells = len(row.tokens) if kind == NUMBERS_ROW else len(row.text)
         n = integer_sqrt(ncells)
+        assert n is not None  # a one-liner's cell count is a square (the caller checked)
         return self._make(line, name, n, [row], kind, lambda cell: row.line)
 
     def _grid_from_rows(self, blk: _Block) -> Puzzle:
@@ -415,15 +386,15 @@ class Reader:
             geo = self._geometry(n)
         except ValueError as exc:
             return self._error(line, name, str(exc))
-        if kind == _SYMBOLS or kind == _EITHER and self._either_as_symbols(n, rows):
+        if kind == SYMBOLS or kind == EITHER and self._either_as_symbols(n, rows):
             text = "".join(r.text for r in rows)
             alphabet = self._choose_alphabet(text, n)
             if isinstance(alphabet, str):
                 return self._error(line, name, alphabet)
-            digits, bad = _read_symbols(text, alphabet, n)
+            digits, bad = read_symbols(text, alphabet, n)
         else:
             alphabet = NUMBERS
-            digits, bad = _read_numbers(rows, n)
+            digits, bad = read_numbers([(r.tokens, r.values) for r in rows], n)
         if bad is not None:
             cell, message = bad
             return self._puzzle(line, name, alphabet=alphabet, error=PuzzleError(
@@ -441,9 +412,9 @@ class Reader:
     def _choose_alphabet(self, text: str, n: int) -> Alphabet | str:
         """The alphabet of a symbols grid, or an error message."""
         if self.forced:
-            if len(self.forced.symbols) < n:
-                return (f"alphabet has {len(self.forced.symbols)} symbols, a {n}x{n} grid "
-                        f"needs {n}")
+            symbols = len(self.forced.symbols or "")
+            if symbols < n:
+                return f"alphabet has {symbols} symbols, a {n}x{n} grid needs {n}"
             return self.forced
         if n > len(DEFAULT_SYMBOLS):
             return (f"a {n}x{n} grid cannot be written one symbol a cell; "
@@ -452,39 +423,6 @@ class Reader:
             if any(m in text for m in "._*-") or text.count("0") <= 16:
                 return HEX_ALPHABET
         return alphabet_for(n)
-
-
-def _read_symbols(text: str, alphabet: Alphabet,
-                  n: int) -> tuple[bytes | list[int], tuple[int, str] | None]:
-    """Digits of ``text`` in ``alphabet``, or the first bad cell and what is wrong with it."""
-    try:
-        digits = text.encode("ascii").translate(alphabet.table)
-    except UnicodeEncodeError:
-        digits = bytes(alphabet.values.get(ch, UNKNOWN) for ch in text)
-    if digits.find(UNKNOWN) < 0 and max(digits) <= n:
-        return digits, None
-    for cell, d in enumerate(digits):
-        if d == UNKNOWN:
-            return digits, (cell, f"unknown symbol {text[cell]!r}")
-        if d > n:
-            return digits, (cell, f"{text[cell]!r} stands for {d}, above {n}")
-    raise AssertionError("unreachable")
-
-
-def _read_numbers(rows: list[_Row], n: int) -> tuple[list[int], tuple[int, str] | None]:
-    """Integers of number rows, or the first bad cell and what is wrong with it."""
-    digits: list[int] = []
-    for row in rows:
-        values = row.values if row.values is not None else [_number(t) for t in row.tokens]
-        digits.extend(values)  # type: ignore[arg-type]
-    if None in digits or max(digits) > n:
-        tokens = [t for row in rows for t in row.tokens]
-        for cell, d in enumerate(digits):
-            if d is None:
-                return digits, (cell, f"unknown symbol {tokens[cell]!r}")
-            if d > n:
-                return digits, (cell, f"{d} is above {n}")
-    return digits, None
 
 
 def stream_puzzles(reader: Reader, lines: Iterable[str], first_line: int = 1,

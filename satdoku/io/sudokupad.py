@@ -38,6 +38,7 @@ from urllib.parse import unquote
 from ..errors import PuzzleError
 from .fpuzzles import Conversion, convert_fpuzzles
 from .lzstring import LZStringError, decompress_from_base64
+from .jsontext import loads as loads_json
 
 __all__ = ["looks_like_sudokupad", "puzzle_id", "decode_sudokupad", "unzip_scl",
            "scf_to_scl", "convert_sudokupad", "from_sudokupad"]
@@ -157,10 +158,10 @@ def _slash_repairs(payload: str, limit: int = 200) -> Iterator[str]:
 
 def _parse_json(text: str, prefix: str, where: dict) -> dict:
     try:
-        data = json.loads(text)
+        data = loads_json(text)
     except json.JSONDecodeError:
         try:
-            data = json.loads(unzip_scl(text))
+            data = loads_json(unzip_scl(text))
         except (json.JSONDecodeError, ValueError) as exc:
             msg = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
             raise PuzzleError(f"the SudokuPad '{prefix}' data is not a puzzle ({msg}): the link "

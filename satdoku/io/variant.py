@@ -35,6 +35,7 @@ from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens, solution_problems
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
+from .jsontext import loads as loads_json
 
 __all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
            "variant_document", "format_variant", "parse_variants", "read_variants"]
@@ -254,7 +255,7 @@ def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
     try:
         if isinstance(doc, str):
             try:
-                doc = json.loads(doc)
+                doc = loads_json(doc)
             except json.JSONDecodeError as exc:
                 raise _fail(f"not JSON: {exc.msg} (line {exc.lineno} column {exc.colno})"
                             ) from None
@@ -328,7 +329,7 @@ def _entry(doc: Any, source: str, line: int, index: int,
         else:
             if isinstance(doc, str):
                 try:
-                    doc = json.loads(doc)
+                    doc = loads_json(doc)
                 except (json.JSONDecodeError, RecursionError):
                     pass  # read_variant says what is wrong
             form = form_of_json(doc)
@@ -376,7 +377,7 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
         buffer.append(text)
         joined = "\n".join(buffer) if len(buffer) > 1 else text
         try:
-            doc = json.loads(joined)
+            doc = loads_json(joined)
         except json.JSONDecodeError as exc:
             if exc.pos >= len(joined.rstrip()):
                 continue  # unfinished: the next lines may complete it

@@ -24,6 +24,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
 
 from ..errors import OptionError
 
@@ -115,7 +116,7 @@ class Geometry:
         >>> [s.cells for s in geometry(2, 2).segments[:2]]
         [(0, 1), (2, 3)]
         """
-        out = []
+        out: list[Segment] = []
         for line in range(2 * self.size):
             by_box: dict[int, list[int]] = {}
             for cell in self.houses[line]:
@@ -128,7 +129,7 @@ class Geometry:
         """For each cell, the sorted cells that share a house with it (itself excluded)."""
         result = []
         for cell, hs in enumerate(self.cell_houses):
-            ps = set()
+            ps: set[int] = set()
             for h in hs:
                 ps.update(self.houses[h])
             ps.discard(cell)
@@ -157,7 +158,7 @@ class Geometry:
     def __repr__(self) -> str:
         return f"Geometry({self.shape}, size={self.size})"
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
         if self.regions is not None:
@@ -177,7 +178,7 @@ def geometry(box_rows: int, box_cols: int) -> Geometry:
     return Geometry(box_rows, box_cols)
 
 
-def jigsaw(regions) -> Geometry:
+def jigsaw(regions: Sequence[Sequence[int]]) -> Geometry:
     """The shared, cached geometry whose boxes are the irregular ``regions`` (N of N cells each,
     together every cell once; cells numbered row by row).
 

@@ -10,12 +10,12 @@ import functools
 import itertools
 import operator
 from dataclasses import dataclass
-from typing import Iterator, Sequence
+from typing import ClassVar, Iterator, Protocol, Sequence
 
 from ..errors import PuzzleError
 from .geometry import Geometry
 
-__all__ = ["Grid", "find_clash", "check_givens", "clash_free", "is_solution",
+__all__ = ["Grid", "Rule", "find_clash", "check_givens", "clash_free", "is_solution",
            "solution_problems"]
 
 
@@ -171,7 +171,20 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
         return False
 
 
-def solution_problems(solution: Grid, puzzle: Grid, constraints: tuple = ()) -> list[str]:
+class Rule(Protocol):
+    """A variant rule as the model meets it (the rules themselves are :mod:`satdoku.rules`,
+    a layer above): a type name, a description, and a check of a finished grid that lists
+    what the grid breaks."""
+
+    type: ClassVar[str]
+
+    def describe(self, geometry: Geometry) -> str: ...
+
+    def check(self, grid: Grid) -> list[str]: ...
+
+
+def solution_problems(solution: Grid, puzzle: Grid,
+                      constraints: tuple[Rule, ...] = ()) -> list[str]:
     """Everything wrong with ``solution`` as an answer to ``puzzle`` (empty when it is right).
 
     Checked from scratch: same geometry, every cell filled with a digit 1..N, every house holds

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ..errors import PuzzleError
 from .alphabet import Alphabet
-from .grid import Grid
+from .grid import Grid, Rule
 
 __all__ = ["Puzzle"]
 
@@ -28,7 +28,7 @@ class Puzzle:
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
     parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
-    constraints: tuple = ()  # a variant puzzle's rules (satdoku.rules), beyond Sudoku's
+    constraints: tuple[Rule, ...] = ()  # a variant puzzle's rules, beyond Sudoku's
     warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
 
     @property

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..deadline import Deadline
-from .grid import Grid, solution_problems
+from .grid import Grid, Rule, solution_problems
 
 __all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
            "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
@@ -163,7 +163,7 @@ class Capabilities:
                 if getattr(needs, f.name) and not getattr(self, f.name)]
 
 
-def verify(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
+def verify(result: Result, grid: Grid, constraints: tuple[Rule, ...] = ()) -> Result:
     """``result`` unchanged when its solutions are right for ``grid`` (and keep every variant
     constraint), else an ``error`` result saying what is wrong: the independent check every
     answer goes through (:func:`~satdoku.model.grid.solution_problems` belongs to no solver)."""
@@ -199,6 +199,10 @@ class Solver(Protocol):
     capabilities: Capabilities
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
-              constraints: tuple = ()) -> Result: ...
+              constraints: tuple[Rule, ...] = ()) -> Result: ...
 
     def close(self) -> None: ...
+
+    def __enter__(self) -> "Solver": ...
+
+    def __exit__(self, *exc: object) -> None: ...

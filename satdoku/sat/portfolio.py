@@ -216,17 +216,14 @@ class PortfolioSolver:
         self.max_clauses = max_clauses
 
     def racers(self, grid: Grid, constraints: tuple = ()) -> list[Config]:
-        """The configurations that race on ``grid``: the first ``jobs`` of those that can
-        serve it. Variant rules need a full encoding; from
-        :data:`~satdoku.tasks.solvers.LARGE_MIN_SIZE` on, a full formula does not fit, so every
-        configuration gets the reduced one (and duplicates go)."""
+        """The configurations that race on ``grid``: the first ``jobs`` of them. From
+        :data:`~satdoku.cnf.policy.LARGE_MIN_SIZE` on, a full formula does not fit, so every
+        configuration gets the reduced one (and duplicates go); variant rules are served by
+        every encoding (:mod:`satdoku.cnf.rules`)."""
         from ..cnf.policy import LARGE_MIN_SIZE
         chosen: list[Config] = []
         for config in self.configs:
-            if constraints and config.encoding == "reduced":
-                continue
-            if (not constraints and grid.size >= LARGE_MIN_SIZE
-                    and config.encoding not in (None, "reduced")):
+            if grid.size >= LARGE_MIN_SIZE and config.encoding not in (None, "reduced"):
                 config = Config(config.sat_solver, "reduced", config.options)
             if config not in chosen:
                 chosen.append(config)
