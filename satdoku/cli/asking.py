@@ -47,8 +47,14 @@ def _answered(outcome: Outcome) -> int:
                    "guesses, and says where (default: any number).")
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --format svg: draw step N of the path (implies --steps).")
+@click.option("--fix", is_flag=True,
+              help="Several solutions: the givens that would make it unique, ranked; none: "
+                   "which given or rule to remove.")
+@click.option("--fix-rules", metavar="FILE", default=None,
+              help="With --fix: candidate rules (the rules of a variant puzzle in FILE), each "
+                   "tried added to the puzzle and ranked like the givens.")
 def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-            output, force, redundant, steps, max_rules, step_number):
+            output, force, redundant, steps, max_rules, step_number, fix, fix_rules):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
@@ -64,8 +70,17 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
         raise click.UsageError("--step N picks the step that --format svg draws")
     if max_rules is not None and not (steps or step_number):
         raise click.UsageError("--max-rules bounds the steps of --steps")
+    candidates = ()
+    if fix_rules is not None:
+        if not fix:
+            raise click.UsageError("--fix-rules gives the candidate rules of --fix")
+        from .session import one_puzzle
+        candidates = one_puzzle(fix_rules, None, alphabet).constraints
+        if not candidates:
+            raise click.UsageError(f"{fix_rules}: holds no rules to try")
     options = ExplainOptions(sat_solver, encoding, amo, timeout, clause_limit(max_clauses),
-                             redundant, steps or step_number is not None, max_rules)
+                             redundant, steps or step_number is not None, max_rules, fix,
+                             candidates)
     show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
          ExplanationReport(fmt, color=color(output), step=step_number), output, force,
          "explaining", _answered)

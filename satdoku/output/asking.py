@@ -9,6 +9,7 @@ from typing import Any
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..io.text import format_grid
+from .fixes import fixes_lines, fixes_record
 from .paths import path_lines, path_record, path_summary, step_picture
 from .report import (Report, cell_list, constraint_lines, grid_text, marked_grid, painter,
                      place, plural, printable, puzzle_fields, warning_lines)
@@ -49,6 +50,8 @@ class ExplanationReport(Report):
             rec["sat_calls"] = e.sat_calls
         if e.path is not None:
             rec.update(path_record(e.path))
+        if e.fixes is not None:
+            rec["fixes"] = fixes_record(e, alphabet)
         if e.removable is not None:
             rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
             rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
@@ -123,6 +126,8 @@ class ExplanationReport(Report):
         if e.path is not None:
             out.append(f"  the steps: {path_summary(e.path)}")
             out += path_lines(e.path)
+        if e.fixes is not None:
+            out += fixes_lines(e, alphabet)
         if e.removable is not None:
             total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
             out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "

@@ -19,6 +19,9 @@ Glossary:
   result is minimal, since a member needed then is needed in every subset of it).
 - path (``steps=True``, for a unique puzzle, classic or variant): the steps a person could
   follow, each forced by a minimal set of facts (:mod:`satdoku.tasks.steps`).
+- fixes (``fix=True``): the givens and candidate rules that would make a puzzle with several
+  solutions unique, ranked, or the members whose removal would let an unsolvable one have a
+  solution (:mod:`satdoku.tasks.disambiguate`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,8 @@ from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
 from .base import Outcome, Task, puzzle_deadline
 from .solvers import solve
+from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
+                           rules_that_fix)
 from .steps import StepPath, step_path
 
 __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
@@ -80,6 +85,8 @@ class Explanation:
     removable: list[Member] | None = None
     kept: list[Member] | None = None
     path: StepPath | None = None  # the steps a person could follow (steps=True)
+    fixes: Fixes | None = None  # what would make it unique or solvable (fix=True)
+    fix_rules: tuple = ()  # the candidate rules the fixes' rules index
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
@@ -92,7 +99,8 @@ class Explanation:
         return f"{geo.cell_name(index)}={alphabet.symbol(self.grid.cells[index])}"
 
 
-def _subset(grid: Grid, constraints: tuple, members: Iterable[Member]) -> tuple[Grid, tuple]:
+def puzzle_subset(grid: Grid, constraints: tuple,
+                  members: Iterable[Member]) -> tuple[Grid, tuple]:
     """The puzzle with only ``members``: those givens and those rules."""
     cells, rules = set(), []
     for kind, index in members:
@@ -104,7 +112,8 @@ def _subset(grid: Grid, constraints: tuple, members: Iterable[Member]) -> tuple[
     return Grid(grid.geometry, digits), tuple(constraints[i] for i in sorted(rules))
 
 
-def _members(grid: Grid, constraints: tuple) -> list[Member]:
+def puzzle_members(grid: Grid, constraints: tuple) -> list[Member]:
+    """Every member of a puzzle: its givens, then its rules."""
     return [("given", c) for c, _ in grid.givens()] + [("rule", i)
                                                           for i in range(len(constraints))]
 
@@ -118,7 +127,7 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
     Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
     """
     def core_of(members: list[Member]) -> list[Member] | None:
-        subset, rules = _subset(grid, constraints, members)
+        subset, rules = puzzle_subset(grid, constraints, members)
         rule_members = [m for m in members if m[0] == "rule"]
         core, witness = solver.core(subset, deadline=deadline, constraints=rules)
         if witness is not None:
@@ -134,7 +143,7 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
         return [("given", c) for c in cells] + [rule_members[i] for i in picked]
 
     calls = 1
-    core = core_of(_members(grid, constraints))
+    core = core_of(puzzle_members(grid, constraints))
     if core is None:
         return None, calls
     needed: set[Member] = set()
@@ -165,7 +174,7 @@ def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
     def unique(members: list[Member]) -> bool:
         nonlocal calls
         calls += 1
-        subset, rules = _subset(grid, constraints, members)
+        subset, rules = puzzle_subset(grid, constraints, members)
         result = solve(solver, subset, limit=2, deadline=deadline, constraints=rules)
         if result.status == "timeout":
             raise TimeUp
@@ -174,7 +183,7 @@ def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
                                 f"puzzle with a solution")
         return result.status == "unique"
 
-    members = _members(grid, constraints)
+    members = puzzle_members(grid, constraints)
     removable = [m for m in members if unique([x for x in members if x != m])]
     kept = list(members)
     for member in removable:  # only a member removable alone can go from a smaller set
@@ -189,7 +198,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             deadline: Deadline | None = None, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None, constraints: tuple = (),
             redundant: bool = False, steps: bool = False, alphabet=None,
-            max_rules: int | None = None) -> Explanation:
+            max_rules: int | None = None, fix: bool = False,
+            fix_rules: tuple = ()) -> Explanation:
     """Explain ``grid`` (under a variant puzzle's ``constraints``).
 
     Args:
@@ -208,6 +218,9 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             (:func:`satdoku.tasks.steps.step_path`, its digits in ``alphabet``; each step
             combining at most ``max_rules`` rules, else a guess); the path stops at the
             deadline with a ``timeout`` step.
+        fix: for a puzzle with several solutions, the givens (and the ``fix_rules``, candidate
+            rules) that would make it unique, ranked; for one with none, which member of its
+            core to remove (:mod:`satdoku.tasks.disambiguate`).
 
     >>> from satdoku.model.geometry import geometry
     >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
@@ -233,8 +246,15 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                         f"none")
                 expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
                 expl.core_rules = [i for kind, i in core if kind == "rule"]
+                if fix:
+                    expl.fixes = Fixes(removals=removals_that_fix(
+                        solver, grid, tuple(constraints), core, deadline=deadline))
             elif result.status == "multiple":
                 expl.differing = result.solution.differences(result.second)
+                if fix:
+                    expl.fixes = _fixes(solver, grid, tuple(constraints), tuple(fix_rules),
+                                        deadline)
+                    expl.fix_rules = tuple(fix_rules)
             elif result.status == "unique":
                 expl.steps = solve_by_techniques(grid) if not constraints else None
                 if not constraints:
@@ -264,6 +284,18 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     return expl
 
 
+def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
+           deadline: Deadline) -> Fixes:
+    fixes = Fixes()
+    fixes.givens, fixes.sat_calls = givens_that_fix(solver, grid, constraints,
+                                                    deadline=deadline)
+    if candidates:
+        fixes.rules, calls = rules_that_fix(solver, grid, constraints, candidates,
+                                            deadline=deadline)
+        fixes.sat_calls += calls
+    return fixes
+
+
 @dataclass(frozen=True)
 class ExplainOptions:
     """How to explain every puzzle of a stream (picklable: each worker makes its own task)."""
@@ -276,6 +308,8 @@ class ExplainOptions:
     redundant: bool = False
     steps: bool = False
     max_rules: int | None = None
+    fix: bool = False
+    fix_rules: tuple = ()  # candidate rules (constraints) for fix
 
     def make(self) -> "ExplainTask":
         return ExplainTask(self)
@@ -302,7 +336,15 @@ class ExplainTask(Task):
                                        solver=self.solver, constraints=puzzle.constraints,
                                        redundant=o.redundant, steps=o.steps,
                                        alphabet=puzzle.alphabet, max_rules=o.max_rules,
-                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses))
+                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses,
+                                       fix=o.fix, fix_rules=self._fix_rules(puzzle)))
+
+    def _fix_rules(self, puzzle: Puzzle) -> tuple:
+        """The candidate rules that fit ``puzzle``'s grid (a rule carries its geometry)."""
+        geo = puzzle.grid.geometry
+        return tuple(r for r in self.options.fix_rules
+                     if getattr(r, "geometry", geo) is geo and
+                     all(0 <= c < geo.ncells for c in r.cells))
 
     def close(self) -> None:
         self.solver.close()
