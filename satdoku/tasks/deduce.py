@@ -28,7 +28,7 @@ from ..deadline import Deadline
 from ..model.digits import bit, bits
 from ..model.grid import Grid
 from ..sat.facts import FactSolver
-from .steps import Step, StepPath, _Board
+from .path import Board, Step, StepPath
 
 __all__ = ["Deducer", "name_step", "COMBINATION_TRIES"]
 
@@ -49,7 +49,7 @@ class _Found:
 class Deducer:
     """Finds the next step beyond singles for one puzzle (see the module docstring)."""
 
-    def __init__(self, path: StepPath, board: _Board, solution: Grid, *,
+    def __init__(self, path: StepPath, board: Board, solution: Grid, *,
                  sat_solver: str | None, max_clauses: int | None, deadline: Deadline,
                  max_rules: int | None) -> None:
         self.path, self.board, self.solution = path, board, solution.cells

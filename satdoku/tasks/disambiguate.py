@@ -25,6 +25,7 @@ from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..sat.solver import SatSolver
 from .candidates import true_candidates
+from .members import puzzle_members, puzzle_subset
 from .solvers import solve
 
 __all__ = ["Fixes", "givens_that_fix", "rules_that_fix", "removals_that_fix", "FIX_LIMIT"]
@@ -94,7 +95,6 @@ def removals_that_fix(solver: SatSolver, grid: Grid, constraints: tuple, core: l
                       deadline: Deadline | None = None) -> list[tuple[tuple[str, int], str]]:
     """(member, status once it is removed) for each member of ``core`` (a minimal core of an
     unsolvable puzzle), unique first, then multiple, then unsolvable."""
-    from .explain import puzzle_members, puzzle_subset
     everything = puzzle_members(grid, tuple(constraints))
     out = []
     for member in core:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..cnf.policy import LARGE_MIN_SIZE
@@ -44,6 +44,7 @@ from .base import Outcome, Task, puzzle_deadline
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
+from .members import Member, puzzle_members, puzzle_subset
 from .steps import StepPath, step_path
 
 __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
@@ -52,8 +53,6 @@ __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_c
 #: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
 NEEDS = Capabilities.needs("assumptions")
 
-#: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
-Member = tuple[str, int]
 
 
 @dataclass
@@ -97,25 +96,6 @@ class Explanation:
             return self.constraints[index].describe(geo)
         alphabet = alphabet or alphabet_for(geo.size)
         return f"{geo.cell_name(index)}={alphabet.symbol(self.grid.cells[index])}"
-
-
-def puzzle_subset(grid: Grid, constraints: tuple,
-                  members: Iterable[Member]) -> tuple[Grid, tuple]:
-    """The puzzle with only ``members``: those givens and those rules."""
-    cells, rules = set(), []
-    for kind, index in members:
-        if kind == "given":
-            cells.add(index)
-        else:
-            rules.append(index)
-    digits = tuple(d if i in cells else 0 for i, d in enumerate(grid.cells))
-    return Grid(grid.geometry, digits), tuple(constraints[i] for i in sorted(rules))
-
-
-def puzzle_members(grid: Grid, constraints: tuple) -> list[Member]:
-    """Every member of a puzzle: its givens, then its rules."""
-    return [("given", c) for c, _ in grid.givens()] + [("rule", i)
-                                                          for i in range(len(constraints))]
 
 
 def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None,
@@ -239,16 +219,7 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                            message=result.message, constraints=tuple(constraints))
         try:
             if result.status == "unsolvable":
-                core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline,
-                                                    constraints=tuple(constraints))
-                if core is None:  # the solver contradicted itself
-                    raise InternalError(f"{solver.name} found a solution where it had found "
-                                        f"none")
-                expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
-                expl.core_rules = [i for kind, i in core if kind == "rule"]
-                if fix:
-                    expl.fixes = Fixes(removals=removals_that_fix(
-                        solver, grid, tuple(constraints), core, deadline=deadline))
+                _unsolvable(expl, solver, deadline, fix)
             elif result.status == "multiple":
                 expl.differing = result.solution.differences(result.second)
                 if fix:
@@ -256,21 +227,12 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                         deadline)
                     expl.fix_rules = tuple(fix_rules)
             elif result.status == "unique":
-                expl.steps = solve_by_techniques(grid) if not constraints else None
-                if not constraints:
-                    native = NativeSolver().solve(grid, deadline=deadline)
-                    expl.search = {k: native.stats[k]
-                                   for k in ("nodes", "guesses", "backtracks")}
-                    if native.status == "timeout":
-                        expl.search["timeout"] = True
+                _unique(expl, solver, deadline, redundant)
                 if steps:
                     expl.path = step_path(grid, result.solution, constraints=tuple(constraints),
                                           alphabet=alphabet, deadline=deadline,
                                           sat_solver=sat_solver, max_clauses=max_clauses,
                                           max_rules=max_rules)
-                if redundant:
-                    expl.removable, expl.kept, expl.sat_calls = redundant_members(
-                        solver, grid, tuple(constraints), deadline=deadline)
         except TimeUp:
             expl.status, expl.message = "timeout", deadline.message()
         except TooBigError as error:
@@ -282,6 +244,35 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             solver.close()
     expl.time_ms = (time.perf_counter() - start) * 1000
     return expl
+
+
+def _unsolvable(expl: Explanation, solver: SatSolver, deadline: Deadline, fix: bool) -> None:
+    """A minimal core (and with ``fix``, what removing each member leaves) into ``expl``."""
+    grid, constraints = expl.grid, expl.constraints
+    core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline,
+                                        constraints=constraints)
+    if core is None:  # the solver contradicted itself
+        raise InternalError(f"{solver.name} found a solution where it had found none")
+    expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
+    expl.core_rules = [i for kind, i in core if kind == "rule"]
+    if fix:
+        expl.fixes = Fixes(removals=removals_that_fix(solver, grid, constraints, core,
+                                                      deadline=deadline))
+
+
+def _unique(expl: Explanation, solver: SatSolver, deadline: Deadline, redundant: bool) -> None:
+    """What a unique puzzle takes (classic: techniques and native search), and with
+    ``redundant`` what it could do without, into ``expl``."""
+    grid, constraints = expl.grid, expl.constraints
+    if not constraints:
+        expl.steps = solve_by_techniques(grid)
+        native = NativeSolver().solve(grid, deadline=deadline)
+        expl.search = {k: native.stats[k] for k in ("nodes", "guesses", "backtracks")}
+        if native.status == "timeout":
+            expl.search["timeout"] = True
+    if redundant:
+        expl.removable, expl.kept, expl.sat_calls = redundant_members(
+            solver, grid, constraints, deadline=deadline)
 
 
 def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
