@@ -10,10 +10,10 @@ settled), multiple or unsolvable.
 
 Counts (``counts=N``, a setter's colouring of the grid): for each open cell and digit, how many
 solutions put the digit there, up to N. The solutions are enumerated once
-(:meth:`~satdoku.sat.solver.SatSolver.solutions`, each verified); when there are at most N of
-them every count is exact from that one pass, else each (cell, digit) pair whose count is
-still below N is counted on its own, with that digit assumed, up to N. A count of N means "N
-or more" (:attr:`Candidates.limit`).
+(:meth:`~satdoku.sat.solver.SatSolver.solutions`, each verified); when there are at most
+:data:`ONE_PASS` of them (or N, if more) every count is exact from that one pass, else each
+(cell, digit) pair whose count is still below N is counted on its own, with that digit
+assumed, up to N. A count of N means "N or more" (:attr:`Candidates.limit`).
 """
 
 from __future__ import annotations
@@ -131,6 +131,11 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     return out
 
 
+#: Solutions ``counts`` enumerates in one pass before it counts (cell, digit) pairs one by one
+#: (one pass costs a solve a solution; pair by pair, up to N a pair).
+ONE_PASS = 4096
+
+
 class _Done(Exception):
     """The counts are done (they fill ``digits``, ``count`` and ``status`` themselves)."""
 
@@ -142,17 +147,17 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
     grid = out.grid
     open_cells = [c for c, d in enumerate(grid.cells) if not d]
     counts: dict[int, dict[int, int]] = {c: {} for c in open_cells}
-    total = 0
+    total, most = 0, max(limit, ONE_PASS)
     for solution in solver.solutions(grid, constraints=constraints, deadline=deadline):
         check(solution)
         total += 1
         out.sat_calls += 1
-        if total > limit:
+        if total > most:
             break
         for c in open_cells:
             d = solution.cells[c]
             counts[c][d] = counts[c].get(d, 0) + 1
-    if total > limit:  # too many for one pass: count each pair below the limit on its own
+    if total > most:  # too many for one pass: count each pair below the limit on its own
         reduction = reduce_candidates(grid, propagate=False)
         for c in open_cells:
             for d in bits(reduction.cand[c]):
@@ -167,7 +172,8 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
                         break
                 out.sat_calls += n + 1
                 counts[c][d] = n
-    out.counts = {c: {d: n for d, n in sorted(ds.items()) if n} for c, ds in counts.items()}
+    out.counts = {c: {d: min(n, limit) for d, n in sorted(ds.items()) if n}
+                  for c, ds in counts.items()}
     out.limit = limit
     out.digits = {c: sorted(ds) for c, ds in out.counts.items()}
     out.count = min(total, limit)

@@ -253,7 +253,8 @@ def path_score(path: StepPath) -> tuple[float, int, float]:
     """(the hardest step's level, how many steps come near it, the score).
 
     ``score = level + log10(1 + near)``, where *near* counts the steps beyond singles that
-    combine at least half as many rules as the hardest one. On the scale of
+    combine more than half as many rules as the hardest one (so a path whose hardest steps
+    take two rules counts those, not its one-rule steps). On the scale of
     :mod:`satdoku.tasks.rate` (labels in :mod:`satdoku.model.difficulty`): a path of singles
     scores 0 or 1 as the techniques do, one subset 2.3, a few locked candidates about 3, and
     the long combinations hard classic puzzles need 6 to 8 (the calibration against classic
@@ -265,7 +266,7 @@ def path_score(path: StepPath) -> tuple[float, int, float]:
         return top, levels.count(top), top
     rules = [len(s.rules) for s, level in zip(path.steps, levels) if level >= 2]
     hardest = max(rules)
-    near = sum(1 for r in rules if 2 * r >= hardest)
+    near = sum(1 for r in rules if 2 * r > hardest)
     return top, near, round(top + math.log10(1 + near), 2)
 
 
