@@ -22,7 +22,8 @@ candidates change (the old one is simply no longer assumed), so nothing is ever 
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+import contextlib
+from typing import Iterable, Iterator, Sequence
 
 from pysat.solvers import Solver as PysatSolver
 
@@ -103,6 +104,7 @@ class FactSolver:
         self._cell_of: dict[int, tuple[int, int]] = {}  # selector -> (cell, mask)
         self._current: dict[int, tuple[int, int]] = {}  # cell -> its latest (cell, mask)
         self._current_sel: dict[int, int] = {}
+        self.effort: int | None = None  # conflicts a question may take (None: any number)
 
     def _fresh(self) -> int:
         self.top += 1
@@ -136,13 +138,17 @@ class FactSolver:
             pysat_call(self.solver.append_formula, clauses)
         return selector
 
-    def _solve(self, assumptions: list[int]) -> bool:
-        """One solve call under ``assumptions``. Questions about facts are small (a few
-        milliseconds on 9x9), so the deadline is looked at between calls and, within one, every
-        :data:`CONFLICT_SLICE` conflicts (a watchdog thread armed per call cost more than the
-        calls themselves)."""
+    def _solve(self, assumptions: list[int]) -> bool | None:
+        """One solve call under ``assumptions``; None when :attr:`effort` conflicts did not
+        settle it. Questions about facts are small (a few milliseconds on 9x9), so the deadline
+        is looked at between calls and, within one, every :data:`CONFLICT_SLICE` conflicts (a
+        watchdog thread armed per call cost more than the calls themselves)."""
         self.calls += 1
         solver, deadline = self.solver, self.deadline
+        if self.effort is not None:
+            deadline.check()
+            solver.conf_budget(self.effort)
+            return pysat_call(solver.solve_limited, assumptions=assumptions)
         if deadline.unlimited:
             return pysat_call(solver.solve, assumptions=assumptions)
         while True:
@@ -151,6 +157,16 @@ class FactSolver:
             answer = pysat_call(solver.solve_limited, assumptions=assumptions)
             if answer is not None:
                 return answer
+
+    @contextlib.contextmanager
+    def limited(self, effort: int | None) -> Iterator[None]:
+        """Within the block, a question that takes more than ``effort`` conflicts gets no
+        answer: a conclusion is then not counted as forced (None: no limit)."""
+        before, self.effort = self.effort, effort
+        try:
+            yield
+        finally:
+            self.effort = before
 
     def forced(self, facts: Sequence[int], conclusions: Iterable[int],
                witnesses: list[tuple[int, ...]] | None = None) -> list[int]:
@@ -188,49 +204,64 @@ class FactSolver:
                 continue  # a witness breaks it
             if hint:  # steer the solver towards solutions that break conclusions left
                 pysat_call(self.solver.set_phases, [-x for x in left if -x not in true])
-            if self._solve(facts + [-c]):
+            answer = self._solve(facts + [-c])
+            if answer:
                 w = self.varmap.decode(self.solver.get_model()).cells
                 witnesses.append(w)
                 true.update(cell * n + d for cell, d in enumerate(w))
                 hint = True
-            else:
+            elif answer is not None:
                 sure.add(c)
                 hint = False
         del witnesses[:-MAX_WITNESSES]
         return [c for c in conclusions if c in sure]
 
     def forces(self, facts: Sequence[int], conclusion: int) -> bool:
-        """True when ``facts`` force ``conclusion``."""
-        return not self._solve(list(facts) + [-conclusion])
+        """True when ``facts`` force ``conclusion`` (and, within :meth:`limited`, the solver
+        proved it in time)."""
+        return self._solve(list(facts) + [-conclusion]) is False
 
     def core(self, facts: Sequence[int], conclusion: int) -> list[int] | None:
         """Facts among ``facts`` that force ``conclusion`` (the solver's core, in the order of
         ``facts``), or None when ``facts`` do not force it."""
-        if self._solve(list(facts) + [-conclusion]):
+        if self._solve(list(facts) + [-conclusion]) is not False:
             return None
         core = set(self.solver.get_core() or ())
         return [f for f in facts if f in core]
 
     def shrink(self, facts: Sequence[int], conclusion: int, *,
                keep: Iterable[int] = ()) -> list[int]:
-        """A minimal subset of ``facts`` (which force ``conclusion``) that still forces it:
-        members are tried for removal in order (those in ``keep`` are never tried), and each
-        smaller set that still forces it is replaced by its core."""
-        kept = set(keep)
-        current = self.core(facts, conclusion)
-        if current is None:
+        """A minimal subset of ``facts`` (which force ``conclusion``) that still forces it,
+        in the order of ``facts``: the solver's core first, then QuickXplain (Junker, 2004)
+        over the members not in ``keep`` (those are never dropped unless the core leaves them
+        out). Where there is a choice, members earlier in ``facts`` are kept. QuickXplain
+        asks about O(k log(n/k)) sets for k kept of n, most of them small, where dropping one
+        member at a time asks about n sets as large as the whole."""
+        core = self.core(facts, conclusion)
+        if core is None:
             raise ValueError("the facts do not force the conclusion")
-        needed: set[int] = set()
-        while True:
-            untested = [f for f in current if f not in needed and f not in kept]
-            if not untested:
-                return current
-            member = untested[0]
-            smaller = self.core([f for f in current if f != member], conclusion)
-            if smaller is None:
-                needed.add(member)
-            else:
-                current = smaller
+        kept = set(keep)
+        background = [f for f in core if f in kept]
+        chosen = set(background) | set(self._explain(background, [f for f in core
+                                                                   if f not in kept],
+                                                     conclusion, False))
+        return [f for f in core if f in chosen]
+
+    def _explain(self, background: list[int], candidates: list[int], conclusion: int,
+                 added: bool) -> list[int]:
+        """QuickXplain: a minimal subset X of ``candidates`` such that ``background`` and X
+        force ``conclusion`` (they do with all of ``candidates``); ``added``: the background
+        grew since the caller last asked about it."""
+        if not candidates or added and self.forces(background, conclusion):
+            return []
+        if len(candidates) == 1:
+            return list(candidates)
+        half = len(candidates) // 2
+        first, second = candidates[:half], candidates[half:]
+        from_second = self._explain(background + first, second, conclusion, bool(first))
+        from_first = self._explain(background + from_second, first, conclusion,
+                                   bool(from_second))
+        return from_first + from_second
 
     def close(self) -> None:
         self.solver.delete()

@@ -12,8 +12,8 @@
 - combinations: for each candidate that is not the solution's and each open cell's digit, the
   rules around its cell, layer by layer (those holding it, then those sharing a cell with
   them, ...), until they force it; of those forced within the fewest layers, the
-  :data:`COMBINATION_TRIES` with fewest rules are shrunk, rules first (outer layers first),
-  then cells; the fewest rules win, then the fewest facts. This tier is the best of its tries,
+  :data:`COMBINATION_TRIES` with fewest rules are shrunk, rules first (inner layers kept where
+  there is a choice), then cells; the fewest rules win, then the fewest facts. This tier is the best of its tries,
   not proven the smallest.
 
 A step takes every candidate its facts force out in the cells it speaks of (the same facts
@@ -35,6 +35,12 @@ __all__ = ["Deducer", "name_step", "COMBINATION_TRIES"]
 #: Cores shrunk per combination step: the cores with fewest rules are shrunk first, and the
 #: best of these many is taken.
 COMBINATION_TRIES = 6
+
+#: Conflicts a combination may take to be proved, at first: the deductions proved within it are
+#: looked for first; when there is none, ten times more, up to MAX_EFFORT, then any number.
+#: (A near-empty grid's long combinations can take seconds a question: Orbit.)
+COMBINATION_EFFORT = 1_000
+MAX_EFFORT = 100_000
 
 
 @dataclass
@@ -132,12 +138,12 @@ class Deducer:
             for p in self.cell_pairs[cell]:
                 self.by_pair.pop(p, None)
             self.cell_sel[cell] = s.cell_fact(cell, cand[cell])
-            self.rank[cell] = (placed[cell], -bin(cand[cell]).count("1"), cell)
+            self.rank[cell] = (not placed[cell], bin(cand[cell]).count("1"), cell)
 
     def _cell_facts(self, cells) -> list[int]:
-        """Selectors of the cell facts of ``cells``: open cells first, most candidates first,
-        placed ones last (shrinking tries to drop the first ones first, so placed digits, the
-        easiest facts to read, are the ones kept where there is a choice)."""
+        """Selectors of the cell facts of ``cells``: placed ones first, then open cells, fewest
+        candidates first (shrinking keeps the first ones where there is a choice, so placed
+        digits, the easiest facts to read, are the ones cited)."""
         sel = self.cell_sel
         return [sel[c] for c in sorted(cells, key=self.rank.__getitem__)]
 
@@ -211,28 +217,19 @@ class Deducer:
         """The combination with fewest rules found: for each conclusion, the layers of rules
         around its cell are added one by one (with the cell facts of their cells) until they
         force it; the conclusions forced within the fewest layers are shrunk, rules first
-        (outer layers tried first, so the rules kept stay near), then cells."""
-        s, board = self.solver, self.board
-        open_cells = board.open_cells()
-        reach, near = len(self.path.rules), []
-        for cell in open_cells:
-            at_cell = self._open_conclusions((cell,)) + [s.lit(cell, self.solution[cell])]
-            rules: list[int] = []
-            for radius, ring in enumerate(self._layers(cell)):
-                if radius > reach:
-                    break
-                rules += ring
-                witnesses = self.witnesses.setdefault((cell, radius), [])
-                forced = s.forced(self._group_facts(rules), at_cell, witnesses)
-                if forced:
-                    if radius < reach:
-                        reach, near = radius, []
-                    near += [(len(rules), cell, c, list(rules)) for c in forced]
-                    break
+        (inner layers kept where there is a choice, so the rules cited stay near), then
+        cells."""
+        s = self.solver
+        effort: int | None = COMBINATION_EFFORT
+        while True:  # the deductions easy to prove first, then harder ones
+            with s.limited(effort):
+                near = self._near()
+            if near or effort is None:
+                break
+            effort = effort * 10 if effort < MAX_EFFORT else None
         best = None
         for _, _, conclusion, rules in sorted(near)[:COMBINATION_TRIES]:
-            outer_first = list(reversed(rules))
-            facts = [s.rule_selectors[r] for r in outer_first] + \
+            facts = [s.rule_selectors[r] for r in rules] + \
                 self._cell_facts({c for r in rules for c in self.path.rules[r].cells})
             rule_sels = set(s.rule_selectors[r] for r in rules)
             fewer = s.shrink(facts, conclusion, keep=[f for f in facts if f not in rule_sels])
@@ -246,6 +243,27 @@ class Deducer:
             if best is None or cost < best.cost:
                 best = _Found(cost, conclusion, shrunk)
         return best
+
+    def _near(self) -> list[tuple]:
+        """For each open cell, the conclusions about it forced by the fewest layers of rules
+        around it (the fewest over all cells): (rules, cell, conclusion, rules) each."""
+        s = self.solver
+        reach, near = len(self.path.rules), []
+        for cell in self.board.open_cells():
+            at_cell = self._open_conclusions((cell,)) + [s.lit(cell, self.solution[cell])]
+            rules: list[int] = []
+            for radius, ring in enumerate(self._layers(cell)):
+                if radius > reach:
+                    break
+                rules += ring
+                witnesses = self.witnesses.setdefault((cell, radius), [])
+                forced = s.forced(self._group_facts(rules), at_cell, witnesses)
+                if forced:
+                    if radius < reach:
+                        reach, near = radius, []
+                    near += [(len(rules), cell, c, list(rules)) for c in forced]
+                    break
+        return near
 
     def _group_facts(self, rules: list[int]) -> list[int]:
         """The selectors of ``rules`` and of the cell facts of their cells."""
