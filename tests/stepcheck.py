@@ -11,7 +11,7 @@ per step:
 - the facts it cites force its conclusions (facts and "not all of the conclusions" have no
   solution);
 - no fact can go (without any one of them, the rest and "not all of the conclusions" have a
-  solution);
+  solution), unless the step says it is not proven minimal;
 - and at the end the replay holds the puzzle's solution.
 
 A guess is not forced (it is the solution's digit, placed where the path says it guesses).
@@ -65,6 +65,19 @@ def _forced(geo, path, rules, cells, negation, solver: str) -> bool:
         return not s.solve()
 
 
+def _needless(geo, path, step, negation, solver: str, where: str) -> list[str]:
+    """The facts of ``step`` that could go, each said as a problem."""
+    out = []
+    for r in step.rules:
+        if _forced(geo, path, [x for x in step.rules if x != r], step.cells, negation, solver):
+            out.append(f"{where}: {path.rules[r].name} is not needed")
+    for cited in step.cells:
+        if _forced(geo, path, step.rules, [x for x in step.cells if x != cited], negation,
+                   solver):
+            out.append(f"{where}: {geo.cell_name(cited[0])} is not needed")
+    return out
+
+
 def check_path(grid, path, solution, *, solver: str = "cadical195", partial: bool = False
                ) -> list[str]:
     """What is wrong with ``path`` (steps from ``grid`` to ``solution``), step by step; empty
@@ -102,14 +115,8 @@ def check_path(grid, path, solution, *, solver: str = "cadical195", partial: boo
         if step.technique != "guess":
             if not _forced(geo, path, step.rules, step.cells, negation, solver):
                 problems.append(f"{where}: its facts do not force it")
-            for r in step.rules:
-                if _forced(geo, path, [x for x in step.rules if x != r], step.cells,
-                           negation, solver):
-                    problems.append(f"{where}: {path.rules[r].name} is not needed")
-            for cited in step.cells:
-                if _forced(geo, path, step.rules, [x for x in step.cells if x != cited],
-                           negation, solver):
-                    problems.append(f"{where}: {geo.cell_name(cited[0])} is not needed")
+            if step.minimal:  # (a step not proven minimal says so: one fact might go)
+                problems += _needless(geo, path, step, negation, solver, where)
         for c, ds in step.eliminated:
             for d in ds:
                 cand[c] &= ~(1 << (d - 1))

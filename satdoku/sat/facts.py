@@ -230,38 +230,33 @@ class FactSolver:
         return [f for f in facts if f in core]
 
     def shrink(self, facts: Sequence[int], conclusion: int, *,
-               keep: Iterable[int] = ()) -> list[int]:
-        """A minimal subset of ``facts`` (which force ``conclusion``) that still forces it,
-        in the order of ``facts``: the solver's core first, then QuickXplain (Junker, 2004)
-        over the members not in ``keep`` (those are never dropped unless the core leaves them
-        out). Where there is a choice, members earlier in ``facts`` are kept. QuickXplain
-        asks about O(k log(n/k)) sets for k kept of n, most of them small, where dropping one
-        member at a time asks about n sets as large as the whole."""
-        core = self.core(facts, conclusion)
-        if core is None:
-            raise ValueError("the facts do not force the conclusion")
+               keep: Iterable[int] = ()) -> tuple[list[int], bool]:
+        """A subset of ``facts`` (which force ``conclusion``) that still forces it, and whether
+        it is proven minimal. Members are tried for removal from the last one back (those in
+        ``keep`` are never tried), so earlier members are kept where there is a choice; each
+        smaller set that still forces it is replaced by its core. Within :meth:`limited`, a
+        member whose removal the solver could not settle in time is kept, and the subset is
+        then not proven minimal (it still forces the conclusion: only proven cores replace
+        it)."""
         kept = set(keep)
-        background = [f for f in core if f in kept]
-        chosen = set(background) | set(self._explain(background, [f for f in core
-                                                                   if f not in kept],
-                                                     conclusion, False))
-        return [f for f in core if f in chosen]
-
-    def _explain(self, background: list[int], candidates: list[int], conclusion: int,
-                 added: bool) -> list[int]:
-        """QuickXplain: a minimal subset X of ``candidates`` such that ``background`` and X
-        force ``conclusion`` (they do with all of ``candidates``); ``added``: the background
-        grew since the caller last asked about it."""
-        if not candidates or added and self.forces(background, conclusion):
-            return []
-        if len(candidates) == 1:
-            return list(candidates)
-        half = len(candidates) // 2
-        first, second = candidates[:half], candidates[half:]
-        from_second = self._explain(background + first, second, conclusion, bool(first))
-        from_first = self._explain(background + from_second, first, conclusion,
-                                   bool(from_second))
-        return from_first + from_second
+        current = self.core(facts, conclusion)
+        if current is None:
+            raise ValueError("the facts do not force the conclusion")
+        needed: set[int] = set()
+        proven = True
+        while True:
+            untested = [f for f in reversed(current) if f not in needed and f not in kept]
+            if not untested:
+                return current, proven
+            member = untested[0]
+            rest = [f for f in current if f != member]
+            answer = self._solve(rest + [-conclusion])
+            if answer is False:
+                core = set(self.solver.get_core() or ())
+                current = [f for f in rest if f in core]
+            else:
+                needed.add(member)
+                proven &= answer is not None
 
     def close(self) -> None:
         self.solver.delete()

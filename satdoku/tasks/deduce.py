@@ -34,22 +34,28 @@ __all__ = ["Deducer", "name_step", "COMBINATION_TRIES"]
 
 #: Cores shrunk per combination step: the cores with fewest rules are shrunk first, and the
 #: best of these many is taken.
-COMBINATION_TRIES = 6
+COMBINATION_TRIES = 4
 
 #: Conflicts a combination may take to be proved, at first: the deductions proved within it are
 #: looked for first; when there is none, ten times more, up to MAX_EFFORT, then any number.
 #: (A near-empty grid's long combinations can take seconds a question: Orbit.)
 COMBINATION_EFFORT = 1_000
 MAX_EFFORT = 100_000
+#: Conflicts a question may take while a combination is shrunk, at first, and at most (see
+#: :meth:`Deducer._shrunk`).
+SHRINK_EFFORT = 2_000
+MAX_SHRINK_EFFORT = 20_000
 
 
 @dataclass
 class _Found:
-    """A deduction: the facts (selectors) that force ``conclusion``; ``cost`` orders them."""
+    """A deduction: the facts (selectors) that force ``conclusion``; ``cost`` orders them;
+    ``minimal``: proven so (see :meth:`FactSolver.shrink`)."""
 
     cost: tuple
     conclusion: int
     facts: list[int]
+    minimal: bool = True
 
 
 class Deducer:
@@ -162,7 +168,7 @@ class Deducer:
         best = None
         witnesses = self.witnesses.setdefault(rules, [])
         for conclusion in s.forced(facts, self._open_conclusions(cells), witnesses):
-            shrunk = s.shrink(facts, conclusion, keep=selectors)
+            shrunk, _ = s.shrink(facts, conclusion, keep=selectors)
             if any(sel not in shrunk for sel in selectors):
                 continue  # fewer rules do it: a tier below found it, or will
             if best is None or len(shrunk) < len(best.facts):
@@ -229,20 +235,55 @@ class Deducer:
             effort = effort * 10 if effort < MAX_EFFORT else None
         best = None
         for _, _, conclusion, rules in sorted(near)[:COMBINATION_TRIES]:
-            facts = [s.rule_selectors[r] for r in rules] + \
-                self._cell_facts({c for r in rules for c in self.path.rules[r].cells})
-            rule_sels = set(s.rule_selectors[r] for r in rules)
-            fewer = s.shrink(facts, conclusion, keep=[f for f in facts if f not in rule_sels])
-            kept = [f for f in fewer if f in rule_sels]
-            if self.max_rules is not None and len(kept) > self.max_rules:
-                continue
-            if best is not None and len(kept) > best.cost[0]:
-                continue
-            shrunk = s.shrink(fewer, conclusion, keep=kept)
-            cost = (len(kept), len(shrunk))
-            if best is None or cost < best.cost:
-                best = _Found(cost, conclusion, shrunk)
+            found = self._shrunk(conclusion, rules, best)
+            if found is not None and (best is None or found.cost < best.cost):
+                best = found
         return best
+
+    def _shrunk(self, conclusion: int, rules: list[int], best: _Found | None) -> _Found | None:
+        """``conclusion`` with the fewest facts of ``rules`` and their cells' facts, rules
+        first (inner layers kept where there is a choice), then cells; None when it takes more
+        rules than ``best`` or than allowed. Each shrink first gets :data:`SHRINK_EFFORT`
+        conflicts a question, ten times more while that leaves it unproven, up to
+        :data:`MAX_SHRINK_EFFORT` (past it the step says it is not proven minimal)."""
+        s = self.solver
+        rules = self._prefix(conclusion, rules)
+        facts = self._group_facts(rules)
+        rule_sels = set(s.rule_selectors[r] for r in rules)
+        fewer, proven = self._patiently(facts, conclusion,
+                                        [f for f in facts if f not in rule_sels])
+        kept = [f for f in fewer if f in rule_sels]
+        if self.max_rules is not None and len(kept) > self.max_rules:
+            return None
+        if best is not None and len(kept) > best.cost[0]:
+            return None
+        shrunk, cells_proven = self._patiently(fewer, conclusion, kept)
+        return _Found((len(kept), len(shrunk)), conclusion, shrunk, proven and cells_proven)
+
+    def _prefix(self, conclusion: int, rules: list[int]) -> list[int]:
+        """The shortest start of ``rules`` (inner layers first) that forces ``conclusion``
+        with its cells' facts, found by halving (forcing only grows with more rules): the
+        shrink that follows then starts from fewer facts."""
+        s = self.solver
+        low, high = 0, len(rules)  # rules[:high] forces it; rules[:low] does not (or 0)
+        with s.limited(MAX_EFFORT):
+            while high - low > 1:
+                middle = (low + high) // 2
+                if s.forces(self._group_facts(rules[:middle]), conclusion):
+                    high = middle
+                else:
+                    low = middle
+        return rules[:high]
+
+    def _patiently(self, facts: list[int], conclusion: int, keep: list[int]
+                   ) -> tuple[list[int], bool]:
+        s, effort = self.solver, SHRINK_EFFORT
+        while True:
+            with s.limited(effort):
+                shrunk, proven = s.shrink(facts, conclusion, keep=keep)
+            if proven or effort >= MAX_SHRINK_EFFORT:
+                return shrunk, proven
+            facts, effort = shrunk, effort * 10
 
     def _near(self) -> list[tuple]:
         """For each open cell, the conclusions about it forced by the fewest layers of rules
@@ -290,7 +331,8 @@ class Deducer:
                 struck.setdefault(cell, []).append(d)
             eliminated = tuple((c, tuple(ds)) for c, ds in sorted(struck.items()))
         step = Step(0, "", "", placed=placed, eliminated=eliminated, rules=rules,
-                    cells=tuple(sorted(self._cited(found.facts))), path=path)
+                    cells=tuple(sorted(self._cited(found.facts))), minimal=found.minimal,
+                    path=path)
         return name_step(step, self.board.cand)
 
     def _cited(self, facts: list[int]) -> list[tuple[int, int]]:
@@ -333,6 +375,9 @@ def name_step(step: Step, cand: list[int]) -> Step:
     reason = f"{path.conclusion_text(step.placed, step.eliminated)}, by {rules}"
     if cells:
         reason += f" with {cells}"
+    if not step.minimal:
+        reason += " (not proven minimal: the solver ran out of effort deciding whether a fact " \
+                  "can go)"
     return replace(step, technique=technique, reason=reason)
 
 

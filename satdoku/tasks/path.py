@@ -163,6 +163,8 @@ class Step:
     - ``rules``: the rule facts cited (indices into the path's :attr:`StepPath.rules`);
       ``cells``: the cell facts cited, (cell, candidate bitmask at the time).
     - ``houses``: the houses a classic technique names (house numbers).
+    - ``minimal``: False when a combination's facts could not all be proven needed within the
+      solver's effort (:mod:`satdoku.tasks.deduce`): they force the step, but one might go.
     """
 
     step: int
@@ -173,6 +175,7 @@ class Step:
     rules: tuple[int, ...] = ()
     cells: tuple[tuple[int, int], ...] = ()
     houses: tuple[int, ...] = ()
+    minimal: bool = True
     path: "StepPath | None" = field(default=None, repr=False, compare=False)
 
     @property
@@ -200,7 +203,8 @@ class Step:
                 "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
                 "facts": {"rules": [path.rules[r].name for r in self.rules],
                           "cells": {name(c): [symbol(d) for d in bits(m)] for c, m in self.cells}},
-                "size": self.size, "level": step_level(self), "reason": self.reason}
+                "size": self.size, "minimal": self.minimal, "level": step_level(self),
+                "reason": self.reason}
 
 
 @dataclass
