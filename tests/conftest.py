@@ -41,6 +41,15 @@ UNSOLVABLE_4X4 = "123." + "...4" + "...." + "...."
 # An empty 4x4 has 288 solutions.
 EMPTY_4X4 = "." * 16
 EMPTY_4X4_SOLUTIONS = 288
+# A 6x6 (2x3 boxes) with its first row fixed: 28,200,960 grids / 6! orders of a row = 39,168.
+ROW_FIXED_6X6 = "123456" + "." * 30
+ROW_FIXED_6X6_SOLUTIONS = 39_168
+# The Miracle Sudoku's rules (Mitchell Lee): 72 solutions with no givens, 8 with r5c3=1.
+MIRACLE_RULES = ('"constraints": [{"type": "anti-knight"}, {"type": "anti-king"}, '
+                 '{"type": "non-consecutive"}]')
+MIRACLE_EMPTY = '{"size": 9, ' + MIRACLE_RULES + '}'
+MIRACLE_R5C3 = '{"size": 9, "givens": {"r5c3": 1}, ' + MIRACLE_RULES + '}'
+MIRACLE_COUNTS = {MIRACLE_EMPTY: 72, MIRACLE_R5C3: 8}
 
 
 def grid_of(text: str, box: tuple[int, int] | None = None) -> Grid:

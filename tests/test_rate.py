@@ -82,3 +82,25 @@ def test_too_big_and_late_are_statuses():
     from satdoku.deadline import Deadline  # noqa: F401 (the rater takes seconds)
     assert Rater(max_clauses=100).rate(parse_puzzle(SAMPLE).grid).status == "refused"
     assert Rater(timeout=1e-9).rate(parse_puzzle(SAMPLE).grid).status == "timeout"
+
+
+def test_variant_puzzles_are_scored_by_their_steps():
+    from satdoku.io.inputs import iter_inputs
+    from satdoku.tasks.path import path_score
+    from conftest import PUZZLES
+    puzzle = next(iter(iter_inputs([str(PUZZLES / "variants" / "peak.json")])))
+    rating = Rater().rate(puzzle.grid, constraints=puzzle.constraints)
+    assert rating.status == "unique" and rating.message is None
+    assert rating.score == path_score(rating.path)[2] and rating.label == label_for(rating.score)
+    assert rating.path.status == "solved"
+    late = Rater(timeout=0.3).rate(puzzle.grid, constraints=puzzle.constraints)
+    assert late.status in ("unique", "timeout")  # the time may run out before the path
+
+
+def test_the_path_score_agrees_with_the_classic_one_where_both_apply():
+    from satdoku.tasks.path import path_score
+    from satdoku.tasks.steps import step_path
+    for text in (NAKED_4X4, SEVENTEEN):
+        rating = Rater().rate(parse_puzzle(text).grid)
+        path = step_path(parse_puzzle(text).grid, rating.solution)
+        assert label_for(path_score(path)[2]) == rating.label

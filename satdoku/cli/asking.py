@@ -40,24 +40,50 @@ def _answered(outcome: Outcome) -> int:
 @click.option("--redundant", is_flag=True,
               help="For a unique puzzle, also say which givens and rules it could do without.")
 @click.option("--steps", is_flag=True,
-              help="For a unique puzzle, also the solving path a person could follow, one "
-                   "step a line.")
+              help="For a unique puzzle (classic or variant), also the steps a person could "
+                   "follow, each with the fewest facts that force it; one step a line.")
+@click.option("--max-rules", type=click.IntRange(min=0), default=None, metavar="N",
+              help="With --steps: a step combines at most N rules; where none does, the path "
+                   "guesses, and says where (default: any number).")
+@click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
+              help="With --format svg: draw step N of the path (implies --steps).")
+@click.option("--fix", is_flag=True,
+              help="Several solutions: the givens that would make it unique, ranked; none: "
+                   "which given or rule to remove.")
+@click.option("--fix-rules", metavar="FILE", default=None,
+              help="With --fix: candidate rules (the rules of a variant puzzle in FILE), each "
+                   "tried added to the puzzle and ranked like the givens.")
 def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-            output, force, redundant, steps):
+            output, force, redundant, steps, max_rules, step_number, fix, fix_rules):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
-    Unsolvable: a minimal set of givens that cannot all hold (each one needed), marked on the
-    grid. Several solutions: two of them and the cells where they differ. Unique: the
-    techniques it takes (naked singles, hidden singles, locked candidates, guessing), counted.
+    Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
+    marked on the grid. Several solutions: two of them and the cells where they differ.
+    Unique: the techniques it takes (classic puzzles), and with --steps a path of steps, each
+    forced by the fewest facts found (givens, earlier steps, rules by name and place).
     """
     from ..output.asking import ExplanationReport
     from ..run.stream import stream
     from ..tasks.explain import ExplainOptions
     check_time_limit(sat_solver, timeout)
-    options = ExplainOptions(sat_solver, encoding, amo, timeout,
-                             clause_limit(max_clauses), redundant, steps)
+    if step_number is not None and fmt != "svg":
+        raise click.UsageError("--step N picks the step that --format svg draws")
+    if max_rules is not None and not (steps or step_number):
+        raise click.UsageError("--max-rules bounds the steps of --steps")
+    candidates = ()
+    if fix_rules is not None:
+        if not fix:
+            raise click.UsageError("--fix-rules gives the candidate rules of --fix")
+        from .session import one_puzzle
+        candidates = one_puzzle(fix_rules, None, alphabet).constraints
+        if not candidates:
+            raise click.UsageError(f"{fix_rules}: holds no rules to try")
+    options = ExplainOptions(sat_solver, encoding, amo, timeout, clause_limit(max_clauses),
+                             redundant, steps or step_number is not None, max_rules, fix,
+                             candidates)
     show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         ExplanationReport(fmt, color=color(output)), output, force, "explaining", _answered)
+         ExplanationReport(fmt, color=color(output), step=step_number), output, force,
+         "explaining", _answered)
 
 
 @click.command()
@@ -68,18 +94,22 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
 @timeout_option
 @jobs_option
 @output_options()
+@click.option("--counts", type=click.IntRange(min=1), default=None, metavar="N",
+              help="For each empty cell and digit, how many solutions put the digit there, up "
+                   "to N.")
 def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fmt, output,
-               force):
+               force, counts):
     """The true candidates of each empty cell: the digits some solution puts there.
 
     Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
-    solutions met also say whether the puzzle is unique.
+    solutions met also say whether the puzzle is unique. With --counts N, how many solutions
+    put each digit in each cell, up to N (a setter's colouring of the grid).
     """
     from ..output.asking import CandidatesReport
     from ..run.stream import stream
     from ..tasks.candidates import CandidatesOptions
     check_time_limit(sat_solver, timeout)
-    options = CandidatesOptions(sat_solver, timeout, clause_limit(max_clauses))
+    options = CandidatesOptions(sat_solver, timeout, clause_limit(max_clauses), counts)
     show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
          CandidatesReport(fmt), output, force, "candidates", _answered)
 
@@ -93,8 +123,10 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fm
 @output_options()
 def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
          output, force):
-    """Score how hard each puzzle is, from the techniques it takes, native guesses and SAT
-    conflicts (the scale is in the README). With several puzzles a summary goes to stderr."""
+    """Score how hard each puzzle is: a classic one from the techniques it takes, native
+    guesses and SAT conflicts; a variant one, on the same scale, from its steps (the rules its
+    hardest step combines; see 'explain --steps'). With several puzzles a summary goes to
+    stderr. Only a puzzle with one solution has a difficulty; several is an answer (exit 0)."""
     from ..output.asking import RatingReport
     from ..run.stream import stream
     from ..tasks.rate import RateOptions, summarize
@@ -102,9 +134,9 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
     options = RateOptions(sat_solver, timeout, encoding, amo,
                           clause_limit(max_clauses))
 
-    def code_of(outcome: Outcome) -> int:  # only a puzzle with one solution has a difficulty
+    def code_of(outcome: Outcome) -> int:  # several solutions is an answer (no difficulty)
         rating = outcome.result
-        return EXIT_FAILED if rating is None else exit_code(rating.status, multiple_ok=False)
+        return EXIT_FAILED if rating is None else exit_code(rating.status)
 
     def summary(outcomes: list[Outcome]) -> str | None:
         result = summarize(o.result for o in outcomes)
@@ -136,17 +168,31 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
               default=None, help="Only puzzles that 'satdoku rate' labels so.")
 @click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
               help="Symbols for digits 1..N in order.")
+@click.option("--rules", "rules_file", metavar="FILE", default=None,
+              help="A variant puzzle (satdoku JSON, an f-puzzles file...) whose grid and rules "
+                   "every puzzle keeps; its givens stay too. With --format line each puzzle is "
+                   "a satdoku JSON line.")
 @output_options(PICTURE_FORMATS)
 def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             difficulty, alphabet, fmt, output, force):
-    """Make puzzles with exactly one solution (proven by SAT), dug from random grids."""
+             difficulty, alphabet, rules_file, fmt, output, force):
+    """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
+    from random solutions of a rule set (--rules)."""
     import random
     from ..model.alphabet import Alphabet, check_alphabet
     from ..model.geometry import geometry
     from ..output.asking import GeneratedReport
     from ..tasks.generate import Generator
+    ctx = click.get_current_context()
+    rules, givens = (), None
     try:
-        geo = geometry(*box)
+        if rules_file is not None:
+            if ctx.get_parameter_source("box").name != "DEFAULT":
+                raise click.UsageError("--rules gives the grid; drop --box")
+            from .session import one_puzzle
+            model = one_puzzle(rules_file, None, alphabet)
+            geo, rules, givens = model.grid.geometry, model.constraints, model.grid
+        else:
+            geo = geometry(*box)
         symbols = check_alphabet(alphabet, geo.size) if alphabet else None
     except ValueError as error:
         raise click.UsageError(str(error)) from None
@@ -162,7 +208,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
         tried = 0
         with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
                        sat_solver=sat_solver, encoding=encoding, attempts=attempts,
-                       difficulty=difficulty) as gen:
+                       difficulty=difficulty, constraints=rules, givens=givens) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()

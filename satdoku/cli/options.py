@@ -104,7 +104,8 @@ class Jobs(click.ParamType):
 
 #: The optional dependencies, by the option that needs them: (module, its name, the extra).
 EXTRAS = {"--plot": ("matplotlib", "matplotlib", "plot"),
-          "--scheduler": ("dask.distributed", "Dask", "dask")}
+          "--scheduler": ("dask.distributed", "Dask", "dask"),
+          "--estimate": ("pyapproxmc", "pyapproxmc", "approx")}
 
 
 def require_extra(option: str) -> None:

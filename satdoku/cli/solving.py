@@ -98,10 +98,19 @@ def solve(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses,
 @click.command()
 @batch_options
 @limit_option(2, 2)
+@click.option("--all", "all_", is_flag=True,
+              help="Write every solution (JSON Lines; --format line: grids) as it is found, "
+                   "up to --limit when given; each puzzle's tally on stderr.")
+@click.option("--estimate", is_flag=True,
+              help="An approximate count with error bounds, for spaces too big to count "
+                   "(ApproxMC: satdoku[approx]).")
 def count(inputs, box, alphabet, solver, sat_solver, encoding, amo, max_clauses, timeout, limit,
-          jobs, scheduler, portfolio, fmt, output, force, stats):
+          jobs, scheduler, portfolio, fmt, output, force, stats, all_, estimate):
     """Count solutions up to --limit: unique, multiple (how many, and two of them) or
-    unsolvable."""
+    unsolvable; or write them all (--all), or estimate how many (--estimate)."""
+    if all_ or estimate:
+        from .counting import count_past_limit
+        return count_past_limit(**{k: v for k, v in locals().items() if k != "count_past_limit"})
     _solving(inputs, box=box, alphabet=alphabet, solver=solver, sat_solver=sat_solver,
              encoding=encoding, amo=amo, max_clauses_given=max_clauses, timeout=timeout,
              jobs=jobs, scheduler=scheduler, portfolio=portfolio, fmt=fmt, output=output,

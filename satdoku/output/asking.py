@@ -9,14 +9,28 @@ from typing import Any
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..io.text import format_grid
+from .fixes import fixes_lines, fixes_record
+from .paths import path_lines, path_record, path_summary, step_picture
 from .report import (Report, cell_list, constraint_lines, grid_text, marked_grid, painter,
                      place, plural, printable, puzzle_fields, warning_lines)
 
 __all__ = ["ExplanationReport", "RatingReport", "GeneratedReport", "CandidatesReport"]
 
 
+def titled(puzzle, text: str) -> str:
+    """``text`` (a report's first line) with the puzzle's name after it, as ``solve`` shows it:
+    ``'p.json:1: unique solution  # Miracle Sudoku'``."""
+    return text + (f"  # {printable(puzzle.name)}" if puzzle.name else "")
+
+
 class ExplanationReport(Report):
-    """``explain``: (puzzle, :class:`~satdoku.tasks.explain.Explanation` or None) per puzzle."""
+    """``explain``: (puzzle, :class:`~satdoku.tasks.explain.Explanation` or None) per puzzle;
+    ``step``: the step of a path that ``--format svg`` draws (None: the solution)."""
+
+    def __init__(self, fmt: str = "pretty", *, color: bool = False,
+                 step: int | None = None) -> None:
+        super().__init__(fmt, color=color)
+        self.step = step
 
     fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
               "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
@@ -35,7 +49,9 @@ class ExplanationReport(Report):
             rec["core"] += [e.describe(("rule", i)) for i in e.core_rules]
             rec["sat_calls"] = e.sat_calls
         if e.path is not None:
-            rec["steps"] = [step.as_dict() for step in e.path]
+            rec.update(path_record(e.path))
+        if e.fixes is not None:
+            rec["fixes"] = fixes_record(e, alphabet)
         if e.removable is not None:
             rec["removable"] = [e.describe(m, alphabet) for m in e.removable]
             rec["kept"] = [e.describe(m, alphabet) for m in e.kept]
@@ -57,6 +73,8 @@ class ExplanationReport(Report):
             return f"unsolvable: {', '.join(rec['core'])}"
         if status == "multiple":
             return f"multiple: {' '.join(rec['differing'])}"
+        if status == "unique" and item.result.path is not None:
+            return f"unique: {path_summary(item.result.path)}"
         if status == "unique":
             return f"unique: {rec.get('hardest') or 'by SAT'}"
         return status
@@ -106,9 +124,10 @@ class ExplanationReport(Report):
         else:
             out.append(f"{head}{e.status}" + (f": {e.message}" if e.message else ""))
         if e.path is not None:
-            out.append(f"  the solving path, {len(e.path)} steps:")
-            out += [f"  {step.step:>4}. {'  ' * step.depth}{printable(step.text)}"
-                    for step in e.path]
+            out.append(f"  the steps: {path_summary(e.path)}")
+            out += path_lines(e.path)
+        if e.fixes is not None:
+            out += fixes_lines(e, alphabet)
         if e.removable is not None:
             total = len(e.grid.cells) - e.grid.cells.count(0) + len(e.constraints)
             out.append(f"  each of these {len(e.removable)} could go alone, the puzzle staying "
@@ -121,6 +140,7 @@ class ExplanationReport(Report):
                 out.append("    " + ", ".join(printable(e.describe(m, alphabet))
                                               for m in e.kept))
         out += constraint_lines(p)
+        out[0] = titled(p, out[0])
         return "\n".join(out) + "\n\n"
 
     def picture(self, item) -> str:
@@ -130,6 +150,9 @@ class ExplanationReport(Report):
             raise ValueError("no picture of a puzzle that could not be read")
         alphabet = p.alphabet or alphabet_for(e.grid.size)
         title = p.name or place(p)
+        if self.step is not None and e.path is not None:
+            return step_picture(e.grid, e.path, self.step, title=title,
+                                constraints=p.constraints, alphabet=alphabet)
         rules = [e.constraints[i] for i in e.core_rules]
         if e.status == "unsolvable":
             names = [e.describe(("given", c), alphabet) for c, _ in e.core]
@@ -152,6 +175,8 @@ class ExplanationReport(Report):
         p, e = item.puzzle, item.result
         if e is None:
             return [printable(str(p.error))] if p.error else []
+        if e.status == "unique" and e.path is not None and e.path.status == "timeout":
+            return [f"{place(p)}: the steps stop at the time limit"]
         if e.status in ("unsolvable", "multiple", "unique"):
             return []
         return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
@@ -174,6 +199,8 @@ class RatingReport(Report):
             rec.update(rating.steps.as_dict())
         if rating.score is not None:
             rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
+        if rating.path is not None:
+            rec["path"] = path_record(rating.path)["path"]
         rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
         return rec
 
@@ -188,11 +215,15 @@ class RatingReport(Report):
     def pretty(self, item) -> str:
         p, rating = item.puzzle, item.result
         if rating is None or rating.score is None:
-            return f"{place(p)}: {'invalid' if rating is None else rating.status}\n"
+            return titled(p, f"{place(p)}: {'invalid' if rating is None else rating.status}") \
+                + "\n"
+        if rating.path is not None:
+            return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} (by its steps: "
+                             f"{path_summary(rating.path, score=False)})") + "\n"
         takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
-        return (f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
-                f"{plural(rating.guesses, 'guess', 'guesses')}, "
-                f"{plural(rating.conflicts, 'conflict')})\n")
+        return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
+                         f"{plural(rating.guesses, 'guess', 'guesses')}, "
+                         f"{plural(rating.conflicts, 'conflict')})") + "\n"
 
     def diagnostics(self, item) -> list[str]:
         p, rating = item.puzzle, item.result
@@ -215,7 +246,14 @@ class GeneratedReport(Report):
 
     def record(self, made) -> dict[str, Any]:
         geo = made.puzzle.geometry
-        return {**puzzle_fields(None), "puzzle": format_grid(made.puzzle, "line", self.alphabet),
+        rules = {}
+        if made.constraints:  # the whole puzzle as a document satdoku reads back
+            from ..io.variant import VariantPuzzle, variant_document
+            rules = {"constraints": [c.describe(geo) for c in made.constraints],
+                     "document": variant_document(VariantPuzzle(geo, made.puzzle,
+                                                                made.constraints))}
+        return {**puzzle_fields(None), **rules,
+                "puzzle": format_grid(made.puzzle, "line", self.alphabet),
                 "status": "unique", "index": made.index, "seed": made.seed, "box": geo.shape,
                 "symmetry": made.symmetry, "clues": made.puzzle.nclues,
                 "minimal": made.minimal,
@@ -226,6 +264,11 @@ class GeneratedReport(Report):
                 "time_ms": round(made.time_ms, 3)}
 
     def line(self, made) -> str:
+        """The grid, or for a puzzle with rules its document on one line (JSON Lines that
+        satdoku reads back)."""
+        if made.constraints:
+            import json
+            return json.dumps(self.record(made)["document"])
         return format_grid(made.puzzle, "line", self.alphabet)
 
     _MINIMAL = {True: "minimal", False: "not minimal", None: "minimality not proven"}
@@ -238,18 +281,22 @@ class GeneratedReport(Report):
     def pretty(self, made) -> str:
         grid = format_grid(made.puzzle, "pretty", self.alphabet,
                            painter(made.puzzle, color=self.color))
-        return f"{self._title(made)}\n{grid}\n\n"
+        geo = made.puzzle.geometry
+        rules = [f"  {printable(c.describe(geo))}" for c in made.constraints]
+        rules = [f"rules ({len(rules)}):"] + rules if rules else []
+        return "\n".join([self._title(made), grid] + rules) + "\n\n"
 
     def picture(self, made) -> str:
         from .svg import render_svg
-        return render_svg(made.puzzle, alphabet=self.alphabet, title=self._title(made))
+        return render_svg(made.puzzle, alphabet=self.alphabet, title=self._title(made),
+                          constraints=made.constraints)
 
 
 class CandidatesReport(Report):
     """``candidates``: (puzzle, :class:`~satdoku.tasks.candidates.Candidates` or None) per puzzle."""
 
-    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates",
-              "sat_calls", "time_ms", "message")
+    fields = ("source", "line", "name", "puzzle", "status", "count", "candidates", "counts",
+              "limit", "sat_calls", "time_ms", "message")
 
     @staticmethod
     def _text(c, alphabet: Alphabet) -> dict[str, str]:
@@ -268,10 +315,19 @@ class CandidatesReport(Report):
                    candidates=[f"{cell}={digits}" for cell, digits in
                                self._text(c, alphabet).items()],
                    sat_calls=c.sat_calls, time_ms=round(c.time_ms, 3), message=c.message)
+        if c.counts is not None:
+            name = c.grid.geometry.cell_name
+            rec.update(counts={name(cell): {alphabet.symbol(d): n for d, n in ds.items()}
+                               for cell, ds in c.counts.items()}, limit=c.limit)
         return rec
 
     def line(self, item) -> str:
         rec = self.record(item)
+        if rec["status"] in ("unique", "multiple", "unsolvable") and "counts" in rec:
+            plus = rec["limit"]
+            return " ".join(f"{cell}=" + ",".join(f"{d}:{n}{'+' * (n >= plus)}"
+                                                  for d, n in ds.items())
+                            for cell, ds in rec["counts"].items()) or rec["status"]
         if rec["status"] in ("unique", "multiple", "unsolvable"):
             return " ".join(rec["candidates"]) or rec["status"]
         return rec["status"]
@@ -280,8 +336,10 @@ class CandidatesReport(Report):
         p, c = item.puzzle, item.result
         if c is None or c.status not in ("unique", "multiple", "unsolvable"):
             status = "invalid" if c is None else c.status
-            return f"{place(p)}: {status}" + (f": {c.message}" if c and c.message else "") \
-                + "\n\n"
+            return titled(p, f"{place(p)}: {status}" + (f": {c.message}" if c and c.message
+                                                        else "")) + "\n\n"
+        if c.counts is not None:
+            return self._counts(p, c)
         alphabet = p.alphabet or alphabet_for(c.grid.size)
         texts = self._text(c, alphabet)
         geo = c.grid.geometry
@@ -291,14 +349,36 @@ class CandidatesReport(Report):
         n = geo.size
         r, bc = geo.band_shape
         rule = "-+-".join(["-" * (bc * (width + 1) - 1)] * (n // bc))
-        lines = [f"{place(p)}: {c.status}"
-                 + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
-                 + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):"]
+        lines = [titled(p, f"{place(p)}: {c.status}"
+                        + (f" ({c.count} solutions met)" if c.status == "multiple" else "")
+                        + f"; true candidates of the empty cells ({c.sat_calls} SAT calls):")]
         for row in range(n):
             if row and row % r == 0:
                 lines.append(rule)
             part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
             lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        lines += constraint_lines(p)
+        return "\n".join(lines) + "\n\n"
+
+    def _counts(self, p, c) -> str:
+        """A table: a line per empty cell, a column per digit, the solutions that put the
+        digit in the cell (``N+``: the limit or more; blank: none)."""
+        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        geo, limit = c.grid.geometry, c.limit
+        many = f"at least {limit:,}" if c.count >= limit else f"{c.count:,}"
+        head = titled(p, f"{place(p)}: {c.status} ({many} solution{'s' * (c.count != 1)}); "
+                         f"solutions with each digit in each empty cell, up to {limit:,}:")
+        digits = range(1, geo.size + 1)
+        text = {(cell, d): f"{n:,}" + ("+" if n >= limit else "")
+                for cell, ds in c.counts.items() for d, n in ds.items()}
+        width = max([len(t) for t in text.values()] + [len(alphabet.symbol(d)) for d in digits])
+        names = {cell: geo.cell_name(cell) for cell in c.counts}
+        first = max(map(len, names.values()), default=4)
+        lines = [head, "cell".ljust(first) + "".join(f" {alphabet.symbol(d):>{width}}"
+                                                      for d in digits)]
+        for cell in c.counts:
+            lines.append(names[cell].ljust(first) + "".join(
+                f" {text.get((cell, d), ''):>{width}}" for d in digits).rstrip())
         lines += constraint_lines(p)
         return "\n".join(lines) + "\n\n"
 

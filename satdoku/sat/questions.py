@@ -1,12 +1,22 @@
 """Questions beyond solving, asked of a loaded formula under assumptions: a core of givens and
-rules that cannot all hold (explain), a solution with some cells assumed (candidates), and a
-solution other than a known one (generate).
+rules that cannot all hold (explain), a solution with some cells assumed (candidates), a
+solution other than a known one (generate), and every solution, one at a time (``count --all``,
+``candidates --counts``).
 
 They need a SAT solver that takes assumptions (:data:`ASSUMPTIONS`); :class:`Questions` is
 the part of :class:`~satdoku.sat.solver.SatSolver` that asks them, through its engines.
+
+Every solution in flat memory: each solution found is ruled out by a blocking clause guarded
+by the activation literal of its *cube* (the solutions that agree on some cells); after
+:data:`CUBE_SOLUTIONS` of them, the cube is split on its next open cell, one sub-cube per
+digit (the blocking clauses so far stay in force), and each sub-cube's clauses are retired when
+it is done. So at most :data:`CUBE_SOLUTIONS` clauses per level of splitting are ever held,
+however many solutions there are, and each solution costs one solve call.
 """
 
 from __future__ import annotations
+
+from typing import Iterator
 
 from ..budget import Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
@@ -16,10 +26,13 @@ from ..model.result import Capabilities
 from .catalogue import check_for
 from .engines import FullEngine, Settled
 
-__all__ = ["Questions", "ASSUMPTIONS"]
+__all__ = ["Questions", "ASSUMPTIONS", "CUBE_SOLUTIONS"]
 
 #: What cores, solutions with a cell assumed and other solutions need of a SAT solver.
 ASSUMPTIONS = Capabilities.needs("assumptions")
+
+#: Blocking clauses one cube holds before it is split (see the module docstring).
+CUBE_SOLUTIONS = 4096
 
 
 class Questions:
@@ -106,7 +119,8 @@ class Questions:
                 engine.delete()
 
     def other_solution(self, grid: Grid, solution: Grid, *, cells: list[int] | None = None,
-                       conflicts: int | None = None) -> tuple[str, Grid | None]:
+                       conflicts: int | None = None, constraints: tuple = ()
+                       ) -> tuple[str, Grid | None]:
         """A solution of ``grid`` other than ``solution`` (a complete grid), if there is one.
 
         Args:
@@ -117,6 +131,7 @@ class Questions:
                 ``solution`` (kept while the same solution is asked about again).
             conflicts: a budget per solve call; unlike a time limit it gives the same answer
                 on every machine.
+            constraints: a variant puzzle's rules.
 
         Returns:
             ``('unique', None)`` when there is none, ``('multiple', other)``, or
@@ -134,6 +149,8 @@ class Questions:
             return "unique", None  # the reduction leaves one solution (or none) to the givens
         try:
             clues = engine.assumptions(grid)
+            if constraints:
+                clues = clues + engine.rule_acts(constraints, Budget(self.max_clauses))
             if cells is None:
                 if isinstance(engine, FullEngine):
                     tries = [clues + [engine.exclusion(solution)]]
@@ -157,3 +174,72 @@ class Questions:
         finally:
             if engine.per_puzzle:
                 engine.delete()
+
+    def solutions(self, grid: Grid, *, constraints: tuple = (),
+                  assume: tuple[tuple[int, int], ...] = (),
+                  deadline: Deadline | None = None) -> Iterator[Grid]:
+        """Every solution of ``grid`` under ``constraints`` in which each (cell, digit) of
+        ``assume`` holds, each once, as they are found (not verified: the caller checks), in
+        flat memory (see the module docstring). Raises TimeUp at the deadline; closing the
+        iterator early retires what it added to the solver.
+        """
+        deadline = deadline or NO_DEADLINE
+        self._require("count --all")
+        try:
+            engine = self._engine(grid, deadline, keep=True)
+        except Settled as settled:
+            solved = settled.solution(grid, constraints)
+            if solved is not None and all(solved.cells[c] == d for c, d in assume):
+                yield solved
+            return
+        try:
+            assumptions = engine.assumptions(grid)
+            for cell, d in assume:
+                lit = engine.varmap.lit(cell, d)
+                if lit is False:
+                    return
+                if lit is not True:
+                    assumptions.append(lit)
+            if constraints:
+                assumptions += engine.rule_acts(constraints, Budget(self.max_clauses, deadline))
+            fixed = {c for c, _ in assume}
+            open_cells = [c for c, d in enumerate(grid.cells) if not d and c not in fixed]
+            yield from self._cube(engine, grid, assumptions, open_cells, deadline)
+        finally:
+            if engine.per_puzzle or engine.broken:
+                engine.delete()
+
+    def _cube(self, engine, grid: Grid, assumptions: list[int], open_cells: list[int],
+              deadline: Deadline) -> Iterator[Grid]:
+        """The solutions under ``assumptions`` not yet ruled out, splitting on the first of
+        ``open_cells`` when :data:`CUBE_SOLUTIONS` are blocked."""
+        act = engine.fresh_var()
+        blocked = 0
+        try:
+            while True:
+                answer = self._run(engine, assumptions + [act], deadline)
+                if answer is None:
+                    raise TimeUp
+                if not answer:
+                    return
+                solution = engine.decode(engine.solver.get_model())
+                yield solution
+                block = engine.varmap.blocking(solution, grid)
+                if not block:
+                    return  # nothing open: that was the only one
+                engine.solver.add_clause([-act] + block)
+                blocked += 1
+                if blocked >= CUBE_SOLUTIONS and open_cells:
+                    lits = [engine.varmap.lit(open_cells[0], d) for d in range(1, grid.size + 1)]
+                    settled = any(lit is True for lit in lits)  # (not "True in": 1 == True)
+                    for lit in lits:
+                        if not settled and lit is not False:
+                            yield from self._cube(engine, grid, assumptions + [act, lit],
+                                                  open_cells[1:], deadline)
+                    if not settled:
+                        return
+                    # the cell is settled: split on the next one instead
+                    open_cells, blocked = open_cells[1:], 0
+        finally:
+            if not engine.broken:
+                engine.solver.add_clause([-act])

@@ -7,6 +7,13 @@ marks more) or none settles it. At most one SAT call per (cell, digit) pair that
 from the givens leaves open, usually far fewer: each solution marks a digit in every cell.
 The solutions met on the way also say whether the puzzle is unique (one met, once every pair is
 settled), multiple or unsolvable.
+
+Counts (``counts=N``, a setter's colouring of the grid): for each open cell and digit, how many
+solutions put the digit there, up to N. The solutions are enumerated once
+(:meth:`~satdoku.sat.solver.SatSolver.solutions`, each verified); when there are at most
+:data:`ONE_PASS` of them (or N, if more) every count is exact from that one pass, else each
+(cell, digit) pair whose count is still below N is counted on its own, with that digit
+assumed, up to N. A count of N means "N or more" (:attr:`Candidates.limit`).
 """
 
 from __future__ import annotations
@@ -44,17 +51,23 @@ class Candidates:
     sat_calls: int = 0
     time_ms: float = 0.0
     message: str | None = None
+    counts: dict[int, dict[int, int]] | None = None  # cell -> digit -> solutions, up to limit
+    limit: int | None = None  # the counts' limit: a count of limit means "limit or more"
 
 
 def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | None = None,
-                    deadline: Deadline | None = None,
-                    sat_solver: str | None = None) -> Candidates:
-    """The true candidates of ``grid`` (under a variant puzzle's ``constraints``).
+                    deadline: Deadline | None = None, sat_solver: str | None = None,
+                    counts: int | None = None) -> Candidates:
+    """The true candidates of ``grid`` (under a variant puzzle's ``constraints``); with
+    ``counts``, how many solutions put each of them in its cell, up to that many (see the
+    module docstring).
 
     >>> from satdoku.io.text import parse_puzzle
     >>> c = true_candidates(parse_puzzle("1..." "...." "...." "...1").grid)
     >>> c.status, c.digits[1], c.digits[5]
     ('multiple', [2, 3, 4], [2, 3, 4])
+    >>> true_candidates(parse_puzzle("1..." "...." "...." "...1").grid, counts=100).counts[1]
+    {2: 6, 3: 6, 4: 6}
     """
     start = time.perf_counter()
     deadline = deadline or Deadline(None)
@@ -73,7 +86,15 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
         for c in open_cells:
             marked[c].add(solution.cells[c])
 
+    def verified(solution: Grid) -> None:
+        problems = solution_problems(solution, grid, constraints)
+        if problems:
+            raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
+
     try:
+        if counts is not None:
+            _count(out, solver, constraints, deadline, counts, verified)
+            raise _Done
         first = solver.first_solution(grid, constraints=constraints, deadline=deadline)
         out.sat_calls += 1
         if first is not None:
@@ -95,6 +116,8 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
         out.count = len(seen)
         out.status = counted_status(out.count)
         out.digits = {c: sorted(ds) for c, ds in marked.items()}
+    except _Done:
+        pass
     except TimeUp:
         out.status, out.message = "timeout", deadline.message()
     except TooBigError as error:
@@ -108,6 +131,55 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     return out
 
 
+#: Solutions ``counts`` enumerates in one pass before it counts (cell, digit) pairs one by one
+#: (one pass costs a solve a solution; pair by pair, up to N a pair).
+ONE_PASS = 4096
+
+
+class _Done(Exception):
+    """The counts are done (they fill ``digits``, ``count`` and ``status`` themselves)."""
+
+
+def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Deadline,
+           limit: int, check) -> None:
+    """Fill ``out`` with the counts up to ``limit`` (see the module docstring); ``check``
+    verifies each solution."""
+    grid = out.grid
+    open_cells = [c for c, d in enumerate(grid.cells) if not d]
+    counts: dict[int, dict[int, int]] = {c: {} for c in open_cells}
+    total, most = 0, max(limit, ONE_PASS)
+    for solution in solver.solutions(grid, constraints=constraints, deadline=deadline):
+        check(solution)
+        total += 1
+        out.sat_calls += 1
+        if total > most:
+            break
+        for c in open_cells:
+            d = solution.cells[c]
+            counts[c][d] = counts[c].get(d, 0) + 1
+    if total > most:  # too many for one pass: count each pair below the limit on its own
+        reduction = reduce_candidates(grid, propagate=False)
+        for c in open_cells:
+            for d in bits(reduction.cand[c]):
+                if counts[c].get(d, 0) >= limit:
+                    continue
+                n = 0
+                for solution in solver.solutions(grid, constraints=constraints,
+                                                 assume=((c, d),), deadline=deadline):
+                    check(solution)
+                    n += 1
+                    if n >= limit:
+                        break
+                out.sat_calls += n + 1
+                counts[c][d] = n
+    out.counts = {c: {d: min(n, limit) for d, n in sorted(ds.items()) if n}
+                  for c, ds in counts.items()}
+    out.limit = limit
+    out.digits = {c: sorted(ds) for c, ds in out.counts.items()}
+    out.count = min(total, limit)
+    out.status = counted_status(total)
+
+
 @dataclass(frozen=True)
 class CandidatesOptions:
     """How to find the true candidates of every puzzle of a stream."""
@@ -115,6 +187,7 @@ class CandidatesOptions:
     sat_solver: str | None = None
     timeout: float | None = None
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
+    counts: int | None = None
 
     def make(self) -> "CandidatesTask":
         return CandidatesTask(self)
@@ -137,7 +210,7 @@ class CandidatesTask(Task):
             return self.invalid(puzzle)
         return Outcome(puzzle, true_candidates(
             puzzle.grid, constraints=puzzle.constraints, solver=self.solver,
-            deadline=puzzle_deadline(self.options.timeout, puzzle)))
+            deadline=puzzle_deadline(self.options.timeout, puzzle), counts=self.options.counts))
 
     def close(self) -> None:
         self.solver.close()

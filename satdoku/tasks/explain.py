@@ -17,13 +17,18 @@ Glossary:
   alone with the puzzle still unique, and a minimal set of members that still gives exactly
   one solution (found greedily: each member in turn is dropped when the rest stay unique; the
   result is minimal, since a member needed then is needed in every subset of it).
+- path (``steps=True``, for a unique puzzle, classic or variant): the steps a person could
+  follow, each forced by a minimal set of facts (:mod:`satdoku.tasks.steps`).
+- fixes (``fix=True``): the givens and candidate rules that would make a puzzle with several
+  solutions unique, ranked, or the members whose removal would let an unsolvable one have a
+  solution (:mod:`satdoku.tasks.disambiguate`).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..cnf.policy import LARGE_MIN_SIZE
@@ -37,6 +42,10 @@ from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
 from .base import Outcome, Task, puzzle_deadline
 from .solvers import solve
+from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
+                           rules_that_fix)
+from .members import Member, puzzle_members, puzzle_subset
+from .steps import StepPath, step_path
 
 __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
            "redundant_members", "NEEDS"]
@@ -44,8 +53,6 @@ __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_c
 #: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
 NEEDS = Capabilities.needs("assumptions")
 
-#: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
-Member = tuple[str, int]
 
 
 @dataclass
@@ -76,7 +83,9 @@ class Explanation:
     core_rules: list = field(default_factory=list)
     removable: list[Member] | None = None
     kept: list[Member] | None = None
-    path: list | None = None  # the solving path a person could follow (steps=True)
+    path: StepPath | None = None  # the steps a person could follow (steps=True)
+    fixes: Fixes | None = None  # what would make it unique or solvable (fix=True)
+    fix_rules: tuple = ()  # the candidate rules the fixes' rules index
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
@@ -89,23 +98,6 @@ class Explanation:
         return f"{geo.cell_name(index)}={alphabet.symbol(self.grid.cells[index])}"
 
 
-def _subset(grid: Grid, constraints: tuple, members: Iterable[Member]) -> tuple[Grid, tuple]:
-    """The puzzle with only ``members``: those givens and those rules."""
-    cells, rules = set(), []
-    for kind, index in members:
-        if kind == "given":
-            cells.add(index)
-        else:
-            rules.append(index)
-    digits = tuple(d if i in cells else 0 for i, d in enumerate(grid.cells))
-    return Grid(grid.geometry, digits), tuple(constraints[i] for i in sorted(rules))
-
-
-def _members(grid: Grid, constraints: tuple) -> list[Member]:
-    return [("given", c) for c, _ in grid.givens()] + [("rule", i)
-                                                          for i in range(len(constraints))]
-
-
 def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None,
                  constraints: tuple = ()) -> tuple[list[Member] | None, int]:
     """A minimal set of members (givens and rules) of ``grid`` under ``constraints`` that
@@ -115,7 +107,7 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
     Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
     """
     def core_of(members: list[Member]) -> list[Member] | None:
-        subset, rules = _subset(grid, constraints, members)
+        subset, rules = puzzle_subset(grid, constraints, members)
         rule_members = [m for m in members if m[0] == "rule"]
         core, witness = solver.core(subset, deadline=deadline, constraints=rules)
         if witness is not None:
@@ -131,7 +123,7 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
         return [("given", c) for c in cells] + [rule_members[i] for i in picked]
 
     calls = 1
-    core = core_of(_members(grid, constraints))
+    core = core_of(puzzle_members(grid, constraints))
     if core is None:
         return None, calls
     needed: set[Member] = set()
@@ -162,7 +154,7 @@ def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
     def unique(members: list[Member]) -> bool:
         nonlocal calls
         calls += 1
-        subset, rules = _subset(grid, constraints, members)
+        subset, rules = puzzle_subset(grid, constraints, members)
         result = solve(solver, subset, limit=2, deadline=deadline, constraints=rules)
         if result.status == "timeout":
             raise TimeUp
@@ -171,7 +163,7 @@ def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
                                 f"puzzle with a solution")
         return result.status == "unique"
 
-    members = _members(grid, constraints)
+    members = puzzle_members(grid, constraints)
     removable = [m for m in members if unique([x for x in members if x != m])]
     kept = list(members)
     for member in removable:  # only a member removable alone can go from a smaller set
@@ -185,7 +177,9 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             amo: str | None = None, timeout: float | None = None,
             deadline: Deadline | None = None, max_clauses: int | None = DEFAULT_MAX_CLAUSES,
             solver: SatSolver | None = None, constraints: tuple = (),
-            redundant: bool = False, steps: bool = False, alphabet=None) -> Explanation:
+            redundant: bool = False, steps: bool = False, alphabet=None,
+            max_rules: int | None = None, fix: bool = False,
+            fix_rules: tuple = ()) -> Explanation:
     """Explain ``grid`` (under a variant puzzle's ``constraints``).
 
     Args:
@@ -200,8 +194,13 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
             its own).
         constraints: the rules of a variant puzzle; cores and redundancy speak of them too.
         redundant: for a unique puzzle, also find which givens and rules it could do without.
-        steps: for a unique classic puzzle, also give the solving path a person could follow
-            (:func:`satdoku.native.techniques.solving_steps`, its digits in ``alphabet``).
+        steps: for a unique puzzle, also give the steps a person could follow
+            (:func:`satdoku.tasks.steps.step_path`, its digits in ``alphabet``; each step
+            combining at most ``max_rules`` rules, else a guess); the path stops at the
+            deadline with a ``timeout`` step.
+        fix: for a puzzle with several solutions, the givens (and the ``fix_rules``, candidate
+            rules) that would make it unique, ranked; for one with none, which member of its
+            core to remove (:mod:`satdoku.tasks.disambiguate`).
 
     >>> from satdoku.model.geometry import geometry
     >>> e = explain(Grid(geometry(2, 2), (1, 2, 3) + (0,) * 12 + (4,)))
@@ -220,29 +219,20 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                            message=result.message, constraints=tuple(constraints))
         try:
             if result.status == "unsolvable":
-                core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline,
-                                                    constraints=tuple(constraints))
-                if core is None:  # the solver contradicted itself
-                    raise InternalError(f"{solver.name} found a solution where it had found "
-                                        f"none")
-                expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
-                expl.core_rules = [i for kind, i in core if kind == "rule"]
+                _unsolvable(expl, solver, deadline, fix)
             elif result.status == "multiple":
                 expl.differing = result.solution.differences(result.second)
+                if fix:
+                    expl.fixes = _fixes(solver, grid, tuple(constraints), tuple(fix_rules),
+                                        deadline)
+                    expl.fix_rules = tuple(fix_rules)
             elif result.status == "unique":
-                expl.steps = solve_by_techniques(grid) if not constraints else None
-                if not constraints:
-                    native = NativeSolver().solve(grid, deadline=deadline)
-                    expl.search = {k: native.stats[k]
-                                   for k in ("nodes", "guesses", "backtracks")}
-                    if native.status == "timeout":
-                        expl.search["timeout"] = True
-                if steps and not constraints:
-                    from ..native.techniques import solving_steps
-                    expl.path = solving_steps(grid, alphabet=alphabet)
-                if redundant:
-                    expl.removable, expl.kept, expl.sat_calls = redundant_members(
-                        solver, grid, tuple(constraints), deadline=deadline)
+                _unique(expl, solver, deadline, redundant)
+                if steps:
+                    expl.path = step_path(grid, result.solution, constraints=tuple(constraints),
+                                          alphabet=alphabet, deadline=deadline,
+                                          sat_solver=sat_solver, max_clauses=max_clauses,
+                                          max_rules=max_rules)
         except TimeUp:
             expl.status, expl.message = "timeout", deadline.message()
         except TooBigError as error:
@@ -256,6 +246,47 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     return expl
 
 
+def _unsolvable(expl: Explanation, solver: SatSolver, deadline: Deadline, fix: bool) -> None:
+    """A minimal core (and with ``fix``, what removing each member leaves) into ``expl``."""
+    grid, constraints = expl.grid, expl.constraints
+    core, expl.sat_calls = minimal_core(solver, grid, deadline=deadline,
+                                        constraints=constraints)
+    if core is None:  # the solver contradicted itself
+        raise InternalError(f"{solver.name} found a solution where it had found none")
+    expl.core = [(i, grid.cells[i]) for kind, i in core if kind == "given"]
+    expl.core_rules = [i for kind, i in core if kind == "rule"]
+    if fix:
+        expl.fixes = Fixes(removals=removals_that_fix(solver, grid, constraints, core,
+                                                      deadline=deadline))
+
+
+def _unique(expl: Explanation, solver: SatSolver, deadline: Deadline, redundant: bool) -> None:
+    """What a unique puzzle takes (classic: techniques and native search), and with
+    ``redundant`` what it could do without, into ``expl``."""
+    grid, constraints = expl.grid, expl.constraints
+    if not constraints:
+        expl.steps = solve_by_techniques(grid)
+        native = NativeSolver().solve(grid, deadline=deadline)
+        expl.search = {k: native.stats[k] for k in ("nodes", "guesses", "backtracks")}
+        if native.status == "timeout":
+            expl.search["timeout"] = True
+    if redundant:
+        expl.removable, expl.kept, expl.sat_calls = redundant_members(
+            solver, grid, constraints, deadline=deadline)
+
+
+def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
+           deadline: Deadline) -> Fixes:
+    fixes = Fixes()
+    fixes.givens, fixes.sat_calls = givens_that_fix(solver, grid, constraints,
+                                                    deadline=deadline)
+    if candidates:
+        fixes.rules, calls = rules_that_fix(solver, grid, constraints, candidates,
+                                            deadline=deadline)
+        fixes.sat_calls += calls
+    return fixes
+
+
 @dataclass(frozen=True)
 class ExplainOptions:
     """How to explain every puzzle of a stream (picklable: each worker makes its own task)."""
@@ -267,6 +298,9 @@ class ExplainOptions:
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
     redundant: bool = False
     steps: bool = False
+    max_rules: int | None = None
+    fix: bool = False
+    fix_rules: tuple = ()  # candidate rules (constraints) for fix
 
     def make(self) -> "ExplainTask":
         return ExplainTask(self)
@@ -292,7 +326,16 @@ class ExplainTask(Task):
         return Outcome(puzzle, explain(puzzle.grid, deadline=puzzle_deadline(o.timeout, puzzle),
                                        solver=self.solver, constraints=puzzle.constraints,
                                        redundant=o.redundant, steps=o.steps,
-                                       alphabet=puzzle.alphabet))
+                                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
+                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses,
+                                       fix=o.fix, fix_rules=self._fix_rules(puzzle)))
+
+    def _fix_rules(self, puzzle: Puzzle) -> tuple:
+        """The candidate rules that fit ``puzzle``'s grid (a rule carries its geometry)."""
+        geo = puzzle.grid.geometry
+        return tuple(r for r in self.options.fix_rules
+                     if getattr(r, "geometry", geo) is geo and
+                     all(0 <= c < geo.ncells for c in r.cells))
 
     def close(self) -> None:
         self.solver.close()

@@ -15,7 +15,8 @@ Glossary:
 - alternative: a second solution met while digging. The cells where it differs from the
   solution are remembered; a later removal that empties all of them is known to fail without a
   SAT call.
-- minimal: no single given can be removed without losing uniqueness. A given that could not be
+- minimal: no single given can be removed without losing uniqueness (givens the caller fixes
+  are never removed, and not counted). A given that could not be
   removed once can never be removed later (fewer givens only allow more solutions), so a dig
   without symmetry, every check of which got an answer, is minimal without further work. With a
   symmetry a whole orbit was needed but perhaps not each of its cells, so each given is then
@@ -42,7 +43,7 @@ from typing import Any, Iterator
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.result import Capabilities
-from ..model.grid import Grid, is_solution
+from ..model.grid import Grid, is_solution, solution_problems
 
 __all__ = ["pattern_grid", "full_grid", "make_puzzle", "SYMMETRIES", "symmetry_orbits",
            "Generated", "Generator", "DEFAULT_CONFLICTS"]
@@ -183,6 +184,7 @@ class Generated:
     sat_calls: int
     time_ms: float
     rating: Any = None  # its satdoku.tasks.rate.Rating, when a difficulty was asked for
+    constraints: tuple = ()  # the rules it keeps (generate --rules)
 
 
 class Generator:
@@ -200,6 +202,9 @@ class Generator:
         difficulty: only puzzles whose rating (:mod:`satdoku.tasks.rate`) has this label.
         conflicts: budget of one check without ``minimal`` (None: unbounded; default
             :data:`DEFAULT_CONFLICTS`, or :data:`LARGE_CONFLICTS` above 16x16).
+        constraints: a variant puzzle's rules: every puzzle keeps them (its complete grid is
+            a random solution of them, see :meth:`random_solution`), and is unique under them.
+        givens: digits every puzzle keeps (never dug), on ``geometry``.
 
     >>> from satdoku.model.geometry import geometry
     >>> with Generator(geometry(2, 2), seed=1) as gen:
@@ -212,12 +217,17 @@ class Generator:
                  minimal: bool = False, max_clues: int | None = None,
                  sat_solver: str | None = None, encoding: str | None = None,
                  attempts: int = 1000, conflicts: int | None = -1,
-                 difficulty: str | None = None) -> None:
+                 difficulty: str | None = None, constraints: tuple = (),
+                 givens: Grid | None = None) -> None:
         from ..sat.solver import SatSolver
         from ..cnf.policy import LARGE_MIN_SIZE
         self.geometry = geometry
         self.seed = seed
-        self.orbits = symmetry_orbits(geometry, symmetry)
+        self.constraints = tuple(constraints)
+        self.givens = givens or Grid(geometry, (0,) * geometry.ncells)
+        fixed = {c for c, _ in self.givens.givens()}
+        self.orbits = [orbit for orbit in (tuple(c for c in o if c not in fixed)
+                                           for o in symmetry_orbits(geometry, symmetry)) if orbit]
         self.symmetry = symmetry
         self.minimal = minimal
         self.max_clues = max_clues
@@ -235,6 +245,7 @@ class Generator:
                 raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
                                   f"{', '.join(name for _, name in LABELS)}")
             self.rater = Rater(sat_solver, encoding=encoding)
+        self.ratings: dict[tuple[int, ...], Any] = {}
         self.made = 0
         self.calls = 0
 
@@ -253,17 +264,20 @@ class Generator:
                 continue
             if self.max_clues is not None and puzzle.nclues > self.max_clues:
                 continue
-            if not is_solution(solution, puzzle):
+            if not self._fits(solution, puzzle):
                 raise InternalError("a generated puzzle does not fit its own solution")
             rating = None
             if self.rater is not None:
-                rating = self.rater.rate(puzzle)
+                rating = self.ratings.get(puzzle.cells)
+                if rating is None:  # (rules can leave few puzzles: each is rated once)
+                    rating = self.ratings[puzzle.cells] = self.rater.rate(
+                        puzzle, constraints=self.constraints)
                 if rating.label != self.difficulty:
                     continue
             self.made += 1
             return Generated(puzzle, solution, self.made, self.seed, self.symmetry, minimal,
                              attempt, self.calls - calls, (time.perf_counter() - start) * 1000,
-                             rating)
+                             rating, self.constraints)
         wanted = ("minimal " if self.minimal else "") + (
             f"{self.difficulty} " if self.difficulty else "") + "puzzle" + (
             f" with at most {self.max_clues} clues" if self.max_clues is not None else "")
@@ -272,11 +286,17 @@ class Generator:
         raise SolverError(f"no {wanted} found in {self.attempts} grids; allow more attempts "
                           f"(--attempts) or relax the conditions")
 
+    def _fits(self, solution: Grid, grid: Grid) -> bool:
+        return not solution_problems(solution, grid, self.constraints)
+
     def random_solution(self) -> Grid:
         """A random complete grid: the boxes on the diagonal filled at random (they share no
         house), completed by the SAT solver (a fresh fill when that is impossible, as it can be
-        on small grids), then shuffled."""
+        on small grids), then shuffled. With rules, givens or irregular regions, which
+        shuffling would not keep: :meth:`_random_solution_of_rules`."""
         geo, rng = self.geometry, self.rng
+        if self.constraints or self.givens.nclues or not geo.is_boxed:
+            return self._random_solution_of_rules()
         r, c, n = geo.box_rows, geo.box_cols, geo.size
         for _ in range(1000):
             cells = [0] * geo.ncells
@@ -297,11 +317,48 @@ class Generator:
                 return _shuffled(result.solution, rng)
         raise InternalError("no random start grid could be completed")
 
+    def _random_solution_of_rules(self) -> Grid:
+        """A random solution of the rules and givens: N cells taken in random order each get a
+        random digit that still leaves a solution (the solver's solution follows along)."""
+        geo, rng = self.geometry, self.rng
+        cells = list(self.givens.cells)
+        solution = self._solve_rules(cells)
+        if solution is None:
+            raise SolverError("the rules and givens have no solution")
+        free = [c for c, d in enumerate(cells) if not d]
+        rng.shuffle(free)
+        for cell in free[:geo.size]:
+            digits = list(range(1, geo.size + 1))
+            rng.shuffle(digits)
+            for d in digits:
+                if d == solution.cells[cell]:
+                    break
+                cells[cell] = d
+                found = self._solve_rules(cells)
+                if found is not None:
+                    solution = found
+                    break
+            cells[cell] = solution.cells[cell]
+        return solution
+
+    def _solve_rules(self, cells: list[int]) -> Grid | None:
+        grid = Grid(self.geometry, tuple(cells))
+        result = self.solver.solve(grid, constraints=self.constraints)
+        self.calls += 1
+        if result.status == "refused":
+            raise TooBigError(result.message)
+        if result.status != "solved":
+            return None
+        if not self._fits(result.solution, grid):
+            raise InternalError(f"{self.solver.name} gave a wrong solution of the rules")
+        return result.solution
+
     def dig(self, solution: Grid) -> tuple[Grid, bool | None]:
         """A puzzle of ``solution`` with orbits removed in random order while it stays unique,
         and whether it is minimal (see the module docstring)."""
         cells = list(solution.cells)
         alternatives: list[frozenset[int]] = []
+        fixed = {c for c, _ in self.givens.givens()}
         open_cells: set[int] = set()
         unknown = False
         orbits = self.orbits[:]
@@ -326,7 +383,7 @@ class Generator:
             return puzzle, True
         # Each orbit left was needed as a whole; test its cells one at a time.
         for cell, _ in puzzle.givens():
-            if any(alt <= open_cells | {cell} for alt in alternatives):
+            if cell in fixed or any(alt <= open_cells | {cell} for alt in alternatives):
                 continue
             cells[cell] = 0
             answer = self._check(cells, solution, alternatives, (cell,))
@@ -346,9 +403,10 @@ class Generator:
         self.calls += len(emptied)
         grid = Grid(self.geometry, tuple(cells))
         answer, other = self.solver.other_solution(grid, solution, cells=list(emptied),
-                                                   conflicts=self.conflicts)
+                                                   conflicts=self.conflicts,
+                                                   constraints=self.constraints)
         if other is not None:
-            if not is_solution(other, grid) or other == solution:
+            if not self._fits(other, grid) or other == solution:
                 raise InternalError(f"{self.solver.name} gave a wrong second solution")
             alternatives.append(frozenset(solution.differences(other)))
         return answer

@@ -22,6 +22,11 @@ diabolical 5 to 7       tens of guesses and of conflicts
 extreme    7 and up     hundreds of guesses, a hundred conflicts or more
 ========== ============ ==================================================================
 
+A variant puzzle is scored on the same scale from its step path (:mod:`satdoku.tasks.steps`:
+the rules the hardest step combines, and how many steps come near it; see
+:func:`satdoku.tasks.steps.path_score`): the techniques know no variant rule, and native search
+may not exhaust a variant puzzle's tree in any time worth waiting.
+
 Scores are deterministic: the same puzzle gets the same score on every run and machine.
 """
 
@@ -46,6 +51,7 @@ from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.techniques import Steps
+    from .steps import StepPath
 
 __all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "summarize",
            "NEEDS"]
@@ -70,6 +76,7 @@ class Rating:
     solution: Grid | None = None
     time_ms: float = 0.0
     message: str | None = None
+    path: StepPath | None = None  # a variant puzzle's step path, which its score comes from
 
 
 @dataclass(frozen=True)
@@ -95,9 +102,9 @@ class Rater(Task):
 
     ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``); a
     native search that runs out leaves its guesses so far, a lower bound, and the rating says
-    so in ``message``. A variant puzzle is counted under its rules, and scored by its SAT
-    conflicts alone (the human techniques know no variant rule, and native search may not
-    exhaust a variant puzzle's tree in any time worth waiting); the rating says so.
+    so in ``message``. A variant puzzle is counted under its rules and scored by its step
+    path (see the module docstring); a path the time limit stops gives a lower bound, and the
+    rating says so.
 
     >>> from satdoku.io.text import parse_puzzle
     >>> easy = parse_puzzle("1..4.4..2..3...1").grid
@@ -134,13 +141,8 @@ class Rater(Task):
                           message=result.message)
         conflicts = result.stats.get("conflicts", 0)
         if constraints:
-            # The human techniques know no variant rule, and native search may not exhaust a
-            # variant puzzle's tree in any time worth waiting: conflicts alone, and it says so.
-            score = round(math.log10(1 + conflicts), 2)
-            rating = Rating("unique", score, label_for(score), None, 0, 0, conflicts,
-                            result.solution, message="a variant puzzle: the score counts SAT "
-                            "conflicts only (the techniques and search guesses cover classic "
-                            "puzzles)")
+            rating = self._by_path(grid, result.solution, constraints, deadline)
+            rating.conflicts = conflicts
             rating.time_ms = (time.perf_counter() - start) * 1000
             return rating
         from ..native.techniques import solve_by_techniques
@@ -158,6 +160,24 @@ class Rater(Task):
             rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
                               f"and so is the score")
         rating.time_ms = (time.perf_counter() - start) * 1000
+        return rating
+
+
+    def _by_path(self, grid: Grid, solution: Grid, constraints: tuple,
+                 deadline: Deadline) -> Rating:
+        """The rating of a variant puzzle, from its step path."""
+        from ..errors import TooBigError
+        from .steps import path_score, step_path
+        o = self.options
+        try:
+            path = step_path(grid, solution, constraints=constraints, deadline=deadline,
+                             sat_solver=o.sat_solver, max_clauses=o.max_clauses)
+        except TooBigError as error:
+            return Rating("refused", message=error.message)
+        score = path_score(path)[2]
+        rating = Rating("unique", score, label_for(score), solution=solution, path=path)
+        if path.status == "timeout":
+            rating.message = "the steps stopped at the time limit: the score is a lower bound"
         return rating
 
 

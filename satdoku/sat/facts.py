@@ -1,0 +1,268 @@
+"""Deductions from facts: one formula whose every fact can be switched on and off, and the three
+questions a step-by-step explanation asks of it.
+
+Glossary (adds to :mod:`satdoku.sat.engines`):
+
+- fact: a rule (a house, one rule of a variant puzzle, or one group of a rule made of groups)
+  or what is known of one cell (its digit, or the candidates left to it). Each fact's clauses
+  are guarded by a *selector*, a variable of its own: ``[-s, ...]``. Assuming ``s`` switches
+  the fact on; left out, the solver sets ``s`` false and the fact says nothing. Only "each cell
+  holds exactly one digit" is always on.
+- conclusion: a literal over the cell variables (``x`` "cell holds d", ``-x`` "it does not").
+  Facts *force* a conclusion when the facts with its negation have no solution.
+- core: the facts (selectors) of the solver's final conflict when the negated conclusion was
+  assumed with them (``get_core``): facts that force it, not necessarily a minimal set.
+  :meth:`FactSolver.shrink` drops members one at a time while the rest still force it
+  (the deletion method of :func:`satdoku.tasks.explain.minimal_core`): every member of the result
+  is needed.
+
+One solver serves a whole explanation: cell facts get a new selector whenever a cell's
+candidates change (the old one is simply no longer assumed), so nothing is ever rebuilt.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Iterable, Iterator, Sequence
+
+from pysat.solvers import Solver as PysatSolver
+
+from ..budget import DEFAULT_MAX_CLAUSES, Budget
+from ..cnf.rules import RuleContext, encode_rules
+from ..cnf.varmap import full_map
+from ..deadline import NO_DEADLINE, Deadline
+from ..errors import OptionError
+from ..model.geometry import Geometry
+from .catalogue import check_sat_solver
+from .clock import pysat_call
+
+__all__ = ["FactSolver", "MAX_WITNESSES", "FACTS_SAT_SOLVER"]
+
+#: The SAT solver of facts unless one is named: it follows the phases it is given
+#: (``set_phases``), which :meth:`FactSolver.forced` steers with, where CaDiCaL does not
+#: (docs/setters-guide.md).
+FACTS_SAT_SOLVER = "minisat22"
+
+#: Conflicts between two looks at the deadline inside one solve call.
+CONFLICT_SLICE = 2_000
+
+#: Witnesses :meth:`FactSolver.forced` keeps for one caller (the oldest go first).
+MAX_WITNESSES = 64
+
+
+class FactSolver:
+    """The facts of one puzzle as guarded clauses in one python-sat solver (see the module
+    docstring).
+
+    Args:
+        geometry: the grid.
+        rules: the rule facts, each an object with ``encode(ctx)`` and ``describe(geometry)``
+            (:mod:`satdoku.rules`; a house is an ``ExtraRegion`` of its cells); their
+            selectors are :attr:`rule_selectors`, in order.
+        sat_solver: a python-sat solver that takes assumptions (default
+            :data:`FACTS_SAT_SOLVER`).
+        max_clauses, deadline: the limits building the rules keeps (TooBigError, TimeUp);
+            every question stops at ``deadline`` too (TimeUp).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.rules import Killer
+    >>> with FactSolver(geometry(2, 2), [Killer((0, 1), 3)]) as s:
+    ...     cage = s.rule_selectors[0]
+    ...     s.forced([cage], [-s.lit(0, 3), -s.lit(0, 4), -s.lit(0, 1)])
+    [-3, -4]
+    """
+
+    def __init__(self, geometry: Geometry, rules: Sequence, *, sat_solver: str | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                 deadline: Deadline = NO_DEADLINE) -> None:
+        self.geometry = geometry
+        self.deadline = deadline
+        info = check_sat_solver(sat_solver or FACTS_SAT_SOLVER)
+        if not info.budget:
+            raise OptionError(f"{info.name} cannot keep a conflict budget, which explaining "
+                              f"steps needs; choose another SAT solver")
+        self.varmap = full_map(geometry)
+        n = geometry.size
+        self.top = n ** 3
+        self.solver = PysatSolver(name=info.name)
+        self.calls = 0  # solve calls made, for the record
+        clauses = [list(range(c * n + 1, c * n + n + 1)) for c in range(geometry.ncells)]
+        clauses += [[-a, -b] for c in range(geometry.ncells)
+                    for a in range(c * n + 1, c * n + n + 1) for b in range(a + 1, c * n + n + 1)]
+        pysat_call(self.solver.append_formula, clauses)
+        budget = Budget(max_clauses, deadline, used=len(clauses))
+        ctx = RuleContext(self.varmap, self.top, budget, fresh=self._fresh)
+        self.rule_selectors: list[int] = []
+
+        def add(rule: object, rule_clauses: list[list[int]]) -> None:
+            selector = self._fresh()
+            pysat_call(self.solver.append_formula, [[-selector] + c for c in rule_clauses])
+            self.rule_selectors.append(selector)
+
+        encode_rules(rules, ctx, add)
+        self._cells: dict[tuple[int, int], int] = {}
+        self._cell_of: dict[int, tuple[int, int]] = {}  # selector -> (cell, mask)
+        self._current: dict[int, tuple[int, int]] = {}  # cell -> its latest (cell, mask)
+        self._current_sel: dict[int, int] = {}
+        self.effort: int | None = None  # conflicts a question may take (None: any number)
+
+    def _fresh(self) -> int:
+        self.top += 1
+        return self.top
+
+    def lit(self, cell: int, d: int) -> int:
+        """The literal "``cell`` holds ``d``"."""
+        return cell * self.geometry.size + d
+
+    def cell_fact(self, cell: int, mask: int) -> int:
+        """The selector of "``cell`` holds one of the digits of ``mask``" (a candidate bitmask;
+        one bit: its digit), made on first use. A cell's candidates only ever shrink along a
+        path, so a new mask retires the cell's previous fact for good (a unit clause, which
+        the solver then simplifies away)."""
+        key = (cell, mask)
+        selector = self._cells.get(key)
+        if selector is None:
+            old = self._current.get(cell)
+            if old is not None:  # a cell's candidates only shrink: the old fact is done with
+                del self._cells[old], self._cell_of[self._current_sel[cell]]
+                pysat_call(self.solver.add_clause, [-self._current_sel[cell]])
+            selector = self._cells[key] = self._fresh()
+            self._cell_of[selector] = key
+            self._current[cell], self._current_sel[cell] = key, selector
+            n = self.geometry.size
+            if mask & (mask - 1) == 0:
+                clauses = [[-selector, self.lit(cell, mask.bit_length())]]
+            else:
+                clauses = [[-selector, -self.lit(cell, d)] for d in range(1, n + 1)
+                           if not mask >> (d - 1) & 1]
+            pysat_call(self.solver.append_formula, clauses)
+        return selector
+
+    def _solve(self, assumptions: list[int]) -> bool | None:
+        """One solve call under ``assumptions``; None when :attr:`effort` conflicts did not
+        settle it. Questions about facts are small (a few milliseconds on 9x9), so the deadline
+        is looked at between calls and, within one, every :data:`CONFLICT_SLICE` conflicts (a
+        watchdog thread armed per call cost more than the calls themselves)."""
+        self.calls += 1
+        solver, deadline = self.solver, self.deadline
+        if self.effort is not None:
+            deadline.check()
+            solver.conf_budget(self.effort)
+            return pysat_call(solver.solve_limited, assumptions=assumptions)
+        if deadline.unlimited:
+            return pysat_call(solver.solve, assumptions=assumptions)
+        while True:
+            deadline.check()
+            solver.conf_budget(CONFLICT_SLICE)
+            answer = pysat_call(solver.solve_limited, assumptions=assumptions)
+            if answer is not None:
+                return answer
+
+    @contextlib.contextmanager
+    def limited(self, effort: int | None) -> Iterator[None]:
+        """Within the block, a question that takes more than ``effort`` conflicts gets no
+        answer: a conclusion is then not counted as forced (None: no limit)."""
+        before, self.effort = self.effort, effort
+        try:
+            yield
+        finally:
+            self.effort = before
+
+    def forced(self, facts: Sequence[int], conclusions: Iterable[int],
+               witnesses: list[tuple[int, ...]] | None = None) -> list[int]:
+        """The ``conclusions`` (literals) that ``facts`` (selectors) force, in their order.
+
+        Those unit propagation from the facts reaches are forced at once. A *witness* (a
+        complete grid, one digit a cell, that keeps the rules among ``facts``: the caller's
+        ``witnesses``, which this call extends) that also keeps their cell facts shows every
+        conclusion it breaks not to be forced. Each conclusion left is asked of the solver
+        with its negation assumed: no solution means forced, and a solution is one more
+        witness. Witnesses carried from one question to the next over the same rules (the
+        cells' candidates only ever shrink) spare most calls.
+        """
+        conclusions = list(conclusions)
+        facts = list(facts)
+        ok, implied = pysat_call(self.solver.propagate, assumptions=facts)
+        if not ok:  # the facts contradict each other: they force anything
+            return conclusions
+        sure = set(implied)
+        left = [c for c in conclusions if c not in sure]
+        if not left:
+            return conclusions
+        witnesses = [] if witnesses is None else witnesses
+        limits = [self._cell_of[f] for f in facts if f in self._cell_of]
+        n = self.geometry.size
+        witnesses[:] = [w for w in witnesses
+                        if all(mask >> (w[cell] - 1) & 1 for cell, mask in limits)]
+        true: set[int] = set()  # the cell literals some witness makes true
+        for w in witnesses:
+            true.update(cell * n + d for cell, d in enumerate(w))
+        hint = True
+        for c in left:
+            if c < 0 and -c in true or c > 0 and any(w[(c - 1) // n] != (c - 1) % n + 1
+                                                   for w in witnesses):
+                continue  # a witness breaks it
+            if hint:  # steer the solver towards solutions that break conclusions left
+                pysat_call(self.solver.set_phases, [-x for x in left if -x not in true])
+            answer = self._solve(facts + [-c])
+            if answer:
+                w = self.varmap.decode(self.solver.get_model()).cells
+                witnesses.append(w)
+                true.update(cell * n + d for cell, d in enumerate(w))
+                hint = True
+            elif answer is not None:
+                sure.add(c)
+                hint = False
+        del witnesses[:-MAX_WITNESSES]
+        return [c for c in conclusions if c in sure]
+
+    def forces(self, facts: Sequence[int], conclusion: int) -> bool:
+        """True when ``facts`` force ``conclusion`` (and, within :meth:`limited`, the solver
+        proved it in time)."""
+        return self._solve(list(facts) + [-conclusion]) is False
+
+    def core(self, facts: Sequence[int], conclusion: int) -> list[int] | None:
+        """Facts among ``facts`` that force ``conclusion`` (the solver's core, in the order of
+        ``facts``), or None when ``facts`` do not force it."""
+        if self._solve(list(facts) + [-conclusion]) is not False:
+            return None
+        core = set(self.solver.get_core() or ())
+        return [f for f in facts if f in core]
+
+    def shrink(self, facts: Sequence[int], conclusion: int, *,
+               keep: Iterable[int] = ()) -> tuple[list[int], bool]:
+        """A subset of ``facts`` (which force ``conclusion``) that still forces it, and whether
+        it is proven minimal. Members are tried for removal from the last one back (those in
+        ``keep`` are never tried), so earlier members are kept where there is a choice; each
+        smaller set that still forces it is replaced by its core. Within :meth:`limited`, a
+        member whose removal the solver could not settle in time is kept, and the subset is
+        then not proven minimal (it still forces the conclusion: only proven cores replace
+        it)."""
+        kept = set(keep)
+        current = self.core(facts, conclusion)
+        if current is None:
+            raise ValueError("the facts do not force the conclusion")
+        needed: set[int] = set()
+        proven = True
+        while True:
+            untested = [f for f in reversed(current) if f not in needed and f not in kept]
+            if not untested:
+                return current, proven
+            member = untested[0]
+            rest = [f for f in current if f != member]
+            answer = self._solve(rest + [-conclusion])
+            if answer is False:
+                core = set(self.solver.get_core() or ())
+                current = [f for f in rest if f in core]
+            else:
+                needed.add(member)
+                proven &= answer is not None
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> "FactSolver":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

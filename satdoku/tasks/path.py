@@ -1,0 +1,312 @@
+"""The vocabulary of step paths (:mod:`satdoku.tasks.steps`): rule facts, steps, paths, the
+candidates board they are taken on, and how hard a step and a path are.
+
+Glossary (adds to :mod:`satdoku.sat.facts`):
+
+- candidates: the digits each cell may still hold (bitmasks, :mod:`satdoku.model.digits`): at
+  first the givens, their digits struck from the cells that share a house with them. Every
+  placement strikes its digit from its house peers silently, as a person's pencil marks do;
+  every other change is a step.
+- rule fact: a house (``row 3``, ``box 5``), a rule of the puzzle (``killer cage r1c1-r2c1 =
+  9``), or a part of a rule made of independent parts (``rule 1-5-9 at r3c1-...-r3c9``);
+  cell fact: what the candidates say of one cell when the step is taken (``r4c4=9``,
+  ``r4c5 in {1,2,5}``).
+- step: placements or eliminations, and the facts that force them all; each fact is needed
+  (drop one and the rest no longer force them all). Its size is how many facts it cites.
+- level: how hard a step is (:func:`step_level`); a path's score (:func:`path_score`) is on
+  the scale of :mod:`satdoku.tasks.rate`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..budget import Budget
+from ..model.alphabet import Alphabet
+from ..model.digits import bit, bits, full_mask
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+
+__all__ = ["STEP_KINDS", "RuleFact", "Piece", "rule_facts", "Step", "StepPath", "Board",
+           "step_level", "path_score"]
+
+
+#: What a :class:`Step` can be, easiest first: the classic techniques, a deduction from one
+#: rule, from a combination of rules, and what ends a path early.
+STEP_KINDS = ("naked single", "hidden single", "naked pair", "naked triple", "naked quad",
+              "hidden pair", "hidden triple", "hidden quad", "pointing", "claiming",
+              "one rule", "combination", "guess", "timeout")
+
+
+@dataclass(frozen=True)
+class RuleFact:
+    """One rule fact: its name, its cells, and what encodes it (an object with ``encode(ctx)``
+    and ``describe(geometry)``: a :mod:`satdoku.rules` constraint, an ``ExtraRegion`` for a
+    house, a :class:`Piece` for a part of a rule). ``house`` is the house number of a house,
+    ``constraint`` the index of the puzzle's rule it is (part of)."""
+
+    name: str
+    cells: tuple[int, ...]
+    rule: Any
+    house: int | None = None
+    constraint: int | None = None
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One connected part of a rule's clauses (cells and auxiliary variables linked by
+    clauses), kept as clauses: cell variables as they are, auxiliary ones numbered from
+    ``N**3 + 1`` and made fresh again by :meth:`encode`."""
+
+    name: str
+    cells: tuple[int, ...]
+    clauses: tuple[tuple[int, ...], ...]
+
+    def describe(self, geometry: Geometry) -> str:
+        return self.name
+
+    def clause_estimate(self, size: int) -> int:
+        return len(self.clauses)
+
+    def encode(self, ctx) -> list[list[int]]:
+        n3 = ctx.size ** 3
+        fresh: dict[int, int] = {}
+
+        def var(v: int) -> int:
+            if v <= n3:
+                cell, d0 = divmod(v - 1, ctx.size)
+                return ctx.var(cell, d0 + 1)
+            if v not in fresh:
+                fresh[v] = ctx.fresh()
+            return fresh[v]
+        return [[var(lit) if lit > 0 else -var(-lit) for lit in clause]
+                for clause in self.clauses]
+
+
+def _pieces(rule: Any, geometry: Geometry, budget: Budget) -> list[tuple[tuple[int, ...], list]]:
+    """The connected parts of ``rule``'s clauses (a cell's variables are one node, as the
+    cell holds one digit): (cells, clauses) each, in cell order. Encoding it keeps
+    ``budget``."""
+    from ..cnf.rules import RuleContext, encode_rules
+    from ..cnf.varmap import full_map
+    n = geometry.size
+    n3 = n ** 3
+    clauses: list[list[int]] = []
+    encode_rules((rule,), RuleContext(full_map(geometry), n3, budget),
+                 lambda _, encoded: clauses.extend(encoded))
+    parent: dict[int, int] = {}
+
+    def root(v: int) -> int:
+        parent.setdefault(v, v)
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    def node(lit: int) -> int:  # a cell's variables are one node: the cell (as -1 - cell)
+        v = abs(lit)
+        return v if v > n3 else -1 - (v - 1) // n
+
+    for clause in clauses:
+        first = root(node(clause[0]))
+        for lit in clause[1:]:
+            parent[root(node(lit))] = first
+    parts: dict[int, tuple[set[int], list]] = {}
+    for clause in clauses:
+        cells, group = parts.setdefault(root(node(clause[0])), (set(), []))
+        group.append(tuple(clause))
+        cells.update((abs(lit) - 1) // n for lit in clause if abs(lit) <= n3)
+    return sorted(((tuple(sorted(cells)), group) for cells, group in parts.values()),
+                  key=lambda part: part[0])
+
+
+def rule_facts(geometry: Geometry, constraints: tuple = (),
+               budget: Budget | None = None) -> list[RuleFact]:
+    """The rule facts of a puzzle: its houses (rows, columns, boxes), then its rules. A rule
+    over more than two houses' worth of cells whose clauses fall into parts that share no
+    cell and no variable (the groups of ``disjoint-groups``, the rows of ``rule-159``) is a
+    fact per part, named by its cells: a step then cites the part it uses, and a change in
+    one part leaves the others' deductions standing. Splitting a rule keeps ``budget``
+    (the clause limit and the deadline: TooBigError, TimeUp).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.rules import DisjointGroups
+    >>> facts = rule_facts(geometry(2, 2), (DisjointGroups(geometry(2, 2)),))
+    >>> len(facts), facts[12].name
+    (16, 'disjoint groups at r1c1-r1c3-r3c1-r3c3')
+    """
+    from ..rules import ExtraRegion
+    from ..rules.base import cell_span
+    out = [RuleFact(geometry.house_name(h), cells, ExtraRegion(cells), house=h)
+           for h, cells in enumerate(geometry.houses)]
+    for i, rule in enumerate(constraints):
+        name = rule.describe(geometry)
+        wide = len(rule.cells) > 2 * geometry.size
+        parts = _pieces(rule, geometry, budget or Budget()) if wide else []
+        if len(parts) < 2:
+            out.append(RuleFact(name, tuple(rule.cells), rule, constraint=i))
+            continue
+        for cells, clauses in parts:
+            piece = Piece(f"{name} at {cell_span(geometry, cells)}", cells, tuple(clauses))
+            out.append(RuleFact(piece.name, cells, piece, constraint=i))
+    return out
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a path (:func:`step_path`).
+
+    - ``technique``: one of :data:`STEP_KINDS`; ``reason``: why, in words.
+    - ``placed``: (cell, digit) placed; ``eliminated``: (cell, digits) struck.
+    - ``rules``: the rule facts cited (indices into the path's :attr:`StepPath.rules`);
+      ``cells``: the cell facts cited, (cell, candidate bitmask at the time).
+    - ``houses``: the houses a classic technique names (house numbers).
+    - ``minimal``: False when a combination's facts could not all be proven needed within the
+      solver's effort (:mod:`satdoku.tasks.deduce`): they force the step, but one might go.
+    """
+
+    step: int
+    technique: str
+    reason: str
+    placed: tuple[tuple[int, int], ...] = ()
+    eliminated: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    rules: tuple[int, ...] = ()
+    cells: tuple[tuple[int, int], ...] = ()
+    houses: tuple[int, ...] = ()
+    minimal: bool = True
+    path: "StepPath | None" = field(default=None, repr=False, compare=False)
+
+    @property
+    def size(self) -> int:
+        """How many facts the step cites."""
+        return len(self.rules) + len(self.cells)
+
+    @property
+    def text(self) -> str:
+        """``'hidden single: r3c7 = 5, the only place for 5 in box 3'``."""
+        return f"{self.technique}: {self.reason}"
+
+    def fact_names(self) -> list[str]:
+        """The facts cited, rules first: ``['box 5', 'r4c4=9', 'r4c5 in {1,2,5}']``."""
+        path = self.path
+        return [path.rules[r].name for r in self.rules] + [path.cell_text(c, m)
+                                                          for c, m in self.cells]
+
+    def as_dict(self) -> dict:
+        """A JSON-ready dict: cells by name (``r3c7``), digits as symbols, facts by name."""
+        path = self.path
+        name, symbol = path.geometry.cell_name, path.alphabet.symbol
+        return {"step": self.step, "technique": self.technique,
+                "placed": {name(c): symbol(d) for c, d in self.placed},
+                "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
+                "facts": {"rules": [path.rules[r].name for r in self.rules],
+                          "cells": {name(c): [symbol(d) for d in bits(m)] for c, m in self.cells}},
+                "size": self.size, "minimal": self.minimal, "level": step_level(self),
+                "reason": self.reason}
+
+
+@dataclass
+class StepPath:
+    """The steps of one puzzle and what they speak of; ``status`` is ``solved`` (the steps
+    reach the solution), ``timeout`` (the time ran out first) or ``guess`` (a step needed
+    more rules than allowed: the path guessed, and goes on after the guess)."""
+
+    geometry: Geometry
+    alphabet: Alphabet
+    rules: list[RuleFact]
+    steps: list[Step] = field(default_factory=list)
+    status: str = "solved"
+    sat_calls: int = 0
+    max_rules: int | None = None
+
+    def cell_text(self, cell: int, mask: int) -> str:
+        """``'r4c4=9'`` for one candidate, ``'r4c5 in {1,2,5}'`` for several."""
+        digits = [self.alphabet.symbol(d) for d in bits(mask)]
+        name = self.geometry.cell_name(cell)
+        return f"{name}={digits[0]}" if len(digits) == 1 else f"{name} in {{{','.join(digits)}}}"
+
+    def digits_text(self, digits) -> str:
+        return ", ".join(self.alphabet.symbol(d) for d in digits)
+
+    def conclusion_text(self, placed, eliminated) -> str:
+        """``'r4c5 != 7, 8; r4c6 != 7'`` or ``'r3c7 = 5'``."""
+        name = self.geometry.cell_name
+        parts = [f"{name(c)} = {self.alphabet.symbol(d)}" for c, d in placed]
+        parts += [f"{name(c)} != {self.digits_text(ds)}" for c, ds in eliminated]
+        return "; ".join(parts)
+
+
+def step_level(step: Step) -> float:
+    """How hard a step is: 0 a naked single, 1 a hidden single, and ``2 + log2(rules)`` for a
+    deduction from rules (2 for one rule, 3 for two, 4 for four: each doubling of the rules
+    combined adds one); a guess as the rules it stands in for (``max_rules + 1``), a
+    ``timeout`` record 0. See :func:`path_score`."""
+    if step.technique in ("naked single", "timeout"):
+        return 0.0
+    if step.technique == "hidden single":
+        return 1.0
+    rules = len(step.rules)
+    if step.technique == "guess":
+        rules = (step.path.max_rules or 0) + 1 if step.path is not None else 1
+    return round(2 + math.log2(max(rules, 1)), 2)
+
+
+def path_score(path: StepPath) -> tuple[float, int, float]:
+    """(the hardest step's level, how many steps come near it, the score).
+
+    ``score = level + log10(1 + near)``, where *near* counts the steps beyond singles that
+    combine more than half as many rules as the hardest one (so a path whose hardest steps
+    take two rules counts those, not its one-rule steps). On the scale of
+    :mod:`satdoku.tasks.rate` (labels in :mod:`satdoku.model.difficulty`): a path of singles
+    scores 0 or 1 as the techniques do, one subset 2.3, a few locked candidates about 3, and
+    the long combinations hard classic puzzles need 6 to 8 (the calibration against classic
+    ratings is in docs/setters-guide.md).
+    """
+    levels = [step_level(s) for s in path.steps]
+    top = max(levels, default=0.0)
+    if top < 2:
+        return top, levels.count(top), top
+    rules = [len(s.rules) for s, level in zip(path.steps, levels) if level >= 2]
+    hardest = max(rules)
+    near = sum(1 for r in rules if 2 * r > hardest)
+    return top, near, round(top + math.log10(1 + near), 2)
+
+
+class Board:
+    """Candidates along a path: ``cand`` bitmasks, ``placed`` flags, and which cells changed
+    since :meth:`changes` was last asked."""
+
+    def __init__(self, grid: Grid) -> None:
+        geo = self.geometry = grid.geometry
+        self.cand = [full_mask(geo.size)] * geo.ncells
+        self.placed = [False] * geo.ncells
+        self.changed: set[int] = set(range(geo.ncells))
+        for cell, d in grid.givens():
+            self.cand[cell] = bit(d)
+        for cell, d in grid.givens():
+            self.place(cell, d)
+
+    def place(self, cell: int, d: int) -> None:
+        b = bit(d)
+        self.cand[cell] = b
+        self.placed[cell] = True
+        self.changed.add(cell)
+        cand, placed = self.cand, self.placed
+        for p in self.geometry.peers[cell]:
+            if not placed[p] and cand[p] & b:
+                cand[p] &= ~b
+                self.changed.add(p)
+
+    def strike(self, cell: int, digits) -> None:
+        for d in digits:
+            self.cand[cell] &= ~bit(d)
+        self.changed.add(cell)
+
+    def changes(self) -> set[int]:
+        changed, self.changed = self.changed, set()
+        return changed
+
+    def open_cells(self) -> list[int]:
+        return [c for c, done in enumerate(self.placed) if not done]

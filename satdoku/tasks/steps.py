@@ -1,0 +1,130 @@
+"""A path of steps a person could follow to solve any puzzle, classic or variant, each step
+justified by a minimal set of facts that forces it.
+
+The words (candidates, rule and cell facts, steps, levels) are those of
+:mod:`satdoku.tasks.path`.
+
+Each step is the easiest deduction found, tier by tier (:mod:`satdoku.tasks.deduce`):
+
+1. singles, without SAT: a cell with one candidate left (naked single), a digit with one place
+   left in a house (hidden single; boxes, then rows, then columns);
+2. one rule with the candidates of its cells, fewest facts first: for a house these are the
+   subsets (naked and hidden pairs, triples, quads), for a killer cage its sums;
+3. two rules that share a cell: locked candidates (a box and a line), a cage and its box;
+4. combinations of more rules, fewest rules first, then fewest facts.
+
+The classic techniques are named where a step is one (:func:`satdoku.tasks.deduce.name_step`);
+the other steps say which rules and which cells they rest on. The path is the same for classic
+and variant puzzles (a classic puzzle is a puzzle with no rules). The solution is known before
+the path starts (explain finds it first), so only candidates that are not the solution's are
+ever asked about, and a unique puzzle always has a next step, however many rules it takes:
+``max_rules`` turns a step that needs more rules into a *guess* (the solution's digit placed
+in the open cell with fewest candidates), so that the path says where logic of that size ends.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..budget import DEFAULT_MAX_CLAUSES, Budget
+from ..deadline import NO_DEADLINE, Deadline, TimeUp
+from ..model.alphabet import Alphabet, alphabet_for
+from ..model.grid import Grid
+from .deduce import Deducer
+from .path import (STEP_KINDS, Board, RuleFact, Step, StepPath, path_score, rule_facts,
+                   step_level)
+
+__all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KINDS",
+           "step_level", "path_score"]
+
+
+def _naked_single(board: Board, path: StepPath) -> Step | None:
+    for cell, m in enumerate(board.cand):
+        if not board.placed[cell] and m & (m - 1) == 0:
+            d = m.bit_length()
+            name = path.geometry.cell_name(cell)
+            return Step(0, "naked single", f"{name} = {path.alphabet.symbol(d)}, the only digit "
+                        f"left in {name}", placed=((cell, d),), cells=((cell, m),))
+    return None
+
+
+def _hidden_single(board: Board, path: StepPath) -> Step | None:
+    geo = path.geometry
+    n = geo.size
+    cand, placed = board.cand, board.placed
+    for h in list(range(2 * n, 3 * n)) + list(range(2 * n)):  # boxes, then rows, columns
+        once = twice = done = 0
+        for c in geo.houses[h]:
+            m = cand[c]
+            if placed[c]:
+                done |= m
+            else:
+                twice |= once & m
+                once |= m
+        single = once & ~twice & ~done
+        if single:
+            b = single & -single
+            cell = next(c for c in geo.houses[h] if not placed[c] and cand[c] & b)
+            d = b.bit_length()
+            others = tuple((c, cand[c]) for c in geo.houses[h] if c != cell)
+            return Step(0, "hidden single", f"{geo.cell_name(cell)} = {path.alphabet.symbol(d)},"
+                        f" the only place for {path.alphabet.symbol(d)} in {geo.house_name(h)}",
+                        placed=((cell, d),), rules=(h,), cells=others, houses=(h,))
+    return None
+
+
+def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
+              alphabet: Alphabet | None = None, deadline: Deadline = NO_DEADLINE,
+              sat_solver: str | None = None, max_clauses: int | None = None,
+              max_rules: int | None = None) -> StepPath:
+    """The steps a person could follow from ``grid`` (under ``constraints``) to ``solution``,
+    its only solution (see the module docstring).
+
+    Args:
+        alphabet: how digits are written in the reasons (default: by grid size).
+        deadline: the path stops (status ``timeout``, with a last ``timeout`` step) when it
+            passes.
+        sat_solver, max_clauses: the SAT solver of the facts, and the clause limit building
+            them keeps (TooBigError).
+        max_rules: a step may combine at most this many rules (None: any number); where none
+            does, the path guesses.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> from satdoku.io.text import parse_puzzle
+    >>> grid = parse_puzzle("1.3..4.2.34.4.23").grid
+    >>> path = step_path(grid, parse_puzzle("1234341223414123").grid)
+    >>> path.status, len(path.steps), path.steps[0].text
+    ('solved', 7, 'naked single: r1c2 = 2, the only digit left in r1c2')
+    """
+    geo = grid.geometry
+    budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
+    path = StepPath(geo, alphabet or alphabet_for(geo.size),
+                    rule_facts(geo, tuple(constraints), budget), max_rules=max_rules)
+    board = Board(grid)
+    deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
+                      deadline=deadline, max_rules=max_rules)
+    try:
+        while not all(board.placed):
+            step = (_naked_single(board, path) or _hidden_single(board, path)
+                    or deducer.next_step())
+            _take(path, board, step)
+    except TimeUp:
+        left = len(board.open_cells())
+        path.status = "timeout"
+        path.steps.append(Step(len(path.steps) + 1, "timeout", f"the time limit was reached "
+                               f"with {left} cell{'s' * (left > 1)} open", path=path))
+    finally:
+        path.sat_calls = deducer.close()
+    return path
+
+
+def _take(path: StepPath, board: Board, step: Step) -> None:
+    """Number ``step``, add it to the path and apply it to the board."""
+    step = replace(step, step=len(path.steps) + 1, path=path)
+    path.steps.append(step)
+    if step.technique == "guess":
+        path.status = "guess"
+    for cell, ds in step.eliminated:
+        board.strike(cell, ds)
+    for cell, d in step.placed:
+        board.place(cell, d)

@@ -1,0 +1,65 @@
+"""The setter's commands (explain, candidates, rate, generate) on the command line: the one
+exit-code table (docs/commands.md), the puzzle's name in every pretty title, and the step
+picture."""
+
+import json
+
+import pytest
+
+from conftest import EMPTY_4X4, PUZZLES, SMALL, UNSOLVABLE_4X4
+
+INVALID_4X4 = "11.." + "." * 12
+MIRACLE = PUZZLES / "variants" / "miracle.json"
+PEAK = PUZZLES / "variants" / "peak.json"
+
+
+@pytest.mark.parametrize("command, puzzle, more, status, code", [
+    ("explain", SMALL, (), "unique", 0),
+    ("explain", EMPTY_4X4, (), "multiple", 0),
+    ("explain", UNSOLVABLE_4X4, (), "unsolvable", 0),  # explained: an answer
+    ("explain", INVALID_4X4, (), "invalid", 1),
+    ("explain", "." * 81, ("--timeout", "1e-9"), "timeout", 1),
+    ("explain", SMALL, ("--max-clauses", "1"), "refused", 1),
+    ("candidates", SMALL, (), "unique", 0),
+    ("candidates", EMPTY_4X4, (), "multiple", 0),
+    ("candidates", UNSOLVABLE_4X4, (), "unsolvable", 0),
+    ("candidates", INVALID_4X4, (), "invalid", 1),
+    ("candidates", "." * 81, ("--timeout", "1e-9"), "timeout", 1),
+    ("rate", SMALL, (), "unique", 0),
+    ("rate", EMPTY_4X4, (), "multiple", 0),  # an answer: it has no difficulty
+    ("rate", UNSOLVABLE_4X4, (), "unsolvable", 1),
+    ("rate", INVALID_4X4, (), "invalid", 1),
+    ("rate", "." * 81, ("--timeout", "1e-9"), "timeout", 1),
+    ("rate", SMALL, ("--max-clauses", "1"), "refused", 1),
+])
+def test_exit_codes_follow_the_one_table(run, command, puzzle, more, status, code):
+    result = run(command, puzzle, *more, "--format", "json")
+    assert json.loads(result.stdout)["status"] == status
+    assert result.exit_code == code, result.output
+
+
+@pytest.mark.parametrize("command", ["explain", "candidates", "rate"])
+def test_the_name_is_in_the_pretty_title_as_solve_shows_it(run, command):
+    title = run(command, MIRACLE).stdout.splitlines()[0]
+    solved = run("solve", MIRACLE).stdout.splitlines()[0]
+    assert solved.endswith("  # Miracle Sudoku") and title.endswith("  # Miracle Sudoku")
+
+
+def test_explain_steps_in_every_format(run, tmp_path):
+    pretty = run("explain", "--steps", PEAK).stdout
+    assert "the steps: 26 steps, score" in pretty
+    assert "     1. one rule: r1c4 != 1; r2c3 != 1; r3c2 != 1; r4c1 != 1, by little killer" \
+        in pretty
+    line = run("explain", "--steps", "--format", "line", PEAK).stdout
+    assert line.startswith("unique: 26 steps, score ") and line.count("\n") == 1
+    rec = json.loads(run("explain", "--steps", "--format", "json", PEAK).stdout)
+    assert len(rec["steps"]) == rec["path"]["steps"] == 26
+    first = rec["steps"][0]
+    assert first["facts"] == {"rules": ["little killer at r0c5 = 14"], "cells": {}}
+    assert first["eliminated"] == {"r1c4": ["1"], "r2c3": ["1"], "r3c2": ["1"], "r4c1": ["1"]}
+    picture = run("explain", "--format", "svg", "--step", "3", PEAK).stdout
+    assert picture.startswith("<svg") and "step 3 of 26: one rule: r1c2 != 1" in picture
+    assert run("explain", "--step", "3", PEAK).exit_code == 2  # svg only
+    assert run("explain", "--max-rules", "1", PEAK).exit_code == 2  # with --steps
+    guessed = run("explain", "--steps", "--max-rules", "1", "--format", "line", PEAK).stdout
+    assert "it guesses (no step of at most 1 rules is left there)" in guessed

@@ -1,0 +1,105 @@
+"""Step paths (explain --steps) for classic and variant puzzles: each step replayed and checked
+by an independent SAT check (tests/stepcheck.py), the names of classic techniques, limits."""
+
+import pytest
+
+from conftest import PUZZLES, SMALL, SMALL_SOLUTION, grid_of
+from satdoku.deadline import Deadline
+from satdoku.io.inputs import iter_inputs
+from satdoku.sat.solver import SatSolver
+from satdoku.tasks.path import STEP_KINDS, path_score, step_level
+from satdoku.tasks.solvers import solve
+from satdoku.tasks.steps import rule_facts, step_path
+from stepcheck import check_path
+
+VARIANTS = PUZZLES / "variants"
+
+
+def read(name):
+    """The shipped variant puzzle ``name``."""
+    return next(iter(iter_inputs([str(VARIANTS / name)], ignore_unknown=True)))
+
+
+def _puzzle(name):
+    puzzle = read(name)
+    with SatSolver() as sat:
+        result = solve(sat, puzzle.grid, limit=2, constraints=puzzle.constraints)
+    assert result.status == "unique"
+    return puzzle, result.solution
+
+
+@pytest.mark.parametrize("name", ["peak.json", "6x6-extreme-killer.json"])
+def test_every_step_of_a_variant_path_is_forced_by_its_facts_and_each_fact_needed(name):
+    puzzle, solution = _puzzle(name)
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
+    assert path.status == "solved"
+    assert check_path(puzzle.grid, path, solution) == []
+    assert {s.technique for s in path.steps} <= set(STEP_KINDS)
+    assert all(s.rules or s.technique == "naked single" for s in path.steps)
+
+
+def test_a_classic_path_replays_and_names_its_techniques():
+    grid, solution = grid_of(SMALL), grid_of(SMALL_SOLUTION)
+    path = step_path(grid, solution)
+    assert check_path(grid, path, solution) == []
+    assert path.steps[0].text == "naked single: r1c2 = 2, the only digit left in r1c2"
+    # The 6x6 killer's path takes locked candidates and subsets, named as such.
+    puzzle, solution = _puzzle("6x6-extreme-killer.json")
+    kinds = {s.technique for s in step_path(puzzle.grid, solution,
+                                            constraints=puzzle.constraints).steps}
+    assert {"claiming", "naked pair", "one rule", "combination"} <= kinds
+
+
+def test_the_first_steps_of_miracle_sudoku_cite_the_rules_and_the_given():
+    puzzle, solution = _puzzle("miracle.json")
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints,
+                     deadline=Deadline(1.5))
+    assert check_path(puzzle.grid, path, solution, partial=True) == []
+    first = path.steps[0]
+    assert first.fact_names() == ["anti-knight", "r5c3=1"]
+    assert first.reason.endswith("by anti-knight with r5c3=1")
+
+
+def test_a_rule_over_the_grid_in_independent_parts_is_a_fact_per_part():
+    puzzle = read("159-arrows.json")
+    names = [f.name for f in rule_facts(puzzle.grid.geometry, puzzle.constraints)]
+    assert "rule 1-5-9 at r3c1-...-r3c9 (9 cells)" in names
+    assert sum(name.startswith("rule 1-5-9 at") for name in names) == 9
+
+
+def test_max_rules_makes_the_path_guess_and_say_where():
+    puzzle, solution = _puzzle("peak.json")
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints, max_rules=1)
+    guesses = [s for s in path.steps if s.technique == "guess"]
+    assert path.status == "guess" and guesses
+    assert "no deduction from at most 1 rules is left" in guesses[0].reason
+    assert check_path(puzzle.grid, path, solution) == []  # it still ends at the solution
+    assert step_level(guesses[0]) == 3.0
+
+
+def test_the_time_limit_ends_the_path_with_a_record():
+    puzzle, solution = _puzzle("6x6-extreme-killer.json")
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints,
+                     deadline=Deadline(1e-6))
+    assert path.status == "timeout" and path.steps[-1].technique == "timeout"
+
+
+def test_paths_are_the_same_every_time():
+    puzzle, solution = _puzzle("peak.json")
+    texts = [[s.text for s in step_path(puzzle.grid, solution,
+                                        constraints=puzzle.constraints).steps]
+             for _ in range(2)]
+    assert texts[0] == texts[1]
+
+
+def test_the_score_of_a_path():
+    grid, solution = grid_of(SMALL), grid_of(SMALL_SOLUTION)
+    assert path_score(step_path(grid, solution)) == (0.0, 7, 0.0)  # naked singles only
+    puzzle, solution = _puzzle("peak.json")
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
+    level, near, score = path_score(path)
+    hardest = max(len(s.rules) for s in path.steps)
+    assert level == step_level(max(path.steps, key=step_level)) == 2 + (hardest > 1)
+    assert near == sum(1 for s in path.steps
+                       if step_level(s) >= 2 and 2 * len(s.rules) > hardest)
+    assert score == round(level + __import__("math").log10(1 + near), 2)
