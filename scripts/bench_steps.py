@@ -16,6 +16,7 @@ Usage: python scripts/bench_steps.py [COUNT]    (COUNT puzzles of each set, defa
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import os
 import statistics
@@ -81,4 +82,7 @@ def main(count: int) -> None:
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 20)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("count", nargs="?", type=int, default=20,
+                        help="puzzles of each set (default 20)")
+    main(parser.parse_args().count)

@@ -17,6 +17,7 @@ check) with the date and the load average before and after; docs/setters-guide.m
 
 from __future__ import annotations
 
+import argparse
 import datetime
 import glob
 import os
@@ -74,4 +75,8 @@ def main(files: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:] or sorted(glob.glob(str(ROOT / "puzzles" / "variants" / "*.json")))))
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", metavar="FILE",
+                        help="variant puzzles (default: every shipped one)")
+    sys.exit(main(parser.parse_args().files
+                  or sorted(glob.glob(str(ROOT / "puzzles" / "variants" / "*.json")))))

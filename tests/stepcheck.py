@@ -55,7 +55,7 @@ def _forced(geo, path, rules, cells, negation, solver: str) -> bool:
         if fact.house is not None:
             clauses += _house_clauses(n, geo.houses[fact.house])
         else:
-            ctx = EncodeContext(geo, top=top)
+            ctx = EncodeContext(geo, top=top, houses=False)
             clauses += fact.rule.encode(ctx)
             top = ctx.top
     for cell, mask in cells:

@@ -34,8 +34,9 @@ class RuleContext(EncodeContext):
     """
 
     def __init__(self, varmap: VarMap, top: int, budget: Budget, *,
-                 fresh=None, sum_encoding: str | None = None) -> None:
-        super().__init__(varmap.geometry, top, fresh=fresh, sum_encoding=sum_encoding)
+                 fresh=None, sum_encoding: str | None = None, houses: bool = True) -> None:
+        super().__init__(varmap.geometry, top, fresh=fresh, sum_encoding=sum_encoding,
+                         houses=houses)
         self.varmap = varmap
         self.budget = budget
         self.made = 0  # auxiliary variables made for the rule being encoded

@@ -40,7 +40,8 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     digits = digits or {}
     full = range(1, ctx.size + 1)
     targets = {target} if isinstance(target, int) else {v for v, _ in target}
-    groups = distinct_groups(ctx.geometry, cells, weights)
+    groups = distinct_groups(ctx.geometry, cells, weights) if ctx.houses else \
+        [[i] for i in range(len(cells))]
     domains = []
     for group in groups:
         w = weights[group[0]]
@@ -133,9 +134,10 @@ def _subset_sums(values: Sequence[int], k: int) -> set[int]:
 
 def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
     """For each house holding all of ``cells`` (fewer than N), each digit's literals on the
-    house's other cells: the ``outside`` of :func:`encode_sum`."""
+    house's other cells: the ``outside`` of :func:`encode_sum` (none when the context keeps
+    the rules apart from the houses)."""
     geo = ctx.geometry
-    if not cells or len(cells) >= geo.size:
+    if not cells or len(cells) >= geo.size or not ctx.houses:
         return []
     common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
     inside = set(cells)

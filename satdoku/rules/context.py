@@ -56,6 +56,9 @@ class EncodeContext:
             ``top`` is not used).
         sum_encoding: how sums become clauses, a name from
             :data:`satdoku.rules.sums.SUM_ENCODINGS` (None: the default).
+        houses: whether a rule's clauses may use what the houses imply (digits of cells
+            that share a house differ), as sums do to propagate more; False where each rule
+            must say only itself (the facts of a step path, :mod:`satdoku.sat.facts`).
 
     >>> from satdoku.model.geometry import geometry
     >>> ctx = EncodeContext(geometry(2, 2))
@@ -64,8 +67,10 @@ class EncodeContext:
     """
 
     def __init__(self, geometry: Geometry, top: int | None = None, *,
-                 fresh: Callable[[], int] | None = None, sum_encoding: str | None = None) -> None:
+                 fresh: Callable[[], int] | None = None, sum_encoding: str | None = None,
+                 houses: bool = True) -> None:
         self.geometry = geometry
+        self.houses = houses
         self.size = geometry.size
         self.top = geometry.size ** 3 if top is None else top
         self._fresh = fresh

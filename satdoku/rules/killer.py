@@ -248,8 +248,9 @@ class Arrow(Constraint):
         if ctx.size > 9:  # a circle digit of 10 or more: no decimal reading to list
             return encode_cell_sum(ctx, self.cells, self.weights, 0)
         shaft = [1] * len(self.shaft)
-        number, clauses = number_term(ctx, self.circle,
-                                      reachable_sums(ctx.geometry, self.shaft, shaft))
+        reach = reachable_sums(ctx.geometry, self.shaft, shaft) if ctx.houses else \
+            set(range(len(shaft), len(shaft) * ctx.size + 1))
+        number, clauses = number_term(ctx, self.circle, reach)
         return clauses + encode_cell_sum(ctx, self.shaft, shaft, number)
 
     def holds(self, digits: tuple[int, ...]) -> bool:

@@ -91,7 +91,7 @@ class FactSolver:
                     for a in range(c * n + 1, c * n + n + 1) for b in range(a + 1, c * n + n + 1)]
         pysat_call(self.solver.append_formula, clauses)
         budget = Budget(max_clauses, deadline, used=len(clauses))
-        ctx = RuleContext(self.varmap, self.top, budget, fresh=self._fresh)
+        ctx = RuleContext(self.varmap, self.top, budget, fresh=self._fresh, houses=False)
         self.rule_selectors: list[int] = []
 
         def add(rule: object, rule_clauses: list[list[int]]) -> None:

@@ -94,7 +94,7 @@ def _pieces(rule: Any, geometry: Geometry, budget: Budget) -> list[tuple[tuple[i
     n = geometry.size
     n3 = n ** 3
     clauses: list[list[int]] = []
-    encode_rules((rule,), RuleContext(full_map(geometry), n3, budget),
+    encode_rules((rule,), RuleContext(full_map(geometry), n3, budget, houses=False),
                  lambda _, encoded: clauses.extend(encoded))
     parent: dict[int, int] = {}
 
