@@ -48,7 +48,7 @@ def test_labels_cover_the_scale_in_order():
 
 @needs_shared
 def test_shared_sets_rank_as_their_reputations():
-    # 12 puzzles of each keeps the test short (their means 1.8, 6.6 and 7.5; the ranges of the
+    # 12 puzzles of each keeps the test short (their means 1.7, 6.5 and 7.5; the ranges of the
     # last two do not overlap); the README gives the figures for 1,000.
     def mean_score(name):
         scores = []
