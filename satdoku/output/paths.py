@@ -22,7 +22,8 @@ def path_summary(path, score: bool = True) -> str:
     from ..tasks.steps import path_score, step_level
     level, _, value = path_score(path)
     text = plural(len(path.steps), 'step') + (f", score {value:.2f}" if score else "")
-    if path.steps and level < 2:
+    if path.steps and level <= 1 and all(s.technique.endswith("single") or
+                                         s.technique == "timeout" for s in path.steps):
         text += f"; {'hidden' if level else 'naked'} singles only"
     elif path.steps:
         hardest = max(path.steps, key=step_level)
