@@ -68,3 +68,24 @@ def test_a_rule_alone_allows_what_the_rule_allows(name):
                 if _holds(rule, geo, cells, digits):
                     assert solver.solve([c * n + d for c, d in zip(cells, digits)]), \
                         f"{rule.describe(geo)} forbids {dict(zip(cells, digits))}, which it allows"
+
+
+def test_a_shrink_out_of_effort_gives_the_facts_back_unproven():
+    # The sample (Sudoku Redux) takes search: within one conflict not even the first core of
+    # "r1c1 is its solution's digit" is found, and the facts come back whole, not proven
+    # minimal (it used to raise "the facts do not force the conclusion"); with no limit they
+    # shrink.
+    from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of
+    from satdoku.rules import ExtraRegion
+    from satdoku.sat.facts import FactSolver
+    grid = grid_of(SAMPLE)
+    geo = grid.geometry
+    with FactSolver(geo, [ExtraRegion(cells) for cells in geo.houses]) as s:
+        facts = list(s.rule_selectors) + [s.cell_fact(c, 1 << (d - 1))
+                                          for c, d in grid.givens()]
+        cell = next(c for c, d in enumerate(grid.cells) if not d)
+        conclusion = s.lit(cell, int(SAMPLE_SOLUTION[cell]))
+        with s.limited(1):
+            assert s.shrink(facts, conclusion) == (facts, False)
+        shrunk, proven = s.shrink(facts, conclusion)
+        assert proven and len(shrunk) < len(facts)
