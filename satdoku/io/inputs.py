@@ -69,18 +69,18 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _from_variant(entry, offset: int = 0, index: int | None = None) -> Puzzle:
-    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry` read ``offset``
-    lines into its input (numbered ``index`` there when given)."""
-    p, line = entry.puzzle, entry.line + offset
-    index = entry.index if index is None else index
-    if p is None:
-        if offset and entry.error.line is not None:
-            entry.error.line += offset
-        return Puzzle(None, entry.source, line, index, error=entry.error)
-    return Puzzle(p.givens, entry.source, line, index, name=p.name and abridge(p.name),
-                  alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
-                  warnings=tuple(entry.warnings))
+def _placed(puzzle: Puzzle, offset: int = 0, index: int | None = None) -> Puzzle:
+    """A puzzle :func:`~satdoku.io.variant.parse_variants` read, placed ``offset`` lines into
+    its input (numbered ``index`` there when given), its name as a message shows it."""
+    puzzle.line += offset
+    if index is not None:
+        puzzle.index = index
+    if puzzle.error is not None:
+        if offset and puzzle.error.line is not None:
+            puzzle.error.line += offset
+    elif puzzle.name:
+        puzzle.name = abridge(puzzle.name)
+    return puzzle
 
 
 def _is_variant_line(text: str) -> bool:
@@ -159,9 +159,9 @@ def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterat
     offset = index = 0
     while True:
         try:
-            for entry in parse_variants(counted, source, ignore_unknown=ignore_unknown):
+            for puzzle in parse_variants(counted, source, ignore_unknown=ignore_unknown):
                 index += 1
-                yield _from_variant(entry, offset, index)
+                yield _placed(puzzle, offset, index)
             return
         except _UNFORESEEN as error:
             index += 1
