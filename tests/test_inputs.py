@@ -113,3 +113,13 @@ def test_what_is_echoed_is_cut_to_size():
     long_names = [f"{SMALL} # {'y' * 10 ** 6}", '{"size": 4, "name": "' + "x" * 10 ** 6 + '"}']
     assert [p.name for p in iter_inputs(long_names)] == [
         "y" * 100 + "... (1,000,000 characters)", "x" * 100 + "... (1,000,000 characters)"]
+
+
+def test_an_argument_of_several_lines_is_read_as_a_file_is():
+    text = "# a comment\n# Miracle-like name\n" + SMALL + "\n"
+    puzzles = list(iter_inputs([text]))
+    assert [p.ok for p in puzzles] == [True] and puzzles[0].line == 3
+    two = list(iter_inputs([f"{SMALL}\n{SMALL}\n"]))
+    assert [p.index for p in two] == [1, 2]
+    nothing = list(iter_inputs(["# only\n# comments\n"]))
+    assert [str(p.error) for p in nothing] == ["<arg>: no puzzles found"]

@@ -339,3 +339,10 @@ def test_deeply_nested_json_is_one_error_and_the_stream_goes_on():
     assert "nested too deeply" in str(entries[0].error)
     with pytest.raises(PuzzleError, match="nested too deeply"):
         read_variant(deep)
+
+
+def test_a_key_given_twice_and_an_array_are_named():
+    twice = list(parse_variants(['{"size": 4, "givens": {"r1c1": 1, "r1c1": 2}}']))
+    assert "the key 'r1c1' twice in one object" in str(twice[0].error)
+    array = list(parse_variants(["[1, 2, 3]"]))
+    assert str(array[0].error) == "<stdin>:1: a variant puzzle must be a JSON object"

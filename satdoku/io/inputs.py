@@ -175,14 +175,48 @@ def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle
     source = "<stdin>" if arg == "-" else arg
     handle, stream = _open(arg, source)
     try:
-        lines, variant = _sniff(arg, read_lines(stream, source))
-        if variant:
-            yield from _variants(lines, source, ignore_unknown)
-        else:
-            yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+        yield from _read_lines(arg, source, read_lines(stream, source), box, alphabet,
+                               ignore_unknown)
     finally:
         if handle is not None:
             handle.close()
+
+
+def _read_lines(arg: str, source: str, lines: Iterator[str], box, alphabet,
+                ignore_unknown: bool) -> Iterator[Puzzle]:
+    """The puzzles of the lines of one input, classic or variant (its first puzzle line
+    says which)."""
+    lines, variant = _sniff(arg, lines)
+    if variant:
+        yield from _variants(lines, source, ignore_unknown)
+    else:
+        yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+
+
+def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
+                 source: str = "<arg>") -> Iterator[Puzzle]:
+    """The puzzles written in one argument: one line is one puzzle; text of several lines is
+    read as a file's would be (comments, names, several puzzles). Nothing in it is an error
+    of its own ("no puzzles found")."""
+    if "\n" in arg.strip():
+        found = False
+        for puzzle in _read_lines(source, source, iter(arg.splitlines()), box, alphabet,
+                                  ignore_unknown):
+            found = True
+            yield puzzle
+        if not found:
+            yield no_puzzles(source)
+    elif _is_variant_line(arg.strip()):
+        yield from _variants([arg], source, ignore_unknown)
+    else:
+        try:
+            yield parse_puzzle(arg, source, box=box, alphabet=alphabet)
+        except PuzzleError as error:
+            failed = error
+            if _LOOKS_LIKE_PATH.search(arg):
+                failed = PuzzleError("no such file (and not a puzzle either)",
+                                     source=abridge(arg))
+            yield _failed(failed.source or source, failed)
 
 
 def _read_error(source: str, error: OSError) -> Puzzle:
@@ -214,17 +248,8 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             except OSError as error:
                 reason = error.strerror or str(error)
             yield _failed(arg, PuzzleError(f"cannot read: {reason}", source=arg))
-        elif _is_variant_line(arg.strip()):
-            yield from _variants([arg], "<arg>", ignore_unknown)
         else:
-            try:
-                yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
-            except PuzzleError as error:
-                failed = error
-                if _LOOKS_LIKE_PATH.search(arg):
-                    failed = PuzzleError("no such file (and not a puzzle either)",
-                                         source=abridge(arg))
-                yield _failed(failed.source or "<arg>", failed)
+            yield from _read_inline(arg, box, alphabet, ignore_unknown)
 
 
 class Tally:
@@ -488,10 +513,7 @@ def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str 
     ...             '"sum": 3}]}').constraints[0].type
     'killer'
     """
-    if _is_variant_line(text.strip()):
-        puzzles = list(_variants([text], source, ignore_unknown))
-    else:
-        puzzles = [parse_puzzle(text, source, box=box, alphabet=alphabet)]
+    puzzles = list(_read_inline(text, box, alphabet, ignore_unknown, source))
     if len(puzzles) != 1:
         raise PuzzleError(f"holds {len(puzzles)} puzzles, not one", source=source)
     puzzle = puzzles[0]

@@ -256,7 +256,7 @@ def _read_one(doc: Any, source: str, line: int, index: int,
     solution = None
     try:
         form = None
-        if isinstance(doc, str) and not doc.lstrip().startswith("{"):
+        if isinstance(doc, str) and not doc.lstrip().startswith(("{", "[")):
             doc = doc.strip()  # a link or a compressed string
             form = form_of_text(doc) or FALLBACK  # unclaimed: f-puzzles says what is wrong
         else:
