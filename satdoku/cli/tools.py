@@ -74,6 +74,8 @@ def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output,
     from ..cnf.decode import decode_file, model_formula
     from ..model.result import Result
     from ..output.report import OutcomeReport
+    if model == "-" and puzzle_text == "-":
+        raise click.UsageError("the model and --puzzle cannot both be read from stdin")
     p = one_puzzle(puzzle_text, box, alphabet, index)
 
     def body(session: Session) -> None:

@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from ..errors import PuzzleError, abridge
 from ..model.puzzle import Puzzle
-from ..model.alphabet import alphabet_for
+from .forms import form_of_text
 from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
@@ -69,34 +69,15 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _placed(puzzle: Puzzle, offset: int = 0, index: int | None = None) -> Puzzle:
-    """A puzzle :func:`~satdoku.io.variant.parse_variants` read, placed ``offset`` lines into
-    its input (numbered ``index`` there when given), its name as a message shows it."""
-    puzzle.line += offset
-    if index is not None:
-        puzzle.index = index
-    if puzzle.error is not None:
-        if offset and puzzle.error.line is not None:
-            puzzle.error.line += offset
-    elif puzzle.name:
-        puzzle.name = abridge(puzzle.name)
-    return puzzle
+def _variant_puzzles(lines: Iterable[str], source: str, ignore_unknown: bool
+                     ) -> Iterator[Puzzle]:
+    from .variant import read_variant_lines  # the rules' modules: only for variant puzzles
+    return read_variant_lines(lines, source, ignore_unknown)
 
 
 def _is_variant_line(text: str) -> bool:
-    if text.startswith("{"):
-        return True
-    if "sudokupad" in text or "cryptic" in text or text.startswith(("scl", "ctc", "fpuz", "scf")):
-        from .sudokupad import looks_like_sudokupad
-        if looks_like_sudokupad(text):
-            return True
-    # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
-    # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
-            and "f-puzzles" not in text:
-        return False
-    from .fpuzzles import looks_like_fpuzzles
-    return looks_like_fpuzzles(text)
+    """Whether a line is a variant puzzle: satdoku JSON, or a form of :mod:`.forms`."""
+    return text.startswith("{") or form_of_text(text) is not None
 
 
 def _open(arg: str, source: str):
@@ -123,53 +104,6 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
     return itertools.chain(head, lines), variant
 
 
-class _Counted:
-    """Lines, counting those taken."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self.lines, self.taken = iter(lines), 0
-
-    def __iter__(self) -> "_Counted":
-        return self
-
-    def __next__(self) -> str:
-        line = next(self.lines)
-        self.taken += 1
-        return line
-
-
-#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
-#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
-_UNFORESEEN = (RecursionError, ValueError)
-
-
-def _unforeseen(error: Exception) -> str:
-    if isinstance(error, RecursionError):
-        return "nested too deeply to read"
-    if "integer string conversion" in str(error):
-        return "a number too long to read (over 4,300 digits)"
-    return f"not a puzzle: {abridge(str(error))}"
-
-
-def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    """The puzzles of variant ``lines``. A document that fails a reader in a way it did not
-    foresee (:data:`_UNFORESEEN`) is that document's error, and reading goes on after it."""
-    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
-    counted = _Counted(lines)
-    offset = index = 0
-    while True:
-        try:
-            for puzzle in parse_variants(counted, source, ignore_unknown=ignore_unknown):
-                index += 1
-                yield _placed(puzzle, offset, index)
-            return
-        except _UNFORESEEN as error:
-            index += 1
-            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
-            yield Puzzle(None, source, counted.taken, index, error=failed)
-            offset = counted.taken
-
-
 def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
     """The puzzles of a file (``'-'``: stdin), classic or variant, streamed."""
     source = "<stdin>" if arg == "-" else arg
@@ -188,7 +122,7 @@ def _read_lines(arg: str, source: str, lines: Iterator[str], box, alphabet,
     says which)."""
     lines, variant = _sniff(arg, lines)
     if variant:
-        yield from _variants(lines, source, ignore_unknown)
+        yield from _variant_puzzles(lines, source, ignore_unknown)
     else:
         yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
 
@@ -207,7 +141,7 @@ def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
         if not found:
             yield no_puzzles(source)
     elif _is_variant_line(arg.strip()):
-        yield from _variants([arg], source, ignore_unknown)
+        yield from _variant_puzzles([arg], source, ignore_unknown)
     else:
         try:
             yield parse_puzzle(arg, source, box=box, alphabet=alphabet)
@@ -385,7 +319,7 @@ class Inputs:
             yield ParsedChunk([_read_error(source, error)])
             return
         if variant:  # JSON and f-puzzles: parsed here
-            yield from self._parse_here(_variants(lines, source, self.ignore_unknown), source,
+            yield from self._parse_here(_variant_puzzles(lines, source, self.ignore_unknown), source,
                                         size)
             return
         splitter = LineSplitter(self.box, self.alphabet)

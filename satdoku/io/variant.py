@@ -27,7 +27,7 @@ import sys
 from typing import Any, Iterable, Iterator
 
 from ..rules import Constraint, constraint_from_json, parse_cell
-from ..errors import PuzzleError
+from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
 from ..model.grid import Grid, check_givens
@@ -35,8 +35,8 @@ from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
 from .jsontext import loads as loads_json
 
-__all__ = ["FORMAT", "VERSION", "read_variant",
-           "variant_document", "format_variant", "parse_variants", "read_variants"]
+__all__ = ["FORMAT", "VERSION", "read_variant", "variant_document", "format_variant",
+           "parse_variants", "read_variants", "read_variant_lines"]
 
 #: What a document nested beyond what Python's JSON reader takes is told.
 TOO_DEEP = "not JSON satdoku reads: nested too deeply"
@@ -345,3 +345,66 @@ def read_variants(path: str) -> Iterator[Puzzle]:
 def _closing(handle, entries: Iterator[Puzzle]) -> Iterator[Puzzle]:
     with handle:
         yield from entries
+
+
+def _placed(puzzle: Puzzle, offset: int = 0, index: int | None = None) -> Puzzle:
+    """A puzzle :func:`~satdoku.io.variant.parse_variants` read, placed ``offset`` lines into
+    its input (numbered ``index`` there when given), its name as a message shows it."""
+    puzzle.line += offset
+    if index is not None:
+        puzzle.index = index
+    if puzzle.error is not None:
+        if offset and puzzle.error.line is not None:
+            puzzle.error.line += offset
+    elif puzzle.name:
+        puzzle.name = abridge(puzzle.name)
+    return puzzle
+
+
+class _Counted:
+    """Lines, counting those taken."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines, self.taken = iter(lines), 0
+
+    def __iter__(self) -> "_Counted":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.lines)
+        self.taken += 1
+        return line
+
+
+#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
+#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
+_UNFORESEEN = (RecursionError, ValueError)
+
+
+def _unforeseen(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    if "integer string conversion" in str(error):
+        return "a number too long to read (over 4,300 digits)"
+    return f"not a puzzle: {abridge(str(error))}"
+
+
+def read_variant_lines(lines: Iterable[str], source: str, ignore_unknown: bool = False
+                       ) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines`` as a command reads them: :func:`parse_variants`, where
+    a document that fails a reader in a way it did not foresee (:data:`_UNFORESEEN`) is that
+    document's error and reading goes on after it, and names are cut to what a message
+    shows."""
+    counted = _Counted(lines)
+    offset = index = 0
+    while True:
+        try:
+            for puzzle in parse_variants(counted, source, ignore_unknown=ignore_unknown):
+                index += 1
+                yield _placed(puzzle, offset, index)
+            return
+        except _UNFORESEEN as error:
+            index += 1
+            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
+            yield Puzzle(None, source, counted.taken, index, error=failed)
+            offset = counted.taken
