@@ -123,3 +123,16 @@ def test_an_argument_of_several_lines_is_read_as_a_file_is():
     assert [p.index for p in two] == [1, 2]
     nothing = list(iter_inputs(["# only\n# comments\n"]))
     assert [str(p.error) for p in nothing] == ["<arg>: no puzzles found"]
+
+
+def test_a_puzzle_of_the_other_kind_in_a_file_is_named(tmp_path):
+    classic_first = tmp_path / "c.txt"
+    classic_first.write_text(f'{SAMPLE}\n{{"size": 4}}\n')
+    errors = [str(p.error) for p in iter_inputs([str(classic_first)]) if not p.ok]
+    assert errors == [f"{classic_first}:2: a variant puzzle (JSON or a link) in a file of classic "
+                      "puzzles: give variant puzzles a file of their own, or a .json name"]
+    variant_first = tmp_path / "v.txt"
+    variant_first.write_text(f'{{"size": 4}}\n{SAMPLE}\n')
+    errors = [str(p.error) for p in iter_inputs([str(variant_first)]) if not p.ok]
+    assert errors == [f"{variant_first}:2: a classic puzzle in a file of variant puzzles: give "
+                      "classic puzzles a file of their own"]

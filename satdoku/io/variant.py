@@ -46,6 +46,8 @@ VERSION = 1
 _FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "givens",
            "constraints")
 _BOX = re.compile(r"(\d+)x(\d+)")
+#: A classic one-line puzzle (digits, dots, and what follows a '#').
+_CLASSIC = re.compile(r"[0-9.]{16,}\s*(#.*)?")
 
 
 def _fail(message: str, cell: str | None = None) -> PuzzleError:
@@ -258,7 +260,11 @@ def _read_one(doc: Any, source: str, line: int, index: int,
         form = None
         if isinstance(doc, str) and not doc.lstrip().startswith(("{", "[")):
             doc = doc.strip()  # a link or a compressed string
-            form = form_of_text(doc) or FALLBACK  # unclaimed: f-puzzles says what is wrong
+            form = form_of_text(doc)
+            if form is None and _CLASSIC.fullmatch(doc):
+                raise _fail("a classic puzzle in a file of variant puzzles: give classic "
+                            "puzzles a file of their own")
+            form = form or FALLBACK  # unclaimed: f-puzzles says what is wrong
         else:
             if isinstance(doc, str):
                 try:
