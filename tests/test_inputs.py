@@ -136,3 +136,12 @@ def test_a_puzzle_of_the_other_kind_in_a_file_is_named(tmp_path):
     errors = [str(p.error) for p in iter_inputs([str(variant_first)]) if not p.ok]
     assert errors == [f"{variant_first}:2: a classic puzzle in a file of variant puzzles: give "
                       "classic puzzles a file of their own"]
+
+
+def test_box_and_alphabet_given_to_a_variant_puzzle_are_named_as_ignored():
+    from conftest import ROOT
+    shipped = str(ROOT / "puzzles" / "variants" / "peak.json")
+    [puzzle] = iter_inputs([shipped], box=(2, 2))
+    assert puzzle.warnings == ("--box ignored: a variant puzzle states its own shape and digits",)
+    [plain] = iter_inputs([shipped])
+    assert plain.warnings == ()

@@ -69,10 +69,18 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _variant_puzzles(lines: Iterable[str], source: str, ignore_unknown: bool
-                     ) -> Iterator[Puzzle]:
+def _variant_puzzles(lines: Iterable[str], source: str, ignore_unknown: bool, box=None,
+                     alphabet=None) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines``; ``--box`` and ``--alphabet`` (which a variant puzzle
+    does not take: it states its own shape) are named in a warning on each."""
     from .variant import read_variant_lines  # the rules' modules: only for variant puzzles
-    return read_variant_lines(lines, source, ignore_unknown)
+    ignored = " and ".join(name for name, given in (("--box", box), ("--alphabet", alphabet))
+                           if given)
+    for puzzle in read_variant_lines(lines, source, ignore_unknown):
+        if ignored and puzzle.ok:
+            puzzle.warnings += (f"{ignored} ignored: a variant puzzle states its own shape "
+                                f"and digits",)
+        yield puzzle
 
 
 def _is_variant_line(text: str) -> bool:
@@ -122,7 +130,7 @@ def _read_lines(arg: str, source: str, lines: Iterator[str], box, alphabet,
     says which)."""
     lines, variant = _sniff(arg, lines)
     if variant:
-        yield from _variant_puzzles(lines, source, ignore_unknown)
+        yield from _variant_puzzles(lines, source, ignore_unknown, box, alphabet)
     else:
         yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
 
@@ -141,7 +149,7 @@ def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
         if not found:
             yield no_puzzles(source)
     elif _is_variant_line(arg.strip()):
-        yield from _variant_puzzles([arg], source, ignore_unknown)
+        yield from _variant_puzzles([arg], source, ignore_unknown, box, alphabet)
     else:
         try:
             yield parse_puzzle(arg, source, box=box, alphabet=alphabet)
@@ -319,8 +327,9 @@ class Inputs:
             yield ParsedChunk([_read_error(source, error)])
             return
         if variant:  # JSON and f-puzzles: parsed here
-            yield from self._parse_here(_variant_puzzles(lines, source, self.ignore_unknown), source,
-                                        size)
+            puzzles = _variant_puzzles(lines, source, self.ignore_unknown, self.box,
+                                       self.alphabet)
+            yield from self._parse_here(puzzles, source, size)
             return
         splitter = LineSplitter(self.box, self.alphabet)
         feed = splitter.feed
