@@ -82,7 +82,7 @@ def serve(files: list[Path], timeout: float) -> None:
         constraints = tuple(copy.copy(c) for c in puzzle.constraints)
         try:
             start = time.perf_counter()
-            result = solve(solver, puzzle.givens, limit=limit, deadline=Deadline(timeout),
+            result = solve(solver, puzzle.grid, limit=limit, deadline=Deadline(timeout),
                            constraints=constraints)
             ms = (time.perf_counter() - start) * 1000
         finally:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.grid import Grid
-from .report import plural, printable
+from .report import NoPicture, plural, printable
 
 __all__ = ["path_summary", "path_lines", "path_record", "step_picture"]
 
@@ -54,10 +54,10 @@ def path_record(path) -> dict[str, Any]:
 def step_picture(grid: Grid, path, number: int, *, title: str | None, constraints=(),
                  alphabet=None) -> str:
     """The SVG picture of step ``number`` (1-based) of ``path`` from ``grid``: ValueError when
-    the path has no such step."""
+    the path has no such step (:class:`~satdoku.output.report.NoPicture`)."""
     from .svg import render_svg
     if not 1 <= number <= len(path.steps):
-        raise ValueError(f"step {number} is not in this path of {len(path.steps)} steps")
+        raise NoPicture(f"step {number}: the path has {plural(len(path.steps), 'step')}")
     cells = list(grid.cells)
     for step in path.steps[:number - 1]:
         for cell, d in step.placed:
