@@ -173,9 +173,10 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
                    "every puzzle keeps; its givens stay too. With --format line each puzzle is "
                    "a satdoku JSON line.")
 @timeout_option
+@max_clauses_option
 @output_options(PICTURE_FORMATS)
 def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             difficulty, alphabet, rules_file, timeout, fmt, output, force):
+             difficulty, alphabet, rules_file, timeout, max_clauses, fmt, output, force):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
     from random solutions of a rule set (--rules)."""
     import random
@@ -214,7 +215,7 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
         with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
                        sat_solver=sat_solver, encoding=encoding, attempts=attempts,
                        difficulty=difficulty, constraints=rules, givens=givens,
-                       timeout=timeout) as gen:
+                       timeout=timeout, max_clauses=max_clauses) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()

@@ -209,6 +209,7 @@ class Generator:
         constraints: a variant puzzle's rules: every puzzle keeps them (its complete grid is
             a random solution of them, see :meth:`random_solution`), and is unique under them.
         givens: digits every puzzle keeps (never dug), on ``geometry``.
+        max_clauses: the clause limit of its solver's formulas (None: the default).
         timeout: seconds each puzzle may take, every stage (the complete grid, each check,
             the rating); past it :meth:`generate` raises SolverError saying so. None: no limit.
 
@@ -224,7 +225,9 @@ class Generator:
                  sat_solver: str | None = None, encoding: str | None = None,
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None, constraints: tuple = (),
-                 givens: Grid | None = None, timeout: float | None = None) -> None:
+                 givens: Grid | None = None, timeout: float | None = None,
+                 max_clauses: int | None = None) -> None:
+        from ..budget import DEFAULT_MAX_CLAUSES
         from ..sat.solver import SatSolver
         from ..cnf.policy import LARGE_MIN_SIZE
         self.geometry = geometry
@@ -242,7 +245,8 @@ class Generator:
             conflicts = DEFAULT_CONFLICTS if geometry.size <= 16 else LARGE_CONFLICTS
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
-        self.solver = SatSolver(sat_solver, encoding, reduced_from=LARGE_MIN_SIZE)
+        self.solver = SatSolver(sat_solver, encoding, reduced_from=LARGE_MIN_SIZE,
+                                max_clauses=max_clauses or DEFAULT_MAX_CLAUSES)
         self.difficulty = difficulty
         self.rater = None
         if difficulty is not None:
