@@ -48,10 +48,16 @@ def neg(lit):
     return not lit if isinstance(lit, bool) else -lit
 
 
-def reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]:
-    """For each layer 0..L, the prefix sums that come from the start and reach a target."""
+def reachable(terms: Sequence[Sequence[int]], targets: set[int], work: int | None = None
+              ) -> list[set[int]] | None:
+    """For each layer 0..L, the prefix sums that come from the start and reach a target;
+    None when the sums times the values of the layers would pass ``work`` (None: no limit)."""
     forward = [{0}]
     for values in terms:
+        if work is not None:
+            work -= len(forward[-1]) * len(values)
+            if work < 0:
+                return None
         forward.append({a + v for a in forward[-1] for v in values})
     live = [set() for _ in forward]
     live[-1] = forward[-1] & targets

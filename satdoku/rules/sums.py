@@ -41,7 +41,7 @@ from .mdd import Clauses, mdd, neg, partial_sums, reachable
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
     "negated", "encode_sum", "combinations",
-    "sum_supports", "prune_cell_sum",
+    "sum_supports", "prune_cell_sum", "PRUNE_WORK", "SETS_LIMIT",
 ]
 
 Term = tuple[tuple[int, int], ...]
@@ -51,6 +51,15 @@ DEFAULT_SUM_ENCODING = "table"
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
 COMBINATION_LIMIT = 2000
+
+#: A prune (:func:`prune_cell_sum`) whose partial sums times values would pass this keeps to
+#: the bounds: its time stays within some 50 ms whatever the sum (a circle of seven digits
+#: spells millions of numbers), so the native solver keeps its deadline.
+PRUNE_WORK = 200_000
+
+#: Above this many digit sets a cage's prune skips listing them (:func:`combinations`; the sum
+#: prune still runs).
+SETS_LIMIT = 20000
 
 
 def cell_term(ctx, cell: int, weight: int = 1, digits: Sequence[int] | None = None) -> Term:
@@ -300,15 +309,30 @@ def combinations(n: int, count: int, total: int) -> tuple[int, ...]:
                  if sum(combo) == total)
 
 
-def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
-                 ) -> tuple[list[set[int]], set[int]] | None:
+def sum_supports(domains: Sequence[Sequence[int]], targets: set[int],
+                 work: int | None = None) -> tuple[list[set[int]], set[int]] | None:
     """The values of each domain that some choice summing into ``targets`` uses, and the
     targets reached; None when there is no such choice (repeats allowed).
 
+    With ``work``, when the partial sums times the values would pass that (a circle of many
+    digits, a long sum on a big grid), only the bounds are kept: the values that fit between the
+    least and the greatest the other domains can add (fewer removed, never a wrong one).
+
     >>> sum_supports([[1, 2, 3], [1, 2, 3]], {5})
     ([{2, 3}, {2, 3}], {5})
+    >>> sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009}, work=4)
+    ([{1000}, {2}], {1002})
     """
-    live = reachable(domains, targets)
+    if any(not values for values in domains):
+        return None
+    low = sum(min(values) for values in domains)
+    high = sum(max(values) for values in domains)
+    targets = {t for t in targets if low <= t <= high}
+    if not targets:
+        return None
+    live = reachable(domains, targets, work)
+    if live is None:
+        return _bound_supports(domains, targets, low, high)
     if not live[0]:
         return None
     supports = [{v for v in values if any(a + v in live[i + 1] for a in live[i])}
@@ -316,12 +340,38 @@ def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
     return supports, live[-1]
 
 
+def _bound_supports(domains: Sequence[Sequence[int]], targets: set[int], low: int, high: int
+                    ) -> tuple[list[set[int]], set[int]] | None:
+    """:func:`sum_supports` by bounds alone, to a fixed point: each value must leave the rest
+    able to reach some target between their least and their greatest sums."""
+    domains = [set(values) for values in domains]
+    while True:
+        t_low, t_high = min(targets), max(targets)
+        changed = False
+        for values in domains:
+            least, most = min(values), max(values)
+            rest_low, rest_high = low - least, high - most
+            keep = {v for v in values if t_low - rest_high <= v <= t_high - rest_low}
+            if not keep:
+                return None
+            if keep != values:
+                values.intersection_update(keep)
+                low += min(keep) - least
+                high += max(keep) - most
+                changed = True
+        targets = {t for t in targets if low <= t <= high}
+        if not targets:
+            return None
+        if not changed:
+            return domains, targets
+
+
 def prune_cell_sum(cells: Sequence[int], weights: Sequence[int], cand: list[int],
                    targets: set[int], changed: set[int]) -> set[int] | None:
     """Prune ``cells`` so that ``sum(weight * digit)`` can land in ``targets``; the targets
     still reachable, or None on a contradiction."""
     domains = [[w * d for d in digits_of(cand[c])] for c, w in zip(cells, weights)]
-    found = sum_supports(domains, targets)
+    found = sum_supports(domains, targets, PRUNE_WORK)
     if found is None:
         return None
     supports, reached = found
