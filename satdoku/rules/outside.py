@@ -13,6 +13,7 @@ Pruning tries the line's permutations of candidates while they are few
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -118,6 +119,13 @@ class Sandwich(_Outside):
             term, more = gated_term(ctx, cells[i], b, range(2, n))
             terms.append(term)
             clauses += more
+        if ctx.houses:  # k different digits of 2..N-1 between them: the 1 and N so far apart
+            for i, j in itertools.combinations(range(n), 2):
+                k = j - i - 1
+                low, high = k * (k + 3) // 2, k * (2 * n - k - 1) // 2
+                if not low <= self.total <= high:
+                    clauses += [[-ctx.var(cells[i], 1), -ctx.var(cells[j], n)],
+                                [-ctx.var(cells[i], n), -ctx.var(cells[j], 1)]]
         return clauses + encode_sum(ctx, terms, self.total, distinct=True)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
