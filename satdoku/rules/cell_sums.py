@@ -13,6 +13,7 @@ Glossary (adds to :mod:`.sums`):
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
@@ -46,7 +47,7 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     for group in groups:
         w = weights[group[0]]
         values = sorted({d for i in group for d in digits.get(cells[i], full)})
-        domains.append(sorted(w * t for t in _subset_sums(values, len(group))))
+        domains.append(sorted(w * t for t in _subset_sums(tuple(values), len(group))))
     found = sum_supports(domains, targets)
     if found is None:
         return contradiction(ctx)
@@ -138,7 +139,7 @@ def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
     for group in distinct_groups(geometry, cells, weights):
         w = weights[group[0]]
         values = sorted({d for i in group for d in digits.get(cells[i], full)})
-        sums = {a + w * t for a in sums for t in _subset_sums(values, len(group))}
+        sums = {a + w * t for a in sums for t in _subset_sums(tuple(values), len(group))}
     return sums
 
 
@@ -160,13 +161,14 @@ def sum_bounds(geometry, cells: Sequence[int], weights: Sequence[int]) -> tuple[
     return low, high
 
 
-def _subset_sums(values: Sequence[int], k: int) -> set[int]:
+@functools.lru_cache(maxsize=1024)
+def _subset_sums(values: tuple[int, ...], k: int) -> frozenset[int]:
     """The sums of ``k`` different numbers of ``values``."""
     reach = [{0}] + [set() for _ in range(k)]
     for v in values:
         for j in range(k, 0, -1):
             reach[j] |= {s + v for s in reach[j - 1]}
-    return reach[k]
+    return frozenset(reach[k])
 
 
 def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:

@@ -29,7 +29,7 @@ from typing import Sequence
 
 from .context import Clause, contradiction
 
-__all__ = ["Clauses", "neg", "reachable", "partial_sums", "mdd"]
+__all__ = ["Clauses", "neg", "negated", "reachable", "partial_sums", "mdd"]
 
 Term = tuple[tuple[int, int], ...]
 
@@ -115,13 +115,29 @@ def partial_sums(ctx, terms: list[Term], target: int) -> list[Clause]:
     for i, term in enumerate(terms):
         if i == 0 and reused:
             continue  # layer 1 is this term
-        before, after = states[i], states[i + 1]
-        for v, lit in term:
-            for a, p in before.items():
-                out.add(neg(p), -lit, after.get(a + v, False))
-            for s, q in after.items():
-                out.add(neg(q), -lit, before.get(s - v, False))
+        _link(term, states[i], states[i + 1], out)
+        _link(negated(term), states[i + 1], states[i], out)
     return dedupe(out)
+
+
+def negated(term: Term) -> Term:
+    """The term whose value is minus ``term``'s."""
+    return tuple((-v, lit) for v, lit in term)
+
+
+def _link(term: Term, before: dict, after: dict, out: list[Clause]) -> None:
+    """The clauses ``(before = a) & (term = v) -> (after = a + v)`` (a dead ``a + v``: the
+    first two cannot both hold); a state is a literal or ``True`` (a layer of one state)."""
+    append = out.append
+    for v, lit in term:
+        for a, p in before.items():
+            q = after.get(a + v)
+            if q is True:
+                continue
+            clause = [-lit] if p is True else [-p, -lit]
+            if q is not None:
+                clause.append(q)
+            append(clause)
 
 
 def mdd(ctx, terms: list[Term], target: int) -> list[Clause]:

@@ -36,7 +36,7 @@ from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
 from .context import sequential_at_most_one
-from .mdd import Clauses, mdd, neg, partial_sums, reachable
+from .mdd import Clauses, mdd, neg, negated, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
@@ -67,11 +67,6 @@ def cell_term(ctx, cell: int, weight: int = 1, digits: Sequence[int] | None = No
     caller rules the others out)."""
     digits = range(1, ctx.size + 1) if digits is None else digits
     return tuple((weight * d, ctx.var(cell, d)) for d in digits)
-
-
-def negated(term: Term) -> Term:
-    """The term whose value is minus ``term``'s."""
-    return tuple((-v, lit) for v, lit in term)
 
 
 def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
@@ -134,13 +129,15 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
     return _totalizer(ctx, terms, target)
 
 
-def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> list[frozenset]:
+@functools.lru_cache(maxsize=4096)
+def _value_sets(universe: tuple[int, ...], low: int, high: int, sums: frozenset[int]
+                ) -> tuple[frozenset, ...]:
     """Sets of ``low..high`` values from ``universe`` (positive) whose sum is in ``sums``
-    (at most :data:`COMBINATION_LIMIT` + 1 of them)."""
+    (at most :data:`COMBINATION_LIMIT` + 1 of them); the same cages come again and again."""
     values = sorted(universe)
     out: list[frozenset] = []
     if not sums:
-        return out
+        return ()
     top, bottom = max(sums), min(sums)
     # ahead[j][r]: the least sum of r values from values[j:]; big[r]: the largest r values'
     ahead = [[sum(values[j:j + r]) if j + r <= len(values) else None for r in range(high + 1)]
@@ -163,7 +160,7 @@ def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> lis
             chosen.pop()
 
     walk(0, [], 0)
-    return out
+    return tuple(out)
 
 
 def _combination_table(ctx, terms: list[Term], target: int | Term,
@@ -177,7 +174,7 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
     if any(v < 0 for v in lits_of):
         return None
     nonzero = sum(1 for term in terms if all(v for v, _ in term))
-    sets = _value_sets(list(lits_of), nonzero, len(terms), set(targets))
+    sets = _value_sets(tuple(lits_of), nonzero, len(terms), frozenset(targets))
     if len(sets) > COMBINATION_LIMIT:
         return None
     clauses: list[Clause] = []
