@@ -275,6 +275,10 @@ def to_sigh(doc: dict) -> str:
             out.append(f".{letter}~{cells()}")
         elif kind in ("no-kropki", "no-xv", "anti-knight", "anti-king", "non-consecutive",
                       "disjoint-groups"):
+            defaults = {"differences": {1}, "ratios": {2}, "sums": {5, 10}}
+            if any(set(rule.get(key, d)) != d for key, d in defaults.items()):
+                # sigh's StrictKropki and StrictXV forbid both kinds of clue on unmarked pairs
+                raise Untranslatable(f"a {kind} with its own list (sigh's is fixed)")
             out.append("." + {"no-kropki": "StrictKropki", "no-xv": "StrictXV",
                               "anti-knight": "AntiKnight", "anti-king": "AntiKing",
                               "non-consecutive": "AntiConsecutive",

@@ -166,3 +166,18 @@ def test_the_native_prune_of_a_huge_circle_keeps_to_the_bounds():
     from satdoku.rules.sums import sum_supports
     assert sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009}, work=4) == \
         sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009})
+
+
+def test_a_classic_run_never_loads_the_rules():
+    """Classic puzzles pay nothing for variants: the rules' modules (sums, implied
+    constraints) are imported only when a puzzle has rules."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    puzzle = Path(__file__).resolve().parents[1] / "puzzles" / "9x9.txt"
+    code = ("import sys; from satdoku.cli import main\n"
+            "try:\n    main(['count', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('satdoku.rules')))")
+    out = subprocess.run([sys.executable, "-c", code, str(puzzle)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
