@@ -22,11 +22,11 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import resource
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from processes import run_timed
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES", ROOT.parent / "shared" / "puzzles")) / "9x9"
@@ -40,15 +40,9 @@ def _load() -> str:
 
 def _run(checkout: Path, task: str, path: Path) -> tuple[float, float]:
     """Wall and CPU seconds of one run of the command line in ``checkout``."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "satdoku", task, str(path), "--format", "line"],
-                   cwd=checkout, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"}, check=False)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    run = run_timed([sys.executable, "-m", "satdoku", task, str(path), "--format", "line"],
+                    cwd=checkout, env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"})
+    return run.wall, run.cpu
 
 
 def _variants(checkout: Path) -> Path:

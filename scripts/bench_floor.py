@@ -39,7 +39,6 @@ from __future__ import annotations
 import argparse
 import os
 import platform
-import shutil
 import statistics
 import subprocess
 import sys
@@ -47,6 +46,8 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Callable
+
+from processes import run_timed, satdoku_command
 
 PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES",
                               Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"))
@@ -64,9 +65,9 @@ N3 = 729  # variables "cell holds digit" of a 9x9 grid: var(cell, d) = 9*cell + 
 
 def satdoku_formula() -> tuple[list[list[int]], dict[str, int], str]:
     """(base clauses, solver options, SAT solver name) as satdoku loads its 9x9 engine."""
-    from satdoku.sat import solver as sat
     from satdoku.cnf.formula import encode_base
     from satdoku.model.geometry import geometry
+    from satdoku.sat import solver as sat
     name = getattr(sat, "DEFAULT_SAT_SOLVER", "cadical195")
     options = dict(getattr(sat, "SOLVER_OPTIONS", {}).get(name) or {})
     return encode_base(geometry(3, 3)).clauses, options, name
@@ -105,12 +106,6 @@ def satdoku_library(puzzles: list[tuple[int, ...]], limit: int
                 for r in results]
 
     return run
-
-
-def satdoku_command() -> list[str]:
-    """The installed ``satdoku`` entry point (the real CLI), else ``python -m satdoku``."""
-    found = shutil.which("satdoku")
-    return [found] if found else [sys.executable, "-m", "satdoku"]
 
 
 # --- the floors ------------------------------------------------------------------------------
@@ -233,18 +228,10 @@ CLI_ENV: dict[str, str] = dict(os.environ)
 
 def run_cli(args: list[str], command: list[str] | None = None) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the child) of one CLI run, stdout to /dev/null."""
-    begun = time.perf_counter()
-    with open(os.devnull, "w") as null:
-        proc = subprocess.Popen((satdoku_command() if command is None else command) + args,
-                                stdout=null, stderr=subprocess.PIPE, env=CLI_ENV)
-        _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - begun
-    stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        sys.stderr.write(f"satdoku {' '.join(args)}: exit {code}\n{stderr[-1000:]}")
-    return wall, usage.ru_utime + usage.ru_stime
+    run = run_timed((satdoku_command() if command is None else command) + args, env=CLI_ENV)
+    if run.code not in (0, 1):
+        sys.stderr.write(f"satdoku {' '.join(args)}: exit {run.code}\n{run.stderr[-1000:]}")
+    return run.wall, run.cpu
 
 
 def check_floors(label: str, solve_floor: Floor, count_floor: Floor, clues: list[list[int]],

@@ -82,7 +82,7 @@ def read(path: str, first: int | None) -> list:
     out = []
     if path.endswith(".json"):
         from satdoku.io.variant import read_variants
-        entries = [(e.puzzle.givens, e.puzzle.constraints) if e.error is None else e.error
+        entries = [(e.grid, e.constraints) if e.error is None else e.error
                    for e in read_variants(path)]
     else:
         from satdoku.io.text import read_puzzles

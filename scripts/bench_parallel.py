@@ -28,13 +28,14 @@ import itertools
 import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from processes import run_timed, satdoku_command
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_FILE = ROOT.parent / "shared" / "puzzles" / "9x9" / "17_clue.txt"
@@ -43,9 +44,9 @@ ENV: dict[str, str] = dict(os.environ)
 
 def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
+    from satdoku.io.inputs import iter_inputs
     from satdoku.run.stream import stream
     from satdoku.tasks.solvers import SolveOptions
-    from satdoku.io.inputs import iter_inputs
 
     options = SolveOptions(limit=1 if args.tasks == "solve" else 2, stats=False)
     puzzles = iter_inputs([args.child])
@@ -63,21 +64,12 @@ def _child(args: argparse.Namespace) -> None:
     }))
 
 
-def command() -> list[str]:
-    found = shutil.which("satdoku")
-    return [found] if found else [sys.executable, "-m", "satdoku"]
-
-
 def run(cmd: list[str]) -> tuple[float, float, str]:
     """(wall s, CPU s of the process and its workers, stdout) of one run."""
-    begun = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=ENV)
-    out, err = proc.communicate()
-    wall = time.perf_counter() - begun
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)  # cumulative: the caller subtracts
-    if proc.returncode not in (0, 1):
-        sys.exit(f"{' '.join(cmd)}: exit {proc.returncode}\n{err.decode()[-1000:]}")
-    return wall, usage.ru_utime + usage.ru_stime, out.decode()
+    done = run_timed(cmd, keep_stdout=True, env=ENV)
+    if done.code not in (0, 1):
+        sys.exit(f"{' '.join(cmd)}: exit {done.code}\n{done.stderr[-1000:]}")
+    return done.wall, done.cpu, done.stdout or ""
 
 
 def uptime() -> str:
@@ -116,23 +108,21 @@ def main() -> None:
 
         def cmd(task: str, jobs: int) -> list[str]:
             if args.mode == "cli":
-                return command() + [task, str(args.file), "--format", "line", "--jobs",
-                                    str(jobs)]
+                return satdoku_command() + [task, str(args.file), "--format", "line",
+                                            "--jobs", str(jobs)]
             return [sys.executable, __file__, "--child", str(args.file), "--jobs", str(jobs),
                     "--tasks", task, "--chunk-size", str(args.chunk_size)] + (
                         ["--count", str(args.count)] if args.count else [])
 
         one = Path(tmp) / "one.txt"
         one.write_text(args.file.read_text().splitlines()[-1] + "\n")
-        run(command() + ["solve", str(one), "--format", "line", "--jobs", "2"])  # warm-up
+        run(satdoku_command() + ["solve", str(one), "--format", "line", "--jobs", "2"])  # warm-up
         times: dict[tuple[str, int], list[tuple[float, float]]] = {}
         extra: dict[tuple[str, int], dict] = {}
         for _ in range(args.rounds):
             for task in tasks:
                 for jobs in args.jobs:
-                    before = resource.getrusage(resource.RUSAGE_CHILDREN)
                     wall, cpu, out = run(cmd(task, jobs))
-                    cpu -= before.ru_utime + before.ru_stime
                     times.setdefault((task, jobs), []).append((wall, cpu))
                     if args.mode == "library":
                         row = json.loads(out.strip().splitlines()[-1])

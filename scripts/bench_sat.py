@@ -20,13 +20,14 @@ import argparse
 import itertools
 import os
 import platform
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from processes import run_timed, satdoku_command
 
 PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES",
                               Path(__file__).resolve().parents[1].parent / "shared" / "puzzles"))
@@ -80,12 +81,6 @@ def first_puzzles(path: Path, limit: int, directory: str) -> tuple[Path, int]:
     return out, limit
 
 
-def satdoku_command() -> list[str]:
-    """The installed ``satdoku`` entry point (the real CLI), else ``python -m satdoku``."""
-    found = shutil.which("satdoku")
-    return [found] if found else [sys.executable, "-m", "satdoku"]
-
-
 def cli_has_jobs() -> bool:
     done = subprocess.run(satdoku_command() + ["solve", "--help"], capture_output=True,
                           text=True)
@@ -104,19 +99,11 @@ def command(path: Path, solver: str, *, fresh: bool, jobs: int) -> list[str]:
 
 
 def timed(cmd: list[str]) -> tuple[float, float, int]:
-    """(wall seconds, CPU seconds of the child and the workers it waited for, exit code)."""
-    begun = time.perf_counter()
-    with open(os.devnull, "w") as null:
-        proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - begun
-    stderr = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    proc.stderr.close()
-    code = os.waitstatus_to_exitcode(status)
-    if code not in (0, 1):
-        sys.stderr.write(f"{' '.join(cmd)}: exit {code}\n{stderr[-2000:]}")
-    # Linux's wait4 adds the usage of the descendants the child reaped (--jobs workers).
-    return wall, usage.ru_utime + usage.ru_stime, code
+    """(wall s, CPU s of the process and the workers it reaped, exit code) of one run."""
+    run = run_timed(cmd)
+    if run.code not in (0, 1):
+        sys.stderr.write(f"{' '.join(cmd)}: exit {run.code}\n{run.stderr}")
+    return run.wall, run.cpu, run.code
 
 
 def run_all(args: argparse.Namespace) -> list[Run]:

@@ -38,7 +38,10 @@ ROOT = Path(__file__).resolve().parents[1]
 #: ../shared/puzzles beside the checkout (or beside its folder, for a worktree)
 SHARED = next((p / "shared" / "puzzles" / "9x9" for p in (ROOT.parent, ROOT.parent.parent)
                if (p / "shared" / "puzzles").is_dir()), ROOT.parent / "shared")
-SETS = ("17_clue.txt", "magictour_top1465.txt", "forum_hardest_1106.txt")
+#: Easiest first: Project Euler's 50 (easy), 17-clue (about half singles only), top1465, the
+#: forum's hardest.
+SETS = ("project_euler_096.txt", "17_clue.txt", "magictour_top1465.txt",
+        "forum_hardest_1106.txt")
 
 
 def main(count: int) -> None:

@@ -45,20 +45,21 @@ from satdoku.rules import sums  # noqa: E402
 from satdoku.cnf.formula import encode_base  # noqa: E402
 from satdoku.model.geometry import geometry  # noqa: E402
 from satdoku.model.grid import Grid  # noqa: E402
-from satdoku.io.variant import VariantPuzzle, read_variant  # noqa: E402
+from satdoku.io.variant import read_variant  # noqa: E402
+from satdoku.model.puzzle import Puzzle  # noqa: E402
 from satdoku.rules.implied import implied_constraints  # noqa: E402
 from test_constraints import WIKIPEDIA_CAGES  # noqa: E402  (the hand-checked killer)
 
-def wikipedia_killer() -> VariantPuzzle:
+def wikipedia_killer() -> Puzzle:
     g = geometry(3, 3)
     cages = []
     for part in WIKIPEDIA_CAGES.replace("\n", "").split("|"):
         total, *cells = map(int, part.split())
         cages.append(C.Killer(tuple(cells), total))
-    return VariantPuzzle(g, Grid(g, (0,) * 81), cages, name="Wikipedia killer example")
+    return Puzzle(Grid(g, (0,) * 81), constraints=cages, name="Wikipedia killer example")
 
 
-def puzzle_sets(count: int) -> dict[str, tuple[list[VariantPuzzle], int]]:
+def puzzle_sets(count: int) -> dict[str, tuple[list[Puzzle], int]]:
     """name -> (puzzles, rounds), the same puzzles on every run."""
     def made(seed, box, n, sizes=(2, 3, 4, 5), keep=1.0, kind="killer"):
         rng = random.Random(seed)
@@ -82,7 +83,7 @@ PARTIAL_SUMS = "table, partial sums only"
 IMPLIED = " + implied"
 
 
-def measure(puzzle: VariantPuzzle, method: str, conflicts: int = 0) -> dict:
+def measure(puzzle: Puzzle, method: str, conflicts: int = 0) -> dict:
     geo, n = puzzle.geometry, puzzle.geometry.size
     start = time.process_time()
     limit = sums.COMBINATION_LIMIT
@@ -99,7 +100,7 @@ def measure(puzzle: VariantPuzzle, method: str, conflicts: int = 0) -> dict:
     finally:
         sums.COMBINATION_LIMIT = limit
     encode_s = time.process_time() - start
-    givens = [[c * n + d] for c, d in puzzle.givens.givens()]
+    givens = [[c * n + d] for c, d in puzzle.grid.givens()]
     clauses = list(encode_base(geo).clauses) + extra + givens
     with Solver(name="cadical195", bootstrap_with=clauses) as s:
         def run():
@@ -127,7 +128,7 @@ def measure(puzzle: VariantPuzzle, method: str, conflicts: int = 0) -> dict:
             "is_unique": unique}
 
 
-def file_sets(path: str, only: str) -> dict[str, tuple[list[VariantPuzzle], int]]:
+def file_sets(path: str, only: str) -> dict[str, tuple[list[Puzzle], int]]:
     """One set per puzzle of a JSON Lines file with ``doc`` and ``name`` (``only``: names
     with one of these comma-separated parts)."""
     wanted = [w for w in only.split(",") if w]

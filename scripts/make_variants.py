@@ -27,7 +27,8 @@ from satdoku.rules.killer import DIRECTIONS  # noqa: E402
 from satdoku.cnf.formula import encode_base  # noqa: E402
 from satdoku.model.geometry import Geometry, geometry  # noqa: E402
 from satdoku.model.grid import Grid  # noqa: E402
-from satdoku.io.variant import VariantPuzzle, format_variant  # noqa: E402
+from satdoku.io.variant import format_variant  # noqa: E402
+from satdoku.model.puzzle import Puzzle  # noqa: E402
 
 
 class Sat:
@@ -362,7 +363,7 @@ SECOND_SIZES = {"arrow": (2, 3), "killer": (2, 3), "sandwich": (2, 3), "x-sum": 
                 "no-kropki": (2, 3)}
 
 
-def make_test_puzzle(kind: str, rng: random.Random, box=None) -> VariantPuzzle | None:
+def make_test_puzzle(kind: str, rng: random.Random, box=None) -> Puzzle | None:
     geo = geometry(*(box or TEST_SIZES[kind]))
     rules = GLOBAL[kind](geo) if kind in GLOBAL else []
     sat = Sat(geo, rules)
@@ -382,11 +383,11 @@ def make_test_puzzle(kind: str, rng: random.Random, box=None) -> VariantPuzzle |
     plain.close()
     if not matters:
         return None
-    return VariantPuzzle(geo, Grid(geo, givens), cons, name=f"{kind} test")
+    return Puzzle(Grid(geo, givens), constraints=cons, name=f"{kind} test")
 
 
 def make_cover_puzzle(kind: str, geo: Geometry, rng: random.Random,
-                      sizes=(2, 3, 4, 5), keep: float = 1.0) -> VariantPuzzle:
+                      sizes=(2, 3, 4, 5), keep: float = 1.0) -> Puzzle:
     """A killer (cages over the grid, ``keep`` of them kept) or arrow puzzle, givens dug to
     uniqueness."""
     sat = Sat(geo, [])
@@ -400,7 +401,7 @@ def make_cover_puzzle(kind: str, geo: Geometry, rng: random.Random,
     sat = Sat(geo, cons)
     givens = dig(sat, sol, rng)
     sat.close()
-    return VariantPuzzle(geo, Grid(geo, givens), cons, name=f"{kind} {geo.size}x{geo.size}")
+    return Puzzle(Grid(geo, givens), constraints=cons, name=f"{kind} {geo.size}x{geo.size}")
 
 
 def main(argv=None) -> int:

@@ -108,8 +108,8 @@ def main(argv: list[str] | None = None) -> int:
             if entry.error is not None:
                 print(f"{label} unreadable")
                 continue
-            p = entry.puzzle
-            print(f"{label} search={search_line(solver, p.givens, p.constraints)}", flush=True)
+            p = entry
+            print(f"{label} search={search_line(solver, p.grid, p.constraints)}", flush=True)
     return 0
 
 

@@ -726,6 +726,48 @@ def test_svg_pictures_one_per_puzzle(tmp_path):
     assert made.exit_code == 0 and (folder / "puzzle-1.svg").exists()
 
 
+def test_pictures_of_one_run_never_overwrite_each_other(tmp_path):
+    folder = tmp_path / "pics"
+    inline = run("solve", SMALL, "1........4......", "--format", "svg", "-o", f"{folder}/")
+    assert inline.exit_code == 0
+    assert sorted(p.name for p in folder.iterdir()) == ["arg-1.svg", "arg-2.svg"]
+    for name in ("a", "b"):  # two files of one name
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "p.txt").write_text(SMALL + "\n")
+    twins = tmp_path / "twins"
+    alike = run("solve", tmp_path / "a" / "p.txt", tmp_path / "b" / "p.txt", "--format", "svg",
+                "-o", f"{twins}/")
+    assert alike.exit_code == 0 and sorted(p.name for p in twins.iterdir()) == ["p-1-2.svg",
+                                                                                  "p-1.svg"]
+    again = run("solve", tmp_path / "a" / "p.txt", "--format", "svg", "-o", f"{twins}/")
+    assert again.exit_code == 2 and "p-1.svg exists; use --force" in again.stderr
+
+
+def test_a_step_past_the_path_is_that_puzzles_error(tmp_path):
+    folder = tmp_path / "steps"
+    result = run("explain", "--step", "30", "--format", "svg", PUZZLES / "4x4.txt",
+                 PUZZLES / "9x9.txt", "-o", f"{folder}/")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{PUZZLES / '4x4.txt'}:2: step 30: the path has 7 steps" in result.stderr
+    assert sorted(p.name for p in folder.iterdir())[:1] == ["9x9-3.svg"]  # the batch went on
+
+
+def test_listings_end_quietly_at_a_closed_pipe(satdoku_process):
+    for command in ("rules", "solvers"):
+        proc = satdoku_process(command)
+        proc.stdout.close()  # before its first write: as '| head -1' does, only sooner
+        assert proc.wait(timeout=60) == 0 and proc.stderr.read() == ""
+
+
+def test_bench_names_each_unreadable_puzzle(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text(f"{SMALL}\nbad line\n")
+    result = run("bench", bad, "--solver", "native", "--format", "csv")
+    assert result.exit_code == 0
+    assert result.stderr.splitlines() == [f"{bad}:2: 7 cells: a Sudoku has 16, 36, 64, 81, "
+                                          f"100, 144, ... cells"]
+
+
 def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
     from satdoku.output.report import OutcomeReport
     plain = run("solve", SMALL, "--color").stdout  # CliRunner's stdout is no terminal

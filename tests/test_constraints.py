@@ -25,7 +25,7 @@ from satdoku.io.variant import parse_variants
 # (types added later: `... tests --types T,T --seed S`, appended).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
-PUZZLES = [e.puzzle for e in parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES")]
+PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
 METHODS = C.SUM_ENCODINGS
 G4 = geometry(2, 2)
 
@@ -64,7 +64,7 @@ def prune_search(puzzle, limit=2):
     the constraints' prune()."""
     geo, n = puzzle.geometry, puzzle.geometry.size
     start = [(1 << n) - 1] * geo.ncells
-    for c, d in puzzle.givens.givens():
+    for c, d in puzzle.grid.givens():
         start[c] = 1 << (d - 1)
     found = []
 
@@ -123,7 +123,7 @@ def test_every_type_has_a_test_puzzle():
 @pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
 def test_puzzle_has_one_solution_by_sat(puzzle, method):
-    found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.givens.givens()),
+    found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.grid.givens()),
                       method, limit=2)
     assert len(found) == 1
     solution = Grid(puzzle.geometry, found[0])
@@ -134,19 +134,19 @@ def test_puzzle_has_one_solution_by_sat(puzzle, method):
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
 def test_puzzle_needs_its_constraints(puzzle):
-    assert len(solutions(puzzle.geometry, [], list(puzzle.givens.givens()), limit=2)) == 2
+    assert len(solutions(puzzle.geometry, [], list(puzzle.grid.givens()), limit=2)) == 2
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
 def test_search_with_prune_finds_the_same_solution(puzzle):
-    by_sat = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.givens.givens()),
+    by_sat = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.grid.givens()),
                        limit=2)
     assert prune_search(puzzle) == by_sat
 
 
 @pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p.geometry.size == 4], ids=puzzle_id)
 def test_brute_force_finds_the_same_solution(puzzle):
-    givens = list(puzzle.givens.givens())
+    givens = list(puzzle.grid.givens())
     brute = [g for g in GRIDS4 if all(g[c] == d for c, d in givens)
              and not any(c.check(Grid(G4, g)) for c in puzzle.constraints)]
     assert brute == solutions(G4, puzzle.constraints, givens)
@@ -344,7 +344,7 @@ def test_random_full_grids_satisfy_the_encoding_exactly_when_check_passes():
         geo, n = puzzle.geometry, puzzle.geometry.size
         if n == 4:
             continue
-        solution = solutions(geo, puzzle.constraints, list(puzzle.givens.givens()), limit=1)[0]
+        solution = solutions(geo, puzzle.constraints, list(puzzle.grid.givens()), limit=1)[0]
         grids = [solution] + [full_grid(geo, rng).cells for _ in range(3)]
         for constraint in puzzle.constraints[:6]:
             with Solver(name="cadical195",
@@ -456,12 +456,13 @@ def test_docstring_examples(name):
 def test_the_spec_checker_and_the_rule_agree(constraint):
     """Two readings of the spec, written apart (tests/spec_checker.py and the rule class),
     judge 60 grids alike; a negative rule comes with clues on the pairs it exempts."""
-    from satdoku.io.variant import VariantPuzzle, variant_document
+    from satdoku.io.variant import variant_document
+    from satdoku.model.puzzle import Puzzle
     from spec_checker import violations
     marked = sorted(tuple(sorted(p)) for p in getattr(constraint, "marked", None) or ())
     clue = C.KropkiWhite if constraint.type == "no-kropki" else lambda p: C.XV(p, 5)
-    doc = variant_document(VariantPuzzle(G4, Grid(G4, (0,) * 16),
-                                         [constraint, *(clue(p) for p in marked)]))
+    doc = variant_document(Puzzle(Grid(G4, (0,) * 16),
+                                  constraints=(constraint, *(clue(p) for p in marked))))
     rng = random.Random(sample_id(constraint) + "spec")
     for grid in rng.sample(GRIDS4, 60):
         broken = f"#0 {constraint.type}" in violations(doc, "".join(map(str, grid)))

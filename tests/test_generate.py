@@ -184,3 +184,17 @@ def test_generate_rules_difficulty_and_line_output_read_back(run, tmp_path):
     rated = json.loads(run("rate", back, "--format", "json").stdout)
     assert (rated["status"], rated["label"]) == ("unique", "fiendish")
     assert run("generate", "--rules", killer, "--box", "2x3").exit_code == 2
+
+
+def test_the_time_limit_bounds_each_puzzle():
+    # A 36x36 grid cannot be dug in a fifth of a second: the generator says so instead of
+    # running on (an 81x81 one would run for hours).
+    import time
+    start = time.perf_counter()
+    with Generator(geometry(6, 6), seed=1, timeout=0.2) as gen:
+        with pytest.raises(SolverError, match="time limit of 0.2 s reached"):
+            gen.generate()
+    assert time.perf_counter() - start < 5
+    with Generator(geometry(2, 2), seed=1, timeout=30, minimal=True) as gen:
+        made = gen.generate()  # unbounded checks run in slices under a time limit
+    assert made.minimal and is_solution(made.solution, made.puzzle)

@@ -105,7 +105,8 @@ def test_names_cannot_drive_the_terminal_or_a_spreadsheet(tmp_path):
 # It must not run away.
 
 def test_an_endless_line_is_a_located_error():
-    zeros = subprocess.Popen(["head", "-c", str(20 << 20), "/dev/zero"], stdout=subprocess.PIPE)
+    zeros = subprocess.Popen(["sh", "-c", f"head -c {20 << 20} /dev/zero | tr '\\0' '.'"],
+                             stdout=subprocess.PIPE)
     started = time.monotonic()
     code, out, err = satdoku("solve", stdin=zeros.stdout)
     zeros.stdout.close()  # so that head, left writing, gets its broken pipe
@@ -114,6 +115,14 @@ def test_an_endless_line_is_a_located_error():
     assert one_line(err) == ("<stdin>:1: line 1 is longer than 8 MiB: not a puzzle; reading "
                              "stops")
     assert time.monotonic() - started < TIME_LIMIT and peak_child_mb() < 500
+
+
+def test_binary_data_is_one_error_and_the_next_input_is_read(tmp_path):
+    noise = tmp_path / "noise.bin"
+    noise.write_bytes(bytes(range(256)) * 12)
+    code, out, err = satdoku("solve", noise, SMALL, "--format", "line")
+    assert code == 1 and out.splitlines() == ["invalid", SMALL_SOLUTION]
+    assert one_line(err) == f"{noise}:1: binary data, not text: not a puzzle file; reading stops"
 
 
 def test_a_grid_too_big_for_memory_is_refused_at_once(tmp_path):
@@ -296,7 +305,8 @@ def test_names_that_cannot_be_puzzles_are_missing_files(tmp_path):
     ("s SATISFIABLE\nv -0 0\n", "2: '-0' is not a literal"),
     ("s SATISFIABLE\nv " + "7" * 4301 + " 0\n", "2: '7777777777777777777777777777777777777777'"
                                                 " is not a literal"),
-    ("\x00" * 5000, "1: expected 's SATISFIABLE' or 'SAT', found"),
+    ("\x00" * 5000, " binary data, not text: not a model"),
+    ("junk \x01\n", "1: expected 's SATISFIABLE' or 'SAT', found 'junk \\x01'"),
 ])
 def test_decode_reads_models_strictly(model, message):
     code, out, err = satdoku("decode", "-", "--puzzle", SMALL, input=model)
@@ -522,7 +532,7 @@ def test_the_variant_corpus_in_parallel(variant_corpus, tmp_path):
 
 #: What each command says of the good puzzle at the end of the named batch.
 GOOD_ANSWER = {"explain": "unique: by SAT", "candidates": "r1c2=2 r1c3=3 r1c4=4",
-               "rate": "2.90 hard", "bench": "named.jsonl,4,native,,1,26,1,4,0,0,21,0,0,"}
+               "rate": "1.50 medium", "bench": "named.jsonl,4,native,,1,26,1,4,0,0,21,0,0,"}
 
 
 @pytest.mark.parametrize("command", sorted(GOOD_ANSWER))

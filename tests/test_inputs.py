@@ -113,3 +113,35 @@ def test_what_is_echoed_is_cut_to_size():
     long_names = [f"{SMALL} # {'y' * 10 ** 6}", '{"size": 4, "name": "' + "x" * 10 ** 6 + '"}']
     assert [p.name for p in iter_inputs(long_names)] == [
         "y" * 100 + "... (1,000,000 characters)", "x" * 100 + "... (1,000,000 characters)"]
+
+
+def test_an_argument_of_several_lines_is_read_as_a_file_is():
+    text = "# a comment\n# Miracle-like name\n" + SMALL + "\n"
+    puzzles = list(iter_inputs([text]))
+    assert [p.ok for p in puzzles] == [True] and puzzles[0].line == 3
+    two = list(iter_inputs([f"{SMALL}\n{SMALL}\n"]))
+    assert [p.index for p in two] == [1, 2]
+    nothing = list(iter_inputs(["# only\n# comments\n"]))
+    assert [str(p.error) for p in nothing] == ["<arg>: no puzzles found"]
+
+
+def test_a_puzzle_of_the_other_kind_in_a_file_is_named(tmp_path):
+    classic_first = tmp_path / "c.txt"
+    classic_first.write_text(f'{SAMPLE}\n{{"size": 4}}\n')
+    errors = [str(p.error) for p in iter_inputs([str(classic_first)]) if not p.ok]
+    assert errors == [f"{classic_first}:2: a variant puzzle (JSON or a link) in a file of classic "
+                      "puzzles: give variant puzzles a file of their own, or a .json name"]
+    variant_first = tmp_path / "v.txt"
+    variant_first.write_text(f'{{"size": 4}}\n{SAMPLE}\n')
+    errors = [str(p.error) for p in iter_inputs([str(variant_first)]) if not p.ok]
+    assert errors == [f"{variant_first}:2: a classic puzzle in a file of variant puzzles: give "
+                      "classic puzzles a file of their own"]
+
+
+def test_box_and_alphabet_given_to_a_variant_puzzle_are_named_as_ignored():
+    from conftest import ROOT
+    shipped = str(ROOT / "puzzles" / "variants" / "peak.json")
+    [puzzle] = iter_inputs([shipped], box=(2, 2))
+    assert puzzle.warnings == ("--box ignored: a variant puzzle states its own shape and digits",)
+    [plain] = iter_inputs([shipped])
+    assert plain.warnings == ()

@@ -16,13 +16,17 @@ MIRACLE = PUZZLE_FILES / "variants" / "miracle.json"
 # Miracle sudoku's published solution (Mitchell Lee; each row is the one above shifted).
 MIRACLE_SOLUTION = ("483726159726159483159483726837261594261594837594837261372615948615948372"
                     "948372615")
+# The 4x4 Peak Sudoku (Rangsk; puzzles/variants/solutions.tsv): a step path in milliseconds,
+# where Miracle's takes seconds, for explain --steps and rate (which rate variants by it).
+PEAK = PUZZLE_FILES / "variants" / "peak.json"
+PEAK_SOLUTION = "1423324123144132"
 
 
-def _link_file(tmp_path):
-    """The f-puzzles link of miracle sudoku, alone in a file."""
-    lines = (PUZZLE_FILES / "variants" / "miracle.txt").read_text().splitlines()
+def _link_file(tmp_path, name="miracle"):
+    """The f-puzzles link of a shipped variant puzzle, alone in a file."""
+    lines = (PUZZLE_FILES / "variants" / f"{name}.txt").read_text().splitlines()
     link = next(line for line in lines if line and not line.startswith("#"))
-    path = tmp_path / "miracle-link.txt"
+    path = tmp_path / f"{name}-link.txt"
     path.write_text(link + "\n")
     return path
 
@@ -57,6 +61,15 @@ def kinds(tmp_path_factory):
 KINDS = ["9x9 file", "16x16 file", "variant JSON", "f-puzzles link", "inline", "stdin"]
 
 
+@pytest.fixture(scope="module")
+def path_kinds(kinds, tmp_path_factory):
+    """The kinds for the commands that find a step path (explain --steps, rate of a variant):
+    the variant kinds hold the 4x4 Peak Sudoku, as JSON and as an f-puzzles link."""
+    tmp = tmp_path_factory.mktemp("paths")
+    return {**kinds, "variant JSON": ([PEAK], None, PEAK_SOLUTION),
+            "f-puzzles link": ([_link_file(tmp, "peak")], None, PEAK_SOLUTION)}
+
+
 def _record(command, args, stdin, *more):
     result = run_cli(command, *args, "--format", "json", *more, input=stdin)
     lines = result.stdout.splitlines()
@@ -86,15 +99,20 @@ def test_solve_and_count(kinds, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_explain_with_steps(kinds, kind):
-    args, stdin, solution = kinds[kind]
+def test_explain_with_steps(path_kinds, kind):
+    args, stdin, solution = path_kinds[kind]
     result, record = _record("explain", args, stdin, "--steps")
     assert result.exit_code == 0 and record["status"] == "unique"
-    for step in record.get("steps") or []:  # each placement is the solution's digit
+    assert record["path"]["status"] == "solved"
+    size = round(len(solution) ** 0.5)
+    placed = set()
+    for step in record["steps"]:  # each placement is the solution's digit
         for cell, symbol in step["placed"].items():
             row, col = (int(x) for x in cell[1:].split("c"))
-            size = round(len(solution) ** 0.5)
             assert solution[(row - 1) * size + col - 1] == symbol, step
+            placed.add((row - 1) * size + col - 1)
+    open_cells = {i for i, symbol in enumerate(record["puzzle"]) if symbol == "."}
+    assert placed == open_cells  # the path fills every open cell
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -112,8 +130,8 @@ def test_candidates_of_a_unique_puzzle_are_its_solution(kinds, kind):
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_rate(kinds, kind):
-    args, stdin, _ = kinds[kind]
+def test_rate(path_kinds, kind):
+    args, stdin, _ = path_kinds[kind]
     result, record = _record("rate", args, stdin)
     assert result.exit_code == 0, result.output
     assert record["status"] == "unique" and record["score"] is not None and record["label"]

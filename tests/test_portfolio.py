@@ -157,8 +157,8 @@ def test_variant_puzzles_race_every_encoding():
     # Rules encode over the reduced map too: a variant puzzle races what a classic one races.
     from satdoku.io.variant import read_variants
     [entry] = list(read_variants(str(ROOT / "puzzles" / "variants" / "miracle.json")))
-    puzzle = entry.puzzle
+    puzzle = entry
     with PortfolioSolver(jobs=2) as s:
-        assert s.racers(puzzle.givens, puzzle.constraints) == s.racers(puzzle.givens)
-        result = solve(s, puzzle.givens, limit=2, constraints=puzzle.constraints)
+        assert s.racers(puzzle.grid, puzzle.constraints) == s.racers(puzzle.grid)
+        result = solve(s, puzzle.grid, limit=2, constraints=puzzle.constraints)
     assert result.status == "unique" and result.solver.startswith("portfolio:")

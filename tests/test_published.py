@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import satdoku
 from satdoku.io.fpuzzles import encode_fpuzzles, from_fpuzzles
 from satdoku.io.fpuzzles_write import to_fpuzzles
-from satdoku.io.variant import VariantPuzzle, read_variant, variant_document
+from satdoku.io.variant import read_variant, variant_document
+from satdoku.model.puzzle import Puzzle
 from spec_checker import violations
 
 VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
@@ -41,7 +42,7 @@ def test_every_puzzle_has_a_published_solution_and_a_json():
 def test_each_published_puzzle_is_unique_with_its_solution(stem):
     document = json.loads((VARIANTS / f"{stem}.json").read_text())
     puzzle = read_variant(document)
-    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
+    result = satdoku.solve(puzzle, limit=2)
     assert result.status == "unique"
     assert "".join(map(str, result.solution.cells)) == SOLUTIONS[stem]
     assert violations(document, SOLUTIONS[stem]) == []  # and the spec's own reading agrees
@@ -102,8 +103,8 @@ RULES_4X4 = [
 ]
 
 
-def count_to_2(puzzle: VariantPuzzle, solver: str = "sat"):
-    result = satdoku.count(puzzle.to_puzzle(), limit=2, solver=solver)
+def count_to_2(puzzle: Puzzle, solver: str = "sat"):
+    result = satdoku.count(puzzle, limit=2, solver=solver)
     return result.status, result.solution.cells if result.status == "unique" else None
 
 

@@ -1,18 +1,21 @@
 """Every script under scripts/ runs: its --help, in one child process (so that no script's set-up
-leaks into the tests), through runpy as ``python SCRIPT --help`` would."""
+leaks into the tests), through runpy as ``python SCRIPT --help`` would (its folder first on the
+path). A module the scripts share (no ``__main__`` block) is imported by them, not run."""
 
 import subprocess
 import sys
 
 from conftest import ROOT
 
-SCRIPTS = sorted((ROOT / "scripts").rglob("*.py"))
+SCRIPTS = sorted(p for p in (ROOT / "scripts").rglob("*.py")
+                 if '__name__ == "__main__"' in p.read_text())
 
 DRIVER = """
 import runpy, sys
 failed = []
 for path in sys.argv[1:]:
     sys.argv = [path, "--help"]
+    sys.path.insert(0, path.rsplit("/", 1)[0])
     try:
         runpy.run_path(path, run_name="__main__")
         failed.append(f"{path}: --help did not exit")
@@ -21,6 +24,8 @@ for path in sys.argv[1:]:
             failed.append(f"{path}: exit {stop.code}")
     except Exception as error:
         failed.append(f"{path}: {type(error).__name__}: {error}")
+    finally:
+        del sys.path[0]
 print("\\n".join(failed))
 """
 

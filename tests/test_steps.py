@@ -103,3 +103,27 @@ def test_the_score_of_a_path():
     assert near == sum(1 for s in path.steps
                        if step_level(s) >= 2 and 2 * len(s.rules) > hardest)
     assert score == round(level + __import__("math").log10(1 + near), 2)
+
+
+def test_a_rule_read_alone_is_as_easy_as_a_hidden_single():
+    # One rule with placed digits alone is level 1, with one cell's candidates 1.5, with two or
+    # more (a subset) 2; a path of such steps scores its hardest level (docs/setters-guide.md).
+    from satdoku.io.inputs import iter_inputs
+    text = ('{"size": 4, "givens": {"r1c1": 1}, "constraints": [{"type": "killer", "cells": '
+            '["r1c2", "r1c3"], "sum": 5}, {"type": "thermometer", "cells": ["r2c1", "r2c2"]}, '
+            '{"type": "arrow", "circle": ["r4c4"], "cells": ["r3c4", "r2c4"]}, {"type": '
+            '"diagonal", "direction": "+"}]}')
+    puzzle = next(iter(iter_inputs([text])))
+    with SatSolver() as sat:
+        solution = solve(sat, puzzle.grid, limit=2, constraints=puzzle.constraints).solution
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
+    assert check_path(puzzle.grid, path, solution) == []
+    by_text = {s.text: step_level(s) for s in path.steps}
+    assert by_text["one rule: r2c1 != 4, by thermometer from r2c1"] == 1.0
+    assert by_text["one rule: r1c2 != 4, by killer cage r1c2-r1c3 = 5 with r1c3 in {2,3,4}"] \
+        == 1.5
+    assert path_score(path) == (1.5, 3, 1.5)
+    killer, solution = _puzzle("6x6-extreme-killer.json")
+    pairs = [s for s in step_path(killer.grid, solution, constraints=killer.constraints).steps
+             if s.technique == "naked pair"]
+    assert pairs and all(step_level(s) == 2.0 for s in pairs)

@@ -70,7 +70,7 @@ def rules(document: dict) -> Counter:
 def solved(document: dict, limit: int = 2):
     puzzle = read_variant(document)
     with make_solver() as solver:
-        return puzzle, solve(solver, puzzle.givens, limit=limit,
+        return puzzle, solve(solver, puzzle.grid, limit=limit,
                              constraints=puzzle.constraints)
 
 
@@ -219,7 +219,7 @@ def test_scf_classic_grid():
     assert {"type": "diagonal", "direction": "+"} in document["constraints"]
     plain = from_sudokupad("https://sudokupad.app/scf" + pack(SEVENTEEN))
     puzzle, result = solved(plain)
-    assert puzzle.givens.cells == digits(SEVENTEEN)
+    assert puzzle.grid.cells == digits(SEVENTEEN)
     assert result.status == "unique" and result.solution.cells == digits(SEVENTEEN_SOLUTION)
 
 
@@ -279,7 +279,7 @@ def test_a_stream_keeps_the_order_of_the_lines():
     entries = list(parse_variants(lines, "mixed.txt"))
     assert [(e.line, e.index, e.ok) for e in entries] == [
         (1, 1, True), (3, 2, True), (4, 3, False), (6, 4, True), (8, 5, True)]
-    assert entries[1].puzzle.geometry.size == 2
+    assert entries[1].geometry.size == 2
     assert str(entries[2].error).startswith("mixed.txt:4: the SudokuPad puzzle 'abc123'")
 
 

@@ -22,7 +22,7 @@ def test_a_classic_written_as_candidates_solves_to_its_solution():
     assert len(text) == 729 and looks_like_sukaku(text)
     puzzle = parse_sukaku(text)
     assert puzzle.constraints == ()
-    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
+    result = satdoku.solve(puzzle, limit=2)
     assert result.status == "unique"
     assert "".join(map(str, result.solution.cells)) == SAMPLE_SOLUTION
 
@@ -34,8 +34,8 @@ def test_candidates_alone_pin_the_solution():
     solution = list(map(int, SAMPLE_SOLUTION))
     cells = [{d, rng.choice([x for x in range(1, 10) if x != d])} for d in solution]
     puzzle = parse_sukaku(sukaku_of(cells))
-    assert not any(puzzle.givens.cells)
-    result = satdoku.solve(puzzle.to_puzzle(), limit=2)
+    assert not any(puzzle.grid.cells)
+    result = satdoku.solve(puzzle, limit=2)
     assert result.solution.cells == tuple(solution)
     assert puzzle.check(result.solution) == []
 
@@ -45,9 +45,9 @@ def test_4x4_sukaku_counts_agree_with_brute_force(seed):
     rng = random.Random(seed)
     cells = [set(rng.sample(range(1, 5), rng.choice((2, 3, 4)))) for _ in range(16)]
     puzzle = parse_sukaku(sukaku_of(cells, 4))
-    brute = all_solutions(puzzle.givens, puzzle.constraints)
+    brute = all_solutions(puzzle.grid, puzzle.constraints)
     assert all(all(g.cells[c] in cell for c, cell in enumerate(cells)) for g in brute)
-    result = satdoku.count(puzzle.to_puzzle(), limit=1000)
+    result = satdoku.count(puzzle, limit=1000)
     assert (result.count if result.status != "unsolvable" else 0) == len(brute)
 
 

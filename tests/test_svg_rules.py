@@ -28,7 +28,7 @@ def variant(*constraints, size=9, givens=None):
 def drawn(*constraints, size=9, **kw):
     """The parsed picture of a puzzle with these constraints (JSON objects)."""
     p = variant(*constraints, size=size)
-    svg = render_svg(p.givens, constraints=p.constraints, **kw)
+    svg = render_svg(p.grid, constraints=p.constraints, **kw)
     assert_self_contained(svg)
     return parse(svg)
 
@@ -270,7 +270,7 @@ def test_variant_drawing_details():
 def test_quadruple_digits_in_the_pictures_alphabet():
     p = variant({"type": "quadruple", "cells": ["r1c1", "r1c2", "r2c1", "r2c2"],
                  "digits": [10, 16]}, size=16)
-    root = parse(render_svg(p.givens, constraints=p.constraints,
+    root = parse(render_svg(p.grid, constraints=p.constraints,
                             alphabet=Alphabet("0123456789ABCDEF")))
     assert sorted(t for t, _, _ in texts(root)) == ["9", "F"]
 
@@ -301,7 +301,7 @@ def test_rules_noted_once_and_escaped():
 def test_highlight_lies_over_rule_shading():
     p = variant({"type": "extra-region", "cells": [f"r{r}c{r}" for r in range(1, 10)]},
                 {"type": "odd", "cells": ["r1c1"]})
-    svg = render_svg(p.givens, constraints=p.constraints, highlight=[0])
+    svg = render_svg(p.grid, constraints=p.constraints, highlight=[0])
     order = [svg.index(s) for s in ('class="tint"', 'class="highlight"',
                                     f'fill="{COLOURS["shade"]}"')]
     assert order == sorted(order)  # tint, then the highlight, then the odd disc
@@ -315,11 +315,11 @@ def test_shipped_variant_puzzles_draw():
     assert files
     for path in files:
         for entry in read_variants(path):
-            p = entry.puzzle
-            svg = render_svg(p.givens, constraints=p.constraints, title=p.name)
+            p = entry
+            svg = render_svg(p.grid, constraints=p.constraints, title=p.name)
             assert_self_contained(svg)
             root = parse(svg)
-            plain = parse(render_svg(p.givens, title=p.name))
+            plain = parse(render_svg(p.grid, title=p.name))
             assert len(list(root.iter())) > len(list(plain.iter())), path
 
 
@@ -389,7 +389,7 @@ def test_clone_shows_over_an_area():
 
 def test_digits_lie_over_clues_in_their_cell():
     p = variant({"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}, givens={"r1c1": 9})
-    svg = render_svg(p.givens, constraints=p.constraints)
+    svg = render_svg(p.grid, constraints=p.constraints)
     assert svg.index(">17<") < svg.index('class="given"')
 
 
@@ -408,7 +408,7 @@ def test_a_cage_sum_clears_the_digit_of_its_cell(size, total):
     cells = ["r1c1", "r1c2", "r2c1"]
     p = variant({"type": "killer", "cells": cells, "sum": total}, size=size,
                 givens={"r1c1": size})
-    root = parse(render_svg(p.givens, constraints=p.constraints))
+    root = parse(render_svg(p.grid, constraints=p.constraints))
     (digit,) = [e for e in root.iter(NS + "text") if e.get("class") == "given"]
     (clue,) = [e for e in root.iter(NS + "text") if e.text == str(total)]
     a, b = glyph_box(clue), glyph_box(digit)

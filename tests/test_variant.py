@@ -11,8 +11,9 @@ import satdoku.rules as C
 from satdoku.errors import PuzzleError
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
-from satdoku.io.variant import (VariantPuzzle, format_variant, parse_variants, read_variant,
-                             read_variants, variant_document)
+from satdoku.io.variant import (format_variant, parse_variants, read_variant, read_variants,
+                                variant_document)
+from satdoku.model.puzzle import Puzzle
 from test_constraints import TEST_PUZZLES
 
 SCHEMA_PATH = Path(__file__).resolve().parents[1] / "satdoku" / "schema" / "variant-1.schema.json"
@@ -152,8 +153,8 @@ def test_with_jsonschema_when_installed():
 def test_reads_a_jigsaw_with_givens_as_a_string():
     p = read_variant(JIGSAW)
     assert p.geometry.shape == "jigsaw" and p.geometry.houses[8] == (0, 1, 2, 4)
-    assert list(p.givens.givens()) == [(0, 1), (10, 3)]
-    assert (p.name, p.author, p.source) == ("jigsaw 4x4", "satdoku tests", "made for the tests")
+    assert list(p.grid.givens()) == [(0, 1), (10, 3)]
+    assert (p.name, p.author, p.citation) == ("jigsaw 4x4", "satdoku tests", "made for the tests")
     assert p.constraints == (C.Killer((14, 15), 3),) and p.constraints[0].label == "cage"
 
 
@@ -182,7 +183,7 @@ def test_round_trip(doc):
 
 def test_puzzle_check_names_the_broken_rules():
     g = geometry(2, 2)
-    p = VariantPuzzle(g, Grid(g, (1,) + (0,) * 15), [C.Killer((0, 1), 3), C.Odd((2,))])
+    p = Puzzle(Grid(g, (1,) + (0,) * 15), constraints=(C.Killer((0, 1), 3), C.Odd((2,))))
     good = Grid(g, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
     assert p.check(good) == [] and p.is_solution(good)
     swapped = Grid(g, (1, 2, 4, 3, 3, 4, 1, 2, 2, 1, 3, 4, 4, 3, 2, 1))
@@ -314,7 +315,7 @@ def test_a_bad_document_never_stops_the_stream():
         (2, 1, True), (4, 2, False), (5, 3, True), (9, 4, False), (10, 5, True), (11, 6, False),
         (12, 7, False)]
     assert str(entries[1].error) == "s.jsonl:4: constraints[0] (odd): r9c9 is outside the 4x4 grid"
-    assert entries[2].puzzle.constraints == (C.AntiKnight(geometry(2, 3)),)
+    assert entries[2].constraints == (C.AntiKnight(geometry(2, 3)),)
     assert str(entries[3].error).startswith("s.jsonl:9: not JSON: Expecting value")
     assert entries[4].name == "after a broken line"
     assert str(entries[5].error).startswith("s.jsonl:11: not JSON: Expecting property name")
@@ -338,3 +339,10 @@ def test_deeply_nested_json_is_one_error_and_the_stream_goes_on():
     assert "nested too deeply" in str(entries[0].error)
     with pytest.raises(PuzzleError, match="nested too deeply"):
         read_variant(deep)
+
+
+def test_a_key_given_twice_and_an_array_are_named():
+    twice = list(parse_variants(['{"size": 4, "givens": {"r1c1": 1, "r1c1": 2}}']))
+    assert "the key 'r1c1' twice in one object" in str(twice[0].error)
+    array = list(parse_variants(["[1, 2, 3]"]))
+    assert str(array[0].error) == "<stdin>:1: a variant puzzle must be a JSON object"

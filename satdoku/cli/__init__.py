@@ -49,9 +49,14 @@ def _abridged_error(error: click.UsageError) -> click.UsageError:
                             error.ctx)
 
 
+class _PipeClosed(Exception):
+    """What a closed stdout becomes inside a command: click's own handling of EPIPE would
+    exit 1, where satdoku exits with the code of what was finished (0 for a listing)."""
+
+
 class _Group(click.Group):
     """The command group: usage errors, its own and its commands', never echo a long
-    argument whole."""
+    argument whole; a closed pipe is left to :func:`run`."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         try:
@@ -64,6 +69,8 @@ class _Group(click.Group):
             return super().invoke(ctx)
         except click.UsageError as error:
             raise _abridged_error(error) from None
+        except BrokenPipeError:
+            raise _PipeClosed from None
 
 
 @click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
@@ -87,7 +94,7 @@ def run() -> None:
     install_signals()
     try:
         main(prog_name="satdoku")
-    except BrokenPipeError:
+    except (BrokenPipeError, _PipeClosed):
         silence_stdout()
         sys.exit(EXIT_OK)
     except KeyboardInterrupt:

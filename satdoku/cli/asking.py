@@ -172,9 +172,10 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
               help="A variant puzzle (satdoku JSON, an f-puzzles file...) whose grid and rules "
                    "every puzzle keeps; its givens stay too. With --format line each puzzle is "
                    "a satdoku JSON line.")
+@timeout_option
 @output_options(PICTURE_FORMATS)
 def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             difficulty, alphabet, rules_file, fmt, output, force):
+             difficulty, alphabet, rules_file, timeout, fmt, output, force):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
     from random solutions of a rule set (--rules)."""
     import random
@@ -182,6 +183,10 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
     from ..model.geometry import geometry
     from ..output.asking import GeneratedReport
     from ..tasks.generate import Generator
+    from .session import PICTURES_NEED_A_FOLDER, picture_folder
+    check_time_limit(sat_solver, timeout)
+    if fmt == "svg" and count > 1 and picture_folder(output) is None:
+        raise click.UsageError(PICTURES_NEED_A_FOLDER)  # before any puzzle is made
     ctx = click.get_current_context()
     rules, givens = (), None
     try:
@@ -208,7 +213,8 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
         tried = 0
         with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
                        sat_solver=sat_solver, encoding=encoding, attempts=attempts,
-                       difficulty=difficulty, constraints=rules, givens=givens) as gen:
+                       difficulty=difficulty, constraints=rules, givens=givens,
+                       timeout=timeout) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()

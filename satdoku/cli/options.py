@@ -256,9 +256,11 @@ def color(output: str | None) -> bool:
 
 
 def limit_option(default: int, minimum: int, maximum: int | None = None):
+    """``--limit N``: solutions to look for, from ``minimum`` (its help says what 1 means
+    only where 1 is allowed)."""
+    one = " (1: find one)" if minimum <= 1 else ""
     return click.option("--limit", type=click.IntRange(minimum, maximum), default=default,
-                        show_default=True, metavar="N",
-                        help="Count solutions up to N (1: find one).")
+                        show_default=True, metavar="N", help=f"Count solutions up to N{one}.")
 
 
 def clause_limit(value: int | None) -> int:

@@ -22,6 +22,7 @@ from ..errors import SatdokuError, abridge
 from ..io.inputs import Inputs, count_ahead, count_lines, is_file_input, iter_inputs
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from ..output.report import NoPicture, place
 from ..tasks.base import Outcome
 
 class Interrupted(KeyboardInterrupt):
@@ -108,6 +109,7 @@ class Session:
             output = None
         self.pending: str | None = None  # the one picture, written when no other comes
         self.force, self.inputs, self.pictures = force, list(inputs), 0
+        self.names: set[str] = set()  # the pictures this run wrote
         try:
             if self.folder is not None:
                 os.makedirs(self.folder, exist_ok=True)
@@ -147,8 +149,16 @@ class Session:
                 raise click.UsageError(PICTURES_NEED_A_FOLDER)
             self.pending = svg
         else:
-            out = Output(os.path.join(self.folder, f"{name}.svg"), force=self.force,
-                         inputs=self.inputs)
+            unique, n = name, 1
+            while unique in self.names:  # never over a picture of this run
+                n += 1
+                unique = f"{name}-{n}"
+            self.names.add(unique)
+            try:
+                out = Output(os.path.join(self.folder, f"{unique}.svg"), force=self.force,
+                             inputs=self.inputs)
+            except SatdokuError as error:  # a picture of an earlier run: as -o FILE would
+                raise click.UsageError(str(error)) from None
             out.write(svg)
             out.commit()
         self.pictures += 1
@@ -279,7 +289,12 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
             lines.update(puzzle)
             if report.fmt == "svg":
                 if puzzle.grid is not None:
-                    session.picture(report.picture_name(puzzle, number), report.format(outcome))
+                    try:
+                        svg = report.format(outcome)
+                    except NoPicture as error:
+                        session.result("", [f"{place(puzzle)}: {error}"], EXIT_FAILED)
+                        continue
+                    session.picture(report.picture_name(puzzle, number), svg)
                 session.result("", report.diagnostics(outcome), code_of(outcome))
             else:
                 session.result(report.format(outcome), report.diagnostics(outcome),

@@ -10,6 +10,7 @@ import click
 from ..version import __version__
 from ..errors import SatdokuError
 from ..model.result import EXIT_OK, EXIT_WRONG
+from ..output.report import printable
 from ..tasks.base import Outcome
 from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
                       jobs_option, limit_option, max_clauses_option, output_options,
@@ -73,6 +74,8 @@ def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output,
     from ..cnf.decode import decode_file, model_formula
     from ..model.result import Result
     from ..output.report import OutcomeReport
+    if model == "-" and puzzle_text == "-":
+        raise click.UsageError("the model and --puzzle cannot both be read from stdin")
     p = one_puzzle(puzzle_text, box, alphabet, index)
 
     def body(session: Session) -> None:
@@ -171,7 +174,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         try:
             for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
                                  seed=seed, box=box, alphabet=alphabet, jobs=jobs,
-                                 levels=levels, progress=step if progress else None):
+                                 levels=levels, progress=step if progress else None,
+                                 invalid=lambda p: session.note(printable(str(p.error)))):
                 rows.append(row)
         except BenchInterrupted as stop:
             rows.append(stop.row)

@@ -15,6 +15,7 @@ import sys
 from typing import Protocol, Sequence
 
 from ..errors import ModelError
+from .lines import is_binary
 
 __all__ = ["write_clauses", "clause_text", "parse_model", "read_model_text",
            "UnsatisfiableError", "MAX_MODEL_BYTES", "TextSink"]
@@ -84,7 +85,7 @@ def parse_model(text: str, nvars: int | None = None) -> list[int]:
                              line=number)
         if head != "v" and status != "SAT":
             what = "a 'v' line" if status else "'s SATISFIABLE' or 'SAT'"
-            raise ModelError(f"expected {what}, found {line[:40]!r}", line=number)
+            raise ModelError(f"expected {what}, found {ascii(line[:40])}", line=number)
         for word in rest.split() if head == "v" else line.split():
             if closed:
                 raise ModelError(f"literal {word[:40]!r} after the closing 0", line=number)
@@ -121,6 +122,8 @@ def read_model_text(path: str) -> tuple[str, str]:
                 text = fp.read(MAX_MODEL_BYTES + 1)
     except OSError as error:
         raise ModelError(f"cannot read: {error.strerror or error}", source=source) from None
+    if is_binary(text):
+        raise ModelError("binary data, not text: not a model", source=source)
     if len(text) > MAX_MODEL_BYTES:
         raise ModelError(f"more than {MAX_MODEL_BYTES >> 20} MB: not a model of this puzzle",
                          source=source)

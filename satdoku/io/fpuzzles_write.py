@@ -68,7 +68,7 @@ class Writer:
         """Givens, and regions unless they are f-puzzles' default boxes."""
         geo, n = self.geometry, self.n
         rows: list[list[dict]] = [[{} for _ in range(n)] for _ in range(n)]
-        for cell, digit in self.puzzle.givens.givens():
+        for cell, digit in self.puzzle.grid.givens():
             rows[cell // n][cell % n].update(value=digit, given=True)
         br, bc = fpuzzles_box(n)
         default = [[(r // br) * br + c // bc for c in range(n)] for r in range(n)]
@@ -114,7 +114,7 @@ def _same_partition(a: list[list[int]], b: list[list[int]]) -> bool:
 
 
 def to_fpuzzles(puzzle, solution=None) -> FPuzzlesExport:
-    """The f-puzzles data of a :class:`~satdoku.io.variant.VariantPuzzle` and what it lost.
+    """The f-puzzles data of a :class:`~satdoku.model.puzzle.Puzzle` and what it lost.
 
     ``solution`` (a filled grid, optional) is stored as f-puzzles' ``solution``.
 

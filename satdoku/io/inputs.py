@@ -18,7 +18,7 @@ from typing import Iterable, Iterator
 
 from ..errors import PuzzleError, abridge
 from ..model.puzzle import Puzzle
-from ..model.alphabet import alphabet_for
+from .forms import form_of_text
 from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
@@ -69,34 +69,23 @@ def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
         yield puzzle
 
 
-def _from_variant(entry, offset: int = 0, index: int | None = None) -> Puzzle:
-    """The :class:`Puzzle` of a :class:`~satdoku.io.variant.VariantEntry` read ``offset``
-    lines into its input (numbered ``index`` there when given)."""
-    p, line = entry.puzzle, entry.line + offset
-    index = entry.index if index is None else index
-    if p is None:
-        if offset and entry.error.line is not None:
-            entry.error.line += offset
-        return Puzzle(None, entry.source, line, index, error=entry.error)
-    return Puzzle(p.givens, entry.source, line, index, name=p.name and abridge(p.name),
-                  alphabet=alphabet_for(p.geometry.size), constraints=p.constraints,
-                  warnings=tuple(entry.warnings))
+def _variant_puzzles(lines: Iterable[str], source: str, ignore_unknown: bool, box=None,
+                     alphabet=None) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines``; ``--box`` and ``--alphabet`` (which a variant puzzle
+    does not take: it states its own shape) are named in a warning on each."""
+    from .variant import read_variant_lines  # the rules' modules: only for variant puzzles
+    ignored = " and ".join(name for name, given in (("--box", box), ("--alphabet", alphabet))
+                           if given)
+    for puzzle in read_variant_lines(lines, source, ignore_unknown):
+        if ignored and puzzle.ok:
+            puzzle.warnings += (f"{ignored} ignored: a variant puzzle states its own shape "
+                                f"and digits",)
+        yield puzzle
 
 
 def _is_variant_line(text: str) -> bool:
-    if text.startswith("{"):
-        return True
-    if "sudokupad" in text or "cryptic" in text or text.startswith(("scl", "ctc", "fpuz", "scf")):
-        from .sudokupad import looks_like_sudokupad
-        if looks_like_sudokupad(text):
-            return True
-    # What fpuzzles.looks_like_fpuzzles needs at the least, tested before importing that
-    # module: a classic puzzle's start-up does not pay for it (about 5 ms).
-    if "load=" not in text and "fpuzzles" not in text and "N4Ig" not in text \
-            and "f-puzzles" not in text:
-        return False
-    from .fpuzzles import looks_like_fpuzzles
-    return looks_like_fpuzzles(text)
+    """Whether a line is a variant puzzle: satdoku JSON, or a form of :mod:`.forms`."""
+    return text.startswith("{") or form_of_text(text) is not None
 
 
 def _open(arg: str, source: str):
@@ -123,66 +112,53 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
     return itertools.chain(head, lines), variant
 
 
-class _Counted:
-    """Lines, counting those taken."""
-
-    def __init__(self, lines: Iterable[str]) -> None:
-        self.lines, self.taken = iter(lines), 0
-
-    def __iter__(self) -> "_Counted":
-        return self
-
-    def __next__(self) -> str:
-        line = next(self.lines)
-        self.taken += 1
-        return line
-
-
-#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
-#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
-_UNFORESEEN = (RecursionError, ValueError)
-
-
-def _unforeseen(error: Exception) -> str:
-    if isinstance(error, RecursionError):
-        return "nested too deeply to read"
-    if "integer string conversion" in str(error):
-        return "a number too long to read (over 4,300 digits)"
-    return f"not a puzzle: {abridge(str(error))}"
-
-
-def _variants(lines: Iterable[str], source: str, ignore_unknown: bool) -> Iterator[Puzzle]:
-    """The puzzles of variant ``lines``. A document that fails a reader in a way it did not
-    foresee (:data:`_UNFORESEEN`) is that document's error, and reading goes on after it."""
-    from .variant import parse_variants  # JSON, f-puzzles, SudokuPad: satdoku.io.forms
-    counted = _Counted(lines)
-    offset = index = 0
-    while True:
-        try:
-            for entry in parse_variants(counted, source, ignore_unknown=ignore_unknown):
-                index += 1
-                yield _from_variant(entry, offset, index)
-            return
-        except _UNFORESEEN as error:
-            index += 1
-            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
-            yield Puzzle(None, source, counted.taken, index, error=failed)
-            offset = counted.taken
-
-
 def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
     """The puzzles of a file (``'-'``: stdin), classic or variant, streamed."""
     source = "<stdin>" if arg == "-" else arg
     handle, stream = _open(arg, source)
     try:
-        lines, variant = _sniff(arg, read_lines(stream, source))
-        if variant:
-            yield from _variants(lines, source, ignore_unknown)
-        else:
-            yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+        yield from _read_lines(arg, source, read_lines(stream, source), box, alphabet,
+                               ignore_unknown)
     finally:
         if handle is not None:
             handle.close()
+
+
+def _read_lines(arg: str, source: str, lines: Iterator[str], box, alphabet,
+                ignore_unknown: bool) -> Iterator[Puzzle]:
+    """The puzzles of the lines of one input, classic or variant (its first puzzle line
+    says which)."""
+    lines, variant = _sniff(arg, lines)
+    if variant:
+        yield from _variant_puzzles(lines, source, ignore_unknown, box, alphabet)
+    else:
+        yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+
+
+def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
+                 source: str = "<arg>") -> Iterator[Puzzle]:
+    """The puzzles written in one argument: one line is one puzzle; text of several lines is
+    read as a file's would be (comments, names, several puzzles). Nothing in it is an error
+    of its own ("no puzzles found")."""
+    if "\n" in arg.strip():
+        found = False
+        for puzzle in _read_lines(source, source, iter(arg.splitlines()), box, alphabet,
+                                  ignore_unknown):
+            found = True
+            yield puzzle
+        if not found:
+            yield no_puzzles(source)
+    elif _is_variant_line(arg.strip()):
+        yield from _variant_puzzles([arg], source, ignore_unknown, box, alphabet)
+    else:
+        try:
+            yield parse_puzzle(arg, source, box=box, alphabet=alphabet)
+        except PuzzleError as error:
+            failed = error
+            if _LOOKS_LIKE_PATH.search(arg):
+                failed = PuzzleError("no such file (and not a puzzle either)",
+                                     source=abridge(arg))
+            yield _failed(failed.source or source, failed)
 
 
 def _read_error(source: str, error: OSError) -> Puzzle:
@@ -214,17 +190,8 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             except OSError as error:
                 reason = error.strerror or str(error)
             yield _failed(arg, PuzzleError(f"cannot read: {reason}", source=arg))
-        elif _is_variant_line(arg.strip()):
-            yield from _variants([arg], "<arg>", ignore_unknown)
         else:
-            try:
-                yield parse_puzzle(arg, "<arg>", box=box, alphabet=alphabet)
-            except PuzzleError as error:
-                failed = error
-                if _LOOKS_LIKE_PATH.search(arg):
-                    failed = PuzzleError("no such file (and not a puzzle either)",
-                                         source=abridge(arg))
-                yield _failed(failed.source or "<arg>", failed)
+            yield from _read_inline(arg, box, alphabet, ignore_unknown)
 
 
 class Tally:
@@ -360,8 +327,9 @@ class Inputs:
             yield ParsedChunk([_read_error(source, error)])
             return
         if variant:  # JSON and f-puzzles: parsed here
-            yield from self._parse_here(_variants(lines, source, self.ignore_unknown), source,
-                                        size)
+            puzzles = _variant_puzzles(lines, source, self.ignore_unknown, self.box,
+                                       self.alphabet)
+            yield from self._parse_here(puzzles, source, size)
             return
         splitter = LineSplitter(self.box, self.alphabet)
         feed = splitter.feed
@@ -488,10 +456,7 @@ def read_puzzle(text: str, *, box: tuple[int, int] | None = None, alphabet: str 
     ...             '"sum": 3}]}').constraints[0].type
     'killer'
     """
-    if _is_variant_line(text.strip()):
-        puzzles = list(_variants([text], source, ignore_unknown))
-    else:
-        puzzles = [parse_puzzle(text, source, box=box, alphabet=alphabet)]
+    puzzles = list(_read_inline(text, box, alphabet, ignore_unknown, source))
     if len(puzzles) != 1:
         raise PuzzleError(f"holds {len(puzzles)} puzzles, not one", source=source)
     puzzle = puzzles[0]

@@ -12,7 +12,7 @@ from ..model.geometry import geometry_for_size
 from ..model.puzzle import Puzzle
 from .reader import HEADER, RULE, Reader, stream_puzzles
 
-__all__ = ["read_lines", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
+__all__ = ["read_lines", "is_binary", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
 
 
 def _size_text(chars: int) -> str:
@@ -36,12 +36,19 @@ def _is_utf16(head: bytes) -> bool:
                                    for zeros in (0, 1))
 
 
+def is_binary(head: str) -> bool:
+    """Whether text that starts with ``head`` (decoded, bad bytes replaced) is binary data: a
+    NUL, or more than one character in twenty not UTF-8."""
+    head = head[:4096]
+    return "\0" in head or head.count("\ufffd") * 20 > max(len(head), 40)
+
+
 def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     """The lines of a binary ``stream`` as text (UTF-8, a leading BOM dropped, bad bytes
     replaced; a text stream is read as it is), without their line ends, read in blocks; any
     stream works, FIFOs and devices included. A line longer than ``limit`` (default
     :data:`MAX_LINE_CHARS`) raises :class:`PuzzleError` naming it, and reading stops; so does
-    UTF-16 text, saying to save it as UTF-8.
+    UTF-16 text, saying to save it as UTF-8, and binary data (:func:`is_binary`).
 
     >>> import io
     >>> list(read_lines(io.BytesIO(b"\\xef\\xbb\\xbfa\\r\\nb"), "t"))
@@ -54,6 +61,10 @@ def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
     Traceback (most recent call last):
     ...
     satdoku.errors.PuzzleError: t:1: UTF-16 text: save it as UTF-8 (PowerShell: ...)
+    >>> list(read_lines(io.BytesIO(bytes(range(256))), "t"))
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: t:1: binary data, not text: not a puzzle file; reading stops
     """
     import codecs
     limit = MAX_LINE_CHARS if limit is None else limit
@@ -67,6 +78,9 @@ def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
             raise PuzzleError("UTF-16 text: save it as UTF-8 (PowerShell: "
                               "Out-File -Encoding utf8)", source=source, line=1)
         text = block if isinstance(block, str) else decoder.decode(block, final=not block)
+        if first and is_binary(text):
+            raise PuzzleError("binary data, not text: not a puzzle file; reading stops",
+                              source=source, line=1)
         if first and text:
             text, first = text.removeprefix("\ufeff"), False
         parts = text.split("\n")

@@ -69,6 +69,11 @@ def _cell_counts_hint() -> str:
 _SEPARATORS = str.maketrans("|,", "  ")
 RULE = re.compile(r"[-+=|:\s]*[-=][-+=|:\s]*")
 HEADER = re.compile(r"(grid|puzzle|sudoku|game|problem|board)\b", re.IGNORECASE)
+#: A JSON document or a link among classic puzzles (a file's first puzzle line says which
+#: reader reads it).
+VARIANT_HERE = ("a variant puzzle (JSON or a link) in a file of classic puzzles: give variant "
+                "puzzles a file of their own, or a .json name")
+
 
 @dataclass
 class _Row:
@@ -296,11 +301,13 @@ class Reader:
             self._add_row(blk, row, kind, comment)
         else:
             line, name = self._take_header(no)
-            out.append(self._error(line, name or comment, self._count_message(ncells)))
+            out.append(self._error(line, name or comment, self._count_message(ncells, text)))
         self.comment = None
         return out
 
-    def _count_message(self, ncells: int) -> str:
+    def _count_message(self, ncells: int, text: str) -> str:
+        if text.startswith(("{", "http")):
+            return VARIANT_HERE
         if self.box:
             rows, cols = self.box
             return f"{ncells} cells: a {rows}x{cols} Sudoku has {(rows * cols) ** 2} cells"
@@ -363,7 +370,7 @@ class Reader:
         if len(rows) == 1:  # a line alone is a one-liner, good or bad
             if self.size and ncells == self.size ** 2 or not self.size and _one_line_size(ncells):
                 return [self._one_liner(blk.line, blk.name, first, kind)]
-            return [self._error(blk.line, blk.name, self._count_message(ncells))]
+            return [self._error(blk.line, blk.name, self._count_message(ncells, first.text))]
         return [self._error(blk.line, blk.name,
                             f"grid ends after {len(rows)} of {blk.row_len} rows")]
 

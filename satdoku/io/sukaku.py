@@ -16,11 +16,11 @@ from __future__ import annotations
 import re
 
 from ..errors import PuzzleError
+from ..model.alphabet import alphabet_for
 from ..model.geometry import default_box, geometry
 from ..model.grid import Grid, check_givens
-from ..rules import Candidates
 from ..model.puzzle import Puzzle
-from .variant import VariantPuzzle
+from ..rules import Candidates
 
 __all__ = ["looks_like_sukaku", "parse_sukaku", "sukaku_puzzle", "SUKAKU_SIZES"]
 
@@ -45,7 +45,7 @@ def looks_like_sukaku(text: str) -> bool:
 
 
 def parse_sukaku(text: str, source: str = "<arg>", line: int | None = None,
-                 name: str | None = None) -> VariantPuzzle:
+                 name: str | None = None) -> Puzzle:
     """The puzzle of one sukaku line: givens for single candidates, ``candidates`` rules for
     the other cells that are not open.
 
@@ -54,7 +54,7 @@ def parse_sukaku(text: str, source: str = "<arg>", line: int | None = None,
             single candidates clash.
 
     >>> p = parse_sukaku("1..." + ".2.." + "1234" * 12 + "..34" + "1234")
-    >>> p.givens.cells[:2], p.constraints
+    >>> p.grid.cells[:2], p.constraints
     ((1, 2), (Candidates(cells=(14,), digits=(3, 4)),))
     """
     where = {"source": source, "line": line}
@@ -89,7 +89,7 @@ def parse_sukaku(text: str, source: str = "<arg>", line: int | None = None,
     except PuzzleError as exc:
         raise exc.located(source, line) from None
     rules = tuple(Candidates(tuple(cells), digits) for digits, cells in groups.items())
-    return VariantPuzzle(geo, grid, rules, name=name)
+    return Puzzle(grid, source, line or 1, name=name, alphabet=alphabet_for(n), constraints=rules)
 
 
 def sukaku_puzzle(text: str, source: str, line: int, name: str | None,
@@ -101,7 +101,7 @@ def sukaku_puzzle(text: str, source: str, line: int, name: str | None,
     if not looks_like_sukaku(text):
         return None
     try:
-        return parse_sukaku(text, source, line, name=name).to_puzzle(source, line)
+        return parse_sukaku(text, source, line, name=name)
     except PuzzleError as error:
         if could_be_classic:
             return None

@@ -11,13 +11,12 @@ Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.rules`):
   that one starts a new object at its first column. Blank lines and lines starting with ``#``
   between documents are skipped.
 
-Reading never raises on a bad document inside a stream: :func:`parse_variants` yields a
-:class:`VariantEntry` whose ``error`` (a :class:`PuzzleError`) says where (source, line) and
-what: which field, which constraint (``constraints[2] (killer)``, 0-based as in the JSON) or
-which cell. One bad document never stops the stream.
-
-The puzzle binds its constraints (:meth:`Constraint.bind`) when it is made, so negative
-constraints (``no-kropki``, ``no-xv``) know the dots and X/V clues of their own puzzle.
+A document is read into the one puzzle record, :class:`satdoku.model.puzzle.Puzzle` (its
+grid of givens, its rules, name, author and citation). Reading never raises on a bad document
+inside a stream: :func:`parse_variants` yields a puzzle whose ``error`` (a
+:class:`PuzzleError`) says where (source, line) and what: which field, which constraint
+(``constraints[2] (killer)``, 0-based as in the JSON) or which cell. One bad document never
+stops the stream.
 """
 
 from __future__ import annotations
@@ -25,20 +24,19 @@ from __future__ import annotations
 import json
 import re
 import sys
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 
-from ..rules import Constraint, bind_all, constraint_from_json, parse_cell
-from ..errors import PuzzleError
+from ..rules import Constraint, constraint_from_json, parse_cell
+from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
-from ..model.grid import Grid, check_givens, solution_problems
+from ..model.grid import Grid, check_givens
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
 from .jsontext import loads as loads_json
 
-__all__ = ["VariantPuzzle", "VariantEntry", "FORMAT", "VERSION", "read_variant",
-           "variant_document", "format_variant", "parse_variants", "read_variants"]
+__all__ = ["FORMAT", "VERSION", "read_variant", "variant_document", "format_variant",
+           "parse_variants", "read_variants", "read_variant_lines"]
 
 #: What a document nested beyond what Python's JSON reader takes is told.
 TOO_DEEP = "not JSON satdoku reads: nested too deeply"
@@ -48,72 +46,8 @@ VERSION = 1
 _FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "givens",
            "constraints")
 _BOX = re.compile(r"(\d+)x(\d+)")
-
-
-@dataclass(frozen=True)
-class VariantPuzzle:
-    """A variant Sudoku: ``givens`` on ``geometry`` plus ``constraints`` (bound to each other).
-
-    ``name``, ``author`` and ``source`` (a URL or citation) describe it; they play no part in
-    solving.
-
-    >>> from satdoku.rules import Killer
-    >>> g = geometry(2, 2)
-    >>> p = VariantPuzzle(g, Grid(g, (0,) * 16), [Killer((0, 1), 3)])
-    >>> p.check(Grid(g, (2, 1, 3, 4, 3, 4, 1, 2, 1, 2, 4, 3, 4, 3, 2, 1)))
-    []
-    >>> p.check(Grid(g, (1, 3, 2, 4, 2, 4, 1, 3, 3, 1, 4, 2, 4, 2, 3, 1)))
-    ['killer cage r1c1-r1c2 = 3: the digits sum to 4']
-    """
-
-    geometry: Geometry
-    givens: Grid
-    constraints: tuple[Constraint, ...] = ()
-    name: str | None = None
-    author: str | None = None
-    source: str | None = None
-
-    def __post_init__(self) -> None:
-        if self.givens.geometry is not self.geometry:
-            raise ValueError("the givens' grid has another geometry than the puzzle")
-        object.__setattr__(self, "constraints", tuple(bind_all(tuple(self.constraints))))
-
-    def check(self, solution: Grid) -> list[str]:
-        """Everything wrong with ``solution``: the Sudoku rules and givens
-        (:func:`satdoku.model.grid.solution_problems`), then each constraint's own check."""
-        return solution_problems(solution, self.givens, self.constraints)
-
-    def is_solution(self, solution: Grid) -> bool:
-        return not self.check(solution)
-
-    def to_puzzle(self, source: str = "<variant>", line: int = 1, index: int = 1,
-                  warnings: tuple[str, ...] = ()) -> Puzzle:
-        """The puzzle as every command and task takes it (grid, rules, name)."""
-        return Puzzle(self.givens, source, line, index, name=self.name,
-                      alphabet=alphabet_for(self.geometry.size), constraints=self.constraints,
-                      warnings=tuple(warnings))
-
-
-@dataclass
-class VariantEntry:
-    """One document read from a stream: its puzzle, or the error that kept it from being one.
-    """
-
-    puzzle: VariantPuzzle | None
-    source: str
-    line: int
-    index: int
-    error: PuzzleError | None = field(default=None)
-    warnings: list[str] = field(default_factory=list)  # what an f-puzzles import left out
-    solution: list[int] | None = None  # the setter's solution an import carried, row by row
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
-    @property
-    def name(self) -> str | None:
-        return self.puzzle.name if self.puzzle is not None else None
+#: A classic one-line puzzle (digits, dots, and what follows a '#').
+_CLASSIC = re.compile(r"[0-9.]{16,}\s*(#.*)?")
 
 
 def _fail(message: str, cell: str | None = None) -> PuzzleError:
@@ -236,7 +170,7 @@ def _constraints(value: Any, geo: Geometry) -> list[Constraint]:
 
 
 def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
-                 ) -> VariantPuzzle:
+                 ) -> Puzzle:
     """The puzzle of one document (a dict, or its JSON text).
 
     Raises:
@@ -244,7 +178,7 @@ def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
 
     >>> p = read_variant('{"size": 4, "givens": "1...........4...", '
     ...                  '"constraints": [{"type": "diagonal", "direction": "-"}]}')
-    >>> p.geometry.shape, p.givens.nclues, p.constraints[0].describe(p.geometry)
+    >>> p.geometry.shape, p.grid.nclues, p.constraints[0].describe(p.geometry)
     ('2x2', 2, 'diagonal r1c1-r4c4')
     >>> read_variant({"size": 4, "constraints": [{"type": "killer", "cells": ["r1c5"]}]},
     ...              "f.jsonl", 3)
@@ -266,7 +200,7 @@ def read_variant(doc: str | dict, source: str = "<arg>", line: int | None = None
         raise exc.located(source, line) from None
 
 
-def _read(doc: Any) -> VariantPuzzle:
+def _read(doc: Any) -> Puzzle:
     if not isinstance(doc, dict):
         raise _fail("a variant puzzle must be a JSON object")
     unknown = [k for k in doc if k not in _FIELDS]
@@ -281,51 +215,56 @@ def _read(doc: Any) -> VariantPuzzle:
     geo = _geometry(doc)
     givens = _givens(doc.get("givens"), geo)
     check_givens(givens)
-    return VariantPuzzle(geo, givens, tuple(_constraints(doc.get("constraints"), geo)),
-                         _text(doc, "name"), _text(doc, "author"), _text(doc, "source"))
+    return Puzzle(givens, name=_text(doc, "name"), alphabet=alphabet_for(geo.size),
+                  constraints=tuple(_constraints(doc.get("constraints"), geo)),
+                  author=_text(doc, "author"), citation=_text(doc, "source"))
 
 
-def variant_document(puzzle: VariantPuzzle) -> dict:
+def variant_document(puzzle: Puzzle) -> dict:
     """The puzzle as a document (a dict ready for ``json.dumps``).
 
     >>> from satdoku.rules import Thermometer
     >>> g = geometry(2, 2)
-    >>> variant_document(VariantPuzzle(g, Grid(g, (1,) + (0,) * 15), [Thermometer((4, 5))]))
+    >>> variant_document(Puzzle(Grid(g, (1,) + (0,) * 15), constraints=(Thermometer((4, 5)),)))
     {'format': 'satdoku-variant', 'version': 1, 'size': 4, 'box': '2x2', 'givens': {'r1c1': 1}, \
 'constraints': [{'type': 'thermometer', 'cells': ['r2c1', 'r2c2']}]}
     """
     geo = puzzle.geometry
     doc: dict[str, Any] = {"format": FORMAT, "version": VERSION}
-    for key in ("name", "author", "source"):
-        if getattr(puzzle, key) is not None:
-            doc[key] = getattr(puzzle, key)
+    for key, field in (("name", "name"), ("author", "author"), ("source", "citation")):
+        if getattr(puzzle, field) is not None:
+            doc[key] = getattr(puzzle, field)
     doc["size"] = geo.size
     if geo.is_boxed:
         doc["box"] = geo.shape
     else:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
-    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.givens.givens()}
+    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.grid.givens()}
     doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
     return doc
 
 
-def format_variant(puzzle: VariantPuzzle, indent: int | None = None) -> str:
+def format_variant(puzzle: Puzzle, indent: int | None = None) -> str:
     """The puzzle as JSON text: one line (for JSON Lines) unless ``indent`` is given."""
     separators = (",", ": ") if indent is not None else (", ", ": ")
     return json.dumps(variant_document(puzzle), indent=indent, separators=separators,
                       ensure_ascii=False)
 
 
-def _entry(doc: Any, source: str, line: int, index: int,
-           ignore_unknown: bool = False) -> VariantEntry:
+def _read_one(doc: Any, source: str, line: int, index: int,
+           ignore_unknown: bool = False) -> Puzzle:
     """One document: satdoku JSON, or a form of :mod:`.forms` (an f-puzzles link...)."""
     warnings: list[str] = []
     solution = None
     try:
         form = None
-        if isinstance(doc, str) and not doc.lstrip().startswith("{"):
+        if isinstance(doc, str) and not doc.lstrip().startswith(("{", "[")):
             doc = doc.strip()  # a link or a compressed string
-            form = form_of_text(doc) or FALLBACK  # unclaimed: f-puzzles says what is wrong
+            form = form_of_text(doc)
+            if form is None and _CLASSIC.fullmatch(doc):
+                raise _fail("a classic puzzle in a file of variant puzzles: give classic "
+                            "puzzles a file of their own")
+            form = form or FALLBACK  # unclaimed: f-puzzles says what is wrong
         else:
             if isinstance(doc, str):
                 try:
@@ -339,22 +278,25 @@ def _entry(doc: Any, source: str, line: int, index: int,
                 conversion.solution
         puzzle = read_variant(doc, source, line)
     except PuzzleError as exc:
-        return VariantEntry(None, source, line, index, exc.located(source, line))
-    return VariantEntry(puzzle, source, line, index, warnings=warnings, solution=solution)
+        return Puzzle(None, source, line, index, error=exc.located(source, line))
+    puzzle.source, puzzle.line, puzzle.index = source, line, index
+    puzzle.warnings = tuple(warnings)
+    puzzle.solution = tuple(solution) if solution is not None else None
+    return puzzle
 
 
 def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
-                   ignore_unknown: bool = False) -> Iterator[VariantEntry]:
+                   ignore_unknown: bool = False) -> Iterator[Puzzle]:
     """Variant puzzles from JSON Lines (see the module docstring), streamed.
 
     A line that is not JSON is read as an f-puzzles link or lz-string, and a JSON object
     that is f-puzzles' own (``grid`` of cell objects) is converted too (:mod:`satdoku.io.fpuzzles`;
-    ``ignore_unknown`` lets what satdoku cannot use through, as warnings on the entry).
+    ``ignore_unknown`` lets what satdoku cannot use through, as warnings on the puzzle).
 
-    >>> entries = list(parse_variants(['{"size": 4}', '{"size": 5}', '', '{', '"size": 6', '}']))
-    >>> [(e.line, e.ok, e.puzzle and e.puzzle.geometry.size) for e in entries]
-    [(1, True, 4), (2, False, None), (4, True, 6)]
-    >>> str(entries[1].error)
+    >>> puzzles = list(parse_variants(['{"size": 4}', '{"size": 5}', '', '{', '"size": 6', '}']))
+    >>> [(p.line, p.ok, p.ok and p.geometry.size) for p in puzzles]
+    [(1, True, 4), (2, False, False), (4, True, 6)]
+    >>> str(puzzles[1].error)
     "<stdin>:2: a 5x5 grid has no usual box shape: give 'box' or 'regions'"
     """
     buffer: list[str] = []
@@ -363,7 +305,7 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
         text = raw.rstrip("\r\n")
         if buffer and text[:1] == "{":  # a new object: the one before was broken
             index += 1
-            yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
+            yield _read_one("\n".join(buffer), source, start, index, ignore_unknown)
             buffer = []
         if not buffer:
             stripped = text.strip()
@@ -372,7 +314,7 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
             start = no
             if not stripped.startswith("{"):  # an f-puzzles link or lz-string, on its own
                 index += 1
-                yield _entry(stripped, source, no, index, ignore_unknown)
+                yield _read_one(stripped, source, no, index, ignore_unknown)
                 continue
         buffer.append(text)
         joined = "\n".join(buffer) if len(buffer) > 1 else text
@@ -385,14 +327,14 @@ def parse_variants(lines: Iterable[str], source: str = "<stdin>", *,
         except RecursionError:
             doc = joined  # read_variant says it is nested too deeply
         index += 1
-        yield _entry(doc, source, start, index, ignore_unknown)
+        yield _read_one(doc, source, start, index, ignore_unknown)
         buffer = []
     if buffer:
         index += 1
-        yield _entry("\n".join(buffer), source, start, index, ignore_unknown)
+        yield _read_one("\n".join(buffer), source, start, index, ignore_unknown)
 
 
-def read_variants(path: str) -> Iterator[VariantEntry]:
+def read_variants(path: str) -> Iterator[Puzzle]:
     """Variant puzzles from the file at ``path`` (``'-'``: stdin), streamed.
 
     A file that cannot be opened raises :class:`PuzzleError` at once.
@@ -406,6 +348,69 @@ def read_variants(path: str) -> Iterator[VariantEntry]:
     return _closing(handle, parse_variants(handle, path))
 
 
-def _closing(handle, entries: Iterator[VariantEntry]) -> Iterator[VariantEntry]:
+def _closing(handle, entries: Iterator[Puzzle]) -> Iterator[Puzzle]:
     with handle:
         yield from entries
+
+
+def _placed(puzzle: Puzzle, offset: int = 0, index: int | None = None) -> Puzzle:
+    """A puzzle :func:`~satdoku.io.variant.parse_variants` read, placed ``offset`` lines into
+    its input (numbered ``index`` there when given), its name as a message shows it."""
+    puzzle.line += offset
+    if index is not None:
+        puzzle.index = index
+    if puzzle.error is not None:
+        if offset and puzzle.error.line is not None:
+            puzzle.error.line += offset
+    elif puzzle.name:
+        puzzle.name = abridge(puzzle.name)
+    return puzzle
+
+
+class _Counted:
+    """Lines, counting those taken."""
+
+    def __init__(self, lines: Iterable[str]) -> None:
+        self.lines, self.taken = iter(lines), 0
+
+    def __iter__(self) -> "_Counted":
+        return self
+
+    def __next__(self) -> str:
+        line = next(self.lines)
+        self.taken += 1
+        return line
+
+
+#: What hostile data may make a reader raise that it did not foresee: nesting past the stack
+#: (RecursionError) and numbers past Python's integer conversion limit (ValueError).
+_UNFORESEEN = (RecursionError, ValueError)
+
+
+def _unforeseen(error: Exception) -> str:
+    if isinstance(error, RecursionError):
+        return "nested too deeply to read"
+    if "integer string conversion" in str(error):
+        return "a number too long to read (over 4,300 digits)"
+    return f"not a puzzle: {abridge(str(error))}"
+
+
+def read_variant_lines(lines: Iterable[str], source: str, ignore_unknown: bool = False
+                       ) -> Iterator[Puzzle]:
+    """The puzzles of variant ``lines`` as a command reads them: :func:`parse_variants`, where
+    a document that fails a reader in a way it did not foresee (:data:`_UNFORESEEN`) is that
+    document's error and reading goes on after it, and names are cut to what a message
+    shows."""
+    counted = _Counted(lines)
+    offset = index = 0
+    while True:
+        try:
+            for puzzle in parse_variants(counted, source, ignore_unknown=ignore_unknown):
+                index += 1
+                yield _placed(puzzle, offset, index)
+            return
+        except _UNFORESEEN as error:
+            index += 1
+            failed = PuzzleError(_unforeseen(error), source=source, line=counted.taken)
+            yield Puzzle(None, source, counted.taken, index, error=failed)
+            offset = counted.taken

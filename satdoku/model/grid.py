@@ -182,6 +182,8 @@ class Rule(Protocol):
 
     def check(self, grid: Grid) -> list[str]: ...
 
+    def bind(self, rules: "Sequence[Rule]") -> "Rule": ...
+
 
 def solution_problems(solution: Grid, puzzle: Grid,
                       constraints: tuple[Rule, ...] = ()) -> list[str]:

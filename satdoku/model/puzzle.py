@@ -1,8 +1,10 @@
-"""One puzzle as the commands meet it: a grid, its rules, and where it came from.
+"""One puzzle as every command, task and format meets it: a grid, its rules, what describes
+it, and where it came from.
 
 A classic puzzle is a puzzle with no rules. A puzzle that could not be read keeps its place in
 the stream (``source``, ``line``, ``index``) with the error that says why, so that a batch
-reports it and goes on.
+reports it and goes on. Made with its rules, a puzzle binds them to each other (a negative
+rule such as ``no-kropki`` learns the dots of its own puzzle: ``Rule.bind``).
 """
 
 from __future__ import annotations
@@ -11,26 +13,65 @@ from dataclasses import dataclass
 
 from ..errors import PuzzleError
 from .alphabet import Alphabet
-from .grid import Grid, Rule
+from .geometry import Geometry
+from .grid import Grid, Rule, solution_problems
 
 __all__ = ["Puzzle"]
 
 
 @dataclass
 class Puzzle:
-    """One puzzle read from a source: its grid, or the error that kept it from being one."""
+    """One puzzle: its grid of givens and rules, or the error that kept it from being one.
+
+    - ``source``, ``line``, ``index``: where it was read (a file or ``<stdin>``, its first
+      line, its number in that input); ``parse_ms`` the time reading it took.
+    - ``name``, ``author``, ``citation`` (a URL or reference: the variant format's
+      ``source`` field) describe it and play no part in solving.
+    - ``constraints``: its variant rules, beyond Sudoku's; ``warnings``: what an import left
+      out; ``solution``: the setter's solution an import carried, row by row (0: not given).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(2, 2)
+    >>> p = Puzzle(Grid(g, (1,) + (0,) * 15), name="tiny")
+    >>> p.geometry.size, p.ok, p.check(Grid(g, tuple(map(int, "2143341212344321"))))
+    (4, True, ['r1c1: given 1 changed to 2'])
+    """
 
     grid: Grid | None
-    source: str
-    line: int
-    index: int
+    source: str = "<puzzle>"
+    line: int = 1
+    index: int = 1
     name: str | None = None
     alphabet: Alphabet | None = None
     error: PuzzleError | None = None
     parse_ms: float = 0.0  # time spent reading and parsing it (set by inputs.iter_inputs)
-    constraints: tuple[Rule, ...] = ()  # a variant puzzle's rules, beyond Sudoku's
-    warnings: tuple[str, ...] = ()  # what an import left out (f-puzzles, --ignore-unknown)
+    constraints: tuple[Rule, ...] = ()
+    warnings: tuple[str, ...] = ()
+    author: str | None = None
+    citation: str | None = None
+    solution: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if self.constraints:
+            rules = tuple(self.constraints)
+            self.constraints = tuple(rule.bind(rules) for rule in rules)
 
     @property
     def ok(self) -> bool:
         return self.error is None
+
+    @property
+    def geometry(self) -> Geometry:
+        if self.grid is None:
+            raise ValueError("a puzzle that could not be read has no grid")
+        return self.grid.geometry
+
+    def check(self, solution: Grid) -> list[str]:
+        """Everything wrong with ``solution``: the Sudoku rules and givens, then each rule's
+        own check (:func:`satdoku.model.grid.solution_problems`)."""
+        if self.grid is None:
+            raise ValueError("a puzzle that could not be read has no grid")
+        return solution_problems(solution, self.grid, self.constraints)
+
+    def is_solution(self, solution: Grid) -> bool:
+        return not self.check(solution)

@@ -248,10 +248,11 @@ class GeneratedReport(Report):
         geo = made.puzzle.geometry
         rules = {}
         if made.constraints:  # the whole puzzle as a document satdoku reads back
-            from ..io.variant import VariantPuzzle, variant_document
+            from ..io.variant import variant_document
+            from ..model.puzzle import Puzzle
             rules = {"constraints": [c.describe(geo) for c in made.constraints],
-                     "document": variant_document(VariantPuzzle(geo, made.puzzle,
-                                                                made.constraints))}
+                     "document": variant_document(Puzzle(made.puzzle,
+                                                         constraints=made.constraints))}
         return {**puzzle_fields(None), **rules,
                 "puzzle": format_grid(made.puzzle, "line", self.alphabet),
                 "status": "unique", "index": made.index, "seed": made.seed, "box": geo.shape,

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..model.grid import Grid
-from .report import plural, printable
+from .report import NoPicture, plural, printable
 
 __all__ = ["path_summary", "path_lines", "path_record", "step_picture"]
 
@@ -22,7 +22,8 @@ def path_summary(path, score: bool = True) -> str:
     from ..tasks.steps import path_score, step_level
     level, _, value = path_score(path)
     text = plural(len(path.steps), 'step') + (f", score {value:.2f}" if score else "")
-    if path.steps and level < 2:
+    if path.steps and level <= 1 and all(s.technique.endswith("single") or
+                                         s.technique == "timeout" for s in path.steps):
         text += f"; {'hidden' if level else 'naked'} singles only"
     elif path.steps:
         hardest = max(path.steps, key=step_level)
@@ -53,10 +54,10 @@ def path_record(path) -> dict[str, Any]:
 def step_picture(grid: Grid, path, number: int, *, title: str | None, constraints=(),
                  alphabet=None) -> str:
     """The SVG picture of step ``number`` (1-based) of ``path`` from ``grid``: ValueError when
-    the path has no such step."""
+    the path has no such step (:class:`~satdoku.output.report.NoPicture`)."""
     from .svg import render_svg
     if not 1 <= number <= len(path.steps):
-        raise ValueError(f"step {number} is not in this path of {len(path.steps)} steps")
+        raise NoPicture(f"step {number}: the path has {plural(len(path.steps), 'step')}")
     cells = list(grid.cells)
     for step in path.steps[:number - 1]:
         for cell, d in step.placed:

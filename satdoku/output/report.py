@@ -30,8 +30,8 @@ from ..model.puzzle import Puzzle
 from ..io.text import format_grid
 from ..model.grid import Grid
 
-__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "OutcomeReport",
-           "place", "printable", "csv_row", "puzzle_fields", "marked_grid", "constraint_lines",
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
+           "OutcomeReport", "place", "printable", "csv_row", "puzzle_fields", "marked_grid", "constraint_lines",
            "warning_lines", "grid_text", "plural", "cell_list"]
 
 FORMATS = ("pretty", "line", "json", "csv")
@@ -186,6 +186,11 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
     return "\n".join(lines)
 
 
+class NoPicture(ValueError):
+    """A puzzle has no picture of what was asked (``explain --step N`` past its path): that
+    puzzle's error, and the batch goes on."""
+
+
 class Report:
     """Formats the results of one command, one at a time (:meth:`header` first, for CSV).
 
@@ -225,16 +230,21 @@ class Report:
         return self.pretty(item)
 
     def picture(self, item: Any) -> str:
-        """One self-contained SVG picture of the result (formats that have one)."""
+        """One self-contained SVG picture of the result (formats that have one); NoPicture
+        when this puzzle has none (the step asked for is past its path)."""
         raise ValueError("--format svg is not offered here")
 
     @staticmethod
     def picture_name(puzzle: Puzzle | None, index: int) -> str:
         """The file name (without ``.svg``) of a puzzle's picture in an output folder:
-        the input's name and line, ``puzzles-12``, or ``puzzle-3``."""
+        the input's name and line, ``puzzles-12``, ``arg-2`` (the second puzzle given
+        inline), or ``puzzle-3``. Two puzzles of one run may still share a name (two files
+        named alike): the session numbers the second (``puzzles-12-2``)."""
         import re as _re
         if puzzle is None or not puzzle.source:
             return f"puzzle-{index}"
+        if puzzle.source == "<arg>":
+            return f"arg-{index}"
         stem = _re.sub(r"\.[A-Za-z0-9]{1,5}$", "", puzzle.source.rsplit("/", 1)[-1])
         stem = _re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
         return f"{stem}-{puzzle.line or index}"

@@ -3,7 +3,7 @@
 
 A negative constraint speaks of the pairs *without* a clue, so it must know the clues: it is
 bound to the puzzle's constraints (:meth:`Constraint.bind`, which
-:class:`satdoku.io.variant.VariantPuzzle` does for every puzzle). An unbound one refuses to
+:class:`satdoku.model.puzzle.Puzzle` does for every puzzle). An unbound one refuses to
 encode, check or prune. As f-puzzles' own solver reads them (KropkiConstraint.ts and
 SumConstraint.ts in dclamage/SudokuVariantSolverJS), ``no-kropki`` covers the pairs with no
 dot of either colour (a pair with a white dot may still be in ratio 2) and forbids its listed

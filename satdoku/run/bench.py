@@ -361,7 +361,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
               first: int | None = None, limit: int = 1, timeout: float | None = None,
               seed: int = 0, warmup: bool = True, box: tuple[int, int] | None = None,
               alphabet: str | None = None, progress: Progress | None = None,
-              jobs: int = 1, levels: str = "failed-literals") -> Iterator[BenchRow]:
+              jobs: int = 1, levels: str = "failed-literals",
+              invalid: Callable[[Puzzle], None] | None = None) -> Iterator[BenchRow]:
     """Benchmark every group on every file; one row per (file, group).
 
     Args:
@@ -381,6 +382,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
             (``'propagation'``), and also by failed-literal probing (``'failed-literals'``,
             slower: up to one propagation per candidate), in an untimed pass per file and
             encoding (:mod:`satdoku.sat.levels`); ``'none'`` skips it.
+        invalid: called once with each puzzle that could not be read (its ``error`` says
+            where and what), before anything is solved; the rows count them as ``invalid``.
 
     Every file is read before anything is solved, so a bad file fails fast
     (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
@@ -396,6 +399,11 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
         raise OptionError(f"unknown levels {levels!r}; choose one of {', '.join(LEVEL_CHOICES)}")
     groups = list(groups) if groups is not None else check_groups()
     loaded = [(path, _load(path, first, box, alphabet)) for path in files]
+    if invalid is not None:
+        for _, puzzles in loaded:
+            for puzzle in puzzles:
+                if puzzle.error is not None or puzzle.grid is None:
+                    invalid(puzzle)
     passes = 2 if warmup else 1
     measured = {g.encoding for g in groups if g.solver == "sat"} if levels != "none" else set()
     total = sum((passes * len(groups) + len(measured)) * sum(1 for p in puzzles

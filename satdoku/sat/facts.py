@@ -221,14 +221,6 @@ class FactSolver:
         proved it in time)."""
         return self._solve(list(facts) + [-conclusion]) is False
 
-    def core(self, facts: Sequence[int], conclusion: int) -> list[int] | None:
-        """Facts among ``facts`` that force ``conclusion`` (the solver's core, in the order of
-        ``facts``), or None when ``facts`` do not force it."""
-        if self._solve(list(facts) + [-conclusion]) is not False:
-            return None
-        core = set(self.solver.get_core() or ())
-        return [f for f in facts if f in core]
-
     def shrink(self, facts: Sequence[int], conclusion: int, *,
                keep: Iterable[int] = ()) -> tuple[list[int], bool]:
         """A subset of ``facts`` (which force ``conclusion``) that still forces it, and whether
@@ -237,11 +229,15 @@ class FactSolver:
         smaller set that still forces it is replaced by its core. Within :meth:`limited`, a
         member whose removal the solver could not settle in time is kept, and the subset is
         then not proven minimal (it still forces the conclusion: only proven cores replace
-        it)."""
+        it); when even the first core is out of reach, ``facts`` come back whole."""
         kept = set(keep)
-        current = self.core(facts, conclusion)
-        if current is None:
+        answer = self._solve(list(facts) + [-conclusion])
+        if answer is None:  # out of effort before the first core: nothing shrunk, nor proven
+            return list(facts), False
+        if answer:
             raise ValueError("the facts do not force the conclusion")
+        core = set(self.solver.get_core() or ())
+        current = [f for f in facts if f in core]
         needed: set[int] = set()
         proven = True
         while True:

@@ -21,11 +21,11 @@ from typing import Iterable, Iterator
 from ..errors import PuzzleError
 from ..io.fpuzzles import FPUZZLES_FORMS, encode_fpuzzles
 from ..io.fpuzzles_write import to_fpuzzles
-from ..io.variant import VariantPuzzle, format_variant
+from ..io.variant import format_variant
 from ..model.puzzle import Puzzle
 from .base import Task
 
-__all__ = ["TARGETS", "Converted", "Convert", "variant_of", "convert_puzzle", "convert",
+__all__ = ["TARGETS", "Converted", "Convert", "convert_puzzle", "convert",
            "convert_all"]
 
 #: What ``convert`` writes: satdoku JSON (one line), and the f-puzzles forms.
@@ -48,13 +48,7 @@ class Converted:
         return self.text is None and self.error is None
 
 
-def variant_of(puzzle: Puzzle) -> VariantPuzzle:
-    """A read puzzle (classic or variant) as a :class:`VariantPuzzle`."""
-    grid = puzzle.grid
-    return VariantPuzzle(grid.geometry, grid, tuple(puzzle.constraints), name=puzzle.name)
-
-
-def convert_puzzle(puzzle: VariantPuzzle, target: str, *, lossy: bool = False
+def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False
                    ) -> tuple[str | None, list[str]]:
     """``puzzle`` as text in ``target`` (one of :data:`TARGETS`), and what it could not
     hold; the text is None when something was lost and not ``lossy``."""
@@ -82,7 +76,7 @@ class Convert(Task):
     def run(self, puzzle: Puzzle) -> Converted:
         if puzzle.error is not None or puzzle.grid is None:
             return Converted(puzzle, None, error=puzzle.error)
-        text, lost = convert_puzzle(variant_of(puzzle), self.target, lossy=self.lossy)
+        text, lost = convert_puzzle(puzzle, self.target, lossy=self.lossy)
         return Converted(puzzle, text, lost, list(puzzle.warnings))
 
 

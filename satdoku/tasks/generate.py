@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.result import Capabilities
@@ -59,6 +60,9 @@ SYMMETRIES = ("none", "rotate180", "rotate90", "mirror")
 #: 16x16 get :data:`LARGE_CONFLICTS` (both measured: docs/tuning.md).
 DEFAULT_CONFLICTS = 1_000
 LARGE_CONFLICTS = 20
+#: With ``minimal`` (checks without a budget) and a time limit, a check runs in slices of this
+#: many conflicts, the time looked at between them.
+CHECK_SLICE = 10_000
 
 
 def _shuffled_groups(groups: int, per_group: int, rng: random.Random) -> list[int]:
@@ -205,6 +209,8 @@ class Generator:
         constraints: a variant puzzle's rules: every puzzle keeps them (its complete grid is
             a random solution of them, see :meth:`random_solution`), and is unique under them.
         givens: digits every puzzle keeps (never dug), on ``geometry``.
+        timeout: seconds each puzzle may take, every stage (the complete grid, each check,
+            the rating); past it :meth:`generate` raises SolverError saying so. None: no limit.
 
     >>> from satdoku.model.geometry import geometry
     >>> with Generator(geometry(2, 2), seed=1) as gen:
@@ -218,7 +224,7 @@ class Generator:
                  sat_solver: str | None = None, encoding: str | None = None,
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None, constraints: tuple = (),
-                 givens: Grid | None = None) -> None:
+                 givens: Grid | None = None, timeout: float | None = None) -> None:
         from ..sat.solver import SatSolver
         from ..cnf.policy import LARGE_MIN_SIZE
         self.geometry = geometry
@@ -246,6 +252,8 @@ class Generator:
                                   f"{', '.join(name for _, name in LABELS)}")
             self.rater = Rater(sat_solver, encoding=encoding)
         self.ratings: dict[tuple[int, ...], Any] = {}
+        self.timeout = timeout
+        self.deadline = NO_DEADLINE  # this puzzle's (generate)
         self.made = 0
         self.calls = 0
 
@@ -254,10 +262,19 @@ class Generator:
             yield self.generate()
 
     def generate(self) -> Generated:
-        """The next puzzle. Raises SolverError when ``attempts`` grids gave none that fits."""
+        """The next puzzle. Raises SolverError when ``attempts`` grids gave none that fits,
+        or when the time limit passed first."""
+        self.deadline = Deadline(self.timeout)
+        try:
+            return self._generate()
+        except TimeUp:
+            raise SolverError(self.deadline.message()) from None
+
+    def _generate(self) -> Generated:
         start = time.perf_counter()
         calls = self.calls
         for attempt in range(1, self.attempts + 1):
+            self.deadline.check()
             solution = self.random_solution()
             puzzle, minimal = self.dig(solution)
             if self.minimal and not minimal:
@@ -270,8 +287,7 @@ class Generator:
             if self.rater is not None:
                 rating = self.ratings.get(puzzle.cells)
                 if rating is None:  # (rules can leave few puzzles: each is rated once)
-                    rating = self.ratings[puzzle.cells] = self.rater.rate(
-                        puzzle, constraints=self.constraints)
+                    rating = self._rate(puzzle)
                 if rating.label != self.difficulty:
                     continue
             self.made += 1
@@ -285,6 +301,16 @@ class Generator:
             wanted += f" and {self.symmetry} symmetry"
         raise SolverError(f"no {wanted} found in {self.attempts} grids; allow more attempts "
                           f"(--attempts) or relax the conditions")
+
+    def _rate(self, puzzle: Grid) -> Any:
+        """The rating of ``puzzle``, within this puzzle's time (one the time cut short is not
+        kept: TimeUp)."""
+        assert self.rater is not None
+        rating = self.rater.rate(puzzle, constraints=self.constraints, deadline=self.deadline)
+        if self.deadline.expired():
+            raise TimeUp
+        self.ratings[puzzle.cells] = rating
+        return rating
 
     def _fits(self, solution: Grid, grid: Grid) -> bool:
         return not solution_problems(solution, grid, self.constraints)
@@ -307,10 +333,9 @@ class Generator:
                 for cell, d in zip(box, digits):
                     cells[cell] = d
             start = Grid(geo, tuple(cells))
-            result = self.solver.solve(start)
+            result = self.solver.solve(start, deadline=self.deadline)
             self.calls += 1
-            if result.status == "refused":
-                raise TooBigError(result.message)
+            self._settled(result)
             if result.status == "solved":
                 if not is_solution(result.solution, start):
                     raise InternalError(f"{self.solver.name} gave a wrong complete grid")
@@ -343,15 +368,22 @@ class Generator:
 
     def _solve_rules(self, cells: list[int]) -> Grid | None:
         grid = Grid(self.geometry, tuple(cells))
-        result = self.solver.solve(grid, constraints=self.constraints)
+        result = self.solver.solve(grid, constraints=self.constraints, deadline=self.deadline)
         self.calls += 1
-        if result.status == "refused":
-            raise TooBigError(result.message)
+        self._settled(result)
         if result.status != "solved":
             return None
         if not self._fits(result.solution, grid):
             raise InternalError(f"{self.solver.name} gave a wrong solution of the rules")
         return result.solution
+
+    @staticmethod
+    def _settled(result) -> None:
+        """Raise what a solve that was refused or ran out of time calls for."""
+        if result.status == "refused":
+            raise TooBigError(result.message)
+        if result.status == "timeout":
+            raise TimeUp
 
     def dig(self, solution: Grid) -> tuple[Grid, bool | None]:
         """A puzzle of ``solution`` with orbits removed in random order while it stays unique,
@@ -402,9 +434,14 @@ class Generator:
         """
         self.calls += len(emptied)
         grid = Grid(self.geometry, tuple(cells))
-        answer, other = self.solver.other_solution(grid, solution, cells=list(emptied),
-                                                   conflicts=self.conflicts,
-                                                   constraints=self.constraints)
+        while True:
+            self.deadline.check()
+            sliced = self.conflicts is None and not self.deadline.unlimited
+            answer, other = self.solver.other_solution(
+                grid, solution, cells=list(emptied), constraints=self.constraints,
+                conflicts=CHECK_SLICE if sliced else self.conflicts)
+            if answer != "unknown" or not sliced:
+                break
         if other is not None:
             if not self._fits(other, grid) or other == solution:
                 raise InternalError(f"{self.solver.name} gave a wrong second solution")

@@ -239,10 +239,13 @@ class StepPath:
 
 
 def step_level(step: Step) -> float:
-    """How hard a step is: 0 a naked single, 1 a hidden single, and ``2 + log2(rules)`` for a
-    deduction from rules (2 for one rule, 3 for two, 4 for four: each doubling of the rules
-    combined adds one); a guess as the rules it stands in for (``max_rules + 1``), a
-    ``timeout`` record 0. See :func:`path_score`."""
+    """How hard a step is: 0 a naked single, 1 a hidden single; a deduction from one rule
+    ``1 + open / 2``, where *open* counts the cells it cites by their candidates (cells with
+    several left), up to two: 1 for a rule read with placed digits alone (a thermometer's bulb,
+    a cage's digits beside a given), 1.5 with one cell's candidates, 2 with two or more (a
+    naked or hidden subset); a deduction from several rules ``2 + log2(rules)`` (3 for two,
+    4 for four: each doubling of the rules combined adds one); a guess as the rules it stands
+    in for (``max_rules + 1``), a ``timeout`` record 0. See :func:`path_score`."""
     if step.technique in ("naked single", "timeout"):
         return 0.0
     if step.technique == "hidden single":
@@ -250,19 +253,24 @@ def step_level(step: Step) -> float:
     rules = len(step.rules)
     if step.technique == "guess":
         rules = (step.path.max_rules or 0) + 1 if step.path is not None else 1
+    elif rules == 1:
+        open_cells = sum(1 for _, mask in step.cells if mask & (mask - 1))
+        return 1 + min(open_cells, 2) / 2
     return round(2 + math.log2(max(rules, 1)), 2)
 
 
 def path_score(path: StepPath) -> tuple[float, int, float]:
     """(the hardest step's level, how many steps come near it, the score).
 
-    ``score = level + log10(1 + near)``, where *near* counts the steps beyond singles that
-    combine more than half as many rules as the hardest one (so a path whose hardest steps
-    take two rules counts those, not its one-rule steps). On the scale of
-    :mod:`satdoku.tasks.rate` (labels in :mod:`satdoku.model.difficulty`): a path of singles
-    scores 0 or 1 as the techniques do, one subset 2.3, a few locked candidates about 3, and
-    the long combinations hard classic puzzles need 6 to 8 (the calibration against classic
-    ratings is in docs/setters-guide.md).
+    ``score = level + log10(1 + near)`` for a path whose hardest step has level 2 or more,
+    where *near* counts the steps of level 2 or more that combine more than half as many
+    rules as the hardest one (so a path whose hardest steps take two rules counts those, not
+    its one-rule steps); a path of easier steps scores its hardest level (singles 0 or 1, a
+    rule read with one cell's candidates 1.5). On the scale of :mod:`satdoku.tasks.rate`
+    (labels in :mod:`satdoku.model.difficulty`): a path of singles scores 0 or 1 as the
+    techniques do, one subset 2.3, a few locked candidates about 3.5, and the long
+    combinations hard classic puzzles need 6 to 8 (the calibration against classic ratings is
+    in docs/setters-guide.md).
     """
     levels = [step_level(s) for s in path.steps]
     top = max(levels, default=0.0)

@@ -128,10 +128,14 @@ class Rater(Task):
             return self.invalid(puzzle)
         return Outcome(puzzle, self.rate(puzzle.grid, puzzle.parse_ms, puzzle.constraints))
 
-    def rate(self, grid: Grid, parse_ms: float = 0.0, constraints: tuple = ()) -> Rating:
+    def rate(self, grid: Grid, parse_ms: float = 0.0, constraints: tuple = (), *,
+             deadline: Deadline | None = None) -> Rating:
+        """The rating of ``grid`` under ``constraints``, within ``deadline`` (default: the
+        rater's ``timeout`` from when reading began, ``parse_ms`` ago)."""
         start = time.perf_counter()
         o = self.options
-        deadline = Deadline(o.timeout, start - parse_ms / 1000)
+        if deadline is None:
+            deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
                        max_clauses=o.max_clauses, reduced_from=LARGE_MIN_SIZE) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
