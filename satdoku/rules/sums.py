@@ -11,7 +11,7 @@ Glossary:
 - sum constraint: ``sum(terms) == target``, the target an int or another term.
 - distinct: the terms' non-zero values are all different (a killer cage, cells of one house).
 
-Two encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
+Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
 
 - ``table``: the digit combinations a setter lists. For distinct terms, one selector per set
   of values with the right sum (and size); a selector fixes which values are used (a "used"
@@ -20,6 +20,8 @@ Two encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one)
   5. Pairwise at-most-one per value keeps it sound on its own. Terms that may repeat a value
   (a little killer across boxes, an arrow) get a layered table of partial sums instead: one
   variable per reachable prefix sum, with forward and backward clauses through each term.
+- ``mdd``: value sets for distinct terms as in ``table``; for the others the layered states
+  with a variable per transition (:func:`.mdd.mdd`), arc-consistent under unit propagation.
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
   partial sums: each tree node has a literal "sum >= v" per value it can reach (values above
   the target merged into one), with the clauses for both directions, so it enforces ``==``.
