@@ -15,8 +15,10 @@ them the part is skipped with a message.
 variants: per puzzle, the time to find a solution (solve) and to count to 2 (count2: the proof
 of uniqueness a setter wants), both engines warm: one long-lived sigh server, and satdoku in
 this process with one solver object reused across puzzles (``--fresh``: a new one for every
-measurement; the session's solver keeps the retired rules of every puzzle it has seen, so a
-puzzle's figure depends on what came before it). Each measurement reads the puzzle anew
+measurement). The session's solver keeps a puzzle's rules, and what it learnt from them, while
+they are asked about again (the count after the solve, the next round), as a setter's session
+does; ``--new-rules`` retires them before each measurement (an untimed question under another
+rule), so that every measurement is a new puzzle in a warm session. Each measurement reads the puzzle anew
 (sigh's ``total_ms``: parse, build, run; satdoku: reading the variant JSON and a verified
 solve). Per puzzle and round: sigh solve, satdoku solve, sigh count2, satdoku count2 (the first
 engine alternates by round), after an untimed solve of every puzzle by both (5 s at most);
@@ -98,11 +100,23 @@ class Satdoku:
     :func:`satdoku_command`).
     """
 
-    def __init__(self, fresh: bool = False) -> None:
+    def __init__(self, fresh: bool = False, new_rules: bool = False) -> None:
         from satdoku.sat.solver import SatSolver
         self.make = lambda: SatSolver(stats=False)
         self.fresh = fresh  # a new solver object (and base formula) for every call
+        self.new_rules = new_rules  # the session's solver holds no rule of the puzzle
         self.solver = None if fresh else self.make()
+
+    def forget_rules(self, doc: dict) -> None:
+        """Untimed: a question about an empty grid of ``doc``'s geometry under one other rule,
+        which retires every rule the session's solver holds (a new puzzle in a warm session:
+        nothing of its rules' clauses, nor what the solver learnt from them, is left)."""
+        import satdoku
+        from satdoku.model.grid import Grid
+        from satdoku.rules import Killer
+        from satdoku.tasks.solvers import solve
+        geo = satdoku.read(doc).grid.geometry
+        solve(self.solver, Grid(geo, (0,) * geo.ncells), constraints=(Killer((0, 1), 3),))
 
     def run(self, doc: dict, limit: int, timeout: float) -> Answer:
         """Read ``doc`` (satdoku variant JSON) and solve it (``limit`` 1) or count to
@@ -111,6 +125,8 @@ class Satdoku:
         from satdoku.deadline import Deadline
         from satdoku.errors import PuzzleError
         from satdoku.tasks.solvers import solve
+        if self.new_rules and not self.fresh:
+            self.forget_rules(doc)
         begun, cpu = time.perf_counter(), time.process_time()
         deadline = Deadline(timeout)
         solver = self.make() if self.fresh else self.solver
@@ -275,6 +291,10 @@ def to_sigh(doc: dict) -> str:
             out.append(f".{letter}~{cells()}")
         elif kind in ("no-kropki", "no-xv", "anti-knight", "anti-king", "non-consecutive",
                       "disjoint-groups"):
+            defaults = {"differences": {1}, "ratios": {2}, "sums": {5, 10}}
+            if any(set(rule.get(key, d)) != d for key, d in defaults.items()):
+                # sigh's StrictKropki and StrictXV forbid both kinds of clue on unmarked pairs
+                raise Untranslatable(f"a {kind} with its own list (sigh's is fixed)")
             out.append("." + {"no-kropki": "StrictKropki", "no-xv": "StrictXV",
                               "anti-knight": "AntiKnight", "anti-king": "AntiKing",
                               "non-consecutive": "AntiConsecutive",
@@ -539,7 +559,7 @@ def run_variants(args: argparse.Namespace) -> int:
                    f"(median of {args.rounds} rounds, timeout {args.timeout:g} s)")
     print("\n".join(lines), flush=True)
     sigh = SighServer(args.sigh, args.sigh_server, args.node)
-    engine = Satdoku(fresh=args.fresh)
+    engine = Satdoku(fresh=args.fresh, new_rules=args.new_rules)
     engines = {"sigh": lambda c, mode: sigh.ask(c.sigh, mode, args.timeout),
                "satdoku": lambda c, mode: engine.run(c.doc, 2 if mode == "count2" else 1,
                                                       args.timeout)}
@@ -589,7 +609,8 @@ def run_variants(args: argparse.Namespace) -> int:
     out += ["", f"{load_text()} after; node {node_version}; {Satdoku.version()}; sigh at "
             f"{args.sigh}; satdoku: "
             + ("a new SatSolver for every measurement" if args.fresh else
-               "one SatSolver for the session")
+               "one SatSolver for the session"
+               + (", its rules retired before each measurement" if args.new_rules else ""))
             + "; times include reading the puzzle (sigh: parse and build)."]
     print("\n".join(out))
     if args.json:
@@ -597,6 +618,7 @@ def run_variants(args: argparse.Namespace) -> int:
                 "load_before": load_before, "load_after": os.getloadavg(), "rounds": args.rounds,
                 "timeout_s": args.timeout, "node": node_version, "sigh": str(args.sigh),
                 "satdoku": Satdoku.version(), "satdoku_fresh": args.fresh,
+                "satdoku_new_rules": args.new_rules,
                 "machine": platform.node()}
         args.json.write_text(json.dumps({"meta": meta, "puzzles": records}, indent=1))
     return 0
@@ -901,6 +923,11 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--fresh", action="store_true",
                    help="satdoku: a new solver object for every measurement (its base formula "
                         "built inside the timed call) instead of one for the session")
+    v.add_argument("--new-rules", action="store_true",
+                   help="satdoku: before each measurement, an untimed question under another "
+                        "rule, so that the session's solver keeps nothing of the puzzle's "
+                        "rules (by default a puzzle asked again reuses them, as a setter's "
+                        "next question does)")
     v.add_argument("--only", help="comma-separated puzzle names")
     v.add_argument("--json", type=Path, help="also write the raw figures here")
     c = sub.add_parser("classic", help="9x9 collections against qqwing (whole processes)")

@@ -63,10 +63,10 @@ def serve(files: list[Path], timeout: float) -> None:
     "conflicts", "encode_ms"}``. Runs inside the checkout being measured."""
     sys.path.insert(0, os.getcwd())
     from satdoku.deadline import Deadline
-    from satdoku.io.variant import read_variant
+    import satdoku
     from satdoku.tasks.solvers import make_solver, solve
 
-    puzzles = [read_variant(doc) for _, doc in read_puzzles(files)]
+    puzzles = [satdoku.read(doc) for _, doc in read_puzzles(files)]
     warm = {}
     for line in sys.stdin:
         req = json.loads(line)
@@ -77,8 +77,8 @@ def serve(files: list[Path], timeout: float) -> None:
         if solver is None:
             solver = warm[method] = make_solver(method)
         limit = 1 if req["kind"] == "solve" else 2
-        # New constraint objects each time: a warm solver encodes them again, as it does for
-        # a setter who changed a clue (it keeps the rules of the same objects).
+        # New constraint objects each time, as a setter's program reads them again: a warm
+        # solver that keeps rules by value (since 2026-11-25) reuses their clauses.
         constraints = tuple(copy.copy(c) for c in puzzle.constraints)
         try:
             start = time.perf_counter()

@@ -27,7 +27,7 @@ def test_retired_rules_are_dropped_by_a_rebuild():
             engine = session._engines[(p.grid.geometry, "extended")]
             rebuilt += before is not None and engine.solver is not before
             # Never more retired rule clauses than base clauses, plus one puzzle's worth.
-            largest = max(largest, engine.rules[3])
+            largest = max(largest, engine.rule_clauses)
             assert engine.retired <= engine.base + largest
         assert statuses == expected * 2
         assert rebuilt >= 1

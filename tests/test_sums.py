@@ -127,3 +127,57 @@ def test_sequential_at_most_one(k):
             with Solver(name="cadical195", bootstrap_with=clauses) as s:
                 ok = s.solve(assumptions=[x if x in on else -x for x in lits])
             assert ok == (len(on) <= 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_clause_estimates_never_pass_what_the_encoding_writes(seed):
+    """The up-front refusal counts at most what encoding the rule writes (9x9 and 16x16)."""
+    rng = random.Random(seed)
+    for geo in (geometry(3, 3), geometry(4, 4)):
+        n = geo.size
+        diagonal = tuple(i * (n + 1) for i in range(rng.randint(2, n)))
+        shaft = tuple(rng.sample(range(1, geo.ncells), rng.randint(2, 12)))
+        for rule in (C.LittleKiller(diagonal, rng.randint(len(diagonal), 5 * len(diagonal))),
+                     C.Arrow((0,), shaft), C.Arrow((0, 1), tuple(c for c in shaft if c > 1)),
+                     C.Killer(tuple(range(rng.randint(2, n))), n + 3)):
+            estimate = rule.clause_estimate(geo)
+            assert 0 <= estimate <= len(rule.encode(C.EncodeContext(geo))), rule
+
+
+def test_a_long_sum_is_refused_up_front_by_name():
+    from satdoku.tasks.solvers import make_solver, solve
+    geo = geometry(5, 5)
+    diagonal = tuple(i * 26 for i in range(25))
+    rule = C.LittleKiller(diagonal, 325)
+    assert rule.clause_estimate(geo) > 100_000
+    result = solve(make_solver("sat", max_clauses=300_000), Grid(geo, (0,) * 625),
+                   constraints=(rule,))
+    assert result.status == "refused"
+    assert "little killer r1c1-...-r25c25 (25 cells) = 325 needs at least" in result.message
+
+
+def test_the_native_prune_of_a_huge_circle_keeps_to_the_bounds():
+    """A 7-digit circle on a 9x9 shaft spells millions of numbers: the prune sees by bounds
+    alone that no shaft reaches them, at once (the native solver's deadline holds)."""
+    import time
+    arrow = C.Arrow(tuple(range(7)), tuple(range(7, 81)))
+    start = time.perf_counter()
+    assert arrow.prune([511] * 81) is None and time.perf_counter() - start < 1
+    from satdoku.rules.sums import sum_supports
+    assert sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009}, work=4) == \
+        sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009})
+
+
+def test_a_classic_run_never_loads_the_rules():
+    """Classic puzzles pay nothing for variants: the rules' modules (sums, implied
+    constraints) are imported only when a puzzle has rules."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    puzzle = Path(__file__).resolve().parents[1] / "puzzles" / "9x9.txt"
+    code = ("import sys; from satdoku.cli import main\n"
+            "try:\n    main(['count', sys.argv[1]])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in sys.modules if m.startswith('satdoku.rules')))")
+    out = subprocess.run([sys.executable, "-c", code, str(puzzle)], capture_output=True,
+                         text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"

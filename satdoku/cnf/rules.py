@@ -78,7 +78,7 @@ def encode_rules(constraints: Sequence, ctx: RuleContext,
     :attr:`RuleContext.units` come with the first rule that needs them."""
     geometry = ctx.geometry
     for constraint in constraints:  # up front, before any clause is built
-        estimate = constraint.clause_estimate(geometry.size)
+        estimate = constraint.clause_estimate(geometry)
         if estimate is not None:
             ctx.budget.refuse(estimate, f"rule {constraint.describe(geometry)}", at_least=True)
     with guarded(ctx.budget, lambda: f"rule {ctx.rule}"):

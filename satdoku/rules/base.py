@@ -242,12 +242,12 @@ class Constraint:
         """CNF clauses over ``ctx.var(cell, d)`` and auxiliaries from ``ctx.fresh()``."""
         raise NotImplementedError
 
-    def clause_estimate(self, size: int) -> int | None:
-        """About how many clauses :meth:`encode` writes in an N x N grid (N = ``size``),
-        computed without encoding, for a rule whose encoding can grow beyond any limit (long
-        sums): the builder refuses it up front, by name, when this is over the clause limit.
-        None: not known (the builder's guard still stops an encoding that outgrows the limit).
-        """
+    def clause_estimate(self, geometry: Geometry) -> int | None:
+        """At least about how many clauses :meth:`encode` writes in ``geometry``, computed
+        without encoding (never more than it writes), for a rule whose encoding can grow beyond
+        any limit (long sums): the builder refuses it up front, by name, when this is over the
+        clause limit. None: not known (the builder's guard still stops an encoding that
+        outgrows the limit)."""
         return None
 
     def holds(self, digits: tuple[int, ...]) -> bool:

@@ -13,13 +13,14 @@ Glossary (adds to :mod:`.sums`):
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Sequence
 
 from .context import Clause, contradiction
 from .sums import (COMBINATION_LIMIT, Term, cell_term, encode_sum, one_hot, sum_supports)
 
-__all__ = ["encode_cell_sum", "number_term", "distinct_groups", "house_rest", "reachable_sums",
+__all__ = ["encode_cell_sum", "clause_estimate", "number_term", "distinct_groups", "house_rest", "reachable_sums",
            "sum_bounds"]
 
 
@@ -46,7 +47,7 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     for group in groups:
         w = weights[group[0]]
         values = sorted({d for i in group for d in digits.get(cells[i], full)})
-        domains.append(sorted(w * t for t in _subset_sums(values, len(group))))
+        domains.append(sorted(w * t for t in _subset_sums(tuple(values), len(group))))
     found = sum_supports(domains, targets)
     if found is None:
         return contradiction(ctx)
@@ -91,6 +92,43 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     return clauses + encode_sum(ctx, terms, goal, method=method)
 
 
+def clause_estimate(geometry, cells: Sequence[int], weights: Sequence[int], low: int,
+                    high: int, dense: bool = True) -> int:
+    """About how many clauses :func:`encode_cell_sum` writes for a target between ``low`` and
+    ``high``, without writing them: the forward and backward clauses of its partial sums over
+    the groups (:func:`distinct_groups`), each layer's live sums counted as an interval (the
+    groups' own tables come on top, and the values no live sum uses are left out).
+    ``dense``: every number from ``low`` to ``high`` may be the target (else the last layer,
+    whose sums some targets miss, is not counted: a pill arrow's circle spells no 0).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> clause_estimate(geometry(3, 3), [0, 10, 20, 30, 40, 50, 60, 70, 80], [1] * 9, 45, 45)
+    1444
+    """
+    n = geometry.size
+    spans = []
+    for group in distinct_groups(geometry, cells, weights):
+        w, k = weights[group[0]], len(group)
+        least, most = k * (k + 1) // 2, k * (2 * n - k + 1) // 2
+        spans.append(tuple(sorted((w * least, w * most))) + (abs(w),))
+    spans.sort(key=lambda t: t[1] - t[0])
+    rest_low, rest_high = sum(s[0] for s in spans), sum(s[1] for s in spans)
+    total, before = 0, (0, 0)
+    for i, (lo, hi, step) in enumerate(spans):
+        rest_low, rest_high = rest_low - lo, rest_high - hi
+        after = (max(before[0] + lo, low - rest_high), min(before[1] + hi, high - rest_low))
+        if after[0] > after[1]:
+            return total
+        # Counted only where every sum of the interval is live: a weight of 10 (a pill's
+        # tens on a big grid) leaves one sum in ten.
+        if all(s[2] == 1 for s in spans) and (dense or i < len(spans) - 1):
+            values = max(0, min(hi, after[1] - before[0]) - max(lo, after[0] - before[1]) + 1)
+            for a, b in (before, after):  # forward clauses from, backward clauses to a layer
+                total += (b - a + 1) * values if b > a else 0
+        before = after
+    return total
+
+
 def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
                    digits: dict[int, Sequence[int]] | None = None) -> set[int]:
     """The values ``sum(weight * digit)`` over ``cells`` can take, as far as the digits of
@@ -101,7 +139,7 @@ def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
     for group in distinct_groups(geometry, cells, weights):
         w = weights[group[0]]
         values = sorted({d for i in group for d in digits.get(cells[i], full)})
-        sums = {a + w * t for a in sums for t in _subset_sums(values, len(group))}
+        sums = {a + w * t for a in sums for t in _subset_sums(tuple(values), len(group))}
     return sums
 
 
@@ -123,13 +161,14 @@ def sum_bounds(geometry, cells: Sequence[int], weights: Sequence[int]) -> tuple[
     return low, high
 
 
-def _subset_sums(values: Sequence[int], k: int) -> set[int]:
+@functools.lru_cache(maxsize=1024)
+def _subset_sums(values: tuple[int, ...], k: int) -> frozenset[int]:
     """The sums of ``k`` different numbers of ``values``."""
     reach = [{0}] + [set() for _ in range(k)]
     for v in values:
         for j in range(k, 0, -1):
             reach[j] |= {s + v for s in reach[j - 1]}
-    return reach[k]
+    return frozenset(reach[k])
 
 
 def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
@@ -156,23 +195,24 @@ def distinct_groups(geometry, cells: Sequence[int], weights: Sequence[int]) -> l
     """
     n = geometry.size
     index = {c: i for i, c in enumerate(cells)}
+    touched = sorted({h for c in index for h in geometry.cell_houses[c]})
+    inside = {h: [index[c] for c in geometry.houses[h] if c in index] for h in touched}
     left = set(range(len(cells)))
     groups: list[list[int]] = []
     while True:
         best: list[int] = []
-        for house in geometry.houses:
+        for h in touched:
             by_weight: dict[int, list[int]] = {}
-            for c in house:
-                i = index.get(c)
-                if i is not None and i in left:
+            for i in inside[h]:
+                if i in left:
                     by_weight.setdefault(weights[i], []).append(i)
             for members in by_weight.values():
                 if len(members) > len(best):
                     best = members
-        if len(best) < 2:
-            break
         while math.comb(n, len(best)) > COMBINATION_LIMIT:
             best = best[:-1]
+        if len(best) < 2:
+            break
         groups.append(sorted(best))
         left -= set(best)
     groups += [[i] for i in sorted(left)]

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from ..model.geometry import Geometry
 from .base import Clause, Constraint, Fields, cell_span, fills, restrict
 from .groups import encode_distinct, prune_distinct
-from .cell_sums import encode_cell_sum, house_rest, number_term, reachable_sums
-from .sums import cell_term, combinations, encode_sum, prune_cell_sum
+from .cell_sums import (clause_estimate, encode_cell_sum, house_rest, number_term,
+                        reachable_sums)
+from .sums import SETS_LIMIT, cell_term, combinations, encode_sum, prune_cell_sum
 
 __all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS"]
 
@@ -69,6 +70,11 @@ class Killer(Constraint):
                                                 outside=house_rest(ctx, self.cells))
                           if tuple(c) not in seen]
 
+    def clause_estimate(self, geometry: Geometry) -> int:
+        """The no-repeat clauses: N digits times the pairs of cells (none past N cells)."""
+        k = len(self.cells)
+        return geometry.size * k * (k - 1) // 2 if k <= geometry.size else 2
+
     def holds(self, digits: tuple[int, ...]) -> bool:
         return len(set(digits)) == len(digits) and (self.total is None
                                                     or sum(digits) == self.total)
@@ -85,13 +91,14 @@ class Killer(Constraint):
             return None
         if self.total is None:
             return sorted(changed)
-        keep = 0
-        for combo in combinations(n, len(self.cells), self.total):
-            if fills(self.cells, cand, combo):
-                keep |= combo
-        for c in self.cells:
-            if not restrict(cand, c, keep, changed):
-                return None
+        if math.comb(n, len(self.cells)) <= SETS_LIMIT:
+            keep = 0
+            for combo in combinations(n, len(self.cells), self.total):
+                if fills(self.cells, cand, combo):
+                    keep |= combo
+            for c in self.cells:
+                if not restrict(cand, c, keep, changed):
+                    return None
         if prune_cell_sum(self.cells, [1] * len(self.cells), cand, {self.total}, changed) is None:
             return None
         return sorted(changed)
@@ -184,6 +191,10 @@ class LittleKiller(Constraint):
     def encode(self, ctx) -> list[Clause]:
         return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total)
 
+    def clause_estimate(self, geometry: Geometry) -> int:
+        return clause_estimate(geometry, self.cells, [1] * len(self.cells), self.total,
+                               self.total)
+
     def holds(self, digits: tuple[int, ...]) -> bool:
         return sum(digits) == self.total
 
@@ -252,6 +263,15 @@ class Arrow(Constraint):
             set(range(len(shaft), len(shaft) * ctx.size + 1))
         number, clauses = number_term(ctx, self.circle, reach)
         return clauses + encode_cell_sum(ctx, self.shaft, shaft, number)
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        """The shaft's sum against the circle's number (a digit, or up to 10**k - 1)."""
+        k = len(self.circle)
+        if k == 1 or geometry.size <= 9:
+            high = geometry.size if k == 1 else 10 ** k - 1
+            return clause_estimate(geometry, self.shaft, [1] * len(self.shaft), 10 ** (k - 1),
+                                   high, dense=k == 1)
+        return clause_estimate(geometry, self.cells, self.weights, 0, 0)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return sum(w * d for w, d in zip(self.weights, digits)) == 0

@@ -29,7 +29,7 @@ from typing import Sequence
 
 from .context import Clause, contradiction
 
-__all__ = ["Clauses", "neg", "reachable", "partial_sums", "mdd"]
+__all__ = ["Clauses", "neg", "negated", "reachable", "partial_sums", "mdd"]
 
 Term = tuple[tuple[int, int], ...]
 
@@ -48,10 +48,16 @@ def neg(lit):
     return not lit if isinstance(lit, bool) else -lit
 
 
-def reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]:
-    """For each layer 0..L, the prefix sums that come from the start and reach a target."""
+def reachable(terms: Sequence[Sequence[int]], targets: set[int], work: int | None = None
+              ) -> list[set[int]] | None:
+    """For each layer 0..L, the prefix sums that come from the start and reach a target;
+    None when the sums times the values of the layers would pass ``work`` (None: no limit)."""
     forward = [{0}]
     for values in terms:
+        if work is not None:
+            work -= len(forward[-1]) * len(values)
+            if work < 0:
+                return None
         forward.append({a + v for a in forward[-1] for v in values})
     live = [set() for _ in forward]
     live[-1] = forward[-1] & targets
@@ -109,13 +115,29 @@ def partial_sums(ctx, terms: list[Term], target: int) -> list[Clause]:
     for i, term in enumerate(terms):
         if i == 0 and reused:
             continue  # layer 1 is this term
-        before, after = states[i], states[i + 1]
-        for v, lit in term:
-            for a, p in before.items():
-                out.add(neg(p), -lit, after.get(a + v, False))
-            for s, q in after.items():
-                out.add(neg(q), -lit, before.get(s - v, False))
+        _link(term, states[i], states[i + 1], out)
+        _link(negated(term), states[i + 1], states[i], out)
     return dedupe(out)
+
+
+def negated(term: Term) -> Term:
+    """The term whose value is minus ``term``'s."""
+    return tuple((-v, lit) for v, lit in term)
+
+
+def _link(term: Term, before: dict, after: dict, out: list[Clause]) -> None:
+    """The clauses ``(before = a) & (term = v) -> (after = a + v)`` (a dead ``a + v``: the
+    first two cannot both hold); a state is a literal or ``True`` (a layer of one state)."""
+    append = out.append
+    for v, lit in term:
+        for a, p in before.items():
+            q = after.get(a + v)
+            if q is True:
+                continue
+            clause = [-lit] if p is True else [-p, -lit]
+            if q is not None:
+                clause.append(q)
+            append(clause)
 
 
 def mdd(ctx, terms: list[Term], target: int) -> list[Clause]:

@@ -18,12 +18,9 @@ from .base import Clause, Constraint, cell_span, fills, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Ints
 from .groups import encode_distinct, prune_distinct
-from .sums import cell_term, combinations, encode_sum, one_hot, prune_cell_sum
+from .sums import SETS_LIMIT, cell_term, combinations, encode_sum, one_hot, prune_cell_sum
 
 __all__ = ["MultiKiller", "digital_root_sums"]
-
-#: Above this many digit sets a cage's prune skips listing them (the sum prune still runs).
-SETS_LIMIT = 20000
 
 
 def digital_root_sums(n: int, cells: int, root: int) -> tuple[int, ...]:

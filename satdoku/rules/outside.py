@@ -13,6 +13,7 @@ Pruning tries the line's permutations of candidates while they are few
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import ClassVar
@@ -118,6 +119,13 @@ class Sandwich(_Outside):
             term, more = gated_term(ctx, cells[i], b, range(2, n))
             terms.append(term)
             clauses += more
+        if ctx.houses:  # k different digits of 2..N-1 between them: the 1 and N so far apart
+            for i, j in itertools.combinations(range(n), 2):
+                k = j - i - 1
+                low, high = k * (k + 3) // 2, k * (2 * n - k - 1) // 2
+                if not low <= self.total <= high:
+                    clauses += [[-ctx.var(cells[i], 1), -ctx.var(cells[j], n)],
+                                [-ctx.var(cells[i], n), -ctx.var(cells[j], 1)]]
         return clauses + encode_sum(ctx, terms, self.total, distinct=True)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
@@ -165,6 +173,8 @@ class XSum(_Outside):
                          how="from 'start' for a clue in row or column 0, 'end' for N+1"),)
 
     def encode(self, ctx) -> list[Clause]:
+        if ctx.houses:
+            return self._encode_by_count(ctx)
         n, cells = ctx.size, self.cells
         first = cells[0]
         # more[k] <-> the first digit is more than k, i.e. cell k counts
@@ -175,6 +185,23 @@ class XSum(_Outside):
             terms.append(term)
             clauses += more_clauses
         return clauses + encode_sum(ctx, terms, self.total, distinct=True)
+
+    def _encode_by_count(self, ctx) -> list[Clause]:
+        """For each first digit X, guarded by it: the next X - 1 cells, different digits of
+        the line other than X, sum to the total less X (a value-set table that knows how many
+        digits it holds; X ruled out where no such set exists)."""
+        n, cells = ctx.size, self.cells
+        clauses: list[Clause] = []
+        for x in range(1, n + 1):
+            guard = -ctx.var(cells[0], x)
+            others = [d for d in range(1, n + 1) if d != x]
+            terms = [cell_term(ctx, c, digits=others) for c in cells[1:x]]
+            if not terms:
+                clauses += [] if x == self.total else [[guard]]
+                continue
+            clauses += [[guard] + clause for clause in
+                        encode_sum(ctx, terms, self.total - x, distinct=True)]
+        return clauses
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return sum(digits[:digits[0]]) == self.total

@@ -49,34 +49,57 @@ def offset_pairs(geometry: Geometry, offsets: Sequence[tuple[int, int]]
 
 def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
     """Clauses for ``allowed(digit of a, digit of b, n)`` on every pair (see module docstring).
+
+    Which clauses a pair gets depends on the relation alone: they are worked out once, as
+    digits (:func:`_pair_templates`), and written for each pair with its cells' variables.
     """
     n = ctx.size
+    try:
+        supports, conflicts = _pair_templates(allowed, n)
+    except TypeError:  # a relation that cannot be hashed (a rule with a list field)
+        supports, conflicts = _pair_templates.__wrapped__(allowed, n)
     var = ctx.var
-    digits = range(1, n + 1)
-    ok = [[allowed(x, y, n) for y in digits] for x in digits]
+    lits: dict[int, list[int]] = {}
+    for pair in pairs:
+        for c in pair:
+            if c not in lits:
+                lits[c] = [0] + [var(c, d) for d in range(1, n + 1)]
     clauses: list[Clause] = []
     for a, b in pairs:
-        gone: set[tuple[int, int]] = set()  # (cell, digit) ruled out by a unit clause
-        conflicts: set[tuple[int, int]] = set()
-        for side in (0, 1):
-            this, other = (a, b) if side == 0 else (b, a)
-            for x in digits:
-                good = [y for y in digits if (ok[x - 1][y - 1] if side == 0
-                                              else ok[y - 1][x - 1])]
-                if len(good) == n:
-                    continue
-                if not good:
-                    gone.add((this, x))
-                    clauses.append([-var(this, x)])
-                elif n - len(good) <= FEW_CONFLICTS:
-                    conflicts.update((x, y) if side == 0 else (y, x)
-                                     for y in digits if y not in good)
-                else:
-                    clauses.append([-var(this, x)] + [var(other, y) for y in good])
-        for x, y in sorted(conflicts):
-            if (a, x) not in gone and (b, y) not in gone:
-                clauses.append([-var(a, x), -var(b, y)])
+        la, lb = lits[a], lits[b]
+        for side, x, good in supports:
+            this, other = (la, lb) if side == 0 else (lb, la)
+            clauses.append([-this[x]] + [other[y] for y in good] if good else [-this[x]])
+        clauses += [[-la[x], -lb[y]] for x, y in conflicts]
     return clauses
+
+
+@functools.lru_cache(maxsize=256)
+def _pair_templates(allowed, n: int) -> tuple[tuple, tuple]:
+    """The clauses of one pair ``(a, b)`` as digits: unit and support clauses ``(side, x,
+    digits of the other cell allowed)`` (none allowed: a unit clause), in order, and the
+    binary conflicts ``(x, y)`` (:data:`FEW_CONFLICTS`) that no unit already covers."""
+    digits = range(1, n + 1)
+    ok = [[allowed(x, y, n) for y in digits] for x in digits]
+    supports: list[tuple[int, int, tuple[int, ...]]] = []
+    gone: set[tuple[int, int]] = set()
+    conflicts: set[tuple[int, int]] = set()
+    for side in (0, 1):
+        for x in digits:
+            good = tuple(y for y in digits if (ok[x - 1][y - 1] if side == 0
+                                                else ok[y - 1][x - 1]))
+            if len(good) == n:
+                continue
+            if not good:
+                gone.add((side, x))
+                supports.append((side, x, ()))
+            elif n - len(good) <= FEW_CONFLICTS:
+                conflicts.update((x, y) if side == 0 else (y, x)
+                                 for y in digits if y not in good)
+            else:
+                supports.append((side, x, good))
+    kept = tuple((x, y) for x, y in sorted(conflicts) if (0, x) not in gone and (1, y) not in gone)
+    return tuple(supports), kept
 
 
 class PairRule(Constraint):

@@ -99,6 +99,9 @@ class Renban(_LineCells):
         clauses.append(list(select))
         for s, window in zip(select, windows):
             clauses += [[-s] + [ctx.var(c, d) for d in window] for c in self.cells]
+            # L different digits in a window of L fill it: each of its digits is somewhere
+            # (the pigeonhole a solver would otherwise learn conflict by conflict).
+            clauses += [[-s] + [ctx.var(c, d) for c in self.cells] for d in window]
         for c in self.cells:
             for d in range(1, ctx.size + 1):
                 clauses.append([-ctx.var(c, d)] + [s for s, w in zip(select, windows) if d in w])

@@ -11,7 +11,7 @@ Glossary:
 - sum constraint: ``sum(terms) == target``, the target an int or another term.
 - distinct: the terms' non-zero values are all different (a killer cage, cells of one house).
 
-Two encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
+Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
 
 - ``table``: the digit combinations a setter lists. For distinct terms, one selector per set
   of values with the right sum (and size); a selector fixes which values are used (a "used"
@@ -20,6 +20,8 @@ Two encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one)
   5. Pairwise at-most-one per value keeps it sound on its own. Terms that may repeat a value
   (a little killer across boxes, an arrow) get a layered table of partial sums instead: one
   variable per reachable prefix sum, with forward and backward clauses through each term.
+- ``mdd``: value sets for distinct terms as in ``table``; for the others the layered states
+  with a variable per transition (:func:`.mdd.mdd`), arc-consistent under unit propagation.
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
   partial sums: each tree node has a literal "sum >= v" per value it can reach (values above
   the target merged into one), with the clauses for both directions, so it enforces ``==``.
@@ -36,12 +38,12 @@ from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
 from .context import sequential_at_most_one
-from .mdd import Clauses, mdd, neg, partial_sums, reachable
+from .mdd import Clauses, mdd, neg, negated, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
     "negated", "encode_sum", "combinations",
-    "sum_supports", "prune_cell_sum",
+    "sum_supports", "prune_cell_sum", "PRUNE_WORK", "SETS_LIMIT",
 ]
 
 Term = tuple[tuple[int, int], ...]
@@ -52,17 +54,21 @@ DEFAULT_SUM_ENCODING = "table"
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
 COMBINATION_LIMIT = 2000
 
+#: A prune (:func:`prune_cell_sum`) whose partial sums times values would pass this keeps to
+#: the bounds: its time stays within some 50 ms whatever the sum (a circle of seven digits
+#: spells millions of numbers), so the native solver keeps its deadline.
+PRUNE_WORK = 200_000
+
+#: Above this many digit sets a cage's prune skips listing them (:func:`combinations`; the sum
+#: prune still runs).
+SETS_LIMIT = 20000
+
 
 def cell_term(ctx, cell: int, weight: int = 1, digits: Sequence[int] | None = None) -> Term:
     """The term "``weight`` times the digit of ``cell``" (``digits``: only those digits; the
     caller rules the others out)."""
     digits = range(1, ctx.size + 1) if digits is None else digits
     return tuple((weight * d, ctx.var(cell, d)) for d in digits)
-
-
-def negated(term: Term) -> Term:
-    """The term whose value is minus ``term``'s."""
-    return tuple((-v, lit) for v, lit in term)
 
 
 def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
@@ -125,13 +131,15 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
     return _totalizer(ctx, terms, target)
 
 
-def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> list[frozenset]:
+@functools.lru_cache(maxsize=4096)
+def _value_sets(universe: tuple[int, ...], low: int, high: int, sums: frozenset[int]
+                ) -> tuple[frozenset, ...]:
     """Sets of ``low..high`` values from ``universe`` (positive) whose sum is in ``sums``
-    (at most :data:`COMBINATION_LIMIT` + 1 of them)."""
+    (at most :data:`COMBINATION_LIMIT` + 1 of them); the same cages come again and again."""
     values = sorted(universe)
     out: list[frozenset] = []
     if not sums:
-        return out
+        return ()
     top, bottom = max(sums), min(sums)
     # ahead[j][r]: the least sum of r values from values[j:]; big[r]: the largest r values'
     ahead = [[sum(values[j:j + r]) if j + r <= len(values) else None for r in range(high + 1)]
@@ -154,7 +162,7 @@ def _value_sets(universe: list[int], low: int, high: int, sums: set[int]) -> lis
             chosen.pop()
 
     walk(0, [], 0)
-    return out
+    return tuple(out)
 
 
 def _combination_table(ctx, terms: list[Term], target: int | Term,
@@ -168,7 +176,7 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
     if any(v < 0 for v in lits_of):
         return None
     nonzero = sum(1 for term in terms if all(v for v, _ in term))
-    sets = _value_sets(list(lits_of), nonzero, len(terms), set(targets))
+    sets = _value_sets(tuple(lits_of), nonzero, len(terms), frozenset(targets))
     if len(sets) > COMBINATION_LIMIT:
         return None
     clauses: list[Clause] = []
@@ -300,15 +308,30 @@ def combinations(n: int, count: int, total: int) -> tuple[int, ...]:
                  if sum(combo) == total)
 
 
-def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
-                 ) -> tuple[list[set[int]], set[int]] | None:
+def sum_supports(domains: Sequence[Sequence[int]], targets: set[int],
+                 work: int | None = None) -> tuple[list[set[int]], set[int]] | None:
     """The values of each domain that some choice summing into ``targets`` uses, and the
     targets reached; None when there is no such choice (repeats allowed).
 
+    With ``work``, when the partial sums times the values would pass that (a circle of many
+    digits, a long sum on a big grid), only the bounds are kept: the values that fit between the
+    least and the greatest the other domains can add (fewer removed, never a wrong one).
+
     >>> sum_supports([[1, 2, 3], [1, 2, 3]], {5})
     ([{2, 3}, {2, 3}], {5})
+    >>> sum_supports([[1000, 2000], [1, 2, 3]], {1002, 2009}, work=4)
+    ([{1000}, {2}], {1002})
     """
-    live = reachable(domains, targets)
+    if any(not values for values in domains):
+        return None
+    low = sum(min(values) for values in domains)
+    high = sum(max(values) for values in domains)
+    targets = {t for t in targets if low <= t <= high}
+    if not targets:
+        return None
+    live = reachable(domains, targets, work)
+    if live is None:
+        return _bound_supports(domains, targets, low, high)
     if not live[0]:
         return None
     supports = [{v for v in values if any(a + v in live[i + 1] for a in live[i])}
@@ -316,12 +339,38 @@ def sum_supports(domains: Sequence[Sequence[int]], targets: set[int]
     return supports, live[-1]
 
 
+def _bound_supports(domains: Sequence[Sequence[int]], targets: set[int], low: int, high: int
+                    ) -> tuple[list[set[int]], set[int]] | None:
+    """:func:`sum_supports` by bounds alone, to a fixed point: each value must leave the rest
+    able to reach some target between their least and their greatest sums."""
+    domains = [set(values) for values in domains]
+    while True:
+        t_low, t_high = min(targets), max(targets)
+        changed = False
+        for values in domains:
+            least, most = min(values), max(values)
+            rest_low, rest_high = low - least, high - most
+            keep = {v for v in values if t_low - rest_high <= v <= t_high - rest_low}
+            if not keep:
+                return None
+            if keep != values:
+                values.intersection_update(keep)
+                low += min(keep) - least
+                high += max(keep) - most
+                changed = True
+        targets = {t for t in targets if low <= t <= high}
+        if not targets:
+            return None
+        if not changed:
+            return domains, targets
+
+
 def prune_cell_sum(cells: Sequence[int], weights: Sequence[int], cand: list[int],
                    targets: set[int], changed: set[int]) -> set[int] | None:
     """Prune ``cells`` so that ``sum(weight * digit)`` can land in ``targets``; the targets
     still reachable, or None on a contradiction."""
     domains = [[w * d for d in digits_of(cand[c])] for c, w in zip(cells, weights)]
-    found = sum_supports(domains, targets)
+    found = sum_supports(domains, targets, PRUNE_WORK)
     if found is None:
         return None
     supports, reached = found

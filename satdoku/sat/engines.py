@@ -61,8 +61,10 @@ class Engine:
         self.base = 0  # clauses of the formula itself (not of the rules added to it)
         self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
         self.broken = False  # interrupted inside the solver: no further call is allowed
-        # (key, constraints, activation literals, their clauses) of the rules in force
+        # (key, constraints, activation literals, (act, clauses) of rules kept for this set
+        # only, clauses of their implied constraints) of the rules in force
         self.rules: tuple | None = None
+        self.kept: dict = {}  # rule -> (activation literal, clauses): rules in the solver
         # (constraints, activation literals, context) of rules whose implied constraints are
         # not added yet (:meth:`add_implied`)
         self.implied: tuple | None = None
@@ -104,37 +106,61 @@ class Engine:
         return self.varmap.decode(model)
 
     def rule_acts(self, constraints: tuple, budget: Budget) -> list[int]:
-        """The activation literals of ``constraints``: added on first use (each rule's clauses
-        guarded by a literal of its own, within ``budget``) and kept while the same rules come
-        again (explain, candidates and batches of one variant ask many questions of one
-        puzzle); other rules retire them for good."""
-        key = tuple(map(id, constraints))
+        """The activation literals of ``constraints``: each rule's clauses guarded by a literal
+        of its own, added on first use (within ``budget``) and kept while the same rule comes
+        again, in this puzzle or the next (explain, candidates and a setter's session ask many
+        questions of one puzzle; a batch's puzzles share global rules such as anti-knight).
+        Rules are the same when equal (they are frozen dataclasses); rules of the puzzle before
+        that are not asked for again retire for good."""
+        try:
+            key = tuple(constraints)
+            wanted = set(key)
+        except TypeError:  # a rule with a field that cannot be hashed: never kept
+            key, wanted = tuple(map(id, constraints)), set()
         if self.rules is not None and self.rules[0] == key:
             return self.rules[2]
         if self.rules is not None:
-            self.solver.append_formula([[-act] for act in self.rules[2]])
-            self.retired += self.rules[3]
+            gone = [rule for rule in self.kept if rule not in wanted]
+            dead = [self.kept.pop(rule) for rule in gone] + self.rules[3]
+            self.solver.append_formula([[-act] for act, _ in dead])
+            self.retired += sum(count for _, count in dead) + self.rules[4]
+            self.rules = None
         self.implied = None
         from ..cnf.rules import RuleContext, encode_rules  # the rules' modules: only when needed
-        before = self.nclauses
-        budget.used = self.base
+        budget.used = self.base + sum(count for _, count in self.kept.values())
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
-        acts: list[int] = []
+        loose: list[tuple[int, int]] = []  # (act, clauses) of rules for this set only
 
         def add(constraint: object, clauses: list[list[int]]) -> None:
             act = self.fresh_var()
             guarded = [[-act] + clause for clause in clauses]
             pysat_call(self.solver.append_formula, guarded)
             self.nclauses += len(guarded)
-            acts.append(act)
+            if wanted:
+                self.kept[constraint] = (act, len(guarded))
+            else:
+                loose.append((act, len(guarded)))
 
-        encode_rules(constraints, ctx, add)
-        # Holding the constraints keeps their ids (the key) valid.
-        self.rules = (key, tuple(constraints), acts, self.nclauses - before)
+        new = list(dict.fromkeys(c for c in constraints if c not in self.kept)) if wanted \
+            else list(constraints)
+        encode_rules(new, ctx, add)
+        acts = [self.kept[c][0] for c in constraints] if wanted else [a for a, _ in loose]
+        # Holding the constraints keeps their ids (the key) valid; the last, the implied
+        # constraints' clauses (add_implied).
+        self.rules = (key, tuple(constraints), acts, loose, 0)
         from ..rules.implied import pieces
         if pieces(constraints):  # rules that are sums: they may imply more (add_implied)
             self.implied = (tuple(constraints), acts, ctx)
         return acts
+
+    @property
+    def rule_clauses(self) -> int:
+        """Clauses of the rules in force (and of their implied constraints) in the solver."""
+        if self.rules is None:
+            return 0
+        wanted = set(self.rules[2])
+        return (sum(count for act, count in self.kept.values() if act in wanted)
+                + sum(count for _, count in self.rules[3]) + self.rules[4])
 
     def add_implied(self) -> None:
         """Add the implied constraints of the rules in force (:mod:`satdoku.rules.implied`),
@@ -157,8 +183,8 @@ class Engine:
                 self.nclauses += len(guarded)
         except TooBigError:
             pass
-        key, rules, acts, count = self.rules
-        self.rules = (key, rules, acts, count + self.nclauses - before)
+        key, rules, acts, loose, count = self.rules
+        self.rules = (key, rules, acts, loose, count + self.nclauses - before)
 
     def delete(self) -> None:
         if self.broken:
@@ -257,6 +283,7 @@ class FullEngine(Engine):
         self.uses = 0
         self.excluded = None
         self.rules = None  # the variant rules in force: added again when next asked for
+        self.kept = {}
         self.implied = None
         self.counting = False
 
