@@ -56,7 +56,7 @@ class _Huge(_Endless):
     def describe(self, geometry):
         return "huge rule"
 
-    def clause_estimate(self, size):
+    def clause_estimate(self, geometry):
         return 10 ** 12
 
 

@@ -49,7 +49,7 @@ def _encode_equal_sums(ctx, parts, total_term=None) -> list[Clause]:
     for part in parts:
         cells, weights = _weighted(part)
         terms = [cell_term(ctx, c, w) for c, w in zip(cells, weights)]
-        distinct = len(cells) == len(part) and all(
+        distinct = ctx.houses and len(cells) == len(part) and all(
             sees(ctx.geometry, a, b) for a in part for b in part if a < b)
         clauses += encode_sum(ctx, terms, total_term, distinct=distinct)
     return clauses

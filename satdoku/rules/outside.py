@@ -107,6 +107,8 @@ class Sandwich(_Outside):
         ones, one_clauses = _or_chain(ctx, [ctx.var(c, 1) for c in reversed(cells)])
         tops, top_clauses = _or_chain(ctx, [ctx.var(c, n) for c in reversed(cells)])
         clauses += one_clauses + top_clauses
+        if not ctx.houses:  # alone, the rule must say the line has a 1 and an N
+            clauses += [[ones[0]], [tops[0]]]
         terms = []
         for i in range(1, n - 1):
             one_before, top_before = ones[n - i], tops[n - i]
@@ -114,9 +116,14 @@ class Sandwich(_Outside):
             t = ctx.fresh()  # exactly one of them is before cell i
             b = ctx.fresh()  # cell i is between: t, and it is neither the 1 nor the N
             clauses += [[-t, one_before, top_before], [-t, -one_before, -top_before],
-                        [t, -one_before, top_before], [t, one_before, -top_before],
-                        [-b, t], [-b, -x1], [-b, -xn], [b, -t, x1, xn]]
-            term, more = gated_term(ctx, cells[i], b, range(2, n))
+                        [t, -one_before, top_before], [t, one_before, -top_before], [-b, t]]
+            if ctx.houses:  # one 1 and one N in the line
+                clauses += [[-b, -x1], [-b, -xn], [b, -t, x1, xn]]
+                term, more = gated_term(ctx, cells[i], b, range(2, n))
+            else:  # between the first 1 and the first N; a second 1 or N counts
+                clauses += [[-b, -xn, -one_before], [-b, -x1, -top_before],
+                            [b, -t, xn, -one_before], [b, -t, x1, -top_before]]
+                term, more = gated_term(ctx, cells[i], b, range(1, n + 1))
             terms.append(term)
             clauses += more
         if ctx.houses:  # k different digits of 2..N-1 between them: the 1 and N so far apart
@@ -126,7 +133,7 @@ class Sandwich(_Outside):
                 if not low <= self.total <= high:
                     clauses += [[-ctx.var(cells[i], 1), -ctx.var(cells[j], n)],
                                 [-ctx.var(cells[i], n), -ctx.var(cells[j], 1)]]
-        return clauses + encode_sum(ctx, terms, self.total, distinct=True)
+        return clauses + encode_sum(ctx, terms, self.total, distinct=ctx.houses)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         n = len(digits)
@@ -184,7 +191,7 @@ class XSum(_Outside):
             term, more_clauses = gated_term(ctx, cells[k], more[k - 1], range(1, n + 1))
             terms.append(term)
             clauses += more_clauses
-        return clauses + encode_sum(ctx, terms, self.total, distinct=True)
+        return clauses + encode_sum(ctx, terms, self.total)  # alone: digits may repeat
 
     def _encode_by_count(self, ctx) -> list[Clause]:
         """For each first digit X, guarded by it: the next X - 1 cells, different digits of

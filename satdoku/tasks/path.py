@@ -67,7 +67,7 @@ class Piece:
     def describe(self, geometry: Geometry) -> str:
         return self.name
 
-    def clause_estimate(self, size: int) -> int:
+    def clause_estimate(self, geometry) -> int:
         return len(self.clauses)
 
     def encode(self, ctx) -> list[list[int]]:
