@@ -10,6 +10,7 @@ of :mod:`satdoku.cnf.rules`, all within one :class:`~satdoku.budget.Budget`.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from pysat.formula import IDPool
 
@@ -20,8 +21,10 @@ from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, base_clauses,
                         base_formula, check_encoding, formula_size)
-from .reduced import ReducedFormula, reduced_formula
 from .varmap import FullMap, full_map
+
+if TYPE_CHECKING:  # the reduced formula's modules load when a grid takes it
+    from .reduced import ReducedFormula
 
 __all__ = ["Formula", "encode", "encode_base"]
 
@@ -83,6 +86,7 @@ def encode(grid: Grid, encoding: str = DEFAULT_ENCODING, amo: str | None = None,
     """
     budget = Budget(max_clauses, deadline)
     if check_encoding(encoding).reduced:
+        from .reduced import reduced_formula
         formula: Formula | ReducedFormula = reduced_formula(
             grid, amo or DEFAULT_REDUCED_AMO, max_clauses=max_clauses, deadline=deadline)
         if formula.contradiction is not None:

@@ -15,14 +15,13 @@ Glossary (adds to :mod:`satdoku.cnf.varmap`):
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from pysat.formula import IDPool
 from pysat.solvers import Solver as PysatSolver
 
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
-from ..cnf.reduced import ReducedFormula
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
 from ..model.geometry import Geometry
@@ -30,6 +29,9 @@ from ..model.grid import Grid
 from .catalogue import (COUNT_OPTIONS, DECISION_TEST_SOLVERS, OPTIONS_MAX_SIZE, REBUILD_EVERY,
                         SOLVER_OPTIONS, SatSolverInfo)
 from .clock import pysat_call
+
+if TYPE_CHECKING:  # reduced formulas load when a grid takes one
+    from ..cnf.reduced import ReducedFormula
 
 __all__ = ["Engine", "FullEngine", "ReducedEngine", "Settled"]
 
