@@ -20,7 +20,6 @@ import argparse
 import datetime
 import os
 import statistics
-import sys
 import time
 from collections import Counter
 from pathlib import Path

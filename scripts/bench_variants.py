@@ -180,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
             child.close()
     print("| geometric mean | " + " | ".join(f"{geomean(medians[c]):,.1f}" for c in columns)
           + " |")
-    print(f"\nload at the end " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
+    print("\nload at the end " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     return 0
 
 

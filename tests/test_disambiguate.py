@@ -6,7 +6,7 @@ from satdoku.io.inputs import read_puzzle
 from satdoku.model.grid import Grid
 from satdoku.rules import Killer, Thermometer
 from satdoku.sat.solver import SatSolver
-from satdoku.tasks.disambiguate import givens_that_fix, removals_that_fix, rules_that_fix
+from satdoku.tasks.disambiguate import givens_that_fix, rules_that_fix
 from satdoku.tasks.explain import explain
 
 

@@ -2,7 +2,6 @@
 settles (sat.levels), the grids it gives are the solutions, and a batch through the solve task
 answers as one puzzle at a time does."""
 
-import itertools
 import random
 
 import pytest

@@ -38,7 +38,7 @@ from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
 from .context import sequential_at_most_one
-from .mdd import Clauses, mdd, neg, negated, partial_sums, reachable
+from .mdd import Clauses, mdd, negated, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",

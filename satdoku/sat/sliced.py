@@ -130,7 +130,6 @@ def _propagate(sl: Slicer, cand: list[int], full: int, locked: bool, busy: float
     """Apply the rules (module docstring) to ``cand`` until nothing changes (True), or give
     up (False) when fewer than ``busy`` grids changed between two looks up to
     :data:`PROBE_ROUNDS`."""
-    n = sl.n
     houses, cells = sl.flat_houses, sl.cells
     rounds = 0
     last: tuple[int, ...] = ()
