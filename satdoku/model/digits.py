@@ -6,7 +6,7 @@ human techniques and every rule's prune speak of candidates this way.
 
 from __future__ import annotations
 
-__all__ = ["bit", "bits", "full_mask"]
+__all__ = ["bit", "bits", "full_mask", "house_tally"]
 
 
 def bit(d: int) -> int:
@@ -39,3 +39,22 @@ def bits(mask: int) -> list[int]:
         out.append(low.bit_length())
         mask ^= low
     return out
+
+
+def house_tally(cells, cand, placed) -> tuple[int, int, int]:
+    """Of a house's ``cells`` (candidate bitmasks ``cand``, ``placed`` flags): the digits open
+    in at least one cell, in at least two, and placed. A digit in the first only is a hidden
+    single; a digit in none is a contradiction.
+
+    >>> house_tally([0, 1, 2], [0b001, 0b110, 0b100], [True, False, False])
+    (6, 4, 1)
+    """
+    once = twice = done = 0
+    for c in cells:
+        m = cand[c]
+        if placed[c]:
+            done |= m
+        else:
+            twice |= once & m
+            once |= m
+    return once, twice, done

@@ -19,7 +19,7 @@ board is simple lists walked in order; the fast passes of search
 
 from __future__ import annotations
 
-from ..model.digits import full_mask
+from ..model.digits import full_mask, house_tally
 from ..model.geometry import Geometry, Segment
 from ..model.grid import Grid
 from .propagate import Propagation, propagate
@@ -136,14 +136,7 @@ class Board:
         n = self.geo.size
         hs = range(3 * n) if order == ROWS_FIRST else [*range(2 * n, 3 * n), *range(2 * n)]
         for h in hs:
-            once = twice = done = 0
-            for c in houses[h]:
-                m = cand[c]
-                if placed[c]:
-                    done |= m
-                else:
-                    twice |= once & m
-                    once |= m
+            once, twice, done = house_tally(houses[h], cand, placed)
             if once | done != full:
                 raise Contradiction
             single = once & ~twice & ~done

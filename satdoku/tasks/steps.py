@@ -29,6 +29,7 @@ from dataclasses import replace
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..model.alphabet import Alphabet, alphabet_for
+from ..model.digits import house_tally
 from ..model.grid import Grid
 from .deduce import Deducer
 from .path import (STEP_KINDS, Board, RuleFact, Step, StepPath, path_score, rule_facts,
@@ -53,14 +54,7 @@ def _hidden_single(board: Board, path: StepPath) -> Step | None:
     n = geo.size
     cand, placed = board.cand, board.placed
     for h in list(range(2 * n, 3 * n)) + list(range(2 * n)):  # boxes, then rows, columns
-        once = twice = done = 0
-        for c in geo.houses[h]:
-            m = cand[c]
-            if placed[c]:
-                done |= m
-            else:
-                twice |= once & m
-                once |= m
+        once, twice, done = house_tally(geo.houses[h], cand, placed)
         single = once & ~twice & ~done
         if single:
             b = single & -single
