@@ -6,6 +6,8 @@ human techniques and every rule's prune speak of candidates this way.
 
 from __future__ import annotations
 
+from typing import Iterable, Sequence
+
 __all__ = ["bit", "bits", "full_mask", "house_tally"]
 
 
@@ -41,7 +43,8 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def house_tally(cells, cand, placed) -> tuple[int, int, int]:
+def house_tally(cells: Iterable[int], cand: Sequence[int], placed: Sequence[bool]
+                ) -> tuple[int, int, int]:
     """Of a house's ``cells`` (candidate bitmasks ``cand``, ``placed`` flags): the digits open
     in at least one cell, in at least two, and placed. A digit in the first only is a hidden
     single; a digit in none is a contradiction.
