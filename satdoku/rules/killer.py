@@ -19,7 +19,8 @@ from .cell_sums import (clause_estimate, encode_cell_sum, house_rest, number_ter
                         reachable_sums)
 from .sums import SETS_LIMIT, cell_term, combinations, encode_sum, prune_cell_sum
 
-__all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS"]
+__all__ = ["Killer", "LittleKiller", "Arrow", "DIRECTIONS", "encode_cage", "prune_cage",
+           "cage_problem"]
 
 #: Little killer arrows: (row step, column step) of each direction.
 DIRECTIONS = {"DR": (1, 1), "DL": (1, -1), "UR": (-1, 1), "UL": (-1, -1)}
@@ -29,6 +30,51 @@ _CLUE = re.compile(r"r(\d+)c(\d+)")
 
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
+
+
+def encode_cage(ctx, cells: tuple[int, ...], target, outside=()) -> list[Clause]:
+    """A cage's clauses: its digits differ, and (``target`` an int or a one-hot term; None: no
+    sum) they sum to it, the sum's clauses that repeat the no-repeat ones left out."""
+    clauses = encode_distinct(ctx, cells)
+    if target is None:
+        return clauses
+    terms = [cell_term(ctx, c) for c in cells]
+    seen = {tuple(c) for c in clauses}
+    return clauses + [c for c in encode_sum(ctx, terms, target, distinct=True, outside=outside)
+                      if tuple(c) not in seen]
+
+
+def prune_cage(cells: tuple[int, ...], cand: list[int], totals: tuple[int, ...]
+               ) -> list[int] | None:
+    """A cage's prune: no repeats, then (``totals`` given) the digits of the sets of different
+    digits that fit one of them (up to SETS_LIMIT sets), then those a choice of candidates
+    summing to one of them uses; the cells changed, or None on a contradiction."""
+    changed: set[int] = set()
+    n = math.isqrt(len(cand))
+    if not prune_distinct(cells, cand, changed, complete=len(cells) == n):
+        return None
+    if not totals:
+        return sorted(changed)
+    k = len(cells)
+    if math.comb(n, k) <= SETS_LIMIT:
+        keep = 0
+        for total in totals:
+            for combo in combinations(n, k, total):
+                if fills(cells, cand, combo):
+                    keep |= combo
+        for c in cells:
+            if not restrict(cand, c, keep, changed):
+                return None
+    if prune_cell_sum(cells, [1] * k, cand, set(totals), changed) is None:
+        return None
+    return sorted(changed)
+
+
+def cage_problem(rule: Constraint, geometry: Geometry, digits: tuple[int, ...]) -> str:
+    """What a cage's digits break: a repeat, else their sum."""
+    if len(set(digits)) != len(digits):
+        return "a digit repeats: " + Constraint._explain(rule, geometry, digits)
+    return f"the digits sum to {sum(digits)}"
 
 
 @dataclass(frozen=True)
@@ -61,14 +107,7 @@ class Killer(Constraint):
         return cls(f.cells(), f.int("sum", low=1, required=False, nullable=True), label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
-        clauses = encode_distinct(ctx, self.cells)
-        if self.total is None:
-            return clauses
-        terms = [cell_term(ctx, c) for c in self.cells]
-        seen = {tuple(c) for c in clauses}
-        return clauses + [c for c in encode_sum(ctx, terms, self.total, distinct=True,
-                                                outside=house_rest(ctx, self.cells))
-                          if tuple(c) not in seen]
+        return encode_cage(ctx, self.cells, self.total, outside=house_rest(ctx, self.cells))
 
     def clause_estimate(self, geometry: Geometry) -> int:
         """The no-repeat clauses: N digits times the pairs of cells (none past N cells)."""
@@ -80,28 +119,10 @@ class Killer(Constraint):
                                                     or sum(digits) == self.total)
 
     def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
-        if len(set(digits)) != len(digits):
-            return "a digit repeats: " + super()._explain(geometry, digits)
-        return f"the digits sum to {sum(digits)}"
+        return cage_problem(self, geometry, digits)
 
     def prune(self, cand: list[int]) -> list[int] | None:
-        changed: set[int] = set()
-        n = math.isqrt(len(cand))
-        if not prune_distinct(self.cells, cand, changed, complete=len(self.cells) == n):
-            return None
-        if self.total is None:
-            return sorted(changed)
-        if math.comb(n, len(self.cells)) <= SETS_LIMIT:
-            keep = 0
-            for combo in combinations(n, len(self.cells), self.total):
-                if fills(self.cells, cand, combo):
-                    keep |= combo
-            for c in self.cells:
-                if not restrict(cand, c, keep, changed):
-                    return None
-        if prune_cell_sum(self.cells, [1] * len(self.cells), cand, {self.total}, changed) is None:
-            return None
-        return sorted(changed)
+        return prune_cage(self.cells, cand, () if self.total is None else (self.total,))
 
 
 @dataclass(frozen=True)

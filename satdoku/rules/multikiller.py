@@ -10,15 +10,14 @@ dclamage/SudokuSolver reads the f-puzzles ``cage`` of value ``DRn`` this way).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import Clause, Constraint, cell_span, fills, restrict
+from .base import Clause, Constraint, cell_span
 from .exchange import FPuzzles
 from .fields import Cells, Ints
-from .groups import encode_distinct, prune_distinct
-from .sums import SETS_LIMIT, cell_term, combinations, encode_sum, one_hot, prune_cell_sum
+from .killer import cage_problem, encode_cage, prune_cage
+from .sums import one_hot
 
 __all__ = ["MultiKiller", "digital_root_sums"]
 
@@ -67,36 +66,14 @@ class MultiKiller(Constraint):
         canvas.cage(self.cells, "|".join(map(str, self.sums)))
 
     def encode(self, ctx) -> list[Clause]:
-        clauses = encode_distinct(ctx, self.cells)
         total, more = one_hot(ctx, list(self.sums))
-        terms = [cell_term(ctx, c) for c in self.cells]
-        seen = {tuple(c) for c in clauses}  # the cage's own rule: its digits differ
-        return clauses + more + [c for c in encode_sum(ctx, terms, total, distinct=True)
-                                 if tuple(c) not in seen]
+        return more + encode_cage(ctx, self.cells, total)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return len(set(digits)) == len(digits) and sum(digits) in self.sums
 
     def _explain(self, geometry: Geometry, digits: tuple[int, ...]) -> str:
-        if len(set(digits)) != len(digits):
-            return "a digit repeats: " + super()._explain(geometry, digits)
-        return f"the digits sum to {sum(digits)}"
+        return cage_problem(self, geometry, digits)
 
     def prune(self, cand: list[int]) -> list[int] | None:
-        changed: set[int] = set()
-        n = math.isqrt(len(cand))
-        if not prune_distinct(self.cells, cand, changed, complete=len(self.cells) == n):
-            return None
-        k = len(self.cells)
-        if math.comb(n, k) <= SETS_LIMIT:
-            keep = 0
-            for total in self.sums:
-                for combo in combinations(n, k, total):
-                    if fills(self.cells, cand, combo):
-                        keep |= combo
-            for c in self.cells:
-                if not restrict(cand, c, keep, changed):
-                    return None
-        if prune_cell_sum(self.cells, [1] * k, cand, set(self.sums), changed) is None:
-            return None
-        return sorted(changed)
+        return prune_cage(self.cells, cand, self.sums)
