@@ -19,26 +19,16 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any, Iterable, Iterator, Protocol
+from typing import Any, Iterable, Iterator
 
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
 from ..io.lines import parse_chunk
 from ..model.grid import Grid
 from ..model.puzzle import Puzzle
-from ..tasks.base import Outcome, Task
+from ..tasks.base import Outcome, Task, TaskOptions
 from ..tasks.solvers import pack_cells
 
-__all__ = ["TaskOptions", "stream", "run_here"]
-
-
-class TaskOptions(Protocol):
-    """What a stream takes: a task's options (picklable), which make the task and name its
-    class (whose class methods answer unreadable puzzles and unpack outcomes in the parent,
-    where no task is made)."""
-
-    def make(self) -> Task: ...
-
-    def task_class(self) -> type[Task]: ...
+__all__ = ["stream", "run_here"]
 
 
 def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcome]:

@@ -30,7 +30,7 @@ from ..model.digits import bits
 from ..native.reduce import reduce_candidates
 from ..model.result import Capabilities, counted_status
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, puzzle_deadline
+from .base import Outcome, Task, TaskOptions, puzzle_deadline
 
 __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
 
@@ -181,16 +181,13 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
 
 
 @dataclass(frozen=True)
-class CandidatesOptions:
+class CandidatesOptions(TaskOptions):
     """How to find the true candidates of every puzzle of a stream."""
 
     sat_solver: str | None = None
     timeout: float | None = None
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
     counts: int | None = None
-
-    def make(self) -> "CandidatesTask":
-        return CandidatesTask(self)
 
     def task_class(self) -> type["CandidatesTask"]:
         return CandidatesTask

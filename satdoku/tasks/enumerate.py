@@ -25,7 +25,7 @@ from ..errors import InternalError, OptionError, TooBigError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import counted_status
-from .base import Outcome, Task, puzzle_deadline
+from .base import Outcome, Task, TaskOptions, puzzle_deadline
 
 __all__ = ["all_solutions", "Estimate", "estimate_count", "APPROX_HINT", "DEFAULT_EPSILON",
            "DEFAULT_DELTA", "EstimateOptions", "EstimateTask", "Estimated", "approx_available"]
@@ -167,7 +167,7 @@ def _count(clauses, nvars: int, epsilon: float, delta: float, seed: int, send) -
 
 
 @dataclass(frozen=True)
-class EstimateOptions:
+class EstimateOptions(TaskOptions):
     """How to estimate the count of every puzzle of a stream (``count --estimate``)."""
 
     epsilon: float = DEFAULT_EPSILON
@@ -175,9 +175,6 @@ class EstimateOptions:
     seed: int = 1
     timeout: float | None = None
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
-
-    def make(self) -> "EstimateTask":
-        return EstimateTask(self)
 
     def task_class(self) -> type["EstimateTask"]:
         return EstimateTask

@@ -40,7 +40,7 @@ from ..model.result import Capabilities
 from ..native.search import NativeSolver
 from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, puzzle_deadline
+from .base import Outcome, Task, TaskOptions, puzzle_deadline
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
@@ -288,7 +288,7 @@ def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
 
 
 @dataclass(frozen=True)
-class ExplainOptions:
+class ExplainOptions(TaskOptions):
     """How to explain every puzzle of a stream (picklable: each worker makes its own task)."""
 
     sat_solver: str | None = None
@@ -301,9 +301,6 @@ class ExplainOptions:
     max_rules: int | None = None
     fix: bool = False
     fix_rules: tuple = ()  # candidate rules (constraints) for fix
-
-    def make(self) -> "ExplainTask":
-        return ExplainTask(self)
 
     def task_class(self) -> type["ExplainTask"]:
         return ExplainTask

@@ -46,7 +46,7 @@ from ..model.result import Capabilities
 from ..model.grid import Grid
 from ..sat.solver import SatSolver
 from ..cnf.policy import LARGE_MIN_SIZE
-from .base import Outcome, Task
+from .base import Outcome, Task, TaskOptions
 from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -80,7 +80,7 @@ class Rating:
 
 
 @dataclass(frozen=True)
-class RateOptions:
+class RateOptions(TaskOptions):
     """How to rate every puzzle of a stream (picklable: each worker makes its own task)."""
 
     sat_solver: str | None = None

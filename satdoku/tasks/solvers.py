@@ -24,7 +24,7 @@ from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
 from ..model.result import Result, Solver, verify
 from ..sat.catalogue import check_sat_name, is_exec
-from .base import Outcome, Task, puzzle_deadline
+from .base import Outcome, Task, TaskOptions, puzzle_deadline
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
            "python_sat_version", "SolveOptions", "SolveTask", "racing", "pack_cells", "unpack_grid"]
@@ -147,7 +147,7 @@ def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
 
 
 @dataclass(frozen=True)
-class SolveOptions:
+class SolveOptions(TaskOptions):
     """How to solve every puzzle of a batch (picklable, so workers can rebuild the solvers).
 
     ``solver`` is a name of :data:`SOLVERS`; ``limit`` 1 finds a solution,
@@ -169,10 +169,6 @@ class SolveOptions:
     stats: bool = True
     max_clauses: int | None = DEFAULT_MAX_CLAUSES
     portfolio: int = 0
-
-    def make(self) -> "SolveTask":
-        """The task that solves with these options."""
-        return SolveTask(self)
 
     def task_class(self) -> type["SolveTask"]:
         return SolveTask
