@@ -12,10 +12,10 @@ import click
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
+from ..tasks.options import CandidatesOptions, ExplainOptions, RateOptions
 from .options import (ASKING_DEFAULT, PICTURE_FORMATS, alphabet_callback, box_callback, color,
-                      clause_limit, encoding_option, inputs_argument, jobs_option, labels,
-                      max_clauses_option, output_options, puzzle_options, sat_options,
-                      sat_solver_option, timeout_option)
+                      encoding_option, inputs_argument, jobs_option, labels,
+                      max_clauses_option, output_options, puzzle_options, sat_solver_option, task_options, make_options, timeout_option)
 from .session import Progress, Session, puzzles_of, show
 from .solving import check_time_limit
 
@@ -33,28 +33,12 @@ def _answered(outcome: Outcome) -> int:
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_options("explain", ASKING_DEFAULT)
-@timeout_option
+@task_options(ExplainOptions, "explain")
 @jobs_option
 @output_options(PICTURE_FORMATS)
-@click.option("--redundant", is_flag=True,
-              help="For a unique puzzle, also say which givens and rules it could do without.")
-@click.option("--steps", is_flag=True,
-              help="For a unique puzzle (classic or variant), also the steps a person could "
-                   "follow, each with the fewest facts that force it; one step a line.")
-@click.option("--max-rules", type=click.IntRange(min=0), default=None, metavar="N",
-              help="With --steps: a step combines at most N rules; where none does, the path "
-                   "guesses, and says where (default: any number).")
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --format svg: draw step N of the path (implies --steps).")
-@click.option("--fix", is_flag=True,
-              help="Several solutions: the givens that would make it unique, ranked; none: "
-                   "which given or rule to remove.")
-@click.option("--fix-rules", metavar="FILE", default=None,
-              help="With --fix: candidate rules (the rules of a variant puzzle in FILE), each "
-                   "tried added to the puzzle and ranked like the givens.")
-def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-            output, force, redundant, steps, max_rules, step_number, fix, fix_rules):
+def explain(inputs, box, alphabet, jobs, fmt, output, force, step_number, **values):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
@@ -64,23 +48,11 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     """
     from ..output.asking import ExplanationReport
     from ..run.stream import stream
-    from ..tasks.explain import ExplainOptions
-    check_time_limit(sat_solver, timeout)
-    if step_number is not None and fmt != "svg":
-        raise click.UsageError("--step N picks the step that --format svg draws")
-    if max_rules is not None and not (steps or step_number):
-        raise click.UsageError("--max-rules bounds the steps of --steps")
-    candidates = ()
-    if fix_rules is not None:
-        if not fix:
-            raise click.UsageError("--fix-rules gives the candidate rules of --fix")
-        from .session import one_puzzle
-        candidates = one_puzzle(fix_rules, None, alphabet).constraints
-        if not candidates:
-            raise click.UsageError(f"{fix_rules}: holds no rules to try")
-    options = ExplainOptions(sat_solver, encoding, amo, timeout, clause_limit(max_clauses),
-                             redundant, steps or step_number is not None, max_rules, fix,
-                             candidates)
+    if step_number is not None:
+        if fmt != "svg":
+            raise click.UsageError("--step N picks the step that --format svg draws")
+        values["steps"] = True
+    options = make_options(ExplainOptions, values)
     show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
          ExplanationReport(fmt, color=color(output), step=step_number), output, force,
          "explaining", _answered)
@@ -89,16 +61,10 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_solver_option("candidates")
-@max_clauses_option
-@timeout_option
+@task_options(CandidatesOptions, "candidates")
 @jobs_option
 @output_options()
-@click.option("--counts", type=click.IntRange(min=1), default=None, metavar="N",
-              help="For each empty cell and digit, how many solutions put the digit there, up "
-                   "to N.")
-def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fmt, output,
-               force, counts):
+def candidates(inputs, box, alphabet, jobs, fmt, output, force, **values):
     """The true candidates of each empty cell: the digits some solution puts there.
 
     Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
@@ -107,9 +73,7 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fm
     """
     from ..output.asking import CandidatesReport
     from ..run.stream import stream
-    from ..tasks.candidates import CandidatesOptions
-    check_time_limit(sat_solver, timeout)
-    options = CandidatesOptions(sat_solver, timeout, clause_limit(max_clauses), counts)
+    options = make_options(CandidatesOptions, values)
     show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
          CandidatesReport(fmt), output, force, "candidates", _answered)
 
@@ -117,22 +81,18 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fm
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_options("rate", ASKING_DEFAULT)
-@timeout_option
+@task_options(RateOptions, "rate")
 @jobs_option
 @output_options()
-def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-         output, force):
+def rate(inputs, box, alphabet, jobs, fmt, output, force, **values):
     """Score how hard each puzzle is: a classic one from the techniques it takes, native
     guesses and SAT conflicts; a variant one, on the same scale, from its steps (the rules its
     hardest step combines; see 'explain --steps'). With several puzzles a summary goes to
     stderr. Only a puzzle with one solution has a difficulty; several is an answer (exit 0)."""
     from ..output.asking import RatingReport
     from ..run.stream import stream
-    from ..tasks.rate import RateOptions, summarize
-    check_time_limit(sat_solver, timeout)
-    options = RateOptions(sat_solver, timeout, encoding, amo,
-                          clause_limit(max_clauses))
+    from ..tasks.rate import summarize
+    options = make_options(RateOptions, values)
 
     def code_of(outcome: Outcome) -> int:  # several solutions is an answer (no difficulty)
         rating = outcome.result

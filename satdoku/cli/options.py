@@ -18,7 +18,8 @@ __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "s
            "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
            "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
            "color", "clause_limit", "complete_path", "labels", "box_callback",
-           "alphabet_callback", "EXTRAS", "require_extra"]
+           "alphabet_callback", "EXTRAS", "require_extra", "task_options", "make_options",
+           "RUN_OPTIONS"]
 
 
 def box_callback(ctx, param, value):
@@ -267,3 +268,69 @@ def clause_limit(value: int | None) -> int:
     """The clause limit an option value means (its default when not given)."""
     from ..budget import DEFAULT_MAX_CLAUSES
     return DEFAULT_MAX_CLAUSES if value is None else value
+
+
+def _rules_callback(ctx, param, value):
+    """An option of kind ``rules``: the rules of the variant puzzle in the file or text."""
+    if value is None:
+        return ()
+    from ..tasks.options import rules_of
+    try:
+        return rules_of(value)
+    except SatdokuError as error:
+        raise click.BadParameter(str(error)) from None
+
+
+def _click_option(name: str, default, spec, task: str | None):
+    """The click option of one task option (see :mod:`satdoku.tasks.options`)."""
+    flag = spec.flag or "--" + name.replace("_", "-")
+    kwargs = {"help": spec.help, "metavar": spec.metavar}
+    kind = spec.kind
+    if kind == "flag":
+        return click.option(flag, name, is_flag=True, default=default, help=spec.help)
+    if kind == "seconds":
+        kwargs["type"] = Seconds()
+    elif kind == "whole":
+        kwargs["type"] = click.IntRange(spec.minimum, spec.maximum)
+    elif kind == "choice":
+        kwargs["type"] = click.Choice(list(spec.choices()))
+        kwargs.pop("metavar")
+    elif kind == "sat_solver":
+        kwargs["callback"] = _sat_solver_for(task)
+    elif kind == "box":
+        kwargs["callback"] = box_callback
+    elif kind == "rules":
+        kwargs["callback"] = _rules_callback
+        default = None
+    return click.option(flag, name, default=default, **kwargs)
+
+
+def task_options(options_class, task: str | None = None):
+    """The click options of every option of ``options_class`` (its fields made by
+    :func:`satdoku.tasks.options.option`), in declaration order; ``task`` names the module of
+    :mod:`satdoku.tasks` whose ``NEEDS`` a --sat-solver is checked against."""
+    from ..tasks.options import specs
+
+    def decorate(f):
+        for name, default, spec in reversed(specs(options_class)):
+            f = _click_option(name, default, spec, task)(f)
+        return f
+    return decorate
+
+
+def make_options(options_class, values: dict):
+    """The options object from the command's values of its options (a usage error, exit 2,
+    for a combination the options refuse)."""
+    from ..tasks.options import specs
+    names = {name for name, _, _ in specs(options_class)}
+    try:
+        return options_class(**{k: v for k, v in values.items() if k in names})
+    except SatdokuError as error:
+        raise click.UsageError(str(error)) from None
+
+
+#: The command line's own options: where a batch is read from and runs, and how its answers
+#: are written (the library returns one answer a call instead). Every other option of a
+#: command is its library call's keyword too (tests/test_options.py).
+RUN_OPTIONS = frozenset({"inputs", "jobs", "scheduler", "fmt", "output", "force", "color",
+                         "step_number"})

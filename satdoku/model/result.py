@@ -34,7 +34,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..deadline import Deadline
+from ..deadline import Deadline, TimeUp
+from ..errors import InternalError, SolverError, TooBigError
 from .grid import Grid, Rule, solution_problems
 
 __all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
@@ -104,6 +105,47 @@ class Result:
 def counted_status(count: int) -> str:
     """The status for a puzzle counted up to a limit of at least 2."""
     return "unsolvable" if count == 0 else "unique" if count == 1 else "multiple"
+
+
+#: The errors that end a task's work on one puzzle with a status instead of an answer: the time
+#: limit, the clause limit, and a fault of satdoku's or a solver's (a wrong solution, a solver
+#: that gave no usable answer). :func:`status_of` is the one place they become statuses.
+ENDINGS = (TimeUp, TooBigError, InternalError, SolverError)
+
+
+def status_of(error: Exception, deadline: Deadline | None = None,
+              found: int | None = None) -> tuple[str, str]:
+    """The status and message of an answer whose work ``error`` (one of :data:`ENDINGS`)
+    ended: ``timeout`` (``deadline`` says what was found by then: ``found`` solutions),
+    ``refused`` (too big a formula), or ``error``.
+
+    >>> status_of(TooBigError("the formula has 12 clauses, over the limit of 10"))
+    ('refused', 'the formula has 12 clauses, over the limit of 10')
+    """
+    if isinstance(error, TimeUp):
+        return "timeout", (deadline.message(found) if deadline is not None
+                           else "the time limit was reached")
+    if isinstance(error, TooBigError):
+        return "refused", error.message
+    if isinstance(error, InternalError):
+        return "error", f"internal error: {error.message}"
+    if isinstance(error, SolverError):
+        return "error", error.message
+    raise error
+
+
+class Answer:
+    """What every task's answer has (its dataclass declares them): ``status`` (a name of
+    :data:`STATUSES`), ``message`` (what more a status says) and ``time_ms``. :meth:`end`
+    records the error that ended the work (:func:`status_of`)."""
+
+    status: str
+    message: str | None
+    time_ms: float
+
+    def end(self, error: Exception, deadline: Deadline | None = None,
+            found: int | None = None) -> None:
+        self.status, self.message = status_of(error, deadline, found)
 
 
 def result_of(status: str, solutions: list[Grid], *, limit: int, solver: str,

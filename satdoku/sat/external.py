@@ -42,7 +42,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, SolverError, TooBigError
 from ..io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, clause_text, parse_model
 from ..model.grid import Grid
-from ..model.result import Result, result_of
+from ..model.result import Result, result_of, status_of
 from .catalogue import EXEC_CAPABILITIES, PREFIX, is_exec
 from .commands import Command, check_command, parse_command
 from .oneshot import count_afresh
@@ -197,12 +197,8 @@ class ExecSolver:
                          encode_ms=(time.perf_counter() - start) * 1000)
             status = count_afresh(formula, grid, limit, self._runner(cnf, deadline, stats),
                                   solutions)
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-        except TooBigError as error:
-            status, message = "refused", error.message
-        except SolverError as error:
-            status, message = "error", error.message
+        except (TimeUp, TooBigError, SolverError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
         except ModelError as error:
             status, message = "error", f"{self.name} gave no usable answer: {error.detail}"
         finally:

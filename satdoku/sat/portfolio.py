@@ -82,14 +82,12 @@ class Config:
     def make(self, max_clauses: int | None = DEFAULT_MAX_CLAUSES):
         """A solver for one puzzle in this configuration."""
         from .catalogue import is_exec
-        if is_exec(self.sat_solver):
-            from .external import ExecSolver
-            if self.options:
-                raise OptionError(f"{self.label}: options of an exec: solver go in its command")
-            return ExecSolver(self.sat_solver, self.encoding, max_clauses=max_clauses)
-        from .solver import SatSolver
-        return SatSolver(self.sat_solver, self.encoding, incremental=False,
-                         max_clauses=max_clauses, configure=dict(self.options))
+        from .config import SatConfig
+        if is_exec(self.sat_solver) and self.options:
+            raise OptionError(f"{self.label}: options of an exec: solver go in its command")
+        config = SatConfig(self.sat_solver, self.encoding,
+                           max_clauses=DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses)
+        return config.solver(incremental=False, configure=dict(self.options) or None)
 
     @property
     def keeps_time_limit(self) -> bool:

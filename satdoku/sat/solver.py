@@ -23,7 +23,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..model.result import Result, counted_status, result_of
+from ..model.result import Result, counted_status, result_of, status_of
 from .catalogue import (CONFIGURABLE, COUNT_OPTIONS, DEFAULT_SAT_SOLVER, OPTIONS_MAX_SIZE,
                         SAT_SOLVERS,
                         check_sat_solver)
@@ -224,12 +224,10 @@ class SatSolver(Questions):
                 status = self._count(engine, grid, assumptions, limit, deadline, solutions)
             finally:
                 stats["solve_ms"] = (time.perf_counter() - t1) * 1000
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-            if engine is None:  # stopped while building or loading the formula
+        except (TimeUp, TooBigError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
+            if isinstance(error, TimeUp) and engine is None:  # stopped building the formula
                 stats.update(encode_ms=(time.perf_counter() - start) * 1000, solve_ms=0.0)
-        except TooBigError as error:
-            status, message = "refused", error.message
         except Settled as settled:
             stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
                          solve_ms=0.0)
@@ -308,10 +306,8 @@ class SatSolver(Questions):
             stats.update(variables=formula.nvars, clauses=len(formula.clauses))
             run = solve_in_pysat(self.info.name, formula, deadline, stats)
             status = count_afresh(formula, grid, limit, run, solutions)
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-        except TooBigError as error:
-            status, message = "refused", error.message
+        except (TimeUp, TooBigError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
         except ModelError as error:  # a model that does not describe a grid: a solver fault
             status, message = "error", f"internal error: {self.name} {error.detail}"
         return result_of(status, solutions, limit=limit, solver=self.name, encoding=encoding,

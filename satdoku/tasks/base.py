@@ -17,6 +17,7 @@ from typing import Any, ClassVar, Iterator
 
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.puzzle import Puzzle
+from .options import TaskOptions
 
 __all__ = ["Outcome", "Task", "TaskOptions", "puzzle_deadline"]
 
@@ -79,15 +80,3 @@ def puzzle_deadline(timeout: float | None, puzzle: Puzzle) -> Deadline:
     if timeout is None:
         return NO_DEADLINE
     return Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
-
-
-class TaskOptions:
-    """A task's options (a frozen dataclass: picklable, so that each worker makes its own task
-    from them): :meth:`task_class` names the task, :meth:`make` builds it in the process that
-    runs it (by default ``task_class()(options)``)."""
-
-    def task_class(self) -> type[Task]:
-        raise NotImplementedError
-
-    def make(self) -> Task:
-        return self.task_class()(self)  # type: ignore[call-arg]

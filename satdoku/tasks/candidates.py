@@ -21,16 +21,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..deadline import Deadline, TimeUp
-from ..budget import DEFAULT_MAX_CLAUSES
-from ..errors import InternalError, TooBigError
+from ..deadline import Deadline
+from ..errors import InternalError
 from ..model.puzzle import Puzzle
 from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.reduce import reduce_candidates
-from ..model.result import Capabilities, counted_status
+from ..model.result import ENDINGS, Answer, Capabilities, counted_status
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, TaskOptions, puzzle_deadline
+from .base import Outcome, Task, puzzle_deadline
+from .options import CandidatesOptions
 
 __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
 
@@ -39,7 +39,7 @@ NEEDS = Capabilities.needs("assumptions")
 
 
 @dataclass
-class Candidates:
+class Candidates(Answer):
     """The true candidates of a puzzle: ``digits[cell]`` a sorted list for each empty cell
     (empty: no solution at all). ``status`` is unique, multiple, unsolvable, or timeout /
     refused / invalid / error with ``message``; ``count`` the solutions seen, up to the limit."""
@@ -72,7 +72,8 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     start = time.perf_counter()
     deadline = deadline or Deadline(None)
     own = solver is None
-    solver = solver or SatSolver(sat_solver, "extended")
+    solver = solver or CandidatesOptions(sat_solver=sat_solver).sat.python_sat(
+        needs=NEEDS, task="candidates")
     open_cells = [c for c, d in enumerate(grid.cells) if not d]
     marked: dict[int, set[int]] = {c: set() for c in open_cells}
     seen: set[tuple[int, ...]] = set()
@@ -118,12 +119,8 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
         out.digits = {c: sorted(ds) for c, ds in marked.items()}
     except _Done:
         pass
-    except TimeUp:
-        out.status, out.message = "timeout", deadline.message()
-    except TooBigError as error:
-        out.status, out.message = "refused", error.message
-    except InternalError as error:
-        out.status, out.message = "error", f"internal error: {error.message}"
+    except ENDINGS as error:
+        out.end(error, deadline)
     finally:
         if own:
             solver.close()
@@ -180,19 +177,6 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
     out.status = counted_status(total)
 
 
-@dataclass(frozen=True)
-class CandidatesOptions(TaskOptions):
-    """How to find the true candidates of every puzzle of a stream."""
-
-    sat_solver: str | None = None
-    timeout: float | None = None
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-    counts: int | None = None
-
-    def task_class(self) -> type["CandidatesTask"]:
-        return CandidatesTask
-
-
 class CandidatesTask(Task):
     """True candidates of puzzles one at a time, one SAT solver for them all."""
 
@@ -200,7 +184,7 @@ class CandidatesTask(Task):
 
     def __init__(self, options: CandidatesOptions) -> None:
         self.options = options
-        self.solver = SatSolver(options.sat_solver, "extended", max_clauses=options.max_clauses)
+        self.solver = options.sat.python_sat(needs=NEEDS, task="candidates")
 
     def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
