@@ -251,24 +251,23 @@ def candidates(puzzle: PuzzleLike, **options: Any) -> Candidates:
     return result
 
 
-def generate(box: tuple[int, int] = (3, 3), *, seed: int = 0, symmetry: str = "none",
-             minimal: bool = False, max_clues: int | None = None,
-             sat_solver: str | None = None, encoding: str | None = None, attempts: int = 1000,
-             difficulty: str | None = None) -> Generated:
-    """One puzzle with exactly one solution (:class:`satdoku.tasks.generate.Generator`
-    explains the options).
+def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
+    """One puzzle with exactly one solution. The options are ``satdoku generate``'s
+    (:class:`~satdoku.tasks.options.GenerateOptions`): ``box`` (3x3 by default), ``seed``
+    (None: a random one), ``symmetry``, ``minimal``, ``max_clues``, ``attempts``,
+    ``difficulty``, ``alphabet``, ``rules`` (a variant puzzle whose grid and rules it keeps),
+    the SAT options and ``timeout``.
 
     >>> generate((2, 2), seed=1).puzzle.size
     4
     """
-    from .model.geometry import geometry
-    from .tasks.generate import Generator
-    rows, cols = _box(box) or (3, 3)
-    with Generator(geometry(rows, cols), seed=_whole("seed", seed, 0), symmetry=symmetry,
-                   minimal=minimal, max_clues=max_clues, sat_solver=sat_solver,
-                   encoding=encoding, attempts=_whole("attempts", attempts, 1),
-                   difficulty=difficulty) as generator:
-        return generator.generate()
+    from .tasks import options as declared
+    if box is not None:
+        options["box"] = box
+    made = declared.make_options(declared.GenerateOptions, "generate", options)
+    with made.make() as generator:
+        result: Generated = generator.generate()
+        return result
 
 
 def rate(puzzle: PuzzleLike, **options: Any) -> Rating:

@@ -12,12 +12,11 @@ import click
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
-from ..tasks.options import CandidatesOptions, ExplainOptions, RateOptions
-from .options import (ASKING_DEFAULT, PICTURE_FORMATS, alphabet_callback, box_callback, color,
-                      encoding_option, inputs_argument, jobs_option, labels,
-                      max_clauses_option, output_options, puzzle_options, sat_solver_option, task_options, make_options, timeout_option)
+from ..tasks.options import (CandidatesOptions, ExplainOptions, GenerateOptions,
+                             RateOptions)
+from .options import (PICTURE_FORMATS, color,
+                      inputs_argument, jobs_option, output_options, puzzle_options, task_options, make_options)
 from .session import Progress, Session, puzzles_of, show
-from .solving import check_time_limit
 
 __all__ = ["COMMANDS"]
 
@@ -107,75 +106,32 @@ def rate(inputs, box, alphabet, jobs, fmt, output, force, **values):
 
 
 @click.command()
-@click.option("--box", metavar="RxC", callback=box_callback, default="3x3", show_default=True,
-              help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many puzzles.")
-@click.option("--seed", type=int, default=None,
-              help="The same seed gives the same puzzles (default: a random seed, shown on "
-                   "stderr).")
-@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror"]),
-              default="none", show_default=True, help="Symmetry of the pattern of givens.")
-@click.option("--minimal", is_flag=True,
-              help="Only puzzles proven minimal: no given can go without losing uniqueness.")
-@click.option("--max-clues", type=click.IntRange(min=0), default=None, metavar="M",
-              help="Only puzzles with at most M givens.")
-@click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Complete grids to try per puzzle before giving up.")
-@sat_solver_option("generate")
-@encoding_option(default_text=ASKING_DEFAULT)
-@click.option("--difficulty", type=click.Choice([name for _, name in labels()]),
-              default=None, help="Only puzzles that 'satdoku rate' labels so.")
-@click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
-              help="Symbols for digits 1..N in order.")
-@click.option("--rules", "rules_file", metavar="FILE", default=None,
-              help="A variant puzzle (satdoku JSON, an f-puzzles file...) whose grid and rules "
-                   "every puzzle keeps; its givens stay too. With --format line each puzzle is "
-                   "a satdoku JSON line.")
-@timeout_option
-@max_clauses_option
+@task_options(GenerateOptions, "generate")
 @output_options(PICTURE_FORMATS)
-def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             difficulty, alphabet, rules_file, timeout, max_clauses, fmt, output, force):
+def generate(count, fmt, output, force, **values):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
     from random solutions of a rule set (--rules)."""
     import random
-    from ..model.alphabet import Alphabet, check_alphabet
-    from ..model.geometry import geometry
+    from ..model.alphabet import Alphabet
     from ..output.asking import GeneratedReport
-    from ..tasks.generate import Generator
     from .session import PICTURES_NEED_A_FOLDER, picture_folder
-    check_time_limit(sat_solver, timeout)
     if fmt == "svg" and count > 1 and picture_folder(output) is None:
         raise click.UsageError(PICTURES_NEED_A_FOLDER)  # before any puzzle is made
-    ctx = click.get_current_context()
-    rules, givens = (), None
-    try:
-        if rules_file is not None:
-            if ctx.get_parameter_source("box").name != "DEFAULT":
-                raise click.UsageError("--rules gives the grid; drop --box")
-            from .session import one_puzzle
-            model = one_puzzle(rules_file, None, alphabet)
-            geo, rules, givens = model.grid.geometry, model.constraints, model.grid
-        else:
-            geo = geometry(*box)
-        symbols = check_alphabet(alphabet, geo.size) if alphabet else None
-    except ValueError as error:
-        raise click.UsageError(str(error)) from None
+    options = make_options(GenerateOptions, values)
+    seed = options.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
-    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None,
-                             color=color(output))
+    symbols = Alphabet(options.alphabet) if options.alphabet else None
+    report = GeneratedReport(fmt, alphabet=symbols, color=color(output))
     progress = Progress(count if count > 1 else None, "generating")
 
     def body(session: Session) -> None:
         session.write(report.header())
         tried = 0
-        with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
-                       sat_solver=sat_solver, encoding=encoding, attempts=attempts,
-                       difficulty=difficulty, constraints=rules, givens=givens,
-                       timeout=timeout, max_clauses=max_clauses) as gen:
+        with options.make(seed) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()
@@ -191,9 +147,9 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
                     session.result(report.format(puzzle), (), EXIT_OK)
                 session.out.flush()
                 progress.update(made + 1)
-        if difficulty:
-            session.note(f"{count} {difficulty} puzzle{'s' if count > 1 else ''} from "
-                         f"{tried} grids")
+        if options.difficulty:
+            session.note(f"{count} {options.difficulty} puzzle{'s' if count > 1 else ''} "
+                         f"from {tried} grids")
 
     Session(output, force, progress=progress, pictures=fmt == "svg").run(body)
 

@@ -270,15 +270,17 @@ def clause_limit(value: int | None) -> int:
     return DEFAULT_MAX_CLAUSES if value is None else value
 
 
-def _rules_callback(ctx, param, value):
-    """An option of kind ``rules``: the rules of the variant puzzle in the file or text."""
-    if value is None:
-        return ()
-    from ..tasks.options import rules_of
-    try:
-        return rules_of(value)
-    except SatdokuError as error:
-        raise click.BadParameter(str(error)) from None
+def _reading(convert, empty):
+    """A callback for an option of kind ``rules`` or ``puzzle``: what ``convert`` reads in the
+    file or text (``empty`` when not given); a usage error when it cannot."""
+    def callback(ctx, param, value):
+        if value is None:
+            return empty
+        try:
+            return convert(value)
+        except SatdokuError as error:
+            raise click.BadParameter(str(error)) from None
+    return callback
 
 
 def _click_option(name: str, default, spec, task: str | None):
@@ -299,8 +301,12 @@ def _click_option(name: str, default, spec, task: str | None):
         kwargs["callback"] = _sat_solver_for(task)
     elif kind == "box":
         kwargs["callback"] = box_callback
-    elif kind == "rules":
-        kwargs["callback"] = _rules_callback
+    elif kind == "alphabet":
+        kwargs["callback"] = alphabet_callback
+    elif kind in ("rules", "puzzle"):
+        from ..tasks.options import puzzle_of, rules_of
+        kwargs["callback"] = _reading(rules_of, ()) if kind == "rules" else \
+            _reading(puzzle_of, None)
         default = None
     return click.option(flag, name, default=default, **kwargs)
 
@@ -333,4 +339,4 @@ def make_options(options_class, values: dict):
 #: are written (the library returns one answer a call instead). Every other option of a
 #: command is its library call's keyword too (tests/test_options.py).
 RUN_OPTIONS = frozenset({"inputs", "jobs", "scheduler", "fmt", "output", "force", "color",
-                         "step_number"})
+                         "step_number", "count"})

@@ -226,10 +226,8 @@ class Generator:
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None, constraints: tuple = (),
                  givens: Grid | None = None, timeout: float | None = None,
-                 max_clauses: int | None = None) -> None:
-        from ..budget import DEFAULT_MAX_CLAUSES
-        from ..sat.solver import SatSolver
-        from ..cnf.policy import LARGE_MIN_SIZE
+                 max_clauses: int | None = None, amo: str | None = None) -> None:
+        from .options import GenerateOptions
         self.geometry = geometry
         self.seed = seed
         self.constraints = tuple(constraints)
@@ -245,8 +243,9 @@ class Generator:
             conflicts = DEFAULT_CONFLICTS if geometry.size <= 16 else LARGE_CONFLICTS
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
-        self.solver = SatSolver(sat_solver, encoding, reduced_from=LARGE_MIN_SIZE,
-                                max_clauses=max_clauses or DEFAULT_MAX_CLAUSES)
+        options = GenerateOptions(sat_solver=sat_solver, encoding=encoding, amo=amo,
+                                  max_clauses=max_clauses)
+        self.solver = options.sat.python_sat(needs=NEEDS, task="generate")
         self.difficulty = difficulty
         self.rater = None
         if difficulty is not None:
@@ -264,6 +263,21 @@ class Generator:
     def __iter__(self) -> Iterator[Generated]:
         while True:
             yield self.generate()
+
+    @classmethod
+    def of(cls, options: Any, seed: int | None) -> "Generator":
+        """The generator of a :class:`~satdoku.tasks.options.GenerateOptions`, with ``seed``
+        (None: a random one)."""
+        rules = options.rules
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        return cls(options.geometry, seed=seed, symmetry=options.symmetry,
+                   minimal=options.minimal, max_clues=options.max_clues,
+                   sat_solver=options.sat_solver, encoding=options.encoding, amo=options.amo,
+                   attempts=options.attempts, difficulty=options.difficulty,
+                   constraints=rules.constraints if rules is not None else (),
+                   givens=rules.grid if rules is not None else None,
+                   timeout=options.timeout, max_clauses=options.max_clauses)
 
     def generate(self) -> Generated:
         """The next puzzle. Raises SolverError when ``attempts`` grids gave none that fits,

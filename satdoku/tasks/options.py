@@ -92,6 +92,26 @@ def rules_of(value: Any) -> tuple:
     raise OptionError(f"{value}: holds no rules")
 
 
+def puzzle_of(value: Any) -> Any:
+    """The one puzzle in ``value`` (a :class:`~satdoku.model.puzzle.Puzzle` as it is, or a
+    file or text holding exactly one); PuzzleError or OptionError when it holds none or
+    several."""
+    from ..model.puzzle import Puzzle
+    if isinstance(value, Puzzle):
+        return value
+    from ..io.inputs import iter_inputs
+    found = []
+    for puzzle in iter_inputs([str(value)]):
+        if puzzle.error is not None:
+            raise puzzle.error
+        found.append(puzzle)
+        if len(found) > 1:
+            raise OptionError(f"{value}: holds more than one puzzle; give a file of one")
+    if not found:
+        raise OptionError(f"{value}: holds no puzzle")
+    return found[0]
+
+
 def check_value(name: str, value: Any, spec: Spec, task: str = "this command") -> Any:
     """``value`` of option ``name`` as the option takes it, else OptionError."""
     if value is None and spec.kind not in ("flag",):
@@ -120,17 +140,22 @@ def check_value(name: str, value: Any, spec: Spec, task: str = "this command") -
                               + _did_you_mean(str(value), choices))
     elif kind == "box":
         value = _box(name, value)
+    elif kind == "alphabet":
+        from ..model.alphabet import Alphabet
+        try:
+            value = Alphabet(value).symbols
+        except ValueError as error:
+            raise OptionError(str(error)) from None
     elif kind == "rules":
         value = rules_of(value)
+    elif kind == "puzzle":
+        value = puzzle_of(value)
     elif kind in ("text", "sat_solver") and not isinstance(value, str):
         raise OptionError(f"{name} is text, not {type(value).__name__}")
     return value
 
 
 def _box(name: str, value: Any) -> tuple[int, int]:
-    if isinstance(value, str):
-        from ..io.text import parse_box
-        return parse_box(value)
     if not (isinstance(value, tuple) and len(value) == 2
             and all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in value)):
         raise OptionError(f"{name} must be a pair of whole numbers like (2, 3), not {value!r}")
@@ -397,6 +422,68 @@ class CountOptions(SearchOptions):
         task: type[Task] = getattr(module, "AllTask" if self.all else
                                    "EstimateTask" if self.estimate else "SolveTask")
         return task
+
+
+def _symmetries() -> tuple[str, ...]:
+    return ("none", "rotate180", "rotate90", "mirror")
+
+
+def _labels() -> list[str]:
+    from ..model.difficulty import LABELS
+    return [name for _, name in LABELS]
+
+
+@dataclass(frozen=True)
+class GenerateOptions(SatFields, TimeoutField, TaskOptions):
+    """How ``generate`` makes puzzles with exactly one solution
+    (:class:`satdoku.tasks.generate.Generator`)."""
+
+    command: ClassVar[str] = "generate"
+    ASKING: ClassVar[bool] = True
+    task: ClassVar[str] = "generate:Generator"
+
+    box: tuple[int, int] | None = option(None, "Box shape: 2x2, 2x3, 3x3 (the default), 4x4, "
+                                               "5x5, ...", "box", metavar="RxC")
+    seed: int | None = option(None, "The same seed gives the same puzzles (default: a random "
+                                    "seed, shown on stderr).", "whole", minimum=0)
+    symmetry: str = option("none", "Symmetry of the pattern of givens.", "choice",
+                           choices=_symmetries)
+    minimal: bool = option(False, "Only puzzles proven minimal: no given can go without "
+                                  "losing uniqueness.", "flag")
+    max_clues: int | None = option(None, "Only puzzles with at most M givens.", "whole",
+                                   minimum=0, metavar="M")
+    attempts: int = option(1000, "Complete grids to try per puzzle before giving up.", "whole",
+                           minimum=1)
+    difficulty: str | None = option(None, "Only puzzles that 'satdoku rate' labels so.",
+                                    "choice", choices=_labels)
+    alphabet: str | None = option(None, "Symbols for digits 1..N in order.", "alphabet",
+                                  metavar="SYMBOLS")
+    rules: Any = option(None, "A variant puzzle (satdoku JSON, an f-puzzles file...) whose "
+                              "grid and rules every puzzle keeps; its givens stay too. With "
+                              "--format line each puzzle is a satdoku JSON line.", "puzzle",
+                        metavar="FILE")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.rules is not None and self.box is not None:
+            raise OptionError("--rules gives the grid; drop --box")
+        if self.alphabet is not None:
+            from ..model.alphabet import check_alphabet
+            check_alphabet(self.alphabet, self.geometry.size)
+
+    def make(self, seed: int | None = None) -> Any:  # type: ignore[override]
+        """The :class:`~satdoku.tasks.generate.Generator` of these options (``seed`` in place
+        of theirs)."""
+        generator: Any = self.task_class()
+        return generator.of(self, self.seed if seed is None else seed)
+
+    @property
+    def geometry(self) -> Any:
+        """The grid's shape: the rules puzzle's, or the box's."""
+        if self.rules is not None:
+            return self.rules.grid.geometry
+        from ..model.geometry import geometry
+        return geometry(*(self.box or (3, 3)))
 
 
 def search_options(limit: int = 1, **given: Any) -> SearchOptions:
