@@ -14,8 +14,7 @@ from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
 from ..tasks.options import (CandidatesOptions, ExplainOptions, GenerateOptions,
                              RateOptions)
-from .options import (PICTURE_FORMATS, color,
-                      inputs_argument, jobs_option, output_options, puzzle_options, task_options, make_options)
+from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, output_options, puzzle_options, task_options, make_options)
 from .session import Progress, Session, puzzles_of, show
 
 __all__ = ["COMMANDS"]
@@ -37,7 +36,7 @@ def _answered(outcome: Outcome) -> int:
 @output_options(PICTURE_FORMATS)
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --format svg: draw step N of the path (implies --steps).")
-def explain(inputs, box, alphabet, jobs, fmt, output, force, step_number, **values):
+def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
@@ -52,9 +51,10 @@ def explain(inputs, box, alphabet, jobs, fmt, output, force, step_number, **valu
             raise click.UsageError("--step N picks the step that --format svg draws")
         values["steps"] = True
     options = make_options(ExplainOptions, values)
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         ExplanationReport(fmt, color=color(output), step=step_number), output, force,
-         "explaining", _answered)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs),
+         ExplanationReport(fmt, color=paint, step=step_number), output, force, "explaining",
+         _answered)
 
 
 @click.command()
@@ -63,7 +63,7 @@ def explain(inputs, box, alphabet, jobs, fmt, output, force, step_number, **valu
 @task_options(CandidatesOptions, "candidates")
 @jobs_option
 @output_options()
-def candidates(inputs, box, alphabet, jobs, fmt, output, force, **values):
+def candidates(inputs, reading, jobs, fmt, output, force, paint, **values):
     """The true candidates of each empty cell: the digits some solution puts there.
 
     Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
@@ -73,8 +73,9 @@ def candidates(inputs, box, alphabet, jobs, fmt, output, force, **values):
     from ..output.asking import CandidatesReport
     from ..run.stream import stream
     options = make_options(CandidatesOptions, values)
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         CandidatesReport(fmt), output, force, "candidates", _answered)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs), CandidatesReport(fmt), output, force,
+         "candidates", _answered)
 
 
 @click.command()
@@ -83,7 +84,7 @@ def candidates(inputs, box, alphabet, jobs, fmt, output, force, **values):
 @task_options(RateOptions, "rate")
 @jobs_option
 @output_options()
-def rate(inputs, box, alphabet, jobs, fmt, output, force, **values):
+def rate(inputs, reading, jobs, fmt, output, force, paint, **values):
     """Score how hard each puzzle is: a classic one from the techniques it takes, native
     guesses and SAT conflicts; a variant one, on the same scale, from its steps (the rules its
     hardest step combines; see 'explain --steps'). With several puzzles a summary goes to
@@ -101,8 +102,9 @@ def rate(inputs, box, alphabet, jobs, fmt, output, force, **values):
         result = summarize(o.result for o in outcomes)
         return result.text if result.rated > 1 else None
 
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         RatingReport(fmt), output, force, "rating", code_of, summary)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs), RatingReport(fmt), output, force,
+         "rating", code_of, summary)
 
 
 @click.command()
@@ -110,7 +112,7 @@ def rate(inputs, box, alphabet, jobs, fmt, output, force, **values):
               help="How many puzzles.")
 @task_options(GenerateOptions, "generate")
 @output_options(PICTURE_FORMATS)
-def generate(count, fmt, output, force, **values):
+def generate(count, fmt, output, force, paint, **values):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
     from random solutions of a rule set (--rules)."""
     import random
@@ -125,7 +127,7 @@ def generate(count, fmt, output, force, **values):
         seed = random.SystemRandom().randrange(2 ** 31)
         click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
     symbols = Alphabet(options.alphabet) if options.alphabet else None
-    report = GeneratedReport(fmt, alphabet=symbols, color=color(output))
+    report = GeneratedReport(fmt, alphabet=symbols, color=paint)
     progress = Progress(count if count > 1 else None, "generating")
 
     def body(session: Session) -> None:

@@ -13,13 +13,12 @@ from __future__ import annotations
 import click
 
 from ..model.result import EXIT_FAILED, exit_code
-from .session import Session, puzzles_of, show
+from .session import Session, show
 
 __all__ = ["count_past_limit"]
 
 
-def count_past_limit(options, *, inputs, box, alphabet, jobs, scheduler, fmt, output,
-                     force) -> None:
+def count_past_limit(options, *, puzzles, jobs, scheduler, fmt, output, force) -> None:
     """Run ``count --all`` or ``count --estimate`` (usage errors for what they cannot take:
     the options object refused the rest)."""
     what = "--all" if options.all else "--estimate"
@@ -32,7 +31,7 @@ def count_past_limit(options, *, inputs, box, alphabet, jobs, scheduler, fmt, ou
             fmt = "json"
         if fmt not in ALL_FORMATS:
             raise click.UsageError(f"--all writes {' or '.join(ALL_FORMATS)}, not {fmt}")
-        _all(inputs, box, alphabet, options, fmt, output, force)
+        _all(puzzles, options, fmt, output, force)
         return
     from .options import require_extra
     require_extra("--estimate")
@@ -44,18 +43,18 @@ def count_past_limit(options, *, inputs, box, alphabet, jobs, scheduler, fmt, ou
     def code_of(outcome) -> int:
         return EXIT_FAILED if outcome.result is None else exit_code(outcome.result.status)
 
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         EstimateReport(fmt), output, force, "estimating", code_of)
+    show(puzzles, stream(puzzles, options, jobs=jobs), EstimateReport(fmt), output, force,
+         "estimating", code_of)
 
 
-def _all(inputs, box, alphabet, options, fmt, output, force) -> None:
+def _all(puzzles, options, fmt, output, force) -> None:
     from ..output.counting import solution_line
     from ..output.report import place, plural, printable
     from ..tasks.enumerate import Enumerated
 
     def body(session: Session) -> None:
         with options.make() as task:
-            for puzzle in puzzles_of(inputs, box, alphabet):
+            for puzzle in puzzles:
                 if puzzle.error is not None or puzzle.grid is None:
                     session.result("", [printable(str(puzzle.error))], EXIT_FAILED)
                     continue
@@ -73,4 +72,4 @@ def _all(inputs, box, alphabet, options, fmt, output, force) -> None:
                         if limit and answer.count >= limit else ", all of them")
                 session.result("", [f"{place(puzzle)}: {note}"], exit_code(answer.status))
 
-    Session(output, force, list(inputs) or ["-"]).run(body)
+    Session(output, force, puzzles.args).run(body)

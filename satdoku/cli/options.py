@@ -6,44 +6,48 @@ checked against what the command's task declares it needs (its ``NEEDS``).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import SatdokuError
 from ..output.report import FORMATS, PICTURE_FORMATS
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.inputs import Inputs
+
 __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "sat_options",
            "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
            "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
-           "color", "clause_limit", "complete_path", "labels", "box_callback",
+           "paint", "Reading", "clause_limit", "complete_path", "labels", "box_callback",
            "alphabet_callback", "EXTRAS", "require_extra", "task_options", "make_options",
            "RUN_OPTIONS"]
 
 
 def box_callback(ctx, param, value):
-    """--box: the shape (rows, columns), also kept in ``ctx.meta`` for reading ahead."""
+    """--box: the shape (rows, columns)."""
     if value is None:
         return None
     from ..io.text import parse_box
     try:
-        ctx.meta["box"] = parse_box(value)
+        return parse_box(value)
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
-    return ctx.meta["box"]
 
 
 def alphabet_callback(ctx, param, value):
-    """--alphabet: the symbols, also kept in ``ctx.meta`` for reading ahead."""
+    """--alphabet: the symbols."""
     if value is None:
         return None
     from ..model.alphabet import Alphabet
     try:
-        ctx.meta["alphabet"] = Alphabet(value).symbols
+        return Alphabet(value).symbols
     except ValueError as error:
         raise click.BadParameter(str(error)) from None
-    return ctx.meta["alphabet"]
 
 
 def _sat_solver_for(task: str | None):
@@ -147,21 +151,38 @@ def inputs_argument(f):
                           shell_complete=complete_path)(f)
 
 
-def _remember(ctx, param, value):
-    ctx.meta[param.name] = value
-    return value
-
-
 def puzzle_options(f):
-    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports)."""
-    f = click.option("--ignore-unknown", is_flag=True, expose_value=False, callback=_remember,
-                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
-                          "use (listed as warnings).")(f)
-    f = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
-                     help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
-    f = click.option("--box", metavar="RxC", callback=box_callback,
-                     help="Box shape, e.g. 2x3 (default: inferred from the cell count).")(f)
-    return f
+    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports).
+    The command gets them as one ``reading`` (:class:`Reading`)."""
+    @functools.wraps(f)
+    def command(*args, box=None, alphabet=None, ignore_unknown=False, **kwargs):
+        return f(*args, reading=Reading(box, alphabet, ignore_unknown), **kwargs)
+
+    command = click.option("--ignore-unknown", is_flag=True,
+                           help="Solve f-puzzles imports anyway when they hold what satdoku "
+                                "cannot use (listed as warnings).")(command)
+    command = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
+                           help="Symbols for digits 1..N in order, e.g. "
+                                "0123456789ABCDEF.")(command)
+    command = click.option("--box", metavar="RxC", callback=box_callback,
+                           help="Box shape, e.g. 2x3 (default: inferred from the cell "
+                                "count).")(command)
+    return command
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a command reads its puzzles (:func:`puzzle_options`)."""
+
+    box: tuple[int, int] | None = None
+    alphabet: str | None = None
+    ignore_unknown: bool = False
+
+    def inputs(self, inputs) -> "Inputs":
+        """The puzzles of the command line's inputs (:func:`satdoku.io.inputs.iter_inputs`)."""
+        from ..io.inputs import iter_inputs
+        return iter_inputs(inputs, box=self.box, alphabet=self.alphabet,
+                           ignore_unknown=self.ignore_unknown)
 
 
 def sat_solver_option(task: str | None = None, *, multiple: bool = False):
@@ -228,31 +249,36 @@ def jobs_option(f):
 
 
 def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
-    """--format, -o/--output and --force."""
+    """--format, -o/--output and --force; with the pretty format, --color/--no-color, which
+    the command gets as ``paint`` (:func:`paint`)."""
     def decorate(f):
+        if "pretty" in formats:
+            body = f
+
+            @functools.wraps(body)
+            def command(*args, color=None, **kwargs):
+                return body(*args, paint=paint(kwargs.get("output"), color), **kwargs)
+
+            f = click.option("--color/--no-color", default=None,
+                             help="Givens bold, solved digits blue, marked cells on yellow in "
+                                  "the pretty format on a terminal (default: unless NO_COLOR "
+                                  "is set).")(command)
         f = click.option("--force", is_flag=True, help="Overwrite the output file.")(f)
         f = click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
                          help="Write to FILE ('-': stdout), all at once when done; refuses to "
                               "overwrite without --force.")(f)
         f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
                          show_default=True, help="Output format.")(f)
-        if "pretty" in formats:
-            f = click.option("--color/--no-color", default=None, expose_value=False,
-                             callback=_remember,
-                             help="Givens bold, solved digits blue, marked cells on yellow in "
-                                  "the pretty format on a terminal (default: unless NO_COLOR "
-                                  "is set).")(f)
         return f
     return decorate
 
 
-def color(output: str | None) -> bool:
+def paint(output: str | None, chosen: bool | None) -> bool:
     """Whether the pretty format is painted: only on a terminal (escape codes never go into a
     file or a pipe); there by default unless NO_COLOR is set (no-color.org); --color and
-    --no-color decide over NO_COLOR."""
+    --no-color (``chosen``) decide over NO_COLOR."""
     if output not in (None, "-") or not sys.stdout.isatty():
         return False
-    chosen = click.get_current_context().meta.get("color")
     return chosen if chosen is not None else not os.environ.get("NO_COLOR")
 
 

@@ -7,7 +7,7 @@ import click
 from ..model.result import EXIT_WRONG, exit_code
 from ..tasks.base import Outcome
 from ..tasks.options import CountOptions, SolveOptions
-from .options import (PICTURE_FORMATS, color, inputs_argument, jobs_option, make_options,
+from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, require_extra, task_options)
 from .session import puzzles_of, show, usage
 
@@ -25,18 +25,15 @@ def check_time_limit(sat_solver: str | None, timeout: float | None,
                                    f"or choose another --sat-solver")
 
 
-def _solving(inputs, *, box, alphabet, jobs, scheduler, fmt, output, force, options,
+def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, options,
              multiple_ok) -> None:
-    from ..io.inputs import holds_one_puzzle
     from ..output.report import OutcomeReport
     from ..run.stream import stream
     from ..tasks.solvers import racing
-    ignore = click.get_current_context().meta.get("ignore_unknown", False)
+    puzzles = puzzles_of(inputs, reading)
     with usage():
         options, jobs = racing(options, jobs, scheduler=scheduler,
-                               single=lambda: holds_one_puzzle(list(inputs), box=box,
-                                                               alphabet=alphabet,
-                                                               ignore_unknown=ignore))
+                               single=lambda: puzzles.ahead() == 1)
     if scheduler is not None:
         require_extra("--scheduler")
     task = options.task_class()
@@ -46,8 +43,8 @@ def _solving(inputs, *, box, alphabet, jobs, scheduler, fmt, output, force, opti
             return EXIT_WRONG
         return exit_code(outcome.result.status, multiple_ok=multiple_ok)
 
-    outcomes = stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs, scheduler=scheduler)
-    show(inputs, outcomes, OutcomeReport(fmt, stats=options.stats, color=color(output)), output,
+    outcomes = stream(puzzles, options, jobs=jobs, scheduler=scheduler)
+    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint), output,
          force, "counting" if options.most > 1 else task.label, code_of)
 
 
@@ -68,29 +65,29 @@ def batch_options(options_class):
 
 @click.command()
 @batch_options(SolveOptions)
-def solve(inputs, box, alphabet, jobs, scheduler, fmt, output, force, **values):
+def solve(inputs, reading, jobs, scheduler, fmt, output, force, paint, **values):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
 
     One result per puzzle, in input order, each checked by an independent verifier. Bad
     puzzles are reported on stderr with file, line and cell, and the batch goes on.
     """
-    _solving(inputs, box=box, alphabet=alphabet, jobs=jobs, scheduler=scheduler, fmt=fmt,
-             output=output, force=force, options=make_options(SolveOptions, values),
+    _solving(inputs, reading=reading, jobs=jobs, scheduler=scheduler, fmt=fmt, output=output,
+             force=force, paint=paint, options=make_options(SolveOptions, values),
              multiple_ok=False)
 
 
 @click.command()
 @batch_options(CountOptions)
-def count(inputs, box, alphabet, jobs, scheduler, fmt, output, force, **values):
+def count(inputs, reading, jobs, scheduler, fmt, output, force, paint, **values):
     """Count solutions up to --limit: unique, multiple (how many, and two of them) or
     unsolvable; or write them all (--all), or estimate how many (--estimate)."""
     options = make_options(CountOptions, values)
     if options.all or options.estimate:
         from .counting import count_past_limit
-        return count_past_limit(options, inputs=inputs, box=box, alphabet=alphabet, jobs=jobs,
+        return count_past_limit(options, puzzles=puzzles_of(inputs, reading), jobs=jobs,
                                 scheduler=scheduler, fmt=fmt, output=output, force=force)
-    _solving(inputs, box=box, alphabet=alphabet, jobs=jobs, scheduler=scheduler, fmt=fmt,
-             output=output, force=force, options=options, multiple_ok=True)
+    _solving(inputs, reading=reading, jobs=jobs, scheduler=scheduler, fmt=fmt, output=output,
+             force=force, paint=paint, options=options, multiple_ok=True)
 
 
 COMMANDS = (solve, count)
