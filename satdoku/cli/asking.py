@@ -14,7 +14,8 @@ from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
 from ..tasks.options import (CandidatesOptions, ExplainOptions, GenerateOptions,
                              RateOptions)
-from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, output_options, puzzle_options, task_options, make_options)
+from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
+                      output_options, puzzle_options, task_options)
 from .session import Progress, Session, puzzles_of, show
 
 __all__ = ["COMMANDS"]

@@ -28,26 +28,31 @@ __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "s
            "RUN_OPTIONS"]
 
 
-def box_callback(ctx, param, value):
-    """--box: the shape (rows, columns)."""
-    if value is None:
-        return None
+def _converting(convert, empty=None):
+    """A callback that gives what ``convert`` makes of an option's text (``empty`` when the
+    option is not given); a usage error, naming the option, when it cannot."""
+    def callback(ctx, param, value):
+        if value is None:
+            return empty
+        try:
+            return convert(value)
+        except (ValueError, SatdokuError) as error:
+            raise click.BadParameter(str(error)) from None
+    return callback
+
+
+def _parse_box(text: str) -> tuple[int, int]:
     from ..io.text import parse_box
-    try:
-        return parse_box(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
+    return parse_box(text)
 
 
-def alphabet_callback(ctx, param, value):
-    """--alphabet: the symbols."""
-    if value is None:
-        return None
+def _symbols(text: str) -> str:
     from ..model.alphabet import Alphabet
-    try:
-        return Alphabet(value).symbols
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
+    return Alphabet(text).symbols
+
+
+#: --box: the shape (rows, columns); --alphabet: the symbols.
+box_callback, alphabet_callback = _converting(_parse_box), _converting(_symbols)
 
 
 def _sat_solver_for(task: str | None):
@@ -296,19 +301,6 @@ def clause_limit(value: int | None) -> int:
     return DEFAULT_MAX_CLAUSES if value is None else value
 
 
-def _reading(convert, empty):
-    """A callback for an option of kind ``rules`` or ``puzzle``: what ``convert`` reads in the
-    file or text (``empty`` when not given); a usage error when it cannot."""
-    def callback(ctx, param, value):
-        if value is None:
-            return empty
-        try:
-            return convert(value)
-        except SatdokuError as error:
-            raise click.BadParameter(str(error)) from None
-    return callback
-
-
 def _click_option(name: str, default, spec, task: str | None):
     """The click option of one task option (see :mod:`satdoku.tasks.options`)."""
     flag = spec.flag or "--" + name.replace("_", "-")
@@ -331,8 +323,8 @@ def _click_option(name: str, default, spec, task: str | None):
         kwargs["callback"] = alphabet_callback
     elif kind in ("rules", "puzzle"):
         from ..tasks.options import puzzle_of, rules_of
-        kwargs["callback"] = _reading(rules_of, ()) if kind == "rules" else \
-            _reading(puzzle_of, None)
+        kwargs["callback"] = _converting(rules_of, ()) if kind == "rules" else \
+            _converting(puzzle_of)
         default = None
     return click.option(flag, name, default=default, **kwargs)
 

@@ -31,6 +31,7 @@ import tempfile
 import time
 from typing import Any
 
+from ..closing import Closing
 from ..cnf.export import dimacs_header
 from ..cnf.formula import Formula, encode
 from ..cnf.encodings import check_choices
@@ -135,7 +136,7 @@ class _Cnf:
         return self.path
 
 
-class ExecSolver:
+class ExecSolver(Closing):
     """Solve and count puzzles with an external SAT solver binary (see the module docstring).
 
     Args:
@@ -276,11 +277,6 @@ class ExecSolver:
     def close(self) -> None:
         """Nothing is kept between puzzles (each has its own process and folder)."""
 
-    def __enter__(self) -> "ExecSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"ExecSolver({self.command.spec!r}, encoding={self.encoding!r})"

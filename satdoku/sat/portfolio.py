@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any, Sequence
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..children import die_with_parent, worker_count
 from ..budget import DEFAULT_MAX_CLAUSES
@@ -184,7 +185,7 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
         os._exit(0)  # no clean-up of inherited state: the parent owns it
 
 
-class PortfolioSolver:
+class PortfolioSolver(Closing):
     """Race configurations on each puzzle (see the module docstring).
 
     Args:
@@ -315,11 +316,6 @@ class PortfolioSolver:
     def close(self) -> None:
         """Nothing is kept between puzzles: every race has its own processes."""
 
-    def __enter__(self) -> "PortfolioSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (f"PortfolioSolver([{', '.join(c.label for c in self.configs)}], "

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..closing import Closing
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.encodings import (DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_choices, check_encoding,
                              formula_size)
@@ -51,7 +52,7 @@ SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
 IMPLIED_AFTER = 300
 
 
-class SatSolver(Questions):
+class SatSolver(Questions, Closing):
     """Solve, count and explain puzzles of any geometry with a python-sat solver.
 
     Args:
@@ -460,11 +461,6 @@ class SatSolver(Questions):
         self._engines.clear()
         self._ready.clear()
 
-    def __enter__(self) -> "SatSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (f"SatSolver({self.sat_solver!r}, encoding={self.encoding!r}, amo={self.amo!r}, "

@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Any, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
+from ..closing import borrowed
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status, status_of
-from .base import Outcome, Task, puzzle_deadline
+from .base import Outcome, SolverTask, Task, puzzle_deadline
 from .options import CountOptions
 
 __all__ = ["all_solutions", "Estimate", "estimate_count", "APPROX_HINT", "DEFAULT_EPSILON",
@@ -55,27 +56,24 @@ class Enumerated(Answer):
     time_ms: float = 0.0
 
 
-class AllTask(Task):
+class AllTask(SolverTask):
     """Every solution of puzzles one at a time, one SAT solver for them all: :meth:`each`
-    yields them as they are found (the command line writes each at once), :meth:`run`
-    keeps them in the answer (the library's ``count(puzzle, all=True)``)."""
+    yields them as they are found (the command line writes each at once), :meth:`answer`
+    keeps them (the library's ``count(puzzle, all=True)``)."""
 
     label = "counting"
-
-    def __init__(self, options: CountOptions) -> None:
-        self.options = options
-        self.solver = options.sat.python_sat(needs=Capabilities.needs(), task="count --all")
+    NEEDS = Capabilities.needs()
+    options: CountOptions
 
     def each(self, puzzle: Puzzle, answer: Enumerated) -> Iterator[Grid]:
         """The solutions of ``puzzle`` as they are found; ``answer`` gets the tally and the
         status when they end."""
         start = time.perf_counter()
-        o = self.options
-        deadline = puzzle_deadline(o.timeout, puzzle)
-        answer.limit = o.limit
+        deadline = puzzle_deadline(self.options.timeout, puzzle)
+        answer.limit = self.options.limit
         try:
             for solution in all_solutions(puzzle.grid, constraints=puzzle.constraints,
-                                          solver=self.solver, limit=o.limit,
+                                          solver=self.solver, limit=answer.limit,
                                           deadline=deadline):
                 answer.count += 1
                 yield solution
@@ -84,15 +82,10 @@ class AllTask(Task):
             answer.end(error, deadline, answer.count)
         answer.time_ms = (time.perf_counter() - start) * 1000
 
-    def run(self, puzzle: Puzzle) -> Outcome:
-        if puzzle.error is not None or puzzle.grid is None:
-            return self.invalid(puzzle)
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Enumerated:
         answer = Enumerated("unsolvable")
         answer.solutions = list(self.each(puzzle, answer))
-        return Outcome(puzzle, answer)
-
-    def close(self) -> None:
-        self.solver.close()
+        return answer
 
 
 def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
@@ -108,10 +101,11 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
     12
     """
     from .options import CountOptions
-    own = solver is None
-    solver = solver or CountOptions(sat_solver=sat_solver, max_clauses=max_clauses).sat.python_sat(
-        needs=Capabilities.needs(), task="count --all")
-    try:
+    def make() -> Any:
+        return CountOptions(sat_solver=sat_solver, max_clauses=max_clauses).sat.python_sat(
+            needs=Capabilities.needs(), task="count --all")
+
+    with borrowed(solver, make) as solver:
         found = 0
         if limit is not None and limit < 1:
             return
@@ -123,9 +117,6 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
             found += 1
             if limit is not None and found >= limit:
                 return
-    finally:
-        if own:
-            solver.close()
 
 
 @dataclass

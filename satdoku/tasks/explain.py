@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES
+from ..closing import borrowed
 from ..deadline import Deadline, TimeUp
 from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
@@ -39,7 +40,7 @@ from ..model.result import ENDINGS, Answer, Capabilities
 from ..native.search import NativeSolver
 from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, puzzle_deadline
+from .base import SolverTask
 from .options import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
@@ -209,12 +210,12 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     """
     start = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    own = solver is None
-    if solver is None:
-        solver = ExplainOptions(sat_solver=sat_solver, encoding=encoding, amo=amo,
-                                max_clauses=max_clauses).sat.python_sat(needs=NEEDS,
-                                                                        task="explain")
-    try:
+    def make() -> SatSolver:
+        return ExplainOptions(sat_solver=sat_solver, encoding=encoding, amo=amo,
+                              max_clauses=max_clauses).sat.python_sat(needs=NEEDS,
+                                                                      task="explain")
+
+    with borrowed(solver, make) as solver:
         result = solve(solver, grid, limit=2, deadline=deadline, constraints=constraints)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
                            message=result.message, constraints=tuple(constraints))
@@ -236,9 +237,6 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                           max_rules=max_rules)
         except ENDINGS as error:
             expl.end(error, deadline)
-    finally:
-        if own:
-            solver.close()
     expl.time_ms = (time.perf_counter() - start) * 1000
     return expl
 
@@ -284,25 +282,20 @@ def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
     return fixes
 
 
-class ExplainTask(Task):
+class ExplainTask(SolverTask):
     """Explains puzzles one at a time with one SAT solver for them all."""
 
     label = "explaining"
+    NEEDS = NEEDS
+    options: ExplainOptions
 
-    def __init__(self, options: ExplainOptions) -> None:
-        self.options = options
-        self.solver = options.sat.python_sat(needs=NEEDS, task="explain")
-
-    def run(self, puzzle: Puzzle) -> Outcome:
-        if puzzle.error is not None or puzzle.grid is None:
-            return self.invalid(puzzle)
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Explanation:
         o = self.options
-        return Outcome(puzzle, explain(puzzle.grid, deadline=puzzle_deadline(o.timeout, puzzle),
-                                       solver=self.solver, constraints=puzzle.constraints,
-                                       redundant=o.redundant, steps=o.steps,
-                                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
-                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses,
-                                       fix=o.fix, fix_rules=self._fix_rules(puzzle)))
+        return explain(puzzle.grid, deadline=deadline, solver=self.solver,
+                       constraints=puzzle.constraints, redundant=o.redundant, steps=o.steps,
+                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
+                       sat_solver=o.sat_solver, max_clauses=o.max_clauses, fix=o.fix,
+                       fix_rules=self._fix_rules(puzzle))
 
     def _fix_rules(self, puzzle: Puzzle) -> tuple:
         """The candidate rules that fit ``puzzle``'s grid (a rule carries its geometry)."""
@@ -310,6 +303,3 @@ class ExplainTask(Task):
         return tuple(r for r in self.options.fix_rules
                      if getattr(r, "geometry", geo) is geo and
                      all(0 <= c < geo.ncells for c in r.cells))
-
-    def close(self) -> None:
-        self.solver.close()

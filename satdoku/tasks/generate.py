@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
@@ -191,7 +192,7 @@ class Generated:
     constraints: tuple = ()  # the rules it keeps (generate --rules)
 
 
-class Generator:
+class Generator(Closing):
     """Puzzles with exactly one solution, dug out of random complete grids.
 
     Args:
@@ -469,8 +470,3 @@ class Generator:
     def close(self) -> None:
         self.solver.close()
 
-    def __enter__(self) -> "Generator":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -27,7 +27,8 @@ from .base import Outcome, Task, puzzle_deadline
 from .options import CountOptions, SearchOptions, SolveOptions, search_options
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
-           "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask", "racing", "pack_cells", "unpack_grid"]
+           "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
+           "racing", "pack_cells", "unpack_grid"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
