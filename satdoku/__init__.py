@@ -25,7 +25,9 @@ is not above 0, a limit that is no whole number, a box that is no pair)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Union
+import itertools
+import os
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cnf.formula import Formula
@@ -40,12 +42,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from .version import __version__
 
-__all__ = ["read", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
+__all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
            "generate", "rate", "PuzzleLike", "__version__"]
 
-#: What a puzzle argument may be: text in any form the command line takes inline, a satdoku
-#: variant JSON document as a dict, or a grid or puzzle already made.
-PuzzleLike = Union[str, Mapping[str, Any], "Grid", "Puzzle"]
+#: What a puzzle argument may be: text in any form the command line takes inline, the name or
+#: path of a file holding one puzzle, a satdoku variant JSON document as a dict, or a grid or
+#: puzzle already made.
+PuzzleLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
 
 
 def _option_error(message: str) -> Exception:
@@ -121,10 +124,48 @@ def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
         return Puzzle(puzzle, "<grid>", 1, 1, alphabet=alphabet_for(puzzle.size))
     if isinstance(puzzle, Mapping):
         puzzle = _document(puzzle)
+    if _is_path(puzzle):
+        return _read_file(os.fspath(puzzle), box=_box(box), alphabet=alphabet,  # type: ignore[arg-type]
+                          ignore_unknown=ignore_unknown)
     if not isinstance(puzzle, str):
         raise PuzzleError(f"a puzzle is text, a dict, a Grid or a Puzzle, not "
                           f"{type(puzzle).__name__}")
     return read_puzzle(puzzle, box=_box(box), alphabet=alphabet, ignore_unknown=ignore_unknown)
+
+
+def _is_path(puzzle: object) -> bool:
+    """Whether ``puzzle`` names a file: a path, or one line of text that is a file's name."""
+    if isinstance(puzzle, os.PathLike):
+        return True
+    return isinstance(puzzle, str) and "\n" not in puzzle and os.path.isfile(puzzle)
+
+
+def _read_file(path: str, **reading: Any) -> Puzzle:
+    """The one puzzle of the file ``path`` (PuzzleError when it holds none or several)."""
+    from .errors import PuzzleError
+    found = list(itertools.islice(puzzles(path, **reading), 2))
+    if not found:
+        raise PuzzleError(f"{path}: holds no puzzle")
+    if len(found) > 1:
+        raise PuzzleError(f"{path}: holds more than one puzzle; satdoku.puzzles({path!r}) "
+                          f"reads them all")
+    if found[0].error is not None:
+        raise found[0].error
+    return found[0]
+
+
+def puzzles(*sources: str | os.PathLike[str], box: tuple[int, int] | None = None,
+            alphabet: str | None = None, ignore_unknown: bool = False) -> Iterator[Puzzle]:
+    """Every puzzle of ``sources`` (files, ``-`` for stdin, or puzzles written inline), in
+    order, as the command line reads them: a puzzle that cannot be read comes with its
+    ``error`` (file, line and cell) and the rest go on.
+
+    >>> [p.line for p in puzzles("puzzles/4x4.txt")]
+    [2]
+    """
+    from .io.inputs import iter_inputs
+    return iter_inputs([os.fspath(s) for s in sources], box=_box(box), alphabet=alphabet,
+                       ignore_unknown=ignore_unknown)
 
 
 def _grid(puzzle: Puzzle) -> Grid:

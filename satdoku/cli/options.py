@@ -46,7 +46,7 @@ def _parse_box(text: str) -> tuple[int, int]:
     return parse_box(text)
 
 
-def _symbols(text: str) -> str:
+def _symbols(text: str) -> str | None:
     from ..model.alphabet import Alphabet
     return Alphabet(text).symbols
 
