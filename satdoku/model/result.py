@@ -178,6 +178,8 @@ class Capabilities:
     - ``conflicts``: counts conflicts and keeps conflict budgets (rate's score, generate).
     - ``steer``: counts in a batch may steer each new solve away from the solutions found
       (faster, but another second solution than a count alone finds).
+    - ``settle``: answers a batch of classic puzzles at once where propagation settles them
+      (``settle(grids, limit)``, the bit-sliced pass of :mod:`satdoku.sat.sliced`).
     """
 
     rules: bool = True
@@ -185,6 +187,7 @@ class Capabilities:
     time_limit: bool = True
     conflicts: bool = True
     steer: bool = False
+    settle: bool = False
 
     @classmethod
     def needs(cls, *names: str) -> "Capabilities":

@@ -11,6 +11,7 @@ Which encoding a puzzle gets when none is named is :func:`satdoku.cnf.policy.cho
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
@@ -116,7 +117,7 @@ class SatSolver(Questions, Closing):
         self._ready: dict[Geometry, FullEngine] = {}
         self._encodings: dict[int, str] = {}
         self.clock = Clock(self.info)
-        self.capabilities = self.info.capabilities
+        self.capabilities = dataclasses.replace(self.info.capabilities, settle=True)
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""

@@ -201,7 +201,7 @@ class SolveTask(Task):
             if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
                 solver.steer = True
         o = options
-        settles = hasattr(self.solver, "settle") and o.incremental and not o.check and \
+        settles = self.solver.capabilities.settle and o.incremental and not o.check and \
             not o.racers and o.timeout is None
         self.batch = SETTLE_BATCH if settles else 1
 
