@@ -32,9 +32,11 @@ from ..errors import OptionError
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Task
 
-__all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_value", "SolverField",
-           "ClausesField", "SatFields", "TimeoutField", "encoding_names", "amo_names",
-           "rules_of"]
+__all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_value",
+           "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
+           "encoding_names", "amo_names", "rules_of", "puzzle_of", "ExplainOptions",
+           "CandidatesOptions", "RateOptions", "SearchOptions", "SolveOptions", "CountOptions",
+           "GenerateOptions", "search_options"]
 
 T = TypeVar("T")
 
@@ -240,14 +242,19 @@ class ClausesField:
 
 
 @dataclass(frozen=True)
-class SatFields(ClausesField, SolverField):
-    """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
-    who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
+class EncodingFields:
+    """Which CNF (mixed into an options dataclass)."""
 
     encoding: str | None = option(None, "CNF encoding (default: by grid size, see 'satdoku "
                                         "solvers').", "choice", choices=encoding_names)
     amo: str | None = option(None, "At-most-one encoding (default: pairwise; reduced: "
                                    "seqcounter for long lists).", "choice", choices=amo_names)
+
+
+@dataclass(frozen=True)
+class SatFields(ClausesField, EncodingFields, SolverField):
+    """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
+    who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
 
     #: Whether ``encoding=None`` means reduced from the larger size explain, rate and generate
     #: use (:data:`satdoku.cnf.policy.LARGE_MIN_SIZE`) rather than the solving one.
@@ -275,7 +282,7 @@ class TimeoutField:
 # The options of each command.
 
 @dataclass(frozen=True)
-class ExplainOptions(SatFields, TimeoutField, TaskOptions):
+class ExplainOptions(TimeoutField, SatFields, TaskOptions):
     """How to explain every puzzle of a stream (:mod:`satdoku.tasks.explain`)."""
 
     command: ClassVar[str] = "explain"
@@ -307,7 +314,7 @@ class ExplainOptions(SatFields, TimeoutField, TaskOptions):
 
 
 @dataclass(frozen=True)
-class CandidatesOptions(ClausesField, SolverField, TimeoutField, TaskOptions):
+class CandidatesOptions(TimeoutField, ClausesField, SolverField, TaskOptions):
     """How to find the true candidates of every puzzle of a stream
     (:mod:`satdoku.tasks.candidates`; the extended encoding at every size)."""
 
@@ -326,7 +333,7 @@ class CandidatesOptions(ClausesField, SolverField, TimeoutField, TaskOptions):
 
 
 @dataclass(frozen=True)
-class RateOptions(SatFields, TimeoutField, TaskOptions):
+class RateOptions(TimeoutField, SatFields, TaskOptions):
     """How to rate every puzzle of a stream (:mod:`satdoku.tasks.rate`)."""
 
     command: ClassVar[str] = "rate"
@@ -336,7 +343,7 @@ class RateOptions(SatFields, TimeoutField, TaskOptions):
 
 
 @dataclass(frozen=True)
-class SearchOptions(SatFields, TimeoutField, TaskOptions):
+class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
     ``racers`` K >= 1 races K SAT configurations on each puzzle (set by
     :func:`satdoku.tasks.solvers.racing` from ``portfolio`` and the cores)."""
@@ -434,7 +441,7 @@ def _labels() -> list[str]:
 
 
 @dataclass(frozen=True)
-class GenerateOptions(SatFields, TimeoutField, TaskOptions):
+class GenerateOptions(TimeoutField, SatFields, TaskOptions):
     """How ``generate`` makes puzzles with exactly one solution
     (:class:`satdoku.tasks.generate.Generator`)."""
 
