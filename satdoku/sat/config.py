@@ -44,10 +44,11 @@ class SatConfig:
     def solver(self, *, needs: Capabilities | None = None, task: str = "this command",
                incremental: bool = True, stats: bool = True,
                configure: dict[str, int] | None = None,
-               reduction: dict[str, Any] | None = None) -> SatSolver | ExecSolver:
+               reduction: dict[str, Any] | None = None,
+               fast: bool = True) -> SatSolver | ExecSolver:
         """A new solver of this configuration; :class:`~satdoku.errors.OptionError` when it
         lacks what ``task`` ``needs`` (an ``exec:`` binary serves only tasks that need no
-        assumptions). ``incremental``, ``stats``, ``configure`` and ``reduction`` are
+        assumptions). ``incremental``, ``stats``, ``configure``, ``reduction`` and ``fast`` are
         :class:`~satdoku.sat.solver.SatSolver`'s."""
         check_for(self.sat_solver, needs or Capabilities.needs(), task)
         if is_exec(self.sat_solver):
@@ -57,7 +58,7 @@ class SatConfig:
         from .solver import SatSolver
         return SatSolver(self.sat_solver, self.encoding, self.amo, incremental=incremental,
                          stats=stats, max_clauses=self.max_clauses, configure=configure,
-                         reduction=reduction, reduced_from=self.reduced_from)
+                         reduction=reduction, reduced_from=self.reduced_from, fast=fast)
 
     def python_sat(self, *, needs: Capabilities | None = None, task: str = "this command",
                    **kwargs: Any) -> SatSolver:

@@ -73,6 +73,9 @@ class SatSolver(Questions, Closing):
         configure: solver options set before any clause (python-sat's ``configure``, CaDiCaL
             1.5.3 and 1.9.5 only), such as ``{'seed': 3, 'phase': 0}``: what a portfolio
             (:mod:`satdoku.sat.portfolio`) varies between the configurations it races.
+        fast: take the fast path (:meth:`_solve_ready`: a classic puzzle with no time limit
+            on a loaded engine, with no stage bookkeeping) and the batch pass (:meth:`settle`);
+            off, every puzzle goes the general way (the contract tests run both).
         reduced_from: the grid size from which ``encoding=None`` means reduced (default
             :data:`satdoku.tasks.solvers.REDUCED_MIN_SIZE`; explain, generate and rate pass
             :data:`~satdoku.tasks.solvers.LARGE_MIN_SIZE`).
@@ -95,7 +98,7 @@ class SatSolver(Questions, Closing):
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
                  reduction: dict[str, Any] | None = None,
                  configure: dict[str, int] | None = None,
-                 reduced_from: int | None = None) -> None:
+                 reduced_from: int | None = None, fast: bool = True) -> None:
         self.info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
         self.reduced_from = reduced_from
         if configure and self.info.name not in CONFIGURABLE:
@@ -117,7 +120,9 @@ class SatSolver(Questions, Closing):
         self._ready: dict[Geometry, FullEngine] = {}
         self._encodings: dict[int, str] = {}
         self.clock = Clock(self.info)
-        self.capabilities = dataclasses.replace(self.info.capabilities, settle=True)
+        self.fast = fast
+        self.fast_answers = 0  # puzzles the fast path answered (the contract tests look)
+        self.capabilities = dataclasses.replace(self.info.capabilities, settle=fast)
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""
@@ -194,7 +199,7 @@ class SatSolver(Questions, Closing):
         activation literal, within the clause budget. Every stage stops at ``deadline``.
         """
         start = time.perf_counter()
-        if not constraints and (deadline is None or deadline.seconds is None):
+        if self.fast and not constraints and (deadline is None or deadline.seconds is None):
             engine = self._ready.get(grid.geometry)
             if engine is not None and engine.uses < engine.rebuild_every:
                 return self._solve_ready(engine, grid, limit, start)
@@ -322,6 +327,7 @@ class SatSolver(Questions, Closing):
         Same result, same stats in the same order; with :attr:`steer`, counts steer away from
         the solutions found (see :meth:`_count`)."""
         engine.uses += 1
+        self.fast_answers += 1
         assumptions = engine.assumptions(grid)
         t1 = time.perf_counter()
         stats: dict[str, Any] = {"encode_ms": (t1 - start) * 1000, "load_ms": 0.0}
