@@ -36,7 +36,8 @@ from typing import Any, Protocol
 
 from ..deadline import Deadline, TimeUp
 from ..errors import InternalError, SolverError, TooBigError
-from .grid import Grid, Rule, solution_problems
+from .geometry import Geometry
+from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
 
 __all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
            "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
@@ -100,6 +101,32 @@ class Result:
     def at_limit(self) -> bool:
         """True when counting stopped at the limit (there may be more solutions)."""
         return self.count is not None and self.limit >= 2 and self.count >= self.limit
+
+    # A result travels between processes as a plain tuple of its fields, its grids as bytes:
+    # pickling whole Result objects cost the parent about as much as parsing the puzzles.
+
+    def pack(self, size: int) -> tuple:
+        """This result as a plain tuple (the grids of a ``size`` x ``size`` puzzle packed)."""
+        return tuple(pack_cells(v.cells, size) if isinstance(v, Grid) else v
+                     for v in (getattr(self, name) for name in _FIELDS))
+
+    @classmethod
+    def unpack(cls, geometry: Geometry, packed: tuple) -> "Result":
+        """The result :meth:`pack` packed, for a puzzle of ``geometry``.
+
+        >>> from satdoku.model.geometry import geometry
+        >>> r = Result("solved", Grid(geometry(2, 2), (1,) * 16), time_ms=2.5)
+        >>> Result.unpack(r.solution.geometry, r.pack(4)) == r
+        True
+        """
+        values = dict(zip(_FIELDS, packed))
+        for name in _GRIDS:
+            values[name] = unpack_grid(geometry, values[name])
+        return cls(**values)
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Result))
+_GRIDS = ("solution", "second")
 
 
 def counted_status(count: int) -> str:

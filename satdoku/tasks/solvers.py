@@ -18,7 +18,6 @@ from typing import Any, Callable, Iterator
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
 from ..errors import OptionError, PuzzleError
-from ..model.geometry import Geometry
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
 from ..model.result import Capabilities, Result, Solver, verify
@@ -28,7 +27,7 @@ from .options import CountOptions, SearchOptions, SolveOptions, search_options
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
            "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
-           "racing", "pack_cells", "unpack_grid"]
+           "racing"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
@@ -260,40 +259,18 @@ class SolveTask(Task):
         message = puzzle.error.detail if puzzle.error is not None else "no puzzle"
         return Outcome(puzzle, Result(status="invalid", message=message))
 
-    # Results travel as plain tuples: pickling whole Result objects cost the parent about as
-    # much as parsing the puzzles.
-
     def pack(self, outcome: Outcome) -> tuple:
-        r, n = outcome.result, outcome.puzzle.grid.size
-        return (r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
-                pack_cells(r.second and r.second.cells, n), r.solver, r.encoding, r.time_ms,
-                r.stats, r.message, r.limit, outcome.disagreements)
+        return outcome.result.pack(outcome.puzzle.grid.size), outcome.disagreements
 
     @classmethod
     def unpack(cls, puzzle: Puzzle, packed: tuple) -> Outcome:
-        (status, solution, count, second, solver, encoding, time_ms, stats, message, limit,
-         problems) = packed
-        geo = puzzle.grid.geometry
-        return Outcome(puzzle, Result(status, unpack_grid(geo, solution), count,
-                                      unpack_grid(geo, second), solver, encoding, time_ms,
-                                      stats, message, limit), problems)
+        result, problems = packed
+        return Outcome(puzzle, Result.unpack(puzzle.grid.geometry, result), problems)
 
     def close(self) -> None:
         self.solver.close()
         if self.other is not None:
             self.other.close()
-
-
-def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
-    """Digits in few bytes for another process (None stays None)."""
-    if cells is None:
-        return None
-    return bytes(cells) if size < 256 else list(cells)
-
-
-def unpack_grid(geometry: Geometry, data: bytes | list[int] | None) -> Grid | None:
-    """The grid :func:`pack_cells` packed."""
-    return None if data is None else Grid(geometry, tuple(data))
 
 
 def describe() -> dict[str, Any]:
