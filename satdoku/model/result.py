@@ -105,13 +105,13 @@ class Result:
     # A result travels between processes as a plain tuple of its fields, its grids as bytes:
     # pickling whole Result objects cost the parent about as much as parsing the puzzles.
 
-    def pack(self, size: int) -> tuple:
+    def pack(self, size: int) -> tuple[Any, ...]:
         """This result as a plain tuple (the grids of a ``size`` x ``size`` puzzle packed)."""
         return tuple(pack_cells(v.cells, size) if isinstance(v, Grid) else v
                      for v in (getattr(self, name) for name in _FIELDS))
 
     @classmethod
-    def unpack(cls, geometry: Geometry, packed: tuple) -> "Result":
+    def unpack(cls, geometry: Geometry, packed: tuple[Any, ...]) -> "Result":
         """The result :meth:`pack` packed, for a puzzle of ``geometry``.
 
         >>> from satdoku.model.geometry import geometry
