@@ -18,6 +18,7 @@ from __future__ import annotations
 import collections
 import itertools
 import multiprocessing
+import os
 import signal
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Callable, Iterable, Iterator
@@ -74,14 +75,14 @@ def _in_order(chunks: Iterable[list[Any]], limit: int, pending: collections.dequ
         yield from join(done, future.result())
 
 
-def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
+def _start_worker(parent: int | None, init: Callable[..., None], initargs: tuple) -> None:
     # The parent handles Ctrl-C and stops the workers, so they ignore it; SIGTERM and SIGHUP
     # end a worker at once (the parent's handlers, inherited by a fork, are not for workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
-    die_with_parent()
+    die_with_parent(parent)
     init(*initargs)
 
 
@@ -108,8 +109,10 @@ def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
     first = list(itertools.islice(chunks, jobs))
     jobs = max(1, min(jobs, len(first)))
     context = multiprocessing.get_context(start_method)
+    # fork and spawn make the workers our children; forkserver makes them its own.
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                                   initargs=(init, initargs))
+                                   initargs=(parent, init, initargs))
     pending: collections.deque[tuple[list, Future]] = collections.deque()
     finished = False
     try:
