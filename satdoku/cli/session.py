@@ -185,11 +185,11 @@ class Session:
             self._commit_quietly()
             where = f"; {self.written} in {self.out.path}" if self.out.path else ""
             click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            _leave(EXIT_INTERRUPTED)
         except BrokenPipeError:
             silence_stdout()
             self.out.discard()
-            sys.exit(self.code)
+            _leave(self.code)
         except SatdokuError as error:
             self.progress.clear()
             self.out.discard()
@@ -283,6 +283,13 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
     kept: list[Outcome] = []
 
     def body(session: Session) -> None:
+        # The outcomes are closed however the loop ends (a broken pipe, Ctrl-C, an error), so
+        # that a process pool behind them stops its workers now: left to the interpreter's
+        # exit, its threads were joined while the workers still worked (a hang).
+        with contextlib.closing(outcomes):  # type: ignore[type-var]
+            loop(session)
+
+    def loop(session: Session) -> None:
         session.write(report.header())
         progress.begin()
         for number, outcome in enumerate(outcomes, 1):
@@ -312,6 +319,16 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
 
 #: Said on stderr when a command reads puzzles from a terminal (bare ``satdoku solve``).
 READING_STDIN = "reading puzzles from stdin (Ctrl-D to end)"
+
+
+def _leave(code: int) -> NoReturn:
+    """Exit with ``code`` after an interruption or a broken pipe: at once when a process pool
+    had to be stopped with its workers killed (:func:`satdoku.run.parallel.leave`; the module
+    is looked up, not imported, so that a run without a pool does not pay for it)."""
+    parallel = sys.modules.get("satdoku.run.parallel")
+    if parallel is not None:
+        parallel.leave(code)
+    sys.exit(code)
 
 
 def puzzles_of(inputs, reading) -> Inputs:

@@ -20,13 +20,14 @@ import itertools
 import multiprocessing
 import os
 import signal
+import sys
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 from ..children import die_with_parent, worker_count
 from ..errors import OptionError, SatdokuError
 
-__all__ = ["ordered_pool", "ordered_dask", "worker_count", "DEFAULT_CHUNK_SIZE"]
+__all__ = ["ordered_pool", "ordered_dask", "worker_count", "leave", "DEFAULT_CHUNK_SIZE"]
 
 #: Items per chunk: big enough that pickling and scheduling are a small part of the work on
 #: 9x9, small enough that the first results show quickly.
@@ -34,6 +35,24 @@ DEFAULT_CHUNK_SIZE = 256
 
 #: Chunks in flight per worker: one being worked on, one or two queued so a worker never waits.
 _IN_FLIGHT_PER_WORKER = 3
+
+#: Set when a pool was stopped with its workers killed: its manager thread may be stuck on a
+#: result a killed worker was half-way through writing, and the interpreter's exit would join
+#: it for ever. A process that saw this leaves with :func:`leave` (``os._exit``).
+_abandoned = False
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with ``code``: at once (stdio flushed, no interpreter clean-up) when a process pool
+    was stopped with its workers killed (see :data:`_abandoned`), else by ``sys.exit``."""
+    if _abandoned:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 Join = Callable[[list, Any], Iterator[Any]]
 
@@ -128,6 +147,14 @@ def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
             for _, future in pending:
                 future.cancel()
             processes = list((getattr(executor, "_processes", None) or {}).values())
+            # The queue that feeds the workers may hold chunks no worker will read now: its
+            # feeder thread, joined at exit, would wait on a full pipe for ever (the hang of
+            # 'satdoku solve FILE -j 2 | head', 1 run in 5). Its data is dropped instead.
+            calls = getattr(executor, "_call_queue", None)
+            if calls is not None:
+                calls.cancel_join_thread()
+            global _abandoned
+            _abandoned = True
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 if process.is_alive():
