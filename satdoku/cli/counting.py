@@ -59,8 +59,13 @@ def _all(puzzles, options, fmt, output, force) -> None:
                     session.result("", [printable(str(puzzle.error))], EXIT_FAILED)
                     continue
                 answer = Enumerated("unsolvable")
-                for number, solution in enumerate(task.each(puzzle, answer), 1):
-                    session.write(solution_line(puzzle, number, solution, fmt))
+                try:
+                    for number, solution in enumerate(task.each(puzzle, answer), 1):
+                        session.write(solution_line(puzzle, number, solution, fmt))
+                except KeyboardInterrupt:  # the tally so far, then the session's word
+                    session.note(f"{place(puzzle)}: interrupted after "
+                                 f"{plural(answer.count, 'solution')}, each written")
+                    raise
                 if answer.status == "timeout":
                     note = f"{answer.message}, each written"
                 elif answer.message is not None:

@@ -123,7 +123,8 @@ class Session:
         self.interactive = self.out.isatty()
         self.flushed = time.monotonic()
         self.code = EXIT_OK
-        self.written = 0
+        self.written = 0  # results finished
+        self.wrote = False  # anything written (a result, or a part of one: a solution, a row)
 
     def write(self, text: str) -> None:
         if not text:
@@ -131,6 +132,7 @@ class Session:
         if self.interactive:
             self.progress.clear()
         self.out.write(text)
+        self.wrote = True
         if self.interactive or time.monotonic() - self.flushed > 0.1:
             self.out.flush()
             self.flushed = time.monotonic()
@@ -183,7 +185,11 @@ class Session:
         except KeyboardInterrupt:
             self.progress.clear()
             self._commit_quietly()
-            where = f"; {self.written} in {self.out.path}" if self.out.path else ""
+            where = ""
+            if self.out.path and self.written:
+                where = f"; {self.written} in {self.out.path}"
+            elif self.out.path and self.wrote:
+                where = f" in {self.out.path}"
             click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
             _leave(EXIT_INTERRUPTED)
         except BrokenPipeError:
@@ -287,7 +293,14 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
         # that a process pool behind them stops its workers now: left to the interpreter's
         # exit, its threads were joined while the workers still worked (a hang).
         with contextlib.closing(outcomes):  # type: ignore[type-var]
-            loop(session)
+            try:
+                loop(session)
+            except KeyboardInterrupt as stop:  # how far the puzzle it stopped had got
+                puzzle, found = getattr(stop, "puzzle", None), getattr(stop, "found", None)
+                if puzzle is not None and found is not None:
+                    session.note(f"{place(puzzle)}: interrupted while counting, "
+                                 f"{found:,} solution{'s' * (found != 1)} found so far")
+                raise
 
     def loop(session: Session) -> None:
         session.write(report.header())

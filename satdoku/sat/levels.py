@@ -36,6 +36,7 @@ from ..cnf.varmap import full_map
 from ..errors import SatdokuError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from .clock import pysat_call
 
 __all__ = ["LEVELS", "LEVEL_SOLVER", "Levels", "level_of"]
 
@@ -109,7 +110,7 @@ def level_of(solver: PysatSolver, clues: Sequence[int], size: int, probe: bool =
     n3 = size ** 3
     ncells = size * size
     assumed = list(clues)
-    ok, lits = solver.propagate(assumptions=assumed)
+    ok, lits = pysat_call(solver.propagate, assumptions=assumed)
     if not ok or _placed(lits, n3) == ncells:
         return "propagation"
     if not probe:
@@ -120,10 +121,10 @@ def level_of(solver: PysatSolver, clues: Sequence[int], size: int, probe: bool =
         for v in range(1, n3 + 1):
             if v in fixed or -v in fixed:
                 continue
-            if solver.propagate(assumptions=assumed + [v])[0]:
+            if pysat_call(solver.propagate, assumptions=assumed + [v])[0]:
                 continue
             assumed.append(-v)  # v fails: its negation follows from the clues
-            ok, lits = solver.propagate(assumptions=assumed)
+            ok, lits = pysat_call(solver.propagate, assumptions=assumed)
             if not ok or _placed(lits, n3) == ncells:
                 return "failed literals"
             fixed = set(lits).union(assumed)

@@ -366,6 +366,14 @@ class SatSolver(Questions, Closing):
 
     def _count(self, engine: Engine, grid: Grid, assumptions: list[int], limit: int,
                deadline: Deadline, solutions: list[Grid], steer: bool = False) -> str:
+        try:
+            return self._counted(engine, grid, assumptions, limit, deadline, solutions, steer)
+        except KeyboardInterrupt as stop:  # Ctrl-C: the command line says how far it got
+            stop.found = len(solutions) if limit > 1 else None  # type: ignore[attr-defined]
+            raise
+
+    def _counted(self, engine: Engine, grid: Grid, assumptions: list[int], limit: int,
+                 deadline: Deadline, solutions: list[Grid], steer: bool = False) -> str:
         """Solve, then block each solution and solve again, until ``limit`` solutions or none
         is left; the status. ``solutions`` fills as they come (kept on a timeout).
 

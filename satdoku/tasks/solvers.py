@@ -234,9 +234,17 @@ class SolveTask(Task):
             yield Outcome(puzzle, result, [])
 
     def run(self, puzzle: Puzzle) -> Outcome:
-        """The verified outcome of one puzzle (the parser checked its givens)."""
+        """The verified outcome of one puzzle (the parser checked its givens); Ctrl-C on the
+        way carries the puzzle it stopped (``KeyboardInterrupt.puzzle``)."""
         if puzzle.error is not None or puzzle.grid is None:
             return self.invalid(puzzle)
+        try:
+            return self._run(puzzle)
+        except KeyboardInterrupt as stop:
+            stop.puzzle = puzzle  # type: ignore[attr-defined]
+            raise
+
+    def _run(self, puzzle: Puzzle) -> Outcome:
         o, grid, constraints = self.options, puzzle.grid, puzzle.constraints
         deadline = puzzle_deadline(o.timeout, puzzle)
         if self.other is None:
