@@ -51,6 +51,7 @@ def test_unique_and_minimal_by_independent_counting(box):
             assert_unique_and_minimal(made.puzzle, made.solution)
 
 
+@pytest.mark.slow  # minimal puzzles at 9x9: test_symmetric_and_minimal
 def test_minimal_16x16():
     with Generator(geometry(4, 4), seed=3, minimal=True) as gen:
         made = gen.generate()
