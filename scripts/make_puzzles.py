@@ -70,7 +70,7 @@ def main(argv=None) -> int:
                          f"{puzzle.nclues} clues")
             print(f"{name} #{i + 1}: {puzzle.nclues} clues in {time.perf_counter() - start:.1f} s",
                   file=sys.stderr)
-        (args.out / f"{name}.txt").write_text("\n".join(lines) + "\n")
+        (args.output / f"{name}.txt").write_text("\n".join(lines) + "\n")
     solver.close()
     return 0
 

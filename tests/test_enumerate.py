@@ -32,6 +32,10 @@ def test_the_published_counts():
         puzzle = read_puzzle(text)
         solutions = list(all_solutions(puzzle.grid, constraints=puzzle.constraints))
         assert len({s.cells for s in solutions}) == len(solutions) == count
+
+
+@pytest.mark.slow  # 39,168 counted by test_counts.py; every solution once by the 4x4 tests here
+def test_every_6x6_grid_with_its_first_row_fixed():
     grid = grid_of(ROW_FIXED_6X6)
     with SatSolver("minisat22") as sat:
         assert sum(1 for _ in all_solutions(grid, solver=sat)) == ROW_FIXED_6X6_SOLUTIONS

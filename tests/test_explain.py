@@ -101,7 +101,8 @@ def test_five_givens_leave_no_place_for_a_5_in_row_1():
 
 @pytest.mark.parametrize("box,seed,holes,count", [((2, 2), 1, 0.67, 3), ((2, 3), 2, 0.67, 3),
                                                   ((3, 3), 3, 0.67, 3), ((3, 3), 5, 0.67, 3),
-                                                  ((4, 4), 6, 0.4, 1)])
+                                                  pytest.param((4, 4), 6, 0.4, 1,
+                                                               marks=pytest.mark.slow)])
 def test_cores_of_random_unsolvable_puzzles_are_minimal(box, seed, holes, count):
     rng = random.Random(seed)
     geo = geometry(*box)
