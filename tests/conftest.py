@@ -5,6 +5,7 @@ Test data as data: each puzzle once, with its known solution or count where a te
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -133,3 +134,14 @@ def wait_for_cpu(proc, seconds: float, deadline: float = 60.0) -> None:
         assert proc.poll() is None, f"the process ended (exit {proc.returncode}) too soon"
         assert time.monotonic() < end, f"{seconds} s of CPU not used in {deadline} s"
         time.sleep(0.02)
+
+
+#: The line a count cut short by a signal says before the session's own (cli/session.show).
+TALLY_LINE = re.compile(r".+: interrupted while counting, [\d,]+ solutions? found so far")
+
+
+def last_word(err: str) -> str:
+    """The session's last line on stderr, after the tally of a count cut short, if any."""
+    *before, last = err.strip().splitlines()
+    assert all(TALLY_LINE.fullmatch(line) for line in before), err
+    return last

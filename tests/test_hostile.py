@@ -15,7 +15,8 @@ import time
 
 import pytest
 
-from conftest import PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, needs_shared, wait_for_cpu
+from conftest import (PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, last_word, needs_shared,
+                      wait_for_cpu)
 
 TIME_LIMIT = 30  # seconds any single case may take, a generous bound on a loaded machine
 
@@ -177,7 +178,7 @@ def test_a_signal_keeps_the_results_and_leaves_no_temporary_file(tmp_path, sig):
     finally:
         proc.kill()
     assert proc.returncode == 130
-    assert one_line(err) == f"interrupted: the results finished so far were kept; 1 in {out}"
+    assert last_word(err) == f"interrupted: the results finished so far were kept; 1 in {out}"
     assert out.read_text() == SMALL_SOLUTION + "\n" and os.listdir(tmp_path) == ["out.txt"]
 
 
@@ -337,7 +338,7 @@ def test_sigterm_reaches_a_long_solve_without_a_time_limit():
     finally:
         proc.kill()
     assert proc.returncode == 130 and time.monotonic() - sent < 2.0
-    assert one_line(err) == "interrupted: the results finished so far were kept"
+    assert last_word(err) == "interrupted: the results finished so far were kept"
 
 
 # The variant corpus: satdoku JSON and f-puzzles (JSON, lz-strings, links) as a hostile or
