@@ -24,7 +24,8 @@ from satdoku.io.variant import parse_variants
 
 # One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
 # for types with more room there), one a line: `python scripts/make_variants.py tests --seed 1`
-# (types added later: `... tests --types T,T --seed S`, appended).
+# (types added later: `... tests --types T,T --seed S`, appended; issue 32's four: `--types
+# pair,regex,greater-than,windoku --seed 1`).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
 PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
@@ -225,6 +226,15 @@ BASE_SAMPLES = [
     C.DiagonalNonConsecutive(G4), C.MultiKiller((0, 1), (3, 7)),
     C.MultiKiller((0, 5, 10), (6, 9)), C.SumLine((0, 1, 2, 3), 5), C.SumLine((0, 1, 5, 4, 0), 5),
     C.SumLine((0, 5, 10), 4), C.SumLine((0, 1, 0), 3),
+    C.PairRelation((0, 1, 5), "a > b"), C.PairRelation((0, 1, 2, 3), "abs(a - b) != 1"),
+    C.PairRelation((0, 5, 10), table=((1, 2), (2, 3), (3, 4), (4, 1))),
+    C.PairRelation((0, 1, 4, 5), "a % 2 != b % 2 || a * b == 12", between="all"),
+    C.PairRelation((0, 6), "a / b == 2 or a = b + 1"), C.PairRelation((0, 1, 0), "a < b"),
+    C.PairRelation((0, 5, 10, 15), "!(a + b == 5) && 1 < max(a, b) - min(a, b) + 1 <= 3"),
+    C.Regex((0, 1, 2, 3), "1.*4|4.*1"), C.Regex((0, 5, 10, 15), "[12]+[34]+"),
+    C.Regex((0, 1, 5), "(12|21)3?4?"), C.Regex((0, 1, 0), "1.1"), C.Regex((3,), "[^4]"),
+    C.Regex((0, 4, 8, 12), "(1|3){0,2}[24]{2,}"), C.Regex((0, 1, 2), "4{0}[1-3]{3}"),
+    C.GreaterThan(G4, (0, 1, 5, 4)), C.GreaterThan(G4, (5, 1)), C.Windoku(G4),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 
