@@ -233,6 +233,14 @@ def build_setters(kind: str, geo: Geometry, sol, rng: random.Random) -> list | N
             return C.Regex(walk, f"{digits[0]}[^{digits[1]}]*{digits[-1]}|"
                                  f"{rng.choice(digits)}.*")
         return lines_that_hold(make, geo, sol, rng, n // 2 + 1, (3, 4))
+    if kind in ("or", "and"):  # one cell holds its digit, or another a random one
+        cells = rng.sample(range(n * n), 2 * n)
+        if kind == "and":
+            return [C.AllOf(tuple(C.Candidates((x,), tuple(sorted({sol[x], rng.randint(1, n)})))
+                                  for x in (a, b)))
+                    for a, b in zip(cells[::2], cells[1::2])]
+        return [C.AnyOf((C.Candidates((a,), (sol[a],)), C.Candidates((b,), (rng.randint(1, n),))))
+                for a, b in zip(cells[::2], cells[1::2])]
     if kind == "greater-than":
         pairs = dot_pairs(geo, sol, lambda x, y: x != y)
         rng.shuffle(pairs)
@@ -384,7 +392,7 @@ TEST_SIZES = {
     "column-indexer": (2, 2), "box-indexer": (2, 2), "double-arrow": (2, 2), "lockout": (2, 2),
     "diagonal-non-consecutive": (2, 3), "multi-killer": (2, 2), "sum-line": (2, 2),
     "candidates": (2, 2), "pair": (2, 2), "regex": (2, 2), "greater-than": (2, 2),
-    "windoku": (2, 2),
+    "windoku": (2, 2), "or": (2, 2), "and": (2, 2),
 }
 #: Types that get a second test puzzle on a larger grid (more room for their rule).
 SECOND_SIZES = {"arrow": (2, 3), "killer": (2, 3), "sandwich": (2, 3), "x-sum": (2, 3),

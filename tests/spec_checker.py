@@ -60,6 +60,8 @@ FIELDS = {
     "regex": ({"cells", "pattern"}, set()),
     "greater-than": ({"cells"}, set()),
     "windoku": (set(), set()),
+    "or": ({"rules"}, set()),
+    "and": ({"rules"}, set()),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
@@ -132,6 +134,10 @@ def _check_constraint(i: int, constraint: dict, n: int) -> None:
         assert len(constraint["cells"]) == 1
     if kind == "killer":
         assert constraint["sum"] is None or isinstance(constraint["sum"], int)
+    if kind in ("or", "and"):
+        assert isinstance(constraint["rules"], list) and constraint["rules"]
+        for inner in constraint["rules"]:
+            _check_constraint(i, inner, n)
 
 
 # -- meaning --------------------------------------------------------------------------------
@@ -367,7 +373,15 @@ CHECKS = {
         g.at[a] > g.at[b] for i, a in enumerate(cells) for b in cells[i + 1:]
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1),
     "windoku": lambda g, k, cells, v: all(_distinct([g.at[x] for x in w]) for w in _windows(g)),
+    "or": lambda g, k, cells, v: any(_holds(g, inner) for inner in k["rules"]),
+    "and": lambda g, k, cells, v: all(_holds(g, inner) for inner in k["rules"]),
 }
+
+
+def _holds(g: Grid, k: dict) -> bool:
+    """Whether the complete grid satisfies one constraint object."""
+    cells = [rc(x, g.n) for x in k.get("cells", [])]
+    return CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells])
 
 
 def violations(doc: dict, solution: str) -> list[str]:
@@ -379,7 +393,6 @@ def violations(doc: dict, solution: str) -> list[str]:
         if g.at[rc(name, g.n)] != digit:
             wrong.append(f"given {name}")
     for i, k in enumerate(doc["constraints"]):
-        cells = [rc(x, g.n) for x in k.get("cells", [])]
-        if not CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells]):
+        if not _holds(g, k):
             wrong.append(f"#{i} {k['type']}")
     return wrong

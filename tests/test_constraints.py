@@ -25,7 +25,7 @@ from satdoku.io.variant import parse_variants
 # One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
 # for types with more room there), one a line: `python scripts/make_variants.py tests --seed 1`
 # (types added later: `... tests --types T,T --seed S`, appended; issue 32's four: `--types
-# pair,regex,greater-than,windoku --seed 1`).
+# pair,regex,greater-than,windoku --seed 1`, then `--types or,and --seed 1`).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
 PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
@@ -235,6 +235,11 @@ BASE_SAMPLES = [
     C.Regex((0, 1, 5), "(12|21)3?4?"), C.Regex((0, 1, 0), "1.1"), C.Regex((3,), "[^4]"),
     C.Regex((0, 4, 8, 12), "(1|3){0,2}[24]{2,}"), C.Regex((0, 1, 2), "4{0}[1-3]{3}"),
     C.GreaterThan(G4, (0, 1, 5, 4)), C.GreaterThan(G4, (5, 1)), C.Windoku(G4),
+    C.AnyOf((C.Candidates((0,), (1,)), C.Candidates((1,), (1,)))),
+    C.AnyOf((C.Thermometer((0, 1, 2)), C.Killer((0, 1), 7), C.XV((4, 5), 5))),
+    C.AnyOf((C.Regex((0, 1, 2, 3), "1.*"), C.AllOf((C.Odd((3,)), C.KropkiWhite((2, 3)))))),
+    C.AllOf((C.Even((0,)), C.PairRelation((0, 5), "a > b"))), C.AllOf((C.Renban((0, 1, 2)),)),
+    C.AnyOf((C.Arrow((0,), (1, 2)), C.Arrow((1,), (2, 0)), C.Arrow((2,), (0, 1)))),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 

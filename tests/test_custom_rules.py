@@ -131,7 +131,8 @@ SIGH = [json.loads(line) for line in
 @pytest.mark.parametrize("row", SIGH, ids=lambda row: row["doc"]["name"])
 def test_sighs_published_puzzles_have_their_published_solution(row):
     """Puzzles of sigh's example and collection files (MIT; greater-than, windoku, Pair and
-    PairX as a relation and as listed pairs, Regex lines), as satdoku documents: SAT finds
+    PairX as a relation and as listed pairs, Regex lines, Or of givens, of skyscrapers and
+    of arrows), as satdoku documents: SAT finds
     the published solution and no other, and the spec checker passes it. Converted from
     sigh's constraint strings by hand-checked decoding (a Pair key's bits are the allowed
     pairs; the relations written here give exactly those pairs)."""

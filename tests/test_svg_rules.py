@@ -226,6 +226,13 @@ CASES = {
               and notes(r) == "rules: regex '1[2-4]+' r1c1-r1c2-r1c3"),
     "greater-than": ({"type": "greater-than", "cells": ["r5c5", "r5c6", "r6c6"]},
                      lambda r: sorted(t for t, _, _ in texts(r)) == [">", "∨"]),
+    "or": ({"type": "or", "rules": [{"type": "thermometer", "cells": ["r1c1", "r1c2"]},
+                                    {"type": "odd", "cells": ["r9c9"]}]},
+           lambda r: COLOURS["thermometer"] in strokes(r)
+           and notes(r) == "rules: or (thermometer from r1c1 | odd r9c9)"),
+    "and": ({"type": "and", "rules": [{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}]},
+            lambda r: [t for t, _, _ in texts(r)] == ["17"]
+            and notes(r) == "rules: and (killer cage r1c1-r1c2 = 17)"),
     "windoku": ({"type": "windoku"},
                 lambda r: tints(r) == [COLOURS["extra_region"]] * 36),  # four 3x3 windows
 }
@@ -383,6 +390,9 @@ GALLERY = [
     {"type": "pair", "cells": ["r9c1", "r9c2"], "relation": "a + b == 10"},
     {"type": "regex", "cells": ["r9c3", "r9c4", "r9c5"], "pattern": "[1-4].*"},
     {"type": "greater-than", "cells": ["r9c8", "r9c9"]}, {"type": "windoku"},
+    {"type": "or", "rules": [{"type": "odd", "cells": ["r8c9"]},
+                             {"type": "even", "cells": ["r7c9"]}]},
+    {"type": "and", "rules": [{"type": "odd", "cells": ["r6c9"]}]},
 ]
 
 
@@ -392,7 +402,7 @@ def test_gallery_has_every_type():
     assert notes(root) == ("rules: diagonal non-consecutive, rule 1-5-9, anti-knight, "
                            "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
                            "no other X or V, pair 'a + b == 10' r9c1-r9c2, regex '[1-4].*' "
-                           "r9c3-r9c4-r9c5")
+                           "r9c3-r9c4-r9c5, or (odd r8c9 | even r7c9), and (odd r6c9)")
 
 
 def test_clone_shows_over_an_area():

@@ -42,6 +42,7 @@ from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
 from .killer import Arrow, Killer, LittleKiller
 from .line_sums import DoubleArrow, RegionSum, Zipper
 from .multikiller import MultiKiller
+from .logic import AllOf, AnyOf
 from .lines import (Clone, Entropic, GermanWhispers, Modular, Nabner, Palindrome,
                     SlowThermometer, Thermometer)
 from .outside import Sandwich, Skyscraper, XSum
