@@ -503,3 +503,19 @@ def test_the_spec_checker_and_the_rule_agree(constraint):
     for grid in rng.sample(GRIDS4, 60):
         broken = f"#0 {constraint.type}" in violations(doc, "".join(map(str, grid)))
         assert broken == bool(constraint.check(Grid(G4, grid))), grid
+
+
+EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.GreaterThan,
+                                               C.AnyOf, C.AllOf)) or hasattr(c, "allowed")]
+
+
+@pytest.mark.parametrize("constraint", EXACT, ids=sample_id)
+def test_a_pair_or_pattern_clause_estimate_is_what_the_encoding_writes(constraint):
+    """The builder refuses a rule up front by its estimate: for every pair rule (relations,
+    dots, lines, chess rules), pattern, and an or/and of them, exactly what encode writes."""
+    estimate = constraint.clause_estimate(G4)
+    written = len(constraint.encode(C.EncodeContext(G4)))
+    inner = getattr(constraint, "rules", ())
+    if all(r.clause_estimate(G4) == len(r.encode(C.EncodeContext(G4))) for r in inner):
+        assert estimate == written
+    assert 0 <= estimate <= written

@@ -4,7 +4,8 @@ regular expression), and ``greater-than`` (each cell above its later neighbours 
 
 The relation is parsed by :mod:`.expression`, never evaluated as Python; the pattern becomes a
 state machine (:mod:`.automaton`) unrolled along the line. Both are bounded by the clause
-limit: :meth:`clause_estimate` is the exact count of what :meth:`encode` writes.
+limit: ``clause_estimate`` is the exact count of what ``encode`` writes (for pairs, as for
+every pair rule, :meth:`.PairRule.clause_estimate`).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from .automaton import encode_layers, layer_clauses, parse_pattern, prune_layers
 from .base import Clause, Constraint, cell_span, prune_by_search
 from .expression import parse_relation
 from .fields import Cells, Choice, Field, Fields, Text
-from .pairs import PairRule, _pair_templates
+from .pairs import PairRule
 
 __all__ = ["PairRelation", "Regex", "GreaterThan"]
 
@@ -125,10 +126,6 @@ class PairRelation(PairRule):
         every = " (every two)" if self.between == "all" else ""
         return f"pair {what}{every} {cell_span(geometry, self.line)}"
 
-    def clause_estimate(self, geometry: Geometry) -> int:
-        supports, conflicts = _pair_templates(self.allowed, geometry.size)
-        return len(self.pairs) * (len(supports) + len(conflicts))
-
     def draw(self, canvas) -> None:
         """A dark teal line (dotted for every two cells), the relation in a note under the
         grid."""
@@ -230,10 +227,6 @@ class GreaterThan(PairRule):
 
     def describe(self, geometry: Geometry) -> str:
         return f"greater-than {cell_span(geometry, self.listed)}"
-
-    def clause_estimate(self, geometry: Geometry) -> int:
-        supports, conflicts = _pair_templates(self.allowed, geometry.size)
-        return len(self.pairs) * (len(supports) + len(conflicts))
 
     def draw(self, canvas) -> None:
         """A '>' (or '<', '∧', '∨') on the edge of each pair, opening towards the greater."""
