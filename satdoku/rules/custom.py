@@ -127,11 +127,12 @@ class PairRelation(PairRule):
         return f"pair {what}{every} {cell_span(geometry, self.line)}"
 
     def draw(self, canvas) -> None:
-        """A dark teal line (dotted for every two cells), the relation in a note under the
-        grid."""
-        canvas.line(self.line, "pair", width=0.12,
-                    dash=(0.05, 0.12) if self.between == "all" else None)
-        canvas.note(self.describe(canvas.geometry))
+        """A dark teal line (dotted for every two cells) from a small disc on its first cell
+        (``a``); the relation, once for all its lines, in a note under the grid."""
+        _draw_line(canvas, self.line, "pair", (0.05, 0.12) if self.between == "all" else None)
+        what = self.relation if self.relation is not None else "listed pairs " + ", ".join(
+            f"{a}{b}" for a, b in self.table or ())
+        canvas.note(f"pair{' (every two)' if self.between == 'all' else ''}: {what}")
 
 
 @dataclass(frozen=True)
@@ -183,9 +184,10 @@ class Regex(Constraint):
         return None if more is None else sorted(set(changed) | set(more))
 
     def draw(self, canvas) -> None:
-        """A dashed brown line, the pattern in a note under the grid."""
-        canvas.line(self.line, "regex", width=0.12, dash=(0.2, 0.1))
-        canvas.note(self.describe(canvas.geometry))
+        """A dashed brown line from a small disc on its first cell (where the reading
+        starts), the pattern, once for all its lines, in a note under the grid."""
+        _draw_line(canvas, self.line, "regex", (0.2, 0.1))
+        canvas.note(f"regex: {self.pattern}")
 
 
 @dataclass(frozen=True)
@@ -234,6 +236,12 @@ class GreaterThan(PairRule):
             (ra, ca), (rb, cb) = divmod(a, canvas.size), divmod(b, canvas.size)
             sign = {(0, 1): ">", (0, -1): "<", (1, 0): "∨", (-1, 0): "∧"}[rb - ra, cb - ca]
             canvas.edge_text(a, b, sign, size=0.4)
+
+
+def _draw_line(canvas, line: tuple[int, ...], colour: str, dash) -> None:
+    """A setter's line: thin, in ``colour``, from a small disc on its first cell."""
+    canvas.line(line, colour, width=0.12, dash=dash)
+    canvas.circle(line[0], radius=0.13, stroke=None, fill=colour)
 
 
 def _adjacent(a: int, b: int, n: int) -> bool:
