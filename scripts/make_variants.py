@@ -216,10 +216,46 @@ def build_outside(kind: str, geo: Geometry, sol, rng: random.Random) -> list:
     raise ValueError(f"no builder for {kind}")
 
 
+#: Relations the test puzzles of ``pair`` draw from (one that holds along a random walk).
+RELATIONS = ("a > b", "a < b", "abs(a - b) >= 2", "(a + b) % 2 == 1", "a * b >= 6 || a == 1")
+
+
+def build_setters(kind: str, geo: Geometry, sol, rng: random.Random) -> list | None:
+    """Constraints of the setter's rules of issue 32 (pair, regex, greater-than) that hold in
+    ``sol`` (None: not one of them)."""
+    n = geo.size
+    if kind == "pair":
+        return lines_that_hold(lambda w: C.PairRelation(w, rng.choice(RELATIONS)), geo, sol,
+                               rng, n // 2 + 1, (2, 3, 4))
+    if kind == "regex":
+        def make(walk):
+            digits = [str(sol[c]) for c in walk]
+            return C.Regex(walk, f"{digits[0]}[^{digits[1]}]*{digits[-1]}|"
+                                 f"{rng.choice(digits)}.*")
+        return lines_that_hold(make, geo, sol, rng, n // 2 + 1, (3, 4))
+    if kind in ("or", "and"):  # one cell holds its digit, or another a random one
+        cells = rng.sample(range(n * n), 2 * n)
+        if kind == "and":
+            return [C.AllOf(tuple(C.Candidates((x,), tuple(sorted({sol[x], rng.randint(1, n)})))
+                                  for x in (a, b)))
+                    for a, b in zip(cells[::2], cells[1::2])]
+        return [C.AnyOf((C.Candidates((a,), (sol[a],)), C.Candidates((b,), (rng.randint(1, n),))))
+                for a, b in zip(cells[::2], cells[1::2])]
+    if kind == "greater-than":
+        pairs = dot_pairs(geo, sol, lambda x, y: x != y)
+        rng.shuffle(pairs)
+        return [C.GreaterThan(geo, p if sol[p[0]] > sol[p[1]] else p[::-1]) for p in pairs[:n]]
+    return None
+
+
 def build_added(kind: str, geo: Geometry, sol, rng: random.Random) -> list | None:
-    """Constraints of the types added in issue 23 that hold in ``sol`` (None: not one)."""
+    """Constraints of the types added in issues 23 and 32 that hold in ``sol`` (None: not
+    one)."""
     n = geo.size
     grid = Grid(geo, sol)
+    setters = build_setters(kind, geo, sol, rng)
+    if setters is not None:
+        return setters
     if kind == "sum-line":
         def make(walk):
             digits = [sol[c] for c in walk]
@@ -338,7 +374,8 @@ GLOBAL = {"diagonal": lambda g: [C.Diagonal(g, "+"), C.Diagonal(g, "-")],
           "anti-knight": lambda g: [C.AntiKnight(g)], "anti-king": lambda g: [C.AntiKing(g)],
           "non-consecutive": lambda g: [C.NonConsecutive(g)],
           "disjoint-groups": lambda g: [C.DisjointGroups(g)], "rule-159": lambda g: [C.Rule159(g)],
-          "diagonal-non-consecutive": lambda g: [C.DiagonalNonConsecutive(g)]}
+          "diagonal-non-consecutive": lambda g: [C.DiagonalNonConsecutive(g)],
+          "windoku": lambda g: [C.Windoku(g)]}
 
 #: The grid each test puzzle uses: 4x4 where the rule makes sense and brute force can check
 #: it, 6x6 where 4x4 has no room, 9x9 where the rule needs 1-9.
@@ -354,7 +391,8 @@ TEST_SIZES = {
     "edge-sum": (2, 2), "modular": (2, 2), "nabner": (2, 2), "row-indexer": (2, 2),
     "column-indexer": (2, 2), "box-indexer": (2, 2), "double-arrow": (2, 2), "lockout": (2, 2),
     "diagonal-non-consecutive": (2, 3), "multi-killer": (2, 2), "sum-line": (2, 2),
-    "candidates": (2, 2),
+    "candidates": (2, 2), "pair": (2, 2), "regex": (2, 2), "greater-than": (2, 2),
+    "windoku": (2, 2), "or": (2, 2), "and": (2, 2),
 }
 #: Types that get a second test puzzle on a larger grid (more room for their rule).
 SECOND_SIZES = {"arrow": (2, 3), "killer": (2, 3), "sandwich": (2, 3), "x-sum": (2, 3),

@@ -56,6 +56,12 @@ FIELDS = {
     "row-indexer": ({"cells"}, set()),
     "column-indexer": ({"cells"}, set()),
     "box-indexer": ({"cells"}, set()),
+    "pair": ({"cells"}, {"relation", "pairs", "between"}),
+    "regex": ({"cells", "pattern"}, set()),
+    "greater-than": ({"cells"}, set()),
+    "windoku": (set(), set()),
+    "or": ({"rules"}, set()),
+    "and": ({"rules"}, set()),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
@@ -128,6 +134,10 @@ def _check_constraint(i: int, constraint: dict, n: int) -> None:
         assert len(constraint["cells"]) == 1
     if kind == "killer":
         assert constraint["sum"] is None or isinstance(constraint["sum"], int)
+    if kind in ("or", "and"):
+        assert isinstance(constraint["rules"], list) and constraint["rules"]
+        for inner in constraint["rules"]:
+            _check_constraint(i, inner, n)
 
 
 # -- meaning --------------------------------------------------------------------------------
@@ -251,6 +261,36 @@ def _lockout(v: list[int], difference: int) -> bool:
     return high - low >= difference and all(x < low or x > high for x in v[1:-1])
 
 
+def _pair(k: dict, v: list[int]) -> bool:
+    """A setter's relation, read by Python itself (the spec's words and symbols mapped to
+    Python's): a test's second reading of the expression, apart from satdoku's parser."""
+    if "pairs" in k:
+        ok = lambda a, b: [a, b] in k["pairs"]  # noqa: E731
+    else:
+        text = (k["relation"].replace("&&", " and ").replace("||", " or ")
+                .replace("!=", " <> ").replace("!", " not ").replace(" <> ", " != "))
+        text = re.sub(r"(?<![=<>!])=(?!=)", "==", text)
+        ok = lambda a, b: bool(eval(text, {"abs": abs, "min": min, "max": max},  # noqa: E731
+                                    {"a": a, "b": b}))
+    if k.get("between", "next") == "all":
+        return all(ok(x, y) and ok(y, x) for i, x in enumerate(v) for y in v[i + 1:])
+    return all(ok(x, y) for x, y in zip(v, v[1:]))
+
+
+def _regex(k: dict, v: list[int]) -> bool:
+    """Python's own regular expressions over the digits as symbols (10 and up as A, B...)."""
+    return re.fullmatch("".join(k["pattern"].split()),
+                        "".join("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x - 1] for x in v),
+                        re.IGNORECASE) is not None
+
+
+def _windows(g: Grid) -> list[list]:
+    """sigh's windoku windows: box-sized, one cell in from the border, one cell apart."""
+    br, bc = map(int, usual_box(g.n).split("x"))
+    return [[(r + i, c + j) for i in range(br) for j in range(bc)]
+            for r in range(2, g.n - br + 1, br + 1) for c in range(2, g.n - bc + 1, bc + 1)]
+
+
 #: type -> check(grid, constraint, cells, digits); True when the rule holds.
 CHECKS = {
     "diagonal": lambda g, k, cells, v: _distinct([g.at[(j, j if k["direction"] == "-"
@@ -327,7 +367,21 @@ CHECKS = {
     "column-indexer": lambda g, k, cells, v: _indexer(g, k, 0),
     "row-indexer": lambda g, k, cells, v: _indexer(g, k, 1),
     "box-indexer": lambda g, k, cells, v: _indexer(g, k, 2),
+    "pair": lambda g, k, cells, v: _pair(k, v),
+    "regex": lambda g, k, cells, v: _regex(k, v),
+    "greater-than": lambda g, k, cells, v: all(
+        g.at[a] > g.at[b] for i, a in enumerate(cells) for b in cells[i + 1:]
+        if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1),
+    "windoku": lambda g, k, cells, v: all(_distinct([g.at[x] for x in w]) for w in _windows(g)),
+    "or": lambda g, k, cells, v: any(_holds(g, inner) for inner in k["rules"]),
+    "and": lambda g, k, cells, v: all(_holds(g, inner) for inner in k["rules"]),
 }
+
+
+def _holds(g: Grid, k: dict) -> bool:
+    """Whether the complete grid satisfies one constraint object."""
+    cells = [rc(x, g.n) for x in k.get("cells", [])]
+    return CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells])
 
 
 def violations(doc: dict, solution: str) -> list[str]:
@@ -339,7 +393,6 @@ def violations(doc: dict, solution: str) -> list[str]:
         if g.at[rc(name, g.n)] != digit:
             wrong.append(f"given {name}")
     for i, k in enumerate(doc["constraints"]):
-        cells = [rc(x, g.n) for x in k.get("cells", [])]
-        if not CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells]):
+        if not _holds(g, k):
             wrong.append(f"#{i} {k['type']}")
     return wrong

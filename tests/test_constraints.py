@@ -24,7 +24,8 @@ from satdoku.io.variant import parse_variants
 
 # One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
 # for types with more room there), one a line: `python scripts/make_variants.py tests --seed 1`
-# (types added later: `... tests --types T,T --seed S`, appended).
+# (types added later: `... tests --types T,T --seed S`, appended; issue 32's four: `--types
+# pair,regex,greater-than,windoku --seed 1`, then `--types or,and --seed 1`).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
 PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
@@ -225,6 +226,20 @@ BASE_SAMPLES = [
     C.DiagonalNonConsecutive(G4), C.MultiKiller((0, 1), (3, 7)),
     C.MultiKiller((0, 5, 10), (6, 9)), C.SumLine((0, 1, 2, 3), 5), C.SumLine((0, 1, 5, 4, 0), 5),
     C.SumLine((0, 5, 10), 4), C.SumLine((0, 1, 0), 3),
+    C.PairRelation((0, 1, 5), "a > b"), C.PairRelation((0, 1, 2, 3), "abs(a - b) != 1"),
+    C.PairRelation((0, 5, 10), table=((1, 2), (2, 3), (3, 4), (4, 1))),
+    C.PairRelation((0, 1, 4, 5), "a % 2 != b % 2 || a * b == 12", between="all"),
+    C.PairRelation((0, 6), "a / b == 2 or a = b + 1"), C.PairRelation((0, 1, 0), "a < b"),
+    C.PairRelation((0, 5, 10, 15), "!(a + b == 5) && 1 < max(a, b) - min(a, b) + 1 <= 3"),
+    C.Regex((0, 1, 2, 3), "1.*4|4.*1"), C.Regex((0, 5, 10, 15), "[12]+[34]+"),
+    C.Regex((0, 1, 5), "(12|21)3?4?"), C.Regex((0, 1, 0), "1.1"), C.Regex((3,), "[^4]"),
+    C.Regex((0, 4, 8, 12), "(1|3){0,2}[24]{2,}"), C.Regex((0, 1, 2), "4{0}[1-3]{3}"),
+    C.GreaterThan(G4, (0, 1, 5, 4)), C.GreaterThan(G4, (5, 1)), C.Windoku(G4),
+    C.AnyOf((C.Candidates((0,), (1,)), C.Candidates((1,), (1,)))),
+    C.AnyOf((C.Thermometer((0, 1, 2)), C.Killer((0, 1), 7), C.XV((4, 5), 5))),
+    C.AnyOf((C.Regex((0, 1, 2, 3), "1.*"), C.AllOf((C.Odd((3,)), C.KropkiWhite((2, 3)))))),
+    C.AllOf((C.Even((0,)), C.PairRelation((0, 5), "a > b"))), C.AllOf((C.Renban((0, 1, 2)),)),
+    C.AnyOf((C.Arrow((0,), (1, 2)), C.Arrow((1,), (2, 0)), C.Arrow((2,), (0, 1)))),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 
@@ -488,3 +503,19 @@ def test_the_spec_checker_and_the_rule_agree(constraint):
     for grid in rng.sample(GRIDS4, 60):
         broken = f"#0 {constraint.type}" in violations(doc, "".join(map(str, grid)))
         assert broken == bool(constraint.check(Grid(G4, grid))), grid
+
+
+EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.GreaterThan,
+                                               C.AnyOf, C.AllOf)) or hasattr(c, "allowed")]
+
+
+@pytest.mark.parametrize("constraint", EXACT, ids=sample_id)
+def test_a_pair_or_pattern_clause_estimate_is_what_the_encoding_writes(constraint):
+    """The builder refuses a rule up front by its estimate: for every pair rule (relations,
+    dots, lines, chess rules), pattern, and an or/and of them, exactly what encode writes."""
+    estimate = constraint.clause_estimate(G4)
+    written = len(constraint.encode(C.EncodeContext(G4)))
+    inner = getattr(constraint, "rules", ())
+    if all(r.clause_estimate(G4) == len(r.encode(C.EncodeContext(G4))) for r in inner):
+        assert estimate == written
+    assert 0 <= estimate <= written

@@ -218,6 +218,24 @@ CASES = {
                      lambda r: [t for t, _, _ in texts(r)] == ["3|12"]),
     "sum-line": ({"type": "sum-line", "cells": ["r1c1", "r1c2", "r1c3"], "sum": 10},
                  lambda r: check_line("sum_line")(r) or [t for t, _, _ in texts(r)] == ["10"]),
+    "pair": ({"type": "pair", "cells": ["r1c1", "r1c2", "r2c2"], "relation": "a > b + 1"},
+             lambda r: LINE_COLOURS["pair"] in strokes(r)
+             and notes(r) == "rules: pair: a > b + 1"
+             and [e.get("fill") for e in r.iter(NS + "circle")] == [LINE_COLOURS["pair"]]),
+    "regex": ({"type": "regex", "cells": ["r1c1", "r1c2", "r1c3"], "pattern": "1[2-4]+"},
+              lambda r: LINE_COLOURS["regex"] in strokes(r)
+              and notes(r) == "rules: regex: 1[2-4]+"),
+    "greater-than": ({"type": "greater-than", "cells": ["r5c5", "r5c6", "r6c6"]},
+                     lambda r: sorted(t for t, _, _ in texts(r)) == [">", "∨"]),
+    "or": ({"type": "or", "rules": [{"type": "thermometer", "cells": ["r1c1", "r1c2"]},
+                                    {"type": "odd", "cells": ["r9c9"]}]},
+           lambda r: COLOURS["thermometer"] in strokes(r)
+           and notes(r) == "rules: or (thermometer from r1c1 | odd r9c9)"),
+    "and": ({"type": "and", "rules": [{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}]},
+            lambda r: [t for t, _, _ in texts(r)] == ["17"]
+            and notes(r) == "rules: and (killer cage r1c1-r1c2 = 17)"),
+    "windoku": ({"type": "windoku"},
+                lambda r: tints(r) == [COLOURS["extra_region"]] * 36),  # four 3x3 windows
 }
 
 
@@ -370,6 +388,12 @@ GALLERY = [
     {"type": "rule-159"}, {"type": "anti-knight"}, {"type": "anti-king"},
     {"type": "non-consecutive"}, {"type": "disjoint-groups"}, {"type": "no-kropki"},
     {"type": "no-xv"},
+    {"type": "pair", "cells": ["r9c1", "r9c2"], "relation": "a + b == 10"},
+    {"type": "regex", "cells": ["r9c3", "r9c4", "r9c5"], "pattern": "[1-4].*"},
+    {"type": "greater-than", "cells": ["r9c8", "r9c9"]}, {"type": "windoku"},
+    {"type": "or", "rules": [{"type": "odd", "cells": ["r8c9"]},
+                             {"type": "even", "cells": ["r7c9"]}]},
+    {"type": "and", "rules": [{"type": "odd", "cells": ["r6c9"]}]},
 ]
 
 
@@ -378,7 +402,8 @@ def test_gallery_has_every_type():
     root = drawn(*GALLERY, title="every rule")
     assert notes(root) == ("rules: diagonal non-consecutive, rule 1-5-9, anti-knight, "
                            "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
-                           "no other X or V")
+                           "no other X or V, pair: a + b == 10, regex: [1-4].*, or (odd r8c9 | even "
+                           "r7c9), and (odd r6c9)")
 
 
 def test_clone_shows_over_an_area():

@@ -219,7 +219,7 @@ BAD = [
     ({"size": 4, "constraints": [5]}, "constraints[0]: a constraint must be a JSON object"),
     ({"size": 4, "constraints": [{"cells": []}]}, "constraints[0]: a constraint needs a 'type'"),
     ({"size": 4, "constraints": [{"type": "odd", "cells": ["r1c1"]}, {"type": "sudoku"}]},
-     "constraints[1] (sudoku): unknown constraint type 'sudoku'"),
+     "constraints[1] (sudoku): unknown constraint type 'sudoku' (did you mean 'windoku'?)"),
     ({"size": 4, "constraints": [{"type": "odd", "cells": ["r1c1"], "color": 1}]},
      "constraints[0] (odd): unknown field 'color'"),
     ({"size": 4, "constraints": [{"type": "odd", "cells": ["a1"]}]},

@@ -24,7 +24,7 @@ _DEFS = {
               "uniqueItems": True},
     "path": {"type": "array", "items": {"$ref": "#/$defs/cell"}, "minItems": 1,
              "description": "cells along a line, in order; a cell may come twice"},
-    "pair": {"type": "array", "items": {"$ref": "#/$defs/cell"}, "minItems": 2,
+    "neighbours": {"type": "array", "items": {"$ref": "#/$defs/cell"}, "minItems": 2,
              "maxItems": 2, "uniqueItems": True},
     "line": {"type": "string", "pattern": "^[rRcC][0-9]+$",
              "description": "r3 (row 3) or c5 (column 5)"},
@@ -72,6 +72,9 @@ def variant_schema() -> dict:
         "allOf": [{"if": {"properties": {"type": {"const": name}}},
                    "then": {"$ref": f"#/$defs/{name}"}} for name in CONSTRAINTS],
     }
+    taken = set(_DEFS) & set(CONSTRAINTS)
+    if taken:  # a rule's definition would replace a shared one
+        raise ValueError(f"rule types {sorted(taken)} are names of the schema's own $defs")
     defs = dict(_DEFS, constraint=constraint)
     defs.update((name, _rule(name, cls)) for name, cls in CONSTRAINTS.items())
     return {

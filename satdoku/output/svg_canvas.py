@@ -247,9 +247,11 @@ class Canvas(RuleShapes):
 
     def circle(self, place: Place, *, radius: float = 0.4, stroke: str | None = COLOURS["arrow"],
                fill: str = "none", width: float | None = None, layer: str = "shape") -> None:
-        """A circle centred on a place; ``radius`` a fraction of a cell."""
+        """A circle centred on a place; ``radius`` a fraction of a cell; ``fill`` and
+        ``stroke`` CSS colours or names (:func:`colour_of`)."""
         x, y = self.centre(place)
-        self.circle_at(x, y, radius * self.cell, fill=fill, stroke=stroke,
+        self.circle_at(x, y, radius * self.cell, fill=colour_of(fill),
+                       stroke=None if stroke is None else colour_of(stroke),
                        width=self.thin * 1.5 if width is None else width, layer=layer)
 
     def square(self, place: Place, *, side: float = 0.7, fill: str = COLOURS["shade"],

@@ -53,6 +53,8 @@ LINE_COLOURS = {
     "double_arrow": "#c54b8b",  # plum, with circles at both ends
     "lockout": "#8a8ad0",      # slate blue, with diamonds at both ends
     "sum_line": "#3f9f5f",     # dark green, dashed
+    "pair": "#2f7f8f",         # dark teal, a setter's relation (said in a note)
+    "regex": "#8f5f2f",        # brown, dashed, a setter's pattern (said in a note)
 }
 
 #: The words a picture's legend gives each line colour (lines whose rule a colour alone says).

@@ -35,12 +35,14 @@ from typing import Sequence
 
 from .base import Clause, Constraint, EncodeContext, cell_span, parse_cell
 from .cells import Candidates, Even, Maximum, Minimum, Odd
+from .custom import GreaterThan, PairRelation, Regex
 from .dots import XV, EdgeSum, KropkiBlack, KropkiWhite, NoKropki, NoXV
-from .groups import Diagonal, DisjointGroups, ExtraRegion
+from .groups import Diagonal, DisjointGroups, ExtraRegion, Windoku
 from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
 from .killer import Arrow, Killer, LittleKiller
 from .line_sums import DoubleArrow, RegionSum, Zipper
 from .multikiller import MultiKiller
+from .logic import AllOf, AnyOf
 from .lines import (Clone, Entropic, GermanWhispers, Modular, Nabner, Palindrome,
                     SlowThermometer, Thermometer)
 from .outside import Sandwich, Skyscraper, XSum

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 from ..model.geometry import Geometry
 
 __all__ = ["Field", "Cells", "Pair", "Corner", "Int", "Ints", "Choice", "LineName", "Place",
-           "Fields", "parse_cell", "did_you_mean"]
+           "Text", "Fields", "parse_cell", "did_you_mean"]
 
 _CELL = re.compile(r"r(\d+)c(\d+)", re.IGNORECASE)
 _LINE = re.compile(r"([rc])(\d+)", re.IGNORECASE)
@@ -262,7 +262,7 @@ class Pair(Cells):
         return a, b
 
     def schema(self) -> dict:
-        return {"$ref": "#/$defs/pair"}
+        return {"$ref": "#/$defs/neighbours"}
 
     def text(self) -> str:
         return "2 orthogonally adjacent cells"
@@ -451,3 +451,39 @@ class Place(Field):
 
     def text(self) -> str:
         return "place 'rRcC' around the grid (0..N+1)"
+
+
+class Text(Field):
+    """A non-empty string that ``parse`` reads (its ValueError, naming where, becomes the
+    field's); ``what`` says what it holds (``'relation over a and b'``)."""
+
+    kind = "text"
+
+    def __init__(self, name: str, attr: str | None = None, *, parse: Any = None,
+                 what: str = "text", **options: Any) -> None:
+        super().__init__(name, attr, **options)
+        self.parse, self.what = parse, what
+
+    def read(self, f: Fields) -> str | None:
+        if not f.has(self.name):
+            if self.required:
+                raise ValueError(f"'{self.name}' is missing")
+            return self.default
+        value = f.data[self.name]
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"'{self.name}' must be a {self.what}, not {value!r}")
+        if self.parse is not None:
+            try:
+                self.parse(value)
+            except ValueError as error:
+                raise ValueError(f"'{self.name}' {value!r}: {error}") from None
+        return value
+
+    def omitted(self, value: Any) -> bool:
+        return value is None
+
+    def schema(self) -> dict:
+        return {"type": "string", "pattern": "\\S"}
+
+    def text(self) -> str:
+        return self.what

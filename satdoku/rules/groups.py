@@ -222,3 +222,36 @@ class DisjointGroups(GlobalRule, _AllDifferent):
         geo = grid.geometry
         return [f"disjoint group {p + 1}: {msg}" for p, g in enumerate(self.groups)
                 for msg in repeats(geo, g, grid)]
+
+
+@dataclass(frozen=True)
+class Windoku(GlobalRule, _AllDifferent):
+    """``windoku``: the windows hold different digits: box-sized regions one cell in from the
+    border and one cell apart (four on 9x9: r2-4c2-4, r2-4c6-8, r6-8c2-4, r6-8c6-8; one on
+    4x4 and 6x6), as sigh's solver places them.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> Windoku(geometry(2, 2)).groups
+    ((5, 6, 9, 10),)
+    """
+
+    type = "windoku"
+    geometry: Geometry
+
+    def __post_init__(self) -> None:
+        if not self.geometry.is_boxed:
+            raise ValueError("windoku needs regular boxes, not a jigsaw")
+
+    @property
+    def groups(self):
+        n, br, bc = self.geometry.size, self.geometry.box_rows, self.geometry.box_cols
+        return tuple(tuple((r + i) * n + c + j for i in range(br) for j in range(bc))
+                     for r in range(1, n - br, br + 1) for c in range(1, n - bc, bc + 1))
+
+    def describe(self, geometry: Geometry) -> str:
+        return "windoku"
+
+    def draw(self, canvas) -> None:
+        """The windows shaded grey."""
+        for window in self.groups:
+            canvas.shade(window, "extra_region", area=True)

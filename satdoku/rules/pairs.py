@@ -27,7 +27,7 @@ from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
 from .exchange import FPuzzles
 
 __all__ = ["PairRule", "AntiKnight", "AntiKing", "NonConsecutive", "DiagonalNonConsecutive",
-           "encode_pairs", "offset_pairs"]
+           "encode_pairs", "offset_pairs", "pair_templates"]
 
 #: A digit of one cell that rules out at most this many of the other's gets binary clauses.
 FEW_CONFLICTS = 2
@@ -54,10 +54,7 @@ def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
     digits (:func:`_pair_templates`), and written for each pair with its cells' variables.
     """
     n = ctx.size
-    try:
-        supports, conflicts = _pair_templates(allowed, n)
-    except TypeError:  # a relation that cannot be hashed (a rule with a list field)
-        supports, conflicts = _pair_templates.__wrapped__(allowed, n)
+    supports, conflicts = pair_templates(allowed, n)
     var = ctx.var
     lits: dict[int, list[int]] = {}
     for pair in pairs:
@@ -72,6 +69,14 @@ def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
             clauses.append([-this[x]] + [other[y] for y in good] if good else [-this[x]])
         clauses += [[-la[x], -lb[y]] for x, y in conflicts]
     return clauses
+
+
+def pair_templates(allowed, n: int) -> tuple[tuple, tuple]:
+    """:func:`_pair_templates`, cached when the relation can be hashed."""
+    try:
+        return _pair_templates(allowed, n)
+    except TypeError:  # a relation that cannot be hashed (a rule with a list field)
+        return _pair_templates.__wrapped__(allowed, n)
 
 
 @functools.lru_cache(maxsize=256)
@@ -118,6 +123,11 @@ class PairRule(Constraint):
 
     def encode(self, ctx) -> list[Clause]:
         return encode_pairs(ctx, self.pairs, self.allowed)
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        """Exact: each pair gets the clauses of the relation's template."""
+        supports, conflicts = pair_templates(self.allowed, geometry.size)
+        return len(self.pairs) * (len(supports) + len(conflicts))
 
     def check(self, grid: Grid) -> list[str]:
         geo, cells, n = grid.geometry, grid.cells, grid.size
