@@ -64,8 +64,10 @@ def _by_technique(name: str) -> list[str]:
     ("XY-Wing", {"XY-Wing"}), ("XYZ-Wing", {"XYZ-Wing"}),
     ("Unique Rectangle type 1", {"Unique Rectangle type 1"}),
     ("Unique Rectangle type 2", {"Unique Rectangle type 2"}),
-    ("Unique Rectangle type 4", {"Unique Rectangle type 4"}), ("Jellyfish", {"Jellyfish"}),
-    ("BUG type 1", {"BUG type 1"}),
+    ("Unique Rectangle type 4", {"Unique Rectangle type 4"}),
+    ("Unique Loop 6 type 1", {"Unique Loop 6 type 1"}),
+    ("Unique Loop 6 type 2", {"Unique Loop 6 type 2"}), ("Jellyfish", {"Jellyfish"}),
+    ("BUG type 1", {"BUG type 1"}), ("BUG type 2", {"BUG type 2"}),
 ])
 def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
     # The sample has no puzzle serate rates by direct claiming, naked quad or hidden quad.
@@ -109,7 +111,7 @@ def test_a_stall_is_a_lower_bound_and_says_so():
     hardest = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
     r = se_rate(parse_puzzle(hardest).grid)
     assert not r.complete and r.status == "stalled"
-    assert r.er >= 4.6 and r.text.startswith("ER >=")
+    assert r.er >= 4.5 and r.text.startswith("ER >=")
     assert r.stalled.startswith("beyond the ladder after ")
 
 

@@ -14,11 +14,12 @@ The ladder is SE 1.2.1's order, which is not by rating everywhere: hidden single
 house, 1.2 box, 1.5 line), direct pointing/claiming (1.7/1.9), direct hidden pair (2.0), naked
 single (2.3), direct hidden triple (2.5), pointing/claiming (2.6/2.8), naked pair (3.0),
 X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden triple (4.0),
-XY-wing (4.2), XYZ-wing (4.4), unique rectangle (4.5), naked quad (5.0), jellyfish (5.2),
-hidden quad (5.4), BUG type 1 (5.6). Past that rung (aligned pair exclusion, chains and
-forcing chains, 6.2 and up; unique loops and UR type 3, 4.6 and up) the ladder stops and says
-so: the rating is then a lower bound (``complete`` is False and ``er`` is the least SE could
-give: :data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
+XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
+jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7). Past that rung (BUG types 3
+and 4, aligned pair exclusion, chains and forcing chains: 5.7 and up) or at a unique
+rectangle of type 3 (4.5 and up), the ladder stops and says so: the rating is then a lower
+bound (``complete`` is False and ``er`` is the least SE could give:
+:data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
@@ -38,7 +39,7 @@ from ..model.grid import Grid
 from .board import Board
 from .named import (NamedStep, direct_locking, fish, full_house_or_hidden_single, hidden_set,
                     locking, naked_set, naked_single, xy_wing)
-from .uniqueness import FLOOR, bug_type1, unique_rectangle
+from .uniqueness import FLOOR, bug, unique_rectangle
 
 __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
 
@@ -64,7 +65,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("naked quad", partial(naked_set, k=4)),
     ("jellyfish", partial(fish, k=4)),
     ("hidden quad", partial(hidden_set, k=4)),
-    ("bug", bug_type1),
+    ("bug", bug),
 )
 
 @dataclass
@@ -75,7 +76,7 @@ class SERating:
     grid was full: then ``er`` is a lower bound, and ``ep``/``ed`` too when no placement (or
     no step) was reached. ``hardest`` names the technique of the first step rated ``er``;
     ``stalled`` says where the ladder stopped, e.g.
-    ``'beyond the ladder after Naked Pair: ER >= 4.6'``."""
+    ``'beyond the ladder after Naked Pair: ER >= 4.5'``."""
 
     er: float = 0.0
     ep: float = 0.0
@@ -160,7 +161,7 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: unique loops (4.6) are the least of them
+        # SE's next step is one the ladder lacks: UR type 3 (4.5) is the least of them
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
         r.er = max(r.er, FLOOR)

@@ -1,17 +1,20 @@
-"""Uniqueness techniques on the Sudoku Explainer ladder: unique rectangles and BUG type 1.
+"""Uniqueness techniques on the Sudoku Explainer ladder: unique rectangles and loops, BUG.
 
 They assume the puzzle has one solution (the ladder runs only on such puzzles): a pattern
 that would let two digits swap, or leave every cell two candidates, cannot be the end state.
 
-- unique rectangle (4.5): four open cells in two rows, two columns and two boxes all holding
-  digits a and b. Type 1: one cell has more digits, so it loses a and b. Type 2: the cells
+- unique rectangle (4.5) and loop (six cells 4.6, eight 4.7, ten or more 5.0): four open cells
+  in two rows, two columns and two boxes all holding digits a and b, or a longer loop of such
+  cells that meets every house it touches twice (see :func:`_loops`). Type 1: one cell has more digits, so it loses a and b. Type 2: the cells
   with more digits have one extra digit x between them, so cells seeing all of them lose x.
   Type 4: two of them share a house where a has no other place, so they lose b.
-- BUG type 1 (5.6): every open cell has two candidates but one cell, and taking digit b from
-  that cell would leave every digit two places (or none) in every house: that cell is b.
+- BUG (bivalue universal grave): every open cell has two candidates but a few with three,
+  and taking digit b from those would leave every digit two places (or none) in every house;
+  that end state has two solutions, so one of them is b. Type 1 (5.6): one such cell, which is
+  b. Type 2 (5.7): several, so cells seeing all of them lose b.
 
-SE's unique loops (six cells and more, 4.6 and up) and rectangle type 3 are not here yet:
-:data:`FLOOR` is the lowest rating a missing rung has.
+SE's type 3 (the extra digits form a naked or hidden set with other cells) is not here yet:
+:data:`FLOOR` is the lowest rating it can have.
 """
 
 from __future__ import annotations
@@ -19,49 +22,90 @@ from __future__ import annotations
 from .board import Board
 from .named import NamedStep, _cells
 
-__all__ = ["unique_rectangle", "bug_type1", "FLOOR"]
+__all__ = ["unique_rectangle", "bug", "FLOOR"]
 
-#: The lowest SE rating of a technique the ladder does not have (unique loops, UR type 3).
-FLOOR = 4.6
+#: The lowest SE rating of a technique the ladder does not have (UR type 3 with a hidden set).
+FLOOR = 4.5
+
+#: Loops longer than this are not looked for (SE sets no bound; none that long was seen).
+MAX_LOOP = 16
 
 
-def _rectangles(board: Board):
-    """(pair mask, the four cells in cell order) of every rectangle in two boxes whose four
-    open cells all hold the two digits of a bivalue corner."""
+def _loops(board: Board):
+    """(pair mask, loop cells in loop order) of every unique loop: cells that all hold the two
+    digits of a bivalue starting cell, each sharing a house with the next (a different kind of
+    house from the link before), closing back on the start, where every house the loop touches
+    holds one cell in an odd place of the loop and one in an even place. Cells with more digits
+    are at most two, or any number with one extra digit between them (SE's rule)."""
     geo, cand, placed = board.geo, board.cand, board.placed
-    n = geo.size
-    box = [h[2] for h in geo.cell_houses]
-    seen = set()
-    for corner in range(geo.ncells):
-        pair = cand[corner]
-        if placed[corner] or pair.bit_count() != 2:
+    found = set()
+    for start in range(geo.ncells):
+        pair = cand[start]
+        if placed[start] or pair.bit_count() != 2:
             continue
-        r0, c0 = geo.row_col(corner)
-        for r1 in range(n):
-            for c1 in range(n):
-                if r1 == r0 or c1 == c0:
-                    continue
-                cells = tuple(sorted((corner, geo.cell(r0, c1), geo.cell(r1, c0),
-                                      geo.cell(r1, c1))))
-                if (pair, cells) in seen or len({box[c] for c in cells}) != 2:
-                    continue
-                if all(not placed[c] and cand[c] & pair == pair for c in cells):
-                    seen.add((pair, cells))
-                    yield pair, cells
+        for loop in _grow(geo, cand, placed, pair, [start], 2, 0, -1):
+            key = (pair, frozenset(loop))
+            if key not in found and _valid_loop(geo, loop):
+                found.add(key)
+                yield pair, tuple(loop)
+
+
+def _grow(geo, cand, placed, pair: int, loop: list[int], allowed: int, extra: int, last: int):
+    cell = loop[-1]
+    for kind, h in enumerate(geo.cell_houses[cell]):
+        if kind == last:
+            continue
+        for nxt in geo.houses[h]:
+            if nxt == loop[0] and len(loop) >= 4:
+                yield list(loop)
+            elif nxt not in loop and not placed[nxt] and cand[nxt] & pair == pair \
+                    and len(loop) < MAX_LOOP and _fits(geo, loop, nxt):
+                more = extra | (cand[nxt] & ~pair)
+                wide = cand[nxt].bit_count() > 2
+                if not wide or more.bit_count() == 1 or allowed > 0:
+                    loop.append(nxt)
+                    yield from _grow(geo, cand, placed, pair, loop, allowed - wide, more, kind)
+                    loop.pop()
+
+
+def _fits(geo, loop: list[int], nxt: int) -> bool:
+    """Whether ``nxt`` can be the loop's next cell: no house of it holds a loop cell in a place
+    of the same parity already (a valid loop has one of each parity per house)."""
+    houses = set(geo.cell_houses[nxt])
+    parity = len(loop) % 2
+    return not any(houses & set(geo.cell_houses[c]) for c in loop[parity::2])
+
+
+def _valid_loop(geo, loop) -> bool:
+    sides: tuple[set[int], set[int]] = (set(), set())
+    for i, cell in enumerate(loop):
+        for h in geo.cell_houses[cell]:
+            if h in sides[i % 2]:
+                return False
+            sides[i % 2].add(h)
+    return sides[0] == sides[1]
+
+
+def _loop_rating(size: int) -> float:
+    """SE's: 4.5 for a rectangle, 4.6 for six cells, 4.7 for eight, 5.0 for ten and more."""
+    return 4.5 + (0.3 if size >= 10 else 0) + (0.2 if size >= 8 else 0.1 if size >= 6 else 0)
 
 
 def unique_rectangle(board: Board) -> NamedStep | None:
-    """The first unique rectangle of type 1, then 2, then 4 (all 4.5 on SE's scale)."""
-    found = {1: None, 2: None, 4: None}
-    for pair, cells in _rectangles(board):
+    """The easiest unique rectangle or loop (types 1, 2 and 4), as SE sorts them: by rating,
+    then type, then the order found."""
+    best: tuple | None = None
+    geo = board.geo
+    for order, (pair, cells) in enumerate(_loops(board)):
+        rating = _loop_rating(len(cells))
         for kind, removes in _ur_types(board, pair, cells):
-            if removes and found[kind] is None:
-                a, b = [d for d in range(1, board.geo.size + 1) if pair >> (d - 1) & 1]
-                found[kind] = NamedStep(f"Unique Rectangle type {kind}", 4.5,
-                                        f"on {a}{b} ({_cells(board.geo, cells)})", removes)
-        if found[1] is not None:
-            break
-    return next((s for s in found.values() if s is not None), None)
+            if removes and (best is None or (rating, kind) < best[:2]):
+                a, b = [d for d in range(1, geo.size + 1) if pair >> (d - 1) & 1]
+                name = (f"Unique Rectangle type {kind}" if len(cells) == 4
+                        else f"Unique Loop {len(cells)} type {kind}")
+                best = (rating, kind, NamedStep(name, rating,
+                                                f"on {a}{b} ({_cells(geo, cells)})", removes))
+    return best[2] if best else None
 
 
 def _ur_types(board: Board, pair: int, cells):
@@ -89,24 +133,33 @@ def _ur_types(board: Board, pair: int, cells):
                     yield 4, tuple((c, lose) for c in extras)
 
 
-def bug_type1(board: Board) -> NamedStep | None:
-    """BUG type 1 (5.6): see the module docstring."""
+def bug(board: Board) -> NamedStep | None:
+    """BUG type 1 (5.6) or type 2 (5.7): see the module docstring."""
     geo, cand, placed = board.geo, board.cand, board.placed
     odd = [c for c in range(geo.ncells) if not placed[c] and cand[c].bit_count() != 2]
-    if len(odd) != 1 or cand[odd[0]].bit_count() != 3:
+    if not odd or any(cand[c].bit_count() != 3 for c in odd):
         return None
-    x = odd[0]
+    common = cand[odd[0]]
+    for c in odd:
+        common &= cand[c]
     for d in range(1, geo.size + 1):
         bit = 1 << (d - 1)
-        if not cand[x] & bit:
+        if not common & bit:
             continue
         trial = list(cand)
-        trial[x] &= ~bit
-        if all(_two_or_none(geo.houses[h], trial, placed, geo.size)
-               for h in range(len(geo.houses))):
+        for c in odd:
+            trial[c] &= ~bit
+        if not all(_two_or_none(house, trial, placed, geo.size) for house in geo.houses):
+            continue
+        if len(odd) == 1:
+            x = odd[0]
             removes = tuple((x, e) for e in range(1, geo.size + 1)
                             if e != d and cand[x] & (1 << (e - 1)))
             return NamedStep("BUG type 1", 5.6, f"on {d} ({geo.cell_name(x)})", removes)
+        seen = set.intersection(*(set(geo.peers[c]) for c in odd)) - set(odd)
+        removes = tuple((c, d) for c in sorted(seen) if not placed[c] and cand[c] & bit)
+        if removes:
+            return NamedStep("BUG type 2", 5.7, f"on {d} ({_cells(geo, odd)})", removes)
     return None
 
 
