@@ -233,7 +233,7 @@ class RatingReport(Report):
                              f"{path_summary(rating.path, score=False)})") + "\n"
         if rating.se is not None:
             se = rating.se
-            what = se.hardest if se.complete else "then beyond its named techniques"
+            what = se.hardest if se.complete else "beyond the ladder"
             takes = f"{_se_text(se)}, {what or 'no step'}; "
         else:
             takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
