@@ -15,10 +15,12 @@ house, 1.2 box, 1.5 line), direct pointing/claiming (1.7/1.9), direct hidden pai
 single (2.3), direct hidden triple (2.5), pointing/claiming (2.6/2.8), naked pair (3.0),
 X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden triple (4.0),
 XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
-jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7). Past that rung (BUG types 3
-and 4, aligned pair exclusion, chains and forcing chains: 5.7 and up) or at a unique
-rectangle of type 3 (4.5 and up), the ladder stops and says so: the rating is then a lower
-bound (``complete`` is False and ``er`` is the least SE could give:
+jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), then SE's first chaining
+rung: X-, Y- and XY-cycles and forcing chains (6.5 and up, :mod:`satdoku.native.chains`).
+Past that (nishio, multiple, dynamic and nested forcing chains, aligned triple exclusion: 7.5
+and up), or where SE would take a step the ladder lacks (unique rectangle type 3, BUG types 3
+and 4, aligned pair exclusion: 4.5 and up), the ladder stops and says so: the rating is then
+a lower bound (``complete`` is False and ``er`` is the least SE could give:
 :data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
 
 >>> from satdoku.io.text import parse_puzzle
@@ -37,6 +39,7 @@ from typing import Callable
 from ..deadline import Deadline
 from ..model.grid import Grid
 from .board import Board
+from .chains import forcing_chain_or_cycle
 from .named import (NamedStep, direct_locking, fish, full_house_or_hidden_single, hidden_set,
                     locking, naked_set, naked_single, xy_wing)
 from .uniqueness import FLOOR, bug, unique_rectangle
@@ -66,6 +69,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("jellyfish", partial(fish, k=4)),
     ("hidden quad", partial(hidden_set, k=4)),
     ("bug", bug),
+    ("forcing chain or cycle", forcing_chain_or_cycle),
 )
 
 @dataclass
