@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from ..deadline import Deadline
 from .board import Board
 from .named import NamedStep
 
@@ -186,8 +187,9 @@ def _cycle_removes(board: Board, end: _Node) -> tuple[tuple[int, int], ...]:
 PASSES = ((False, True, 2), (True, False, 3), (True, True, 4))  # (y, x, SE's sort key)
 
 
-def forcing_chain_or_cycle(board: Board) -> NamedStep | None:
-    """The easiest cycle or forcing chain (see the module docstring), or None."""
+def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+    """The easiest cycle or forcing chain (see the module docstring), or None; looks at
+    ``deadline`` (:class:`~satdoku.deadline.TimeUp`) once a candidate."""
     geo, cand, placed = board.geo, board.cand, board.placed
     best = None
     seq = 0
@@ -202,6 +204,8 @@ def forcing_chain_or_cycle(board: Board) -> NamedStep | None:
             for d in range(1, geo.size + 1):
                 if not m >> (d - 1) & 1:
                     continue
+                if deadline is not None:
+                    deadline.check()
                 start = _Node(cell, d, True)
                 both = x and y
                 cap = _limit(best, 7.0 if both else 6.5)

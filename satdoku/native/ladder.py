@@ -109,10 +109,17 @@ class SERating:
         return f"ER {mark}{self.er:.1f}/EP {self.ep:.1f}/ED {self.ed:.1f} ({self.hardest})"
 
 
-def next_step(board: Board) -> NamedStep | None:
-    """The step SE takes next on ``board``: the first rung's first step, or None."""
-    for _, finder in LADDER:
-        step = finder(board)
+#: Rungs whose search is long enough to look at the deadline as it goes.
+TIMED = {"forcing chain or cycle"}
+
+
+def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+    """The step SE takes next on ``board``: the first rung's first step, or None. Raises
+    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes."""
+    for name, finder in LADDER:
+        if deadline is not None:
+            deadline.check()
+        step = finder(board, deadline) if name in TIMED else finder(board)
         if step is not None:
             return step
     return None
@@ -137,9 +144,7 @@ def se_steps(grid: Grid, deadline: Deadline | None = None):
     if not ok:
         raise ValueError("the givens clash")
     while not board.solved():
-        if deadline is not None:
-            deadline.check()
-        step = next_step(board)
+        step = next_step(board, deadline)
         if step is None:
             return
         yield board, step

@@ -254,7 +254,7 @@ class Generator:
             if difficulty not in [name for _, name in LABELS]:
                 raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
                                   f"{', '.join(name for _, name in LABELS)}")
-            self.rater = Rater(sat_solver, encoding=encoding)
+            self.rater = Rater(sat_solver, encoding=encoding, se=False)  # labels: the score
         self.ratings: dict[tuple[int, ...], Any] = {}
         self.timeout = timeout
         self.deadline = NO_DEADLINE  # this puzzle's (generate)

@@ -122,11 +122,12 @@ class Rater(Task):
 
     def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
                  encoding: str | None = None, amo: str | None = None,
-                 max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> None:
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, se: bool = True) -> None:
         # Native search and the techniques are imported here: start-up need not pay.
         from ..native.search import NativeSolver
         self.options = RateOptions(sat_solver, timeout, encoding, amo, max_clauses)
         self.native = NativeSolver()
+        self.se = se  # whether classic puzzles get their SE ratings (the score needs none)
 
     def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
@@ -166,10 +167,12 @@ class Rater(Task):
         from ..native.ladder import se_rate
         rating = Rating("unique", score, label_for(score), steps, guesses,
                         native.stats["nodes"], conflicts, result.solution,
-                        se=se_rate(grid, deadline))
+                        se=se_rate(grid, deadline) if self.se else None)
         if native.status == "timeout":
             rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
                               f"and so is the score")
+        elif rating.se is not None and rating.se.status == "timeout":
+            rating.message = "SE's ladder stopped at the time limit: its ER is a lower bound"
         rating.time_ms = (time.perf_counter() - start) * 1000
         return rating
 
