@@ -86,6 +86,7 @@ def _by_technique(name: str) -> list[str]:
     ("XY-Wing", {"XY-Wing"}), ("XYZ-Wing", {"XYZ-Wing"}),
     ("Unique Rectangle type 1", {"Unique Rectangle type 1"}),
     ("Unique Rectangle type 2", {"Unique Rectangle type 2"}),
+    ("Unique Rectangle type 3", {"Unique Rectangle type 3"}),
     ("Unique Rectangle type 4", {"Unique Rectangle type 4"}),
     ("Unique Loop 6 type 1", {"Unique Loop 6 type 1"}),
     ("Unique Loop 6 type 2", {"Unique Loop 6 type 2"}), ("Jellyfish", {"Jellyfish"}),
@@ -94,7 +95,8 @@ def _by_technique(name: str) -> list[str]:
     ("Bidirectional Cycle", {"XY-Cycle"}), ("Forcing Chain", {"Forcing XY-Chain"}),
 ])
 def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
-    # The sample has no puzzle serate rates by direct claiming, naked quad or hidden quad.
+    # The sample has no puzzle serate rates by direct claiming, naked or hidden quad, or aligned
+    # pair exclusion.
     puzzles = _by_technique(serate_name)
     assert puzzles, f"the sample has no puzzle serate rates by {serate_name}"
     for puzzle in puzzles:

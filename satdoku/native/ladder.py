@@ -17,10 +17,10 @@ X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden tri
 XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
 jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), then SE's first chaining
 rung: X-, Y- and XY-cycles and forcing chains (6.5 and up, :mod:`satdoku.native.chains`).
-Past that (nishio, multiple, dynamic and nested forcing chains, aligned triple exclusion: 7.5
-and up), or where SE would take a step the ladder lacks (unique rectangle type 3, BUG types 3
-and 4, aligned pair exclusion: 4.5 and up), the ladder stops and says so: the rating is then
-a lower bound (``complete`` is False and ``er`` is the least SE could give:
+Aligned pair exclusion (6.2) comes before the chains. Past them (nishio, multiple, dynamic
+and nested forcing chains, aligned triple exclusion: 7.5 and up), or where SE would take a
+step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops and says so: the
+rating is then a lower bound (``complete`` is False and ``er`` is the least SE could give:
 :data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
 
 >>> from satdoku.io.text import parse_puzzle
@@ -40,8 +40,9 @@ from ..deadline import Deadline
 from ..model.grid import Grid
 from .board import Board
 from .chains import forcing_chain_or_cycle
-from .named import (NamedStep, direct_locking, fish, full_house_or_hidden_single, hidden_set,
-                    locking, naked_set, naked_single, xy_wing)
+from .named import (NamedStep, aligned_pair_exclusion, direct_locking, fish,
+                    full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
+                    xy_wing)
 from .uniqueness import FLOOR, bug, unique_rectangle
 
 __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
@@ -69,6 +70,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("jellyfish", partial(fish, k=4)),
     ("hidden quad", partial(hidden_set, k=4)),
     ("bug", bug),
+    ("aligned pair exclusion", aligned_pair_exclusion),
     ("forcing chain or cycle", forcing_chain_or_cycle),
 )
 
@@ -80,7 +82,7 @@ class SERating:
     grid was full: then ``er`` is a lower bound, and ``ep``/``ed`` too when no placement (or
     no step) was reached. ``hardest`` names the technique of the first step rated ``er``;
     ``stalled`` says where the ladder stopped, e.g.
-    ``'beyond the ladder after Naked Pair: ER >= 4.5'``."""
+    ``'beyond the ladder after XY-Cycle: ER >= 7.1'``."""
 
     er: float = 0.0
     ep: float = 0.0
@@ -148,6 +150,8 @@ def se_steps(grid: Grid, deadline: Deadline | None = None):
         if step is None:
             return
         yield board, step
+        if step.place is None and not any(board.cand[c] >> (d - 1) & 1 for c, d in step.removes):
+            raise ValueError(f"{step.technique} changes nothing: a bug in its finder")
         if not apply_step(board, step):
             raise ValueError(f"{step.technique} broke the board: the puzzle has no solution")
 
@@ -170,7 +174,7 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: UR type 3 (4.5) is the least of them
+        # SE's next step is one the ladder lacks: BUG type 4 (5.7) is the least of them
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
         r.er = max(r.er, FLOOR)

@@ -345,3 +345,48 @@ def xy_wing(board: Board, xyz: bool = False) -> NamedStep | None:
                     return NamedStep(name, rating, f"on {z.bit_length()} "
                                                    f"({_cells(geo, (pivot, xz, yz))})", removes)
     return None
+
+
+def aligned_pair_exclusion(board: Board) -> NamedStep | None:
+    """Aligned pair exclusion (6.2): two cells with two or more candidates and at least two
+    bivalue cells seeing both (*excluders*; a base cell seeing a naked single takes no part).
+    A pair of digits for the two is impossible if it is one digit twice in cells that see each
+    other, or if it empties an excluder; a digit of a base cell in no possible pair goes."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    size = [0 if placed[c] else cand[c].bit_count() for c in range(geo.ncells)]
+    bases, excluders = [], {}
+    for c in range(geo.ncells):
+        if size[c] < 2:
+            continue
+        peers = sorted(geo.peers[c])
+        if any(size[p] == 1 for p in peers):
+            continue
+        two = [p for p in peers if size[p] == 2]
+        if two:
+            bases.append(c)
+            excluders[c] = set(two)
+    for a, b in combinations(bases, 2):
+        common = excluders[a] & excluders[b]
+        if len(common) < 2:
+            continue
+        allowed_a = allowed_b = 0
+        see = b in geo.peers[a]
+        for da in _digits(cand[a]):
+            for db in _digits(cand[b]):
+                if da == db and see:
+                    continue
+                pair = (1 << (da - 1)) | (1 << (db - 1))
+                if any(cand[x] & ~pair == 0 for x in common):
+                    continue
+                allowed_a |= 1 << (da - 1)
+                allowed_b |= 1 << (db - 1)
+        removes = tuple((c, d) for c, allowed in ((a, allowed_a), (b, allowed_b))
+                        for d in _digits(cand[c] & ~allowed))
+        if removes:
+            return NamedStep("Aligned Pair Exclusion", 6.2,
+                             f"({_cells(geo, (a, b))}; {_cells(geo, sorted(common))})", removes)
+    return None
+
+
+def _digits(mask: int) -> list[int]:
+    return [d for d in range(1, mask.bit_length() + 1) if mask >> (d - 1) & 1]

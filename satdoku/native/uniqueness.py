@@ -13,19 +13,21 @@ that would let two digits swap, or leave every cell two candidates, cannot be th
   that end state has two solutions, so one of them is b. Type 1 (5.6): one such cell, which is
   b. Type 2 (5.7): several, so cells seeing all of them lose b.
 
-SE's type 3 (the extra digits form a naked or hidden set with other cells) is not here yet:
-:data:`FLOOR` is the lowest rating it can have.
+Type 3 (the extra digits make a naked or hidden set with other cells of a house) follows SE's
+rules too (:func:`_type3`).
 """
 
 from __future__ import annotations
+
+from itertools import combinations
 
 from .board import Board
 from .named import NamedStep, _cells
 
 __all__ = ["unique_rectangle", "bug", "FLOOR"]
 
-#: The lowest SE rating of a technique the ladder does not have (UR type 3 with a hidden set).
-FLOOR = 4.5
+#: The lowest SE rating of a technique the ladder does not have (BUG types 3 and 4).
+FLOOR = 5.7
 
 #: Loops longer than this are not looked for (SE sets no bound; none that long was seen).
 MAX_LOOP = 16
@@ -92,13 +94,14 @@ def _loop_rating(size: int) -> float:
 
 
 def unique_rectangle(board: Board) -> NamedStep | None:
-    """The easiest unique rectangle or loop (types 1, 2 and 4), as SE sorts them: by rating,
-    then type, then the order found."""
+    """The easiest unique rectangle or loop (types 1 to 4), as SE sorts them: by rating, then
+    type, then the order found."""
     best: tuple | None = None
     geo = board.geo
-    for order, (pair, cells) in enumerate(_loops(board)):
-        rating = _loop_rating(len(cells))
-        for kind, removes in _ur_types(board, pair, cells):
+    for pair, cells in _loops(board):
+        base = _loop_rating(len(cells))
+        for kind, removes, more in _ur_types(board, pair, cells):
+            rating = round(base + more, 1)
             if removes and (best is None or (rating, kind) < best[:2]):
                 a, b = [d for d in range(1, geo.size + 1) if pair >> (d - 1) & 1]
                 name = (f"Unique Rectangle type {kind}" if len(cells) == 4
@@ -109,12 +112,13 @@ def unique_rectangle(board: Board) -> NamedStep | None:
 
 
 def _ur_types(board: Board, pair: int, cells):
+    """(type, removals, rating added) of each unique rectangle or loop hint on ``cells``."""
     geo, cand, placed = board.geo, board.cand, board.placed
     digits = range(1, geo.size + 1)
     extras = [c for c in cells if cand[c] != pair]
     if len(extras) == 1:
         x = extras[0]
-        yield 1, tuple((x, d) for d in digits if pair & cand[x] & (1 << (d - 1)))
+        yield 1, tuple((x, d) for d in digits if pair & cand[x] & (1 << (d - 1))), 0.0
         return
     extra = 0
     for c in extras:
@@ -122,15 +126,74 @@ def _ur_types(board: Board, pair: int, cells):
     if extra.bit_count() == 1 and all(cand[c].bit_count() == 3 for c in extras):
         seen = set.intersection(*(set(geo.peers[c]) for c in extras)) - set(cells)
         yield 2, tuple((c, extra.bit_length()) for c in sorted(seen)
-                       if not placed[c] and cand[c] & extra)
+                       if not placed[c] and cand[c] & extra), 0.0
     if len(extras) == 2:
+        if extra.bit_count() >= 2:
+            yield from _type3(board, pair, extras[0], extras[1], extra)
         shared = set(geo.cell_houses[extras[0]]) & set(geo.cell_houses[extras[1]])
         for h in sorted(shared):
             for keep in (pair & -pair, pair & (pair - 1)):
                 places = [c for c in geo.houses[h] if not placed[c] and cand[c] & keep]
                 if set(places) == set(extras):
                     lose = (pair & ~keep).bit_length()
-                    yield 4, tuple((c, lose) for c in extras)
+                    yield 4, tuple((c, lose) for c in extras), 0.0
+
+
+def _type3(board: Board, pair: int, c1: int, c2: int, extra: int):
+    """Type 3: the two cells with extra digits act as one cell holding those digits, which with
+    other cells of a house they share make a naked set (the house's other cells lose its
+    digits, 0.1 a digit past the first), or, with a and b, a hidden set (its cells lose their
+    other digits, 0.1 a cell past the first besides the two)."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    n = geo.size
+    row, col, box = geo.cell_houses[c1]
+    shared = [h for h in (box, row, col) if h in geo.cell_houses[c2]]
+    for degree in range(2, n - 1):
+        for h in shared:
+            house = geo.houses[h]
+            empty = sum(not placed[c] for c in house)
+            if 2 * degree <= empty and degree >= extra.bit_count():
+                yield from _type3_naked(board, house, c1, c2, extra, degree)
+            if 2 * degree < empty:
+                rest = [d for d in range(1, n + 1) if not (pair | extra) >> (d - 1) & 1]
+                for more in combinations(rest, degree - 2):
+                    keep = pair | sum(1 << (d - 1) for d in more)
+                    where = [[c for c in house if c != c2 and not placed[c]
+                              and cand[c] >> (d - 1) & 1] for d in range(1, n + 1)
+                             if keep >> (d - 1) & 1]
+                    cells = {c for w in where for c in w}
+                    if all(where) and len(cells) == degree:
+                        hidden = sorted(cells - {c1, c2})
+                        removes = tuple((c, d) for c in hidden for d in range(1, n + 1)
+                                        if (cand[c] & ~keep) >> (d - 1) & 1)
+                        yield 3, removes, (len(hidden) - 1) / 10
+
+
+def _type3_naked(board: Board, house, c1: int, c2: int, extra: int, degree: int):
+    cand, placed = board.cand, board.placed
+    for group in combinations(house, degree):
+        if c1 not in group or c2 in group:
+            continue
+        others = [c for c in group if c != c1]
+        if any(placed[c] or cand[c].bit_count() < 2 for c in others) or extra.bit_count() < 2:
+            continue
+        union = extra
+        for c in others:
+            union |= cand[c]
+        if union.bit_count() != degree:
+            continue
+        if ((extra & cand[c1] & cand[c2]) | _or(cand, others)).bit_count() != degree:
+            continue
+        removes = tuple((c, d) for c in house if c not in group and c != c2 and not placed[c]
+                        for d in range(1, board.geo.size + 1) if (cand[c] & union) >> (d - 1) & 1)
+        yield 3, removes, (degree - 1) / 10
+
+
+def _or(cand, cells) -> int:
+    m = 0
+    for c in cells:
+        m |= cand[c]
+    return m
 
 
 def bug(board: Board) -> NamedStep | None:
