@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections import deque
 
 from ..deadline import Deadline
+from ..model.digits import bits
 from .board import Board
 from .named import NamedStep
 
@@ -82,9 +83,8 @@ class _Links:
     def on_to_off(self, p: _Node, y: bool) -> list[_Node]:
         out = []
         if y:
-            m = self.cand[p.cell]
-            for d in range(1, self.size + 1):
-                if d != p.digit and m >> (d - 1) & 1:
+            for d in bits(self.cand[p.cell]):
+                if d != p.digit:
                     out.append(_Node(p.cell, d, False, p))
         added = {p.cell}
         for h in self.houses[p.cell]:
@@ -254,7 +254,6 @@ def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> N
     rating = round((7.0 if both else 6.6) + length_bonus(complexity), 1)
     if not end.on:
         return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),))
-    others = tuple((end.cell, e) for e in range(1, geo.size + 1)
-                   if e != end.digit and board.cand[end.cell] >> (e - 1) & 1)
+    others = tuple((end.cell, e) for e in bits(board.cand[end.cell]) if e != end.digit)
     return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", others,
                      (end.cell, end.digit))

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from ..model.digits import house_tally
+from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
 from .board import Board
 
@@ -229,8 +229,7 @@ def hidden_set(board: Board, k: int, direct: bool = False) -> NamedStep | None:
                 continue
             cells = [house[i] for i in range(len(house)) if union >> i & 1]
             keep = sum(1 << (d - 1) for d in ds)
-            removes = tuple((c, d) for c in cells for d in range(1, geo.size + 1)
-                            if cand[c] & ~keep & (1 << (d - 1)))
+            removes = tuple((c, d) for c in cells for d in bits(cand[c] & ~keep))
             if not removes:
                 continue
             reason = f"{''.join(map(str, ds))} in {geo.house_name(h)} ({_cells(geo, cells)})"
@@ -260,9 +259,9 @@ def naked_set(board: Board, k: int) -> NamedStep | None:
             if union.bit_count() != k:
                 continue
             removes = tuple((c, d) for c in house if not placed[c] and c not in cells
-                            for d in range(1, geo.size + 1) if cand[c] & union & (1 << (d - 1)))
+                            for d in bits(cand[c] & union))
             if removes:
-                digits = "".join(str(d) for d in range(1, geo.size + 1) if union >> (d - 1) & 1)
+                digits = "".join(map(str, bits(union)))
                 return NamedStep(*NAKED[k], f"{digits} in {geo.house_name(h)} "
                                             f"({_cells(geo, cells)})", removes)
     return None
@@ -371,8 +370,8 @@ def aligned_pair_exclusion(board: Board) -> NamedStep | None:
             continue
         allowed_a = allowed_b = 0
         see = b in geo.peers[a]
-        for da in _digits(cand[a]):
-            for db in _digits(cand[b]):
+        for da in bits(cand[a]):
+            for db in bits(cand[b]):
                 if da == db and see:
                     continue
                 pair = (1 << (da - 1)) | (1 << (db - 1))
@@ -381,12 +380,8 @@ def aligned_pair_exclusion(board: Board) -> NamedStep | None:
                 allowed_a |= 1 << (da - 1)
                 allowed_b |= 1 << (db - 1)
         removes = tuple((c, d) for c, allowed in ((a, allowed_a), (b, allowed_b))
-                        for d in _digits(cand[c] & ~allowed))
+                        for d in bits(cand[c] & ~allowed))
         if removes:
             return NamedStep("Aligned Pair Exclusion", 6.2,
                              f"({_cells(geo, (a, b))}; {_cells(geo, sorted(common))})", removes)
     return None
-
-
-def _digits(mask: int) -> list[int]:
-    return [d for d in range(1, mask.bit_length() + 1) if mask >> (d - 1) & 1]

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from ..model.digits import bits
 from .board import Board
 from .named import NamedStep, _cells
 
@@ -103,7 +104,7 @@ def unique_rectangle(board: Board) -> NamedStep | None:
         for kind, removes, more in _ur_types(board, pair, cells):
             rating = round(base + more, 1)
             if removes and (best is None or (rating, kind) < best[:2]):
-                a, b = [d for d in range(1, geo.size + 1) if pair >> (d - 1) & 1]
+                a, b = bits(pair)
                 name = (f"Unique Rectangle type {kind}" if len(cells) == 4
                         else f"Unique Loop {len(cells)} type {kind}")
                 best = (rating, kind, NamedStep(name, rating,
@@ -114,11 +115,10 @@ def unique_rectangle(board: Board) -> NamedStep | None:
 def _ur_types(board: Board, pair: int, cells):
     """(type, removals, rating added) of each unique rectangle or loop hint on ``cells``."""
     geo, cand, placed = board.geo, board.cand, board.placed
-    digits = range(1, geo.size + 1)
     extras = [c for c in cells if cand[c] != pair]
     if len(extras) == 1:
         x = extras[0]
-        yield 1, tuple((x, d) for d in digits if pair & cand[x] & (1 << (d - 1))), 0.0
+        yield 1, tuple((x, d) for d in bits(pair & cand[x])), 0.0
         return
     extra = 0
     for c in extras:
@@ -164,8 +164,7 @@ def _type3(board: Board, pair: int, c1: int, c2: int, extra: int):
                     cells = {c for w in where for c in w}
                     if all(where) and len(cells) == degree:
                         hidden = sorted(cells - {c1, c2})
-                        removes = tuple((c, d) for c in hidden for d in range(1, n + 1)
-                                        if (cand[c] & ~keep) >> (d - 1) & 1)
+                        removes = tuple((c, d) for c in hidden for d in bits(cand[c] & ~keep))
                         yield 3, removes, (len(hidden) - 1) / 10
 
 
@@ -185,7 +184,7 @@ def _type3_naked(board: Board, house, c1: int, c2: int, extra: int, degree: int)
         if ((extra & cand[c1] & cand[c2]) | _or(cand, others)).bit_count() != degree:
             continue
         removes = tuple((c, d) for c in house if c not in group and c != c2 and not placed[c]
-                        for d in range(1, board.geo.size + 1) if (cand[c] & union) >> (d - 1) & 1)
+                        for d in bits(cand[c] & union))
         yield 3, removes, (degree - 1) / 10
 
 
@@ -216,8 +215,7 @@ def bug(board: Board) -> NamedStep | None:
             continue
         if len(odd) == 1:
             x = odd[0]
-            removes = tuple((x, e) for e in range(1, geo.size + 1)
-                            if e != d and cand[x] & (1 << (e - 1)))
+            removes = tuple((x, e) for e in bits(cand[x]) if e != d)
             return NamedStep("BUG type 1", 5.6, f"on {d} ({geo.cell_name(x)})", removes)
         seen = set.intersection(*(set(geo.peers[c]) for c in odd)) - set(odd)
         removes = tuple((c, d) for c in sorted(seen) if not placed[c] and cand[c] & bit)
