@@ -79,32 +79,40 @@ class _Links:
                         by_digit[low.bit_length()].append(c)
                         m ^= low
             self.places.append(by_digit)
+        self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
+        self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
 
     def on_to_off(self, p: _Node, y: bool) -> list[_Node]:
-        out = []
-        if y:
-            for d in bits(self.cand[p.cell]):
-                if d != p.digit:
-                    out.append(_Node(p.cell, d, False, p))
-        added = {p.cell}
-        for h in self.houses[p.cell]:
-            for c in self.places[h][p.digit]:
-                if c not in added:
-                    added.add(c)
-                    out.append(_Node(c, p.digit, False, p))
-        return out
+        key = (p.cell, p.digit, y)
+        targets = self.memo_off.get(key)
+        if targets is None:
+            targets = []
+            if y:
+                targets += [(p.cell, d) for d in bits(self.cand[p.cell]) if d != p.digit]
+            added = {p.cell}
+            for h in self.houses[p.cell]:
+                for c in self.places[h][p.digit]:
+                    if c not in added:
+                        added.add(c)
+                        targets.append((c, p.digit))
+            self.memo_off[key] = targets
+        return [_Node(c, d, False, p) for c, d in targets]
 
     def off_to_on(self, p: _Node, y: bool, x: bool) -> list[_Node]:
-        out = []
-        m = self.cand[p.cell]
-        if y and m.bit_count() == 2:
-            out.append(_Node(p.cell, (m & ~(1 << (p.digit - 1))).bit_length(), True, p))
-        if x:
-            for h in self.houses[p.cell]:
-                two = self.places[h][p.digit]
-                if len(two) == 2:
-                    out.append(_Node(two[0] if two[1] == p.cell else two[1], p.digit, True, p))
-        return out
+        key = (p.cell, p.digit, y, x)
+        targets = self.memo_on.get(key)
+        if targets is None:
+            targets = []
+            m = self.cand[p.cell]
+            if y and m.bit_count() == 2:
+                targets.append((p.cell, (m & ~(1 << (p.digit - 1))).bit_length()))
+            if x:
+                for h in self.houses[p.cell]:
+                    two = self.places[h][p.digit]
+                    if len(two) == 2:
+                        targets.append((two[0] if two[1] == p.cell else two[1], p.digit))
+            self.memo_on[key] = targets
+        return [_Node(c, d, True, p) for c, d in targets]
 
 
 def length_bonus(complexity: int) -> float:
