@@ -25,7 +25,9 @@ is not above 0, a limit that is no whole number, a box that is no pair)
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Union
+import itertools
+import os
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
 if TYPE_CHECKING:  # pragma: no cover
     from .cnf.formula import Formula
@@ -40,12 +42,13 @@ if TYPE_CHECKING:  # pragma: no cover
 
 from .version import __version__
 
-__all__ = ["read", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
+__all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
            "generate", "rate", "PuzzleLike", "__version__"]
 
-#: What a puzzle argument may be: text in any form the command line takes inline, a satdoku
-#: variant JSON document as a dict, or a grid or puzzle already made.
-PuzzleLike = Union[str, Mapping[str, Any], "Grid", "Puzzle"]
+#: What a puzzle argument may be: text in any form the command line takes inline, the name or
+#: path of a file holding one puzzle, a satdoku variant JSON document as a dict, or a grid or
+#: puzzle already made.
+PuzzleLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
 
 
 def _option_error(message: str) -> Exception:
@@ -121,10 +124,48 @@ def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
         return Puzzle(puzzle, "<grid>", 1, 1, alphabet=alphabet_for(puzzle.size))
     if isinstance(puzzle, Mapping):
         puzzle = _document(puzzle)
+    if _is_path(puzzle):
+        return _read_file(os.fspath(puzzle), box=_box(box), alphabet=alphabet,  # type: ignore[arg-type]
+                          ignore_unknown=ignore_unknown)
     if not isinstance(puzzle, str):
         raise PuzzleError(f"a puzzle is text, a dict, a Grid or a Puzzle, not "
                           f"{type(puzzle).__name__}")
     return read_puzzle(puzzle, box=_box(box), alphabet=alphabet, ignore_unknown=ignore_unknown)
+
+
+def _is_path(puzzle: object) -> bool:
+    """Whether ``puzzle`` names a file: a path, or one line of text that is a file's name."""
+    if isinstance(puzzle, os.PathLike):
+        return True
+    return isinstance(puzzle, str) and "\n" not in puzzle and os.path.isfile(puzzle)
+
+
+def _read_file(path: str, **reading: Any) -> Puzzle:
+    """The one puzzle of the file ``path`` (PuzzleError when it holds none or several)."""
+    from .errors import PuzzleError
+    found = list(itertools.islice(puzzles(path, **reading), 2))
+    if not found:
+        raise PuzzleError(f"{path}: holds no puzzle")
+    if len(found) > 1:
+        raise PuzzleError(f"{path}: holds more than one puzzle; satdoku.puzzles({path!r}) "
+                          f"reads them all")
+    if found[0].error is not None:
+        raise found[0].error
+    return found[0]
+
+
+def puzzles(*sources: str | os.PathLike[str], box: tuple[int, int] | None = None,
+            alphabet: str | None = None, ignore_unknown: bool = False) -> Iterator[Puzzle]:
+    """Every puzzle of ``sources`` (files, ``-`` for stdin, or puzzles written inline), in
+    order, as the command line reads them: a puzzle that cannot be read comes with its
+    ``error`` (file, line and cell) and the rest go on.
+
+    >>> [p.line for p in puzzles("puzzles/4x4.txt")]
+    [2]
+    """
+    from .io.inputs import iter_inputs
+    return iter_inputs([os.fspath(s) for s in sources], box=_box(box), alphabet=alphabet,
+                       ignore_unknown=ignore_unknown)
 
 
 def _grid(puzzle: Puzzle) -> Grid:
@@ -144,35 +185,54 @@ def parse(text: PuzzleLike, *, box: tuple[int, int] | None = None,
     return _grid(read(text, box=box, alphabet=alphabet))
 
 
-def solve(puzzle: PuzzleLike, *, solver: str = "sat", sat_solver: str | None = None,
-          encoding: str | None = None, timeout: float | None = None, limit: int = 1,
-          max_clauses: int | None = None) -> Result:
-    """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules
-    (``limit`` 2 or more counts); ``timeout`` seconds bound every stage, ``max_clauses`` the
-    formula (rules included).
+def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
+    """What the task of ``command`` makes of ``puzzle`` under ``options``: the library's
+    keywords are the command line's options (:mod:`satdoku.tasks.options` declares each once;
+    ``box``, ``alphabet`` and ``ignore_unknown`` say how to read ``puzzle``)."""
+    from .model.grid import check_givens
+    from .errors import PuzzleError
+    from .tasks import options as declared
+    reading = {k: options.pop(k) for k in ("box", "alphabet", "ignore_unknown") if k in options}
+    cls = getattr(declared, f"{command.capitalize()}Options")
+    made = declared.make_options(cls, command, options)
+    p = read(puzzle, **reading)
+    if p.source == "<grid>":  # a Grid made in code: its givens were never checked
+        try:
+            check_givens(_grid(p))
+        except PuzzleError as error:
+            from dataclasses import replace
+            p = replace(p, error=error)
+    if getattr(made, "portfolio", False):
+        from .tasks.solvers import racing
+        made, _ = racing(made, 0, scheduler=None, single=lambda: True)
+    with made.make() as task:
+        return task.run(p).result
+
+
+def solve(puzzle: PuzzleLike, **options: Any) -> Result:
+    """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules. The
+    options are ``satdoku solve``'s (:class:`~satdoku.tasks.options.SolveOptions`):
+    ``solver``, ``sat_solver``, ``encoding``, ``amo``, ``max_clauses``, ``timeout`` (seconds
+    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, and ``box``,
+    ``alphabet``, ``ignore_unknown`` to read it.
 
     >>> solve("1.3..4.2.34.4.23").solution.cells[:4]
     (1, 2, 3, 4)
     """
-    from .tasks.solvers import make_solver, solve as solve_with
-    p = read(puzzle)
-    seconds, limit = _seconds(timeout), _whole("limit", limit, 1)
-    with make_solver(solver, sat_solver=sat_solver, encoding=encoding,
-                     max_clauses=_clause_limit(max_clauses)) as s:
-        return solve_with(s, _grid(p), limit=limit, timeout=seconds, constraints=p.constraints)
+    result: Result = _answer("solve", puzzle, options)
+    return result
 
 
-def count(puzzle: PuzzleLike, *, limit: int = 2, solver: str = "sat",
-          sat_solver: str | None = None, encoding: str | None = None,
-          timeout: float | None = None, max_clauses: int | None = None) -> Result:
-    """:func:`solve` counting up to ``limit``: status ``unique``, ``multiple`` (``count``) or
-    ``unsolvable``.
+def count(puzzle: PuzzleLike, **options: Any) -> Result:
+    """:func:`solve` counting up to ``limit`` (2 by default): status ``unique``, ``multiple``
+    (``count``) or ``unsolvable``. The options are ``satdoku count``'s
+    (:class:`~satdoku.tasks.options.CountOptions`).
 
     >>> count("1...............", limit=10).status
     'multiple'
     """
-    return solve(puzzle, limit=limit, solver=solver, sat_solver=sat_solver, encoding=encoding,
-                 timeout=timeout, max_clauses=max_clauses)
+    result: Result = _answer("count", puzzle, options)
+    return result
 
 
 def encode(puzzle: PuzzleLike, encoding: str | None = None, *, amo: str | None = None,
@@ -206,69 +266,53 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
     return decode_solution(model, grid, formula, constraints=p.constraints)
 
 
-def explain(puzzle: PuzzleLike, *, sat_solver: str | None = None, encoding: str | None = None,
-            amo: str | None = None, timeout: float | None = None,
-            max_clauses: int | None = None, redundant: bool = False,
-            steps: bool = False) -> Explanation:
+def explain(puzzle: PuzzleLike, **options: Any) -> Explanation:
     """Why ``puzzle`` is unsolvable (a minimal core of givens and rules), ambiguous or what it
-    takes (``steps``: the human techniques that solve it; ``redundant``: which givens could
-    go).
+    takes. The options are ``satdoku explain``'s
+    (:class:`~satdoku.tasks.options.ExplainOptions`): ``steps`` (the human techniques that
+    solve it, at most ``max_rules`` rules a step), ``redundant`` (which givens could go),
+    ``fix`` and ``fix_rules``, and the SAT options and ``timeout``.
 
     >>> explain("123." "...4" "...." "....").status
     'unsolvable'
     """
-    from .tasks.explain import explain as explain_grid
-    p = read(puzzle)
-    return explain_grid(_grid(p), sat_solver=sat_solver, encoding=encoding, amo=amo,
-                        timeout=_seconds(timeout), max_clauses=_clause_limit(max_clauses),
-                        constraints=p.constraints, redundant=redundant, steps=steps,
-                        alphabet=p.alphabet)
+    result: Explanation = _answer("explain", puzzle, options)
+    return result
 
 
-def candidates(puzzle: PuzzleLike, *, sat_solver: str | None = None,
-               timeout: float | None = None) -> Candidates:
+def candidates(puzzle: PuzzleLike, **options: Any) -> Candidates:
     """The true candidates of every empty cell of ``puzzle``: the digits some solution puts
-    there.
+    there. The options are ``satdoku candidates``'s
+    (:class:`~satdoku.tasks.options.CandidatesOptions`).
 
     >>> candidates("1..." "...." "...." "...1").digits[1]
     [2, 3, 4]
     """
-    from .deadline import Deadline
-    from .tasks.candidates import true_candidates
-    p = read(puzzle)
-    return true_candidates(_grid(p), constraints=p.constraints, sat_solver=sat_solver,
-                           deadline=Deadline(_seconds(timeout)))
+    result: Candidates = _answer("candidates", puzzle, options)
+    return result
 
 
-def generate(box: tuple[int, int] = (3, 3), *, seed: int = 0, symmetry: str = "none",
-             minimal: bool = False, max_clues: int | None = None,
-             sat_solver: str | None = None, encoding: str | None = None, attempts: int = 1000,
-             difficulty: str | None = None) -> Generated:
-    """One puzzle with exactly one solution (:class:`satdoku.tasks.generate.Generator`
-    explains the options).
+def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
+    """One puzzle with exactly one solution. The options are ``satdoku generate``'s
+    (:class:`~satdoku.tasks.options.GenerateOptions`): ``box`` (3x3 by default), ``seed``
+    (None: a random one), ``symmetry``, ``minimal``, ``max_clues``, ``attempts``,
+    ``difficulty``, ``alphabet``, ``rules`` (a variant puzzle whose grid and rules it keeps),
+    the SAT options and ``timeout``.
 
     >>> generate((2, 2), seed=1).puzzle.size
     4
     """
-    from .model.geometry import geometry
-    from .tasks.generate import Generator
-    rows, cols = _box(box) or (3, 3)
-    with Generator(geometry(rows, cols), seed=_whole("seed", seed, 0), symmetry=symmetry,
-                   minimal=minimal, max_clues=max_clues, sat_solver=sat_solver,
-                   encoding=encoding, attempts=_whole("attempts", attempts, 1),
-                   difficulty=difficulty) as generator:
-        return generator.generate()
+    from .tasks import options as declared
+    if box is not None:
+        options["box"] = box
+    made = declared.make_options(declared.GenerateOptions, "generate", options)
+    with made.make() as generator:
+        result: Generated = generator.generate()
+        return result
 
 
-def rate(puzzle: PuzzleLike, *, sat_solver: str | None = None, timeout: float | None = None,
-         encoding: str | None = None, amo: str | None = None,
-         max_clauses: int | None = None) -> Rating:
-    """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` under its rules."""
-    from .tasks.rate import Rater
-    p = read(puzzle)
-    rater = Rater(sat_solver, _seconds(timeout), encoding=encoding, amo=amo,
-                  max_clauses=_clause_limit(max_clauses))
-    try:
-        return rater.rate(_grid(p), constraints=p.constraints)
-    finally:
-        rater.close()
+def rate(puzzle: PuzzleLike, **options: Any) -> Rating:
+    """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` under its rules. The
+    options are ``satdoku rate``'s (:class:`~satdoku.tasks.options.RateOptions`)."""
+    result: Rating = _answer("rate", puzzle, options)
+    return result

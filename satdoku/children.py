@@ -31,10 +31,14 @@ def worker_count(jobs: int) -> int:
     return min(jobs or cores, cores)
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """End this worker when the parent process ends, however it ends (SIGKILL included):
-    Linux's parent-death signal where there is one, and a thread that notices a new parent."""
-    parent = os.getppid()
+    Linux's parent-death signal where there is one, and a thread that notices a new parent.
+
+    ``parent`` is the parent's pid as the parent saw it before starting this worker: a parent
+    killed before the worker got here is then noticed too (``os.getppid()`` would already
+    name the new parent, init or a subreaper, and the worker would live on)."""
+    parent = os.getppid() if parent is None else parent
     try:
         import ctypes
         libc = ctypes.CDLL(None, use_errno=True)

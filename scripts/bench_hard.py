@@ -39,7 +39,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from satdoku.run.stream import stream  # noqa: E402
-from satdoku.tasks.solvers import SolveOptions  # noqa: E402
+from satdoku.tasks.solvers import search_options  # noqa: E402
 from satdoku.deadline import Deadline  # noqa: E402
 from satdoku.io.text import read_puzzles  # noqa: E402
 from satdoku.sat.portfolio import PortfolioSolver, parse_config  # noqa: E402
@@ -111,9 +111,9 @@ def run_configs(args: argparse.Namespace) -> None:
 
 
 def run_file(args: argparse.Namespace) -> None:
-    options = SolveOptions(sat_solver=args.sat_solver, encoding=args.encoding, limit=args.limit,
-                           timeout=args.timeout, incremental=not args.fresh,
-                           portfolio=args.portfolio)
+    fresh = {"fresh": True} if args.fresh else {}
+    options = search_options(args.limit, sat_solver=args.sat_solver, encoding=args.encoding,
+                             timeout=args.timeout, racers=args.portfolio, stats=True, **fresh)
     puzzles = _puzzles(args.file, args.first, args.only)
     start = time.perf_counter()
     cpu0 = sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,

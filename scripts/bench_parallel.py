@@ -46,9 +46,9 @@ def _child(args: argparse.Namespace) -> None:
     sys.path.insert(0, str(ROOT))
     from satdoku.io.inputs import iter_inputs
     from satdoku.run.stream import stream
-    from satdoku.tasks.solvers import SolveOptions
+    from satdoku.tasks.solvers import search_options
 
-    options = SolveOptions(limit=1 if args.tasks == "solve" else 2, stats=False)
+    options = search_options(1 if args.tasks == "solve" else 2)
     puzzles = iter_inputs([args.child])
     start = time.perf_counter()
     outcomes = stream(puzzles, options, jobs=args.jobs[0], chunk_size=args.chunk_size)

@@ -110,3 +110,26 @@ def run_cli(*args, input=None):
 @pytest.fixture
 def run():
     return run_cli
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds process ``pid`` has used so far (Linux /proc); 0.0 once gone."""
+    import os
+    try:
+        with open(f"/proc/{pid}/stat") as fp:
+            fields = fp.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def wait_for_cpu(proc, seconds: float, deadline: float = 60.0) -> None:
+    """Wait until ``proc`` (a Popen) has used ``seconds`` of CPU: past its start-up and into
+    its work however loaded the machine is, where a sleep of wall time is a race. Fails the
+    test if the process ends first or ``deadline`` wall seconds pass."""
+    import time
+    end = time.monotonic() + deadline
+    while cpu_seconds(proc.pid) < seconds:
+        assert proc.poll() is None, f"the process ended (exit {proc.returncode}) too soon"
+        assert time.monotonic() < end, f"{seconds} s of CPU not used in {deadline} s"
+        time.sleep(0.02)

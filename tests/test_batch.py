@@ -8,7 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from conftest import PUZZLES, SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL
 from satdoku.run.stream import run_here, stream
-from satdoku.tasks.solvers import SolveOptions, SolveTask
+from satdoku.tasks.solvers import SolveOptions, SolveTask, search_options
 from satdoku.io.lines import LineSplitter, parse_chunk
 from satdoku.io.text import parse_puzzles
 from satdoku.io.inputs import iter_inputs
@@ -40,7 +40,7 @@ def summary(outcomes):
 
 
 def test_bad_puzzles_come_out_in_place():
-    got = summary(run_here(puzzles(), SolveOptions(limit=2)))
+    got = summary(run_here(puzzles(), search_options(limit=2)))
     assert [s[1] for s in got] == ["unique", "unique", "invalid", "multiple", "unique",
                                    "invalid", "multiple"]
     assert got[2][3] == "r1c2: 1 repeats the given at r1c1"
@@ -49,7 +49,7 @@ def test_bad_puzzles_come_out_in_place():
 
 @pytest.mark.parametrize("limit", [1, 2])
 def test_two_jobs_match_one(limit):
-    options = SolveOptions(limit=limit)
+    options = search_options(limit=limit)
     expected = summary(run_here(puzzles(3), options))
     assert summary(stream(puzzles(3), options, jobs=2, chunk_size=2)) == expected
     assert summary(stream(puzzles(3), options, jobs=0, chunk_size=3)) == expected
@@ -88,7 +88,7 @@ def test_the_time_limit_counts_from_reading():
 
 def test_dask_local_cluster():
     pytest.importorskip("dask.distributed")
-    options = SolveOptions(limit=2)
+    options = search_options(limit=2)
     expected = summary(run_here(puzzles(2), options))
     assert summary(stream(puzzles(2), options, scheduler="local", chunk_size=3)) == expected
 
@@ -189,7 +189,7 @@ def _full_summary(outcomes):
 @pytest.mark.parametrize("chunk_size", [1, 3, 256])
 def test_workers_parse_what_one_job_parses(tmp_path, chunk_size):
     args = _files(tmp_path)
-    options = SolveOptions(limit=2)
+    options = search_options(limit=2)
     expected = _full_summary(stream(iter_inputs(args), options))
     got = _full_summary(stream(iter_inputs(args), options, jobs=2, chunk_size=chunk_size))
     assert got == expected
@@ -214,13 +214,13 @@ def test_a_single_puzzle_is_counted_as_always_batches_steer():
     # one puzzle alone, and the library's solver, find the same two solutions as ever.
     from satdoku.sat.solver import SatSolver
     hard = parse_puzzles([SAMPLE_HARD])
-    alone = next(run_here(hard, SolveOptions(limit=2))).result
+    alone = next(run_here(hard, search_options(limit=2))).result
     with SatSolver() as s:
         library = s.solve(next(parse_puzzles([SAMPLE_HARD])).grid, limit=2)
         assert not s.steer
     assert (alone.solution, alone.second) == (library.solution, library.second)
     assert len(alone.solution.differences(alone.second)) == 6  # docs/commands.md shows them
-    batch = SolveTask(SolveOptions(limit=2))
+    batch = SolveTask(search_options(limit=2))
     try:
         assert batch.solver.steer
     finally:
@@ -230,7 +230,7 @@ def test_a_single_puzzle_is_counted_as_always_batches_steer():
 def test_variant_files_are_parsed_here_and_solved_in_workers(tmp_path):
     variants = sorted(str(p) for p in (PUZZLES / "variants").glob("*.json"))[:4]
     args = variants + [str(PUZZLES / "9x9.txt"), str(PUZZLES / "variants" / "159-arrows.txt")]
-    options = SolveOptions(limit=2)
+    options = search_options(limit=2)
     expected = _full_summary(stream(iter_inputs(args), options))
     got = _full_summary(stream(iter_inputs(args), options, jobs=2, chunk_size=2))
     assert got == expected and len(expected) >= 8

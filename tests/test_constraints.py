@@ -3,9 +3,11 @@ force, on a test puzzle per constraint type and on every 4x4 grid."""
 
 import doctest
 import importlib
+import inspect
 import itertools
 import pkgutil
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -421,16 +423,35 @@ def test_json_round_trip(constraint, geo, siblings):
     assert constraint.describe(geo)
 
 
-@pytest.mark.parametrize("constraint, geo, siblings", ALL, ids=lambda x: getattr(x, "type", ""))
-def test_declared_fields_read_and_write_what_each_class_does(constraint, geo, siblings):
-    """The declaration (fields) is the one source: the generic reader and writer agree with
-    classes that still have their own (killer.py's, declared in killer_fields.py)."""
-    cls = type(constraint)
-    data = constraint.to_json(geo)
-    assert {"type": cls.type, **C.Constraint._json_fields(constraint, geo)} == \
-        {k: v for k, v in data.items() if k != "label"}
-    generic = C.Constraint.from_json.__func__(cls, data, geo)
-    assert generic.bind(siblings) == constraint
+@pytest.mark.parametrize("kind", sorted(C.CONSTRAINTS))
+def test_every_rule_is_read_and_written_by_its_declared_fields_alone(kind):
+    """One reader: no rule class has its own from_json, to_json or _json_fields; the fields
+    are declared in the body of the class or of the base class it takes them from."""
+    cls = C.CONSTRAINTS[kind]
+    for name in ("from_json", "to_json", "_json_fields"):
+        assert not any(name in k.__dict__ for k in cls.__mro__ if k is not C.Constraint), name
+    owner = next(k for k in cls.__mro__ if "fields" in k.__dict__)
+    source = inspect.getsource(owner)
+    assert owner is C.Constraint or re.search(r"^    fields = ", source, re.M), owner
+
+
+def test_a_class_that_sets_type_registers_itself_once():
+    before = dict(C.CONSTRAINTS)
+    try:
+        class Dummy(C.Constraint):
+            """``dummy-rule``: for the test."""
+            type = "dummy-rule"
+
+        class Internal(C.Constraint, register=False):
+            type = "internal-rule"
+
+        assert C.CONSTRAINTS["dummy-rule"] is Dummy and "internal-rule" not in C.CONSTRAINTS
+        with pytest.raises(ValueError, match="'dummy-rule' of Again is taken by Dummy"):
+            class Again(C.Constraint):
+                type = "dummy-rule"
+    finally:
+        C.CONSTRAINTS.clear()
+        C.CONSTRAINTS.update(before)
 
 
 def test_negative_constraints_must_be_bound():

@@ -11,14 +11,19 @@ from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid, is_solution
 from satdoku.tasks.solvers import SOLVERS, make_solver, solve
 
-# Every solver; SAT with every encoding, and both ways of keeping time (interrupt, budgets).
+# Every solver; SAT with every encoding, and both ways of keeping time (interrupt, budgets);
+# CaDiCaL also with its fast path (the engine kept ready, the batch pass) turned off.
 CONFIGS = [("native", None, None)] + [
     ("sat", sat_solver, encoding) for encoding in ENCODINGS
-    for sat_solver in ("cadical195", "minisat22")]
+    for sat_solver in ("cadical195", "minisat22")] + [
+    ("sat", "cadical195/slow", encoding) for encoding in ENCODINGS]
 
 
 def _solver(config):
     method, sat_solver, encoding = config
+    if sat_solver and sat_solver.endswith("/slow"):
+        from satdoku.sat.config import SatConfig
+        return SatConfig(sat_solver.split("/")[0], encoding).solver(fast=False)
     return make_solver(method, sat_solver=sat_solver, encoding=encoding)
 
 
@@ -71,8 +76,14 @@ def test_every_solver_is_covered():
 def test_same_answer(config, case):
     with _solver(config) as s:
         result = checked(s, case)
+        again = checked(s, case)  # the second puzzle of a geometry: the fast path, where on
+        method, sat_solver, encoding = config
+        if method == "sat" and encoding != "reduced" and sat_solver == "cadical195":
+            assert s.fast_answers == 1
+        elif sat_solver and sat_solver.endswith("/slow"):
+            assert s.fast_answers == 0
     if case in ("solved", "unique"):
-        assert format_grid(result.solution) == SMALL_SOLUTION
+        assert format_grid(result.solution) == format_grid(again.solution) == SMALL_SOLUTION
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "/".join(filter(None, c)))
@@ -110,6 +121,7 @@ def test_timeout_while_counting(config):
                          ids=lambda c: "/".join(filter(None, c)))
 def test_refused(config):
     method, sat_solver, encoding = config
+    sat_solver = sat_solver.split("/")[0]
     with make_solver(method, sat_solver=sat_solver, encoding=encoding, max_clauses=10) as s:
         result = solve(s, parse_puzzle(EMPTY_4X4).grid, limit=2)
     assert (result.status, result.solution, result.count) == ("refused", None, None)

@@ -29,7 +29,7 @@ def rules_of(document: dict) -> list[str]:
 
 def solution_of(document: dict):
     puzzle = read_variant(document)
-    result = satdoku.solve(puzzle, limit=2)
+    result = satdoku.count(puzzle)
     assert result.status == "unique", result.status
     return result.solution.cells
 

@@ -33,7 +33,7 @@ def test_retired_rules_are_dropped_by_a_rebuild():
         assert rebuilt >= 1
 
 
-class _Endless(Constraint):
+class _Endless(Constraint, register=False):
     """A rule whose encoding never ends (as a hostile long sum once did)."""
 
     type = "endless"

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from conftest import PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, needs_shared
+from conftest import PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, needs_shared, wait_for_cpu
 
 TIME_LIMIT = 30  # seconds any single case may take, a generous bound on a loaded machine
 
@@ -165,11 +165,13 @@ def test_a_tiny_time_limit_times_out_on_every_solver():
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_keeps_the_results_and_leaves_no_temporary_file(tmp_path, sig):
     out = tmp_path / "out.txt"
+    # SIGINT as at a terminal: a background job (``pytest &``) starts its children with it
+    # ignored, and an ignored SIGINT stays ignored (test_an_ignored_interrupt_stays_ignored).
     proc = subprocess.Popen([sys.executable, "-m", "satdoku", "count", SMALL, "." * 256,
                              "--limit", "1000000000", "--format", "line", "-o", out],
-                            stderr=subprocess.PIPE, text=True)
+                            stderr=subprocess.PIPE, text=True, preexec_fn=_default_sigint)
     try:
-        time.sleep(1.5)
+        wait_for_cpu(proc, 1.0)  # the 4x4 is done (~0.3 s of CPU) and the 16x16 under way
         proc.send_signal(sig)
         err = proc.communicate(timeout=TIME_LIMIT)[1]
     finally:
@@ -183,7 +185,7 @@ def test_a_killed_run_leaves_a_temporary_the_next_run_removes(tmp_path):
     out = tmp_path / "out.txt"
     proc = subprocess.Popen([sys.executable, "-m", "satdoku", "count", "." * 256,
                              "--limit", "1000000000", "-o", out])
-    time.sleep(1.5)
+    wait_for_cpu(proc, 1.0)  # the temporary is made before the counting starts
     proc.kill()
     proc.wait()
     left = os.listdir(tmp_path)
@@ -214,6 +216,10 @@ def test_workers_die_with_their_parent():
     assert not alive
 
 
+def _default_sigint():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _children(pid):
     try:
         with open(f"/proc/{pid}/task/{pid}/children") as fp:
@@ -235,7 +241,7 @@ def test_an_ignored_interrupt_stays_ignored():
                              "--limit", "3000", "--format", "line"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
-    time.sleep(1.0)
+    wait_for_cpu(proc, 0.6)
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=TIME_LIMIT)
     assert proc.returncode == 0 and err == ""

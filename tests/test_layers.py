@@ -13,7 +13,7 @@ PACKAGE = ROOT / "satdoku"
 
 #: The layers, lowest first; a module may import its own layer and those below it.
 LAYERS = (
-    ("errors", "deadline", "budget", "children", "version"),
+    ("errors", "deadline", "budget", "children", "closing", "version"),
     ("model",),
     ("rules",),
     ("io",),

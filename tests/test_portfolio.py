@@ -9,7 +9,7 @@ import pytest
 
 from conftest import ROOT, SMALL, SMALL_SOLUTION
 from satdoku.run.stream import stream
-from satdoku.tasks.solvers import SolveOptions
+from satdoku.tasks.solvers import CountOptions
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError
 from satdoku.io.text import format_grid, parse_puzzle, parse_puzzles
@@ -148,7 +148,7 @@ def test_batch_option_and_single_puzzle_rule():
     assert one and len(list(again)) == 1
     many, again = single_puzzle(parse_puzzles([SMALL, SMALL, SMALL]))
     assert not many and len(list(again)) == 3
-    outcomes = list(stream(parse_puzzles([SMALL]), SolveOptions(limit=2, portfolio=2)))
+    outcomes = list(stream(parse_puzzles([SMALL]), CountOptions(racers=2)))
     assert outcomes[0].result.status == "unique"
     assert outcomes[0].result.solver.startswith("portfolio:")
 

@@ -14,7 +14,7 @@ from satdoku.model.puzzle import Puzzle
 from satdoku.sat.levels import Levels
 from satdoku.sat.sliced import settle
 from satdoku.tasks.generate import pattern_grid
-from satdoku.tasks.solvers import SETTLE_MIN_PUZZLES, SolveOptions
+from satdoku.tasks.solvers import SETTLE_MIN_PUZZLES, SolveOptions, search_options
 from test_levels import LOCKED, PROBED, SINGLES
 
 
@@ -97,7 +97,7 @@ def _puzzles(texts):
 @pytest.mark.parametrize("limit", [1, 2])
 def test_a_batch_answers_as_one_puzzle_at_a_time(limit):
     texts = (BATCH * 2)[:max(SETTLE_MIN_PUZZLES, len(BATCH))]
-    task, alone = SolveOptions(limit=limit).make(), SolveOptions(limit=limit).make()
+    task, alone = search_options(limit=limit).make(), search_options(limit=limit).make()
     settled = []
     real = task.solver.settle
 
@@ -137,7 +137,7 @@ def test_hard_batches_stop_the_pre_pass_and_options_that_need_none():
     finally:
         task.close()
     for options in (SolveOptions(timeout=5), SolveOptions(check=True),
-                    SolveOptions(incremental=False), SolveOptions(solver="native")):
+                    SolveOptions(fresh=True), SolveOptions(solver="native")):
         task = options.make()
         assert task.batch == 1
         task.close()

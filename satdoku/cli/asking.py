@@ -12,12 +12,11 @@ import click
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
-from .options import (ASKING_DEFAULT, PICTURE_FORMATS, alphabet_callback, box_callback, color,
-                      clause_limit, encoding_option, inputs_argument, jobs_option, labels,
-                      max_clauses_option, output_options, puzzle_options, sat_options,
-                      sat_solver_option, timeout_option)
+from ..tasks.options import (CandidatesOptions, ExplainOptions, GenerateOptions,
+                             RateOptions)
+from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
+                      output_options, puzzle_options, task_options)
 from .session import Progress, Session, puzzles_of, show
-from .solving import check_time_limit
 
 __all__ = ["COMMANDS"]
 
@@ -33,28 +32,12 @@ def _answered(outcome: Outcome) -> int:
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_options("explain", ASKING_DEFAULT)
-@timeout_option
+@task_options(ExplainOptions, "explain")
 @jobs_option
 @output_options(PICTURE_FORMATS)
-@click.option("--redundant", is_flag=True,
-              help="For a unique puzzle, also say which givens and rules it could do without.")
-@click.option("--steps", is_flag=True,
-              help="For a unique puzzle (classic or variant), also the steps a person could "
-                   "follow, each with the fewest facts that force it; one step a line.")
-@click.option("--max-rules", type=click.IntRange(min=0), default=None, metavar="N",
-              help="With --steps: a step combines at most N rules; where none does, the path "
-                   "guesses, and says where (default: any number).")
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --format svg: draw step N of the path (implies --steps).")
-@click.option("--fix", is_flag=True,
-              help="Several solutions: the givens that would make it unique, ranked; none: "
-                   "which given or rule to remove.")
-@click.option("--fix-rules", metavar="FILE", default=None,
-              help="With --fix: candidate rules (the rules of a variant puzzle in FILE), each "
-                   "tried added to the puzzle and ranked like the givens.")
-def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-            output, force, redundant, steps, max_rules, step_number, fix, fix_rules):
+def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
     """Say why each puzzle is unsolvable, ambiguous or what it takes.
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
@@ -64,41 +47,24 @@ def explain(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeo
     """
     from ..output.asking import ExplanationReport
     from ..run.stream import stream
-    from ..tasks.explain import ExplainOptions
-    check_time_limit(sat_solver, timeout)
-    if step_number is not None and fmt != "svg":
-        raise click.UsageError("--step N picks the step that --format svg draws")
-    if max_rules is not None and not (steps or step_number):
-        raise click.UsageError("--max-rules bounds the steps of --steps")
-    candidates = ()
-    if fix_rules is not None:
-        if not fix:
-            raise click.UsageError("--fix-rules gives the candidate rules of --fix")
-        from .session import one_puzzle
-        candidates = one_puzzle(fix_rules, None, alphabet).constraints
-        if not candidates:
-            raise click.UsageError(f"{fix_rules}: holds no rules to try")
-    options = ExplainOptions(sat_solver, encoding, amo, timeout, clause_limit(max_clauses),
-                             redundant, steps or step_number is not None, max_rules, fix,
-                             candidates)
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         ExplanationReport(fmt, color=color(output), step=step_number), output, force,
-         "explaining", _answered)
+    if step_number is not None:
+        if fmt != "svg":
+            raise click.UsageError("--step N picks the step that --format svg draws")
+        values["steps"] = True
+    options = make_options(ExplainOptions, values)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs),
+         ExplanationReport(fmt, color=paint, step=step_number), output, force, "explaining",
+         _answered)
 
 
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_solver_option("candidates")
-@max_clauses_option
-@timeout_option
+@task_options(CandidatesOptions, "candidates")
 @jobs_option
 @output_options()
-@click.option("--counts", type=click.IntRange(min=1), default=None, metavar="N",
-              help="For each empty cell and digit, how many solutions put the digit there, up "
-                   "to N.")
-def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fmt, output,
-               force, counts):
+def candidates(inputs, reading, jobs, fmt, output, force, paint, **values):
     """The true candidates of each empty cell: the digits some solution puts there.
 
     Found with SAT (each open digit assumed in turn), for classic and variant puzzles; the
@@ -107,32 +73,27 @@ def candidates(inputs, box, alphabet, sat_solver, max_clauses, timeout, jobs, fm
     """
     from ..output.asking import CandidatesReport
     from ..run.stream import stream
-    from ..tasks.candidates import CandidatesOptions
-    check_time_limit(sat_solver, timeout)
-    options = CandidatesOptions(sat_solver, timeout, clause_limit(max_clauses), counts)
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         CandidatesReport(fmt), output, force, "candidates", _answered)
+    options = make_options(CandidatesOptions, values)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs), CandidatesReport(fmt), output, force,
+         "candidates", _answered)
 
 
 @click.command()
 @inputs_argument
 @puzzle_options
-@sat_options("rate", ASKING_DEFAULT)
-@timeout_option
+@task_options(RateOptions, "rate")
 @jobs_option
 @output_options()
-def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, jobs, fmt,
-         output, force):
+def rate(inputs, reading, jobs, fmt, output, force, paint, **values):
     """Score how hard each puzzle is: a classic one from the techniques it takes, native
     guesses and SAT conflicts; a variant one, on the same scale, from its steps (the rules its
     hardest step combines; see 'explain --steps'). With several puzzles a summary goes to
     stderr. Only a puzzle with one solution has a difficulty; several is an answer (exit 0)."""
     from ..output.asking import RatingReport
     from ..run.stream import stream
-    from ..tasks.rate import RateOptions, summarize
-    check_time_limit(sat_solver, timeout)
-    options = RateOptions(sat_solver, timeout, encoding, amo,
-                          clause_limit(max_clauses))
+    from ..tasks.rate import summarize
+    options = make_options(RateOptions, values)
 
     def code_of(outcome: Outcome) -> int:  # several solutions is an answer (no difficulty)
         rating = outcome.result
@@ -142,80 +103,38 @@ def rate(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout,
         result = summarize(o.result for o in outcomes)
         return result.text if result.rated > 1 else None
 
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         RatingReport(fmt), output, force, "rating", code_of, summary)
+    puzzles = puzzles_of(inputs, reading)
+    show(puzzles, stream(puzzles, options, jobs=jobs), RatingReport(fmt), output, force,
+         "rating", code_of, summary)
 
 
 @click.command()
-@click.option("--box", metavar="RxC", callback=box_callback, default="3x3", show_default=True,
-              help="Box shape: 2x2, 2x3, 3x3, 4x4, 5x5, ...")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
               help="How many puzzles.")
-@click.option("--seed", type=int, default=None,
-              help="The same seed gives the same puzzles (default: a random seed, shown on "
-                   "stderr).")
-@click.option("--symmetry", type=click.Choice(["none", "rotate180", "rotate90", "mirror"]),
-              default="none", show_default=True, help="Symmetry of the pattern of givens.")
-@click.option("--minimal", is_flag=True,
-              help="Only puzzles proven minimal: no given can go without losing uniqueness.")
-@click.option("--max-clues", type=click.IntRange(min=0), default=None, metavar="M",
-              help="Only puzzles with at most M givens.")
-@click.option("--attempts", type=click.IntRange(min=1), default=1000, show_default=True,
-              help="Complete grids to try per puzzle before giving up.")
-@sat_solver_option("generate")
-@encoding_option(default_text=ASKING_DEFAULT)
-@click.option("--difficulty", type=click.Choice([name for _, name in labels()]),
-              default=None, help="Only puzzles that 'satdoku rate' labels so.")
-@click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
-              help="Symbols for digits 1..N in order.")
-@click.option("--rules", "rules_file", metavar="FILE", default=None,
-              help="A variant puzzle (satdoku JSON, an f-puzzles file...) whose grid and rules "
-                   "every puzzle keeps; its givens stay too. With --format line each puzzle is "
-                   "a satdoku JSON line.")
-@timeout_option
-@max_clauses_option
+@task_options(GenerateOptions, "generate")
 @output_options(PICTURE_FORMATS)
-def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solver, encoding,
-             difficulty, alphabet, rules_file, timeout, max_clauses, fmt, output, force):
+def generate(count, fmt, output, force, paint, **values):
     """Make puzzles with exactly one solution (proven by SAT), dug from random grids, or
     from random solutions of a rule set (--rules)."""
     import random
-    from ..model.alphabet import Alphabet, check_alphabet
-    from ..model.geometry import geometry
+    from ..model.alphabet import Alphabet
     from ..output.asking import GeneratedReport
-    from ..tasks.generate import Generator
     from .session import PICTURES_NEED_A_FOLDER, picture_folder
-    check_time_limit(sat_solver, timeout)
     if fmt == "svg" and count > 1 and picture_folder(output) is None:
         raise click.UsageError(PICTURES_NEED_A_FOLDER)  # before any puzzle is made
-    ctx = click.get_current_context()
-    rules, givens = (), None
-    try:
-        if rules_file is not None:
-            if ctx.get_parameter_source("box").name != "DEFAULT":
-                raise click.UsageError("--rules gives the grid; drop --box")
-            from .session import one_puzzle
-            model = one_puzzle(rules_file, None, alphabet)
-            geo, rules, givens = model.grid.geometry, model.constraints, model.grid
-        else:
-            geo = geometry(*box)
-        symbols = check_alphabet(alphabet, geo.size) if alphabet else None
-    except ValueError as error:
-        raise click.UsageError(str(error)) from None
+    options = make_options(GenerateOptions, values)
+    seed = options.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
         click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
-    report = GeneratedReport(fmt, alphabet=symbols if isinstance(symbols, Alphabet) else None,
-                             color=color(output))
+    symbols = Alphabet(options.alphabet) if options.alphabet else None
+    report = GeneratedReport(fmt, alphabet=symbols, color=paint)
     progress = Progress(count if count > 1 else None, "generating")
 
     def body(session: Session) -> None:
         session.write(report.header())
         tried = 0
-        with Generator(geo, seed=seed, symmetry=symmetry, minimal=minimal, max_clues=max_clues,
-                       sat_solver=sat_solver, encoding=encoding, attempts=attempts,
-                       difficulty=difficulty, constraints=rules, givens=givens,
-                       timeout=timeout, max_clauses=max_clauses) as gen:
+        with options.make(seed) as gen:
             for made in range(count):
                 try:
                     puzzle = gen.generate()
@@ -231,9 +150,9 @@ def generate(box, count, seed, symmetry, minimal, max_clues, attempts, sat_solve
                     session.result(report.format(puzzle), (), EXIT_OK)
                 session.out.flush()
                 progress.update(made + 1)
-        if difficulty:
-            session.note(f"{count} {difficulty} puzzle{'s' if count > 1 else ''} from "
-                         f"{tried} grids")
+        if options.difficulty:
+            session.note(f"{count} {options.difficulty} puzzle{'s' if count > 1 else ''} "
+                         f"from {tried} grids")
 
     Session(output, force, progress=progress, pictures=fmt == "svg").run(body)
 

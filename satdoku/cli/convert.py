@@ -66,7 +66,7 @@ def _pictures(items):
 @click.option("--lossy", is_flag=True,
               help="Write what the target can hold and name the rest on stderr (default: "
                    "such a puzzle is not converted).")
-def convert(inputs, box, alphabet, fmt, output, force, lossy):
+def convert(inputs, reading, fmt, output, force, lossy):
     """Convert puzzles: satdoku JSON, f-puzzles (string, link, JSON), SudokuPad link, svg.
 
     Reads what every command reads; --format says what to write: json (satdoku variant
@@ -77,14 +77,15 @@ def convert(inputs, box, alphabet, fmt, output, force, lossy):
     """
     from ..tasks.convert import convert_all
     target = "json" if fmt == "svg" else fmt
-    items = convert_all(puzzles_of(inputs, box, alphabet), target, lossy=lossy or fmt == "svg")
+    puzzles = puzzles_of(inputs, reading)
+    items = convert_all(puzzles, target, lossy=lossy or fmt == "svg")
     if fmt == "svg":
         items = _pictures(items)
 
     def code_of(item) -> int:
         return EXIT_FAILED if item.text is None else EXIT_OK
 
-    show(inputs, items, _ConvertReport(fmt), output, force, "converting", code_of)
+    show(puzzles, items, _ConvertReport(fmt), output, force, "converting", code_of)
 
 
 @click.command()

@@ -3,8 +3,9 @@ approximate count with error bounds): the two ways ``count`` goes past its --lim
 
 ``count --all`` runs here, on one core: its solutions stream to the output as they are found
 (JSON Lines, or grids with ``--format line``), bounded by ``--limit`` when it is given and by
-``--timeout``; each puzzle's tally goes to stderr. ``count --estimate`` runs over the stream
-like every per-puzzle command.
+``--timeout``; each puzzle's tally goes to stderr (:class:`satdoku.tasks.enumerate.AllTask`).
+``count --estimate`` runs over the stream like every per-puzzle command
+(:class:`satdoku.tasks.enumerate.EstimateTask`).
 """
 
 from __future__ import annotations
@@ -12,90 +13,63 @@ from __future__ import annotations
 import click
 
 from ..model.result import EXIT_FAILED, exit_code
-from .options import clause_limit
-from .session import Session, puzzles_of, show
+from .session import Session, show
 
 __all__ = ["count_past_limit"]
 
 
-def count_past_limit(*, all_: bool, estimate: bool, inputs, box, alphabet, solver, sat_solver,
-                     encoding, amo, max_clauses, timeout, limit, jobs, scheduler, portfolio,
-                     fmt, output, force, stats) -> None:
-    """Run ``count --all`` or ``count --estimate`` (usage errors for what they cannot take)."""
-    ctx = click.get_current_context()
-    given = {name for name in ("limit", "fmt", "jobs", "scheduler", "portfolio", "stats",
-                               "solver", "encoding", "amo")
-             if ctx.get_parameter_source(name).name != "DEFAULT"}
-    if all_ and estimate:
-        raise click.UsageError("--all and --estimate do not go together")
-    what = "--all" if all_ else "--estimate"
-    refused = given & {"scheduler", "portfolio", "stats", "solver"}
-    if all_:
-        refused |= given & {"jobs"}
-    if estimate:
-        refused |= given & {"limit", "encoding", "amo"}
-    if refused:
-        names = ", ".join(f"--{'format' if n == 'fmt' else n}" for n in sorted(refused))
-        raise click.UsageError(f"{what} does not take {names}")
-    if all_:
+def count_past_limit(options, *, puzzles, jobs, scheduler, fmt, output, force) -> None:
+    """Run ``count --all`` or ``count --estimate`` (usage errors for what they cannot take:
+    the options object refused the rest)."""
+    what = "--all" if options.all else "--estimate"
+    if scheduler is not None or (options.all and jobs != 1):
+        raise click.UsageError(f"{what} does not take "
+                               f"{'--scheduler' if scheduler is not None else '--jobs'}")
+    if options.all:
         from ..output.counting import ALL_FORMATS
-        if "fmt" in given and fmt not in ALL_FORMATS:
+        if fmt == "pretty":  # the default: JSON Lines
+            fmt = "json"
+        if fmt not in ALL_FORMATS:
             raise click.UsageError(f"--all writes {' or '.join(ALL_FORMATS)}, not {fmt}")
-        _all(inputs, box, alphabet, sat_solver, encoding, amo, clause_limit(max_clauses),
-             timeout, limit if "limit" in given else None,
-             fmt if "fmt" in given else "json", output, force)
+        _all(puzzles, options, fmt, output, force)
         return
     from .options import require_extra
     require_extra("--estimate")
     from ..output.counting import EstimateReport
     from ..run.stream import stream
-    from ..tasks.enumerate import EstimateOptions
     if fmt == "svg":
         raise click.UsageError("--estimate draws no picture")
-    options = EstimateOptions(timeout=timeout, max_clauses=clause_limit(max_clauses))
 
     def code_of(outcome) -> int:
         return EXIT_FAILED if outcome.result is None else exit_code(outcome.result.status)
 
-    show(inputs, stream(puzzles_of(inputs, box, alphabet), options, jobs=jobs),
-         EstimateReport(fmt), output, force, "estimating", code_of)
+    show(puzzles, stream(puzzles, options, jobs=jobs), EstimateReport(fmt), output, force,
+         "estimating", code_of)
 
 
-def _all(inputs, box, alphabet, sat_solver, encoding, amo, max_clauses, timeout, limit, fmt,
-         output, force) -> None:
-    from ..deadline import TimeUp
-    from ..errors import InternalError, TooBigError
+def _all(puzzles, options, fmt, output, force) -> None:
     from ..output.counting import solution_line
     from ..output.report import place, plural, printable
-    from ..sat.solver import SatSolver
-    from ..tasks.base import puzzle_deadline
-    from ..tasks.enumerate import all_solutions
-    from ..model.result import counted_status
+    from ..tasks.enumerate import Enumerated
 
     def body(session: Session) -> None:
-        with SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses) as solver:
-            for puzzle in puzzles_of(inputs, box, alphabet):
+        with options.make() as task:
+            for puzzle in puzzles:
                 if puzzle.error is not None or puzzle.grid is None:
                     session.result("", [printable(str(puzzle.error))], EXIT_FAILED)
                     continue
-                deadline = puzzle_deadline(timeout, puzzle)
-                found = 0
-                try:
-                    for solution in all_solutions(puzzle.grid, constraints=puzzle.constraints,
-                                                  solver=solver, limit=limit,
-                                                  deadline=deadline):
-                        found += 1
-                        session.write(solution_line(puzzle, found, solution, fmt))
-                    status = counted_status(found)
-                    note = plural(found, "solution") + (
-                        ": the limit, there may be more" if limit and found >= limit else
-                        ", all of them")
-                except TimeUp:
-                    status, note = "timeout", f"{deadline.message(found)}, each written"
-                except TooBigError as error:
-                    status, note = "refused", error.message
-                except InternalError as error:
-                    status, note = "error", f"internal error: {error.message}"
-                session.result("", [f"{place(puzzle)}: {note}"], exit_code(status))
+                answer = Enumerated("unsolvable")
+                for number, solution in enumerate(task.each(puzzle, answer), 1):
+                    session.write(solution_line(puzzle, number, solution, fmt))
+                if answer.status == "timeout":
+                    note = f"{answer.message}, each written"
+                elif answer.message is not None:
+                    note = answer.message
+                else:
+                    limit = options.limit
+                    note = plural(answer.count, "solution") + (
+                        ": the limit, there may be more"
+                        if limit and answer.count >= limit else ", all of them")
+                session.result("", [f"{place(puzzle)}: {note}"], exit_code(answer.status))
 
-    Session(output, force, list(inputs) or ["-"]).run(body)
+    Session(output, force, puzzles.args).run(body)

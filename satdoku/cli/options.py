@@ -6,43 +6,53 @@ checked against what the command's task declares it needs (its ``NEEDS``).
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import click
 
 from ..errors import SatdokuError
 from ..output.report import FORMATS, PICTURE_FORMATS
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..io.inputs import Inputs
+
 __all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "sat_options",
            "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
            "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
-           "color", "clause_limit", "complete_path", "labels", "box_callback",
-           "alphabet_callback", "EXTRAS", "require_extra"]
+           "paint", "Reading", "clause_limit", "complete_path", "labels", "box_callback",
+           "alphabet_callback", "EXTRAS", "require_extra", "task_options", "make_options",
+           "RUN_OPTIONS"]
 
 
-def box_callback(ctx, param, value):
-    """--box: the shape (rows, columns), also kept in ``ctx.meta`` for reading ahead."""
-    if value is None:
-        return None
+def _converting(convert, empty=None):
+    """A callback that gives what ``convert`` makes of an option's text (``empty`` when the
+    option is not given); a usage error, naming the option, when it cannot."""
+    def callback(ctx, param, value):
+        if value is None:
+            return empty
+        try:
+            return convert(value)
+        except (ValueError, SatdokuError) as error:
+            raise click.BadParameter(str(error)) from None
+    return callback
+
+
+def _parse_box(text: str) -> tuple[int, int]:
     from ..io.text import parse_box
-    try:
-        ctx.meta["box"] = parse_box(value)
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
-    return ctx.meta["box"]
+    return parse_box(text)
 
 
-def alphabet_callback(ctx, param, value):
-    """--alphabet: the symbols, also kept in ``ctx.meta`` for reading ahead."""
-    if value is None:
-        return None
+def _symbols(text: str) -> str | None:
     from ..model.alphabet import Alphabet
-    try:
-        ctx.meta["alphabet"] = Alphabet(value).symbols
-    except ValueError as error:
-        raise click.BadParameter(str(error)) from None
-    return ctx.meta["alphabet"]
+    return Alphabet(text).symbols
+
+
+#: --box: the shape (rows, columns); --alphabet: the symbols.
+box_callback, alphabet_callback = _converting(_parse_box), _converting(_symbols)
 
 
 def _sat_solver_for(task: str | None):
@@ -146,21 +156,38 @@ def inputs_argument(f):
                           shell_complete=complete_path)(f)
 
 
-def _remember(ctx, param, value):
-    ctx.meta[param.name] = value
-    return value
-
-
 def puzzle_options(f):
-    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports)."""
-    f = click.option("--ignore-unknown", is_flag=True, expose_value=False, callback=_remember,
-                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
-                          "use (listed as warnings).")(f)
-    f = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
-                     help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(f)
-    f = click.option("--box", metavar="RxC", callback=box_callback,
-                     help="Box shape, e.g. 2x3 (default: inferred from the cell count).")(f)
-    return f
+    """--box, --alphabet and --ignore-unknown: how to read puzzles (shape, symbols, imports).
+    The command gets them as one ``reading`` (:class:`Reading`)."""
+    @functools.wraps(f)
+    def command(*args, box=None, alphabet=None, ignore_unknown=False, **kwargs):
+        return f(*args, reading=Reading(box, alphabet, ignore_unknown), **kwargs)
+
+    command = click.option("--ignore-unknown", is_flag=True,
+                           help="Solve f-puzzles imports anyway when they hold what satdoku "
+                                "cannot use (listed as warnings).")(command)
+    command = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
+                           help="Symbols for digits 1..N in order, e.g. "
+                                "0123456789ABCDEF.")(command)
+    command = click.option("--box", metavar="RxC", callback=box_callback,
+                           help="Box shape, e.g. 2x3 (default: inferred from the cell "
+                                "count).")(command)
+    return command
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a command reads its puzzles (:func:`puzzle_options`)."""
+
+    box: tuple[int, int] | None = None
+    alphabet: str | None = None
+    ignore_unknown: bool = False
+
+    def inputs(self, inputs) -> "Inputs":
+        """The puzzles of the command line's inputs (:func:`satdoku.io.inputs.iter_inputs`)."""
+        from ..io.inputs import iter_inputs
+        return iter_inputs(inputs, box=self.box, alphabet=self.alphabet,
+                           ignore_unknown=self.ignore_unknown)
 
 
 def sat_solver_option(task: str | None = None, *, multiple: bool = False):
@@ -227,31 +254,36 @@ def jobs_option(f):
 
 
 def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
-    """--format, -o/--output and --force."""
+    """--format, -o/--output and --force; with the pretty format, --color/--no-color, which
+    the command gets as ``paint`` (:func:`paint`)."""
     def decorate(f):
+        if "pretty" in formats:
+            body = f
+
+            @functools.wraps(body)
+            def command(*args, color=None, **kwargs):
+                return body(*args, paint=paint(kwargs.get("output"), color), **kwargs)
+
+            f = click.option("--color/--no-color", default=None,
+                             help="Givens bold, solved digits blue, marked cells on yellow in "
+                                  "the pretty format on a terminal (default: unless NO_COLOR "
+                                  "is set).")(command)
         f = click.option("--force", is_flag=True, help="Overwrite the output file.")(f)
         f = click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
                          help="Write to FILE ('-': stdout), all at once when done; refuses to "
                               "overwrite without --force.")(f)
         f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
                          show_default=True, help="Output format.")(f)
-        if "pretty" in formats:
-            f = click.option("--color/--no-color", default=None, expose_value=False,
-                             callback=_remember,
-                             help="Givens bold, solved digits blue, marked cells on yellow in "
-                                  "the pretty format on a terminal (default: unless NO_COLOR "
-                                  "is set).")(f)
         return f
     return decorate
 
 
-def color(output: str | None) -> bool:
+def paint(output: str | None, chosen: bool | None) -> bool:
     """Whether the pretty format is painted: only on a terminal (escape codes never go into a
     file or a pipe); there by default unless NO_COLOR is set (no-color.org); --color and
-    --no-color decide over NO_COLOR."""
+    --no-color (``chosen``) decide over NO_COLOR."""
     if output not in (None, "-") or not sys.stdout.isatty():
         return False
-    chosen = click.get_current_context().meta.get("color")
     return chosen if chosen is not None else not os.environ.get("NO_COLOR")
 
 
@@ -267,3 +299,62 @@ def clause_limit(value: int | None) -> int:
     """The clause limit an option value means (its default when not given)."""
     from ..budget import DEFAULT_MAX_CLAUSES
     return DEFAULT_MAX_CLAUSES if value is None else value
+
+
+def _click_option(name: str, default, spec, task: str | None):
+    """The click option of one task option (see :mod:`satdoku.tasks.options`)."""
+    flag = spec.flag or "--" + name.replace("_", "-")
+    kwargs = {"help": spec.help, "metavar": spec.metavar}
+    kind = spec.kind
+    if kind == "flag":
+        return click.option(flag, name, is_flag=True, default=default, help=spec.help)
+    if kind == "seconds":
+        kwargs["type"] = Seconds()
+    elif kind == "whole":
+        kwargs["type"] = click.IntRange(spec.minimum, spec.maximum)
+    elif kind == "choice":
+        kwargs["type"] = click.Choice(list(spec.choices()))
+        kwargs.pop("metavar")
+    elif kind == "sat_solver":
+        kwargs["callback"] = _sat_solver_for(task)
+    elif kind == "box":
+        kwargs["callback"] = box_callback
+    elif kind == "alphabet":
+        kwargs["callback"] = alphabet_callback
+    elif kind in ("rules", "puzzle"):
+        from ..tasks.options import puzzle_of, rules_of
+        kwargs["callback"] = _converting(rules_of, ()) if kind == "rules" else \
+            _converting(puzzle_of)
+        default = None
+    return click.option(flag, name, default=default, **kwargs)
+
+
+def task_options(options_class, task: str | None = None):
+    """The click options of every option of ``options_class`` (its fields made by
+    :func:`satdoku.tasks.options.option`), in declaration order; ``task`` names the module of
+    :mod:`satdoku.tasks` whose ``NEEDS`` a --sat-solver is checked against."""
+    from ..tasks.options import specs
+
+    def decorate(f):
+        for name, default, spec in reversed(specs(options_class)):
+            f = _click_option(name, default, spec, task)(f)
+        return f
+    return decorate
+
+
+def make_options(options_class, values: dict):
+    """The options object from the command's values of its options (a usage error, exit 2,
+    for a combination the options refuse)."""
+    from ..tasks.options import specs
+    names = {name for name, _, _ in specs(options_class)}
+    try:
+        return options_class(**{k: v for k, v in values.items() if k in names})
+    except SatdokuError as error:
+        raise click.UsageError(str(error)) from None
+
+
+#: The command line's own options: where a batch is read from and runs, and how its answers
+#: are written (the library returns one answer a call instead). Every other option of a
+#: command is its library call's keyword too (tests/test_options.py).
+RUN_OPTIONS = frozenset({"inputs", "jobs", "scheduler", "fmt", "output", "force", "color",
+                         "step_number", "count"})

@@ -19,7 +19,7 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn
 import click
 
 from ..errors import SatdokuError, abridge
-from ..io.inputs import Inputs, count_ahead, count_lines, is_file_input, iter_inputs
+from ..io.inputs import Inputs, count_lines, is_file_input
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
 from ..output.report import NoPicture, place
@@ -185,11 +185,11 @@ class Session:
             self._commit_quietly()
             where = f"; {self.written} in {self.out.path}" if self.out.path else ""
             click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
-            sys.exit(EXIT_INTERRUPTED)
+            _leave(EXIT_INTERRUPTED)
         except BrokenPipeError:
             silence_stdout()
             self.out.discard()
-            sys.exit(self.code)
+            _leave(self.code)
         except SatdokuError as error:
             self.progress.clear()
             self.out.discard()
@@ -270,18 +270,26 @@ class _LineProgress:
         self.progress.update(self.done)
 
 
-def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force: bool,
-         label: str, code_of: Callable[[Outcome], int],
+def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | None,
+         force: bool, label: str, code_of: Callable[[Outcome], int],
          summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
-    """The loop of every per-puzzle command: format each outcome as it comes; its exit code
-    (``code_of``) and, with several, a ``summary`` line on stderr."""
-    if report.fmt == "svg" and picture_folder(output) is None and several_puzzles(inputs):
+    """The loop of every per-puzzle command: format the outcome of each of ``puzzles`` as it
+    comes; its exit code (``code_of``) and, with several, a ``summary`` line on stderr."""
+    if report.fmt == "svg" and picture_folder(output) is None and puzzles.ahead() == 2:
         raise click.UsageError(PICTURES_NEED_A_FOLDER)
-    progress = Progress(None if results_share_a_pipe(output) else _inputs_total(inputs), label)
+    progress = Progress(None if results_share_a_pipe(output) else _inputs_total(puzzles.args),
+                        label)
     lines = _LineProgress(progress)
     kept: list[Outcome] = []
 
     def body(session: Session) -> None:
+        # The outcomes are closed however the loop ends (a broken pipe, Ctrl-C, an error), so
+        # that a process pool behind them stops its workers now: left to the interpreter's
+        # exit, its threads were joined while the workers still worked (a hang).
+        with contextlib.closing(outcomes):  # type: ignore[type-var]
+            loop(session)
+
+    def loop(session: Session) -> None:
         session.write(report.header())
         progress.begin()
         for number, outcome in enumerate(outcomes, 1):
@@ -306,34 +314,35 @@ def show(inputs, outcomes: Iterator[Outcome], report, output: str | None, force:
             if text:
                 session.note(text)
 
-    Session(output, force, list(inputs) or ["-"], progress,
-            pictures=report.fmt == "svg").run(body)
-
-
-def several_puzzles(inputs: Iterable[str]) -> bool:
-    """Whether the command line's inputs are known to hold more than one puzzle, read ahead
-    as the puzzle options say (stdin and pipes cannot be read ahead: False)."""
-    meta = click.get_current_context().meta
-    return count_ahead(list(inputs), box=meta.get("box"), alphabet=meta.get("alphabet"),
-                       ignore_unknown=meta.get("ignore_unknown", False)) == 2
+    Session(output, force, puzzles.args, progress, pictures=report.fmt == "svg").run(body)
 
 
 #: Said on stderr when a command reads puzzles from a terminal (bare ``satdoku solve``).
 READING_STDIN = "reading puzzles from stdin (Ctrl-D to end)"
 
 
-def puzzles_of(inputs, box, alphabet) -> Inputs:
-    """The puzzles of the command line's inputs, read as the puzzle options say; reading
-    them from a terminal is said first, so that a bare command does not wait in silence."""
-    ignore = click.get_current_context().meta.get("ignore_unknown", False)
+def _leave(code: int) -> NoReturn:
+    """Exit with ``code`` after an interruption or a broken pipe: at once when a process pool
+    had to be stopped with its workers killed (:func:`satdoku.run.parallel.leave`; the module
+    is looked up, not imported, so that a run without a pool does not pay for it)."""
+    parallel = sys.modules.get("satdoku.run.parallel")
+    if parallel is not None:
+        parallel.leave(code)
+    sys.exit(code)
+
+
+def puzzles_of(inputs, reading) -> Inputs:
+    """The puzzles of the command line's inputs, read as the puzzle options say
+    (:class:`~satdoku.cli.options.Reading`); reading them from a terminal is said first, so
+    that a bare command does not wait in silence."""
     if "-" in (list(inputs) or ["-"]) and sys.stdin.isatty():
         click.echo(READING_STDIN, err=True)
-    return iter_inputs(inputs, box=box, alphabet=alphabet, ignore_unknown=ignore)
+    return reading.inputs(inputs)
 
 
-def one_puzzle(text: str, box, alphabet, index: int = 1) -> Puzzle:
+def one_puzzle(text: str, reading, index: int = 1) -> Puzzle:
     """The puzzle a command works on: inline, or the ``index``-th of a file; exit 1 if bad."""
-    for i, puzzle in enumerate(puzzles_of([text], box, alphabet), start=1):
+    for i, puzzle in enumerate(puzzles_of([text], reading), start=1):
         if i == index:
             if puzzle.error is not None:
                 fail(str(puzzle.error))

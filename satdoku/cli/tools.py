@@ -34,7 +34,7 @@ __all__ = ["COMMANDS"]
 @click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
               help="Write the CNF to FILE ('-': stdout, the default).")
 @click.option("--force", is_flag=True, help="Overwrite the output file.")
-def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, output, force):
+def encode(puzzle, reading, encoding, amo, max_clauses, clues, index, output, force):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
     The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
@@ -43,7 +43,7 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
     from ..cnf.formula import encode as encode_grid
     from ..io.text import format_grid
     from ..cnf.policy import choose_encoding
-    p = one_puzzle(puzzle, box, alphabet, index)
+    p = one_puzzle(puzzle, reading, index)
     encoding = encoding or choose_encoding(p.grid.size)
 
     def body(session: Session) -> None:
@@ -65,7 +65,7 @@ def encode(puzzle, box, alphabet, encoding, amo, max_clauses, clues, index, outp
 @encoding_option(default_text="as 'satdoku encode' chose it, by size")
 @amo_option
 @output_options()
-def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output, force):
+def decode(model, puzzle_text, reading, index, encoding, amo, fmt, output, force, paint):
     """Read a model that an external SAT solver wrote and print the verified grid.
 
     Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
@@ -76,12 +76,12 @@ def decode(model, puzzle_text, box, alphabet, index, encoding, amo, fmt, output,
     from ..output.report import OutcomeReport
     if model == "-" and puzzle_text == "-":
         raise click.UsageError("the model and --puzzle cannot both be read from stdin")
-    p = one_puzzle(puzzle_text, box, alphabet, index)
+    p = one_puzzle(puzzle_text, reading, index)
 
     def body(session: Session) -> None:
         formula = model_formula(p.grid, encoding, amo, p.constraints)
         solution = decode_file(model, p.grid, formula, p.constraints)
-        report = OutcomeReport(fmt)
+        report = OutcomeReport(fmt, color=paint)
         session.write(report.header())
         outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))
         session.result(report.format(outcome), (), EXIT_OK)
@@ -137,7 +137,7 @@ def list_solvers(fmt):
                    "failed-literal probing), untimed.")
 @puzzle_options
 def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
-          output, force, plot, levels, box, alphabet):
+          output, force, plot, levels, reading):
     """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
@@ -173,7 +173,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         session.progress = progress or session.progress
         try:
             for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
-                                 seed=seed, box=box, alphabet=alphabet, jobs=jobs,
+                                 seed=seed, box=reading.box, alphabet=reading.alphabet, jobs=jobs,
                                  levels=levels, progress=step if progress else None,
                                  invalid=lambda p: session.note(printable(str(p.error)))):
                 rows.append(row)

@@ -267,6 +267,15 @@ class Inputs:
         self.args, self.box, self.alphabet = args, box, alphabet
         self.ignore_unknown = ignore_unknown
         self._puzzles: Iterator[Puzzle] | None = None
+        self._ahead: tuple[int | None] | None = None
+
+    def ahead(self) -> int | None:
+        """How many puzzles the inputs hold, up to 2 (two or more), read ahead once without
+        taking them from the run; None when an input cannot be read again (stdin, a pipe)."""
+        if self._ahead is None:
+            self._ahead = (count_ahead(self.args, box=self.box, alphabet=self.alphabet,
+                                       ignore_unknown=self.ignore_unknown),)
+        return self._ahead[0]
 
     @property
     def started(self) -> bool:

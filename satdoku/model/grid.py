@@ -15,7 +15,7 @@ from typing import ClassVar, Iterator, Protocol, Sequence
 from ..errors import PuzzleError
 from .geometry import Geometry
 
-__all__ = ["Grid", "Rule", "find_clash", "check_givens", "clash_free", "is_solution",
+__all__ = ["Grid", "Rule", "pack_cells", "unpack_grid", "find_clash", "check_givens", "clash_free", "is_solution",
            "solution_problems"]
 
 
@@ -64,6 +64,22 @@ class Grid:
 
     def __hash__(self) -> int:
         return hash((self.geometry.shape, self.cells))
+
+
+def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
+    """Digits in few bytes for another process (None stays None).
+
+    >>> pack_cells((1, 2, 0), 4)
+    b'\\x01\\x02\\x00'
+    """
+    if cells is None:
+        return None
+    return bytes(cells) if size < 256 else list(cells)
+
+
+def unpack_grid(geometry: Geometry, data: bytes | list[int] | None) -> Grid | None:
+    """The grid :func:`pack_cells` packed."""
+    return None if data is None else Grid(geometry, tuple(data))
 
 
 def find_clash(grid: Grid) -> tuple[int, int, int] | None:

@@ -34,8 +34,10 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..deadline import Deadline
-from .grid import Grid, Rule, solution_problems
+from ..deadline import Deadline, TimeUp
+from ..errors import InternalError, SolverError, TooBigError
+from .geometry import Geometry
+from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
 
 __all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
            "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
@@ -100,10 +102,77 @@ class Result:
         """True when counting stopped at the limit (there may be more solutions)."""
         return self.count is not None and self.limit >= 2 and self.count >= self.limit
 
+    # A result travels between processes as a plain tuple of its fields, its grids as bytes:
+    # pickling whole Result objects cost the parent about as much as parsing the puzzles.
+
+    def pack(self, size: int) -> tuple[Any, ...]:
+        """This result as a plain tuple (the grids of a ``size`` x ``size`` puzzle packed)."""
+        return tuple(pack_cells(v.cells, size) if isinstance(v, Grid) else v
+                     for v in (getattr(self, name) for name in _FIELDS))
+
+    @classmethod
+    def unpack(cls, geometry: Geometry, packed: tuple[Any, ...]) -> "Result":
+        """The result :meth:`pack` packed, for a puzzle of ``geometry``.
+
+        >>> from satdoku.model.geometry import geometry
+        >>> r = Result("solved", Grid(geometry(2, 2), (1,) * 16), time_ms=2.5)
+        >>> Result.unpack(r.solution.geometry, r.pack(4)) == r
+        True
+        """
+        values = dict(zip(_FIELDS, packed))
+        for name in _GRIDS:
+            values[name] = unpack_grid(geometry, values[name])
+        return cls(**values)
+
+
+_FIELDS = tuple(f.name for f in dataclasses.fields(Result))
+_GRIDS = ("solution", "second")
+
 
 def counted_status(count: int) -> str:
     """The status for a puzzle counted up to a limit of at least 2."""
     return "unsolvable" if count == 0 else "unique" if count == 1 else "multiple"
+
+
+#: The errors that end a task's work on one puzzle with a status instead of an answer: the time
+#: limit, the clause limit, and a fault of satdoku's or a solver's (a wrong solution, a solver
+#: that gave no usable answer). :func:`status_of` is the one place they become statuses.
+ENDINGS = (TimeUp, TooBigError, InternalError, SolverError)
+
+
+def status_of(error: Exception, deadline: Deadline | None = None,
+              found: int | None = None) -> tuple[str, str]:
+    """The status and message of an answer whose work ``error`` (one of :data:`ENDINGS`)
+    ended: ``timeout`` (``deadline`` says what was found by then: ``found`` solutions),
+    ``refused`` (too big a formula), or ``error``.
+
+    >>> status_of(TooBigError("the formula has 12 clauses, over the limit of 10"))
+    ('refused', 'the formula has 12 clauses, over the limit of 10')
+    """
+    if isinstance(error, TimeUp):
+        return "timeout", (deadline.message(found) if deadline is not None
+                           else "the time limit was reached")
+    if isinstance(error, TooBigError):
+        return "refused", error.message
+    if isinstance(error, InternalError):
+        return "error", f"internal error: {error.message}"
+    if isinstance(error, SolverError):
+        return "error", error.message
+    raise error
+
+
+class Answer:
+    """What every task's answer has (its dataclass declares them): ``status`` (a name of
+    :data:`STATUSES`), ``message`` (what more a status says) and ``time_ms``. :meth:`end`
+    records the error that ended the work (:func:`status_of`)."""
+
+    status: str
+    message: str | None
+    time_ms: float
+
+    def end(self, error: Exception, deadline: Deadline | None = None,
+            found: int | None = None) -> None:
+        self.status, self.message = status_of(error, deadline, found)
 
 
 def result_of(status: str, solutions: list[Grid], *, limit: int, solver: str,
@@ -136,6 +205,8 @@ class Capabilities:
     - ``conflicts``: counts conflicts and keeps conflict budgets (rate's score, generate).
     - ``steer``: counts in a batch may steer each new solve away from the solutions found
       (faster, but another second solution than a count alone finds).
+    - ``settle``: answers a batch of classic puzzles at once where propagation settles them
+      (``settle(grids, limit)``, the bit-sliced pass of :mod:`satdoku.sat.sliced`).
     """
 
     rules: bool = True
@@ -143,6 +214,7 @@ class Capabilities:
     time_limit: bool = True
     conflicts: bool = True
     steer: bool = False
+    settle: bool = False
 
     @classmethod
     def needs(cls, *names: str) -> "Capabilities":

@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from typing import Any, Sequence
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import SolverError
 from ..model.grid import Grid
@@ -35,7 +36,7 @@ from .tables import Tables, Timeout, tables
 __all__ = ["NativeSolver", "Constraint"]
 
 
-class NativeSolver:
+class NativeSolver(Closing):
     """Propagation (singles, locked candidates, subsets) plus depth-first search.
 
     Any box shape and jigsaw regions. Switches, for comparisons: ``locked_candidates=False``
@@ -128,11 +129,6 @@ class NativeSolver:
     def close(self) -> None:
         """Nothing to release."""
 
-    def __enter__(self) -> "NativeSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 def _accepted(cand: list[int], constraints: tuple) -> bool:

@@ -12,8 +12,10 @@ Modules by family: :mod:`.groups` (all different), :mod:`.pairs` (pair relations
 global chess rules), :mod:`.dots`, :mod:`.cells`, :mod:`.lines`, :mod:`.ranges`,
 :mod:`.killer` (cages, little killers, arrows), :mod:`.line_sums`, :mod:`.outside`,
 :mod:`.quadruple`, :mod:`.indexers`; :mod:`.sums` holds the sum encodings and :mod:`.base` the
-shared pieces. Each class declares its JSON fields (:mod:`.fields`) and its f-puzzles keys
-(:mod:`.exchange`); :mod:`.registry` lists them all (:func:`rule_types`).
+shared pieces. Each class declares in its body its ``type``, its JSON fields (:mod:`.fields`,
+read and written by the one reader of :class:`Constraint`) and its f-puzzles keys
+(:mod:`.exchange`); defining the class registers it, and :mod:`.registry` lists them all
+(:func:`rule_types`).
 
 The SAT backend's side::
 
@@ -37,7 +39,6 @@ from .dots import XV, EdgeSum, KropkiBlack, KropkiWhite, NoKropki, NoXV
 from .groups import Diagonal, DisjointGroups, ExtraRegion
 from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
 from .killer import Arrow, Killer, LittleKiller
-from .killer_fields import declare as _declare_killer_fields
 from .line_sums import DoubleArrow, RegionSum, Zipper
 from .multikiller import MultiKiller
 from .lines import (Clone, Entropic, GermanWhispers, Modular, Nabner, Palindrome,
@@ -46,25 +47,14 @@ from .outside import Sandwich, Skyscraper, XSum
 from .pairs import AntiKing, AntiKnight, DiagonalNonConsecutive, NonConsecutive
 from .quadruple import Quadruple
 from .ranges import Between, Lockout, Renban
-from .registry import CONSTRAINTS, RuleType, constraint_from_json, register, rule_types
+from .registry import CONSTRAINTS, RuleType, constraint_from_json, rule_types
 from .sum_line import SumLine
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
-
-_declare_killer_fields()
-
-_CLASSES = (
-    Diagonal, AntiKnight, AntiKing, NonConsecutive, DiagonalNonConsecutive, DisjointGroups,
-    Rule159, NoKropki, NoXV, ExtraRegion, Killer, MultiKiller, LittleKiller, Thermometer,
-    SlowThermometer, Arrow, DoubleArrow, KropkiWhite, KropkiBlack, XV, EdgeSum, Odd, Even,
-    Candidates, Minimum, Maximum, GermanWhispers, Renban, Palindrome, Between, Lockout,
-    RegionSum, SumLine, Entropic, Modular, Nabner, Zipper, Clone, Quadruple, Sandwich, XSum,
-    Skyscraper, RowIndexer, ColumnIndexer, BoxIndexer)
-register(_CLASSES)
 
 __all__ = [
     "CONSTRAINTS", "Constraint", "EncodeContext", "encode_constraints", "constraint_from_json",
     "guarded", "bind_all", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "Clause", "cell_span",
-    "parse_cell", "rule_types", "RuleType", *(cls.__name__ for cls in _CLASSES)]
+    "parse_cell", "rule_types", "RuleType", *(cls.__name__ for cls in CONSTRAINTS.values())]
 
 
 def bind_all(constraints: Sequence[Constraint]) -> list[Constraint]:

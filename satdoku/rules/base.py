@@ -33,8 +33,12 @@ from .fields import Cells, Field, Fields, parse_cell
 __all__ = [
     "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
     "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
-    "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills",
+    "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills", "CONSTRAINTS",
 ]
+
+#: Every rule class by its ``type`` name, in the order the classes are defined: a class that
+#: sets ``type`` in its body registers itself (:meth:`Constraint.__init_subclass__`).
+CONSTRAINTS: dict[str, type["Constraint"]] = {}
 
 def bit(d: int) -> int:
     """The candidate bit of digit ``d``."""
@@ -181,8 +185,10 @@ def line_name(line: str, side: str | None = None) -> str:
 class Constraint:
     """One variant rule. Subclasses set ``type``, declare their JSON ``fields`` (and where
     f-puzzles has the rule, ``fpuzzles``: :class:`satdoku.rules.exchange.FPuzzles` entries),
-    and define their methods. The first sentence of the class docstring, after
-    ``type``:, is the rule in words (``satdoku rules``, the docs).
+    and define their methods, all in the class body; a class that sets ``type`` is registered
+    in :data:`CONSTRAINTS` as it is defined (``class X(Constraint, register=False)`` keeps an
+    internal rule out). The first sentence of the class docstring, after ``type``:, is the
+    rule in words (``satdoku rules``, the docs).
 
     ``cells`` is every cell the constraint touches (all cells for global rules). ``label`` is
     free text carried from the document for display.
@@ -193,6 +199,16 @@ class Constraint:
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
     # Subclasses give ``cells: tuple[int, ...]`` as a field or a property.
+
+    def __init_subclass__(cls, register: bool = True, **kwargs) -> None:
+        super().__init_subclass__(**kwargs)
+        kind = cls.__dict__.get("type")
+        if not register or not kind:
+            return
+        if kind in CONSTRAINTS:
+            raise ValueError(f"rule type {kind!r} of {cls.__name__} is taken by "
+                             f"{CONSTRAINTS[kind].__name__}")
+        CONSTRAINTS[kind] = cls
 
     def describe(self, geometry: Geometry) -> str:
         """A name for messages and cores, e.g. ``'killer cage r1c1-r2c1 = 9'``."""

@@ -49,7 +49,7 @@ Coefficients = dict[int, int]
 
 
 @dataclass(frozen=True)
-class ImpliedSum(Constraint):
+class ImpliedSum(Constraint, register=False):
     """``sum(weight * digit) == total`` over ``cells``, implied by the rules ``sources``
     (indices into the puzzle's constraints) and the houses; ``how`` says from what.
 

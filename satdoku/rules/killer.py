@@ -13,7 +13,9 @@ import re
 from dataclasses import dataclass
 
 from ..model.geometry import Geometry
-from .base import Clause, Constraint, Fields, cell_span, fills, restrict
+from .base import Clause, Constraint, cell_span, fills, restrict
+from .exchange import FPuzzles
+from .fields import Cells, Choice, Int, Place
 from .groups import encode_distinct, prune_distinct
 from .cell_sums import (clause_estimate, encode_cell_sum, house_rest, number_term,
                         reachable_sums)
@@ -87,6 +89,13 @@ class Killer(Constraint):
     """
 
     type = "killer"
+    fields = (Cells(doc="the cage"),
+              Int("sum", "total", low=1, required=False, nullable=True, always=True,
+                  doc="the cage's total, or null for none"))
+    fpuzzles = (FPuzzles("killercage", "killercage", value="total",
+                         how="sum = the cage's value, null without one"),
+                FPuzzles("extraregion", "extraregion",
+                         how="fewer than N cells: a killer without sum"))
     cells: tuple[int, ...]
     total: int | None = None
 
@@ -97,14 +106,6 @@ class Killer(Constraint):
     def draw(self, canvas) -> None:
         """A dashed outline, the sum (when there is one) small in its top-left cell."""
         canvas.cage(self.cells, self.total)
-
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
-
-    @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Killer":
-        f = Fields(data, geometry, "cells", "sum")
-        return cls(f.cells(), f.int("sum", low=1, required=False, nullable=True), label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         return encode_cage(ctx, self.cells, self.total, outside=house_rest(ctx, self.cells))
@@ -133,6 +134,14 @@ class LittleKiller(Constraint):
     """
 
     type = "little-killer"
+    fields = (Cells(doc="the diagonal run, each cell one step further in one direction"),
+              Int("sum", "total", low=1, doc="the run's total"),
+              Place("clue", required=False, doc="where the clue is drawn, outside the grid"),
+              Choice("direction", tuple(DIRECTIONS), required=False,
+                     doc="the arrow's direction as drawn"))
+    fpuzzles = (FPuzzles("littlekillersum", "littlekillersum", value="total",
+                         how="the diagonal from the clue cell in its direction (DR, DL, UR, "
+                             "UL)"),)
     cells: tuple[int, ...]
     total: int
     clue: str | None = None
@@ -183,31 +192,13 @@ class LittleKiller(Constraint):
             r, c = r - step[0], c - step[1]
         return (r, c), step
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        out = {"cells": [geometry.cell_name(c) for c in self.cells], "sum": self.total}
-        if self.clue is not None:
-            out["clue"] = self.clue
-        if self.direction is not None:
-            out["direction"] = self.direction
-        return out
-
     @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "LittleKiller":
-        f = Fields(data, geometry, "cells", "sum", "clue", "direction")
-        cells = f.cells()
-        n = geometry.size
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        cells, n = values["cells"], geometry.size
         steps = {(b // n - a // n, b % n - a % n) for a, b in zip(cells, cells[1:])}
         if len(steps) > 1 or not steps <= set(DIRECTIONS.values()):
             raise ValueError("'cells' must be a diagonal run, each cell one step further "
                              "in the same diagonal direction")
-        clue = data.get("clue")
-        if clue is not None:
-            m = _CLUE.fullmatch(clue) if isinstance(clue, str) else None
-            if not m or not all(0 <= int(v) <= n + 1 for v in m.groups()):
-                raise ValueError(f"'clue' must name a place like 'r0c1' (rows and columns "
-                                 f"0..{n + 1}), not {clue!r}")
-        direction = f.choice("direction", DIRECTIONS) if f.has("direction") else None
-        return cls(cells, f.int("sum", low=1), clue, direction, label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total)
@@ -239,6 +230,11 @@ class Arrow(Constraint):
     """
 
     type = "arrow"
+    fields = (Cells("circle", doc="the circle: one cell, or several read as one number"),
+              Cells("cells", "shaft", doc="the shaft, in order"))
+    fpuzzles = (FPuzzles("arrow", "arrow", how="one per line: circle = the entry's cells in "
+                                               "their stored order, shaft = the line without "
+                                               "the circle"),)
     circle: tuple[int, ...]
     shaft: tuple[int, ...]
 
@@ -260,18 +256,11 @@ class Arrow(Constraint):
         end."""
         canvas.arrow(self.circle, self.shaft)
 
-    def _json_fields(self, geometry: Geometry) -> dict:
-        return {"circle": [geometry.cell_name(c) for c in self.circle],
-                "cells": [geometry.cell_name(c) for c in self.shaft]}
-
     @classmethod
-    def from_json(cls, data: dict, geometry: Geometry) -> "Arrow":
-        f = Fields(data, geometry, "circle", "cells")
-        circle, shaft = f.cells("circle"), f.cells()
-        both = set(circle) & set(shaft)
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        both = set(values["circle"]) & set(values["shaft"])
         if both:
             raise ValueError(f"{geometry.cell_name(min(both))} is in both 'circle' and 'cells'")
-        return cls(circle, shaft, label=f.label)
 
     def encode(self, ctx) -> list[Clause]:
         if len(self.circle) == 1:

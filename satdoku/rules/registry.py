@@ -8,24 +8,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Sequence
-
-from .base import Constraint
+from .base import CONSTRAINTS, Constraint
 from .fields import did_you_mean
 
-__all__ = ["CONSTRAINTS", "RuleType", "constraint_from_json", "rule_types", "summary_of",
-           "register"]
-
-#: Every constraint class by its ``type`` name, in the order of the format's tables.
-CONSTRAINTS: dict[str, type[Constraint]] = {}
-
-
-def register(classes: Sequence[type[Constraint]]) -> None:
-    """Add rule classes to :data:`CONSTRAINTS` (by their ``type``)."""
-    for cls in classes:
-        if not cls.type or cls.type in CONSTRAINTS:
-            raise ValueError(f"rule type {cls.type!r} of {cls.__name__} is empty or taken")
-        CONSTRAINTS[cls.type] = cls
+__all__ = ["CONSTRAINTS", "RuleType", "constraint_from_json", "rule_types", "summary_of"]
 
 
 def constraint_from_json(data: dict, geometry) -> Constraint:

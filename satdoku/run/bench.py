@@ -279,11 +279,11 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
                         step: Callable[[], None], jobs: int,
                         levels: Sequence[str | None] = ()) -> BenchRow:
     """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
-    from ..tasks.solvers import SolveOptions
+    from ..tasks.solvers import search_options
     from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
-    options = SolveOptions(solver=group.solver, sat_solver=group.sat_solver,
-                           encoding=group.encoding, limit=limit, timeout=timeout)
+    options = search_options(limit, solver=group.solver, sat_solver=group.sat_solver,
+                             encoding=group.encoding, timeout=timeout, stats=True)
     results: list[Result] = []
     try:
         if warmup:

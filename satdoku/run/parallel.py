@@ -18,14 +18,16 @@ from __future__ import annotations
 import collections
 import itertools
 import multiprocessing
+import os
 import signal
+import sys
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 from ..children import die_with_parent, worker_count
 from ..errors import OptionError, SatdokuError
 
-__all__ = ["ordered_pool", "ordered_dask", "worker_count", "DEFAULT_CHUNK_SIZE"]
+__all__ = ["ordered_pool", "ordered_dask", "worker_count", "leave", "DEFAULT_CHUNK_SIZE"]
 
 #: Items per chunk: big enough that pickling and scheduling are a small part of the work on
 #: 9x9, small enough that the first results show quickly.
@@ -33,6 +35,24 @@ DEFAULT_CHUNK_SIZE = 256
 
 #: Chunks in flight per worker: one being worked on, one or two queued so a worker never waits.
 _IN_FLIGHT_PER_WORKER = 3
+
+#: Set when a pool was stopped with its workers killed: its manager thread may be stuck on a
+#: result a killed worker was half-way through writing, and the interpreter's exit would join
+#: it for ever. A process that saw this leaves with :func:`leave` (``os._exit``).
+_abandoned = False
+
+
+def leave(code: int) -> NoReturn:
+    """Exit with ``code``: at once (stdio flushed, no interpreter clean-up) when a process pool
+    was stopped with its workers killed (see :data:`_abandoned`), else by ``sys.exit``."""
+    if _abandoned:
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    sys.exit(code)
 
 Join = Callable[[list, Any], Iterator[Any]]
 
@@ -74,14 +94,14 @@ def _in_order(chunks: Iterable[list[Any]], limit: int, pending: collections.dequ
         yield from join(done, future.result())
 
 
-def _start_worker(init: Callable[..., None], initargs: tuple) -> None:
+def _start_worker(parent: int | None, init: Callable[..., None], initargs: tuple) -> None:
     # The parent handles Ctrl-C and stops the workers, so they ignore it; SIGTERM and SIGHUP
     # end a worker at once (the parent's handlers, inherited by a fork, are not for workers).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None:
             signal.signal(sig, signal.SIG_DFL)
-    die_with_parent()
+    die_with_parent(parent)
     init(*initargs)
 
 
@@ -108,8 +128,10 @@ def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
     first = list(itertools.islice(chunks, jobs))
     jobs = max(1, min(jobs, len(first)))
     context = multiprocessing.get_context(start_method)
+    # fork and spawn make the workers our children; forkserver makes them its own.
+    parent = os.getpid() if context.get_start_method() in ("fork", "spawn") else None
     executor = ProcessPoolExecutor(jobs, mp_context=context, initializer=_start_worker,
-                                   initargs=(init, initargs))
+                                   initargs=(parent, init, initargs))
     pending: collections.deque[tuple[list, Future]] = collections.deque()
     finished = False
     try:
@@ -125,6 +147,14 @@ def ordered_pool(items: Iterable[Any], *, jobs: int, init: Callable[..., None],
             for _, future in pending:
                 future.cancel()
             processes = list((getattr(executor, "_processes", None) or {}).values())
+            # The queue that feeds the workers may hold chunks no worker will read now: its
+            # feeder thread, joined at exit, would wait on a full pipe for ever (the hang of
+            # 'satdoku solve FILE -j 2 | head', 1 run in 5). Its data is dropped instead.
+            calls = getattr(executor, "_call_queue", None)
+            if calls is not None:
+                calls.cancel_join_thread()
+            global _abandoned
+            _abandoned = True
             executor.shutdown(wait=False, cancel_futures=True)
             for process in processes:
                 if process.is_alive():

@@ -23,10 +23,9 @@ from typing import Any, Iterable, Iterator
 
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
 from ..io.lines import parse_chunk
-from ..model.grid import Grid
+from ..model.grid import Grid, pack_cells
 from ..model.puzzle import Puzzle
 from ..tasks.base import Outcome, Task, TaskOptions
-from ..tasks.solvers import pack_cells
 
 __all__ = ["stream", "run_here"]
 

@@ -31,6 +31,7 @@ import tempfile
 import time
 from typing import Any
 
+from ..closing import Closing
 from ..cnf.export import dimacs_header
 from ..cnf.formula import Formula, encode
 from ..cnf.encodings import check_choices
@@ -42,7 +43,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, SolverError, TooBigError
 from ..io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, clause_text, parse_model
 from ..model.grid import Grid
-from ..model.result import Result, result_of
+from ..model.result import Result, result_of, status_of
 from .catalogue import EXEC_CAPABILITIES, PREFIX, is_exec
 from .commands import Command, check_command, parse_command
 from .oneshot import count_afresh
@@ -135,7 +136,7 @@ class _Cnf:
         return self.path
 
 
-class ExecSolver:
+class ExecSolver(Closing):
     """Solve and count puzzles with an external SAT solver binary (see the module docstring).
 
     Args:
@@ -197,12 +198,8 @@ class ExecSolver:
                          encode_ms=(time.perf_counter() - start) * 1000)
             status = count_afresh(formula, grid, limit, self._runner(cnf, deadline, stats),
                                   solutions)
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-        except TooBigError as error:
-            status, message = "refused", error.message
-        except SolverError as error:
-            status, message = "error", error.message
+        except (TimeUp, TooBigError, SolverError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
         except ModelError as error:
             status, message = "error", f"{self.name} gave no usable answer: {error.detail}"
         finally:
@@ -280,11 +277,6 @@ class ExecSolver:
     def close(self) -> None:
         """Nothing is kept between puzzles (each has its own process and folder)."""
 
-    def __enter__(self) -> "ExecSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return f"ExecSolver({self.command.spec!r}, encoding={self.encoding!r})"

@@ -27,6 +27,7 @@ from typing import Iterable, Iterator, Sequence
 
 from pysat.solvers import Solver as PysatSolver
 
+from ..closing import Closing
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.rules import RuleContext, encode_rules
 from ..cnf.varmap import full_map
@@ -50,7 +51,7 @@ CONFLICT_SLICE = 2_000
 MAX_WITNESSES = 64
 
 
-class FactSolver:
+class FactSolver(Closing):
     """The facts of one puzzle as guarded clauses in one python-sat solver (see the module
     docstring).
 
@@ -257,8 +258,3 @@ class FactSolver:
     def close(self) -> None:
         self.solver.delete()
 
-    def __enter__(self) -> "FactSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any, Sequence
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..children import die_with_parent, worker_count
 from ..budget import DEFAULT_MAX_CLAUSES
@@ -82,14 +83,12 @@ class Config:
     def make(self, max_clauses: int | None = DEFAULT_MAX_CLAUSES):
         """A solver for one puzzle in this configuration."""
         from .catalogue import is_exec
-        if is_exec(self.sat_solver):
-            from .external import ExecSolver
-            if self.options:
-                raise OptionError(f"{self.label}: options of an exec: solver go in its command")
-            return ExecSolver(self.sat_solver, self.encoding, max_clauses=max_clauses)
-        from .solver import SatSolver
-        return SatSolver(self.sat_solver, self.encoding, incremental=False,
-                         max_clauses=max_clauses, configure=dict(self.options))
+        from .config import SatConfig
+        if is_exec(self.sat_solver) and self.options:
+            raise OptionError(f"{self.label}: options of an exec: solver go in its command")
+        config = SatConfig(self.sat_solver, self.encoding,
+                           max_clauses=DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses)
+        return config.solver(incremental=False, configure=dict(self.options) or None)
 
     @property
     def keeps_time_limit(self) -> bool:
@@ -186,7 +185,7 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
         os._exit(0)  # no clean-up of inherited state: the parent owns it
 
 
-class PortfolioSolver:
+class PortfolioSolver(Closing):
     """Race configurations on each puzzle (see the module docstring).
 
     Args:
@@ -317,11 +316,6 @@ class PortfolioSolver:
     def close(self) -> None:
         """Nothing is kept between puzzles: every race has its own processes."""
 
-    def __enter__(self) -> "PortfolioSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (f"PortfolioSolver([{', '.join(c.label for c in self.configs)}], "

@@ -11,9 +11,11 @@ Which encoding a puzzle gets when none is named is :func:`satdoku.cnf.policy.cho
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from typing import Any
 
+from ..closing import Closing
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.encodings import (DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_choices, check_encoding,
                              formula_size)
@@ -23,7 +25,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import ModelError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..model.result import Result, counted_status, result_of
+from ..model.result import Result, counted_status, result_of, status_of
 from .catalogue import (CONFIGURABLE, COUNT_OPTIONS, DEFAULT_SAT_SOLVER, OPTIONS_MAX_SIZE,
                         SAT_SOLVERS,
                         check_sat_solver)
@@ -51,7 +53,7 @@ SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
 IMPLIED_AFTER = 300
 
 
-class SatSolver(Questions):
+class SatSolver(Questions, Closing):
     """Solve, count and explain puzzles of any geometry with a python-sat solver.
 
     Args:
@@ -71,6 +73,9 @@ class SatSolver(Questions):
         configure: solver options set before any clause (python-sat's ``configure``, CaDiCaL
             1.5.3 and 1.9.5 only), such as ``{'seed': 3, 'phase': 0}``: what a portfolio
             (:mod:`satdoku.sat.portfolio`) varies between the configurations it races.
+        fast: take the fast path (:meth:`_solve_ready`: a classic puzzle with no time limit
+            on a loaded engine, with no stage bookkeeping) and the batch pass (:meth:`settle`);
+            off, every puzzle goes the general way (the contract tests run both).
         reduced_from: the grid size from which ``encoding=None`` means reduced (default
             :data:`satdoku.tasks.solvers.REDUCED_MIN_SIZE`; explain, generate and rate pass
             :data:`~satdoku.tasks.solvers.LARGE_MIN_SIZE`).
@@ -93,7 +98,7 @@ class SatSolver(Questions):
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
                  reduction: dict[str, Any] | None = None,
                  configure: dict[str, int] | None = None,
-                 reduced_from: int | None = None) -> None:
+                 reduced_from: int | None = None, fast: bool = True) -> None:
         self.info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
         self.reduced_from = reduced_from
         if configure and self.info.name not in CONFIGURABLE:
@@ -115,7 +120,9 @@ class SatSolver(Questions):
         self._ready: dict[Geometry, FullEngine] = {}
         self._encodings: dict[int, str] = {}
         self.clock = Clock(self.info)
-        self.capabilities = self.info.capabilities
+        self.fast = fast
+        self.fast_answers = 0  # puzzles the fast path answered (the contract tests look)
+        self.capabilities = dataclasses.replace(self.info.capabilities, settle=fast)
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""
@@ -192,7 +199,7 @@ class SatSolver(Questions):
         activation literal, within the clause budget. Every stage stops at ``deadline``.
         """
         start = time.perf_counter()
-        if not constraints and (deadline is None or deadline.seconds is None):
+        if self.fast and not constraints and (deadline is None or deadline.seconds is None):
             engine = self._ready.get(grid.geometry)
             if engine is not None and engine.uses < engine.rebuild_every:
                 return self._solve_ready(engine, grid, limit, start)
@@ -224,12 +231,10 @@ class SatSolver(Questions):
                 status = self._count(engine, grid, assumptions, limit, deadline, solutions)
             finally:
                 stats["solve_ms"] = (time.perf_counter() - t1) * 1000
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-            if engine is None:  # stopped while building or loading the formula
+        except (TimeUp, TooBigError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
+            if isinstance(error, TimeUp) and engine is None:  # stopped building the formula
                 stats.update(encode_ms=(time.perf_counter() - start) * 1000, solve_ms=0.0)
-        except TooBigError as error:
-            status, message = "refused", error.message
         except Settled as settled:
             stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
                          solve_ms=0.0)
@@ -308,10 +313,8 @@ class SatSolver(Questions):
             stats.update(variables=formula.nvars, clauses=len(formula.clauses))
             run = solve_in_pysat(self.info.name, formula, deadline, stats)
             status = count_afresh(formula, grid, limit, run, solutions)
-        except TimeUp:
-            status, message = "timeout", deadline.message(len(solutions) if limit > 1 else None)
-        except TooBigError as error:
-            status, message = "refused", error.message
+        except (TimeUp, TooBigError) as error:
+            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
         except ModelError as error:  # a model that does not describe a grid: a solver fault
             status, message = "error", f"internal error: {self.name} {error.detail}"
         return result_of(status, solutions, limit=limit, solver=self.name, encoding=encoding,
@@ -324,6 +327,7 @@ class SatSolver(Questions):
         Same result, same stats in the same order; with :attr:`steer`, counts steer away from
         the solutions found (see :meth:`_count`)."""
         engine.uses += 1
+        self.fast_answers += 1
         assumptions = engine.assumptions(grid)
         t1 = time.perf_counter()
         stats: dict[str, Any] = {"encode_ms": (t1 - start) * 1000, "load_ms": 0.0}
@@ -464,11 +468,6 @@ class SatSolver(Questions):
         self._engines.clear()
         self._ready.clear()
 
-    def __enter__(self) -> "SatSolver":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     def __repr__(self) -> str:
         return (f"SatSolver({self.sat_solver!r}, encoding={self.encoding!r}, amo={self.amo!r}, "

@@ -15,10 +15,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.puzzle import Puzzle
+from ..model.result import Capabilities
+from .options import TaskOptions
 
-__all__ = ["Outcome", "Task", "TaskOptions", "puzzle_deadline"]
+__all__ = ["Outcome", "Task", "SolverTask", "TaskOptions", "puzzle_deadline"]
 
 
 @dataclass
@@ -33,7 +36,7 @@ class Outcome:
     disagreements: list[str] = field(default_factory=list)
 
 
-class Task:
+class Task(Closing):
     """A task's interface (see the module docstring); subclasses define :meth:`run`."""
 
     #: What a progress bar says while the task runs ("solving", "explaining", ...).
@@ -67,11 +70,32 @@ class Task:
     def close(self) -> None:
         """Free what the task keeps (SAT solvers hold C memory)."""
 
-    def __enter__(self) -> "Task":
-        return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+
+class SolverTask(Task):
+    """A task that answers puzzles one at a time on one python-sat solver kept for them all,
+    made from its options' :class:`~satdoku.sat.config.SatConfig` and refused when it lacks
+    what the task ``NEEDS``; subclasses define :meth:`answer`."""
+
+    #: What the task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
+    NEEDS: ClassVar[Capabilities] = Capabilities.needs("assumptions")
+
+    def __init__(self, options: Any) -> None:
+        self.options = options
+        self.solver = options.sat.python_sat(needs=self.NEEDS, task=options.command)
+
+    def run(self, puzzle: Puzzle) -> Outcome:
+        if puzzle.error is not None or puzzle.grid is None:
+            return self.invalid(puzzle)
+        return Outcome(puzzle, self.answer(puzzle, puzzle_deadline(self.options.timeout,
+                                                                   puzzle)))
+
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Any:
+        """The answer for a puzzle that was read, within ``deadline``."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.solver.close()
 
 
 def puzzle_deadline(timeout: float | None, puzzle: Puzzle) -> Deadline:
@@ -79,15 +103,3 @@ def puzzle_deadline(timeout: float | None, puzzle: Puzzle) -> Deadline:
     if timeout is None:
         return NO_DEADLINE
     return Deadline(timeout, time.perf_counter() - puzzle.parse_ms / 1000)
-
-
-class TaskOptions:
-    """A task's options (a frozen dataclass: picklable, so that each worker makes its own task
-    from them): :meth:`task_class` names the task, :meth:`make` builds it in the process that
-    runs it (by default ``task_class()(options)``)."""
-
-    def task_class(self) -> type[Task]:
-        raise NotImplementedError
-
-    def make(self) -> Task:
-        return self.task_class()(self)  # type: ignore[call-arg]

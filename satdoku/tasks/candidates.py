@@ -21,16 +21,17 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from ..deadline import Deadline, TimeUp
-from ..budget import DEFAULT_MAX_CLAUSES
-from ..errors import InternalError, TooBigError
+from ..closing import borrowed
+from ..deadline import Deadline
+from ..errors import InternalError
 from ..model.puzzle import Puzzle
 from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.reduce import reduce_candidates
-from ..model.result import Capabilities, counted_status
+from ..model.result import ENDINGS, Answer, Capabilities, counted_status
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, TaskOptions, puzzle_deadline
+from .base import SolverTask
+from .options import CandidatesOptions
 
 __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
 
@@ -39,7 +40,7 @@ NEEDS = Capabilities.needs("assumptions")
 
 
 @dataclass
-class Candidates:
+class Candidates(Answer):
     """The true candidates of a puzzle: ``digits[cell]`` a sorted list for each empty cell
     (empty: no solution at all). ``status`` is unique, multiple, unsolvable, or timeout /
     refused / invalid / error with ``message``; ``count`` the solutions seen, up to the limit."""
@@ -71,62 +72,59 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
     """
     start = time.perf_counter()
     deadline = deadline or Deadline(None)
-    own = solver is None
-    solver = solver or SatSolver(sat_solver, "extended")
-    open_cells = [c for c, d in enumerate(grid.cells) if not d]
-    marked: dict[int, set[int]] = {c: set() for c in open_cells}
-    seen: set[tuple[int, ...]] = set()
-    out = Candidates(grid, "unsolvable")
 
-    def found(solution: Grid) -> None:
-        problems = solution_problems(solution, grid, constraints)
-        if problems:
-            raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
-        seen.add(solution.cells)
-        for c in open_cells:
-            marked[c].add(solution.cells[c])
+    def make() -> SatSolver:
+        return CandidatesOptions(sat_solver=sat_solver).sat.python_sat(needs=NEEDS,
+                                                                       task="candidates")
 
-    def verified(solution: Grid) -> None:
-        problems = solution_problems(solution, grid, constraints)
-        if problems:
-            raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
+    with borrowed(solver, make) as solver:
+        open_cells = [c for c, d in enumerate(grid.cells) if not d]
+        marked: dict[int, set[int]] = {c: set() for c in open_cells}
+        seen: set[tuple[int, ...]] = set()
+        out = Candidates(grid, "unsolvable")
 
-    try:
-        if counts is not None:
-            _count(out, solver, constraints, deadline, counts, verified)
-            raise _Done
-        first = solver.first_solution(grid, constraints=constraints, deadline=deadline)
-        out.sat_calls += 1
-        if first is not None:
-            found(first)
-            # Only digits the givens leave open can be true candidates.
-            reduction = reduce_candidates(grid, propagate=False)
-            for cell in open_cells:
-                for d in bits(reduction.cand[cell]):
-                    if d in marked[cell]:
-                        continue
-                    solution = solver.first_solution(grid, assume=((cell, d),),
-                                                     constraints=constraints,
-                                                     deadline=deadline)
-                    out.sat_calls += 1
-                    if solution is not None:
-                        found(solution)
-        # Every pair was settled: one solution met means every cell has one true candidate,
-        # so the puzzle is unique; two or more met, it is not.
-        out.count = len(seen)
-        out.status = counted_status(out.count)
-        out.digits = {c: sorted(ds) for c, ds in marked.items()}
-    except _Done:
-        pass
-    except TimeUp:
-        out.status, out.message = "timeout", deadline.message()
-    except TooBigError as error:
-        out.status, out.message = "refused", error.message
-    except InternalError as error:
-        out.status, out.message = "error", f"internal error: {error.message}"
-    finally:
-        if own:
-            solver.close()
+        def found(solution: Grid) -> None:
+            problems = solution_problems(solution, grid, constraints)
+            if problems:
+                raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
+            seen.add(solution.cells)
+            for c in open_cells:
+                marked[c].add(solution.cells[c])
+
+        def verified(solution: Grid) -> None:
+            problems = solution_problems(solution, grid, constraints)
+            if problems:
+                raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")
+
+        try:
+            if counts is not None:
+                _count(out, solver, constraints, deadline, counts, verified)
+                raise _Done
+            first = solver.first_solution(grid, constraints=constraints, deadline=deadline)
+            out.sat_calls += 1
+            if first is not None:
+                found(first)
+                # Only digits the givens leave open can be true candidates.
+                reduction = reduce_candidates(grid, propagate=False)
+                for cell in open_cells:
+                    for d in bits(reduction.cand[cell]):
+                        if d in marked[cell]:
+                            continue
+                        solution = solver.first_solution(grid, assume=((cell, d),),
+                                                         constraints=constraints,
+                                                         deadline=deadline)
+                        out.sat_calls += 1
+                        if solution is not None:
+                            found(solution)
+            # Every pair was settled: one solution met means every cell has one true candidate,
+            # so the puzzle is unique; two or more met, it is not.
+            out.count = len(seen)
+            out.status = counted_status(out.count)
+            out.digits = {c: sorted(ds) for c, ds in marked.items()}
+        except _Done:
+            pass
+        except ENDINGS as error:
+            out.end(error, deadline)
     out.time_ms = (time.perf_counter() - start) * 1000
     return out
 
@@ -180,34 +178,16 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
     out.status = counted_status(total)
 
 
-@dataclass(frozen=True)
-class CandidatesOptions(TaskOptions):
-    """How to find the true candidates of every puzzle of a stream."""
-
-    sat_solver: str | None = None
-    timeout: float | None = None
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-    counts: int | None = None
-
-    def task_class(self) -> type["CandidatesTask"]:
-        return CandidatesTask
-
-
-class CandidatesTask(Task):
+class CandidatesTask(SolverTask):
     """True candidates of puzzles one at a time, one SAT solver for them all."""
 
     label = "candidates"
+    NEEDS = NEEDS
+    options: CandidatesOptions
 
-    def __init__(self, options: CandidatesOptions) -> None:
-        self.options = options
-        self.solver = SatSolver(options.sat_solver, "extended", max_clauses=options.max_clauses)
-
-    def run(self, puzzle: Puzzle) -> Outcome:
-        if puzzle.error is not None or puzzle.grid is None:
-            return self.invalid(puzzle)
-        return Outcome(puzzle, true_candidates(
-            puzzle.grid, constraints=puzzle.constraints, solver=self.solver,
-            deadline=puzzle_deadline(self.options.timeout, puzzle), counts=self.options.counts))
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Candidates:
+        return true_candidates(puzzle.grid, constraints=puzzle.constraints, solver=self.solver,
+                               deadline=deadline, counts=self.options.counts)
 
     def close(self) -> None:
         self.solver.close()

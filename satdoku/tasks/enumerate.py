@@ -16,19 +16,22 @@ are too many to list.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
-from typing import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
+from ..closing import borrowed
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
-from ..errors import InternalError, OptionError, TooBigError
+from ..errors import InternalError, OptionError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
-from ..model.result import counted_status
-from .base import Outcome, Task, TaskOptions, puzzle_deadline
+from ..model.result import ENDINGS, Answer, Capabilities, counted_status, status_of
+from .base import Outcome, SolverTask, Task, puzzle_deadline
+from .options import CountOptions
 
 __all__ = ["all_solutions", "Estimate", "estimate_count", "APPROX_HINT", "DEFAULT_EPSILON",
-           "DEFAULT_DELTA", "EstimateOptions", "EstimateTask", "Estimated", "approx_available"]
+           "DEFAULT_DELTA", "EstimateTask", "Estimated", "Enumerated", "AllTask",
+           "approx_available"]
 
 #: What to install for :func:`estimate_count`.
 APPROX_HINT = "count --estimate needs pyapproxmc: pip install 'satdoku[approx]'"
@@ -37,6 +40,52 @@ APPROX_HINT = "count --estimate needs pyapproxmc: pip install 'satdoku[approx]'"
 #: factor 1.8 of the truth with probability at least 0.8.
 DEFAULT_EPSILON = 0.8
 DEFAULT_DELTA = 0.2
+
+
+@dataclass
+class Enumerated(Answer):
+    """The solutions of one puzzle, each verified (``count --all``): ``count`` of them, at
+    most ``limit``; ``status`` unique, multiple or unsolvable when all were found (or the
+    limit), else timeout (those found by then are kept), refused or error with ``message``."""
+
+    status: str
+    solutions: list[Grid] = field(default_factory=list)
+    count: int = 0
+    limit: int | None = None
+    message: str | None = None
+    time_ms: float = 0.0
+
+
+class AllTask(SolverTask):
+    """Every solution of puzzles one at a time, one SAT solver for them all: :meth:`each`
+    yields them as they are found (the command line writes each at once), :meth:`answer`
+    keeps them (the library's ``count(puzzle, all=True)``)."""
+
+    label = "counting"
+    NEEDS = Capabilities.needs()
+    options: CountOptions
+
+    def each(self, puzzle: Puzzle, answer: Enumerated) -> Iterator[Grid]:
+        """The solutions of ``puzzle`` as they are found; ``answer`` gets the tally and the
+        status when they end."""
+        start = time.perf_counter()
+        deadline = puzzle_deadline(self.options.timeout, puzzle)
+        answer.limit = self.options.limit
+        try:
+            for solution in all_solutions(puzzle.grid, constraints=puzzle.constraints,
+                                          solver=self.solver, limit=answer.limit,
+                                          deadline=deadline):
+                answer.count += 1
+                yield solution
+            answer.status = counted_status(answer.count)
+        except ENDINGS as error:
+            answer.end(error, deadline, answer.count)
+        answer.time_ms = (time.perf_counter() - start) * 1000
+
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Enumerated:
+        answer = Enumerated("unsolvable")
+        answer.solutions = list(self.each(puzzle, answer))
+        return answer
 
 
 def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
@@ -51,10 +100,12 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
     >>> sum(1 for _ in all_solutions(parse_puzzle("1234............").grid))  # 288 / 4!
     12
     """
-    from ..sat.solver import SatSolver
-    own = solver is None
-    solver = solver or SatSolver(sat_solver, max_clauses=max_clauses)
-    try:
+    from .options import CountOptions
+    def make() -> Any:
+        return CountOptions(sat_solver=sat_solver, max_clauses=max_clauses).sat.python_sat(
+            needs=Capabilities.needs(), task="count --all")
+
+    with borrowed(solver, make) as solver:
         found = 0
         if limit is not None and limit < 1:
             return
@@ -66,9 +117,6 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
             found += 1
             if limit is not None and found >= limit:
                 return
-    finally:
-        if own:
-            solver.close()
 
 
 @dataclass
@@ -166,22 +214,8 @@ def _count(clauses, nvars: int, epsilon: float, delta: float, seed: int, send) -
         send.close()
 
 
-@dataclass(frozen=True)
-class EstimateOptions(TaskOptions):
-    """How to estimate the count of every puzzle of a stream (``count --estimate``)."""
-
-    epsilon: float = DEFAULT_EPSILON
-    delta: float = DEFAULT_DELTA
-    seed: int = 1
-    timeout: float | None = None
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-
-    def task_class(self) -> type["EstimateTask"]:
-        return EstimateTask
-
-
 @dataclass
-class Estimated:
+class Estimated(Answer):
     """One puzzle's estimate, or why there is none: ``status`` is ``unique``, ``multiple`` or
     ``unsolvable`` with ``estimate`` (exact counts say unique or unsolvable), else timeout,
     refused or error with ``message``."""
@@ -196,7 +230,7 @@ class EstimateTask(Task):
 
     label = "estimating"
 
-    def __init__(self, options: EstimateOptions) -> None:
+    def __init__(self, options: CountOptions) -> None:
         self.options = options
 
     def run(self, puzzle: Puzzle) -> Outcome:
@@ -206,13 +240,9 @@ class EstimateTask(Task):
         deadline = puzzle_deadline(o.timeout, puzzle)
         try:
             found = estimate_count(puzzle.grid, constraints=puzzle.constraints,
-                                   epsilon=o.epsilon, delta=o.delta, seed=o.seed,
-                                   deadline=deadline, max_clauses=o.max_clauses)
-        except TimeUp:
-            return Outcome(puzzle, Estimated("timeout", message=deadline.message()))
-        except TooBigError as error:
-            return Outcome(puzzle, Estimated("refused", message=error.message))
-        except InternalError as error:
-            return Outcome(puzzle, Estimated("error", message=f"internal error: {error.message}"))
+                                   deadline=deadline, max_clauses=o.clause_limit)
+        except ENDINGS as error:
+            status, message = status_of(error, deadline)
+            return Outcome(puzzle, Estimated(status, message=message))
         status = counted_status(found.count) if found.exact else "multiple"
         return Outcome(puzzle, Estimated(status, found))

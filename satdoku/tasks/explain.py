@@ -31,16 +31,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES
-from ..cnf.policy import LARGE_MIN_SIZE
+from ..closing import borrowed
 from ..deadline import Deadline, TimeUp
-from ..errors import InternalError, TooBigError
+from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
-from ..model.result import Capabilities
+from ..model.result import ENDINGS, Answer, Capabilities
 from ..native.search import NativeSolver
 from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
-from .base import Outcome, Task, TaskOptions, puzzle_deadline
+from .base import SolverTask
+from .options import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
@@ -56,7 +57,7 @@ NEEDS = Capabilities.needs("assumptions")
 
 
 @dataclass
-class Explanation:
+class Explanation(Answer):
     """What :func:`explain` found. ``status`` is unsolvable, multiple or unique, or one of
     timeout, invalid, refused and error (see :mod:`satdoku.model.result`) with ``message``.
 
@@ -209,11 +210,12 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
     """
     start = time.perf_counter()
     deadline = deadline or Deadline(timeout)
-    own = solver is None
-    if solver is None:
-        solver = SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses,
-                           reduced_from=LARGE_MIN_SIZE)
-    try:
+    def make() -> SatSolver:
+        return ExplainOptions(sat_solver=sat_solver, encoding=encoding, amo=amo,
+                              max_clauses=max_clauses).sat.python_sat(needs=NEEDS,
+                                                                      task="explain")
+
+    with borrowed(solver, make) as solver:
         result = solve(solver, grid, limit=2, deadline=deadline, constraints=constraints)
         expl = Explanation(grid, result.status, solution=result.solution, second=result.second,
                            message=result.message, constraints=tuple(constraints))
@@ -233,15 +235,8 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                           alphabet=alphabet, deadline=deadline,
                                           sat_solver=sat_solver, max_clauses=max_clauses,
                                           max_rules=max_rules)
-        except TimeUp:
-            expl.status, expl.message = "timeout", deadline.message()
-        except TooBigError as error:
-            expl.status, expl.message = "refused", error.message
-        except InternalError as error:
-            expl.status, expl.message = "error", f"internal error: {error.message}"
-    finally:
-        if own:
-            solver.close()
+        except ENDINGS as error:
+            expl.end(error, deadline)
     expl.time_ms = (time.perf_counter() - start) * 1000
     return expl
 
@@ -287,45 +282,20 @@ def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,
     return fixes
 
 
-@dataclass(frozen=True)
-class ExplainOptions(TaskOptions):
-    """How to explain every puzzle of a stream (picklable: each worker makes its own task)."""
-
-    sat_solver: str | None = None
-    encoding: str | None = None
-    amo: str | None = None
-    timeout: float | None = None
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-    redundant: bool = False
-    steps: bool = False
-    max_rules: int | None = None
-    fix: bool = False
-    fix_rules: tuple = ()  # candidate rules (constraints) for fix
-
-    def task_class(self) -> type["ExplainTask"]:
-        return ExplainTask
-
-
-class ExplainTask(Task):
+class ExplainTask(SolverTask):
     """Explains puzzles one at a time with one SAT solver for them all."""
 
     label = "explaining"
+    NEEDS = NEEDS
+    options: ExplainOptions
 
-    def __init__(self, options: ExplainOptions) -> None:
-        self.options = options
-        self.solver = SatSolver(options.sat_solver, options.encoding, options.amo,
-                                max_clauses=options.max_clauses, reduced_from=LARGE_MIN_SIZE)
-
-    def run(self, puzzle: Puzzle) -> Outcome:
-        if puzzle.error is not None or puzzle.grid is None:
-            return self.invalid(puzzle)
+    def answer(self, puzzle: Puzzle, deadline: Deadline) -> Explanation:
         o = self.options
-        return Outcome(puzzle, explain(puzzle.grid, deadline=puzzle_deadline(o.timeout, puzzle),
-                                       solver=self.solver, constraints=puzzle.constraints,
-                                       redundant=o.redundant, steps=o.steps,
-                                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
-                                       sat_solver=o.sat_solver, max_clauses=o.max_clauses,
-                                       fix=o.fix, fix_rules=self._fix_rules(puzzle)))
+        return explain(puzzle.grid, deadline=deadline, solver=self.solver,
+                       constraints=puzzle.constraints, redundant=o.redundant, steps=o.steps,
+                       alphabet=puzzle.alphabet, max_rules=o.max_rules,
+                       sat_solver=o.sat_solver, max_clauses=o.max_clauses, fix=o.fix,
+                       fix_rules=self._fix_rules(puzzle))
 
     def _fix_rules(self, puzzle: Puzzle) -> tuple:
         """The candidate rules that fit ``puzzle``'s grid (a rule carries its geometry)."""
@@ -333,6 +303,3 @@ class ExplainTask(Task):
         return tuple(r for r in self.options.fix_rules
                      if getattr(r, "geometry", geo) is geo and
                      all(0 <= c < geo.ncells for c in r.cells))
-
-    def close(self) -> None:
-        self.solver.close()

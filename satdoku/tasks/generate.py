@@ -40,6 +40,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
@@ -191,7 +192,7 @@ class Generated:
     constraints: tuple = ()  # the rules it keeps (generate --rules)
 
 
-class Generator:
+class Generator(Closing):
     """Puzzles with exactly one solution, dug out of random complete grids.
 
     Args:
@@ -226,10 +227,8 @@ class Generator:
                  attempts: int = 1000, conflicts: int | None = -1,
                  difficulty: str | None = None, constraints: tuple = (),
                  givens: Grid | None = None, timeout: float | None = None,
-                 max_clauses: int | None = None) -> None:
-        from ..budget import DEFAULT_MAX_CLAUSES
-        from ..sat.solver import SatSolver
-        from ..cnf.policy import LARGE_MIN_SIZE
+                 max_clauses: int | None = None, amo: str | None = None) -> None:
+        from .options import GenerateOptions
         self.geometry = geometry
         self.seed = seed
         self.constraints = tuple(constraints)
@@ -245,8 +244,9 @@ class Generator:
             conflicts = DEFAULT_CONFLICTS if geometry.size <= 16 else LARGE_CONFLICTS
         self.conflicts = None if minimal else conflicts
         self.rng = random.Random(seed)
-        self.solver = SatSolver(sat_solver, encoding, reduced_from=LARGE_MIN_SIZE,
-                                max_clauses=max_clauses or DEFAULT_MAX_CLAUSES)
+        options = GenerateOptions(sat_solver=sat_solver, encoding=encoding, amo=amo,
+                                  max_clauses=max_clauses)
+        self.solver = options.sat.python_sat(needs=NEEDS, task="generate")
         self.difficulty = difficulty
         self.rater = None
         if difficulty is not None:
@@ -254,7 +254,8 @@ class Generator:
             if difficulty not in [name for _, name in LABELS]:
                 raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
                                   f"{', '.join(name for _, name in LABELS)}")
-            self.rater = Rater(sat_solver, encoding=encoding, se=False)  # labels: the score
+            # labels come from the score: the SE ratings are not needed
+            self.rater = Rater(sat_solver=sat_solver, encoding=encoding, se=False)
         self.ratings: dict[tuple[int, ...], Any] = {}
         self.timeout = timeout
         self.deadline = NO_DEADLINE  # this puzzle's (generate)
@@ -264,6 +265,21 @@ class Generator:
     def __iter__(self) -> Iterator[Generated]:
         while True:
             yield self.generate()
+
+    @classmethod
+    def of(cls, options: Any, seed: int | None) -> "Generator":
+        """The generator of a :class:`~satdoku.tasks.options.GenerateOptions`, with ``seed``
+        (None: a random one)."""
+        rules = options.rules
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        return cls(options.geometry, seed=seed, symmetry=options.symmetry,
+                   minimal=options.minimal, max_clues=options.max_clues,
+                   sat_solver=options.sat_solver, encoding=options.encoding, amo=options.amo,
+                   attempts=options.attempts, difficulty=options.difficulty,
+                   constraints=rules.constraints if rules is not None else (),
+                   givens=rules.grid if rules is not None else None,
+                   timeout=options.timeout, max_clauses=options.max_clauses)
 
     def generate(self) -> Generated:
         """The next puzzle. Raises SolverError when ``attempts`` grids gave none that fits,
@@ -455,8 +471,3 @@ class Generator:
     def close(self) -> None:
         self.solver.close()
 
-    def __enter__(self) -> "Generator":
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

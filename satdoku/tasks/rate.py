@@ -39,17 +39,15 @@ import math
 import statistics
 import time
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ..deadline import Deadline
-from ..budget import DEFAULT_MAX_CLAUSES
 from ..model.puzzle import Puzzle
 from ..model.difficulty import LABELS, label_for
-from ..model.result import Capabilities
+from ..model.result import Answer, Capabilities, status_of
 from ..model.grid import Grid
-from ..sat.solver import SatSolver
-from ..cnf.policy import LARGE_MIN_SIZE
-from .base import Outcome, Task, TaskOptions
+from .base import Outcome, Task
+from .options import RateOptions
 from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +63,7 @@ NEEDS = Capabilities.needs("conflicts")
 
 #: (lowest score, label), easiest first.
 @dataclass
-class Rating:
+class Rating(Answer):
     """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
     any other status of :mod:`satdoku.model.result` without one (only a puzzle with exactly one
     solution has a difficulty); ``message`` says more."""
@@ -82,24 +80,6 @@ class Rating:
     message: str | None = None
     path: StepPath | None = None  # a variant puzzle's step path, which its score comes from
     se: SERating | None = None  # a classic puzzle's Sudoku Explainer ratings (native/ladder)
-
-
-@dataclass(frozen=True)
-class RateOptions(TaskOptions):
-    """How to rate every puzzle of a stream (picklable: each worker makes its own task)."""
-
-    sat_solver: str | None = None
-    timeout: float | None = None
-    encoding: str | None = None
-    amo: str | None = None
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-
-    def make(self) -> "Rater":
-        return Rater(self.sat_solver, self.timeout, encoding=self.encoding, amo=self.amo,
-                     max_clauses=self.max_clauses)
-
-    def task_class(self) -> type["Rater"]:
-        return Rater
 
 
 class Rater(Task):
@@ -120,12 +100,11 @@ class Rater(Task):
 
     label = "rating"
 
-    def __init__(self, sat_solver: str | None = None, timeout: float | None = None, *,
-                 encoding: str | None = None, amo: str | None = None,
-                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, se: bool = True) -> None:
+    def __init__(self, options: RateOptions | None = None, *, se: bool = True,
+                 **given: Any) -> None:
         # Native search and the techniques are imported here: start-up need not pay.
         from ..native.search import NativeSolver
-        self.options = RateOptions(sat_solver, timeout, encoding, amo, max_clauses)
+        self.options = options if options is not None else RateOptions(**given)
         self.native = NativeSolver()
         self.se = se  # whether classic puzzles get their SE ratings (the score needs none)
 
@@ -142,8 +121,7 @@ class Rater(Task):
         o = self.options
         if deadline is None:
             deadline = Deadline(o.timeout, start - parse_ms / 1000)
-        with SatSolver(o.sat_solver, o.encoding, o.amo, incremental=False,
-                       max_clauses=o.max_clauses, reduced_from=LARGE_MIN_SIZE) as sat:
+        with o.sat.python_sat(needs=NEEDS, task="rate", incremental=False) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
         if result.status != "unique":
             return Rating(result.status, solution=result.solution,
@@ -187,7 +165,7 @@ class Rater(Task):
             path = step_path(grid, solution, constraints=constraints, deadline=deadline,
                              sat_solver=o.sat_solver, max_clauses=o.max_clauses)
         except TooBigError as error:
-            return Rating("refused", message=error.message)
+            return Rating(*status_of(error))
         score = path_score(path)[2]
         rating = Rating("unique", score, label_for(score), solution=solution, path=path)
         if path.status == "timeout":

@@ -13,32 +13,30 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
 from ..errors import OptionError, PuzzleError
-from ..model.geometry import Geometry
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
-from ..model.result import Result, Solver, verify
-from ..sat.catalogue import check_sat_name, is_exec
-from .base import Outcome, Task, TaskOptions, puzzle_deadline
+from ..model.result import Capabilities, Result, Solver, verify
+from ..sat.catalogue import check_sat_name
+from .base import Outcome, Task, puzzle_deadline
+from .options import CountOptions, SearchOptions, SolveOptions, search_options
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
-           "python_sat_version", "SolveOptions", "SolveTask", "racing", "pack_cells", "unpack_grid"]
+           "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
+           "racing"]
 
 
 def _make_sat(sat_solver: str | None = None, encoding: str | None = None,
               amo: str | None = None, incremental: bool = True, stats: bool = True,
               max_clauses: int | None = DEFAULT_MAX_CLAUSES) -> Solver:
-    if is_exec(sat_solver):
-        from ..sat.external import ExecSolver
-        return ExecSolver(sat_solver, encoding, amo, max_clauses=max_clauses)
-    from ..sat.solver import SatSolver
-    return SatSolver(sat_solver, encoding, amo, incremental=incremental, stats=stats,
-                     max_clauses=max_clauses)
+    from ..sat.config import SatConfig
+    config = SatConfig(sat_solver, encoding, amo,
+                       DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses)
+    return config.solver(needs=Capabilities.needs(), incremental=incremental, stats=stats)
 
 
 def _make_native(**_: Any) -> Solver:
@@ -146,58 +144,22 @@ def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     return result
 
 
-@dataclass(frozen=True)
-class SolveOptions(TaskOptions):
-    """How to solve every puzzle of a batch (picklable, so workers can rebuild the solvers).
-
-    ``solver`` is a name of :data:`SOLVERS`; ``limit`` 1 finds a solution,
-    2 or more counts up to it; ``check`` also runs the other solver and compares;
-    ``incremental=False`` builds a fresh SAT solver per puzzle; ``stats`` asks the SAT backend
-    for its solver figures; ``max_clauses`` refuses bigger formulas; ``portfolio`` K >= 1
-    races K configurations on each puzzle (:mod:`satdoku.sat.portfolio`; the SAT solver and
-    encoding named, if any, make the first), 0 does not.
-    """
-
-    solver: str = DEFAULT_SOLVER
-    sat_solver: str | None = None
-    encoding: str | None = None
-    amo: str | None = None
-    limit: int = 1
-    timeout: float | None = None
-    check: bool = False
-    incremental: bool = True
-    stats: bool = True
-    max_clauses: int | None = DEFAULT_MAX_CLAUSES
-    portfolio: int = 0
-
-    def task_class(self) -> type["SolveTask"]:
-        return SolveTask
-
-    def make_solver(self, solver: str | None = None) -> Solver:
-        """A solver for these options (``solver`` overrides the method)."""
-        method = solver or self.solver
-        return make_solver(method, sat_solver=self.sat_solver, encoding=self.encoding,
-                           amo=self.amo, incremental=self.incremental, stats=self.stats,
-                           max_clauses=self.max_clauses,
-                           portfolio=self.portfolio if method == "sat" else 0)
-
-
-
-def racing(options: SolveOptions, jobs: int, *, requested: bool, scheduler: str | None,
-           single: Callable[[], bool]) -> tuple[SolveOptions, int]:
+def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
+           single: Callable[[], bool]) -> tuple[SearchOptions, int]:
     """The options and worker count to solve with: a portfolio of configurations racing on
     each puzzle when ``requested`` (``--portfolio``) or when ``jobs`` would leave cores idle
     on a ``single`` puzzle (read ahead only when it matters); the cores then race on each
     puzzle in turn. OptionError when a portfolio cannot be (native search, Dask).
 
-    >>> racing(SolveOptions(), 1, requested=False, scheduler=None, single=lambda: True)[1]
+    >>> racing(SolveOptions(), 1, scheduler=None, single=lambda: True)[1]
     1
     """
+    requested = options.portfolio
     if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
         from ..sat.portfolio import portfolio_size
         size = portfolio_size(jobs, requested=requested, single=not requested and single())
         if size:
-            return dataclasses.replace(options, portfolio=size), 1
+            return dataclasses.replace(options, racers=size), 1
     elif requested:
         raise OptionError("--portfolio races SAT configurations: it takes neither "
                           "--solver native nor --scheduler")
@@ -227,20 +189,26 @@ class SolveTask(Task):
 
     label = "solving"
 
-    def __init__(self, options: SolveOptions) -> None:
+    def __init__(self, options: SearchOptions) -> None:
         self.options = options
-        self.label = "solving" if options.limit < 2 else "counting"
-        self.solver = options.make_solver()
+        self.label = "solving" if options.most < 2 else "counting"
+        self.solver = self._solver(options.solver)
         self.other = None
         if options.check:
-            self.other = options.make_solver("native" if options.solver == "sat" else "sat")
+            self.other = self._solver("native" if options.solver == "sat" else "sat")
         for solver in (self.solver, self.other):
             if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
                 solver.steer = True
         o = options
-        settles = hasattr(self.solver, "settle") and o.incremental and not o.check and \
-            not o.portfolio and o.timeout is None
+        settles = self.solver.capabilities.settle and o.incremental and not o.check and \
+            not o.racers and o.timeout is None
         self.batch = SETTLE_BATCH if settles else 1
+
+    def _solver(self, method: str) -> Solver:
+        o = self.options
+        return make_solver(method, sat_solver=o.sat_solver, encoding=o.encoding, amo=o.amo,
+                           incremental=o.incremental, stats=o.stats, max_clauses=o.clause_limit,
+                           portfolio=o.racers if method == "sat" else 0)
 
     def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
         """The outcomes of ``puzzles`` in order, the ones propagation settles first of all."""
@@ -252,7 +220,7 @@ class SolveTask(Task):
         if len(ready) < SETTLE_MIN_PUZZLES:  # a pass over a few puzzles costs more than it saves
             yield from map(self.run, puzzles)
             return
-        settled = self.solver.settle([p.grid for p in ready], self.options.limit)
+        settled = self.solver.settle([p.grid for p in ready], self.options.most)
         done = sum(r is not None for r in settled)
         self.batch = SETTLE_BATCH if done >= SETTLE_MIN_SHARE * len(puzzles) else 1
         answers = {id(p): r for p, r in zip(ready, settled) if r is not None}
@@ -272,12 +240,12 @@ class SolveTask(Task):
         o, grid, constraints = self.options, puzzle.grid, puzzle.constraints
         deadline = puzzle_deadline(o.timeout, puzzle)
         if self.other is None:
-            result = solve(self.solver, grid, limit=o.limit, deadline=deadline,
+            result = solve(self.solver, grid, limit=o.most, deadline=deadline,
                            constraints=constraints, givens_checked=True)
             problems: list[str] = []
         else:
             from .agree import disagreements
-            limit = max(o.limit, 2)
+            limit = max(o.most, 2)
             result = solve(self.solver, grid, limit=limit, deadline=deadline,
                            constraints=constraints, givens_checked=True)
             other = solve(self.other, grid, limit=limit, constraints=constraints,
@@ -291,40 +259,18 @@ class SolveTask(Task):
         message = puzzle.error.detail if puzzle.error is not None else "no puzzle"
         return Outcome(puzzle, Result(status="invalid", message=message))
 
-    # Results travel as plain tuples: pickling whole Result objects cost the parent about as
-    # much as parsing the puzzles.
-
     def pack(self, outcome: Outcome) -> tuple:
-        r, n = outcome.result, outcome.puzzle.grid.size
-        return (r.status, pack_cells(r.solution and r.solution.cells, n), r.count,
-                pack_cells(r.second and r.second.cells, n), r.solver, r.encoding, r.time_ms,
-                r.stats, r.message, r.limit, outcome.disagreements)
+        return outcome.result.pack(outcome.puzzle.grid.size), outcome.disagreements
 
     @classmethod
     def unpack(cls, puzzle: Puzzle, packed: tuple) -> Outcome:
-        (status, solution, count, second, solver, encoding, time_ms, stats, message, limit,
-         problems) = packed
-        geo = puzzle.grid.geometry
-        return Outcome(puzzle, Result(status, unpack_grid(geo, solution), count,
-                                      unpack_grid(geo, second), solver, encoding, time_ms,
-                                      stats, message, limit), problems)
+        result, problems = packed
+        return Outcome(puzzle, Result.unpack(puzzle.grid.geometry, result), problems)
 
     def close(self) -> None:
         self.solver.close()
         if self.other is not None:
             self.other.close()
-
-
-def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
-    """Digits in few bytes for another process (None stays None)."""
-    if cells is None:
-        return None
-    return bytes(cells) if size < 256 else list(cells)
-
-
-def unpack_grid(geometry: Geometry, data: bytes | list[int] | None) -> Grid | None:
-    """The grid :func:`pack_cells` packed."""
-    return None if data is None else Grid(geometry, tuple(data))
 
 
 def describe() -> dict[str, Any]:

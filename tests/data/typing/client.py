@@ -9,7 +9,7 @@ from satdoku.model.grid import Grid
 
 TEXT = "1.3..4.2.34.4.23"
 
-status: str = satdoku.solve(TEXT, timeout=5.0, limit=1).status
+status: str = satdoku.solve(TEXT, timeout=5.0).status
 DOCUMENT: dict[str, object] = {"size": 4, "givens": {"r1c1": 1}}
 
 counted: int | None = satdoku.count(DOCUMENT, limit=3).count
