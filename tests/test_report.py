@@ -77,7 +77,9 @@ def test_rating_formats():
     puzzle, = parse_puzzles([SAMPLE], "s.txt")
     rating = Rater().rate(puzzle.grid)
     line = RatingReport("line").format(Outcome(puzzle, rating))
-    assert line == f"{rating.score:.2f} {rating.label}\n"
+    assert line == f"{rating.score:.2f} {rating.label} SE 2.3/1.2/1.2\n"
     rec = json.loads(RatingReport("json").format(Outcome(puzzle, rating)))
     assert rec["status"] == "unique" and rec["hardest"] == "guessing" and rec["score"]
+    assert (rec["er"], rec["ep"], rec["ed"], rec["er_technique"], rec["er_bound"]) == \
+        (2.3, 1.2, 1.2, "Naked Single", False)
     assert RatingReport("line").format(Outcome(puzzle, None)) == "invalid\n"

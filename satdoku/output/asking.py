@@ -182,12 +182,18 @@ class ExplanationReport(Report):
         return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
 
 
+def _se_text(se) -> str:
+    """``'SE 2.3/1.2/1.2'``; ``'SE >=4.6/1.2/1.2'`` when the ladder stopped short (a bound)."""
+    return f"SE {'' if se.complete else '>='}{se.er:.1f}/{se.ep:.1f}/{se.ed:.1f}"
+
+
 class RatingReport(Report):
     """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
 
     fields = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
               "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
-              "guesses", "nodes", "conflicts", "time_ms", "message")
+              "guesses", "nodes", "conflicts", "er", "ep", "ed", "er_technique", "er_bound",
+              "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
         p, rating = item.puzzle, item.result
@@ -195,6 +201,10 @@ class RatingReport(Report):
         if rating is None:
             return rec
         rec.update(status=rating.status, score=rating.score, label=rating.label)
+        if rating.se is not None:
+            se = rating.se
+            rec.update(er=se.er, ep=se.ep, ed=se.ed, er_technique=se.hardest,
+                       er_bound=not se.complete)
         if rating.steps is not None:
             rec.update(rating.steps.as_dict())
         if rating.score is not None:
@@ -210,7 +220,8 @@ class RatingReport(Report):
             return "invalid"
         if rating.score is None:
             return rating.status
-        return f"{rating.score:.2f} {rating.label}"
+        se = f" {_se_text(rating.se)}" if rating.se is not None else ""
+        return f"{rating.score:.2f} {rating.label}{se}"
 
     def pretty(self, item) -> str:
         p, rating = item.puzzle, item.result
@@ -220,7 +231,12 @@ class RatingReport(Report):
         if rating.path is not None:
             return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} (by its steps: "
                              f"{path_summary(rating.path, score=False)})") + "\n"
-        takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
+        if rating.se is not None:
+            se = rating.se
+            what = se.hardest if se.complete else "beyond the ladder"
+            takes = f"{_se_text(se)}, {what or 'no step'}; "
+        else:
+            takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
         return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
                          f"{plural(rating.guesses, 'guess', 'guesses')}, "
                          f"{plural(rating.conflicts, 'conflict')})") + "\n"

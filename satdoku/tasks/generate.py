@@ -254,7 +254,8 @@ class Generator(Closing):
             if difficulty not in [name for _, name in LABELS]:
                 raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
                                   f"{', '.join(name for _, name in LABELS)}")
-            self.rater = Rater(sat_solver=sat_solver, encoding=encoding)
+            # labels come from the score: the SE ratings are not needed
+            self.rater = Rater(sat_solver=sat_solver, encoding=encoding, se=False)
         self.ratings: dict[tuple[int, ...], Any] = {}
         self.timeout = timeout
         self.deadline = NO_DEADLINE  # this puzzle's (generate)

@@ -22,6 +22,9 @@ diabolical 5 to 7       tens of guesses and of conflicts
 extreme    7 and up     hundreds of guesses, a hundred conflicts or more
 ========== ============ ==================================================================
 
+A classic puzzle also gets its Sudoku Explainer ratings, ER/EP/ED with the technique of the
+hardest step (:func:`satdoku.native.ladder.se_rate`), the scale setters and forums publish.
+
 A variant puzzle is scored on the same scale from its step path (:mod:`satdoku.tasks.steps`:
 the rules the hardest step combines, and how many steps come near it; see
 :func:`satdoku.tasks.steps.path_score`): the techniques know no variant rule, and native search
@@ -48,6 +51,7 @@ from .options import RateOptions
 from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..native.ladder import SERating
     from ..native.techniques import Steps
     from .steps import StepPath
 
@@ -75,6 +79,7 @@ class Rating(Answer):
     time_ms: float = 0.0
     message: str | None = None
     path: StepPath | None = None  # a variant puzzle's step path, which its score comes from
+    se: SERating | None = None  # a classic puzzle's Sudoku Explainer ratings (native/ladder)
 
 
 class Rater(Task):
@@ -95,11 +100,13 @@ class Rater(Task):
 
     label = "rating"
 
-    def __init__(self, options: RateOptions | None = None, **given: Any) -> None:
+    def __init__(self, options: RateOptions | None = None, *, se: bool = True,
+                 **given: Any) -> None:
         # Native search and the techniques are imported here: start-up need not pay.
         from ..native.search import NativeSolver
         self.options = options if options is not None else RateOptions(**given)
         self.native = NativeSolver()
+        self.se = se  # whether classic puzzles get their SE ratings (the score needs none)
 
     def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
@@ -135,11 +142,15 @@ class Rater(Task):
                                                     f"SAT found unique")
         guesses = native.stats["guesses"]
         score = round(steps.level + math.log10(1 + guesses) + math.log10(1 + conflicts), 2)
+        from ..native.ladder import se_rate
         rating = Rating("unique", score, label_for(score), steps, guesses,
-                        native.stats["nodes"], conflicts, result.solution)
+                        native.stats["nodes"], conflicts, result.solution,
+                        se=se_rate(grid, deadline) if self.se else None)
         if native.status == "timeout":
             rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
                               f"and so is the score")
+        elif rating.se is not None and rating.se.status == "timeout":
+            rating.message = "SE's ladder stopped at the time limit: its ER is a lower bound"
         rating.time_ms = (time.perf_counter() - start) * 1000
         return rating
 

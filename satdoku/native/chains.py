@@ -1,0 +1,267 @@
+"""Chains on the Sudoku Explainer ladder: SE's first chaining rung, cycles and forcing chains
+(6.5 to about 7.5), found as SE finds them and rated as it rates them.
+
+Glossary: a *potential* is a candidate assumed true (*on*) or false (*off*), as (cell, digit,
+on). Links, SE's: an on potential turns off the cell's other digits (a *Y-link*, cell) and its
+digit's other places in its box, row and column (*X-link*); an off potential turns on the
+cell's other digit when the cell has two (Y), and its digit's other place in a house that has
+two (X). Each implication keeps its parent, so a chain is the path back to its start; its
+*complexity* is how many potentials it has, one per (cell, digit, on).
+
+From every candidate, three passes (X-links only, Y-links only from bivalue cells, both), each
+a breadth-first search as SE's:
+
+- a *cycle*: the candidate on leads back to itself on, through at least four links; cells that
+  see a candidate the cycle turns both on and off (going round each way) lose it. X or Y links
+  only 6.5, both 7.0;
+- a *forcing chain*: the candidate on leads to it off (it is false), or off leads to it on (it
+  is true: placed). X only 6.6, both 7.0.
+
+Every chain adds SE's length bonus: 0.1 each time the complexity less two passes 4, 6, 8, 12,
+16, 24, 32, ... The easiest (rating, then complexity, then X before Y before both) is the step.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ..deadline import Deadline
+from ..model.digits import bits
+from .board import Board
+from .named import NamedStep
+
+__all__ = ["forcing_chain_or_cycle", "length_bonus"]
+
+
+class _Node:
+    """A potential reached by a chain, with the node it came from (None at the start)."""
+
+    __slots__ = ("cell", "digit", "on", "parent", "key")
+
+    def __init__(self, cell: int, digit: int, on: bool, parent: "_Node | None" = None) -> None:
+        self.cell, self.digit, self.on, self.parent = cell, digit, on, parent
+        self.key = (cell, digit, on)
+
+    def path(self) -> list["_Node"]:
+        """This node and its ancestors, this one first."""
+        out, node = [], self
+        while node is not None:
+            out.append(node)
+            node = node.parent
+        return out
+
+    def has_ancestor(self, key) -> bool:
+        node = self.parent
+        while node is not None:
+            if node.key == key:
+                return True
+            node = node.parent
+        return False
+
+
+class _Links:
+    """The board's links, computed once per search: each digit's places in each house (boxes,
+    rows, columns: SE's order), and each cell's candidates."""
+
+    def __init__(self, board: Board) -> None:
+        geo, cand, placed = board.geo, board.cand, board.placed
+        self.size = geo.size
+        self.cand = cand
+        self.houses = [(box, row, col) for row, col, box in geo.cell_houses]
+        self.places = []
+        for house in geo.houses:
+            by_digit: list[list[int]] = [[] for _ in range(geo.size + 1)]
+            for c in house:
+                if not placed[c]:
+                    m = cand[c]
+                    while m:
+                        low = m & -m
+                        by_digit[low.bit_length()].append(c)
+                        m ^= low
+            self.places.append(by_digit)
+        self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
+        self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
+
+    def on_to_off(self, p: _Node, y: bool) -> list[_Node]:
+        key = (p.cell, p.digit, y)
+        targets = self.memo_off.get(key)
+        if targets is None:
+            targets = []
+            if y:
+                targets += [(p.cell, d) for d in bits(self.cand[p.cell]) if d != p.digit]
+            added = {p.cell}
+            for h in self.houses[p.cell]:
+                for c in self.places[h][p.digit]:
+                    if c not in added:
+                        added.add(c)
+                        targets.append((c, p.digit))
+            self.memo_off[key] = targets
+        return [_Node(c, d, False, p) for c, d in targets]
+
+    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[_Node]:
+        key = (p.cell, p.digit, y, x)
+        targets = self.memo_on.get(key)
+        if targets is None:
+            targets = []
+            m = self.cand[p.cell]
+            if y and m.bit_count() == 2:
+                targets.append((p.cell, (m & ~(1 << (p.digit - 1))).bit_length()))
+            if x:
+                for h in self.houses[p.cell]:
+                    two = self.places[h][p.digit]
+                    if len(two) == 2:
+                        targets.append((two[0] if two[1] == p.cell else two[1], p.digit))
+            self.memo_on[key] = targets
+        return [_Node(c, d, True, p) for c, d in targets]
+
+
+def length_bonus(complexity: int) -> float:
+    """SE's length bonus for a chain of ``complexity`` potentials."""
+    added, ceil, odd, length = 0.0, 4, False, complexity - 2
+    while length > ceil:
+        added += 0.1
+        ceil = ceil * 3 // 2 if not odd else ceil * 4 // 3
+        odd = not odd
+    return round(added, 1)
+
+
+def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[_Node]:
+    found = []
+    to_on = {source.key}
+    pending_on, pending_off = deque([source]), deque()
+    length = 0
+    while (pending_on or pending_off) and length < limit:
+        length += 1
+        while pending_on:
+            p = pending_on.popleft()
+            for q in links.on_to_off(p, y):
+                if not p.has_ancestor(q.key) and q.key != p.key:
+                    pending_off.append(q)
+        length += 1
+        while pending_off:
+            p = pending_off.popleft()
+            for q in links.off_to_on(p, y, x):
+                if length >= 4 and q.key == source.key:
+                    found.append(q)
+                if q.key not in to_on:
+                    pending_on.append(q)
+                    to_on.add(q.key)
+    return found
+
+
+def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
+    found: dict[tuple, _Node] = {}
+    seen = {source.key}
+    pending_on = deque([source] if source.on else [])
+    pending_off = deque([] if source.on else [source])
+    conj = (source.cell, source.digit, not source.on)
+    length = 0
+    while (pending_on or pending_off) and length < limit:
+        length += 2
+        while pending_on:
+            for q in links.on_to_off(pending_on.popleft(), y):
+                if q.key == conj and q.key not in found:
+                    found[q.key] = q
+                if q.key not in seen:
+                    seen.add(q.key)
+                    pending_off.append(q)
+        while pending_off:
+            for q in links.off_to_on(pending_off.popleft(), y, True):
+                if q.key == conj and q.key not in found:
+                    found[q.key] = q
+                if q.key not in seen:
+                    seen.add(q.key)
+                    pending_on.append(q)
+    return list(found.values())
+
+
+def _complexity(node: _Node) -> int:
+    return len({n.key for n in node.path()})
+
+
+def _cycle_removes(board: Board, end: _Node) -> tuple[tuple[int, int], ...]:
+    geo, cand, placed = board.geo, board.cand, board.placed
+    chain = end.path()[:-1]  # the start is the end again
+    cells = {n.cell for n in chain}
+    forward, back = set(), set()
+    for n in chain:
+        bit = 1 << (n.digit - 1)
+        for c in geo.peers[n.cell]:
+            if c not in cells and not placed[c] and cand[c] & bit:
+                (forward if n.on else back).add((c, n.digit))
+    return tuple(sorted(forward & back))
+
+
+PASSES = ((False, True, 2), (True, False, 3), (True, True, 4))  # (y, x, SE's sort key)
+
+
+def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+    """The easiest cycle or forcing chain (see the module docstring), or None; looks at
+    ``deadline`` (:class:`~satdoku.deadline.TimeUp`) once a candidate."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    best = None
+    seq = 0
+    links = _Links(board)
+    for y, x, sort_key in PASSES:
+        if best is not None and best[0][0] < (7.0 if x and y else 6.5):
+            break  # every chain of this pass and the next rates higher than the best
+        for cell in range(geo.ncells):
+            m = cand[cell]
+            if placed[cell] or m.bit_count() < 2 or (not x and m.bit_count() > 2):
+                continue
+            for d in range(1, geo.size + 1):
+                if not m >> (d - 1) & 1:
+                    continue
+                if deadline is not None:
+                    deadline.check()
+                start = _Node(cell, d, True)
+                both = x and y
+                cap = _limit(best, 7.0 if both else 6.5)
+                found = [(True, end) for end in _cycles(links, start, y, x, cap)]
+                if x:
+                    cap = _limit(best, 7.0 if both else 6.6)
+                    found += [(False, end) for end in _forcing(links, start, y, cap)]
+                    found += [(False, end) for end in _forcing(links, _Node(cell, d, False), y,
+                                                                cap)]
+                for is_cycle, end in found:
+                    seq += 1
+                    step = _chain_step(board, end, is_cycle, y, x)
+                    if step is None:
+                        continue
+                    key = (step.rating, _complexity(end), sort_key, seq)
+                    if best is None or key < best[0]:
+                        best = (key, step)
+    return best[1] if best else None
+
+
+def _limit(best, base: float) -> int:
+    """How many links deep a search from ``base`` need go: past that, every chain rates higher
+    than the best so far (ties on rating go to the shorter), so none can be the step."""
+    if best is None:
+        return 10 ** 6
+    rating = best[0][0]
+    most = 1
+    while round(base + length_bonus(most + 1), 1) <= rating and most < 10 ** 5:
+        most += 1
+    return most + 1
+
+
+def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> NamedStep | None:
+    geo = board.geo
+    complexity = _complexity(end)
+    both = x and y
+    kind = "XY" if both else "Y" if y else "X"
+    links = " ".join(f"{geo.cell_name(n.cell)}{'=' if n.on else '<>'}{n.digit}"
+                     for n in reversed(end.path()))
+    if is_cycle:
+        removes = _cycle_removes(board, end)
+        if not removes:
+            return None
+        rating = round((7.0 if both else 6.5) + length_bonus(complexity), 1)
+        return NamedStep(f"{kind}-Cycle", rating, f"({links})", removes)
+    rating = round((7.0 if both else 6.6) + length_bonus(complexity), 1)
+    if not end.on:
+        return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),))
+    others = tuple((end.cell, e) for e in bits(board.cand[end.cell]) if e != end.digit)
+    return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", others,
+                     (end.cell, end.digit))

@@ -1,0 +1,186 @@
+"""The Sudoku Explainer (SE) ladder: step by step, the first rung that makes progress, and the
+puzzle's SE ratings.
+
+SE solves as a person would: at each step it asks every technique in a fixed order (the
+*ladder*, :data:`LADDER`) and takes the first step the first technique finds; a step that
+places a digit (singles, and the *direct* variants, which place the hidden single their
+eliminations leave) writes it in and its peers lose it. The ratings:
+
+- ER: the hardest step's rating on the way to the solution;
+- EP: the hardest before the first placement;
+- ED: the hardest before the first step (the first step's rating).
+
+The ladder is SE 1.2.1's order, which is not by rating everywhere: hidden singles (1.0 full
+house, 1.2 box, 1.5 line), direct pointing/claiming (1.7/1.9), direct hidden pair (2.0), naked
+single (2.3), direct hidden triple (2.5), pointing/claiming (2.6/2.8), naked pair (3.0),
+X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden triple (4.0),
+XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
+jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), then SE's first chaining
+rung: X-, Y- and XY-cycles and forcing chains (6.5 and up, :mod:`satdoku.native.chains`).
+Aligned pair exclusion (6.2) comes before the chains. Past them (nishio, multiple, dynamic
+and nested forcing chains, aligned triple exclusion: 7.5 and up), or where SE would take a
+step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops and says so: the
+rating is then a lower bound (``complete`` is False and ``er`` is the least SE could give:
+:data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
+
+>>> from satdoku.io.text import parse_puzzle
+>>> r = se_rate(parse_puzzle(
+...     ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85...").grid)
+>>> r.er, r.ep, r.ed, r.hardest, r.complete
+(2.3, 1.2, 1.2, 'Naked Single', True)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
+
+from ..deadline import Deadline
+from ..model.grid import Grid
+from .board import Board
+from .chains import forcing_chain_or_cycle
+from .named import (NamedStep, aligned_pair_exclusion, direct_locking, fish,
+                    full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
+                    xy_wing)
+from .uniqueness import FLOOR, bug, unique_rectangle
+
+__all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
+
+Finder = Callable[[Board], "NamedStep | None"]
+
+#: SE 1.2.1's techniques in the order it asks them (see the module docstring).
+LADDER: tuple[tuple[str, Finder], ...] = (
+    ("hidden single", full_house_or_hidden_single),
+    ("direct locking", direct_locking),
+    ("direct hidden pair", partial(hidden_set, k=2, direct=True)),
+    ("naked single", naked_single),
+    ("direct hidden triple", partial(hidden_set, k=3, direct=True)),
+    ("locking", locking),
+    ("naked pair", partial(naked_set, k=2)),
+    ("x-wing", partial(fish, k=2)),
+    ("hidden pair", partial(hidden_set, k=2)),
+    ("naked triple", partial(naked_set, k=3)),
+    ("swordfish", partial(fish, k=3)),
+    ("hidden triple", partial(hidden_set, k=3)),
+    ("xy-wing", xy_wing),
+    ("xyz-wing", partial(xy_wing, xyz=True)),
+    ("unique rectangle", unique_rectangle),
+    ("naked quad", partial(naked_set, k=4)),
+    ("jellyfish", partial(fish, k=4)),
+    ("hidden quad", partial(hidden_set, k=4)),
+    ("bug", bug),
+    ("aligned pair exclusion", aligned_pair_exclusion),
+    ("forcing chain or cycle", forcing_chain_or_cycle),
+)
+
+@dataclass
+class SERating:
+    """A puzzle's SE ratings and the steps they come from.
+
+    ``complete`` is False when the ladder stalled (or ``status`` is ``timeout``) before the
+    grid was full: then ``er`` is a lower bound, and ``ep``/``ed`` too when no placement (or
+    no step) was reached. ``hardest`` names the technique of the first step rated ``er``;
+    ``stalled`` says where the ladder stopped, e.g.
+    ``'beyond the ladder after XY-Cycle: ER >= 7.1'``."""
+
+    er: float = 0.0
+    ep: float = 0.0
+    ed: float = 0.0
+    hardest: str = ""
+    complete: bool = True
+    status: str = "solved"
+    steps: list[NamedStep] = field(default_factory=list)
+    stalled: str | None = None
+    placements: int = 0
+
+    @property
+    def ep_exact(self) -> bool:
+        """Whether ``ep`` is SE's EP: the ladder finished or placed a digit before stopping."""
+        return self.complete or self.placements > 0
+
+    @property
+    def ed_exact(self) -> bool:
+        """Whether ``ed`` is SE's ED: the ladder finished or took a step before stopping."""
+        return self.complete or bool(self.steps)
+
+    @property
+    def text(self) -> str:
+        """``'ER 3.0/EP 1.2/ED 1.2 (Naked Pair)'``, with ``>=`` on lower bounds."""
+        mark = "" if self.complete else ">="
+        return f"ER {mark}{self.er:.1f}/EP {self.ep:.1f}/ED {self.ed:.1f} ({self.hardest})"
+
+
+#: Rungs whose search is long enough to look at the deadline as it goes.
+TIMED = {"forcing chain or cycle"}
+
+
+def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+    """The step SE takes next on ``board``: the first rung's first step, or None. Raises
+    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes."""
+    for name, finder in LADDER:
+        if deadline is not None:
+            deadline.check()
+        step = finder(board, deadline) if name in TIMED else finder(board)
+        if step is not None:
+            return step
+    return None
+
+
+def apply_step(board: Board, step: NamedStep) -> bool:
+    """Make ``step`` on ``board``; False when that breaks it (never on a unique puzzle)."""
+    ok = True
+    for cell, d in step.removes:
+        ok = board.strike((cell,), 1 << (d - 1)) and ok
+    if step.place is not None:
+        cell, d = step.place
+        ok = board.place(cell, 1 << (d - 1)) and ok
+    return ok
+
+
+def se_steps(grid: Grid, deadline: Deadline | None = None):
+    """The ladder's steps for ``grid`` with the board before each: yields (board, step); a
+    board copy is not made, so read it before asking for the next step. Stops when the grid is
+    full, the ladder stalls, or ``deadline`` passes (:class:`~satdoku.deadline.TimeUp`)."""
+    board, ok = Board.from_grid(grid)
+    if not ok:
+        raise ValueError("the givens clash")
+    while not board.solved():
+        step = next_step(board, deadline)
+        if step is None:
+            return
+        yield board, step
+        if step.place is None and not any(board.cand[c] >> (d - 1) & 1 for c, d in step.removes):
+            raise ValueError(f"{step.technique} changes nothing: a bug in its finder")
+        if not apply_step(board, step):
+            raise ValueError(f"{step.technique} broke the board: the puzzle has no solution")
+
+
+def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
+    """SE's ER/EP/ED for a puzzle with one solution (see the module docstring)."""
+    from ..deadline import TimeUp
+    r = SERating()
+    try:
+        for _, step in se_steps(grid, deadline):
+            r.steps.append(step)
+            if step.rating > r.er:
+                r.er, r.hardest = step.rating, step.technique
+            if len(r.steps) == 1:
+                r.ed = r.er
+            if step.place is not None:
+                r.placements += 1
+                if r.placements == 1:
+                    r.ep = r.er
+    except TimeUp:
+        r.status, r.complete = "timeout", False
+    if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
+        # SE's next step is one the ladder lacks: BUG type 4 (5.7) is the least of them
+        r.complete, r.status = False, "stalled"
+        last = r.steps[-1].technique if r.steps else "the givens"
+        r.er = max(r.er, FLOOR)
+        r.stalled = f"beyond the ladder after {last}: ER >= {r.er:.1f}"
+    if not r.placements:
+        r.ep = r.er
+    if not r.steps:
+        r.ed = r.er
+    return r

@@ -1,0 +1,387 @@
+"""Named techniques on the Sudoku Explainer (SE) ladder: one finder per rung.
+
+A *finder* takes a :class:`~satdoku.native.board.Board` and returns its first
+:class:`NamedStep` in SE's scan order, or None; it never changes the board (the ladder,
+:mod:`satdoku.native.ladder`, applies the step). Houses are scanned as SE scans them: boxes,
+then columns, then rows; digits lowest first. Any box shape (and jigsaw regions, where a
+technique needs only houses) works: the geometry's houses, segments and peers are the only
+shapes known here.
+
+Glossary (besides :mod:`satdoku.native.board`): a digit's *places* in a house are its open
+cells there that still have it; *direct* variants (SE's name) are the steps whose eliminations
+would leave a hidden single at once: they place it and, as SE does, make no elimination (the
+reason names what the pattern would remove).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+
+from ..model.digits import bits, house_tally
+from ..model.geometry import Geometry, Segment
+from .board import Board
+
+__all__ = ["NamedStep", "full_house_or_hidden_single", "naked_single", "direct_locking",
+           "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe"]
+
+
+@dataclass(frozen=True)
+class NamedStep:
+    """One step: ``technique`` (SE's name), its SE ``rating``, what it rests on (``reason``,
+    e.g. ``'on 4 in r2,r7 c3,c8'``), the candidates it removes as (cell, digit) pairs, and the
+    digit it places as (cell, digit), if any."""
+
+    technique: str
+    rating: float
+    reason: str
+    removes: tuple[tuple[int, int], ...] = ()
+    place: tuple[int, int] | None = None
+
+
+def describe(step: NamedStep, geo: Geometry) -> str:
+    """``'X-Wing on 4 in r2,r7 c3,c8: r5c3<>4'``: the step as a person reads it."""
+    parts = [f"{geo.cell_name(c)}<>{d}" for c, d in step.removes]
+    if step.place is not None:
+        parts.append(f"{geo.cell_name(step.place[0])}={step.place[1]}")
+    head = f"{step.technique} {step.reason}".rstrip()
+    return f"{head}: {', '.join(parts)}"
+
+
+@lru_cache(maxsize=None)
+def se_houses(geo: Geometry) -> tuple[int, ...]:
+    """Houses in SE's scan order: boxes, columns, rows."""
+    n = geo.size
+    return (*range(2 * n, 3 * n), *range(n, 2 * n), *range(n))
+
+
+def _places(board: Board, house, bit: int) -> list[int]:
+    cand, placed = board.cand, board.placed
+    return [c for c in house if not placed[c] and cand[c] & bit]
+
+
+def _cells(geo: Geometry, cells) -> str:
+    return ",".join(geo.cell_name(c) for c in cells)
+
+
+def _removed(geo: Geometry, removes) -> str:
+    return ", ".join(f"{geo.cell_name(c)}<>{d}" for c, d in removes)
+
+
+def full_house_or_hidden_single(board: Board) -> NamedStep | None:
+    """A house's last open cell (full house, 1.0), else a digit with one place in a house:
+    in a box 1.2, in a line 1.5."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    for alone in (True, False):
+        for h in se_houses(geo):
+            house = geo.houses[h]
+            if (sum(not placed[c] for c in house) == 1) != alone:
+                continue
+            once, twice, done = house_tally(house, cand, placed)
+            single = once & ~twice & ~done
+            if not single:
+                continue
+            bit = single & -single
+            cell = next(c for c in house if not placed[c] and cand[c] & bit)
+            where, d = f"in {geo.house_name(h)}", bit.bit_length()
+            if alone:
+                return NamedStep("Full House", 1.0, where, place=(cell, d))
+            return NamedStep("Hidden Single", 1.2 if h >= 2 * geo.size else 1.5, where,
+                             place=(cell, d))
+    return None
+
+
+def naked_single(board: Board) -> NamedStep | None:
+    """A cell with one candidate left (2.3)."""
+    for c in board.naked_singles():
+        m = board.cand[c]
+        if m:
+            return NamedStep("Naked Single", 2.3, "", place=(c, m.bit_length()))
+    return None
+
+
+@lru_cache(maxsize=None)
+def _crossings(geo: Geometry) -> tuple[tuple[bool, tuple[Segment, ...]], ...]:
+    """The segments in SE's order of (first house, second house) kinds: box then column, box
+    then row (pointing), column then box, row then box (claiming), each sorted by the first
+    house then the second; with whether the first house is the box."""
+    n = geo.size
+    segs = [s for s in geo.segments if s.line_rest and s.box_rest]
+    cols = [s for s in segs if s.line >= n]
+    rows = [s for s in segs if s.line < n]
+    return ((True, tuple(sorted(cols, key=lambda s: (s.box, s.line)))),
+            (True, tuple(sorted(rows, key=lambda s: (s.box, s.line)))),
+            (False, tuple(sorted(cols, key=lambda s: (s.line, s.box)))),
+            (False, tuple(sorted(rows, key=lambda s: (s.line, s.box)))))
+
+
+@lru_cache(maxsize=None)
+def _by_house(geo: Geometry) -> dict[int, tuple[Segment, ...]]:
+    """The segments of each line and of each box."""
+    out: dict[int, list[Segment]] = {}
+    for s in geo.segments:
+        out.setdefault(s.line, []).append(s)
+        out.setdefault(s.box, []).append(s)
+    return {h: tuple(v) for h, v in out.items()}
+
+
+def _locked(board: Board, direct: bool) -> NamedStep | None:
+    geo, cand, placed = board.geo, board.cand, board.placed
+
+    def union(cells) -> int:
+        m = 0
+        for c in cells:
+            if not placed[c]:
+                m |= cand[c]
+        return m
+
+    for pointing, segs in _crossings(geo):
+        # per segment: the digits confined to it in the first house that the second has outside
+        found = []
+        for s in segs:
+            inside, line_other, box_other = union(s.cells), union(s.line_rest), union(s.box_rest)
+            found.append(inside & ~box_other & line_other if pointing
+                         else inside & ~line_other & box_other)
+        for d in range(1, geo.size + 1):
+            bit = 1 << (d - 1)
+            for s, digits in zip(segs, found):
+                if not digits & bit or len(_places(board, s.cells, bit)) < 2:
+                    continue
+                rest = s.line_rest if pointing else s.box_rest
+                removes = tuple((c, d) for c in rest if not placed[c] and cand[c] & bit)
+                step = _locked_step(board, s, pointing, d, removes, direct)
+                if step is not None:
+                    return step
+    return None
+
+
+def _locked_step(board: Board, s: Segment, pointing: bool, d: int, removes, direct: bool):
+    geo = board.geo
+    first, second = (s.box, s.line) if pointing else (s.line, s.box)
+    reason = f"on {d} in {geo.house_name(first)} and {geo.house_name(second)}"
+    if not direct:
+        name, rating = ("Pointing", 2.6) if pointing else ("Claiming", 2.8)
+        return NamedStep(name, rating, reason, removes)
+    bit = 1 << (d - 1)
+    gone = {c for c, _ in removes}
+    # a hidden single in another house of the first kind that crosses the second house
+    for other in _by_house(geo)[second]:
+        third = other.box if pointing else other.line
+        if third == first or (third < geo.size) != (first < geo.size):
+            continue
+        places = _places(board, geo.houses[third], bit)
+        if len(places) > 1:
+            left = [c for c in places if c not in gone]
+            if len(left) == 1:
+                name, rating = ("Direct Pointing", 1.7) if pointing else ("Direct Claiming", 1.9)
+                return NamedStep(name, rating, f"{reason} ({_removed(geo, removes)})",
+                                 place=(left[0], d))
+    return None
+
+
+def direct_locking(board: Board) -> NamedStep | None:
+    """Pointing (1.7) or claiming (1.9) whose eliminations leave a hidden single."""
+    return _locked(board, True)
+
+
+def locking(board: Board) -> NamedStep | None:
+    """Pointing (2.6): a digit's places in a box all in one line leave the rest of the line;
+    claiming (2.8): the reverse."""
+    return _locked(board, False)
+
+
+HIDDEN = {2: ("Hidden Pair", 3.4), 3: ("Hidden Triple", 4.0), 4: ("Hidden Quad", 5.4)}
+DIRECT_HIDDEN = {2: ("Direct Hidden Pair", 2.0), 3: ("Direct Hidden Triple", 2.5)}
+NAKED = {2: ("Naked Pair", 3.0), 3: ("Naked Triple", 3.6), 4: ("Naked Quad", 5.0)}
+
+
+def _position_masks(cells, cand, placed, size: int) -> list[int]:
+    """Per digit (index 1..size), the mask of its places among ``cells`` (bit i: cells[i])."""
+    where = [0] * (size + 1)
+    for i, c in enumerate(cells):
+        if not placed[c]:
+            m = cand[c]
+            while m:
+                low = m & -m
+                where[low.bit_length()] |= 1 << i
+                m ^= low
+    return where
+
+
+def hidden_set(board: Board, k: int, direct: bool = False) -> NamedStep | None:
+    """``k`` digits whose places in a house are the same ``k`` cells: those cells lose their
+    other digits. ``direct``: only when that leaves a hidden single in the house."""
+    geo, cand = board.geo, board.cand
+    for h in se_houses(geo):
+        house = geo.houses[h]
+        open_cells = [c for c in house if not board.placed[c]]
+        if not (len(open_cells) > 2 * k or (direct and len(open_cells) > k)):
+            continue
+        # each digit's places as a mask over the house's cells (bit i: the house's i-th cell)
+        where = _position_masks(house, cand, board.placed, geo.size)
+        digits = [d for d in range(1, geo.size + 1) if where[d].bit_count() >= 2]
+        for ds in combinations(digits, k):
+            union = 0
+            for d in ds:
+                union |= where[d]
+            if union.bit_count() != k:
+                continue
+            cells = [house[i] for i in range(len(house)) if union >> i & 1]
+            keep = sum(1 << (d - 1) for d in ds)
+            removes = tuple((c, d) for c in cells for d in bits(cand[c] & ~keep))
+            if not removes:
+                continue
+            reason = f"{''.join(map(str, ds))} in {geo.house_name(h)} ({_cells(geo, cells)})"
+            if not direct:
+                return NamedStep(*HIDDEN[k], reason, removes)
+            for d in range(1, geo.size + 1):
+                left = where[d] & ~union
+                if d not in ds and where[d].bit_count() > 1 and left.bit_count() == 1:
+                    return NamedStep(*DIRECT_HIDDEN[k], reason,
+                                     place=(house[left.bit_length() - 1], d))
+    return None
+
+
+def naked_set(board: Board, k: int) -> NamedStep | None:
+    """``k`` cells of a house with ``k`` digits between them: the house's other cells lose
+    those digits."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    for h in se_houses(geo):
+        house = geo.houses[h]
+        open_cells = [c for c in house if not placed[c] and cand[c].bit_count() >= 2]
+        if sum(not placed[c] for c in house) < 2 * k:
+            continue
+        for cells in combinations(open_cells, k):
+            union = 0
+            for c in cells:
+                union |= cand[c]
+            if union.bit_count() != k:
+                continue
+            removes = tuple((c, d) for c in house if not placed[c] and c not in cells
+                            for d in bits(cand[c] & union))
+            if removes:
+                digits = "".join(map(str, bits(union)))
+                return NamedStep(*NAKED[k], f"{digits} in {geo.house_name(h)} "
+                                            f"({_cells(geo, cells)})", removes)
+    return None
+
+
+FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
+
+
+def fish(board: Board, k: int) -> NamedStep | None:
+    """A digit whose places in ``k`` columns (then rows) lie in ``k`` rows (columns): it leaves
+    the rest of those rows (columns)."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    n = geo.size
+    count = [0] * (n + 1)
+    for c in range(geo.ncells):
+        if placed[c]:
+            count[cand[c].bit_length()] += 1
+    for base_kind in (1, 0):  # columns as the base, then rows
+        # per base line, each digit's places as a mask over the cover lines
+        where = [_position_masks(geo.houses[base_kind * n + line], cand, placed, n)
+                 for line in range(n)]
+        for lines in combinations(range(n), k):
+            for d in range(1, n + 1):
+                if count[d] + 2 * k > n:
+                    continue
+                bit = 1 << (d - 1)
+                masks = [where[line][d] for line in lines]
+                if any(m.bit_count() < 2 for m in masks):
+                    continue
+                union = 0
+                for m in masks:
+                    union |= m
+                if union.bit_count() != k:
+                    continue
+                cover = [x for x in range(n) if union >> x & 1]
+                cover_houses = sorted((base_kind ^ 1) * n + x for x in cover)
+                removes = tuple((c, d) for x in cover_houses for c in geo.houses[x]
+                                if not placed[c] and cand[c] & bit
+                                and geo.row_col(c)[base_kind] not in lines)
+                if removes:
+                    return NamedStep(*FISH[k], _fish_reason(geo, d, base_kind, lines, cover),
+                                     removes)
+    return None
+
+
+def _fish_reason(geo: Geometry, d: int, base_kind: int, lines, cover) -> str:
+    rows, cols = (sorted(cover), lines) if base_kind else (lines, sorted(cover))
+    return (f"on {d} in {','.join(f'r{r + 1}' for r in rows)} "
+            f"{','.join(f'c{c + 1}' for c in cols)}")
+
+
+def xy_wing(board: Board, xyz: bool = False) -> NamedStep | None:
+    """XY-wing (4.2): a pivot xy sees pincers xz and yz; cells seeing both pincers lose z.
+    XYZ-wing (4.4): the pivot is xyz, and the cells must see it too."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    size = 3 if xyz else 2
+    for pivot in range(geo.ncells):
+        m = cand[pivot]
+        if placed[pivot] or m.bit_count() != size:
+            continue
+        pairs = [p for p in sorted(geo.peers[pivot]) if not placed[p] and cand[p].bit_count() == 2]
+        for xz in pairs:
+            if (m & ~cand[xz]).bit_count() != 1:
+                continue
+            for yz in pairs:
+                a, b = cand[xz], cand[yz]
+                if (m | a | b).bit_count() != 3 or (m & a & b).bit_count() != (1 if xyz else 0):
+                    continue
+                if not xyz and (a == b or m in (a, b)):
+                    continue
+                z = a & b
+                seen = set(geo.peers[xz]) & set(geo.peers[yz])
+                if xyz:
+                    seen &= set(geo.peers[pivot])
+                seen -= {pivot, xz, yz}
+                removes = tuple((c, z.bit_length()) for c in sorted(seen)
+                                if not placed[c] and cand[c] & z)
+                if removes:
+                    name, rating = ("XYZ-Wing", 4.4) if xyz else ("XY-Wing", 4.2)
+                    return NamedStep(name, rating, f"on {z.bit_length()} "
+                                                   f"({_cells(geo, (pivot, xz, yz))})", removes)
+    return None
+
+
+def aligned_pair_exclusion(board: Board) -> NamedStep | None:
+    """Aligned pair exclusion (6.2): two cells with two or more candidates and at least two
+    bivalue cells seeing both (*excluders*; a base cell seeing a naked single takes no part).
+    A pair of digits for the two is impossible if it is one digit twice in cells that see each
+    other, or if it empties an excluder; a digit of a base cell in no possible pair goes."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    size = [0 if placed[c] else cand[c].bit_count() for c in range(geo.ncells)]
+    bases, excluders = [], {}
+    for c in range(geo.ncells):
+        if size[c] < 2:
+            continue
+        peers = sorted(geo.peers[c])
+        if any(size[p] == 1 for p in peers):
+            continue
+        two = [p for p in peers if size[p] == 2]
+        if two:
+            bases.append(c)
+            excluders[c] = set(two)
+    for a, b in combinations(bases, 2):
+        common = excluders[a] & excluders[b]
+        if len(common) < 2:
+            continue
+        allowed_a = allowed_b = 0
+        see = b in geo.peers[a]
+        for da in bits(cand[a]):
+            for db in bits(cand[b]):
+                if da == db and see:
+                    continue
+                pair = (1 << (da - 1)) | (1 << (db - 1))
+                if any(cand[x] & ~pair == 0 for x in common):
+                    continue
+                allowed_a |= 1 << (da - 1)
+                allowed_b |= 1 << (db - 1)
+        removes = tuple((c, d) for c, allowed in ((a, allowed_a), (b, allowed_b))
+                        for d in bits(cand[c] & ~allowed))
+        if removes:
+            return NamedStep("Aligned Pair Exclusion", 6.2,
+                             f"({_cells(geo, (a, b))}; {_cells(geo, sorted(common))})", removes)
+    return None

@@ -1,0 +1,145 @@
+"""The Sudoku Explainer ladder (satdoku/native/ladder.py, named.py, uniqueness.py).
+
+The reference is serate itself (SukakuExplainer, run by scripts/serate.py with SE 1.2.1's
+techniques): tests/data/serate_sample.txt holds its ER/EP/ED for puzzles of every hardness,
+with their source. Every puzzle of the sample is checked, none skipped: where the ladder
+finishes, ER, EP and ED equal serate's; where it stops short (nishio, multiple and dynamic
+forcing chains, which it does not have), its ER is a lower bound no higher than serate's and
+its EP and ED equal serate's.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from conftest import ROOT
+from satdoku.deadline import Deadline
+from satdoku.io.text import parse_puzzle
+from satdoku.native.board import Board
+from satdoku.native.ladder import LADDER, apply_step, se_rate, se_steps
+from satdoku.native.named import describe
+from satdoku.native.search import NativeSolver
+from satdoku.tasks.solvers import solve
+
+sys.path.insert(0, str(ROOT / "scripts"))
+from bench_se import SAMPLE, read_reference  # noqa: E402
+
+REFERENCE, _ = read_reference([SAMPLE])
+SAMPLE_PUZZLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
+
+
+def test_sample_is_from_serate_and_spans_the_scale():
+    assert SAMPLE.read_text().startswith("# serate")
+    ers = [ref[0] for _, ref, _, _ in REFERENCE]
+    assert len(ers) >= 150
+    for low, high in ((0, 2), (2, 4), (4, 6), (6, 8), (8, 10)):
+        assert any(low <= er < high for er in ers), (low, high)
+
+
+def _replay_against_solution(grid, steps) -> list[str]:
+    """What is wrong with ``steps`` replayed on ``grid``'s board: a removal of the solution's
+    digit or of a candidate not there, a placement of another digit."""
+    solution = solve(NativeSolver(), grid, limit=2).solution.cells
+    board, _ = Board.from_grid(grid)
+    wrong = []
+    for step in steps:
+        text = describe(step, grid.geometry)
+        for cell, d in step.removes:
+            if solution[cell] == d or not board.cand[cell] & (1 << (d - 1)):
+                wrong.append(text)
+        if step.place is not None and solution[step.place[0]] != step.place[1]:
+            wrong.append(text)
+        apply_step(board, step)
+    return wrong
+
+
+def test_ratings_agree_with_serate_and_every_step_keeps_the_solution():
+    """The whole sample, each puzzle rated once: ratings as serate's (or a bound, see the module
+    docstring), and no step removes the solution's digit or places another."""
+    wrong = []
+    for puzzle, (er, ep, ed), technique, source in REFERENCE:
+        grid = parse_puzzle(puzzle).grid
+        r = se_rate(grid)
+        if r.complete:
+            ok = (r.er, r.ep, r.ed) == (er, ep, ed)
+        else:
+            ok = r.er <= er and r.ep_exact and r.ep == ep and r.ed == ed
+        if not ok:
+            wrong.append(f"{source}: serate {er}/{ep}/{ed} {technique}, satdoku {r.text}")
+        wrong += [f"{source}: {text}" for text in _replay_against_solution(grid, r.steps)]
+    assert not wrong, "\n".join(wrong)
+
+
+def _by_technique(name: str) -> list[str]:
+    return [p for p, _, technique, _ in REFERENCE if technique == name]
+
+
+@pytest.mark.parametrize("serate_name, ours", [
+    ("Hidden Single", {"Hidden Single", "Full House"}), ("Direct Pointing", {"Direct Pointing"}),
+    ("Direct Hidden Pair", {"Direct Hidden Pair"}),
+    ("Naked Single", {"Naked Single"}), ("Direct Hidden Triplet", {"Direct Hidden Triple"}),
+    ("Pointing", {"Pointing"}), ("Claiming", {"Claiming"}), ("Naked Pair", {"Naked Pair"}),
+    ("X-Wing", {"X-Wing"}), ("Hidden Pair", {"Hidden Pair"}), ("Naked Triplet", {"Naked Triple"}),
+    ("Swordfish", {"Swordfish"}), ("Hidden Triplet", {"Hidden Triple"}),
+    ("XY-Wing", {"XY-Wing"}), ("XYZ-Wing", {"XYZ-Wing"}),
+    ("Unique Rectangle type 1", {"Unique Rectangle type 1"}),
+    ("Unique Rectangle type 2", {"Unique Rectangle type 2"}),
+    ("Unique Rectangle type 3", {"Unique Rectangle type 3"}),
+    ("Unique Rectangle type 4", {"Unique Rectangle type 4"}),
+    ("Unique Loop 6 type 1", {"Unique Loop 6 type 1"}),
+    ("Unique Loop 6 type 2", {"Unique Loop 6 type 2"}), ("Jellyfish", {"Jellyfish"}),
+    ("BUG type 1", {"BUG type 1"}), ("BUG type 2", {"BUG type 2"}),
+    ("Turbot Fish", {"Forcing X-Chain"}), ("Bidirectional Y-Cycle", {"Y-Cycle"}),
+    ("Bidirectional Cycle", {"XY-Cycle"}), ("Forcing Chain", {"Forcing XY-Chain"}),
+])
+def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
+    # The sample has no puzzle serate rates by direct claiming, naked or hidden quad, or aligned
+    # pair exclusion.
+    puzzles = _by_technique(serate_name)
+    assert puzzles, f"the sample has no puzzle serate rates by {serate_name}"
+    for puzzle in puzzles[:2]:
+        r = se_rate(parse_puzzle(puzzle).grid)
+        assert r.hardest in ours or not r.complete
+
+
+def test_steps_keep_the_solution_on_other_box_shapes():
+    for puzzle in ("1..4.4..2..3...1", ".54.......6.2......3...1......3.64..",
+                   "....52.18.........28.1..4.........8.....74.....6..1..3.....5..64"):
+        grid = parse_puzzle(puzzle).grid
+        r = se_rate(grid)
+        assert r.complete and r.steps
+        assert not _replay_against_solution(grid, r.steps)
+
+
+def test_the_readme_sample_needs_no_guessing():
+    r = se_rate(parse_puzzle(SAMPLE_PUZZLE).grid)
+    assert (r.er, r.ep, r.ed, r.hardest, r.complete) == (2.3, 1.2, 1.2, "Naked Single", True)
+
+
+def test_steps_read_as_a_person_writes_them():
+    grid = parse_puzzle(SAMPLE_PUZZLE).grid
+    texts = [describe(step, grid.geometry) for _, step in se_steps(grid)]
+    assert texts[0] == "Hidden Single in box 2: r1c6=8"
+    assert any(t.startswith("Direct Hidden Pair ") and "=" in t for t in texts)
+
+
+def test_a_stall_is_a_lower_bound_and_says_so():
+    hardest = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    r = se_rate(parse_puzzle(hardest).grid)
+    assert not r.complete and r.status == "stalled"
+    assert r.er >= 4.5 and r.text.startswith("ER >=")
+    assert r.stalled.startswith("beyond the ladder after ")
+
+
+def test_the_deadline_bounds_the_ladder():
+    r = se_rate(parse_puzzle(SAMPLE_PUZZLE).grid, Deadline(0.0))
+    assert (r.status, r.complete) == ("timeout", False)
+
+
+def test_a_board_that_breaks_is_reported():
+    board, _ = Board.from_grid(parse_puzzle("1..4.4..2..3...1").grid)
+    step = LADDER[0][1](board)
+    board.cand[step.place[0]] = 0  # the placed digit is gone: applying breaks the board
+    assert not apply_step(board, step)
