@@ -118,6 +118,16 @@ def test_an_endless_line_is_a_located_error():
     assert time.monotonic() - started < TIME_LIMIT and peak_child_mb() < 500
 
 
+def test_a_stray_nul_is_a_bad_line_not_a_binary_file(tmp_path):
+    # A NUL at line 201 of a small puzzles' file fell inside the sniffed first 4 KB: the whole
+    # file was "binary data" and its 200 good puzzles were lost.
+    text = tmp_path / "nul.txt"
+    text.write_text(f"{SMALL}\n" * 200 + "\x00\n" + f"{SMALL}\n")
+    code, out, err = satdoku("solve", text, "--format", "line")
+    assert code == 1 and out.splitlines() == [SMALL_SOLUTION] * 200 + ["invalid", SMALL_SOLUTION]
+    assert one_line(err).startswith(f"{text}:201: ")
+
+
 def test_binary_data_is_one_error_and_the_next_input_is_read(tmp_path):
     noise = tmp_path / "noise.bin"
     noise.write_bytes(bytes(range(256)) * 12)

@@ -38,9 +38,17 @@ def _is_utf16(head: bytes) -> bool:
 
 def is_binary(head: str) -> bool:
     """Whether text that starts with ``head`` (decoded, bad bytes replaced) is binary data: a
-    NUL, or more than one character in twenty not UTF-8."""
+    NUL in its first line, or more than one character in twenty NUL or not UTF-8. A stray NUL
+    further on is a bad line of a text file, reported at its line (the puzzles around it are
+    read).
+
+    >>> is_binary("1.3.\n" * 200 + "\0\n"), is_binary("\0" * 50), is_binary("PK\3\4\0...")
+    (False, True, True)
+    """
     head = head[:4096]
-    return "\0" in head or head.count("\ufffd") * 20 > max(len(head), 40)
+    if "\0" in head.split("\n", 1)[0]:
+        return True
+    return (head.count("\0") + head.count("\ufffd")) * 20 > max(len(head), 40)
 
 
 def read_lines(stream, source: str, limit: int | None = None) -> Iterator[str]:
