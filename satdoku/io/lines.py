@@ -42,7 +42,7 @@ def is_binary(head: str) -> bool:
     further on is a bad line of a text file, reported at its line (the puzzles around it are
     read).
 
-    >>> is_binary("1.3.\n" * 200 + "\0\n"), is_binary("\0" * 50), is_binary("PK\3\4\0...")
+    >>> is_binary("1.3.\\n" * 200 + "\\0\\n"), is_binary("\\0" * 50), is_binary("PK\\0...")
     (False, True, True)
     """
     head = head[:4096]
