@@ -9,6 +9,7 @@ source and line in fields of their own.
 class              raised for
 =================  ==========================================================================
 PuzzleError        a puzzle that cannot be read or cannot be a Sudoku (bad symbol, clash...)
+MissingInput       an argument that is neither a file nor a puzzle (a PuzzleError; exit 2)
 ModelError         an external SAT solver's answer that is UNSAT, malformed or does not fit
 OptionError        an option value satdoku cannot use (alphabet, box, encoding, solver name)
 SolverError        a solver that cannot do what was asked (no time limit, no assumptions)
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-__all__ = ["SatdokuError", "PuzzleError", "ModelError", "OptionError", "SolverError",
+__all__ = ["SatdokuError", "PuzzleError", "MissingInput", "ModelError", "OptionError", "SolverError",
            "TooBigError", "InternalError", "abridge"]
 
 
@@ -83,6 +84,11 @@ class SatdokuError(Exception):
 
 class PuzzleError(SatdokuError):
     """A puzzle that cannot be read or cannot be a Sudoku (bad symbol, clashing givens...)."""
+
+
+class MissingInput(PuzzleError):
+    """A command-line argument that is neither a file nor a puzzle: a usage error (exit 2, as
+    click's own checks of a path exit), though the batch still answers the other inputs."""
 
 
 class ModelError(SatdokuError):

@@ -87,8 +87,9 @@ def test_bad_puzzles_reported_and_batch_goes_on():
 
 
 def test_missing_file_is_reported_not_raised():
+    # a usage error (exit 2, as click's own path checks exit), the other inputs answered
     result = run("solve", "no/such/file.txt", SMALL, "--format", "line")
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert result.stdout == "invalid\n" + SMALL_SOLUTION + "\n"
     assert result.stderr == "no/such/file.txt: no such file (and not a puzzle either)\n"
 

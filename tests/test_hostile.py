@@ -308,7 +308,7 @@ def test_names_that_cannot_be_puzzles_are_missing_files(tmp_path):
     (tmp_path / "b").symlink_to(tmp_path / "a")
     code, out, err = satdoku("solve", "mypuzzles", "puzzles.txt", "dir/x", "a", SMALL,
                              "--format", "line", cwd=tmp_path)
-    assert code == 1 and out.splitlines() == ["invalid"] * 4 + [SMALL_SOLUTION]
+    assert code == 2 and out.splitlines() == ["invalid"] * 4 + [SMALL_SOLUTION]
     assert err.splitlines() == [
         "mypuzzles: no such file (and not a puzzle either)",
         "puzzles.txt: no such file (and not a puzzle either)",

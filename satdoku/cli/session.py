@@ -18,10 +18,10 @@ from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 import click
 
-from ..errors import SatdokuError, abridge
+from ..errors import MissingInput, SatdokuError, abridge
 from ..io.inputs import Inputs, count_lines, is_file_input
 from ..model.puzzle import Puzzle
-from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..output.report import NoPicture, place
 from ..tasks.base import Outcome
 
@@ -288,6 +288,14 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
     lines = _LineProgress(progress)
     kept: list[Outcome] = []
 
+    def exit_of(outcome: Outcome) -> int:
+        """The outcome's exit code; an argument that is no file and no puzzle is a usage
+        error (exit 2), the other inputs answered all the same."""
+        code = code_of(outcome)
+        if isinstance(outcome.puzzle.error, MissingInput):
+            code = max(code, EXIT_USAGE)
+        return code
+
     def body(session: Session) -> None:
         # The outcomes are closed however the loop ends (a broken pipe, Ctrl-C, an error), so
         # that a process pool behind them stops its workers now: left to the interpreter's
@@ -316,10 +324,10 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
                         session.result("", [f"{place(puzzle)}: {error}"], EXIT_FAILED)
                         continue
                     session.picture(report.picture_name(puzzle, number), svg)
-                session.result("", report.diagnostics(outcome), code_of(outcome))
+                session.result("", report.diagnostics(outcome), exit_of(outcome))
             else:
                 session.result(report.format(outcome), report.diagnostics(outcome),
-                               code_of(outcome))
+                               exit_of(outcome))
             if summary is not None:
                 kept.append(outcome)
         if summary is not None:

@@ -16,7 +16,7 @@ import sys
 import time
 from typing import Iterable, Iterator
 
-from ..errors import PuzzleError, abridge
+from ..errors import MissingInput, PuzzleError, abridge
 from ..model.puzzle import Puzzle
 from .forms import form_of_text
 from .text import parse_puzzle, parse_puzzles
@@ -156,8 +156,8 @@ def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
         except PuzzleError as error:
             failed = error
             if _LOOKS_LIKE_PATH.search(arg):
-                failed = PuzzleError("no such file (and not a puzzle either)",
-                                     source=abridge(arg))
+                failed = MissingInput("no such file (and not a puzzle either)",
+                                      source=abridge(arg))
             yield _failed(failed.source or source, failed)
 
 
