@@ -1008,3 +1008,14 @@ def test_every_command_exits_2_on_a_usage_error(command):
     result = run(command, "--no-such-option")
     assert result.exit_code == EXIT_USAGE
     assert "No such option" in result.stderr.splitlines()[-1]  # click's words vary by version
+
+
+def test_a_misspelt_sat_solver_gets_a_suggestion():
+    result = run("solve", "--sat-solver", "cadical", SMALL)
+    assert result.exit_code == 2 and "did you mean 'cadical195'?" in result.stderr
+
+
+def test_an_output_path_ending_in_a_slash_is_no_file(tmp_path):
+    result = run("solve", SMALL, "-o", f"{tmp_path}/newdir/")
+    assert result.exit_code == 2 and "no such folder" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -130,6 +130,9 @@ class Output:
         encoding, newline = (None, None) if binary else ("utf-8", "")
         if info is not None and stat.S_ISDIR(info.st_mode):
             raise SatdokuError(f"{path} is a directory")
+        if path.endswith(("/", os.sep)):  # realpath would drop the slash: a file 'newdir'
+            raise SatdokuError(f"{path}: no such folder (a path that ends in '/' names a "
+                               f"folder; the output is a file)")
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or terminal: write into it, as '>' would
                 self.stream = open(path, mode, encoding=encoding, newline=newline)
