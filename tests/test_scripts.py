@@ -65,6 +65,9 @@ def tiny(tmp_path_factory):
         (folder / "p" / "9x9" / f"{name}.txt").write_text(line)
     killer = json.loads((ROOT / "puzzles" / "variants" / "6x6-extreme-killer.json").read_text())
     (folder / "sums.jsonl").write_text(json.dumps({"doc": killer, "name": "k6"}) + "\n")
+    sample = (ROOT / "tests" / "data" / "serate_sample.txt").read_text().splitlines()
+    (folder / "se.txt").write_text("\n".join([l for l in sample if not l.startswith("#")][:2])
+                                   + "\n")
     return folder
 
 
@@ -106,12 +109,18 @@ RUNS = {
     "bench_scaling.py": pytest.param(["--quick", "--puzzles", "{T}/p", "--cache", "{T}/c.json",
                                       "--no-plot", "--timeout", "5"], "| 9x9 |", marks=slow),
     "bench_steps.py": pytest.param(["1"], "| set | classic score", marks=[slow, shared_or_above]),
+    "bench_se.py": (["{T}/se.txt"], "2 puzzles rated by serate"),
+    "check_interrupts.py": pytest.param(["--only", "rate", "--runs", "1", "--delay", "1.5"],
+                                        "rate         1/1 kept the contract",
+                                        marks=[slow, shared]),
     "experiments/uniqueness.py": pytest.param(
         ["--methods", "today", "--rounds", "1", "--first", "1", "--sets", "17_clue"],
         "today:", marks=[slow, shared]),
 }
 #: Scripts with no tiny input to give: what they read is fixed (their --help is run above).
-NOT_RUN = {"native_digest.py": "every shipped puzzle and the shared sets, no option to take fewer"}
+NOT_RUN = {"native_digest.py": "every shipped puzzle and the shared sets, no option to take fewer",
+           "serate.py": "runs SukakuExplainer's serate, built outside the checkout (its "
+                        "docstring says how); bench_se.py runs on what it wrote"}
 
 
 def test_every_script_has_a_run_or_says_why_not():
