@@ -40,6 +40,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tasks.generate import Generated
     from .tasks.rate import Rating
 
+from .model import display as _display
 from .version import __version__
 
 __all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
@@ -49,6 +50,20 @@ __all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "ex
 #: path of a file holding one puzzle, a satdoku variant JSON document as a dict, or a grid or
 #: puzzle already made.
 PuzzleLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
+
+
+def _text(grid: Grid, alphabet: Any = None) -> str:
+    from .io.text import format_grid
+    return format_grid(grid, "pretty", alphabet)
+
+
+def _svg(grid: Grid, solution: Grid | None, constraints: Any, alphabet: Any) -> str:
+    from .output.svg import render_svg
+    return render_svg(grid, solution, constraints=constraints, alphabet=alphabet)
+
+
+# Grids, puzzles and results print as grids and draw themselves in a notebook.
+_display.register(text=_text, svg=_svg)
 
 
 def _option_error(message: str) -> Exception:

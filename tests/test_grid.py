@@ -59,3 +59,19 @@ def test_grid_basics():
     assert SOLUTION.differences(grid("2134341221434321")) == [0, 1]
     with pytest.raises(ValueError):
         Grid(G4, (0,) * 15)
+
+
+def test_a_grid_a_puzzle_and_a_result_show_themselves():
+    # a REPL prints them as grids; a notebook draws them (_repr_svg_)
+    import satdoku
+    puzzle = satdoku.read("1.3..4.2.34.4.23")
+    assert repr(puzzle).splitlines() == ["<Puzzle <arg>:1, 4x4, 9 given, 0 rules>",
+                                         "1 . | 3 .", ". 4 | . 2", "----+----", ". 3 | 4 .",
+                                         "4 . | 2 3"]
+    assert repr(puzzle.grid).splitlines()[0] == "<Grid 4x4, 9 given>"
+    result = satdoku.count(puzzle)
+    assert repr(result).splitlines()[:2] == ["<Result unique (1 found) by sat:cadical195>",
+                                             "1 2 | 3 4"]
+    for shown in (puzzle, puzzle.grid, result):
+        svg = shown._repr_svg_()
+        assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")

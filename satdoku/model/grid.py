@@ -65,6 +65,18 @@ class Grid:
     def __hash__(self) -> int:
         return hash((self.geometry.shape, self.cells))
 
+    def __repr__(self) -> str:
+        """A summary line, then the grid as rows (:mod:`satdoku.model.display`)."""
+        from .display import text_of
+        n = self.size
+        rows = text_of(self)
+        return f"<Grid {n}x{n}, {self.nclues} given>" + (f"\n{rows}" if rows else "")
+
+    def _repr_svg_(self) -> str | None:
+        """The grid as a picture, for Jupyter."""
+        from .display import svg_of
+        return svg_of(self)
+
 
 def pack_cells(cells: tuple[int, ...] | None, size: int) -> bytes | list[int] | None:
     """Digits in few bytes for another process (None stays None).

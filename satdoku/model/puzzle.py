@@ -66,6 +66,24 @@ class Puzzle:
             raise ValueError("a puzzle that could not be read has no grid")
         return self.grid.geometry
 
+    def __repr__(self) -> str:
+        """Where it was read, its size, givens and rules; then the grid as rows."""
+        from .display import text_of
+        where = f"{self.source}:{self.line}" + (f" {self.name!r}" if self.name else "")
+        if self.grid is None:
+            return f"<Puzzle {where}: {self.error}>"
+        n, rules = self.grid.size, len(self.constraints)
+        rows = text_of(self.grid, self.alphabet)
+        return (f"<Puzzle {where}, {n}x{n}, {self.grid.nclues} given, {rules} "
+                f"rule{'s' * (rules != 1)}>" + (f"\n{rows}" if rows else ""))
+
+    def _repr_svg_(self) -> str | None:
+        """The puzzle and its rules as a picture, for Jupyter."""
+        from .display import svg_of
+        if self.grid is None:
+            return None
+        return svg_of(self.grid, None, self.constraints, self.alphabet)
+
     def check(self, solution: Grid) -> list[str]:
         """Everything wrong with ``solution``: the Sudoku rules and givens, then each rule's
         own check (:func:`satdoku.model.grid.solution_problems`)."""

@@ -102,6 +102,20 @@ class Result:
         """True when counting stopped at the limit (there may be more solutions)."""
         return self.count is not None and self.limit >= 2 and self.count >= self.limit
 
+    def __repr__(self) -> str:
+        """The status (and count, solver and message), then the solution as rows."""
+        from .display import text_of
+        count = f" ({self.count} found)" if self.count is not None and self.limit >= 2 else ""
+        by = f" by {self.solver}" if self.solver else ""
+        said = f": {self.message}" if self.message else ""
+        rows = text_of(self.solution) if self.solution is not None else ""
+        return f"<Result {self.status}{count}{by}{said}>" + (f"\n{rows}" if rows else "")
+
+    def _repr_svg_(self) -> str | None:
+        """The solution as a picture, for Jupyter."""
+        from .display import svg_of
+        return svg_of(self.solution) if self.solution is not None else None
+
     # A result travels between processes as a plain tuple of its fields, its grids as bytes:
     # pickling whole Result objects cost the parent about as much as parsing the puzzles.
 
