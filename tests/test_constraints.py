@@ -519,3 +519,15 @@ def test_a_pair_or_pattern_clause_estimate_is_what_the_encoding_writes(constrain
     if all(r.clause_estimate(G4) == len(r.encode(C.EncodeContext(G4))) for r in inner):
         assert estimate == written
     assert 0 <= estimate <= written
+
+
+@pytest.mark.parametrize("box, least", [((2, 2), 2), ((2, 3), 3), ((3, 3), 5)])
+def test_german_whispers_default_to_half_the_digits(box, least):
+    # a fixed 5 made every 4x4 whispers line unsolvable; f-puzzles reads ceil(N/2)
+    import satdoku
+    from satdoku.rules.lines import GermanWhispers
+    n = box[0] * box[1]
+    line = GermanWhispers((0, 1))
+    assert [d for d in range(1, n + 1) if line.allowed(1, d, n)] == list(range(1 + least, n + 1))
+    size = {"size": n, "constraints": [{"type": "german-whispers", "cells": ["r1c1", "r1c2"]}]}
+    assert satdoku.count(size).status == "multiple"

@@ -88,7 +88,7 @@ def _write_lines(w, decl, c) -> None:
     entry: dict[str, Any] = {"lines": [[fp_cell(x) for x in doc["cells"]]]}
     if decl.value:
         value = getattr(c, decl.value)
-        if value != default_value(decl, w.n):
+        if value is not None and value != default_value(decl, w.n):  # None: the default
             entry["value"] = str(value)
     w.append(decl.key, entry)
 

@@ -98,26 +98,30 @@ class SlowThermometer(_Consecutive):
 
 @dataclass(frozen=True)
 class GermanWhispers(_Consecutive):
-    """``german-whispers``: neighbours on the line differ by at least ``difference``."""
+    """``german-whispers``: neighbours on the line differ by at least ``difference``; by
+    default half the digits, rounded up (5 on 9x9, 3 on 6x6, 2 on 4x4, 8 on 16x16), as
+    f-puzzles and SudokuPad read a whispers line with no value (a fixed 5 made every 4x4
+    whispers line unsolvable)."""
 
     type = "german-whispers"
     line: tuple[int, ...]
-    difference: int = 5
+    difference: int | None = None
     noun = "German whispers"
-    fields = (PATH, Int("difference", low=1, required=False, default=5, omit_default=True,
-                        doc="the least difference between neighbours on the line"))
+    fields = (PATH, Int("difference", low=1, required=False, default=None,
+                        doc="the least difference between neighbours on the line (default: "
+                            "half the digits, rounded up: 5 on 9x9, 3 on 6x6)"))
     fpuzzles = (FPuzzles("whispers", "lines", value="difference", options={"default": "half"},
                          how="one per line, difference = the value, ceil(N/2) without one "
                              "(5 on 9x9, 3 on 6x6)"),)
 
     def allowed(self, x: int, y: int, n: int) -> bool:
-        return abs(x - y) >= self.difference
+        return abs(x - y) >= (self.difference or (n + 1) // 2)
 
     def draw(self, canvas) -> None:
         """A green line; a difference other than the usual one for the size (5 on 9x9, half
         of N rounded up) is written in a small disc on the line's first step."""
         canvas.line(self.line, "whisper")
-        if self.difference != (canvas.size + 1) // 2:
+        if self.difference is not None and self.difference != (canvas.size + 1) // 2:
             canvas.badge(self.line[0], self.line[min(1, len(self.line) - 1)], self.difference,
                          "whisper")
 
