@@ -531,3 +531,14 @@ def test_german_whispers_default_to_half_the_digits(box, least):
     assert [d for d in range(1, n + 1) if line.allowed(1, d, n)] == list(range(1 + least, n + 1))
     size = {"size": n, "constraints": [{"type": "german-whispers", "cells": ["r1c1", "r1c2"]}]}
     assert satdoku.count(size).status == "multiple"
+
+
+@pytest.mark.parametrize("rule", ["thermometer", "german-whispers", "renban", "between",
+                                  "region-sum"])
+def test_a_line_goes_from_cell_to_touching_cell(rule):
+    # (a pair or regex rule reads cells in any order: sigh's Pair and Regex are not lines)
+    import satdoku
+    from satdoku.errors import PuzzleError
+    bad = {"size": 4, "constraints": [{"type": rule, "cells": ["r1c1", "r1c3"]}]}
+    with pytest.raises(PuzzleError, match="r1c1 and r1c3 do not touch"):
+        satdoku.read(bad)

@@ -78,7 +78,7 @@ RULES_4X4 = [
     {"type": "nabner", "cells": ["r4c2", "r4c3"]},
     {"type": "double-arrow", "cells": ["r1c1", "r1c2", "r1c3"]},
     {"type": "lockout", "cells": ["r2c1", "r2c2", "r2c3"], "difference": 2},
-    {"type": "between", "cells": ["r4c1", "r4c2", "r4c4"]},
+    {"type": "between", "cells": ["r4c1", "r4c2", "r4c3"]},
     {"type": "zipper", "cells": ["r1c4", "r2c4", "r3c4"]},
     {"type": "arrow", "circle": ["r3c1"], "cells": ["r4c2"]},
     {"type": "odd", "cells": ["r1c1"]},

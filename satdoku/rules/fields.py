@@ -92,8 +92,9 @@ class Fields:
         return name in self.data
 
     def cells(self, name: str = "cells", *, at_least: int = 1, exactly: int | None = None,
-              repeats: bool = False) -> tuple[int, ...]:
-        """A list of cell names (distinct unless ``repeats``), as cell ints in order."""
+              repeats: bool = False, connected: bool = False) -> tuple[int, ...]:
+        """A list of cell names (distinct unless ``repeats``; each touching the one before,
+        orthogonally or diagonally, when ``connected``), as cell ints in order."""
         value = self.data.get(name)
         if not isinstance(value, list):
             raise ValueError(f"'{name}' must be a list of cell names")
@@ -110,6 +111,13 @@ class Fields:
                 if cell in seen:
                     raise ValueError(f"'{name}' has {self.geometry.cell_name(cell)} twice")
                 seen.add(cell)
+        if connected:
+            n = self.geometry.size
+            for a, b in zip(cells, cells[1:]):
+                if a == b or max(abs(a // n - b // n), abs(a % n - b % n)) > 1:
+                    name_a, name_b = self.geometry.cell_name(a), self.geometry.cell_name(b)
+                    raise ValueError(f"'{name}': {name_a} and {name_b} do not touch: a line "
+                                     f"goes from a cell to a neighbour (diagonals too)")
         return cells
 
     def int(self, name: str, default: int | None = None, *, low: int | None = None,
@@ -206,16 +214,17 @@ class Cells(Field):
 
     def __init__(self, name: str = "cells", attr: str | None = None, *, at_least: int = 1,
                  exactly: int | None = None, whole: bool = False, repeats: bool = False,
-                 single: bool = False, **options: Any) -> None:
+                 single: bool = False, connected: bool = False, **options: Any) -> None:
         super().__init__(name, attr, **options)
         self.at_least, self.exactly, self.whole = at_least, 1 if single else exactly, whole
-        self.repeats, self.single = repeats, single
+        self.repeats, self.single, self.connected = repeats, single, connected
 
     def read(self, f: Fields) -> Any:
         if not self.required and not f.has(self.name):
             return self.default
         exactly = f.geometry.size if self.whole else self.exactly
-        cells = f.cells(self.name, at_least=self.at_least, exactly=exactly, repeats=self.repeats)
+        cells = f.cells(self.name, at_least=self.at_least, exactly=exactly, repeats=self.repeats,
+                        connected=self.connected)
         return cells[0] if self.single else cells
 
     def write(self, value: Any, geometry: Geometry) -> Any:
@@ -241,6 +250,8 @@ class Cells(Field):
         if self.exactly is not None:
             return f"{self.exactly} cell{'s' if self.exactly > 1 else ''}"
         what = "cells in order, a cell may come twice" if self.repeats else "cells"
+        if self.connected:
+            what = "touching " + what
         return f"{self.at_least} or more {what}" if self.at_least > 1 else what
 
 

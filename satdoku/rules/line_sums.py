@@ -88,7 +88,8 @@ class RegionSum(Constraint):
     type = "region-sum"
     geometry: Geometry
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
+    fields = (Cells("cells", "line", repeats=True, connected=True,
+                    doc="the line's cells in order"),)
     fpuzzles = (FPuzzles("regionsumline", "lines", source="SudokuSolver's user script",
                          how="one per line"),)
 
@@ -146,7 +147,8 @@ class Zipper(CellsRule):
 
     type = "zipper"
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
+    fields = (Cells("cells", "line", repeats=True, connected=True,
+                    doc="the line's cells in order"),)
     fpuzzles = (FPuzzles("zipperline", "lines", source="SudokuSolver's user script",
                          how="one per line"),)
 
@@ -210,7 +212,7 @@ class DoubleArrow(CellsRule):
 
     type = "double-arrow"
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", at_least=3, repeats=True,
+    fields = (Cells("cells", "line", at_least=3, repeats=True, connected=True,
                     doc="circle, the line's cells, circle"),)
     fpuzzles = (FPuzzles("doublearrow", "lines", source="SudokuSolver's user script",
                          how="one per line"),)

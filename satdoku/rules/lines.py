@@ -24,7 +24,7 @@ __all__ = ["Thermometer", "SlowThermometer", "GermanWhispers", "Palindrome", "En
            "Modular", "Nabner", "Clone", "PATH"]
 
 #: The ``cells`` of a line that may visit a cell twice.
-PATH = Cells("cells", "line", repeats=True, doc="the line's cells in order")
+PATH = Cells("cells", "line", repeats=True, connected=True, doc="the line's cells in order")
 
 
 class _Line(CellsRule, PairRule):
@@ -63,7 +63,7 @@ class Thermometer(_Consecutive):
     type = "thermometer"
     line: tuple[int, ...]
     noun = "thermometer"
-    fields = (Cells("cells", "line", repeats=True, doc="bulb first"),)
+    fields = (Cells("cells", "line", repeats=True, connected=True, doc="bulb first"),)
     fpuzzles = (FPuzzles("thermometer", "lines", how="one per line, bulb first (a branching "
                                                      "thermometer is several lines)"),)
 
@@ -83,7 +83,7 @@ class SlowThermometer(_Consecutive):
     type = "slow-thermometer"
     line: tuple[int, ...]
     noun = "slow thermometer"
-    fields = (Cells("cells", "line", repeats=True, doc="bulb first"),)
+    fields = (Cells("cells", "line", repeats=True, connected=True, doc="bulb first"),)
     fpuzzles = (FPuzzles("slowthermometer", "lines", source="SudokuSolver's user script",
                          how="one per line"),)
 

@@ -48,7 +48,8 @@ class _LineCells(CellsRule):
     """A rule on ``line`` (cells in order, a cell may come twice), written as ``cells``."""
 
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),)
+    fields = (Cells("cells", "line", repeats=True, connected=True,
+                    doc="the line's cells in order"),)
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -136,7 +137,7 @@ class Between(_LineCells):
 
     type = "between"
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", at_least=2, repeats=True,
+    fields = (Cells("cells", "line", at_least=2, repeats=True, connected=True,
                     doc="circle, the line's cells, circle"),)
     fpuzzles = (FPuzzles("betweenline", "lines", how="one per line"),)
 
@@ -189,7 +190,7 @@ class Lockout(_LineCells):
     type = "lockout"
     line: tuple[int, ...]
     difference: int = 4
-    fields = (Cells("cells", "line", at_least=2, repeats=True,
+    fields = (Cells("cells", "line", at_least=2, repeats=True, connected=True,
                     doc="diamond, the line's cells, diamond"),
               Int("difference", low=1, required=False, default=4, omit_default=True,
                   doc="the least difference between the diamonds"))

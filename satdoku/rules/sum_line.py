@@ -37,7 +37,7 @@ class SumLine(Constraint):
     type = "sum-line"
     line: tuple[int, ...]
     total: int
-    fields = (Cells("cells", "line", repeats=True,
+    fields = (Cells("cells", "line", repeats=True, connected=True,
                     doc="the line's cells in order; back to the first cell: a loop"),
               Int("sum", "total", low=1, doc="each segment's sum"))
 
