@@ -10,7 +10,7 @@ import pytest
 
 import satdoku
 from satdoku.io.fpuzzles import decode_fpuzzles, encode_fpuzzles
-from satdoku.io.fpuzzles_write import to_fpuzzles
+from satdoku.io.fpuzzles.write import to_fpuzzles
 from satdoku.io.variant import read_variant, variant_document
 from satdoku.rules import CONSTRAINTS
 from satdoku.tasks.convert import TARGETS, convert

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import satdoku
 from satdoku.io.fpuzzles import encode_fpuzzles, from_fpuzzles
-from satdoku.io.fpuzzles_write import to_fpuzzles
+from satdoku.io.fpuzzles.write import to_fpuzzles
 from satdoku.io.variant import read_variant, variant_document
 from satdoku.model.puzzle import Puzzle
 from spec_checker import violations

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from satdoku.errors import PuzzleError
-from satdoku.io.scl import convert_scl
+from satdoku.io.sudokupad.scl import convert_scl
 from satdoku.io.sudokupad import from_sudokupad
 from satdoku.io.variant import read_variant
 

@@ -307,8 +307,8 @@ def test_cli_reads_a_file_of_links_and_refuses_with_one_line(tmp_path):
     assert "warning: a background image" in result.output
 
 
-@pytest.mark.parametrize("module", ["satdoku.io.sudokupad", "satdoku.io.scl",
-                                    "satdoku.io.scl_drawing"])
+@pytest.mark.parametrize("module", ["satdoku.io.sudokupad", "satdoku.io.sudokupad.scl",
+                                    "satdoku.io.sudokupad.drawing"])
 def test_docstring_examples(module):
     # tests/test_docs.py runs the examples of the top-level modules only.
     assert doctest.testmod(importlib.import_module(module),

@@ -1,7 +1,7 @@
 """Where a rule lives in the f-puzzles format, declared on the rule's class as data.
 
 A rule class lists :class:`FPuzzles` entries in its ``fpuzzles`` attribute: the f-puzzles key
-that holds the rule and the *shape* of that key's entries. :mod:`satdoku.io.fpuzzles_shapes`
+that holds the rule and the *shape* of that key's entries. :mod:`satdoku.io.fpuzzles.shapes`
 reads and writes each shape once for every rule of that shape, so a new rule of a known shape
 (a line, a dot, a clue outside the grid) needs only its declaration.
 
@@ -16,7 +16,7 @@ Shapes (f-puzzles JSON on the left):
 - ``dot``: ``[{"cells": [a, b], "value": ...}]``: a clue between two neighbours.
 - ``outside``: ``[{"cell": "R0C3", "value": ...}]``: a clue beside a row or column.
 - any other name: a shape of its own, read and written by the function of that name in
-  :mod:`satdoku.io.fpuzzles_shapes` (arrows, cages, negative rules...).
+  :mod:`satdoku.io.fpuzzles.shapes` (arrows, cages, negative rules...).
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 
 from ..errors import PuzzleError
 from ..io.fpuzzles import FPUZZLES_FORMS, encode_fpuzzles
-from ..io.fpuzzles_write import to_fpuzzles
+from ..io.fpuzzles.write import to_fpuzzles
 from ..io.variant import format_variant
 from ..model.puzzle import Puzzle
 from .base import Task

@@ -32,10 +32,10 @@ import math
 import textwrap
 from typing import Iterable, Sequence
 
-from ..model.alphabet import Alphabet, alphabet_for
-from ..model.grid import Grid
-from .svg_canvas import Canvas
-from .svg_style import (CLONE_COLOURS, COLOURS, FONT_FAMILY, LINE_COLOURS, _element, _num,
+from ...model.alphabet import Alphabet, alphabet_for
+from ...model.grid import Grid
+from .canvas import Canvas
+from .style import (CLONE_COLOURS, COLOURS, FONT_FAMILY, LINE_COLOURS, _element, _num,
                         _one_line, cell_size, colour_of, xml_text)
 
 __all__ = ["Canvas", "CLONE_COLOURS", "COLOURS", "LINE_COLOURS", "cell_size", "colour_of",

@@ -1,6 +1,6 @@
 """f-puzzles shapes of one rule's own: arrows, cages, extra regions, little killers, clones,
 quadruples, minimum and maximum cells, indexers and the negative rules (see
-:mod:`.fpuzzles_shapes` for the contract).
+:mod:`.shapes` for the contract).
 
 Semantics follow the solver f-puzzles and SudokuPad run (dclamage/SudokuVariantSolverJS):
 an arrow entry's ``lines`` all start at its circle and each line is its own arrow, a
@@ -15,9 +15,9 @@ from typing import Any
 
 import re
 
-from ..rules.killer import DIRECTIONS
-from ..rules.multikiller import digital_root_sums
-from .fpuzzles_shapes import GENERIC, Shape, fp_cell
+from ...rules.killer import DIRECTIONS
+from ...rules.multikiller import digital_root_sums
+from .shapes import GENERIC, Shape, fp_cell
 
 __all__ = ["SPECIAL", "SHAPES"]
 

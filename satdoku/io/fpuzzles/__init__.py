@@ -5,15 +5,15 @@ links (``https://f-puzzles.com/?load=N4IgzglgXg...``); SudokuPad opens the same 
 ``https://sudokupad.app/fpuzzles<lz-string>``. This module reads any of these forms and returns
 a plain dict in the satdoku variant format (``docs/variants.md``); :func:`encode_fpuzzles`
 writes a puzzle back as f-puzzles data, a link or a SudokuPad link. The rules are read and
-written by the shapes their classes declare (:mod:`.fpuzzles_read`, :mod:`.fpuzzles_shapes`,
-:mod:`.fpuzzles_write`).
+written by the shapes their classes declare (:mod:`.read`, :mod:`.shapes`,
+:mod:`.write`).
 
 Glossary:
 
 - f-puzzles key: a top-level key of the f-puzzles JSON (``killercage``, ``diagonal+``...). Each
   belongs to the rule classes that declare it (:func:`mapping`), is metadata
   (:data:`METADATA`), only draws (:data:`COSMETIC`), or is unknown.
-- notes and problems: what satdoku leaves out (see :mod:`.fpuzzles_read`). Notes (drawings,
+- notes and problems: what satdoku leaves out (see :mod:`.read`). Notes (drawings,
   colours, a solver's progress) become one warning line and the puzzle is solved as published;
   problems (what may carry a rule satdoku cannot state) refuse the puzzle, all named in one
   :class:`~satdoku.errors.PuzzleError`, unless ``ignore_unknown`` turns them into warnings.
@@ -32,13 +32,13 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote, unquote
 
-from ..errors import PuzzleError
-from ..model.geometry import default_box
-from .fpuzzles_read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
-from .fpuzzles_special import SHAPES
-from .lzstring import (LZStringError, compress_to_base64, decompress_from_base64,
+from ...errors import PuzzleError
+from ...model.geometry import default_box
+from .read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
+from .special import SHAPES
+from ..lzstring import (LZStringError, compress_to_base64, decompress_from_base64,
                        decompress_from_uri)
-from .jsontext import loads as loads_json
+from ..jsontext import loads as loads_json
 
 __all__ = [
     "Conversion", "FPuzzlesItem", "METADATA", "COSMETIC", "UNSUPPORTED", "SHORT_LINK",

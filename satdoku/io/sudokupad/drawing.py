@@ -1,6 +1,6 @@
 """SudokuPad's drawing (lines, arrows, overlays, underlays) read as rules.
 
-The SCL reader (:mod:`satdoku.io.scl`) hands its puzzle to :class:`Drawing`, which recognises
+The SCL reader (:mod:`satdoku.io.sudokupad.scl`) hands its puzzle to :class:`Drawing`, which recognises
 the drawn items that state a rule by the conventions SudokuPad itself and its f-puzzles
 importer use, and writes each as an f-puzzles entry:
 

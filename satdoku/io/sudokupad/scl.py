@@ -30,9 +30,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import PuzzleError
-from .fpuzzles import Conversion, convert_fpuzzles
-from .scl_drawing import Drawing
+from ...errors import PuzzleError
+from ..fpuzzles import Conversion, convert_fpuzzles
+from .drawing import Drawing
 
 __all__ = ["convert_scl", "SclReader"]
 

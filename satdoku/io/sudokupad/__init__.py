@@ -10,7 +10,7 @@ message saying what to paste instead.
 Glossary:
 
 - format prefix: how an id starts. ``scl`` (alias ``ctc``): SudokuPad's own puzzle JSON
-  (*SCL*, read by :mod:`satdoku.io.scl`); ``fpuz`` (alias ``fpuzzles``): f-puzzles JSON, handed
+  (*SCL*, read by :mod:`satdoku.io.sudokupad.scl`); ``fpuz`` (alias ``fpuzzles``): f-puzzles JSON, handed
   to :mod:`satdoku.io.fpuzzles`; ``scf``: a classic grid packed in letters (a run of empty
   cells a letter), with optional flags after ``*``. Any other id is a *short id*: the puzzle
   lives on the server.
@@ -35,10 +35,10 @@ import re
 from typing import Any, Iterator
 from urllib.parse import unquote
 
-from ..errors import PuzzleError
-from .fpuzzles import Conversion, convert_fpuzzles
-from .lzstring import LZStringError, decompress_from_base64
-from .jsontext import loads as loads_json
+from ...errors import PuzzleError
+from ..fpuzzles import Conversion, convert_fpuzzles
+from ..lzstring import LZStringError, decompress_from_base64
+from ..jsontext import loads as loads_json
 
 __all__ = ["looks_like_sudokupad", "puzzle_id", "decode_sudokupad", "unzip_scl",
            "scf_to_scl", "convert_sudokupad", "from_sudokupad"]

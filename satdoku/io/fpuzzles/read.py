@@ -1,5 +1,5 @@
 """Reading f-puzzles JSON into a satdoku variant document: the grid, then each rule key by the
-shape its rule classes declare (:mod:`satdoku.rules.exchange`, :mod:`.fpuzzles_shapes`), then
+shape its rule classes declare (:mod:`satdoku.rules.exchange`, :mod:`.shapes`), then
 what is left.
 
 Glossary:
@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..errors import PuzzleError
-from ..model.geometry import default_box
-from ..rules import CONSTRAINTS
+from ...errors import PuzzleError
+from ...model.geometry import default_box
+from ...rules import CONSTRAINTS
 
 __all__ = ["Reader", "METADATA", "COSMETIC", "UNSUPPORTED", "COPY_KEYS", "rule_keys",
            "fpuzzles_box"]

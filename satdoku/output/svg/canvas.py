@@ -1,5 +1,5 @@
 """The drawing surface of one grid (:class:`Canvas`): coordinates, pixel and cell primitives,
-grid lines and layers; the rule shapes come from :class:`~.svg_shapes.RuleShapes`. See
+grid lines and layers; the rule shapes come from :class:`~.shapes.RuleShapes`. See
 :mod:`satdoku.output.svg` for the glossary.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-from ..model.alphabet import Alphabet, alphabet_for
-from ..model.geometry import Geometry
-from .svg_shapes import RuleShapes
-from .svg_style import (COLOURS, LAYERS, LEGEND, Place, _element, _extent, _num, _one_line,
+from ...model.alphabet import Alphabet, alphabet_for
+from ...model.geometry import Geometry
+from .shapes import RuleShapes
+from .style import (COLOURS, LAYERS, LEGEND, Place, _element, _extent, _num, _one_line,
                         _unit, cell_size, colour_of)
 
 __all__ = ["Canvas"]

@@ -1,7 +1,7 @@
 """The shapes of variant rules on a canvas: cages, thermometers, arrows, dots, lines with
 ends, clues outside the grid... (:class:`RuleShapes`, a part of
-:class:`satdoku.output.svg_canvas.Canvas`). Each names its colours by meaning
-(:data:`satdoku.output.svg_style.COLOURS`).
+:class:`satdoku.output.svg.canvas.Canvas`). Each names its colours by meaning
+(:data:`satdoku.output.svg.style.COLOURS`).
 """
 
 from __future__ import annotations
@@ -9,13 +9,13 @@ from __future__ import annotations
 import math
 from typing import Iterable, Sequence
 
-from .svg_style import CLONE_COLOURS, COLOURS, Place, _unit, colour_of
+from .style import CLONE_COLOURS, COLOURS, Place, _unit, colour_of
 
 __all__ = ["RuleShapes"]
 
 
 class RuleShapes:
-    """The rule shapes of a :class:`~satdoku.output.svg_canvas.Canvas` (they draw with its
+    """The rule shapes of a :class:`~satdoku.output.svg.canvas.Canvas` (they draw with its
     primitives)."""
 
     def odd(self, cell: Place) -> None:

@@ -4,7 +4,7 @@ A shape (see :mod:`satdoku.rules.exchange`) has a reader, ``read(reader, key, de
 adds the rules of every entry of ``key`` to the document (``decls``: the (class, FPuzzles)
 pairs that declare the key), and a writer, ``write(writer, decl, constraint)``, which adds one
 rule to the f-puzzles data, or returns why f-puzzles cannot hold it. The generic shapes are
-here; shapes of one rule's own are in :mod:`.fpuzzles_special`, whose :data:`SHAPES` has them
+here; shapes of one rule's own are in :mod:`.special`, whose :data:`SHAPES` has them
 all.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..rules.fields import Cells
+from ...rules.fields import Cells
 
 __all__ = ["Shape", "GENERIC", "json_name", "default_value", "fp_cell"]
 
@@ -197,7 +197,7 @@ def _write_outside(w, decl, c) -> None:
     w.append(decl.key, {"cell": cell, "value": str(getattr(c, decl.value))})
 
 
-#: The generic shapes by name (with the special ones: :data:`.fpuzzles_special.SHAPES`).
+#: The generic shapes by name (with the special ones: :data:`.special.SHAPES`).
 GENERIC: dict[str, Shape] = {
     "flag": Shape(_read_flag, _write_flag),
     "lines": Shape(_read_lines, _write_lines),

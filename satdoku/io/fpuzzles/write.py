@@ -1,5 +1,5 @@
 """Writing a variant puzzle as f-puzzles JSON: each rule by the shape its class declares
-(:mod:`satdoku.rules.exchange`, :mod:`.fpuzzles_shapes`); what f-puzzles cannot hold is named
+(:mod:`satdoku.rules.exchange`, :mod:`.shapes`); what f-puzzles cannot hold is named
 in ``lost``, never dropped silently.
 
 Rules that f-puzzles knows only through the "new constraints" user script (renban, region sum
@@ -13,8 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .fpuzzles_read import fpuzzles_box
-from .fpuzzles_special import SHAPES
+from .read import fpuzzles_box
+from .special import SHAPES
 
 __all__ = ["FPuzzlesExport", "to_fpuzzles"]
 
