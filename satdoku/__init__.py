@@ -207,7 +207,7 @@ def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
     from .model.grid import check_givens
     from .errors import PuzzleError
     from .tasks import options as declared
-    reading = {k: options.pop(k) for k in ("box", "alphabet", "ignore_unknown") if k in options}
+    reading = _reading(options)
     cls = getattr(declared, f"{command.capitalize()}Options")
     made = declared.make_options(cls, command, options)
     p = read(puzzle, **reading)
@@ -250,34 +250,61 @@ def count(puzzle: PuzzleLike, **options: Any) -> Result:
     return result
 
 
-def encode(puzzle: PuzzleLike, encoding: str | None = None, *, amo: str | None = None,
-           clues: str = "units", max_clauses: int | None = None) -> Formula | ReducedFormula:
+def _reading(options: dict[str, Any]) -> dict[str, Any]:
+    """The keywords of ``options`` that say how to read the puzzle (taken out of it)."""
+    return {k: options.pop(k) for k in ("box", "alphabet", "ignore_unknown") if k in options}
+
+
+def _nth(puzzle: PuzzleLike, index: int, reading: dict[str, Any]) -> Puzzle:
+    """The ``index``-th puzzle of a file (the one puzzle of anything else, ``index`` 1)."""
+    if index == 1 or not _is_path(puzzle):
+        return read(puzzle, **reading)
+    from .errors import PuzzleError
+    found = next(itertools.islice(puzzles(puzzle, **reading), index - 1, None), None)  # type: ignore[arg-type]
+    if found is None:
+        raise PuzzleError(f"{os.fspath(puzzle)}: has no puzzle number {index}")  # type: ignore[arg-type]
+    if found.error is not None:
+        raise found.error
+    return found
+
+
+def encode(puzzle: PuzzleLike, encoding: str | None = None, **options: Any
+           ) -> Formula | ReducedFormula:
     """The CNF formula of ``puzzle`` and its rules (:func:`satdoku.cnf.formula.encode`; the
-    encoding by grid size when none is named, ``clues`` ``"units"`` or ``"none"``); write it
-    with :func:`satdoku.cnf.export.write_dimacs`.
+    encoding by grid size when none is named); write it with
+    :func:`satdoku.cnf.export.write_dimacs`. The options are ``satdoku encode``'s
+    (:class:`~satdoku.tasks.options.EncodeOptions`: ``amo``, ``max_clauses``, ``clues``
+    ``"units"`` or ``"none"``, ``index`` of a puzzle in a file).
 
     >>> encode("1.3..4.2.34.4.23").nvars
     64
     """
-    from .cnf.formula import encode as encode_grid
-    from .cnf.policy import choose_encoding
-    p = read(puzzle)
-    grid = _grid(p)
-    return encode_grid(grid, encoding or choose_encoding(grid.size), amo, clues,
-                       constraints=p.constraints, max_clauses=_clause_limit(max_clauses))
+    from .tasks.options import EncodeOptions, make_options
+    reading = _reading(options)
+    if encoding is not None:
+        options["encoding"] = encoding
+    made = make_options(EncodeOptions, "encode", options)
+    formula: Formula | ReducedFormula = made.formula(_nth(puzzle, made.index, reading))
+    return formula
 
 
 def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
-           amo: str | None = None) -> Grid:
+           **options: Any) -> Grid:
     """The verified solution in a SAT solver's output ``model`` (text) for the CNF that
-    :func:`encode` wrote for ``puzzle``."""
+    :func:`encode` wrote for ``puzzle``. The options are ``satdoku decode``'s
+    (:class:`~satdoku.tasks.options.DecodeOptions`: ``amo``, ``index``)."""
     from .cnf.decode import decode_solution, model_formula
     from .errors import ModelError
+    from .tasks.options import DecodeOptions, make_options
     if not isinstance(model, str):
         raise ModelError(f"a model is the text a SAT solver wrote, not {type(model).__name__}")
-    p = read(puzzle)
+    reading = _reading(options)
+    if encoding is not None:
+        options["encoding"] = encoding
+    made = make_options(DecodeOptions, "decode", options)
+    p = _nth(puzzle, made.index, reading)
     grid = _grid(p)
-    formula = model_formula(grid, encoding, amo, p.constraints)
+    formula = model_formula(grid, made.encoding, made.amo, p.constraints)
     return decode_solution(model, grid, formula, constraints=p.constraints)
 
 

@@ -1019,3 +1019,10 @@ def test_an_output_path_ending_in_a_slash_is_no_file(tmp_path):
     result = run("solve", SMALL, "-o", f"{tmp_path}/newdir/")
     assert result.exit_code == 2 and "no such folder" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_encode_says_when_a_file_holds_more_puzzles():
+    result = run("encode", str(ROOT / "puzzles" / "9x9.txt"))
+    assert result.exit_code == 0 and "holds more than one puzzle; this is the first" in \
+        result.stderr
+    assert "holds more" not in run("encode", str(ROOT / "puzzles" / "4x4.txt")).stderr

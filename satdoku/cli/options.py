@@ -20,12 +20,11 @@ from ..output.report import FORMATS, PICTURE_FORMATS
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.inputs import Inputs
 
-__all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options", "sat_options",
-           "sat_solver_option", "encoding_option", "amo_option", "max_clauses_option",
-           "timeout_option", "solver_option", "jobs_option", "output_options", "limit_option",
-           "paint", "Reading", "clause_limit", "complete_path", "labels", "box_callback",
-           "alphabet_callback", "EXTRAS", "require_extra", "task_options", "make_options",
-           "RUN_OPTIONS"]
+__all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options",
+           "sat_solver_option", "encoding_option", "timeout_option", "jobs_option",
+           "output_options", "limit_option", "paint", "Reading", "complete_path",
+           "box_callback", "alphabet_callback", "EXTRAS", "require_extra", "task_options",
+           "make_options", "RUN_OPTIONS"]
 
 
 def _converting(convert, empty=None):
@@ -130,21 +129,6 @@ def require_extra(option: str) -> None:
                                ) from None
 
 
-def labels():
-    from ..model.difficulty import LABELS
-    return LABELS
-
-
-def _encoding_names() -> list[str]:
-    from ..cnf.encodings import ENCODINGS
-    return list(ENCODINGS)
-
-
-def _amo_names() -> list[str]:
-    from ..cnf.encodings import AMO_ENCODINGS
-    return list(AMO_ENCODINGS)
-
-
 def complete_path(ctx, param, incomplete):
     return [click.shell_completion.CompletionItem(incomplete, type="file")]
 
@@ -200,52 +184,19 @@ def sat_solver_option(task: str | None = None, *, multiple: bool = False):
                              + (" Repeat to compare." if multiple else ""))
 
 
-def encoding_option(*, multiple: bool = False, default_text: str = "by grid size, as for "
-                    "solving"):
-    """--encoding: a named CNF encoding (several, comma-separated or repeated, to compare)."""
-    if multiple:
-        return click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
-                            help=f"CNF encodings ({', '.join(_encoding_names())}); "
-                                 f"comma-separated or repeated (default: {default_text}).")
-    return click.option("--encoding", type=click.Choice(_encoding_names()), default=None,
-                        help=f"CNF encoding (default: {default_text}).")
-
-
-def amo_option(f):
-    return click.option("--amo", type=click.Choice(_amo_names()), default=None,
-                        help="At-most-one encoding (default: pairwise; reduced: seqcounter "
-                             "for long lists).")(f)
-
-
-def max_clauses_option(f):
-    return click.option("--max-clauses", type=click.IntRange(min=1), default=None, metavar="N",
-                        help="Refuse formulas with more clauses, the rules' included "
-                             "(default 10,000,000).")(f)
-
-
-#: What --encoding says of its default for each kind of command.
-SOLVING_DEFAULT = "extended below 25x25, reduced from it"
-ASKING_DEFAULT = "extended below 36x36, reduced from it"
-
-
-def sat_options(task: str | None = None, default_text: str = SOLVING_DEFAULT):
-    """--sat-solver, --encoding, --amo, --max-clauses: which CNF, and who solves it."""
-    def decorate(f):
-        for option in (max_clauses_option, amo_option, encoding_option(default_text=default_text),
-                       sat_solver_option(task)):
-            f = option(f)
-        return f
-    return decorate
+def encoding_option(f):
+    """bench's --encoding: named CNF encodings to compare, comma-separated or repeated."""
+    from ..tasks.options import encoding_names
+    return click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
+                        help=f"CNF encodings ({', '.join(encoding_names())}); "
+                             f"comma-separated or repeated (default: by grid size).")(f)
 
 
 def timeout_option(f):
-    return click.option("--timeout", type=Seconds(), default=None, metavar="SECONDS",
-                        help="Limit for each puzzle, every stage (status timeout).")(f)
-
-
-def solver_option(f):
-    return click.option("--solver", type=click.Choice(["sat", "native"]), default="sat",
-                        show_default=True, help="SAT through python-sat, or native search.")(f)
+    """--timeout, as the tasks declare it (:class:`satdoku.tasks.options.TimeoutField`)."""
+    from ..tasks.options import TimeoutField, specs
+    (name, default, spec), = specs(TimeoutField)
+    return _click_option(name, default, spec, None)(f)
 
 
 def jobs_option(f):
@@ -293,12 +244,6 @@ def limit_option(default: int, minimum: int, maximum: int | None = None):
     one = " (1: find one)" if minimum <= 1 else ""
     return click.option("--limit", type=click.IntRange(minimum, maximum), default=default,
                         show_default=True, metavar="N", help=f"Count solutions up to N{one}.")
-
-
-def clause_limit(value: int | None) -> int:
-    """The clause limit an option value means (its default when not given)."""
-    from ..budget import DEFAULT_MAX_CLAUSES
-    return DEFAULT_MAX_CLAUSES if value is None else value
 
 
 def _click_option(name: str, default, spec, task: str | None):

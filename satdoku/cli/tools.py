@@ -12,9 +12,10 @@ from ..errors import SatdokuError
 from ..model.result import EXIT_OK, EXIT_WRONG
 from ..output.report import printable
 from ..tasks.base import Outcome
-from .options import (SOLVING_DEFAULT, amo_option, clause_limit, complete_path, encoding_option,
-                      jobs_option, limit_option, max_clauses_option, output_options,
-                      puzzle_options, require_extra, sat_solver_option, timeout_option)
+from ..tasks.options import DecodeOptions, EncodeOptions
+from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
+                      output_options, puzzle_options, require_extra, sat_solver_option,
+                      task_options, timeout_option)
 from .session import Progress, Session, one_puzzle, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
@@ -23,32 +24,25 @@ __all__ = ["COMMANDS"]
 @click.command()
 @click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=complete_path)
 @puzzle_options
-@encoding_option(default_text=SOLVING_DEFAULT)
-@amo_option
-@max_clauses_option
-@click.option("--clues", type=click.Choice(["units", "none"]), default="units",
-              show_default=True,
-              help="Full encodings: givens as unit clauses, or left out (for assumptions).")
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which puzzle of a file to encode.")
+@task_options(EncodeOptions)
 @click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
               help="Write the CNF to FILE ('-': stdout, the default).")
 @click.option("--force", is_flag=True, help="Overwrite the output file.")
-def encode(puzzle, reading, encoding, amo, max_clauses, clues, index, output, force):
+def encode(puzzle, reading, output, force, **values):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
     The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
     """
     from ..cnf.export import write_dimacs
-    from ..cnf.formula import encode as encode_grid
     from ..io.text import format_grid
-    from ..cnf.policy import choose_encoding
-    p = one_puzzle(puzzle, reading, index)
-    encoding = encoding or choose_encoding(p.grid.size)
+    options = make_options(EncodeOptions, values)
+    p = one_puzzle(puzzle, reading, options.index)
+    if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
+        click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N for "
+                   f"another)", err=True)
 
     def body(session: Session) -> None:
-        formula = encode_grid(p.grid, encoding, amo, clues, constraints=p.constraints,
-                              max_clauses=clause_limit(max_clauses))
+        formula = options.formula(p)
         write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
                      grid=p.grid)
 
@@ -60,12 +54,9 @@ def encode(puzzle, reading, encoding, amo, max_clauses, clues, index, output, fo
 @click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
               shell_complete=complete_path, help="The puzzle the model was made from.")
 @puzzle_options
-@click.option("--index", type=click.IntRange(min=1), default=1, show_default=True,
-              help="Which puzzle of the --puzzle file.")
-@encoding_option(default_text="as 'satdoku encode' chose it, by size")
-@amo_option
+@task_options(DecodeOptions)
 @output_options()
-def decode(model, puzzle_text, reading, index, encoding, amo, fmt, output, force, paint):
+def decode(model, puzzle_text, reading, fmt, output, force, paint, **values):
     """Read a model that an external SAT solver wrote and print the verified grid.
 
     Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
@@ -76,10 +67,11 @@ def decode(model, puzzle_text, reading, index, encoding, amo, fmt, output, force
     from ..output.report import OutcomeReport
     if model == "-" and puzzle_text == "-":
         raise click.UsageError("the model and --puzzle cannot both be read from stdin")
-    p = one_puzzle(puzzle_text, reading, index)
+    options = make_options(DecodeOptions, values)
+    p = one_puzzle(puzzle_text, reading, options.index)
 
     def body(session: Session) -> None:
-        formula = model_formula(p.grid, encoding, amo, p.constraints)
+        formula = model_formula(p.grid, options.encoding, options.amo, p.constraints)
         solution = decode_file(model, p.grid, formula, p.constraints)
         report = OutcomeReport(fmt, color=paint)
         session.write(report.header())
@@ -120,7 +112,7 @@ def list_solvers(fmt):
 @click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
               help="Solvers to compare; repeat (default: sat and native).")
 @sat_solver_option(multiple=True)
-@encoding_option(multiple=True)
+@encoding_option
 @click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",
               help="Only the first N puzzles of each file.")
 @limit_option(1, 1, 2)

@@ -36,7 +36,7 @@ __all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_valu
            "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
            "encoding_names", "amo_names", "rules_of", "puzzle_of", "ExplainOptions",
            "CandidatesOptions", "RateOptions", "SearchOptions", "SolveOptions", "CountOptions",
-           "GenerateOptions", "search_options"]
+           "GenerateOptions", "EncodeOptions", "DecodeOptions", "search_options"]
 
 T = TypeVar("T")
 
@@ -491,6 +491,35 @@ class GenerateOptions(TimeoutField, SatFields, TaskOptions):
             return self.rules.grid.geometry
         from ..model.geometry import geometry
         return geometry(*(self.box or (3, 3)))
+
+
+@dataclass(frozen=True)
+class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
+    """How ``encode`` writes a puzzle as CNF (:meth:`formula`)."""
+
+    command: ClassVar[str] = "encode"
+
+    clues: str = option("units", "Full encodings: givens as unit clauses, or left out (for "
+                                 "assumptions).", "choice", choices=lambda: ("units", "none"))
+    index: int = option(1, "Which puzzle of a file to encode.", "whole", minimum=1)
+
+    def formula(self, puzzle: Any) -> Any:
+        """The formula of ``puzzle`` (a :class:`~satdoku.model.puzzle.Puzzle`) and its rules:
+        the encoding named, else the one solving would choose for its size."""
+        from ..cnf.formula import encode
+        from ..cnf.policy import choose_encoding
+        grid = puzzle.grid
+        return encode(grid, self.encoding or choose_encoding(grid.size), self.amo, self.clues,
+                      constraints=puzzle.constraints, max_clauses=self.clause_limit)
+
+
+@dataclass(frozen=True)
+class DecodeOptions(EncodingFields, TaskOptions):
+    """How ``decode`` reads a SAT solver's model back for the puzzle it was made from."""
+
+    command: ClassVar[str] = "decode"
+
+    index: int = option(1, "Which puzzle of the --puzzle file.", "whole", minimum=1)
 
 
 def search_options(limit: int = 1, **given: Any) -> SearchOptions:
