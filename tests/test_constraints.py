@@ -199,7 +199,7 @@ BASE_SAMPLES = [
     C.KropkiWhite((0, 4), 2), C.KropkiBlack((0, 1)), C.KropkiBlack((5, 9), 3), C.XV((0, 1), 5),
     C.XV((2, 6), 10), C.Odd((0, 5)), C.Even((3,)), C.Minimum(G4, 5), C.Maximum(G4, 0),
     C.GermanWhispers((0, 1, 5), 2), C.Renban((0, 1, 5)), C.Renban((0, 5, 10, 15)),
-    C.Palindrome((0, 1, 2, 3, 7)), C.Palindrome((0, 5, 11)), C.Between((0, 5, 10, 15)),
+    C.Palindrome((0, 1, 2, 3, 7)), C.Palindrome((0, 5, 10)), C.Between((0, 5, 10, 15)),
     C.Between((2, 3)), C.RegionSum(G4, (0, 1, 2, 3)), C.RegionSum(G4, (0, 5, 6, 10, 11)),
     C.RegionSum(G4, (0, 1, 2, 5)),
     C.Zipper((0, 1, 2, 3, 7)), C.Zipper((0, 1, 2, 3)), C.Clone((0, 1), (10, 11)),
