@@ -206,10 +206,11 @@ def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
     ``box``, ``alphabet`` and ``ignore_unknown`` say how to read ``puzzle``)."""
     from .model.grid import check_givens
     from .errors import PuzzleError
-    from .tasks import options as declared
+    from .tasks import commands
+    from .tasks.options import make_options
     reading = _reading(options)
-    cls = getattr(declared, f"{command.capitalize()}Options")
-    made = declared.make_options(cls, command, options)
+    cls = getattr(commands, f"{command.capitalize()}Options")
+    made = make_options(cls, command, options)
     p = read(puzzle, **reading)
     if p.source == "<grid>":  # a Grid made in code: its givens were never checked
         try:
@@ -226,7 +227,7 @@ def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
 
 def solve(puzzle: PuzzleLike, **options: Any) -> Result:
     """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules. The
-    options are ``satdoku solve``'s (:class:`~satdoku.tasks.options.SolveOptions`):
+    options are ``satdoku solve``'s (:class:`~satdoku.tasks.commands.SolveOptions`):
     ``solver``, ``sat_solver``, ``encoding``, ``amo``, ``max_clauses``, ``timeout`` (seconds
     for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, and ``box``,
     ``alphabet``, ``ignore_unknown`` to read it.
@@ -241,7 +242,7 @@ def solve(puzzle: PuzzleLike, **options: Any) -> Result:
 def count(puzzle: PuzzleLike, **options: Any) -> Result:
     """:func:`solve` counting up to ``limit`` (2 by default): status ``unique``, ``multiple``
     (``count``) or ``unsolvable``. The options are ``satdoku count``'s
-    (:class:`~satdoku.tasks.options.CountOptions`).
+    (:class:`~satdoku.tasks.commands.CountOptions`).
 
     >>> count("1...............", limit=10).status
     'multiple'
@@ -273,13 +274,14 @@ def encode(puzzle: PuzzleLike, encoding: str | None = None, **options: Any
     """The CNF formula of ``puzzle`` and its rules (:func:`satdoku.cnf.formula.encode`; the
     encoding by grid size when none is named); write it with
     :func:`satdoku.cnf.export.write_dimacs`. The options are ``satdoku encode``'s
-    (:class:`~satdoku.tasks.options.EncodeOptions`: ``amo``, ``max_clauses``, ``clues``
+    (:class:`~satdoku.tasks.commands.EncodeOptions`: ``amo``, ``max_clauses``, ``clues``
     ``"units"`` or ``"none"``, ``index`` of a puzzle in a file).
 
     >>> encode("1.3..4.2.34.4.23").nvars
     64
     """
-    from .tasks.options import EncodeOptions, make_options
+    from .tasks.commands import EncodeOptions
+    from .tasks.options import make_options
     reading = _reading(options)
     if encoding is not None:
         options["encoding"] = encoding
@@ -292,10 +294,11 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
            **options: Any) -> Grid:
     """The verified solution in a SAT solver's output ``model`` (text) for the CNF that
     :func:`encode` wrote for ``puzzle``. The options are ``satdoku decode``'s
-    (:class:`~satdoku.tasks.options.DecodeOptions`: ``amo``, ``index``)."""
+    (:class:`~satdoku.tasks.commands.DecodeOptions`: ``amo``, ``index``)."""
     from .cnf.decode import decode_solution, model_formula
     from .errors import ModelError
-    from .tasks.options import DecodeOptions, make_options
+    from .tasks.commands import DecodeOptions
+    from .tasks.options import make_options
     if not isinstance(model, str):
         raise ModelError(f"a model is the text a SAT solver wrote, not {type(model).__name__}")
     reading = _reading(options)
@@ -311,7 +314,7 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
 def explain(puzzle: PuzzleLike, **options: Any) -> Explanation:
     """Why ``puzzle`` is unsolvable (a minimal core of givens and rules), ambiguous or what it
     takes. The options are ``satdoku explain``'s
-    (:class:`~satdoku.tasks.options.ExplainOptions`): ``steps`` (the human techniques that
+    (:class:`~satdoku.tasks.commands.ExplainOptions`): ``steps`` (the human techniques that
     solve it, at most ``max_rules`` rules a step), ``redundant`` (which givens could go),
     ``fix`` and ``fix_rules``, and the SAT options and ``timeout``.
 
@@ -325,7 +328,7 @@ def explain(puzzle: PuzzleLike, **options: Any) -> Explanation:
 def candidates(puzzle: PuzzleLike, **options: Any) -> Candidates:
     """The true candidates of every empty cell of ``puzzle``: the digits some solution puts
     there. The options are ``satdoku candidates``'s
-    (:class:`~satdoku.tasks.options.CandidatesOptions`).
+    (:class:`~satdoku.tasks.commands.CandidatesOptions`).
 
     >>> candidates("1..." "...." "...." "...1").digits[1]
     [2, 3, 4]
@@ -336,7 +339,7 @@ def candidates(puzzle: PuzzleLike, **options: Any) -> Candidates:
 
 def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
     """One puzzle with exactly one solution. The options are ``satdoku generate``'s
-    (:class:`~satdoku.tasks.options.GenerateOptions`): ``box`` (3x3 by default), ``seed``
+    (:class:`~satdoku.tasks.commands.GenerateOptions`): ``box`` (3x3 by default), ``seed``
     (None: a random one), ``symmetry``, ``minimal``, ``max_clues``, ``attempts``,
     ``difficulty``, ``alphabet``, ``rules`` (a variant puzzle whose grid and rules it keeps),
     the SAT options and ``timeout``.
@@ -344,10 +347,11 @@ def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
     >>> generate((2, 2), seed=1).puzzle.size
     4
     """
-    from .tasks import options as declared
+    from .tasks.commands import GenerateOptions
+    from .tasks.options import make_options
     if box is not None:
         options["box"] = box
-    made = declared.make_options(declared.GenerateOptions, "generate", options)
+    made = make_options(GenerateOptions, "generate", options)
     with made.make() as generator:
         result: Generated = generator.generate()
         return result
@@ -355,6 +359,6 @@ def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
 
 def rate(puzzle: PuzzleLike, **options: Any) -> Rating:
     """The difficulty :class:`~satdoku.tasks.rate.Rating` of ``puzzle`` under its rules. The
-    options are ``satdoku rate``'s (:class:`~satdoku.tasks.options.RateOptions`)."""
+    options are ``satdoku rate``'s (:class:`~satdoku.tasks.commands.RateOptions`)."""
     result: Rating = _answer("rate", puzzle, options)
     return result

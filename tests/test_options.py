@@ -10,7 +10,8 @@ import satdoku
 from satdoku.cli import main
 from satdoku.cli.options import RUN_OPTIONS
 from satdoku.errors import OptionError
-from satdoku.tasks import options as declared
+from satdoku.tasks import commands as declared
+from satdoku.tasks.options import specs
 
 #: Each command with a library call of its own, and its options class.
 COMMANDS = [("solve", declared.SolveOptions), ("count", declared.CountOptions),
@@ -34,7 +35,7 @@ def _cli_names(command: str) -> set[str]:
 
 @pytest.mark.parametrize("command, cls", COMMANDS)
 def test_the_library_and_the_command_line_take_the_same_options(command, cls):
-    library = {name for name, _, _ in declared.specs(cls)}
+    library = {name for name, _, _ in specs(cls)}
     if command != "generate":  # it reads no puzzle: its box and alphabet are its own options
         library |= READING
     assert _cli_names(command) == library
@@ -42,7 +43,7 @@ def test_the_library_and_the_command_line_take_the_same_options(command, cls):
 
 @pytest.mark.parametrize("command, cls", COMMANDS)
 def test_every_option_is_documented_once(command, cls):
-    for name, _, spec in declared.specs(cls):
+    for name, _, spec in specs(cls):
         assert spec.help and spec.help[0].isupper(), (command, name)
         option = next(p for p in main.commands[command].params if p.name == name)
         assert option.help == spec.help

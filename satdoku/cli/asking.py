@@ -12,7 +12,7 @@ import click
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
-from ..tasks.options import (CandidatesOptions, ExplainOptions, GenerateOptions,
+from ..tasks.commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
                              RateOptions)
 from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, task_options)

@@ -6,7 +6,7 @@ import click
 
 from ..model.result import EXIT_WRONG, exit_code
 from ..tasks.base import Outcome
-from ..tasks.options import CountOptions, SolveOptions
+from ..tasks.commands import CountOptions, SolveOptions
 from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, require_extra, task_options)
 from .session import puzzles_of, show, usage

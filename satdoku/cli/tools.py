@@ -12,7 +12,7 @@ from ..errors import SatdokuError
 from ..model.result import EXIT_OK, EXIT_WRONG
 from ..output.report import printable
 from ..tasks.base import Outcome
-from ..tasks.options import DecodeOptions, EncodeOptions
+from ..tasks.commands import DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)

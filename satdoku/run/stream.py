@@ -75,7 +75,9 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
                             chunk_size=chunk_size or DEFAULT_CHUNK_SIZE)
     if jobs != 1:
         from ..io.inputs import Inputs
-        from .parallel import DEFAULT_CHUNK_SIZE, ordered_pool
+        from .parallel import DEFAULT_CHUNK_SIZE, ordered_pool, worker_count
+        if chunk_size is None and options.chunk_lines and isinstance(puzzles, Inputs):
+            chunk_size = _chunk_lines(puzzles, options.chunk_lines, worker_count(jobs))
         chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
         if isinstance(puzzles, Inputs) and not puzzles.started:
             return ordered_pool(puzzles.chunks(chunk_size), jobs=jobs, init=_init_worker,
@@ -86,6 +88,16 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
                             work=_chunk, pack=_pack, join=_Joiner(options),
                             chunk_size=chunk_size, weight=_work)
     return run_here(puzzles, options)
+
+
+def _chunk_lines(puzzles: Any, most: int, workers: int) -> int | None:
+    """Lines a worker gets at a time when the task asks for up to ``most``: as many as keep
+    every worker busy on the input's lines (four chunks each at least), never fewer than the
+    stream's default (None)."""
+    from ..io.inputs import count_lines
+    from .parallel import DEFAULT_CHUNK_SIZE
+    total = count_lines(puzzles.args)
+    return max(DEFAULT_CHUNK_SIZE, min(most, total // (4 * workers))) if total else None
 
 
 # In a worker process: the task, made once.

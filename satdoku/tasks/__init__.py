@@ -1,7 +1,7 @@
 """What the commands do: each a task from a puzzle to an answer, classic and variant alike.
 
-- ``options``: every option of every command, declared once (the command line and the library
-  build the same options object); ``base``: :class:`~satdoku.tasks.base.Task`,
+- ``options`` and ``commands``: every option of every command, declared once (the command
+  line and the library build the same options object); ``base``: :class:`~satdoku.tasks.base.Task`,
   :class:`~satdoku.tasks.base.SolverTask` and :class:`~satdoku.tasks.base.Outcome`.
 - ``solvers``: the solver registry and the solve/count task, every answer verified; ``agree``:
   the cross-check of two solvers.

@@ -27,7 +27,7 @@ from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status, status_of
 from .base import Outcome, SolverTask, Task, puzzle_deadline
-from .options import CountOptions
+from .commands import CountOptions
 
 __all__ = ["all_solutions", "Estimate", "estimate_count", "APPROX_HINT", "DEFAULT_EPSILON",
            "DEFAULT_DELTA", "EstimateTask", "Estimated", "Enumerated", "AllTask",
@@ -100,7 +100,7 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
     >>> sum(1 for _ in all_solutions(parse_puzzle("1234............").grid))  # 288 / 4!
     12
     """
-    from .options import CountOptions
+    from .commands import CountOptions
     def make() -> Any:
         return CountOptions(sat_solver=sat_solver, max_clauses=max_clauses).sat.python_sat(
             needs=Capabilities.needs(), task="count --all")

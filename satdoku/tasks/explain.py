@@ -41,7 +41,7 @@ from ..native.search import NativeSolver
 from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
 from .base import SolverTask
-from .options import ExplainOptions
+from .commands import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)

@@ -228,7 +228,7 @@ class Generator(Closing):
                  difficulty: str | None = None, constraints: tuple = (),
                  givens: Grid | None = None, timeout: float | None = None,
                  max_clauses: int | None = None, amo: str | None = None) -> None:
-        from .options import GenerateOptions
+        from .commands import GenerateOptions
         self.geometry = geometry
         self.seed = seed
         self.constraints = tuple(constraints)
@@ -268,7 +268,7 @@ class Generator(Closing):
 
     @classmethod
     def of(cls, options: Any, seed: int | None) -> "Generator":
-        """The generator of a :class:`~satdoku.tasks.options.GenerateOptions`, with ``seed``
+        """The generator of a :class:`~satdoku.tasks.commands.GenerateOptions`, with ``seed``
         (None: a random one)."""
         rules = options.rules
         if seed is None:

@@ -23,7 +23,7 @@ from ..model.puzzle import Puzzle
 from ..model.result import Capabilities, Result, Solver, verify
 from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
-from .options import CountOptions, SearchOptions, SolveOptions, search_options
+from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
            "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
@@ -166,9 +166,6 @@ def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
     return options, jobs
 
 
-#: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): a pass
-#: costs less a puzzle the more puzzles it holds (docs/tuning.md).
-SETTLE_BATCH = 4096
 
 #: The pre-pass goes on while at least this share of a batch's puzzles is settled by it, and
 #: takes batches of at least this many puzzles (a stream's last few go to the solver).
