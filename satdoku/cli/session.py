@@ -300,15 +300,18 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
         # The outcomes are closed however the loop ends (a broken pipe, Ctrl-C, an error), so
         # that a process pool behind them stops its workers now: left to the interpreter's
         # exit, its threads were joined while the workers still worked (a hang).
-        with contextlib.closing(outcomes):  # type: ignore[type-var]
-            try:
-                loop(session)
-            except KeyboardInterrupt as stop:  # how far the puzzle it stopped had got
-                puzzle, found = getattr(stop, "puzzle", None), getattr(stop, "found", None)
-                if puzzle is not None and found is not None:
-                    session.note(f"{place(puzzle)}: interrupted while counting, "
-                                 f"{found:,} solution{'s' * (found != 1)} found so far")
-                raise
+        try:
+            loop(session)
+        except KeyboardInterrupt as stop:  # how far the puzzle it stopped had got
+            puzzle, found = getattr(stop, "puzzle", None), getattr(stop, "found", None)
+            if puzzle is not None and found is not None:
+                session.note(f"{place(puzzle)}: interrupted while counting, "
+                             f"{found:,} solution{'s' * (found != 1)} found so far")
+            raise
+        finally:
+            close = getattr(outcomes, "close", None)  # a generator; a plain iterator has none
+            if close is not None:
+                close()
 
     def loop(session: Session) -> None:
         session.write(report.header())
