@@ -9,6 +9,7 @@ import pytest
 import satdoku
 from satdoku.cli import main
 from satdoku.cli.options import RUN_OPTIONS
+from conftest import ROOT
 from satdoku.errors import OptionError
 from satdoku.tasks import commands as declared
 from satdoku.tasks.options import specs
@@ -119,3 +120,9 @@ def test_run_options_are_the_command_lines_own():
     assert RUN_OPTIONS >= {"inputs", "jobs", "fmt", "output", "force"}
     for command, _ in COMMANDS:
         assert isinstance(main.commands[command], click.Command)
+
+
+def test_a_rules_file_of_several_puzzles_is_refused():
+    # --fix-rules and --rules read one puzzle; the first of several was taken without a word
+    with pytest.raises(OptionError, match="holds more than one puzzle"):
+        satdoku.explain(SMALL, fix=True, fix_rules=str(ROOT / "puzzles" / "9x9.txt"))

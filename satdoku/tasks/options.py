@@ -83,14 +83,10 @@ def rules_of(value: Any) -> tuple:
     puzzle (its rules; OptionError when it holds none)."""
     if isinstance(value, tuple):
         return value
-    from ..io.inputs import iter_inputs
-    for puzzle in iter_inputs([str(value)]):
-        if puzzle.error is not None:
-            raise puzzle.error
-        if not puzzle.constraints:
-            break
-        return tuple(puzzle.constraints)
-    raise OptionError(f"{value}: holds no rules")
+    puzzle = puzzle_of(value)  # one puzzle: a file of several is refused, never cut short
+    if not puzzle.constraints:
+        raise OptionError(f"{value}: holds no rules")
+    return tuple(puzzle.constraints)
 
 
 def puzzle_of(value: Any) -> Any:
