@@ -33,6 +33,7 @@ class SatSolverInfo:
     # solve call, clues as unit clauses; no cores (explain) and no generate.
     assumptions: bool = True
     stats: bool = True  # reports conflicts and decisions
+    proof: bool = True  # writes a DRAT proof of unsatisfiability (python-sat's with_proof)
 
     @property
     def capabilities(self) -> Capabilities:
@@ -41,23 +42,23 @@ class SatSolverInfo:
 
 
 def _info(name: str, interrupt: bool = True, budget: bool = True, note: str = "",
-          assumptions: bool = True, stats: bool = True) -> SatSolverInfo:
-    return SatSolverInfo(name, interrupt, budget, note, assumptions, stats)
+          assumptions: bool = True, stats: bool = True, proof: bool = True) -> SatSolverInfo:
+    return SatSolverInfo(name, interrupt, budget, note, assumptions, stats, proof)
 
 
 #: The python-sat solvers offered, each checked on 9x9 puzzles with assumptions in this build.
 SAT_SOLVERS: dict[str, SatSolverInfo] = {
     info.name: info for info in [
-        _info("minisat22"),
-        _info("minisatep"),
+        _info("minisat22", proof=False),
+        _info("minisatep", proof=False),
         _info("glucose3"),
         _info("glucose4"),
         _info("glucose42"),
         _info("maplesat"),
         _info("maplechrono"),
         _info("maplecm"),
-        _info("mergesat3"),
-        _info("minicard"),
+        _info("mergesat3", proof=False),
+        _info("minicard", proof=False),
         _info("gluecard3"),
         _info("gluecard4"),
         _info("cadical103", interrupt=False),
@@ -68,6 +69,7 @@ SAT_SOLVERS: dict[str, SatSolverInfo] = {
         # python-sat's Kissat: no interrupt(), a conflict budget for one call only (it cannot
         # resume), no statistics, and no clause after solve(): see _solve_fresh.
         _info("kissat404", interrupt=False, budget=False, assumptions=False, stats=False,
+              proof=False,
               note="a fresh solver for every solve (solve, count); no assumptions, so no "
                    "explain, candidates or generate; cannot keep a time limit"),
     ]
