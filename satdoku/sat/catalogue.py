@@ -10,6 +10,7 @@ The story of the tuning constants is in ``docs/floor.md`` and ``docs/hard-grids.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from pysat.solvers import SolverNames
 
@@ -130,9 +131,9 @@ def check_sat_solver(name: str) -> SatSolverInfo:
     return SAT_SOLVERS[canonical]
 
 
-def is_exec(name: str | None) -> bool:
+def is_exec(name: str | None) -> TypeGuard[str]:
     """True when ``name`` names an external command (``exec:...``)."""
-    return bool(name) and name.startswith(PREFIX)
+    return name is not None and name.startswith(PREFIX)
 
 
 def check_sat_name(name: str) -> str:

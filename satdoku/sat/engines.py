@@ -30,13 +30,23 @@ from .catalogue import (COUNT_OPTIONS, DECISION_TEST_SOLVERS, OPTIONS_MAX_SIZE, 
                         SOLVER_OPTIONS, SatSolverInfo)
 from .clock import pysat_call
 
-if TYPE_CHECKING:  # reduced formulas load when a grid takes one
+if TYPE_CHECKING:  # reduced formulas and rules load when a grid takes them
     from ..cnf.reduced import ReducedFormula
+    from ..cnf.rules import RuleContext
 
 __all__ = ["Engine", "FullEngine", "ReducedEngine", "Settled"]
 
 #: Clauses handed to a solver in one call while loading a formula.
 _LOAD_CHUNK = 20_000
+
+#: The rules in force (:attr:`Engine.rules`): their key, the constraints, their activation
+#: literals, (act, clauses) of the rules kept for this set only, and the clauses of their
+#: implied constraints.
+_InForce = tuple[tuple[object, ...], tuple[Any, ...], list[int], list[tuple[int, int]], int]
+
+#: Rules whose implied constraints are not added yet (:attr:`Engine.implied`): the
+#: constraints, their activation literals, the context they were encoded in.
+_Pending = tuple[tuple[Any, ...], list[int], "RuleContext"]
 
 
 class Engine:
@@ -44,6 +54,8 @@ class Engine:
 
     per_puzzle = False  # dropped after one puzzle (reduced) or kept for the batch (full)
     rebuild_every = 0  # puzzles before a new solver (0: never)
+    decision_test = False  # counts stop at a solve that made no decision (FullEngine)
+    counting = False  # COUNT_OPTIONS set (at the first count, with the decision test)
     varmap: VarMap
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool,
@@ -63,13 +75,10 @@ class Engine:
         self.base = 0  # clauses of the formula itself (not of the rules added to it)
         self.encode_s = self.load_s = 0.0  # build and load time not yet charged to a puzzle
         self.broken = False  # interrupted inside the solver: no further call is allowed
-        # (key, constraints, activation literals, (act, clauses) of rules kept for this set
-        # only, clauses of their implied constraints) of the rules in force
-        self.rules: tuple | None = None
-        self.kept: dict = {}  # rule -> (activation literal, clauses): rules in the solver
-        # (constraints, activation literals, context) of rules whose implied constraints are
-        # not added yet (:meth:`add_implied`)
-        self.implied: tuple | None = None
+        self.rules: _InForce | None = None  # the rules in force
+        # rule -> (activation literal, clauses): rules in the solver
+        self.kept: dict[object, tuple[int, int]] = {}
+        self.implied: _Pending | None = None  # implied constraints to add (add_implied)
         self.retired = 0  # clauses of rules retired for good, still in the solver
         self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
 
@@ -171,6 +180,8 @@ class Engine:
         are never needed)."""
         from ..errors import TooBigError
         from ..rules.implied import implied_constraints
+        if self.implied is None or self.rules is None:
+            return  # nothing pending (rule_acts sets both)
         constraints, acts, ctx = self.implied
         self.implied = None
         before = self.nclauses

@@ -243,7 +243,7 @@ class ExecSolver(Closing):
             raise SolverError(f"cannot run {command.argv[0]}: "
                               f"{error.strerror or error}") from None
         finally:
-            if command.stdin:
+            if not isinstance(stdin, int):  # the file opened above, not DEVNULL
                 stdin.close()
         try:
             remaining = None if deadline.unlimited else max(deadline.remaining(), 0.0)

@@ -107,7 +107,8 @@ def parse_config(text: str) -> Config:
     'kissat404'
     """
     from .catalogue import check_sat_name
-    rest, options = text.strip(), ()
+    rest = text.strip()
+    options: tuple[tuple[str, int], ...] = ()
     head, slash, last = rest.rpartition("/")
     if slash and "=" in last:
         try:
@@ -165,7 +166,7 @@ def _race(config: Config, grid: Grid, limit: int, at: float | None, seconds: flo
     die_with_parent()
     try:
         deadline = NO_DEADLINE
-        if seconds is not None and config.keeps_time_limit:
+        if seconds is not None and at is not None and config.keeps_time_limit:
             deadline = Deadline(seconds, at - seconds)
         with config.make(max_clauses) as solver:
             if constraints:

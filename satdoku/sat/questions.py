@@ -16,15 +16,15 @@ however many solutions there are, and each solution costs one solve call.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..budget import Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import SolverError
 from ..model.grid import Grid
 from ..model.result import Capabilities
-from .catalogue import check_for
-from .engines import FullEngine, Settled
+from .catalogue import SatSolverInfo, check_for
+from .engines import Engine, FullEngine, Settled
 
 __all__ = ["Questions", "ASSUMPTIONS", "CUBE_SOLUTIONS"]
 
@@ -38,6 +38,18 @@ CUBE_SOLUTIONS = 4096
 class Questions:
     """Cores, solutions under assumptions and other solutions (mixed into SatSolver, whose
     ``_engine``, ``_run`` and limits they use)."""
+
+    # What the host (SatSolver) provides.
+    info: SatSolverInfo
+    sat_solver: str
+    max_clauses: int | None
+
+    if TYPE_CHECKING:
+        def _engine(self, grid: Grid, deadline: Deadline, units: bool = False,
+                    keep: bool = False) -> Engine: ...
+
+        def _run(self, engine: Engine, assumptions: list[int], deadline: Deadline,
+                 conflicts: int | None = None) -> bool | None: ...
 
     def _require(self, task: str) -> None:
         """OptionError unless this solver takes assumptions, which ``task`` needs."""
@@ -209,7 +221,7 @@ class Questions:
             if engine.per_puzzle or engine.broken:
                 engine.delete()
 
-    def _cube(self, engine, grid: Grid, assumptions: list[int], open_cells: list[int],
+    def _cube(self, engine: Engine, grid: Grid, assumptions: list[int], open_cells: list[int],
               deadline: Deadline) -> Iterator[Grid]:
         """The solutions under ``assumptions`` not yet ruled out, splitting on the first of
         ``open_cells`` when :data:`CUBE_SOLUTIONS` are blocked."""

@@ -119,7 +119,7 @@ def _load(sl: Slicer, grids: Sequence[Sequence[int]]) -> list[int]:
     n, ncells = sl.n, sl.ncells
     joined = b"".join(map(bytes, reversed(grids)))
     tables = [bytes(48 + (v == 0 or v == d) for v in range(256)) for d in range(1, n + 1)]
-    cand = []
+    cand: list[int] = []
     for cell in range(ncells):
         column = joined[cell::ncells]
         cand.extend(int(column.translate(table), 2) for table in tables)

@@ -157,9 +157,9 @@ class SatSolver(Questions, Closing):
                                       **self.reduction)
             if formula.contradiction is not None or formula.nmapped == 0:
                 raise Settled(formula)
-            engine = ReducedEngine(self.info, formula, deadline, self.configure)
-            engine.encode_s += time.perf_counter() - begun - engine.load_s
-            return engine
+            reduced = ReducedEngine(self.info, formula, deadline, self.configure)
+            reduced.encode_s += time.perf_counter() - begun - reduced.load_s
+            return reduced
         key = (geo, encoding)
         engine = None if units else self._engines.get(key)
         if engine is not None and keep:
@@ -200,9 +200,9 @@ class SatSolver(Questions, Closing):
         """
         start = time.perf_counter()
         if self.fast and not constraints and (deadline is None or deadline.seconds is None):
-            engine = self._ready.get(grid.geometry)
-            if engine is not None and engine.uses < engine.rebuild_every:
-                return self._solve_ready(engine, grid, limit, start)
+            ready = self._ready.get(grid.geometry)
+            if ready is not None and ready.uses < ready.rebuild_every:
+                return self._solve_ready(ready, grid, limit, start)
         deadline = deadline or NO_DEADLINE
         if not deadline.unlimited and not self.capabilities.time_limit:
             raise SolverError(f"{self.sat_solver} cannot stop at a time limit; choose one of "
@@ -217,7 +217,7 @@ class SatSolver(Questions, Closing):
         try:
             engine = self._engine(grid, deadline, units=not self.incremental)
             engine.charge(stats)
-            if engine.rebuild_every and not engine.per_puzzle:
+            if isinstance(engine, FullEngine) and engine.rebuild_every and not engine.per_puzzle:
                 self._ready[grid.geometry] = engine
             t0 = time.perf_counter()
             assumptions = engine.assumptions(grid)
@@ -400,8 +400,7 @@ class SatSolver(Questions, Closing):
         long (39,168 6x6 grids, tests/test_counts.py).
         """
         solver = engine.solver
-        decided = limit >= 2 and assumptions and isinstance(engine, FullEngine) and \
-            engine.decision_test
+        decided = limit >= 2 and bool(assumptions) and engine.decision_test
         steer = steer and decided
         if decided:
             if not engine.counting:
