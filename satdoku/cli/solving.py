@@ -44,7 +44,8 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
         return exit_code(outcome.result.status, multiple_ok=multiple_ok)
 
     outcomes = stream(puzzles, options, jobs=jobs, scheduler=scheduler)
-    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint), output,
+    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint,
+                                                   proof=options.proof is not None), output,
          force, "counting" if options.most > 1 else task.label, code_of)
 
 

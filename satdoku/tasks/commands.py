@@ -97,6 +97,11 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
                                     "(--jobs of them); on by itself for a single puzzle with "
                                     "--jobs other than 1.", "flag")
     stats: bool = option(False, "Add each stage's time and solver figures.", "flag")
+    proof: str | None = option(None, "Back each 'unsolvable' and 'unique' answer with a DRAT "
+                                     "proof checked by satdoku and drat-trim/lrat-check when "
+                                     "on PATH: DIR/NAME.cnf, .drat (.lrat), NAME the input "
+                                     "and line; a proof that fails makes status error.",
+                               "folder", metavar="DIR")
     racers: int = option(0, "Configurations raced on each puzzle.", "whole", hidden=True)
 
     check: ClassVar[bool] = False
@@ -162,7 +167,7 @@ class CountOptions(SearchOptions):
         if self.all and self.estimate:
             raise OptionError("--all and --estimate do not go together")
         given = {"portfolio": self.portfolio, "stats": self.stats,
-                 "solver": self.solver != "sat"}
+                 "solver": self.solver != "sat", "proof": self.proof is not None}
         if self.estimate:
             given.update(limit=self.limit is not None, encoding=self.encoding is not None,
                          amo=self.amo is not None)
