@@ -7,7 +7,6 @@ import sys
 
 import click
 
-from ..version import __version__
 from ..errors import SatdokuError
 from ..model.result import EXIT_OK, EXIT_WRONG
 from ..output.report import printable
@@ -127,9 +126,15 @@ def list_solvers(fmt):
               default="failed-literals", show_default=True,
               help="SAT: also measure the share settled by unit propagation (and by "
                    "failed-literal probing), untimed.")
+@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="N", help="Timed passes per group, each in its own order (seed + pass "
+                                "- 1); the spread of their totals is a column.")
+@click.option("--rows", metavar="FILE.csv|FILE.jsonl", shell_complete=complete_path,
+              help="Also write one row per puzzle, solver and pass (times, CPU, counters, "
+                   "level, versions, load); refuses to overwrite without --force.")
 @puzzle_options
 def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
-          output, force, plot, levels, reading):
+          output, force, plot, levels, repeats, rows, reading):
     """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
@@ -137,7 +142,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     far, the interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
-    from ..output.bench import format_rows, plot_bench
+    from ..output.bench import PuzzleRows, format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
@@ -157,9 +162,15 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         progress.total, progress.label = total, label
         progress.update(done)
 
-    settings = {"satdoku": __version__, "timeout": timeout, "seed": seed,
-                "jobs": jobs, "levels": levels}
-    rows: list = []
+    settings = {"timeout": timeout, "seed": seed, "jobs": jobs, "levels": levels}
+    session = Session(output, force, files)
+    try:
+        per_puzzle = PuzzleRows(rows, force=force, inputs=files, settings=settings) \
+            if rows else None
+    except SatdokuError as error:
+        session.out.discard()
+        raise click.UsageError(str(error)) from None
+    done: list = []
 
     def body(session: Session) -> None:
         session.progress = progress or session.progress
@@ -167,18 +178,30 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
             for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
                                  seed=seed, box=reading.box, alphabet=reading.alphabet, jobs=jobs,
                                  levels=levels, progress=step if progress else None,
-                                 invalid=lambda p: session.note(printable(str(p.error)))):
-                rows.append(row)
+                                 invalid=lambda p: session.note(printable(str(p.error))),
+                                 repeats=repeats, per_puzzle=per_puzzle is not None):
+                done.append(row)
+                if per_puzzle is not None:
+                    per_puzzle.write(row)
         except BenchInterrupted as stop:
-            rows.append(stop.row)
-            session.write(format_rows(rows, fmt, settings))
+            done.append(stop.row)
+            session.write(format_rows(done, fmt, settings))
+            if per_puzzle is not None:  # the solves finished so far are kept, as -o keeps them
+                per_puzzle.write(stop.row)
+                per_puzzle.commit()
             raise KeyboardInterrupt from None
-        session.write(format_rows(rows, fmt, settings))
+        except BaseException:
+            if per_puzzle is not None:
+                per_puzzle.discard()
+            raise
+        session.write(format_rows(done, fmt, settings))
+        if per_puzzle is not None:
+            per_puzzle.commit()
         if plot:
-            plot_bench(rows, plot)
-        session.code = EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK
+            plot_bench(done, plot)
+        session.code = EXIT_WRONG if any(r.errors for r in done) else EXIT_OK
 
-    Session(output, force, files).run(body)
+    session.run(body)
 
 
 COMMANDS = (encode, decode, list_solvers, bench)

@@ -43,7 +43,7 @@ PICTURE_FORMATS = FORMATS + ("svg",)
 _GIVEN, _SOLVED, _MARKED, _RESET = "\x1b[1m", "\x1b[34m", "\x1b[30;43m", "\x1b[0m"
 
 #: Stats of ``--stats``, in order (each solver fills the ones that apply to it).
-STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
+STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "cpu_ms", "verify_ms",
              "variables", "clauses", "conflicts", "decisions", "propagations",
              "nodes", "guesses", "backtracks", "no_guess")
 

@@ -100,7 +100,9 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
             checked again.
 
     The time verification took is added to the stats as ``verify_ms`` (and the solver's
-    time as ``solve_ms`` when it has no stages of its own).
+    time as ``solve_ms`` when it has no stages of its own), and the CPU time of this process
+    the solver took as ``cpu_ms`` (an ``exec:`` solver's or a portfolio's children are not
+    in it).
 
     >>> from satdoku.model.geometry import geometry
     >>> with make_solver() as s:
@@ -119,6 +121,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
                           message=error.detail)
     if deadline is None:
         deadline = Deadline(timeout)
+    cpu = time.process_time()
     if constraints:
         if not solver.capabilities.rules:
             return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
@@ -130,6 +133,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
                           message=error.message)
     else:
         result = solver.solve(grid, limit=limit, deadline=deadline)
+    result.stats["cpu_ms"] = (time.process_time() - cpu) * 1000
     return checked(result, grid, constraints)
 
 
