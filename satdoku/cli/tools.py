@@ -7,45 +7,141 @@ import sys
 
 import click
 
-from ..errors import SatdokuError
-from ..model.result import EXIT_OK, EXIT_WRONG
+from ..errors import SatdokuError, abridge
+from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG
 from ..output.report import printable
 from ..tasks.base import Outcome
 from ..tasks.commands import DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
-from .session import Progress, Session, one_puzzle, results_share_a_pipe
+from .session import Progress, Session, fail, one_puzzle, puzzles_of, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
+
+
+#: What ``encode --format`` writes, and the extension of each file in ``-o DIR/``.
+ENCODE_FORMATS = {"dimacs": ".cnf", "icnf": ".icnf"}
 
 
 @click.command()
 @click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=complete_path)
 @puzzle_options
 @task_options(EncodeOptions)
-@click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
-              help="Write the CNF to FILE ('-': stdout, the default).")
-@click.option("--force", is_flag=True, help="Overwrite the output file.")
-def encode(puzzle, reading, output, force, **values):
+@click.option("--format", "fmt", type=click.Choice(list(ENCODE_FORMATS)), default="dimacs",
+              show_default=True,
+              help="dimacs: the givens as unit clauses (or none, --clues); icnf: incremental "
+                   "CNF, the givens as assumptions ('a' lines), every puzzle of FILE.")
+@click.option("-o", "--output", metavar="FILE|DIR/", shell_complete=complete_path,
+              help="Write the CNF to FILE ('-': stdout, the default); DIR/ (or an existing "
+                   "folder): one file for each puzzle of FILE, named by its input and line.")
+@click.option("--force", is_flag=True, help="Overwrite the output file(s).")
+def encode(puzzle, reading, fmt, output, force, **values):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
     The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
     """
+    from .session import picture_folder
+    options = make_options(EncodeOptions, values)
+    folder = picture_folder(output)
+    if folder is None and fmt == "dimacs":
+        p = one_puzzle(puzzle, reading, options.index)
+        if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
+            click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
+                       f"for another, -o DIR/ for all)", err=True)
+        Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, p,
+                                                                         options, fmt))
+        return
+    if options.index != 1:
+        raise click.UsageError("--index picks one puzzle; -o DIR/ and --format icnf take "
+                               "every puzzle of the input")
+    puzzles, code = _readable(puzzle, reading)
+    if folder is None:  # one ICNF: the base formula, an 'a' line a puzzle
+        def body(session: Session) -> None:
+            _write_cnf(session.out, puzzles, options, fmt)
+            session.code = code
+        Session(output, force, (puzzle,)).run(body)
+    else:
+        _encode_into(folder, puzzles, options, fmt, force, puzzle)
+        sys.exit(code)
+
+
+def _readable(text: str, reading) -> tuple[list, int]:
+    """The puzzles of ``text`` that could be read (the others reported on stderr), and the
+    exit code they call for (1 when some could not be read)."""
+    puzzles, code = [], EXIT_OK
+    for p in puzzles_of([text], reading):
+        if p.error is not None:
+            click.echo(printable(str(p.error)), err=True)
+            code = EXIT_FAILED
+        else:
+            puzzles.append(p)
+    if not puzzles:
+        fail(f"{abridge(text)}: holds no puzzle that could be read")
+    return puzzles, code
+
+
+def _write_cnf(out, puzzles, options: EncodeOptions, fmt: str) -> None:
+    """One puzzle as DIMACS, or puzzles (one, or several of one geometry without rules) as
+    ICNF: the formula without the givens, then their assumptions."""
+    import dataclasses
     from ..cnf.export import write_dimacs
     from ..io.text import format_grid
-    options = make_options(EncodeOptions, values)
-    p = one_puzzle(puzzle, reading, options.index)
-    if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
-        click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N for "
-                   f"another)", err=True)
+    if fmt == "dimacs":
+        p = puzzles
+        write_dimacs(options.formula(p), out, grid=p.grid,
+                     puzzle_text=format_grid(p.grid, "line", p.alphabet))
+        return
+    puzzles = puzzles if isinstance(puzzles, list) else [puzzles]
+    first = puzzles[0]
+    if len(puzzles) > 1 and any(p.constraints or p.geometry != first.geometry
+                                for p in puzzles):
+        raise SatdokuError("one ICNF holds one formula: its puzzles must share a grid shape "
+                           "and have no rules (-o DIR/ writes one file a puzzle)")
+    from ..cnf.reduced import ReducedFormula
+    formula = dataclasses.replace(options, clues="none").formula(first)
+    if isinstance(formula, ReducedFormula):
+        raise SatdokuError("ICNF gives the givens as assumptions, which the reduced encoding "
+                           "folds away: name a full one (--encoding extended)")
+    lines = [f"assumptions: the givens, one 'a' line per puzzle ({len(puzzles)}), in order:"]
+    lines += [f"a-line {i}: {p.source}:{p.line}: {format_grid(p.grid, 'line', p.alphabet)}"
+              for i, p in enumerate(puzzles, 1)]
+    write_dimacs(formula, out, extra=lines,
+                 cubes=[formula.varmap.clue_literals(p.grid) for p in puzzles])
 
-    def body(session: Session) -> None:
-        formula = options.formula(p)
-        write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
-                     grid=p.grid)
 
-    Session(output, force, (puzzle,)).run(body)
+def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, force: bool,
+                 source: str) -> None:
+    """Every puzzle into a file of its own in ``folder`` (made when missing), named by its
+    input and line (a second of the same name numbered); every name is checked before
+    anything is written, so a run refused for an existing file writes none."""
+    from ..io.files import Output
+    names, paths = set(), []
+    for p in puzzles:
+        stem, n = p.file_stem(), 1
+        while (name := stem if n == 1 else f"{stem}-{n}") in names:
+            n += 1
+        names.add(name)
+        paths.append(os.path.join(folder, name + ENCODE_FORMATS[fmt]))
+    taken = [path for path in paths if os.path.lexists(path)]
+    if taken and not force:
+        raise click.UsageError(f"{taken[0]} exists{f' (and {len(taken) - 1} more)' if len(taken) > 1 else ''}; "
+                               f"use --force to overwrite")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for p, path in zip(puzzles, paths):
+            out = Output(path, force=force, inputs=(source,))
+            try:
+                _write_cnf(out, p, options, fmt)
+            except BaseException:
+                out.discard()
+                raise
+            out.commit()
+    except OSError as error:
+        fail(f"{folder}: cannot write: {error.strerror or error}")
+    except SatdokuError as error:
+        fail(str(error))
+    click.echo(f"{folder}: {len(paths)} file{'s' * (len(paths) != 1)} written", err=True)
 
 
 @click.command()
