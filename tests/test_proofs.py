@@ -118,15 +118,18 @@ def test_a_proof_that_fails_makes_the_answer_an_error(tmp_path, monkeypatch):
     assert "REJECTED by satdoku-drat" in result.message and not result.proof["ok"]
 
 
-def test_a_proof_cut_short_leaves_no_files(tmp_path, monkeypatch):
-    from satdoku.deadline import TimeUp
+@pytest.mark.parametrize("where, error, status", [
+    ("_prove", "TimeUp", "timeout"), ("refutation", "TooBigError", "refused")])
+def test_the_limits_bound_the_proof_run(tmp_path, monkeypatch, where, error, status):
+    from satdoku import deadline, errors
+    raised = getattr(deadline, error, None) or getattr(errors, error)
 
-    def late(name, clauses, deadline):
-        raise TimeUp
-    monkeypatch.setattr(proofs, "_prove", late)
+    def over(*args, **kwargs):
+        raise raised("over the limit") if raised is errors.TooBigError else raised()
+    monkeypatch.setattr(proofs, where, over)
     result = satdoku.count(SMALL, proof=str(tmp_path), timeout=30)
-    assert result.status == "timeout" and "while proving the answer 'unique'" in result.message
-    assert list(tmp_path.iterdir()) == []
+    assert result.status == status and "while proving the answer 'unique'" in result.message
+    assert list(tmp_path.iterdir()) == []  # a proof run cut short leaves no file
 
 
 def test_puzzles_the_batch_pass_settles_get_proofs(tmp_path, monkeypatch):
