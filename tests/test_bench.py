@@ -322,15 +322,21 @@ def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(orders[2])
 
 
-def test_jobs_gives_the_same_counts(files):
+def test_jobs_gives_the_same_counts(files, tmp_path):
     counts = ("puzzles", "solved", "multiple", "unsolvable", "timeouts", "invalid", "errors")
-    rows = {}
+    rows, solves = {}, {}
     for jobs in ("1", "2"):
-        result = run(*files, "--limit", "2", "--format", "json", "--jobs", jobs)
+        per_puzzle = tmp_path / f"rows-{jobs}.jsonl"
+        result = run(*files, "--limit", "2", "--format", "json", "--jobs", jobs,
+                     "--rows", str(per_puzzle))
         assert result.exit_code == 0, result.output
         rows[jobs] = [{k: r[k] for k in ("source", "solver") + counts}
                       for r in jsonl(result.stdout)]
-    assert rows["1"] == rows["2"]
+        records = jsonl(per_puzzle.read_text())
+        assert all(r["cpu_ms"] is not None and r["jobs"] == int(jobs) for r in records)
+        solves[jobs] = sorted((r["source"], r["line"], r["solver"], r["status"], r["level"])
+                              for r in records)
+    assert rows["1"] == rows["2"] and solves["1"] == solves["2"]
 
 
 def test_rows_have_one_row_per_puzzle_solver_and_pass(files, tmp_path):
