@@ -125,8 +125,8 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
         paths.append(os.path.join(folder, name + ENCODE_FORMATS[fmt]))
     taken = [path for path in paths if os.path.lexists(path)]
     if taken and not force:
-        raise click.UsageError(f"{taken[0]} exists{f' (and {len(taken) - 1} more)' if len(taken) > 1 else ''}; "
-                               f"use --force to overwrite")
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise click.UsageError(f"{taken[0]} exists{more}; use --force to overwrite")
     try:
         os.makedirs(folder, exist_ok=True)
         for p, path in zip(puzzles, paths):

@@ -18,7 +18,8 @@ from ..io.files import Output, publish
 from ..run.records import COLUMNS, PUZZLE_COLUMNS, BenchRow, provenance
 from .report import csv_row
 
-__all__ = ["format_rows", "PuzzleRows", "ROWS_FORMATS", "format_table", "check_matplotlib", "plot_bench", "PLOT_HINT"]
+__all__ = ["format_rows", "PuzzleRows", "ROWS_FORMATS", "format_table", "check_matplotlib",
+           "plot_bench", "PLOT_HINT"]
 
 PLOT_HINT = "install satdoku[plot] for --plot"
 

@@ -34,7 +34,8 @@ from typing import Any, Sequence
 from ..model.puzzle import Puzzle
 from ..model.result import Result
 
-__all__ = ["BenchRow", "COLUMNS", "summarise", "PUZZLE_COLUMNS", "PROVENANCE_COLUMNS", "provenance", "moment", "solver_build",
+__all__ = ["BenchRow", "COLUMNS", "summarise", "PUZZLE_COLUMNS", "PROVENANCE_COLUMNS",
+           "provenance", "moment", "solver_build",
            "puzzle_record"]
 
 @dataclass
@@ -222,8 +223,9 @@ def _commit() -> str | None:
                               text=True, timeout=10)
         if head.returncode != 0:
             return None
-        status = subprocess.run(["git", "-C", here, "status", "--porcelain", "--untracked-files=no"],
-                                capture_output=True, text=True, timeout=10)
+        status = subprocess.run(["git", "-C", here, "status", "--porcelain",
+                                 "--untracked-files=no"], capture_output=True, text=True,
+                                timeout=10)
     except (OSError, subprocess.TimeoutExpired):
         return None
     return head.stdout.strip() + ("-dirty" if status.stdout.strip() else "")

@@ -264,10 +264,9 @@ class SatSolver(Questions, Closing):
 
         A batch's pre-pass (:class:`satdoku.tasks.solvers.SolveTask`): a settled grid is solved
         (``limit`` 1) or ``unique`` without a solver call; its ``time_ms`` (and ``cpu_ms``) is
-        its share of the pass, and its stats are those of a solver call that needed no conflict, decision or
-        propagation (the SAT solver made none; the formula's size is the one it would load).
-        Only grids up to
-        :data:`SETTLE_MAX_SIZE` whose encoding is one of :data:`SETTLED_ENCODINGS` take part:
+        its share of the pass, and its stats are those of a solver call that needed no
+        conflict, decision or propagation (the SAT solver made none; the formula's size is
+        the one it would load). Only grids up to :data:`SETTLE_MAX_SIZE` whose encoding is one of :data:`SETTLED_ENCODINGS` take part:
         the weaker encodings are asked for to see them work.
         """
         from .sliced import settle
