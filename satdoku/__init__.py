@@ -229,8 +229,9 @@ def solve(puzzle: PuzzleLike, **options: Any) -> Result:
     """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules. The
     options are ``satdoku solve``'s (:class:`~satdoku.tasks.commands.SolveOptions`):
     ``solver``, ``sat_solver``, ``encoding``, ``amo``, ``max_clauses``, ``timeout`` (seconds
-    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, and ``box``,
-    ``alphabet``, ``ignore_unknown`` to read it.
+    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, ``proof`` (a
+    folder: an ``unsolvable`` or ``unique`` answer gets a checked DRAT proof there, described
+    by ``result.proof``), and ``box``, ``alphabet``, ``ignore_unknown`` to read it.
 
     >>> solve("1.3..4.2.34.4.23").solution.cells[:4]
     (1, 2, 3, 4)
