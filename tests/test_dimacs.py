@@ -175,3 +175,11 @@ def test_icnf_refuses_what_one_formula_cannot_hold(tmp_path):
     cells = grid_of(SMALL).cells
     assert one.exit_code == 0 and _icnf((tmp_path / "arg-1.icnf").read_text())[1] == [
         [cell * 4 + d for cell, d in enumerate(cells) if d]]  # var(cell, d) = cell*N + d
+
+
+def test_clues_left_out_are_not_called_clauses():
+    units = run_cli("encode", SMALL).stdout.splitlines()
+    none = run_cli("encode", SMALL, "--clues", "none").stdout.splitlines()
+    assert "c clues: 9" in units and "c clues: 9" not in none
+    assert "c clues: 9 given, not in this formula (give them as assumptions)" in none
+    assert len(units) == len(none) + 9

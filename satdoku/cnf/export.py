@@ -35,7 +35,9 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
     if puzzle_text is not None:
         lines += [f"puzzle: {part}" for part in puzzle_text.splitlines() or [""]]
     if grid is not None:
-        lines.append(f"clues: {grid.nclues}")
+        left_out = isinstance(formula, Formula) and not formula.givens
+        lines.append(f"clues: {grid.nclues}" + (" given, not in this formula (give them as "
+                                                "assumptions)" if left_out else ""))
     lines += list(extra)
     if reduced:
         lines += [
