@@ -49,7 +49,7 @@ def encode(puzzle, reading, fmt, output, force, **values):
         if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
             click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
                        f"for another, -o DIR/ for all)", err=True)
-        Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, p,
+        Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, [p],
                                                                          options, fmt))
         return
     if options.index != 1:
@@ -81,33 +81,18 @@ def _readable(text: str, reading) -> tuple[list, int]:
     return puzzles, code
 
 
-def _write_cnf(out, puzzles, options: EncodeOptions, fmt: str) -> None:
-    """One puzzle as DIMACS, or puzzles (one, or several of one geometry without rules) as
-    ICNF: the formula without the givens, then their assumptions."""
-    import dataclasses
+def _write_cnf(out, puzzles: list, options: EncodeOptions, fmt: str) -> None:
+    """A puzzle as DIMACS (``puzzles`` holds one), or puzzles as ICNF
+    (:meth:`EncodeOptions.incremental`)."""
     from ..cnf.export import write_dimacs
     from ..io.text import format_grid
     if fmt == "dimacs":
-        p = puzzles
+        p, = puzzles
         write_dimacs(options.formula(p), out, grid=p.grid,
                      puzzle_text=format_grid(p.grid, "line", p.alphabet))
         return
-    puzzles = puzzles if isinstance(puzzles, list) else [puzzles]
-    first = puzzles[0]
-    if len(puzzles) > 1 and any(p.constraints or p.geometry != first.geometry
-                                for p in puzzles):
-        raise SatdokuError("one ICNF holds one formula: its puzzles must share a grid shape "
-                           "and have no rules (-o DIR/ writes one file a puzzle)")
-    from ..cnf.reduced import ReducedFormula
-    formula = dataclasses.replace(options, clues="none").formula(first)
-    if isinstance(formula, ReducedFormula):
-        raise SatdokuError("ICNF gives the givens as assumptions, which the reduced encoding "
-                           "folds away: name a full one (--encoding extended)")
-    lines = [f"assumptions: the givens, one 'a' line per puzzle ({len(puzzles)}), in order:"]
-    lines += [f"a-line {i}: {p.source}:{p.line}: {format_grid(p.grid, 'line', p.alphabet)}"
-              for i, p in enumerate(puzzles, 1)]
-    write_dimacs(formula, out, extra=lines,
-                 cubes=[formula.varmap.clue_literals(p.grid) for p in puzzles])
+    formula, cubes, lines = options.incremental(puzzles)
+    write_dimacs(formula, out, extra=lines, cubes=cubes)
 
 
 def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, force: bool,
@@ -132,7 +117,7 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
         for p, path in zip(puzzles, paths):
             out = Output(path, force=force, inputs=(source,))
             try:
-                _write_cnf(out, p, options, fmt)
+                _write_cnf(out, [p], options, fmt)
             except BaseException:
                 out.discard()
                 raise

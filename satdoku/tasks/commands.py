@@ -270,6 +270,28 @@ class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
         return encode(grid, self.encoding or choose_encoding(grid.size), self.amo, self.clues,
                       constraints=puzzle.constraints, max_clauses=self.clause_limit)
 
+    def incremental(self, puzzles: list) -> tuple[Any, list[list[int]], list[str]]:
+        """The ICNF of ``puzzles`` (one, or several of one shape without rules): the formula
+        of the first without its givens, each one's givens as a cube of assumptions, and
+        comment lines naming them in order. OptionError for what one formula cannot hold."""
+        import dataclasses
+        from ..cnf.reduced import ReducedFormula
+        from ..io.text import format_grid
+        first = puzzles[0]
+        if len(puzzles) > 1 and any(p.constraints or p.grid.geometry != first.grid.geometry
+                                    for p in puzzles):
+            raise OptionError("one ICNF holds one formula: its puzzles must share a grid "
+                              "shape and have no rules (-o DIR/ writes one file a puzzle)")
+        formula = dataclasses.replace(self, clues="none").formula(first)
+        if isinstance(formula, ReducedFormula):
+            raise OptionError("ICNF gives the givens as assumptions, which the reduced "
+                              "encoding folds away: name a full one (--encoding extended)")
+        lines = [f"assumptions: the givens, one 'a' line per puzzle ({len(puzzles)}), in "
+                 f"order:"]
+        lines += [f"a-line {i}: {p.source}:{p.line}: {format_grid(p.grid, 'line', p.alphabet)}"
+                  for i, p in enumerate(puzzles, 1)]
+        return formula, [formula.varmap.clue_literals(p.grid) for p in puzzles], lines
+
 
 @dataclass(frozen=True)
 class DecodeOptions(EncodingFields, TaskOptions):
