@@ -159,3 +159,41 @@ def test_workers_write_their_own_proofs(tmp_path):
     assert [r.split(",")[14:16] for r in rows[1:]] == [["unique", "true"]] * 2 + [
         ["unsolvable", "true"]]
     assert len(list(tmp_path.glob("*.drat"))) == 3
+
+
+# decode --proof: an external solver's UNSAT answer, checked.
+
+def _solver_proof(tmp_path, puzzle):
+    """A model file saying UNSAT and the DRAT proof a solver gave of ``puzzle``'s formula."""
+    from pysat.solvers import Solver
+    from satdoku.cnf.formula import encode
+    clauses = encode(_grid(puzzle), "extended", None, "units").clauses
+    with Solver(name="cadical195", bootstrap_with=clauses, with_proof=True) as solver:
+        assert not solver.solve()
+        lines = solver.get_proof()
+    (tmp_path / "model.txt").write_text("s UNSATISFIABLE\n")
+    (tmp_path / "proof.drat").write_text("".join(f"{line}\n" for line in lines))
+    return str(tmp_path / "model.txt"), str(tmp_path / "proof.drat")
+
+
+def test_decode_checks_an_external_unsat_proof(tmp_path):
+    from satdoku.io.dimacs import UnsatisfiableError
+    model, drat = _solver_proof(tmp_path, NORVIG)
+    out = run_cli("decode", model, "--puzzle", NORVIG, "--proof", drat, "--format", "json")
+    record = json.loads(out.stdout)
+    assert out.exit_code == 1 and record["status"] == "unsolvable"
+    assert record["proof"]["ok"] and "satdoku-drat" in record["proof"]["checked_by"]
+    with pytest.raises(UnsatisfiableError) as raised:
+        satdoku.decode((tmp_path / "model.txt").read_text(), NORVIG, proof=drat)
+    assert raised.value.proof["lemmas"] > 0
+    unchecked = run_cli("decode", model, "--puzzle", NORVIG)  # no proof: as before
+    assert unchecked.exit_code == 1 and "the puzzle is unsolvable" in unchecked.stderr
+
+
+def test_decode_rejects_a_proof_of_another_formula(tmp_path):
+    model, drat = _solver_proof(tmp_path, NORVIG)
+    other = NORVIG.replace("5", ".", 1)  # one given fewer: the proof no longer refutes it
+    out = run_cli("decode", model, "--puzzle", other, "--proof", drat, "--format", "json")
+    record = json.loads(out.stdout)
+    assert out.exit_code == 3 and record["status"] == "error"
+    assert "REJECTED by satdoku-drat" in record["message"]

@@ -8,7 +8,8 @@ import sys
 import click
 
 from ..errors import SatdokuError, abridge
-from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG
+from ..io.dimacs import UnsatisfiableError
+from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
 from ..output.report import printable
 from ..tasks.base import Outcome
 from ..tasks.commands import DecodeOptions, EncodeOptions
@@ -152,13 +153,34 @@ def decode(model, puzzle_text, reading, fmt, output, force, paint, **values):
 
     def body(session: Session) -> None:
         formula = model_formula(p.grid, options.encoding, options.amo, p.constraints)
-        solution = decode_file(model, p.grid, formula, p.constraints)
-        report = OutcomeReport(fmt, color=paint)
+        try:
+            result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
+                            encoding=formula.encoding)
+        except UnsatisfiableError as error:
+            if options.proof is None:
+                raise
+            result = _backed(error, p, options.proof, options, formula.encoding)
+        report = OutcomeReport(fmt, color=paint, proof=options.proof is not None)
         session.write(report.header())
-        outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))
-        session.result(report.format(outcome), (), EXIT_OK)
+        outcome = Outcome(p, result)
+        session.result(report.format(outcome), report.diagnostics(outcome),
+                       exit_code(result.status))
 
     Session(output, force, (model, puzzle_text)).run(body)
+
+
+def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | None):
+    """The result of an UNSAT answer whose proof ``proof_file`` was checked: unsolvable,
+    or error when a checker rejected it (:func:`satdoku.sat.proofs.backed`)."""
+    from ..errors import ModelError
+    from ..model.result import Result
+    from ..sat.proofs import backed
+    try:
+        proof = backed(error, p.grid, proof_file, encoding=options.encoding,
+                       amo=options.amo, constraints=p.constraints).proof
+    except ModelError as rejected:
+        return Result("error", encoding=encoding, message=rejected.message)
+    return Result("unsolvable", encoding=encoding, proof=proof)
 
 
 @click.command("solvers")

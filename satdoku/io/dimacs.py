@@ -34,7 +34,11 @@ _STATUS_WORDS = ("s", "SAT", "UNSAT", "UNSATISFIABLE", "SATISFIABLE", "INDET", "
 
 
 class UnsatisfiableError(ModelError):
-    """The external solver proved the formula unsatisfiable: the puzzle has no solution."""
+    """The external solver proved the formula unsatisfiable: the puzzle has no solution.
+    ``proof``: what backs the answer once a proof of it was checked
+    (:func:`satdoku.sat.proofs.backed`), else None."""
+
+    proof: dict | None = None
 
 
 def parse_model(text: str, nvars: int | None = None) -> list[int]:

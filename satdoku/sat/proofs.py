@@ -39,14 +39,15 @@ from ..cnf.encodings import DEFAULT_ENCODING, check_encoding
 from ..cnf.export import write_dimacs
 from ..cnf.formula import Formula, encode
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
-from ..errors import OptionError, SatdokuError
+from ..errors import ModelError, OptionError, SatdokuError
+from ..io.dimacs import UnsatisfiableError
 from ..io.files import Exists, Output
 from ..model.grid import Grid
 from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
 from .clock import Clock
 
 __all__ = ["Certificate", "Check", "certify", "refutation", "proof_solver", "external_checkers",
-           "check_files", "CLAIMS", "PROOF_FILES", "proof_files_in"]
+           "check_files", "CLAIMS", "PROOF_FILES", "proof_files_in", "backed"]
 
 #: The claims a proof backs, and what the CNF written for each says.
 CLAIMS = {"unsolvable": "the puzzle's formula (clues as unit clauses) is unsatisfiable",
@@ -248,6 +249,44 @@ def check_files(clauses: list[list[int]], cnf: str, proof: str, lrat: str | None
                 ok, detail = _run_checker(tools["lrat-check"], [cnf, lrat], deadline)
                 checks.append(Check("lrat-check", ok, detail))
     return checks, written, ours.lemmas
+
+
+def backed(error: UnsatisfiableError, grid: Grid, proof: str, *, encoding: str | None = None,
+           amo: str | None = None, constraints: tuple = (),
+           deadline: Deadline = NO_DEADLINE) -> UnsatisfiableError:
+    """``error`` (an external solver's UNSAT answer for ``grid``) with ``error.proof`` set
+    once the DRAT ``proof`` file the solver wrote is checked against the formula ``satdoku
+    encode`` writes for ``grid`` with these options (its givens as units: rebuilt here, so a
+    proof of another formula cannot pass), by satdoku's checker and drat-trim/lrat-check when
+    at hand (on a copy of the formula in a temporary folder). ModelError when a checker
+    rejects it; SatdokuError when it cannot be read."""
+    import tempfile
+    formula = encode(grid, encoding or _solving_encoding(grid), amo, "units",
+                     constraints=constraints, max_clauses=None, deadline=deadline)
+    if not isinstance(formula, Formula):
+        raise OptionError("a proof is checked against a full encoding; the reduced one is "
+                          "satdoku's own folding: name the one the solver was given")
+    with tempfile.TemporaryDirectory(prefix="satdoku-proof-") as folder:
+        cnf = os.path.join(folder, "formula.cnf")
+        _write(cnf, lambda out: write_dimacs(formula, out, grid=grid))
+        try:
+            checks, _, lemmas = check_files(formula.clauses, cnf, proof,
+                                            os.path.join(folder, "proof.lrat"),
+                                            deadline=deadline)
+        except OSError as problem:
+            raise SatdokuError(f"cannot read: {problem.strerror or problem}",
+                               source=proof) from None
+    cert = Certificate("unsolvable", "the formula 'satdoku encode' writes for the puzzle",
+                       proof, "the external solver", checks=checks, lemmas=lemmas)
+    if not cert.ok:
+        raise ModelError(cert.summary(), source=error.source, line=error.line)
+    error.proof = {**cert.record(), "cnf": None, "lrat": None}
+    return error
+
+
+def _solving_encoding(grid: Grid) -> str:
+    from ..cnf.policy import choose_encoding
+    return choose_encoding(grid.size)
 
 
 def proof_files_in(folder: str, limit: int = 3) -> list[str]:

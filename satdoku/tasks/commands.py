@@ -300,6 +300,10 @@ class DecodeOptions(EncodingFields, TaskOptions):
     command: ClassVar[str] = "decode"
 
     index: int = option(1, "Which puzzle of the --puzzle file.", "whole", minimum=1)
+    proof: str | None = option(None, "An UNSAT answer's DRAT proof, from the solver: checked "
+                                     "against the puzzle's formula by satdoku (and "
+                                     "drat-trim when on PATH); status unsolvable, or error.",
+                               "text", metavar="FILE")
 
 
 def search_options(limit: int = 1, **given: Any) -> SearchOptions:
