@@ -201,8 +201,9 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
 
 class Rule(Protocol):
     """A variant rule as the model meets it (the rules themselves are :mod:`satdoku.rules`,
-    a layer above): a type name, a description, and a check of a finished grid that lists
-    what the grid breaks."""
+    a layer above): a type name, a description, a check of a finished grid that lists
+    what the grid breaks, and the pruning of candidates the native solver asks of it
+    (``prune(cand)``: :class:`satdoku.native.propagate.Constraint`)."""
 
     type: ClassVar[str]
 
@@ -211,6 +212,8 @@ class Rule(Protocol):
     def check(self, grid: Grid) -> list[str]: ...
 
     def bind(self, rules: "Sequence[Rule]") -> "Rule": ...
+
+    def prune(self, cand: list[int]) -> list[int] | None: ...
 
 
 def solution_problems(solution: Grid, puzzle: Grid,

@@ -232,9 +232,9 @@ class SolverField:
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
-    max_clauses: int = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, the "
-                              "rules' included (default 10,000,000).", "whole", minimum=1,
-                              metavar="N")
+    max_clauses: int | None = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, "
+                                     "the rules' included (default 10,000,000).", "whole",
+                                     minimum=1, metavar="N")
 
     @property
     def clause_limit(self) -> int:
