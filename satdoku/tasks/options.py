@@ -216,6 +216,8 @@ class TaskOptions:
         return task
 
     def make(self) -> Task:
+        # Task declares no __init__ (Convert is made from its own arguments); every task an
+        # options class names is made from those options.
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
