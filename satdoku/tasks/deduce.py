@@ -130,11 +130,11 @@ class Deducer:
         return self.solver.calls
 
     def _facts(self) -> FactSolver:
+        """The fact solver, made when first needed."""
         if self.solver is None:
-            self.solver = FactSolver(self.path.geometry, [f.rule for f in self.path.rules],
-                                     sat_solver=self.sat_solver, max_clauses=self.max_clauses,
-                                     deadline=self.deadline)
-            s = self._facts()
+            s = self.solver = FactSolver(self.path.geometry, [f.rule for f in self.path.rules],
+                                         sat_solver=self.sat_solver,
+                                         max_clauses=self.max_clauses, deadline=self.deadline)
             self.rule_of = {sel: r for r, sel in enumerate(s.rule_selectors)}
             ncells = self.path.geometry.ncells
             self.cell_sel: list[int] = [0] * ncells  # each cell's fact, kept by _forget
