@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
-from ..model.grid import Grid
+from ..model.grid import Grid, Rule
 from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
 from .context import Clause, EncodeContext, at_most_one, contradiction
 from .fields import Cells, Field, Fields, parse_cell
@@ -246,7 +246,7 @@ class Constraint:
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
         """What the fields cannot check one by one (a ValueError naming the fields)."""
 
-    def bind(self, constraints: Sequence["Constraint"]) -> "Constraint":
+    def bind(self, constraints: Sequence[Rule]) -> "Constraint":
         """This constraint, told about the puzzle's other constraints.
 
         Only negative constraints (``no-kropki``, ``no-xv``) use them: they return a copy that

@@ -28,9 +28,9 @@ Glossary:
 from __future__ import annotations
 
 import re
-from typing import Any, TypedDict
+from typing import Any
 
-from ...errors import PuzzleError
+from ...errors import PuzzleError, Where
 from ..fpuzzles import Conversion, convert_fpuzzles
 from .drawing import Drawing
 
@@ -46,13 +46,6 @@ _INDEXERS = {"fpRowIndexer": "rowindexer", "fpColumnIndexer": "columnindexer",
              "fpBoxIndexer": "boxindexer"}
 _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking",
            "nonconsecutive": "nonconsecutive", "disjoint": "disjointgroups"}
-
-
-class Where(TypedDict):
-    """Where a puzzle was read, as its errors say it (:class:`~satdoku.errors.PuzzleError`)."""
-
-    source: str | None
-    line: int | None
 
 
 class SclReader:
