@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid, Rule
@@ -198,7 +198,11 @@ class Constraint:
     fields: ClassVar[tuple[Field, ...]] = ()
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
-    # Subclasses give ``cells: tuple[int, ...]`` as a field or a property.
+    # Subclasses give ``cells`` as a field or a property; declared for the type checker only
+    # (a property here at run time would be taken for the default of their fields).
+    if TYPE_CHECKING:
+        @property
+        def cells(self) -> tuple[int, ...]: ...
 
     def __init_subclass__(cls, register: bool = True, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -296,7 +300,7 @@ class Constraint:
 class CellsRule(Constraint):
     """A rule whose one JSON field is ``cells``, its attribute ``cells`` too."""
 
-    fields = (Cells(doc="the cells"),)
+    fields: ClassVar[tuple[Field, ...]] = (Cells(doc="the cells"),)
 
 
 class GlobalRule(Constraint):

@@ -174,7 +174,7 @@ class _Negative(GlobalRule, PairRule):
 
     geometry: Geometry
     marked: frozenset | None
-    clue_types: tuple[type, ...] = ()
+    clue_types: ClassVar[tuple[type[_Dot], ...]] = ()
 
     @functools.cached_property
     def pairs(self):
@@ -187,7 +187,8 @@ class _Negative(GlobalRule, PairRule):
     def bind(self, constraints: Sequence[Rule]) -> "_Negative":
         marked = frozenset(frozenset(c.pair) for c in constraints
                            if isinstance(c, self.clue_types))
-        return dataclasses.replace(self, marked=marked)
+        # (a field of each subclass, a dataclass: _Negative is none, so mypy cannot see it)
+        return dataclasses.replace(self, marked=marked)  # type: ignore[call-arg]
 
 
 def _values(values: Sequence[int]) -> str:

@@ -74,7 +74,9 @@ class _Composite(Constraint):
         return tuple(sorted({c for rule in self.rules for c in rule.cells}))
 
     def bind(self, constraints: Sequence[Rule]) -> Constraint:
-        return dataclasses.replace(self, rules=tuple(r.bind(constraints) for r in self.rules))
+        # (a field of each subclass, a dataclass: _Composite is none, so mypy cannot see it)
+        return dataclasses.replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
+                                                     for r in self.rules))
 
     def describe(self, geometry: Geometry) -> str:
         inner = f" {self.joiner} ".join(rule.describe(geometry) for rule in self.rules)
