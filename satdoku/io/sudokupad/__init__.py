@@ -126,10 +126,10 @@ def decode_sudokupad(text: str, source: str | None = None,
     payload = payload.replace(" ", "+")   # a form or a chat made the base64 '+' a space
     error = None
     for candidate in _slash_repairs(payload):
-        text = _decompressed(candidate)
-        if text is not None:
+        data = _decompressed(candidate)
+        if data is not None:
             try:
-                return kind, _parse_json(text, prefix, where)
+                return kind, _parse_json(data, prefix, where)
             except PuzzleError as exc:
                 error = error or exc
     raise error or PuzzleError(f"the SudokuPad '{prefix}' data is not lz-string data (cut "
@@ -254,9 +254,10 @@ def scf_to_scl(text: str, where: Where) -> dict:
                                  for r in (2.5, 6.5) for c in (2.5, 6.5)]
         elif flag in "ta":
             match = re.match(r"((?:[^*]|\*\*)*)\*?", flags[i:])
-            value = match.group(1)
-            scl["metadata"]["title" if flag == "t" else "author"] = value.replace("**", "*")
-            i += match.end()
+            if match is not None:  # (always: the text may be empty)
+                value = match.group(1)
+                scl["metadata"]["title" if flag == "t" else "author"] = value.replace("**", "*")
+                i += match.end()
     return scl
 
 
