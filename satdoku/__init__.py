@@ -312,10 +312,10 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
 
 
 def explain(puzzle: PuzzleLike, **options: Any) -> Explanation:
-    """Why ``puzzle`` is unsolvable (a minimal core of givens and rules), ambiguous or what it
-    takes. The options are ``satdoku explain``'s
-    (:class:`~satdoku.tasks.commands.ExplainOptions`): ``steps`` (the human techniques that
-    solve it, at most ``max_rules`` rules a step), ``redundant`` (which givens could go),
+    """Why ``puzzle`` is unsolvable (a minimal core of givens and rules), ambiguous or how hard
+    it is (its ``rating``, as :func:`rate` gives it). The options are ``satdoku explain``'s
+    (:class:`~satdoku.tasks.commands.ExplainOptions`): ``steps`` (the steps a person could
+    follow, at most ``max_rules`` rules a step), ``redundant`` (which givens could go),
     ``fix`` and ``fix_rules``, and the SAT options and ``timeout``.
 
     >>> explain("123." "...4" "...." "....").status

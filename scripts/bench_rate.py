@@ -1,11 +1,12 @@
-"""Rate the shared 9x9 sets and show that the scores rank them as their reputations do.
+"""Rate the shared 9x9 sets and show that their ERs rank them as their reputations do.
 
     python scripts/bench_rate.py                  # the first 1,000 of each set in ../shared
     python scripts/bench_rate.py FILE... [--first N]
 
-For each file: puzzles rated, mean and median score with the 10th and 90th percentiles, the
-hardest technique needed (share of puzzles at each), mean native guesses and SAT conflicts, and
-ms per puzzle (CPU). The scale is in ``satdoku/rate.py`` and the README.
+For each file: puzzles rated, mean and median ER (Sudoku Explainer's scale, from satdoku's
+ladder) with the 10th and 90th percentiles, the share whose ER is a lower bound (a step beyond
+the ladder), the labels, mean SAT conflicts, and ms per puzzle (CPU). The scale is in
+``satdoku/model/difficulty.py`` and the README; docs/ratings.md compares the ERs with serate's.
 """
 
 from __future__ import annotations
@@ -21,7 +22,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from satdoku.io.text import read_puzzles  # noqa: E402
 from satdoku.tasks.rate import LABELS, Rater  # noqa: E402
-from satdoku.native.techniques import TECHNIQUES  # noqa: E402
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "puzzles" / "9x9"
 DEFAULT_FILES = [SHARED / name for name in ("17_clue.txt", "magictour_top1465.txt",
@@ -43,9 +43,9 @@ def main(argv=None) -> int:
         print(f"not found: {', '.join(missing)} (the shared puzzle collections go beside the "
               f"checkout: see the README)", file=sys.stderr)
         return 2
-    print("| set | rated | mean | median | p10 | p90 | naked / hidden / locked / guessing % "
-          "| labels | guesses | conflicts | ms/puzzle |")
-    print("|---|---:|---:|---:|---:|---:|---|---|---:|---:|---:|")
+    print("| set | rated | ER mean | median | p10 | p90 | bound % | labels | conflicts "
+          "| ms/puzzle |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|---:|---:|")
     rater = Rater()
     for path in args.files:
         ratings = []
@@ -56,14 +56,12 @@ def main(argv=None) -> int:
         cpu = time.process_time() - start
         rated = [r for r in ratings if r.score is not None]
         scores = [r.score for r in rated]
-        hardest = Counter(r.steps.hardest for r in rated)
         labels = Counter(r.label for r in rated)
-        shares = " / ".join(f"{100 * hardest[t] / len(rated):.0f}" for t in TECHNIQUES)
+        bound = 100 * sum(r.bound for r in rated) / len(rated)
         spread = ", ".join(f"{name} {labels[name]}" for _, name in LABELS if labels[name])
         print(f"| {path.name} | {len(rated)} | {statistics.mean(scores):.2f} | "
               f"{statistics.median(scores):.2f} | {percentile(scores, 0.1):.2f} | "
-              f"{percentile(scores, 0.9):.2f} | {shares} | {spread} | "
-              f"{statistics.mean(r.guesses for r in rated):.1f} | "
+              f"{percentile(scores, 0.9):.2f} | {bound:.0f} | {spread} | "
               f"{statistics.mean(r.conflicts for r in rated):.1f} | "
               f"{1000 * cpu / len(ratings):.1f} |", flush=True)
     return 0

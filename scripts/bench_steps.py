@@ -1,15 +1,12 @@
-"""`explain --steps` on classic 9x9 puzzles, before and after step paths served every puzzle.
+"""Calibrate the ratings of a variant's steps against Sudoku Explainer's, on classic puzzles.
 
-Before: the classic path of native techniques, trials and guesses
-(`satdoku.native.techniques.solving_steps`, which `explain --steps` used for classic puzzles).
-After: the step path of facts and minimal sets (`satdoku.tasks.steps.step_path`), for every
-puzzle. Both are timed on the same puzzles, A B A B interleaved in one run (the solution is
-found first and not timed: explain finds it either way); medians and totals per set, with the
-date and the load. The shared sets live in ../shared/puzzles (see its README).
-
-It also sets each path's score (`satdoku.tasks.path.path_score`, what `rate` gives a variant
-puzzle) beside the classic rating (`satdoku.tasks.rate.Rater`): their means per set, and how
-often the two labels agree or are a label apart: the calibration of the path's scale.
+A classic puzzle is rated by satdoku's SE ladder; a variant puzzle by its step path, whose
+steps are valued as the SE steps they are most like (`satdoku.tasks.path.step_rating`). On a
+classic puzzle both exist: the ladder's path (`step_path`, as `explain --steps` and `rate` take
+it) and the variant-style path (`step_path(..., ladder=False)`). This script sets their ERs
+side by side per set: the means, how often the two labels agree or are a label apart, and
+the times of both paths, A B A B interleaved in one run (the solution is found first and not
+timed), with the date and the load. The shared sets live in ../shared/puzzles (see its README).
 
 Usage: python scripts/bench_steps.py [COUNT]    (COUNT puzzles of each set, default 20)
 """
@@ -25,11 +22,9 @@ from collections import Counter
 from pathlib import Path
 
 from satdoku.io.text import read_puzzles
-from satdoku.native.techniques import solving_steps
-from satdoku.sat.solver import SatSolver
 from satdoku.model.difficulty import LABELS, label_for
-from satdoku.tasks.path import path_score
-from satdoku.tasks.rate import Rater
+from satdoku.sat.solver import SatSolver
+from satdoku.tasks.path import path_rating
 from satdoku.tasks.solvers import solve
 from satdoku.tasks.steps import step_path
 
@@ -47,37 +42,39 @@ def main(count: int) -> None:
     load = os.getloadavg()
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, load {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f}, {os.cpu_count()} cores, {count} puzzles a set\n")
-    print("| set | before: median | before: total | after: median | after: total | "
-          "after: steps by kind |")
+    print("| set | ladder: median | ladder: total | variant-style: median | variant-style: "
+          "total | variant-style steps by kind |")
     print("|---|---:|---:|---:|---:|---|")
     scales = []
     names = [name for _, name in LABELS]
     for name in SETS:
-        before, after, kinds, pairs = [], [], Counter(), []
+        times: dict[bool, list[float]] = {True: [], False: []}
+        ers: dict[bool, list[tuple[float, bool]]] = {True: [], False: []}
+        kinds: Counter = Counter()
         with SatSolver() as sat:
             for _, puzzle in zip(range(count), read_puzzles(str(SHARED / name))):
                 solution = solve(sat, puzzle.grid, limit=2).solution
-                classic = Rater().rate(puzzle.grid).score
-                for turn in ("A", "B"):
+                for ladder in (True, False):
                     start = time.perf_counter()
-                    if turn == "A":
-                        solving_steps(puzzle.grid)
-                        before.append(time.perf_counter() - start)
-                    else:
-                        path = step_path(puzzle.grid, solution)
-                        after.append(time.perf_counter() - start)
+                    path = step_path(puzzle.grid, solution, ladder=ladder)
+                    times[ladder].append(time.perf_counter() - start)
+                    rating = path_rating(path)
+                    ers[ladder].append((rating.er, rating.bound))
+                    if not ladder:
                         kinds.update(s.technique for s in path.steps)
-                        pairs.append((classic, path_score(path)[2]))
-        top = ", ".join(f"{k} {n}" for k, n in kinds.most_common())
-        print(f"| {name} | {statistics.median(before) * 1000:.0f} ms | {sum(before):.2f} s | "
-              f"{statistics.median(after) * 1000:.0f} ms | {sum(after):.2f} s | {top} |",
-              flush=True)
+        top = ", ".join(f"{k} {n}" for k, n in kinds.most_common(6))
+        print(f"| {name} | {statistics.median(times[True]) * 1000:.0f} ms | "
+              f"{sum(times[True]):.2f} s | {statistics.median(times[False]) * 1000:.0f} ms | "
+              f"{sum(times[False]):.2f} s | {top} |", flush=True)
+        pairs = [(a, b) for (a, _), (b, _) in zip(ers[True], ers[False])]
         apart = [abs(names.index(label_for(a)) - names.index(label_for(b))) for a, b in pairs]
-        scales.append(f"| {name} | {statistics.mean(a for a, _ in pairs):.2f} | "
+        bound = sum(b for _, b in ers[True])
+        scales.append(f"| {name} | {statistics.mean(a for a, _ in pairs):.2f} | {bound} | "
                       f"{statistics.mean(b for _, b in pairs):.2f} | "
                       f"{apart.count(0)} | {apart.count(1)} | {sum(d > 1 for d in apart)} |")
-    print("\n| set | classic score: mean | path score: mean | same label | one apart | more |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("\n| set | ladder ER: mean | ladder ER a bound | variant-style ER: mean | same label "
+          "| one apart | more |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     print("\n".join(scales))
     load = os.getloadavg()
     print(f"\nload after: {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")

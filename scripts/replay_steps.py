@@ -36,7 +36,7 @@ from stepcheck import check_path  # noqa: E402
 from satdoku.deadline import Deadline  # noqa: E402
 from satdoku.io.inputs import iter_inputs  # noqa: E402
 from satdoku.sat.solver import SatSolver  # noqa: E402
-from satdoku.tasks.path import path_score  # noqa: E402
+from satdoku.tasks.path import path_rating  # noqa: E402
 from satdoku.tasks.solvers import solve  # noqa: E402
 from satdoku.tasks.steps import step_path  # noqa: E402
 
@@ -54,7 +54,7 @@ def main(files: list[str], timeout: float) -> int:
     print(f"{datetime.datetime.now():%Y-%m-%d %H:%M}, load {load[0]:.2f} {load[1]:.2f} "
           f"{load[2]:.2f}, {os.cpu_count()} cores, python-sat solvers: path MiniSat, "
           f"check CaDiCaL\n")
-    print("| puzzle | steps | hardest step (rules) | score | `explain --steps` | check |")
+    print("| puzzle | steps | hardest step (rules) | ER | `explain --steps` | check |")
     print("|---|---:|---:|---:|---:|---|")
     failed = 0
     for name in files:
@@ -73,7 +73,7 @@ def main(files: list[str], timeout: float) -> int:
         if path.status == "timeout":
             verdict += f" (stopped at {timeout:g} s)"
         print(f"| {Path(name).stem} | {len(path.steps)} | {hardest} | "
-              f"{path_score(path)[2]:.2f} | {seconds:.1f} s | {verdict} |", flush=True)
+              f"{path_rating(path).er:.1f} | {seconds:.1f} s | {verdict} |", flush=True)
         if not line.startswith("unique"):
             print(f"  the command said: {line}", flush=True)
     load = os.getloadavg()

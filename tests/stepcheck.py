@@ -14,7 +14,9 @@ per step:
   solution), unless the step says it is not proven minimal;
 - and at the end the replay holds the puzzle's solution.
 
-A guess is not forced (it is the solution's digit, placed where the path says it guesses).
+A guess is not forced (it is the solution's digit, placed where the path says it guesses). A
+step of Sudoku Explainer's ladder (a classic path's, which cites no facts) must be forced by the
+whole board: every house and every cell's candidates in the replay.
 """
 
 from __future__ import annotations
@@ -112,7 +114,14 @@ def check_path(grid, path, solution, *, solver: str = "cadical195", partial: boo
         for c, d in step.placed:
             if solution.cells[c] != d:
                 problems.append(f"{where}: places a digit the solution does not have")
-        if step.technique != "guess":
+        if step.rating is not None and not step.rules and not step.cells:
+            # a step of SE's ladder cites no facts: the whole board (every house, every
+            # cell's candidates) must force it
+            board = [(c, cand[c]) for c in range(geo.ncells)]
+            houses = [i for i, fact in enumerate(path.rules) if fact.house is not None]
+            if not _forced(geo, path, houses, board, negation, solver):
+                problems.append(f"{where}: the board does not force it")
+        elif step.technique != "guess":
             if not _forced(geo, path, step.rules, step.cells, negation, solver):
                 problems.append(f"{where}: its facts do not force it")
             if step.minimal:  # (a step not proven minimal says so: one fact might go)

@@ -69,11 +69,11 @@ def test_the_name_is_in_the_pretty_title_as_solve_shows_it(run, command):
 
 def test_explain_steps_in_every_format(run, tmp_path):
     pretty = run("explain", "--steps", PEAK).stdout
-    assert "the steps: 26 steps, score" in pretty
+    assert "the steps: 26 steps, ER 3.5/EP 3.5/ED 1.5" in pretty
     assert "     1. one rule: r1c4 != 1; r2c3 != 1; r3c2 != 1; r4c1 != 1, by little killer" \
         in pretty
     line = run("explain", "--steps", "--format", "line", PEAK).stdout
-    assert line.startswith("unique: 26 steps, score ") and line.count("\n") == 1
+    assert line.startswith("unique: 26 steps, ER 3.5/") and line.count("\n") == 1
     rec = json.loads(run("explain", "--steps", "--format", "json", PEAK).stdout)
     assert len(rec["steps"]) == rec["path"]["steps"] == 26
     first = rec["steps"][0]

@@ -248,8 +248,8 @@ def test_explain_unsolvable_exact():
 def test_explain_unique_says_what_it_takes():
     result = run("explain", SEVENTEEN)
     assert result.exit_code == 0
-    assert "unique solution; it takes hidden singles" in result.stdout
-    assert SEVENTEEN_SOLUTION[:9] == result.stdout.splitlines()[2].replace(" ", "").replace(
+    assert "unique solution; medium, ER 1.5/EP 1.2/ED 1.2 (Hidden Single)" in result.stdout
+    assert SEVENTEEN_SOLUTION[:9] == result.stdout.splitlines()[1].replace(" ", "").replace(
         "|", "")
 
 
@@ -802,7 +802,7 @@ def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch):
 def test_explain_steps_pretty_and_json():
     result = run("explain", SEVENTEEN, "--steps")
     assert result.exit_code == 0
-    assert re.search(r"^ +1\. (naked|hidden) single: r\d+c\d+ = \d", result.stdout, re.M)
+    assert re.search(r"^ +1\. (Naked|Hidden) Single (in \w+ \d+)?: ?r\d+c\d+ = \d", result.stdout, re.M)
     rec, = records(run("explain", SEVENTEEN, "--steps", "--format", "json").stdout)
     placed = {}
     for step in rec["steps"]:

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from conftest import SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
+from conftest import PUZZLES, SEVENTEEN, SEVENTEEN_SOLUTION, UNSOLVABLE_4X4
 from satdoku.deadline import Deadline
 from satdoku.run.stream import stream
 from satdoku.tasks.base import Outcome
@@ -136,14 +136,70 @@ def test_multiple_solutions_and_where_they_differ():
     assert record(expl)["differing"][0].startswith("r")
 
 
-def test_unique_puzzle_says_what_it_takes():
+def test_unique_puzzle_says_how_hard_it_is():
     expl = explain(parse_puzzle(SEVENTEEN).grid)
     assert expl.status == "unique"
     assert expl.solution == parse_puzzle(SEVENTEEN_SOLUTION).grid
-    assert expl.steps.hardest == "hidden singles"
-    assert expl.search == {"nodes": 1, "guesses": 0, "backtracks": 0}
-    assert record(expl)["hidden_singles"] == expl.steps.hidden
-    assert "it takes hidden singles" in record(expl, "pretty")
+    assert (expl.rating.score, expl.rating.hardest, expl.rating.label) == \
+        (1.5, "Hidden Single", "medium")
+    rec = record(expl)
+    assert (rec["er"], rec["ep"], rec["ed"], rec["hardest"]) == (1.5, 1.2, 1.2, "Hidden Single")
+    assert "unique solution; medium, ER 1.5/EP 1.2/ED 1.2 (Hidden Single)" in \
+        record(expl, "pretty")
+
+
+def _shipped(pattern):
+    from satdoku.io.inputs import iter_inputs
+    return [p for path in sorted(PUZZLES.glob(pattern))
+            for p in iter_inputs([str(path)], ignore_unknown=True) if p.grid is not None]
+
+
+def _agree(puzzle, timeout):
+    """The header (explain), explain --steps and rate of ``puzzle`` say the same."""
+    from satdoku.tasks.rate import Rater
+    rated = Rater(timeout=timeout).rate(puzzle.grid, constraints=puzzle.constraints)
+    if rated.status != "unique":
+        return
+    told = explain(puzzle.grid, constraints=puzzle.constraints, steps=True, timeout=timeout)
+    said = [(r.score, r.ep, r.ed, r.label, r.hardest, r.bound)
+            for r in (rated, told.rating)]
+    if not puzzle.constraints:  # a classic header needs no path: the ladder gives it
+        said.append(tuple(getattr(explain(puzzle.grid).rating, k) for k in
+                          ("score", "ep", "ed", "label", "hardest", "bound")))
+    if told.path.status != "timeout" and rated.message is None:
+        assert len(set(said)) == 1, (puzzle.source, puzzle.line, said)
+
+
+def _classic(big: bool):
+    """The shipped classic puzzles up to 9x9, or (``big``) the larger ones, which the ladder
+    takes tens of seconds over (marked slow)."""
+    return [p for p in _shipped("*.txt") if (p.grid.size > 9) == big]
+
+
+@pytest.mark.parametrize("puzzle", _classic(False), ids=lambda p: f"{p.source}:{p.line}")
+def test_header_steps_and_rate_agree_on_every_shipped_classic_puzzle(puzzle):
+    _agree(puzzle, 30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", _classic(True), ids=lambda p: f"{p.source}:{p.line}")
+def test_header_steps_and_rate_agree_on_every_big_shipped_classic_puzzle(puzzle):
+    _agree(puzzle, 120)
+
+
+VARIANTS_FAST = ("peak.json", "6x6-extreme-killer.json", "159-sudoku.json")
+
+
+@pytest.mark.parametrize("name", VARIANTS_FAST)
+def test_header_steps_and_rate_agree_on_variant_puzzles(name):
+    _agree(_shipped(f"variants/{name}")[0], 30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("puzzle", _shipped("variants/*.json"),
+                         ids=lambda p: f"{p.source}:{p.line}")
+def test_header_steps_and_rate_agree_on_every_shipped_variant_puzzle(puzzle):
+    _agree(puzzle, 60)
 
 
 def test_record_of_a_core_names_cells_and_symbols():

@@ -550,7 +550,7 @@ def test_the_variant_corpus_in_parallel(variant_corpus, tmp_path):
 
 #: What each command says of the good puzzle at the end of the named batch.
 GOOD_ANSWER = {"explain": "unique: by SAT", "candidates": "r1c2=2 r1c3=3 r1c4=4",
-               "rate": "1.50 medium", "bench": "named.jsonl,4,native,,1,26,2,3,0,0,21,0,0,"}
+               "rate": "2.3 hard", "bench": "named.jsonl,4,native,,1,26,2,3,0,0,21,0,0,"}
 # (bench: 2 solved, 3 unsolvable: the 4x4 whispers through a cell twice is solvable now that a
 # whispers line's difference defaults to half the digits, 2 on 4x4, not 5)
 

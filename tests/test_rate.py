@@ -1,29 +1,25 @@
 """Ratings: the score formula, labels, determinism, and the ranking of the shared sets."""
 
-import math
-
 from conftest import NAKED_4X4, SAMPLE, SEVENTEEN, SHARED, UNSOLVABLE_4X4, needs_shared
 from satdoku.io.text import parse_puzzle, read_puzzles
 from satdoku.run.stream import stream
 from satdoku.tasks.rate import LABELS, Rater, RateOptions, Rating, label_for, summarize
 
 
-def test_score_is_the_documented_formula():
+def test_a_classic_puzzle_gets_sudoku_explainers_ratings():
+    # serate (SukakuExplainer with SE 1.2.1's techniques, scripts/serate.py) rates the sample
+    # 2.3/1.2/1.2, its hardest step a naked single: no guessing, whatever search needs.
     rating = Rater().rate(parse_puzzle(SAMPLE).grid)
-    assert rating.status == "unique" and rating.steps.hardest == "guessing"
-    assert rating.guesses > 0
-    expected = (rating.steps.level + math.log10(1 + rating.guesses)
-                + math.log10(1 + rating.conflicts))
-    assert rating.score == round(expected, 2)
-    assert rating.label == label_for(rating.score)
+    assert (rating.status, rating.score, rating.ep, rating.ed) == ("unique", 2.3, 1.2, 1.2)
+    assert (rating.hardest, rating.label, rating.bound) == ("Naked Single", "hard", False)
+    assert rating.text == "ER 2.3/EP 1.2/ED 1.2" and rating.conflicts >= 0
 
 
 def test_easy_and_medium():
     naked = Rater().rate(parse_puzzle(NAKED_4X4).grid)
-    assert (naked.score, naked.label) == (0.0, "easy")
+    assert (naked.score, naked.label) == (1.2, "easy")
     hidden = Rater().rate(parse_puzzle(SEVENTEEN).grid)
-    assert hidden.steps.hardest == "hidden singles"
-    assert hidden.label in ("medium", "hard")  # 1 + log10(1 + conflicts)
+    assert (hidden.score, hidden.hardest, hidden.label) == (1.5, "Hidden Single", "medium")
 
 
 def test_same_puzzle_same_score_whatever_came_before():
@@ -48,8 +44,7 @@ def test_labels_cover_the_scale_in_order():
 
 @needs_shared
 def test_shared_sets_rank_as_their_reputations():
-    # 12 puzzles of each keeps the test short (their means 1.7, 6.5 and 7.5; the ranges of the
-    # last two do not overlap); the README gives the figures for 1,000.
+    # 12 puzzles of each keeps the test short; docs/ratings.md compares ratings with serate's.
     def mean_score(name):
         scores = []
         for _, puzzle in zip(range(12), read_puzzles(str(SHARED / "9x9" / name))):
@@ -71,11 +66,11 @@ def test_pool_gives_the_same_ratings_in_order():
 
 
 def test_summary():
-    ratings = [Rating("unique", 1.0, "medium"), None, Rating("multiple"),
-               Rating("unique", 3.78, "fiendish"), Rating("unique", 3.0, "fiendish")]
+    ratings = [Rating("unique", 1.5, "medium"), None, Rating("multiple"),
+               Rating("unique", 3.6, "fiendish"), Rating("unique", 3.0, "fiendish")]
     summary = summarize(ratings)
-    assert (summary.rated, summary.mean, summary.median) == (3, 7.78 / 3, 3.0)
-    assert summary.text == "rated 3: mean 2.59, median 3.00; medium 1, fiendish 2"
+    assert (summary.rated, round(summary.mean, 6), summary.median) == (3, 2.7, 3.0)
+    assert summary.text == "rated 3: ER mean 2.70, median 3.00; medium 1, fiendish 2"
     assert summarize([None]).rated == 0
 
 
@@ -87,21 +82,24 @@ def test_too_big_and_late_are_statuses():
 
 def test_variant_puzzles_are_scored_by_their_steps():
     from satdoku.io.inputs import iter_inputs
-    from satdoku.tasks.path import path_score
+    from satdoku.tasks.path import path_rating
     from conftest import PUZZLES
     puzzle = next(iter(iter_inputs([str(PUZZLES / "variants" / "peak.json")])))
     rating = Rater().rate(puzzle.grid, constraints=puzzle.constraints)
     assert rating.status == "unique" and rating.message is None
-    assert rating.score == path_score(rating.path)[2] and rating.label == label_for(rating.score)
+    r = path_rating(rating.path)
+    assert (rating.score, rating.ep, rating.ed) == (r.er, r.ep, r.ed)
+    assert rating.label == label_for(rating.score) and rating.se is None
     assert rating.path.status == "solved"
     late = Rater(timeout=0.3).rate(puzzle.grid, constraints=puzzle.constraints)
     assert late.status in ("unique", "timeout")  # the time may run out before the path
 
 
-def test_the_path_score_agrees_with_the_classic_one_where_both_apply():
-    from satdoku.tasks.path import path_score
+def test_the_path_rates_a_classic_puzzle_as_rate_does():
+    from satdoku.tasks.path import path_rating
     from satdoku.tasks.steps import step_path
-    for text in (NAKED_4X4, SEVENTEEN):
+    for text in (NAKED_4X4, SEVENTEEN, SAMPLE):
         rating = Rater().rate(parse_puzzle(text).grid)
-        path = step_path(parse_puzzle(text).grid, rating.solution)
-        assert label_for(path_score(path)[2]) == rating.label
+        r = path_rating(step_path(parse_puzzle(text).grid, rating.solution))
+        assert (r.er, r.ep, r.ed, r.hardest.technique) == (rating.score, rating.ep, rating.ed,
+                                                           rating.hardest)

@@ -77,9 +77,11 @@ def test_rating_formats():
     puzzle, = parse_puzzles([SAMPLE], "s.txt")
     rating = Rater().rate(puzzle.grid)
     line = RatingReport("line").format(Outcome(puzzle, rating))
-    assert line == f"{rating.score:.2f} {rating.label} SE 2.3/1.2/1.2\n"
+    assert line == "2.3 hard ER 2.3/EP 1.2/ED 1.2\n"
     rec = json.loads(RatingReport("json").format(Outcome(puzzle, rating)))
-    assert rec["status"] == "unique" and rec["hardest"] == "guessing" and rec["score"]
-    assert (rec["er"], rec["ep"], rec["ed"], rec["er_technique"], rec["er_bound"]) == \
+    assert rec["status"] == "unique" and rec["score"] == rec["er"] and rec["label"] == "hard"
+    assert (rec["er"], rec["ep"], rec["ed"], rec["hardest"], rec["bound"]) == \
         (2.3, 1.2, 1.2, "Naked Single", False)
+    pretty = RatingReport("pretty").format(Outcome(puzzle, rating))
+    assert pretty == "s.txt:1: hard, ER 2.3/EP 1.2/ED 1.2 (Naked Single)\n"
     assert RatingReport("line").format(Outcome(puzzle, None)) == "invalid\n"

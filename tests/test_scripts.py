@@ -108,7 +108,7 @@ RUNS = {
                                       marks=slow),
     "bench_scaling.py": pytest.param(["--quick", "--puzzles", "{T}/p", "--cache", "{T}/c.json",
                                       "--no-plot", "--timeout", "5"], "| 9x9 |", marks=slow),
-    "bench_steps.py": pytest.param(["1"], "| set | classic score", marks=[slow, shared_or_above]),
+    "bench_steps.py": pytest.param(["1"], "| set | ladder ER: mean", marks=[slow, shared_or_above]),
     "bench_se.py": (["{T}/se.txt"], "2 puzzles rated by serate"),
     "check_interrupts.py": pytest.param(["--only", "rate", "--runs", "1", "--delay", "1.5"],
                                         "rate         1/1 kept the contract",

@@ -7,7 +7,8 @@ from conftest import PUZZLES, SMALL, SMALL_SOLUTION, grid_of
 from satdoku.deadline import Deadline
 from satdoku.io.inputs import iter_inputs
 from satdoku.sat.solver import SatSolver
-from satdoku.tasks.path import STEP_KINDS, path_score, step_level
+from satdoku.native.ladder import se_rate
+from satdoku.tasks.path import STEP_KINDS, path_rating, step_rating
 from satdoku.tasks.solvers import solve
 from satdoku.tasks.steps import rule_facts, step_path
 from stepcheck import check_path
@@ -42,7 +43,7 @@ def test_a_classic_path_replays_and_names_its_techniques():
     grid, solution = grid_of(SMALL), grid_of(SMALL_SOLUTION)
     path = step_path(grid, solution)
     assert check_path(grid, path, solution) == []
-    assert path.steps[0].text == "naked single: r1c2 = 2, the only digit left in r1c2"
+    assert path.steps[0].text == "Full House in box 4: r3c4 = 1"  # SE's ladder, SE's names
     # The 6x6 killer's path takes locked candidates and subsets, named as such.
     puzzle, solution = _puzzle("6x6-extreme-killer.json")
     kinds = {s.technique for s in step_path(puzzle.grid, solution,
@@ -74,7 +75,7 @@ def test_max_rules_makes_the_path_guess_and_say_where():
     assert path.status == "guess" and guesses
     assert "no deduction from at most 1 rules is left" in guesses[0].reason
     assert check_path(puzzle.grid, path, solution) == []  # it still ends at the solution
-    assert step_level(guesses[0]) == 3.0
+    assert step_rating(guesses[0]) == 3.5  # as a combination of 2 rules
 
 
 def test_the_time_limit_ends_the_path_with_a_record():
@@ -92,22 +93,36 @@ def test_paths_are_the_same_every_time():
     assert texts[0] == texts[1]
 
 
-def test_the_score_of_a_path():
-    grid, solution = grid_of(SMALL), grid_of(SMALL_SOLUTION)
-    assert path_score(step_path(grid, solution)) == (0.0, 7, 0.0)  # naked singles only
+def test_a_classic_path_is_rated_by_se_ladder_which_it_begins_with():
+    from conftest import PUZZLES as shipped
+    from satdoku.io.text import read_puzzles
+    puzzle = next(iter(read_puzzles(str(shipped / "9x9.txt"))))
+    with SatSolver() as sat:
+        solution = solve(sat, puzzle.grid, limit=2).solution
+    path = step_path(puzzle.grid, solution)
+    se = se_rate(puzzle.grid)
+    rating = path_rating(path)
+    assert (rating.er, rating.ep, rating.ed, rating.bound) == (se.er, se.ep, se.ed, False)
+    assert rating.hardest.technique == se.hardest and rating.hardest.rating == se.er
+    assert [s.rating for s in path.steps] == [s.rating for s in se.steps]
+    assert check_path(puzzle.grid, path, solution) == []
+
+
+def test_the_ratings_of_a_variant_path():
     puzzle, solution = _puzzle("peak.json")
     path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
-    level, near, score = path_score(path)
-    hardest = max(len(s.rules) for s in path.steps)
-    assert level == step_level(max(path.steps, key=step_level)) == 2 + (hardest > 1)
-    assert near == sum(1 for s in path.steps
-                       if step_level(s) >= 2 and 2 * len(s.rules) > hardest)
-    assert score == round(level + __import__("math").log10(1 + near), 2)
+    rating = path_rating(path)
+    ratings = [step_rating(s) for s in path.steps]
+    first_placement = next(i for i, s in enumerate(path.steps) if s.placed)
+    assert rating.er == max(ratings) and rating.ed == ratings[0]
+    assert rating.ep == max(ratings[:first_placement + 1])
+    assert rating.hardest is path.steps[ratings.index(rating.er)] and not rating.bound
+    assert path.se is None
 
 
 def test_a_rule_read_alone_is_as_easy_as_a_hidden_single():
-    # One rule with placed digits alone is level 1, with one cell's candidates 1.5, with two or
-    # more (a subset) 2; a path of such steps scores its hardest level (docs/setters-guide.md).
+    # One rule with placed digits alone rates as a hidden single in a line (1.5), with one
+    # cell's candidates as a naked single (2.3), with two or more as a naked pair (3.0).
     from satdoku.io.inputs import iter_inputs
     text = ('{"size": 4, "givens": {"r1c1": 1}, "constraints": [{"type": "killer", "cells": '
             '["r1c2", "r1c3"], "sum": 5}, {"type": "thermometer", "cells": ["r2c1", "r2c2"]}, '
@@ -118,12 +133,12 @@ def test_a_rule_read_alone_is_as_easy_as_a_hidden_single():
         solution = solve(sat, puzzle.grid, limit=2, constraints=puzzle.constraints).solution
     path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
     assert check_path(puzzle.grid, path, solution) == []
-    by_text = {s.text: step_level(s) for s in path.steps}
-    assert by_text["one rule: r2c1 != 4, by thermometer from r2c1"] == 1.0
+    by_text = {s.text: step_rating(s) for s in path.steps}
+    assert by_text["one rule: r2c1 != 4, by thermometer from r2c1"] == 1.5
     assert by_text["one rule: r1c2 != 4, by killer cage r1c2-r1c3 = 5 with r1c3 in {2,3,4}"] \
-        == 1.5
-    assert path_score(path) == (1.5, 3, 1.5)
+        == 2.3
+    assert path_rating(path).er == 2.3
     killer, solution = _puzzle("6x6-extreme-killer.json")
     pairs = [s for s in step_path(killer.grid, solution, constraints=killer.constraints).steps
              if s.technique == "naked pair"]
-    assert pairs and all(step_level(s) == 2.0 for s in pairs)
+    assert pairs and all(step_rating(s) == 3.0 for s in pairs)

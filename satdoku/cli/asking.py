@@ -38,12 +38,13 @@ def _answered(outcome: Outcome) -> int:
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
               help="With --format svg: draw step N of the path (implies --steps).")
 def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
-    """Say why each puzzle is unsolvable, ambiguous or what it takes.
+    """Say why each puzzle is unsolvable, ambiguous or how hard it is.
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
     marked on the grid. Several solutions: two of them and the cells where they differ.
-    Unique: the techniques it takes (classic puzzles), and with --steps a path of steps, each
-    forced by the fewest facts found (givens, earlier steps, rules by name and place).
+    Unique: its Sudoku Explainer ratings, as 'rate' gives them, and with --steps the path of
+    steps they come from: a classic puzzle's SE ladder, named techniques; a variant's steps
+    each forced by the fewest facts found (givens, earlier steps, rules by name and place).
     """
     from ..output.asking import ExplanationReport
     from ..run.stream import stream
@@ -86,10 +87,12 @@ def candidates(inputs, reading, jobs, fmt, output, force, paint, **values):
 @jobs_option
 @output_options()
 def rate(inputs, reading, jobs, fmt, output, force, paint, **values):
-    """Score how hard each puzzle is: a classic one from the techniques it takes, native
-    guesses and SAT conflicts; a variant one, on the same scale, from its steps (the rules its
-    hardest step combines; see 'explain --steps'). With several puzzles a summary goes to
-    stderr. Only a puzzle with one solution has a difficulty; several is an answer (exit 0)."""
+    """Rate how hard each puzzle is on Sudoku Explainer's scale: ER (the hardest step), EP
+    (the hardest before the first placement), ED (the first step) and SE's label. A classic
+    puzzle is rated by satdoku's SE ladder (ER >= where a step lies beyond it); a variant one by
+    its steps (see 'explain --steps'), each valued as the SE step it is most like. With several
+    puzzles a summary goes to stderr. Only a puzzle with one solution has a difficulty; several
+    is an answer (exit 0)."""
     from ..output.asking import RatingReport
     from ..run.stream import stream
     from ..tasks.rate import summarize

@@ -33,8 +33,8 @@ class ExplanationReport(Report):
         self.step = step
 
     fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
-              "kept", "solution", "second", "hardest", "naked_singles", "hidden_singles", "locked_candidates",
-              "open_cells", "guesses", "backtracks", "sat_calls", "time_ms", "message")
+              "kept", "solution", "second", "label", "er", "ep", "ed", "hardest", "bound",
+              "sat_calls", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
         p, e = item.puzzle, item.result
@@ -60,9 +60,8 @@ class ExplanationReport(Report):
         rec["second"] = grid_text(e.second, alphabet)
         if e.status == "multiple":
             rec["differing"] = [geo.cell_name(c) for c in e.differing]
-        if e.steps is not None:
-            rec.update(e.steps.as_dict())
-            rec.update({k: e.search.get(k) for k in ("guesses", "backtracks", "nodes")})
+        if e.rating is not None:
+            rec.update(rating_fields(e.rating))
         rec["time_ms"] = round(e.time_ms, 3)
         return rec
 
@@ -75,8 +74,10 @@ class ExplanationReport(Report):
             return f"multiple: {' '.join(rec['differing'])}"
         if status == "unique" and item.result.path is not None:
             return f"unique: {path_summary(item.result.path)}"
-        if status == "unique":
-            return f"unique: {rec.get('hardest') or 'by SAT'}"
+        if status == "unique" and item.result.rating is not None:
+            return f"unique: {item.result.rating.label} {item.result.rating.text}"
+        if status == "unique":  # a variant without --steps: no rating
+            return "unique: by SAT"
         return status
 
     def pretty(self, item) -> str:
@@ -104,21 +105,9 @@ class ExplanationReport(Report):
             out.append(marked_grid(e.solution, set(e.differing), alphabet, self.color))
             out.append("")
             out.append(marked_grid(e.second, set(e.differing), alphabet, self.color))
-        elif e.status == "unique" and e.steps is None:
-            out.append(f"{head}unique solution")
-            out.append(format_grid(e.solution, "pretty", alphabet,
-                                   painter(e.grid, color=self.color)))
         elif e.status == "unique":
-            s = e.steps
-            out.append(f"{head}unique solution; it takes {s.hardest}")
-            out.append(f"  naked singles: {s.naked}, hidden singles: {s.hidden}, "
-                       f"locked-candidate steps: {s.locked}")
-            if s.hardest == "guessing":
-                g = e.search
-                out.append(f"  techniques stall with {s.open_cells} cells open; native search: "
-                           f"{plural(g['guesses'], 'guess', 'guesses')}, "
-                           f"{plural(g['backtracks'], 'backtrack')}"
-                           + (" (timed out)" if g.get("timeout") else ""))
+            how = f"; {rating_text(e.rating, e.path is not None)}" if e.rating else ""
+            out.append(f"{head}unique solution{how}")
             out.append(format_grid(e.solution, "pretty", alphabet,
                                    painter(e.grid, color=self.color)))
         else:
@@ -166,7 +155,7 @@ class ExplanationReport(Report):
                               alphabet=alphabet, title=title, constraints=p.constraints,
                               caption=f"multiple solutions; two differ at "
                                       f"{len(e.differing)} cells (marked)")
-        caption = e.status if e.steps is None else f"{e.status}; it takes {e.steps.hardest}"
+        caption = e.status if e.rating is None else f"{e.status}; {rating_text(e.rating)}"
         return render_svg(e.grid, e.solution, alphabet=alphabet, title=title,
                           constraints=p.constraints,
                           caption=caption + (f": {e.message}" if e.message else ""))
@@ -182,18 +171,31 @@ class ExplanationReport(Report):
         return [f"{place(p)}: {e.status}" + (f": {e.message}" if e.message else "")]
 
 
-def _se_text(se) -> str:
-    """``'SE 2.3/1.2/1.2'``; ``'SE >=4.6/1.2/1.2'`` when the ladder stopped short (a bound)."""
-    return f"SE {'' if se.complete else '>='}{se.er:.1f}/{se.ep:.1f}/{se.ed:.1f}"
+def rating_fields(rating) -> dict[str, Any]:
+    """The JSON fields of a :class:`~satdoku.tasks.rate.Rating` that ``rate`` and ``explain``
+    share: label, ER/EP/ED, the hardest step's technique, whether they are bounds."""
+    return {"label": rating.label, "er": rating.score, "ep": rating.ep, "ed": rating.ed,
+            "hardest": rating.hardest, "bound": rating.bound}
+
+
+def rating_text(rating, listed: bool = False) -> str:
+    """``'hard, ER 2.3/EP 1.2/ED 1.2 (Naked Single)'``: what ``rate`` and ``explain``'s header
+    say of a unique puzzle (``listed``: its steps follow, so a variant's are not summed up)."""
+    if rating.se is not None and rating.se.stalled:
+        how = rating.se.stalled.split(":")[0].replace("beyond the ladder",
+                                                       "a step beyond satdoku's ladder")
+    elif rating.path is not None and rating.se is None and not listed:
+        how = f"by its steps: {path_summary(rating.path, score=False)}"
+    else:
+        how = rating.hardest or "no step"
+    return f"{rating.label}, {rating.text} ({how})"
 
 
 class RatingReport(Report):
     """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
 
-    fields = ("source", "line", "name", "puzzle", "status", "score", "label", "hardest",
-              "naked_singles", "hidden_singles", "locked_candidates", "open_cells",
-              "guesses", "nodes", "conflicts", "er", "ep", "ed", "er_technique", "er_bound",
-              "time_ms", "message")
+    fields = ("source", "line", "name", "puzzle", "status", "score", "label", "er", "ep", "ed",
+              "hardest", "bound", "conflicts", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
         p, rating = item.puzzle, item.result
@@ -201,45 +203,29 @@ class RatingReport(Report):
         if rating is None:
             return rec
         rec.update(status=rating.status, score=rating.score, label=rating.label)
-        if rating.se is not None:
-            se = rating.se
-            rec.update(er=se.er, ep=se.ep, ed=se.ed, er_technique=se.hardest,
-                       er_bound=not se.complete)
-        if rating.steps is not None:
-            rec.update(rating.steps.as_dict())
         if rating.score is not None:
-            rec.update(guesses=rating.guesses, nodes=rating.nodes, conflicts=rating.conflicts)
+            rec.update(rating_fields(rating), conflicts=rating.conflicts)
         if rating.path is not None:
             rec["path"] = path_record(rating.path)["path"]
         rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
         return rec
 
     def line(self, item) -> str:
+        """``'2.3 hard ER 2.3/EP 1.2/ED 1.2'``."""
         _, rating = item.puzzle, item.result
         if rating is None:
             return "invalid"
         if rating.score is None:
             return rating.status
-        se = f" {_se_text(rating.se)}" if rating.se is not None else ""
-        return f"{rating.score:.2f} {rating.label}{se}"
+        return f"{rating.score:.1f} {rating.label} {rating.text}"
 
     def pretty(self, item) -> str:
+        """``'file:3: hard, ER 2.3/EP 1.2/ED 1.2 (Naked Single)'``."""
         p, rating = item.puzzle, item.result
         if rating is None or rating.score is None:
             return titled(p, f"{place(p)}: {'invalid' if rating is None else rating.status}") \
                 + "\n"
-        if rating.path is not None:
-            return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} (by its steps: "
-                             f"{path_summary(rating.path, score=False)})") + "\n"
-        if rating.se is not None:
-            se = rating.se
-            what = se.hardest if se.complete else "beyond the ladder"
-            takes = f"{_se_text(se)}, {what or 'no step'}; "
-        else:
-            takes = f"takes {rating.steps.hardest}; " if rating.steps is not None else ""
-        return titled(p, f"{place(p)}: {rating.score:.2f} {rating.label} ({takes}"
-                         f"{plural(rating.guesses, 'guess', 'guesses')}, "
-                         f"{plural(rating.conflicts, 'conflict')})") + "\n"
+        return titled(p, f"{place(p)}: {rating_text(rating)}") + "\n"
 
     def diagnostics(self, item) -> list[str]:
         p, rating = item.puzzle, item.result

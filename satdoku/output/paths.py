@@ -17,18 +17,18 @@ __all__ = ["path_summary", "path_lines", "path_record", "step_picture"]
 
 
 def path_summary(path, score: bool = True) -> str:
-    """``'87 steps, score 4.30; the hardest, step 52, combines 4 rules (combination)'``
-    (without ``score``: ``'87 steps; the hardest...'``)."""
-    from ..tasks.steps import path_score, step_level
-    level, _, value = path_score(path)
-    text = plural(len(path.steps), 'step') + (f", score {value:.2f}" if score else "")
-    if path.steps and level <= 1 and all(s.technique.endswith("single") or
-                                         s.technique == "timeout" for s in path.steps):
-        text += f"; {'hidden' if level else 'naked'} singles only"
-    elif path.steps:
-        hardest = max(path.steps, key=step_level)
-        text += (f"; the hardest, step {hardest.step}, combines "
-                 f"{plural(len(hardest.rules), 'rule')} ({hardest.technique})")
+    """``'57 steps, ER 2.3/EP 1.2/ED 1.2; the hardest, step 7: Naked Single'`` (without
+    ``score``: no ratings), the ratings those of :func:`~satdoku.tasks.path.path_rating`."""
+    from ..tasks.path import path_rating
+    rating = path_rating(path)
+    text = plural(len(path.steps), 'step') + (f", {rating.text}" if score else "")
+    hardest = rating.hardest
+    if hardest is not None:
+        text += f"; the hardest, step {hardest.step}: {hardest.technique}"
+        if hardest.technique in ("combination", "guess"):
+            text += f" of {plural(len(hardest.rules), 'rule')}" if hardest.rules else ""
+    if path.se is not None and path.se.stalled:
+        text += f"; SE's ladder stops {path.se.stalled.removeprefix('beyond the ladder ')}"
     if path.status == "guess":
         text += f"; it guesses (no step of at most {path.max_rules} rules is left there)"
     elif path.status == "timeout":
@@ -43,12 +43,14 @@ def path_lines(path) -> list[str]:
 
 def path_record(path) -> dict[str, Any]:
     """The JSON fields of a path: its ``steps`` (each :meth:`Step.as_dict`) and ``path`` (status,
-    steps, the hardest level and how many steps come near it, the score, SAT calls)."""
-    from ..tasks.steps import path_score
-    level, count, score = path_score(path)
+    steps, its ratings ER/EP/ED and whether they are bounds, the hardest step, SAT calls)."""
+    from ..tasks.path import path_rating
+    rating = path_rating(path)
     return {"steps": [step.as_dict() for step in path.steps],
-            "path": {"status": path.status, "steps": len(path.steps), "hardest_level": level,
-                     "near_hardest": count, "score": score, "sat_calls": path.sat_calls}}
+            "path": {"status": path.status, "steps": len(path.steps), "er": rating.er,
+                     "ep": rating.ep, "ed": rating.ed, "bound": rating.bound,
+                     "hardest_step": rating.hardest.step if rating.hardest else None,
+                     "sat_calls": path.sat_calls}}
 
 
 def step_picture(grid: Grid, path, number: int, *, title: str | None, constraints=(),

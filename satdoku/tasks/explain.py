@@ -1,5 +1,6 @@
 """Why a puzzle is what it is: a minimal clash for an unsolvable one, two solutions for an
-ambiguous one, the techniques a unique one takes, and which clues a unique one could do without.
+ambiguous one, how hard a unique one is (on Sudoku Explainer's scale, :mod:`satdoku.tasks.rate`),
+and which clues a unique one could do without.
 
 Glossary:
 
@@ -28,7 +29,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import borrowed
@@ -37,8 +37,6 @@ from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities
-from ..native.search import NativeSolver
-from ..native.techniques import Steps, solve_by_techniques
 from ..sat.solver import SatSolver
 from .base import SolverTask
 from .commands import ExplainOptions
@@ -46,6 +44,7 @@ from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
 from .members import Member, puzzle_members, puzzle_subset
+from .rate import Rating, ladder_rated, path_rated
 from .steps import StepPath, step_path
 
 __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_core",
@@ -64,9 +63,10 @@ class Explanation(Answer):
     - unsolvable: ``core`` lists (cell, digit) of a minimal set of clashing givens, and
       ``core_rules`` the rules (constraints) in it.
     - multiple: ``solution`` and ``second`` with the ``differing`` cells.
-    - unique: ``solution``, ``steps`` (techniques) and ``search`` (the native solver's nodes,
-      guesses and backtracks to find the solution); with ``redundant``, ``removable`` (members
-      each removable alone) and ``kept`` (a minimal set of members still giving one solution).
+    - unique: ``solution`` and ``rating`` (how hard, as ``rate`` says: a classic puzzle's from
+      SE's ladder; a variant's from its path, so only with ``steps``); with ``steps``,
+      ``path``; with ``redundant``, ``removable`` (members each removable alone) and ``kept``
+      (a minimal set of members still giving one solution).
     """
 
     grid: Grid
@@ -75,8 +75,7 @@ class Explanation(Answer):
     solution: Grid | None = None
     second: Grid | None = None
     differing: list[int] = field(default_factory=list)
-    steps: Steps | None = None
-    search: dict[str, Any] = field(default_factory=dict)
+    rating: Rating | None = None
     sat_calls: int = 0
     time_ms: float = 0.0
     message: str | None = None
@@ -229,12 +228,17 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
                                         deadline)
                     expl.fix_rules = tuple(fix_rules)
             elif result.status == "unique":
-                _unique(expl, solver, deadline, redundant)
                 if steps:
                     expl.path = step_path(grid, result.solution, constraints=tuple(constraints),
                                           alphabet=alphabet, deadline=deadline,
                                           sat_solver=sat_solver, max_clauses=max_clauses,
                                           max_rules=max_rules)
+                    expl.rating = path_rated(expl.path, result.solution)
+                elif not constraints:
+                    expl.rating = ladder_rated(grid, result.solution, deadline)
+                if redundant:
+                    expl.removable, expl.kept, expl.sat_calls = redundant_members(
+                        solver, grid, tuple(constraints), deadline=deadline)
         except ENDINGS as error:
             expl.end(error, deadline)
     expl.time_ms = (time.perf_counter() - start) * 1000
@@ -253,21 +257,6 @@ def _unsolvable(expl: Explanation, solver: SatSolver, deadline: Deadline, fix: b
     if fix:
         expl.fixes = Fixes(removals=removals_that_fix(solver, grid, constraints, core,
                                                       deadline=deadline))
-
-
-def _unique(expl: Explanation, solver: SatSolver, deadline: Deadline, redundant: bool) -> None:
-    """What a unique puzzle takes (classic: techniques and native search), and with
-    ``redundant`` what it could do without, into ``expl``."""
-    grid, constraints = expl.grid, expl.constraints
-    if not constraints:
-        expl.steps = solve_by_techniques(grid)
-        native = NativeSolver().solve(grid, deadline=deadline)
-        expl.search = {k: native.stats[k] for k in ("nodes", "guesses", "backtracks")}
-        if native.status == "timeout":
-            expl.search["timeout"] = True
-    if redundant:
-        expl.removable, expl.kept, expl.sat_calls = redundant_members(
-            solver, grid, constraints, deadline=deadline)
 
 
 def _fixes(solver: SatSolver, grid: Grid, constraints: tuple, candidates: tuple,

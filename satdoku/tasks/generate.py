@@ -21,6 +21,11 @@ Glossary:
   without symmetry, every check of which got an answer, is minimal without further work. With a
   symmetry a whole orbit was needed but perhaps not each of its cells, so each given is then
   tested alone; with ``minimal=True`` a puzzle that fails is dropped for a new grid.
+- difficulty: a classic puzzle asked for with a label is dug no further than the label's
+  highest ER (:func:`satdoku.model.difficulty.ceiling_of`): a removal that keeps the puzzle
+  unique but takes SE's ladder above it is undone (the puzzle is then not minimal), and the
+  finished puzzle is kept when its rating has the label. Easy puzzles, which a free dig
+  almost never leaves, come at once so.
 
 Generation is reproducible: one seed gives the same puzzles on every run, because the random
 choices come from ``random.Random(seed)``, the SAT solvers used are deterministic, and checks
@@ -249,13 +254,16 @@ class Generator(Closing):
         self.solver = options.sat.python_sat(needs=NEEDS, task="generate")
         self.difficulty = difficulty
         self.rater = None
+        self.ceiling: float | None = None
         if difficulty is not None:
             from .rate import LABELS, Rater
             if difficulty not in [name for _, name in LABELS]:
                 raise OptionError(f"unknown difficulty {difficulty!r}; choose one of "
                                   f"{', '.join(name for _, name in LABELS)}")
-            # labels come from the score: the SE ratings are not needed
-            self.rater = Rater(sat_solver=sat_solver, encoding=encoding, se=False)
+            self.rater = Rater(sat_solver=sat_solver, encoding=encoding)
+            if not constraints:  # dig no further than the label's highest ER
+                from ..model.difficulty import ceiling_of
+                self.ceiling = ceiling_of(difficulty)
         self.ratings: dict[tuple[int, ...], Any] = {}
         self.timeout = timeout
         self.deadline = NO_DEADLINE  # this puzzle's (generate)
@@ -412,7 +420,7 @@ class Generator(Closing):
         alternatives: list[frozenset[int]] = []
         fixed = {c for c, _ in self.givens.givens()}
         open_cells: set[int] = set()
-        unknown = False
+        unknown = capped = False
         orbits = self.orbits[:]
         self.rng.shuffle(orbits)
         for orbit in orbits:
@@ -422,13 +430,17 @@ class Generator(Closing):
             for cell in orbit:
                 cells[cell] = 0
             answer = self._check(cells, solution, alternatives, orbit)
-            if answer == "unique":
+            if answer == "unique" and self._too_hard(cells):
+                capped = True  # removable, but the puzzle would leave its label's band
+            elif answer == "unique":
                 open_cells = trial
                 continue
             unknown |= answer == "unknown"
             for cell in orbit:
                 cells[cell] = solution.cells[cell]
         puzzle = Grid(self.geometry, tuple(cells))
+        if capped:
+            return puzzle, False
         if unknown:
             return puzzle, None
         if self.symmetry == "none":
@@ -444,6 +456,15 @@ class Generator(Closing):
                 return puzzle, False
             unknown |= answer == "unknown"
         return puzzle, None if unknown else True
+
+    def _too_hard(self, cells: list[int]) -> bool:
+        """Whether the classic puzzle ``cells`` rates above the wanted label's band (SE's
+        ladder, :mod:`satdoku.native.ladder`); always False without a ceiling."""
+        if self.ceiling is None:
+            return False
+        from ..native.ladder import se_rate
+        rating = se_rate(Grid(self.geometry, tuple(cells)), self.deadline)
+        return not rating.complete or rating.er > self.ceiling + 1e-9
 
     def _check(self, cells: list[int], solution: Grid, alternatives: list[frozenset[int]],
                emptied: tuple[int, ...]) -> str:

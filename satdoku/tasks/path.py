@@ -13,15 +13,15 @@ Glossary (adds to :mod:`satdoku.sat.facts`):
   ``r4c5 in {1,2,5}``).
 - step: placements or eliminations, and the facts that force them all; each fact is needed
   (drop one and the rest no longer force them all). Its size is how many facts it cites.
-- level: how hard a step is (:func:`step_level`); a path's score (:func:`path_score`) is on
-  the scale of :mod:`satdoku.tasks.rate`.
+- rating: how hard a step is on Sudoku Explainer's scale (:func:`step_rating`); a path's
+  ER/EP/ED (:func:`path_rating`) are what ``rate`` and ``explain`` say of a puzzle.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
 from ..model.alphabet import Alphabet
@@ -29,8 +29,11 @@ from ..model.digits import bit, bits, full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 
+if TYPE_CHECKING:  # pragma: no cover
+    from ..native.ladder import SERating
+
 __all__ = ["STEP_KINDS", "RuleFact", "Piece", "rule_facts", "Step", "StepPath", "Board",
-           "step_level", "path_score"]
+           "SE_RATINGS", "step_rating", "PathRating", "path_rating"]
 
 
 #: What a :class:`Step` can be, easiest first: the classic techniques, a deduction from one
@@ -158,13 +161,15 @@ def rule_facts(geometry: Geometry, constraints: tuple = (),
 class Step:
     """One step of a path (:func:`step_path`).
 
-    - ``technique``: one of :data:`STEP_KINDS`; ``reason``: why, in words.
+    - ``technique``: one of :data:`STEP_KINDS`, or on a classic puzzle's path the name of a
+      step of SE's ladder (``'X-Wing'``, :mod:`satdoku.native.ladder`); ``reason``: why.
     - ``placed``: (cell, digit) placed; ``eliminated``: (cell, digits) struck.
     - ``rules``: the rule facts cited (indices into the path's :attr:`StepPath.rules`);
       ``cells``: the cell facts cited, (cell, candidate bitmask at the time).
     - ``houses``: the houses a classic technique names (house numbers).
     - ``minimal``: False when a combination's facts could not all be proven needed within the
       solver's effort (:mod:`satdoku.tasks.deduce`): they force the step, but one might go.
+    - ``rating``: SE's rating of a step of its ladder (else :func:`step_rating` values it).
     """
 
     step: int
@@ -176,6 +181,7 @@ class Step:
     cells: tuple[tuple[int, int], ...] = ()
     houses: tuple[int, ...] = ()
     minimal: bool = True
+    rating: float | None = None
     path: "StepPath | None" = field(default=None, repr=False, compare=False)
 
     @property
@@ -185,7 +191,10 @@ class Step:
 
     @property
     def text(self) -> str:
-        """``'hidden single: r3c7 = 5, the only place for 5 in box 3'``."""
+        """``'hidden single: r3c7 = 5, the only place for 5 in box 3'``; a step of SE's ladder
+        as SE writes it, ``'X-Wing on 4 in r2,r7 c3,c8: r5c3 != 4'``."""
+        if self.rating is not None and ": " in self.reason:
+            return f"{self.technique} {self.reason}"
         return f"{self.technique}: {self.reason}"
 
     def fact_names(self) -> list[str]:
@@ -203,7 +212,7 @@ class Step:
                 "eliminated": {name(c): [symbol(d) for d in ds] for c, ds in self.eliminated},
                 "facts": {"rules": [path.rules[r].name for r in self.rules],
                           "cells": {name(c): [symbol(d) for d in bits(m)] for c, m in self.cells}},
-                "size": self.size, "minimal": self.minimal, "level": step_level(self),
+                "size": self.size, "minimal": self.minimal, "rating": step_rating(self),
                 "reason": self.reason}
 
 
@@ -211,7 +220,9 @@ class Step:
 class StepPath:
     """The steps of one puzzle and what they speak of; ``status`` is ``solved`` (the steps
     reach the solution), ``timeout`` (the time ran out first) or ``guess`` (a step needed
-    more rules than allowed: the path guessed, and goes on after the guess)."""
+    more rules than allowed: the path guessed, and goes on after the guess). ``se`` holds a
+    classic puzzle's SE ratings (:class:`~satdoku.native.ladder.SERating`), whose steps the
+    path begins with."""
 
     geometry: Geometry
     alphabet: Alphabet
@@ -220,6 +231,7 @@ class StepPath:
     status: str = "solved"
     sat_calls: int = 0
     max_rules: int | None = None
+    se: SERating | None = None
 
     def cell_text(self, cell: int, mask: int) -> str:
         """``'r4c4=9'`` for one candidate, ``'r4c5 in {1,2,5}'`` for several."""
@@ -238,48 +250,87 @@ class StepPath:
         return "; ".join(parts)
 
 
-def step_level(step: Step) -> float:
-    """How hard a step is: 0 a naked single, 1 a hidden single; a deduction from one rule
-    ``1 + open / 2``, where *open* counts the cells it cites by their candidates (cells with
-    several left), up to two: 1 for a rule read with placed digits alone (a thermometer's bulb,
-    a cage's digits beside a given), 1.5 with one cell's candidates, 2 with two or more (a
-    naked or hidden subset); a deduction from several rules ``2 + log2(rules)`` (3 for two,
-    4 for four: each doubling of the rules combined adds one); a guess as the rules it stands
-    in for (``max_rules + 1``), a ``timeout`` record 0. See :func:`path_score`."""
-    if step.technique in ("naked single", "timeout"):
+#: SE's ratings of the techniques a path names (:func:`satdoku.tasks.deduce.name_step`) where
+#: satdoku's ladder did not take the step: pointing and claiming, the naked and hidden subsets.
+SE_RATINGS = {"naked single": 2.3, "pointing": 2.6, "claiming": 2.8, "naked pair": 3.0,
+              "hidden pair": 3.4, "naked triple": 3.6, "hidden triple": 4.0, "naked quad": 5.0,
+              "hidden quad": 5.4}
+
+
+def step_rating(step: Step) -> float:
+    """How hard a step is, on Sudoku Explainer's scale (:mod:`satdoku.model.difficulty`).
+
+    A step of SE's ladder (a classic puzzle's path) carries SE's rating; so do the classic
+    techniques a variant's path names (:data:`SE_RATINGS`; a hidden single 1.2 in a box, 1.5
+    in a line, as SE rates them). A step only a variant has is valued as the SE step it is
+    most like: a rule read with placed digits alone (a thermometer's bulb, a cage's digits
+    beside a given) 1.5, like a hidden single in a line; with one cell's candidates 2.3, like a
+    naked single; with two or more 3.0, like a naked pair; a deduction that combines ``r``
+    rules ``2 + 1.5 log2(r)`` (3.5 for two, 5.0 for four, 6.5 for eight: each doubling of
+    the rules adds what SE adds from a subset to a wing to a forcing chain), at most 11.0. A
+    guess counts as the rules it stands in for (``max_rules + 1``); a ``timeout`` record 0.
+    """
+    if step.rating is not None:
+        return step.rating
+    if step.technique == "timeout":
         return 0.0
     if step.technique == "hidden single":
-        return 1.0
+        path = step.path
+        box = path is not None and step.houses and step.houses[0] >= 2 * path.geometry.size
+        return 1.2 if box else 1.5
+    if step.technique in SE_RATINGS:
+        return SE_RATINGS[step.technique]
     rules = len(step.rules)
     if step.technique == "guess":
         rules = (step.path.max_rules or 0) + 1 if step.path is not None else 1
     elif rules == 1:
         open_cells = sum(1 for _, mask in step.cells if mask & (mask - 1))
-        return 1 + min(open_cells, 2) / 2
-    return round(2 + math.log2(max(rules, 1)), 2)
+        return (1.5, 2.3, 3.0)[min(open_cells, 2)]
+    return min(11.0, round(2 + 1.5 * math.log2(max(rules, 1)), 1))
 
 
-def path_score(path: StepPath) -> tuple[float, int, float]:
-    """(the hardest step's level, how many steps come near it, the score).
+@dataclass(frozen=True)
+class PathRating:
+    """A path's ratings on SE's scale: ``er`` the hardest step's, ``ep`` the hardest before
+    the first placement, ``ed`` the first step's; ``hardest`` the first step rated ``er``
+    (None for an empty path); ``bound`` True when they are lower bounds (the path stopped at
+    the time limit, or a classic puzzle went beyond satdoku's SE ladder)."""
 
-    ``score = level + log10(1 + near)`` for a path whose hardest step has level 2 or more,
-    where *near* counts the steps of level 2 or more that combine more than half as many
-    rules as the hardest one (so a path whose hardest steps take two rules counts those, not
-    its one-rule steps); a path of easier steps scores its hardest level (singles 0 or 1, a
-    rule read with one cell's candidates 1.5). On the scale of :mod:`satdoku.tasks.rate`
-    (labels in :mod:`satdoku.model.difficulty`): a path of singles scores 0 or 1 as the
-    techniques do, one subset 2.3, a few locked candidates about 3.5, and the long
-    combinations hard classic puzzles need 6 to 8 (the calibration against classic ratings is
-    in docs/setters-guide.md).
-    """
-    levels = [step_level(s) for s in path.steps]
-    top = max(levels, default=0.0)
-    if top < 2:
-        return top, levels.count(top), top
-    rules = [len(s.rules) for s, level in zip(path.steps, levels) if level >= 2]
-    hardest = max(rules)
-    near = sum(1 for r in rules if 2 * r > hardest)
-    return top, near, round(top + math.log10(1 + near), 2)
+    er: float
+    ep: float
+    ed: float
+    hardest: Step | None
+    bound: bool = False
+
+    @property
+    def text(self) -> str:
+        """``'ER 3.0/EP 1.2/ED 1.2'``, with ``>=`` on a lower bound."""
+        return f"ER {'>=' if self.bound else ''}{self.er:.1f}/EP {self.ep:.1f}/ED {self.ed:.1f}"
+
+
+def path_rating(path: StepPath) -> PathRating:
+    """The :class:`PathRating` of ``path``. A classic puzzle's path begins with SE's ladder
+    (its ``se``): its ratings are then the ladder's, so that ``rate``, ``explain``'s header
+    and the path cannot disagree; the steps that follow where the ladder stops only make the
+    ER a lower bound. A variant's path is rated by :func:`step_rating` alone."""
+    steps = [s for s in path.steps if s.technique != "timeout"]
+    se = path.se
+    if se is not None:
+        ladder = steps[:len(se.steps)]
+        hardest = next((s for s in ladder if s.rating == se.er), None)
+        return PathRating(se.er, se.ep, se.ed, hardest, not se.complete)
+    er = ep = 0.0
+    hardest = None
+    placed = False
+    for s in steps:
+        rating = step_rating(s)
+        if rating > er:
+            er, hardest = rating, s
+        if not placed:
+            ep = er
+            placed = bool(s.placed)
+    ed = step_rating(steps[0]) if steps else 0.0
+    return PathRating(er, ep, ed, hardest, path.status == "timeout")
 
 
 class Board:

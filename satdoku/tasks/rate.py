@@ -1,41 +1,23 @@
-"""A difficulty score for a puzzle with one solution, from three measures that need no tuning:
+"""How hard a puzzle with one solution is, on Sudoku Explainer's (SE) scale, the scale
+setters, forums and puzzle banks publish (:mod:`satdoku.model.difficulty`): ER, the rating of
+the hardest step a person needs, with EP (the hardest before the first placement), ED (the
+first step's) and the label SE's generator gives that ER.
 
-- the hardest technique it takes (:mod:`satdoku.native.techniques`): level 0 naked singles only,
-  1 hidden singles, 2 locked candidates, 3 guessing;
-- the native solver's guesses to exhaust its search tree (counting to 2, so the count does not
-  depend on the order digits are tried in);
-- the SAT solver's conflicts, counting to 2 in a fresh solver (so the count does not depend on
-  which puzzles came before).
+- A classic puzzle is rated by SE's ladder (:func:`satdoku.native.ladder.se_rate`), the same
+  steps ``explain --steps`` shows and ``explain``'s header sums up. Where a step lies beyond
+  the ladder's rungs, or the time limit stops it, ER is a lower bound (``bound``).
+- A variant puzzle is rated by its step path (:mod:`satdoku.tasks.steps`), each step valued on
+  SE's scale (:func:`satdoku.tasks.path.step_rating`): a classic technique at SE's rating, a
+  deduction only a variant has as the SE step it is most like.
 
-``score = level + log10(1 + guesses) + log10(1 + conflicts)``, rounded to 0.01: the technique
-level sets the whole part for puzzles that logic solves, and every tenfold increase in guesses
-or in conflicts adds one. Labels cut the scale:
-
-========== ============ ==================================================================
-label      score        typically
-========== ============ ==================================================================
-easy       below 1      naked singles only
-medium     1 to 2       hidden singles
-hard       2 to 3       locked candidates, or a little search
-fiendish   3 to 5       guessing: a few guesses, a few conflicts
-diabolical 5 to 7       tens of guesses and of conflicts
-extreme    7 and up     hundreds of guesses, a hundred conflicts or more
-========== ============ ==================================================================
-
-A classic puzzle also gets its Sudoku Explainer ratings, ER/EP/ED with the technique of the
-hardest step (:func:`satdoku.native.ladder.se_rate`), the scale setters and forums publish.
-
-A variant puzzle is scored on the same scale from its step path (:mod:`satdoku.tasks.steps`:
-the rules the hardest step combines, and how many steps come near it; see
-:func:`satdoku.tasks.steps.path_score`): the techniques know no variant rule, and native search
-may not exhaust a variant puzzle's tree in any time worth waiting.
-
-Scores are deterministic: the same puzzle gets the same score on every run and machine.
+The puzzle is counted to 2 first, by SAT in a fresh solver (only a puzzle with exactly one
+solution has a difficulty); its conflicts are reported beside the rating, as what the puzzle
+costs a SAT solver, which is not what it costs a person. Ratings are deterministic: the same
+puzzle gets the same rating on every run and machine.
 """
 
 from __future__ import annotations
 
-import math
 import statistics
 import time
 from dataclasses import dataclass, field
@@ -52,61 +34,62 @@ from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
-    from ..native.techniques import Steps
     from .steps import StepPath
 
 __all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "summarize",
-           "NEEDS"]
+           "ladder_rated", "path_rated", "NEEDS"]
 
 #: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
 NEEDS = Capabilities.needs("conflicts")
 
-#: (lowest score, label), easiest first.
 @dataclass
 class Rating(Answer):
-    """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` and ``label``, or
-    any other status of :mod:`satdoku.model.result` without one (only a puzzle with exactly one
-    solution has a difficulty); ``message`` says more."""
+    """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` (its ER) and
+    ``label``, or any other status of :mod:`satdoku.model.result` without one (only a puzzle
+    with exactly one solution has a difficulty); ``message`` says more.
+
+    ``ep``, ``ed``: SE's EP and ED; ``hardest``: the technique of the hardest step; ``bound``:
+    the ratings are lower bounds; ``se``: a classic puzzle's ladder
+    (:class:`~satdoku.native.ladder.SERating`), ``path`` a variant's step path."""
 
     status: str
     score: float | None = None
     label: str | None = None
-    steps: Steps | None = None
-    guesses: int = 0
-    nodes: int = 0
+    ep: float | None = None
+    ed: float | None = None
+    hardest: str | None = None
+    bound: bool = False
     conflicts: int = 0
     solution: Grid | None = None
     time_ms: float = 0.0
     message: str | None = None
-    path: StepPath | None = None  # a variant puzzle's step path, which its score comes from
-    se: SERating | None = None  # a classic puzzle's Sudoku Explainer ratings (native/ladder)
+    path: StepPath | None = None
+    se: SERating | None = None
+
+    @property
+    def text(self) -> str:
+        """``'ER 3.0/EP 1.2/ED 1.2'``, ``>=`` marking a lower bound."""
+        return (f"ER {'>=' if self.bound else ''}{self.score:.1f}/EP {self.ep:.1f}/"
+                f"ED {self.ed:.1f}")
 
 
 class Rater(Task):
     """Rates puzzles one at a time (a fresh SAT solver for each: see the module docstring).
 
-    ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``); a
-    native search that runs out leaves its guesses so far, a lower bound, and the rating says
-    so in ``message``. A variant puzzle is counted under its rules and scored by its step
-    path (see the module docstring); a path the time limit stops gives a lower bound, and the
-    rating says so.
+    ``timeout`` bounds each puzzle (seconds from when reading it began, with ``parse_ms``);
+    a ladder or path the time limit stops gives lower bounds, and the rating says so.
 
     >>> from satdoku.io.text import parse_puzzle
     >>> easy = parse_puzzle("1..4.4..2..3...1").grid
     >>> r = Rater().rate(easy)
-    >>> r.status, r.label, r.steps.hardest
-    ('unique', 'easy', 'naked singles')
+    >>> r.status, r.score, r.label, r.hardest
+    ('unique', 1.2, 'easy', 'Hidden Single')
     """
 
     label = "rating"
 
-    def __init__(self, options: RateOptions | None = None, *, se: bool = True,
-                 **given: Any) -> None:
-        # Native search and the techniques are imported here: start-up need not pay.
-        from ..native.search import NativeSolver
+    def __init__(self, options: RateOptions | None = None, **given: Any) -> None:
         self.options = options if options is not None else RateOptions(**given)
-        self.native = NativeSolver()
-        self.se = se  # whether classic puzzles get their SE ratings (the score needs none)
 
     def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
@@ -124,58 +107,59 @@ class Rater(Task):
         with o.sat.python_sat(needs=NEEDS, task="rate", incremental=False) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
         if result.status != "unique":
-            return Rating(result.status, solution=result.solution,
-                          time_ms=(time.perf_counter() - start) * 1000,
-                          message=result.message)
-        conflicts = result.stats.get("conflicts", 0)
-        if constraints:
+            rating = Rating(result.status, solution=result.solution, message=result.message)
+        elif constraints:
             rating = self._by_path(grid, result.solution, constraints, deadline)
-            rating.conflicts = conflicts
-            rating.time_ms = (time.perf_counter() - start) * 1000
-            return rating
-        from ..native.techniques import solve_by_techniques
-        steps = solve_by_techniques(grid)
-        native = solve(self.native, grid, limit=2, deadline=deadline)
-        if native.status not in ("unique", "timeout"):
-            return Rating("error", time_ms=(time.perf_counter() - start) * 1000,
-                          message=native.message or f"native search found {native.status}, "
-                                                    f"SAT found unique")
-        guesses = native.stats["guesses"]
-        score = round(steps.level + math.log10(1 + guesses) + math.log10(1 + conflicts), 2)
-        from ..native.ladder import se_rate
-        rating = Rating("unique", score, label_for(score), steps, guesses,
-                        native.stats["nodes"], conflicts, result.solution,
-                        se=se_rate(grid, deadline) if self.se else None)
-        if native.status == "timeout":
-            rating.message = (f"native search timed out: {guesses} guesses is a lower bound, "
-                              f"and so is the score")
-        elif rating.se is not None and rating.se.status == "timeout":
-            rating.message = "SE's ladder stopped at the time limit: its ER is a lower bound"
+        else:
+            rating = ladder_rated(grid, result.solution, deadline)
+        rating.conflicts = result.stats.get("conflicts", 0)
         rating.time_ms = (time.perf_counter() - start) * 1000
         return rating
-
 
     def _by_path(self, grid: Grid, solution: Grid, constraints: tuple,
                  deadline: Deadline) -> Rating:
         """The rating of a variant puzzle, from its step path."""
         from ..errors import TooBigError
-        from .steps import path_score, step_path
+        from .steps import step_path
         o = self.options
         try:
             path = step_path(grid, solution, constraints=constraints, deadline=deadline,
                              sat_solver=o.sat_solver, max_clauses=o.max_clauses)
         except TooBigError as error:
             return Rating(*status_of(error))
-        score = path_score(path)[2]
-        rating = Rating("unique", score, label_for(score), solution=solution, path=path)
-        if path.status == "timeout":
-            rating.message = "the steps stopped at the time limit: the score is a lower bound"
-        return rating
+        return path_rated(path, solution)
+
+
+def path_rated(path: StepPath, solution: Grid | None = None) -> Rating:
+    """The rating a step path gives (:func:`satdoku.tasks.path.path_rating`): a classic
+    puzzle's path carries SE's ladder, whose ratings it gives."""
+    from .path import path_rating
+    r = path_rating(path)
+    hardest = r.hardest.technique if r.hardest is not None else None
+    if r.hardest is not None and r.hardest.technique == "combination":
+        hardest = f"combination of {len(r.hardest.rules)} rules"
+    rating = Rating("unique", r.er, label_for(r.er), r.ep, r.ed, hardest, r.bound,
+                    solution=solution, path=path, se=path.se)
+    if path.status == "timeout":
+        rating.message = "the steps stopped at the time limit: the ratings are lower bounds"
+    return rating
+
+
+def ladder_rated(grid: Grid, solution: Grid | None = None,
+                 deadline: Deadline | None = None) -> Rating:
+    """The rating of a classic puzzle, from SE's ladder."""
+    from ..native.ladder import se_rate
+    se = se_rate(grid, deadline)
+    rating = Rating("unique", se.er, label_for(se.er), se.ep, se.ed, se.hardest or None,
+                    not se.complete, solution=solution, se=se)
+    if se.status == "timeout":
+        rating.message = "SE's ladder stopped at the time limit: the ratings are lower bounds"
+    return rating
 
 
 @dataclass
 class Summary:
-    """Scores of a batch: how many, mean, median, and how many of each label."""
+    """ERs of a batch: how many, mean, median, and how many of each label."""
 
     rated: int = 0
     mean: float | None = None
@@ -184,18 +168,18 @@ class Summary:
 
     @property
     def text(self) -> str:
-        """``'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'``."""
+        """``'rated 2: ER mean 2.25, median 2.25; medium 1, fiendish 1'``."""
         spread = ", ".join(f"{name} {self.labels[name]}" for _, name in LABELS
                            if name in self.labels)
-        return (f"rated {self.rated}: mean {self.mean:.2f}, median {self.median:.2f}; "
+        return (f"rated {self.rated}: ER mean {self.mean:.2f}, median {self.median:.2f}; "
                 f"{spread}")
 
 
 def summarize(ratings: Iterable[Rating | None]) -> Summary:
     """The :class:`Summary` of the scored ratings among ``ratings``.
 
-    >>> summarize([Rating("unique", 1.0, "medium"), Rating("unique", 3.78, "fiendish")]).text
-    'rated 2: mean 2.39, median 2.39; medium 1, fiendish 1'
+    >>> summarize([Rating("unique", 1.5, "medium"), Rating("unique", 3.0, "fiendish")]).text
+    'rated 2: ER mean 2.25, median 2.25; medium 1, fiendish 1'
     """
     scores, labels = [], {}
     for rating in ratings:

@@ -4,10 +4,16 @@ justified by a minimal set of facts that forces it.
 The words (candidates, rule and cell facts, steps, levels) are those of
 :mod:`satdoku.tasks.path`.
 
-Each step is the easiest deduction found, tier by tier (:mod:`satdoku.tasks.deduce`):
+A classic puzzle's path begins with Sudoku Explainer's ladder (:mod:`satdoku.native.ladder`):
+its named steps with SE's ratings, so that the path, ``explain``'s header and ``rate`` tell one
+story. Where the ladder stops (a step beyond its rungs) the path goes on as a variant's does.
 
-1. singles, without SAT: a cell with one candidate left (naked single), a digit with one place
-   left in a house (hidden single; boxes, then rows, then columns);
+Each step of a variant's path is the easiest deduction found, tier by tier
+(:mod:`satdoku.tasks.deduce`):
+
+1. singles, without SAT: a digit with one place left in a house (hidden single; boxes, then
+   rows, then columns), then a cell with one candidate left (naked single), in SE's order
+   (a hidden single rates lower);
 2. one rule with the candidates of its cells, fewest facts first: for a house these are the
    subsets (naked and hidden pairs, triples, quads), for a killer cage its sums;
 3. two rules that share a cell: locked candidates (a box and a line), a cage and its box;
@@ -32,11 +38,11 @@ from ..model.alphabet import Alphabet, alphabet_for
 from ..model.digits import house_tally
 from ..model.grid import Grid
 from .deduce import Deducer
-from .path import (STEP_KINDS, Board, RuleFact, Step, StepPath, path_score, rule_facts,
-                   step_level)
+from .path import (STEP_KINDS, Board, PathRating, RuleFact, Step, StepPath, path_rating,
+                   rule_facts, step_rating)
 
 __all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KINDS",
-           "step_level", "path_score"]
+           "step_rating", "path_rating", "PathRating"]
 
 
 def _naked_single(board: Board, path: StepPath) -> Step | None:
@@ -70,7 +76,7 @@ def _hidden_single(board: Board, path: StepPath) -> Step | None:
 def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
               alphabet: Alphabet | None = None, deadline: Deadline = NO_DEADLINE,
               sat_solver: str | None = None, max_clauses: int | None = None,
-              max_rules: int | None = None) -> StepPath:
+              max_rules: int | None = None, ladder: bool = True) -> StepPath:
     """The steps a person could follow from ``grid`` (under ``constraints``) to ``solution``,
     its only solution (see the module docstring).
 
@@ -82,13 +88,15 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
             them keeps (TooBigError).
         max_rules: a step may combine at most this many rules (None: any number); where none
             does, the path guesses.
+        ladder: a classic puzzle's path begins with SE's ladder; False finds and rates it as a
+            variant's (how scripts/bench_steps.py calibrates the variant steps' ratings).
 
     >>> from satdoku.model.geometry import geometry
     >>> from satdoku.io.text import parse_puzzle
     >>> grid = parse_puzzle("1.3..4.2.34.4.23").grid
     >>> path = step_path(grid, parse_puzzle("1234341223414123").grid)
     >>> path.status, len(path.steps), path.steps[0].text
-    ('solved', 7, 'naked single: r1c2 = 2, the only digit left in r1c2')
+    ('solved', 7, 'Full House in box 4: r3c4 = 1')
     """
     geo = grid.geometry
     budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
@@ -98,8 +106,10 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
                       deadline=deadline, max_rules=max_rules)
     try:
+        if ladder and not constraints:
+            _ladder(path, board, grid, deadline)
         while not all(board.placed):
-            step = (_naked_single(board, path) or _hidden_single(board, path)
+            step = (_hidden_single(board, path) or _naked_single(board, path)
                     or deducer.next_step())
             _take(path, board, step)
     except TimeUp:
@@ -110,6 +120,25 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     finally:
         path.sat_calls = deducer.close()
     return path
+
+
+def _ladder(path: StepPath, board: Board, grid: Grid, deadline: Deadline) -> None:
+    """SE's ladder's steps on a classic puzzle into ``path`` (its ratings in ``path.se``);
+    TimeUp when the ladder stopped at the deadline."""
+    from ..native.ladder import se_rate
+    se = path.se = se_rate(grid, deadline)
+    for named in se.steps:
+        removed: dict[int, list[int]] = {}
+        for cell, d in named.removes:
+            removed.setdefault(cell, []).append(d)
+        placed = (named.place,) if named.place is not None else ()
+        eliminated = tuple((cell, tuple(sorted(ds))) for cell, ds in removed.items())
+        what = path.conclusion_text(placed, eliminated)
+        _take(path, board, Step(0, named.technique,
+                                f"{named.reason}: {what}" if named.reason else what,
+                                placed=placed, eliminated=eliminated, rating=named.rating))
+    if se.status == "timeout":
+        raise TimeUp
 
 
 def _take(path: StepPath, board: Board, step: Step) -> None:
