@@ -37,7 +37,7 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
     if grid is not None:
         lines.append(f"clues: {grid.nclues}")
     lines += list(extra)
-    if reduced:
+    if isinstance(formula, ReducedFormula):
         lines += [
             f"encoding: reduced (only open (cell, digit) pairs get variables; givens"
             f"{' and singles' if formula.propagated else ''} folded away), at-most-one: "

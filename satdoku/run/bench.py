@@ -153,24 +153,25 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
         check_encoding(name)
     solvers = list(solvers) or (["sat"] if named or encodings else ["sat", "native"])
     sat_solvers = named or [DEFAULT_SAT_SOLVER]
-    encodings = encodings or [None]
+    chosen: list[str | None] = [*encodings] or [None]
     groups: list[Group] = []
     for solver in solvers:
         if solver not in SOLVERS:
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
         if solver == "sat":
-            wanted = [Group("sat", s, e) for s in sat_solvers for e in encodings]
+            wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
         else:
             wanted = [Group(solver)]
         groups += [g for g in wanted if g not in groups]
     return groups
 
 
-def _load(path: str, first: int | None, box, alphabet) -> list[Puzzle]:
+def _load(path: str, first: int | None, box: tuple[int, int] | None,
+          alphabet: str | None) -> list[Puzzle]:
     from ..io.inputs import iter_inputs
     if not os.path.exists(path):
         raise SatdokuError("cannot read: No such file or directory", source=path)
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for puzzle in iter_inputs([path], box=box, alphabet=alphabet):
         if first is not None and len(puzzles) >= first:
             break
@@ -247,11 +248,12 @@ def measure_levels(puzzles: Sequence[Puzzle], encoding: str | None, *, probe: bo
     out: list[str | None] = []
     try:
         for puzzle in puzzles:
-            name = encoding or choose_encoding(puzzle.grid.size)
+            grid = puzzle.valid_grid
+            name = encoding or choose_encoding(grid.size)
             levels = by_encoding.get(name)
             if levels is None:
                 levels = by_encoding[name] = Levels(name, probe=probe)
-            out.append(levels.level(puzzle.grid, puzzle.constraints))
+            out.append(levels.level(grid, puzzle.constraints))
             if step is not None:
                 step()
     finally:
@@ -264,7 +266,7 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
          seed: int) -> tuple[BenchRow, list[Puzzle]]:
     """The empty row of a group and its valid puzzles in the seeded order."""
     valid = [p for p in puzzles if p.error is None and p.grid is not None]
-    size = valid[0].grid.size if valid else None
+    size = valid[0].geometry.size if valid else None
     encoding = group.encoding
     if group.solver == "sat" and encoding is None and size is not None:
         encoding = choose_encoding(size)
@@ -323,7 +325,7 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
     try:
         if warmup:
             for i, puzzle in enumerate(valid):
-                warm[i] = solve(solver, puzzle.grid, limit=limit, timeout=timeout,
+                warm[i] = solve(solver, puzzle.valid_grid, limit=limit, timeout=timeout,
                                 constraints=puzzle.constraints)
                 step()
         for i, puzzle in enumerate(valid):
@@ -332,15 +334,16 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                 # Not run again: it would only burn the time limit a second time.
                 result, elapsed = before, (timeout or 0) * 1000.0
             else:
+                grid = puzzle.valid_grid
                 start = time.perf_counter()
                 deadline = Deadline(timeout)
-                result = (solver.solve(puzzle.grid, limit=limit, deadline=deadline,
+                result = (solver.solve(grid, limit=limit, deadline=deadline,
                                        constraints=puzzle.constraints)
                           if puzzle.constraints else
-                          solver.solve(puzzle.grid, limit=limit, deadline=deadline))
+                          solver.solve(grid, limit=limit, deadline=deadline))
                 elapsed = (time.perf_counter() - start) * 1000.0
                 # Checked after the clock stops: the warm-up answer was verified, this one too.
-                result = verify(result, puzzle.grid, puzzle.constraints)
+                result = verify(result, grid, puzzle.constraints)
                 if result.status == "timeout" and timeout is not None:
                     elapsed = timeout * 1000.0
             results.append(result)
