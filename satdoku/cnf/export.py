@@ -39,7 +39,7 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
         lines.append(f"clues: {grid.nclues}" + (" given, not in this formula (give them as "
                                                 "assumptions)" if left_out else ""))
     lines += list(extra)
-    if reduced:
+    if isinstance(formula, ReducedFormula):
         lines += [
             f"encoding: reduced (only open (cell, digit) pairs get variables; givens"
             f"{' and singles' if formula.propagated else ''} folded away), at-most-one: "

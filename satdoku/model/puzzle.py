@@ -36,6 +36,11 @@ class Puzzle:
     >>> p = Puzzle(Grid(g, (1,) + (0,) * 15), name="tiny")
     >>> p.geometry.size, p.ok, p.check(Grid(g, tuple(map(int, "2143341212344321"))))
     (4, True, ['r1c1: given 1 changed to 2'])
+    >>> p.valid_grid is p.grid, Puzzle(None, error=PuzzleError("no digits")).ok
+    (True, False)
+    >>> Puzzle(None, error=PuzzleError("no digits")).valid_grid
+    Traceback (most recent call last):
+    ValueError: a puzzle that could not be read has no grid
     """
 
     grid: Grid | None
@@ -62,10 +67,16 @@ class Puzzle:
         return self.error is None
 
     @property
-    def geometry(self) -> Geometry:
+    def valid_grid(self) -> Grid:
+        """The grid of a puzzle that was read (ValueError for one that could not be: ask
+        :attr:`ok` first), for code that is only handed puzzles that were read."""
         if self.grid is None:
             raise ValueError("a puzzle that could not be read has no grid")
-        return self.grid.geometry
+        return self.grid
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.valid_grid.geometry
 
     def __repr__(self) -> str:
         """Where it was read, its size, givens and rules; then the grid as rows."""
@@ -106,9 +117,7 @@ class Puzzle:
     def check(self, solution: Grid) -> list[str]:
         """Everything wrong with ``solution``: the Sudoku rules and givens, then each rule's
         own check (:func:`satdoku.model.grid.solution_problems`)."""
-        if self.grid is None:
-            raise ValueError("a puzzle that could not be read has no grid")
-        return solution_problems(solution, self.grid, self.constraints)
+        return solution_problems(solution, self.valid_grid, self.constraints)
 
     def is_solution(self, solution: Grid) -> bool:
         return not self.check(solution)

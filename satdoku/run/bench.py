@@ -92,24 +92,25 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
         check_encoding(name)
     solvers = list(solvers) or (["sat"] if named or encodings else ["sat", "native"])
     sat_solvers = named or [DEFAULT_SAT_SOLVER]
-    encodings = encodings or [None]
+    chosen: list[str | None] = [*encodings] or [None]
     groups: list[Group] = []
     for solver in solvers:
         if solver not in SOLVERS:
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
         if solver == "sat":
-            wanted = [Group("sat", s, e) for s in sat_solvers for e in encodings]
+            wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
         else:
             wanted = [Group(solver)]
         groups += [g for g in wanted if g not in groups]
     return groups
 
 
-def _load(path: str, first: int | None, box, alphabet) -> list[Puzzle]:
+def _load(path: str, first: int | None, box: tuple[int, int] | None,
+          alphabet: str | None) -> list[Puzzle]:
     from ..io.inputs import iter_inputs
     if not os.path.exists(path):
         raise SatdokuError("cannot read: No such file or directory", source=path)
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for puzzle in iter_inputs([path], box=box, alphabet=alphabet):
         if first is not None and len(puzzles) >= first:
             break
@@ -126,11 +127,12 @@ def measure_levels(puzzles: Sequence[Puzzle], encoding: str | None, *, probe: bo
     out: list[str | None] = []
     try:
         for puzzle in puzzles:
-            name = encoding or choose_encoding(puzzle.grid.size)
+            grid = puzzle.valid_grid
+            name = encoding or choose_encoding(grid.size)
             levels = by_encoding.get(name)
             if levels is None:
                 levels = by_encoding[name] = Levels(name, probe=probe)
-            out.append(levels.level(puzzle.grid, puzzle.constraints))
+            out.append(levels.level(grid, puzzle.constraints))
             if step is not None:
                 step()
     finally:
@@ -143,7 +145,7 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
          seed: int) -> tuple[BenchRow, list[Puzzle]]:
     """The empty row of a group and its valid puzzles in the seeded order."""
     valid = [p for p in puzzles if p.error is None and p.grid is not None]
-    size = valid[0].grid.size if valid else None
+    size = valid[0].geometry.size if valid else None
     encoding = group.encoding
     if group.solver == "sat" and encoding is None and size is not None:
         encoding = choose_encoding(size)
@@ -248,8 +250,8 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
     try:
         if warmup:
             for puzzle in valid:
-                warm[id(puzzle)] = solve(solver, puzzle.grid, limit=limit, timeout=timeout,
-                                         constraints=puzzle.constraints)
+                warm[id(puzzle)] = solve(solver, puzzle.valid_grid, limit=limit,
+                                         timeout=timeout, constraints=puzzle.constraints)
                 step()
         for repeat in range(1, repeats + 1):
             for puzzle in timed.order(valid, repeat):
@@ -277,14 +279,15 @@ def _timed_solve(solver: Any, puzzle: Puzzle, before: Result | None, limit: int,
         return before, (timeout or 0) * 1000.0, None
     start, cpu = time.perf_counter(), time.process_time()
     deadline = Deadline(timeout)
-    result = (solver.solve(puzzle.grid, limit=limit, deadline=deadline,
+    grid = puzzle.valid_grid
+    result = (solver.solve(grid, limit=limit, deadline=deadline,
                            constraints=puzzle.constraints)
               if puzzle.constraints else
-              solver.solve(puzzle.grid, limit=limit, deadline=deadline))
+              solver.solve(grid, limit=limit, deadline=deadline))
     elapsed = (time.perf_counter() - start) * 1000.0
     cpu_ms = (time.process_time() - cpu) * 1000.0
     # Checked after the clock stops: the warm-up answer was verified, this one too.
-    result = verify(result, puzzle.grid, puzzle.constraints)
+    result = verify(result, grid, puzzle.constraints)
     if result.status == "timeout" and timeout is not None:
         elapsed = timeout * 1000.0
     return result, elapsed, cpu_ms
@@ -333,8 +336,9 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
     _check(limit, repeats, levels)
     groups = list(groups) if groups is not None else check_groups()
     loaded = [(path, _load(path, first, box, alphabet)) for path in files]
-    for puzzle in (p for _, puzzles in loaded for p in puzzles if invalid is not None):
-        if puzzle.error is not None or puzzle.grid is None:
+    if invalid is not None:
+        for puzzle in (p for _, puzzles in loaded for p in puzzles
+                       if p.error is not None or p.grid is None):
             invalid(puzzle)
     passes = repeats + 1 if warmup else repeats
     measured = {g.encoding for g in groups if g.solver == "sat"} if levels != "none" else set()

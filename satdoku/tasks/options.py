@@ -242,6 +242,8 @@ class TaskOptions:
         return task
 
     def make(self) -> Task:
+        # Task declares no __init__ (Convert is made from its own arguments); every task an
+        # options class names is made from those options.
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
@@ -258,9 +260,9 @@ class SolverField:
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
-    max_clauses: int = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, the "
-                              "rules' included (default 10,000,000).", "whole", minimum=1,
-                              metavar="N")
+    max_clauses: int | None = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, "
+                                     "the rules' included (default 10,000,000).", "whole",
+                                     minimum=1, metavar="N")
 
     @property
     def clause_limit(self) -> int:

@@ -20,8 +20,8 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError, PuzzleError, SatdokuError
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
-from ..model.result import (ENDINGS, Capabilities, Result, Solver, result_of, status_of,
-                            verify)
+from ..model.result import (ENDINGS, Capabilities, Result, Solver, can_settle, can_steer,
+                            result_of, status_of, verify)
 from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
 from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
@@ -166,7 +166,7 @@ def certified(result: Result, puzzle: Puzzle, options: SearchOptions,
         return result
     import os
     from ..io.text import format_grid
-    grid = puzzle.grid
+    grid = puzzle.valid_grid
     try:
         cert = certify(grid, claim, os.path.join(options.proof, puzzle.file_stem()),
                        solution=result.solution if claim == "unique" else None,
@@ -243,7 +243,7 @@ class SolveTask(Task):
         if options.check:
             self.other = self._solver("native" if options.solver == "sat" else "sat")
         for solver in (self.solver, self.other):
-            if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
+            if solver is not None and can_steer(solver):  # see SatSolver.steer
                 solver.steer = True
         o = options
         settles = self.solver.capabilities.settle and o.incremental and not o.check and \
@@ -263,10 +263,11 @@ class SolveTask(Task):
             return
         ready = [p for p in puzzles if p.error is None and p.grid is not None and
                  not p.constraints]
-        if len(ready) < SETTLE_MIN_PUZZLES:  # a pass over a few puzzles costs more than it saves
+        # A pass over a few puzzles costs more than it saves (batch > 1: the solver settles).
+        if len(ready) < SETTLE_MIN_PUZZLES or not can_settle(self.solver):
             yield from map(self.run, puzzles)
             return
-        settled = self.solver.settle([p.grid for p in ready], self.options.most)
+        settled = self.solver.settle([p.valid_grid for p in ready], self.options.most)
         done = sum(r is not None for r in settled)
         self.batch = SETTLE_BATCH if done >= SETTLE_MIN_SHARE * len(puzzles) else 1
         answers = {id(p): r for p, r in zip(ready, settled) if r is not None}
@@ -275,7 +276,7 @@ class SolveTask(Task):
             if result is None:
                 yield self.run(puzzle)
                 continue
-            result = certified(checked(result, puzzle.grid), puzzle, self.options)
+            result = certified(checked(result, puzzle.valid_grid), puzzle, self.options)
             result.stats["parse_ms"] = puzzle.parse_ms
             yield Outcome(puzzle, result, [])
 
@@ -291,7 +292,7 @@ class SolveTask(Task):
             raise
 
     def _run(self, puzzle: Puzzle) -> Outcome:
-        o, grid, constraints = self.options, puzzle.grid, puzzle.constraints
+        o, grid, constraints = self.options, puzzle.valid_grid, puzzle.constraints
         deadline = puzzle_deadline(o.timeout, puzzle)
         if self.other is None:
             result = solve(self.solver, grid, limit=o.most, deadline=deadline,
@@ -315,12 +316,12 @@ class SolveTask(Task):
         return Outcome(puzzle, Result(status="invalid", message=message))
 
     def pack(self, outcome: Outcome) -> tuple:
-        return outcome.result.pack(outcome.puzzle.grid.size), outcome.disagreements
+        return outcome.result.pack(outcome.puzzle.geometry.size), outcome.disagreements
 
     @classmethod
     def unpack(cls, puzzle: Puzzle, packed: tuple) -> Outcome:
         result, problems = packed
-        return Outcome(puzzle, Result.unpack(puzzle.grid.geometry, result), problems)
+        return Outcome(puzzle, Result.unpack(puzzle.geometry, result), problems)
 
     def close(self) -> None:
         self.solver.close()
