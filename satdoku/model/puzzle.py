@@ -9,6 +9,7 @@ rule such as ``no-kropki`` learns the dots of its own puzzle: ``Rule.bind``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import PuzzleError
@@ -94,6 +95,24 @@ class Puzzle:
         if self.grid is None:
             return None
         return svg_of(self.grid, None, self.constraints, self.alphabet)
+
+    def file_stem(self, index: int | None = None) -> str:
+        """The name (without extension) of a file made for this puzzle in a folder (a
+        picture, a proof): the input's name and line, ``puzzles-12``, ``arg-2`` (the second
+        puzzle given inline: ``index``, by default :attr:`index`), ``stdin-3``. Two puzzles
+        of one run may share a name (two inputs named alike): the writer numbers the second.
+
+        >>> Puzzle(None, "data/top95.txt", line=12).file_stem(), Puzzle(None, "<arg>").file_stem(2)
+        ('top95-12', 'arg-2')
+        """
+        index = self.index if index is None else index
+        if not self.source:
+            return f"puzzle-{index}"
+        if self.source == "<arg>":
+            return f"arg-{index}"
+        stem = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", self.source.rsplit("/", 1)[-1])
+        stem = re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
+        return f"{stem}-{self.line or index}"
 
     def check(self, solution: Grid) -> list[str]:
         """Everything wrong with ``solution``: the Sudoku rules and givens, then each rule's

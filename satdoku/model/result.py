@@ -79,7 +79,9 @@ class Result:
     ``limit`` is the count asked for (1: find one solution). ``stats`` holds the stage times
     (``encode_ms``, ``load_ms``, ``solve_ms``; ``parse_ms`` and ``verify_ms`` are added by the
     caller) and solver figures: SAT gives variables, clauses, conflicts, decisions,
-    propagations; native gives nodes, guesses, backtracks, no_guess.
+    propagations; native gives nodes, guesses, backtracks, no_guess. ``proof`` says what
+    backs an ``unsolvable`` or ``unique`` answer when one was asked for (``--proof``: the
+    files, the checkers that accepted it; :meth:`satdoku.sat.proofs.Certificate.record`).
     """
 
     status: str
@@ -92,6 +94,7 @@ class Result:
     stats: dict[str, Any] = field(default_factory=dict)
     message: str | None = None
     limit: int = 1
+    proof: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
