@@ -191,6 +191,37 @@ def rating_text(rating, listed: bool = False) -> str:
     return f"{rating.label}, {rating.text} ({how})"
 
 
+def _member(puzzle, member) -> str:
+    """``'r1c6=5'`` for a given, the rule's description for a rule."""
+    grid = puzzle.grid
+    kind, index = member
+    if kind == "rule":
+        return printable(puzzle.constraints[index].describe(grid.geometry))
+    alphabet = puzzle.alphabet or alphabet_for(grid.size)
+    return f"{grid.geometry.cell_name(index)}={alphabet.symbol(grid.cells[index])}"
+
+
+def check_lines(checks, describe) -> list[str]:
+    """The publishing checks (``rate --checks``), a line each, indented."""
+    def step(s) -> str:
+        return f"step {s[0]}, {s[1]} ({s[2]:.1f})"
+    out = [f"  break-in: {step(checks.break_in) if checks.break_in else 'none: singles solve it'}"]
+    out.append(f"  spike: {step(checks.spike)}, {checks.spike[2] - checks.next_hardest:.1f} above "
+               f"every other step" if checks.spike else
+               f"  spike: none (the next hardest step is {checks.next_hardest:.1f})")
+    out.append("  steps by label: " + ", ".join(f"{name} {n}"
+                                                for name, n in checks.by_label.items()))
+    if checks.unused_rules is not None and checks.unused_rules:
+        out.append("  rules no step uses: " + "; ".join(describe(("rule", i))
+                                                          for i in checks.unused_rules))
+    elif checks.unused_rules is None:
+        out.append("  rules no step uses: not known (the path stopped short)")
+    if checks.removable is not None:
+        out.append("  could go alone, the puzzle staying unique: " +
+                   (", ".join(describe(m) for m in checks.removable) or "nothing"))
+    return out
+
+
 class RatingReport(Report):
     """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
 
@@ -207,6 +238,8 @@ class RatingReport(Report):
             rec.update(rating_fields(rating), conflicts=rating.conflicts)
         if rating.path is not None:
             rec["path"] = path_record(rating.path)["path"]
+        if rating.checks is not None:
+            rec["checks"] = rating.checks.as_dict(lambda m: _member(p, m))
         rec.update(time_ms=round(rating.time_ms, 3), message=rating.message)
         return rec
 
@@ -225,7 +258,10 @@ class RatingReport(Report):
         if rating is None or rating.score is None:
             return titled(p, f"{place(p)}: {'invalid' if rating is None else rating.status}") \
                 + "\n"
-        return titled(p, f"{place(p)}: {rating_text(rating)}") + "\n"
+        out = [titled(p, f"{place(p)}: {rating_text(rating)}")]
+        if rating.checks is not None:
+            out += check_lines(rating.checks, lambda m: _member(p, m))
+        return "\n".join(out) + "\n"
 
     def diagnostics(self, item) -> list[str]:
         p, rating = item.puzzle, item.result

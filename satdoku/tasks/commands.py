@@ -84,6 +84,10 @@ class RateOptions(TimeoutField, SatFields, TaskOptions):
 
     task: ClassVar[str] = "rate:Rater"
 
+    checks: bool = option(False, "For a unique puzzle, also the publishing checks a setter "
+                                 "looks at: the break-in, a difficulty spike, steps by label, "
+                                 "rules no step uses, givens and rules that could go.", "flag")
+
 
 @dataclass(frozen=True)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):

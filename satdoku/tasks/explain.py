@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import borrowed
-from ..deadline import Deadline, TimeUp
+from ..deadline import Deadline
 from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
@@ -43,7 +43,7 @@ from .commands import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
-from .members import Member, puzzle_members, puzzle_subset
+from .members import Member, puzzle_members, puzzle_subset, redundant_members
 from .rate import Rating, ladder_rated, path_rated
 from .steps import StepPath, step_path
 
@@ -139,38 +139,6 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
         else:
             core = smaller
     return sorted(core), calls
-
-
-def redundant_members(solver: SatSolver, grid: Grid, constraints: tuple = (), *,
-                      deadline: Deadline | None = None) -> tuple[list[Member], list[Member], int]:
-    """For a unique puzzle: the members that could each be removed alone with the puzzle
-    still unique, a minimal set of members that still gives exactly one solution, and the SAT
-    calls it took (each a count to 2, verified).
-
-    Raises :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes.
-    """
-    calls = 0
-
-    def unique(members: list[Member]) -> bool:
-        nonlocal calls
-        calls += 1
-        subset, rules = puzzle_subset(grid, constraints, members)
-        result = solve(solver, subset, limit=2, deadline=deadline, constraints=rules)
-        if result.status == "timeout":
-            raise TimeUp
-        if result.status not in ("unique", "multiple"):
-            raise InternalError(f"{solver.name} said {result.status} for a subset of a "
-                                f"puzzle with a solution")
-        return result.status == "unique"
-
-    members = puzzle_members(grid, constraints)
-    removable = [m for m in members if unique([x for x in members if x != m])]
-    kept = list(members)
-    for member in removable:  # only a member removable alone can go from a smaller set
-        trial = [x for x in kept if x != member]
-        if unique(trial):
-            kept = trial
-    return removable, kept, calls
 
 
 def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None = None,

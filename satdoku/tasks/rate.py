@@ -34,6 +34,7 @@ from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
+    from .checks import Checks
     from .steps import StepPath
 
 __all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "summarize",
@@ -65,6 +66,7 @@ class Rating(Answer):
     message: str | None = None
     path: StepPath | None = None
     se: SERating | None = None
+    checks: Checks | None = None  # the publishing checks (rate --checks)
 
     @property
     def text(self) -> str:
@@ -106,12 +108,14 @@ class Rater(Task):
             deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with o.sat.python_sat(needs=NEEDS, task="rate", incremental=False) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
-        if result.status != "unique":
-            rating = Rating(result.status, solution=result.solution, message=result.message)
-        elif constraints:
-            rating = self._by_path(grid, result.solution, constraints, deadline)
-        else:
-            rating = ladder_rated(grid, result.solution, deadline)
+            if result.status != "unique":
+                rating = Rating(result.status, solution=result.solution, message=result.message)
+            elif constraints:
+                rating = self._by_path(grid, result.solution, constraints, deadline)
+            else:
+                rating = ladder_rated(grid, result.solution, deadline)
+            if o.checks and rating.score is not None:
+                _check(rating, grid, constraints, sat, deadline)
         rating.conflicts = result.stats.get("conflicts", 0)
         rating.time_ms = (time.perf_counter() - start) * 1000
         return rating
@@ -143,6 +147,20 @@ def path_rated(path: StepPath, solution: Grid | None = None) -> Rating:
     if path.status == "timeout":
         rating.message = "the steps stopped at the time limit: the ratings are lower bounds"
     return rating
+
+
+def _check(rating: Rating, grid: Grid, constraints: tuple, sat: Any,
+           deadline: Deadline) -> None:
+    """The publishing checks into ``rating`` (:mod:`satdoku.tasks.checks`); a time limit met
+    on the way leaves those it reached and says so."""
+    from ..deadline import TimeUp
+    from .checks import check_rating
+    try:
+        rating.checks = check_rating(rating, grid, constraints, solver=sat, deadline=deadline)
+    except TimeUp:
+        rating.checks = check_rating(rating, grid, constraints)
+        rating.message = "the checks stopped at the time limit: the removable givens and " \
+                         "rules are not known"
 
 
 def ladder_rated(grid: Grid, solution: Grid | None = None,
