@@ -30,13 +30,17 @@ from ..model.puzzle import Puzzle
 from ..io.text import format_grid
 from ..model.grid import Grid
 
-__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "DOCUMENT_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
            "OutcomeReport", "place", "printable", "csv_row", "puzzle_fields", "marked_grid", "constraint_lines",
            "warning_lines", "grid_text", "plural", "cell_list"]
 
 FORMATS = ("pretty", "line", "json", "csv")
 #: Formats with a picture per puzzle (solve, count, explain, generate).
 PICTURE_FORMATS = FORMATS + ("svg",)
+#: explain's formats: a picture, or a page that steps through the path (``html``).
+STEP_FORMATS = PICTURE_FORMATS + ("html",)
+#: Formats that make one document per puzzle (a file each, named by the format, in a folder).
+DOCUMENT_FORMATS = ("svg", "html")
 
 # Terminal colours of the pretty format (as in the pictures: givens strong, solved digits blue,
 # marked cells on yellow); only ever used on a terminal (see :class:`Report`).
@@ -201,9 +205,9 @@ class Report:
     fields: tuple[str, ...] = ()
 
     def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False) -> None:
-        if fmt not in PICTURE_FORMATS:
+        if fmt not in STEP_FORMATS:
             raise ValueError(f"unknown format {fmt!r}; choose one of "
-                             f"{', '.join(PICTURE_FORMATS)}")
+                             f"{', '.join(STEP_FORMATS)}")
         self.fmt = fmt
         self.stats = stats
         self.color = color and fmt == "pretty"  # escape codes only ever in pretty text
@@ -227,6 +231,8 @@ class Report:
             return printable(self.line(item)) + "\n"
         if self.fmt == "svg":
             return self.picture(item)
+        if self.fmt == "html":
+            return self.page(item)
         return self.pretty(item)
 
     def picture(self, item: Any) -> str:
@@ -234,9 +240,14 @@ class Report:
         when this puzzle has none (the step asked for is past its path)."""
         raise ValueError("--format svg is not offered here")
 
+    def page(self, item: Any) -> str:
+        """One self-contained HTML page of the result (``explain``'s steps); NoPicture when
+        this puzzle has none."""
+        raise ValueError("--format html is not offered here")
+
     @staticmethod
     def picture_name(puzzle: Puzzle | None, index: int) -> str:
-        """The file name (without ``.svg``) of a puzzle's picture in an output folder:
+        """The file name (without ``.svg`` or ``.html``) of a puzzle's document in a folder:
         the input's name and line, ``puzzles-12``, ``arg-2`` (the second puzzle given
         inline), or ``puzzle-3``. Two puzzles of one run may still share a name (two files
         named alike): the session numbers the second (``puzzles-12-2``)."""
