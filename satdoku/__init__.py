@@ -229,8 +229,9 @@ def solve(puzzle: PuzzleLike, **options: Any) -> Result:
     """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules. The
     options are ``satdoku solve``'s (:class:`~satdoku.tasks.commands.SolveOptions`):
     ``solver``, ``sat_solver``, ``encoding``, ``amo``, ``max_clauses``, ``timeout`` (seconds
-    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, and ``box``,
-    ``alphabet``, ``ignore_unknown`` to read it.
+    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, ``proof`` (a
+    folder: an ``unsolvable`` or ``unique`` answer gets a checked DRAT proof there, described
+    by ``result.proof``), and ``box``, ``alphabet``, ``ignore_unknown`` to read it.
 
     >>> solve("1.3..4.2.34.4.23").solution.cells[:4]
     (1, 2, 3, 4)
@@ -294,9 +295,13 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
            **options: Any) -> Grid:
     """The verified solution in a SAT solver's output ``model`` (text) for the CNF that
     :func:`encode` wrote for ``puzzle``. The options are ``satdoku decode``'s
-    (:class:`~satdoku.tasks.commands.DecodeOptions`: ``amo``, ``index``)."""
+    (:class:`~satdoku.tasks.commands.DecodeOptions`: ``amo``, ``index``, ``proof``). An
+    UNSAT answer raises :class:`~satdoku.io.dimacs.UnsatisfiableError`; with ``proof`` (the
+    DRAT file the solver wrote) only once the proof is checked (its ``proof`` says by whom;
+    a rejected one is a ModelError)."""
     from .cnf.decode import decode_solution, model_formula
     from .errors import ModelError
+    from .io.dimacs import UnsatisfiableError
     from .tasks.commands import DecodeOptions
     from .tasks.options import make_options
     if not isinstance(model, str):
@@ -308,7 +313,14 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
     p = _nth(puzzle, made.index, reading)
     grid = _grid(p)
     formula = model_formula(grid, made.encoding, made.amo, p.constraints)
-    return decode_solution(model, grid, formula, constraints=p.constraints)
+    try:
+        return decode_solution(model, grid, formula, constraints=p.constraints)
+    except UnsatisfiableError as error:
+        if made.proof is None:
+            raise
+        from .sat.proofs import backed
+        raise backed(error, grid, made.proof, encoding=made.encoding, amo=made.amo,
+                     constraints=p.constraints) from None
 
 
 def explain(puzzle: PuzzleLike, **options: Any) -> Explanation:

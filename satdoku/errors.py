@@ -22,10 +22,10 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 __all__ = ["SatdokuError", "PuzzleError", "MissingInput", "ModelError", "OptionError", "SolverError",
-           "TooBigError", "InternalError", "abridge"]
+           "TooBigError", "InternalError", "Where", "abridge"]
 
 
 def abridge(text: str, keep: int = 100) -> str:
@@ -38,6 +38,13 @@ def abridge(text: str, keep: int = 100) -> str:
     'xxxxxxxx... (100,000 characters)'
     """
     return text if len(text) <= keep else f"{text[:keep]}... ({len(text):,} characters)"
+
+
+class Where(TypedDict):
+    """Where a puzzle was read, as its errors say it: ``PuzzleError(message, **where)``."""
+
+    source: str | None
+    line: int | None
 
 
 _E = TypeVar("_E", bound="SatdokuError")

@@ -66,7 +66,7 @@ PRESETS = {
 }
 
 #: What can be timed (--task).
-TASKS = ("search", "techniques", "steps", "reduce")
+TASKS = ("search", "ladder", "reduce")
 
 HEADER = ("| file | solver | puzzles | solved | within target | timeouts | wrong | median s | "
           "max s | total s | puzzles/s | nodes/puzzle | guesses/puzzle | no guess % | x baseline |")
@@ -109,18 +109,14 @@ def _timed(task: str, solver, grid, constraints, job: dict) -> tuple[float, dict
         seconds = time.process_time() - start
         return seconds, {"status": result.status, "stats": result.stats,
                          "solution": list(result.solution.cells) if result.solution else None}
-    if task == "techniques":
-        from satdoku.native.techniques import solve_by_techniques
+    if task == "ladder":
+        from satdoku.native.ladder import se_rate
+        from satdoku.native.named import describe
         start = time.process_time()
-        steps = solve_by_techniques(grid)
+        rating = se_rate(grid)
         seconds = time.process_time() - start
-        output = json.dumps(steps.as_dict())
-    elif task == "steps":
-        from satdoku.native.techniques import solving_steps
-        start = time.process_time()
-        records = solving_steps(grid)
-        seconds = time.process_time() - start
-        output = "\n".join(f"{r.text}|{json.dumps(r.as_dict())}" for r in records)
+        output = rating.text + "\n" + "\n".join(describe(s, grid.geometry)
+                                                for s in rating.steps)
     else:
         from satdoku.native.reduce import reduce_candidates
         start = time.process_time()
@@ -313,9 +309,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="also time Norvig's solver on the same 9x9 puzzles "
                              "(scripts/norvig.py)")
     parser.add_argument("--task", choices=TASKS, default="search",
-                        help="what to time: native search (default), solve_by_techniques "
-                             "('techniques', as rate does), solving_steps ('steps', as explain "
-                             "--steps does), or reduce_candidates with locked candidates")
+                        help="what to time: native search (default), SE's ladder ('ladder', "
+                             "as rate and explain --steps take it), or reduce_candidates with "
+                             "locked candidates")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:

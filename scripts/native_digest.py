@@ -5,9 +5,9 @@
     python scripts/native_digest.py > /tmp/new.txt
     diff /tmp/old.txt /tmp/new.txt && echo identical
 
-For each puzzle: the technique counts (``solve_by_techniques(grid).as_dict()`` and its
-solution), the solving path (``solving_steps``: how many records and a SHA-256 of their text and
-``as_dict``, so any change to one byte of ``explain --steps`` shows), and native search's status,
+For each puzzle: its SE ratings by satdoku's ladder (``se_rate``), the ladder's steps (how
+many and a SHA-256 of their text, so any change to one byte of the steps ``rate`` and ``explain
+--steps`` take shows), and native search's status,
 nodes, guesses and backtracks at limit 1 and 2 (with the rules for variant puzzles). A refactor of
 ``satdoku/native`` that keeps every line keeps ``rate``, ``explain`` and ``explain --steps``
 byte for byte.
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import argparse
 import hashlib
-import json
 import sys
 from pathlib import Path
 
@@ -29,7 +28,7 @@ SHARED = ROOT.parent / "shared" / "puzzles"
 if not SHARED.is_dir():  # a worktree beside the main checkout: the shared folder one level up
     SHARED = ROOT.parent.parent / "shared" / "puzzles"
 
-#: (file, first N puzzles for the techniques and search, first N of those for the solving path)
+#: (file, first N puzzles for native search, first N of those for the ladder)
 CLASSIC = [(SHARED / "9x9" / "17_clue.txt", 150, 60),
            (SHARED / "9x9" / "magictour_top1465.txt", 150, 60),
            (SHARED / "9x9" / "forum_hardest_1106.txt", 100, 40),
@@ -73,7 +72,8 @@ def main(argv: list[str] | None = None) -> int:
     from satdoku.io.text import read_puzzles
     from satdoku.io.variant import read_variants
     from satdoku.native.search import NativeSolver
-    from satdoku.native.techniques import solve_by_techniques, solving_steps
+    from satdoku.native.ladder import se_rate
+    from satdoku.native.named import describe
 
     solver = NativeSolver()
     for path, first, path_first in CLASSIC:
@@ -92,13 +92,12 @@ def main(argv: list[str] | None = None) -> int:
             if grid is None:
                 print(f"{label} unreadable")
                 continue
-            steps = solve_by_techniques(grid)
-            solution = digest(str(steps.solution.cells)) if steps.solution else "-"
-            line = f"{label} techniques={json.dumps(steps.as_dict())} solution={solution}"
+            line = label
             if path_first is None or index < path_first:
-                records = solving_steps(grid)
-                text = "\n".join(f"{s.text}|{json.dumps(s.as_dict())}" for s in records)
-                line += f" path={len(records)}/{digest(text)}"
+                rating = se_rate(grid)
+                text = "\n".join(describe(s, grid.geometry) for s in rating.steps)
+                se = rating.text.replace(" ", "_")
+                line += f" se={se} ladder={len(rating.steps)}/{digest(text)}"
             print(f"{line} search={search_line(solver, grid)}", flush=True)
     for path in sorted((ROOT / "puzzles" / "variants").glob("*.json")):
         if path.stem in SLOW_VARIANTS:

@@ -23,8 +23,11 @@ COLUMNS = ["source", "size", "solver", "encoding", "limit", "puzzles", "solved",
            "multiple", "timeouts", "invalid", "refused", "errors", "seconds", "puzzles_per_s",
            "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
            "decisions_per_puzzle", "guesses_per_puzzle", "nodes_per_puzzle", "no_guess_pct",
-           "failed_literals_pct", "partial"]
-SETTINGS = ["python", "machine", "cpus", "satdoku", "timeout", "seed", "jobs", "levels"]
+           "failed_literals_pct", "repeats", "spread_pct", "partial", "solver_build", "timestamp",
+           "load1"]
+#: What every row ends with: the run's provenance, then its settings.
+SETTINGS = ["satdoku", "python", "python_sat", "commit", "hostname", "machine", "cpus",
+            "timeout", "seed", "jobs", "levels"]
 
 TINY4 = """\
 # unique
@@ -73,7 +76,7 @@ def test_csv_has_the_columns_and_the_counts(files):
                  "--format", "csv")
     assert result.exit_code == 0, result.output
     reader = csv.DictReader(io.StringIO(result.stdout))
-    assert reader.fieldnames == COLUMNS
+    assert reader.fieldnames == COLUMNS + SETTINGS
     rows = by_group(reader)
     assert set(rows) == {("tiny4.txt", SAT, "extended"), ("tiny4.txt", "native", None),
                          ("tiny9.txt", SAT, "extended"), ("tiny9.txt", "native", None)}
@@ -174,7 +177,7 @@ def test_output_is_written_and_not_overwritten(files, tmp_path):
     out = tmp_path / "bench.csv"
     result = run(files[1], "--solver", "native", "--format", "csv", "-o", str(out))
     assert result.exit_code == 0 and result.stdout == ""
-    assert out.read_text().splitlines()[0] == ",".join(COLUMNS)
+    assert out.read_text().splitlines()[0] == ",".join(COLUMNS + SETTINGS)
     again = run(files[1], "--solver", "native", "--output", str(out))
     assert again.exit_code == 2 and "exists" in again.output
     forced = run(files[1], "--solver", "native", "-o", str(out), "--force")
@@ -319,12 +322,64 @@ def test_the_timed_order_follows_the_seed(tmp_path, monkeypatch):
     assert orders[0] == orders[1] and sorted(orders[0]) == sorted(orders[2])
 
 
-def test_jobs_gives_the_same_counts(files):
+def test_jobs_gives_the_same_counts(files, tmp_path):
     counts = ("puzzles", "solved", "multiple", "unsolvable", "timeouts", "invalid", "errors")
-    rows = {}
+    rows, solves = {}, {}
     for jobs in ("1", "2"):
-        result = run(*files, "--limit", "2", "--format", "json", "--jobs", jobs)
+        per_puzzle = tmp_path / f"rows-{jobs}.jsonl"
+        result = run(*files, "--limit", "2", "--format", "json", "--jobs", jobs,
+                     "--rows", str(per_puzzle))
         assert result.exit_code == 0, result.output
         rows[jobs] = [{k: r[k] for k in ("source", "solver") + counts}
                       for r in jsonl(result.stdout)]
-    assert rows["1"] == rows["2"]
+        records = jsonl(per_puzzle.read_text())
+        assert all(r["cpu_ms"] is not None and r["jobs"] == int(jobs) for r in records)
+        solves[jobs] = sorted((r["source"], r["line"], r["solver"], r["status"], r["level"])
+                              for r in records)
+    assert rows["1"] == rows["2"] and solves["1"] == solves["2"]
+
+
+def test_rows_have_one_row_per_puzzle_solver_and_pass(files, tmp_path):
+    rows_file = tmp_path / "rows.csv"
+    result = run(*files, "--solver", "sat", "--solver", "native", "--limit", "2",
+                 "--repeat", "2", "--levels", "propagation", "--rows", str(rows_file),
+                 "--format", "json")
+    assert result.exit_code == 0, result.output
+    summary = by_group(jsonl(result.stdout))
+    rows = list(csv.DictReader(io.StringIO(rows_file.read_text())))
+    # 4 valid puzzles in tiny4 (one clashes), 2 in tiny9; 2 solvers; 2 passes.
+    assert len(rows) == (4 + 2) * 2 * 2
+    assert {(r["source"].rsplit("/", 1)[-1], r["line"]) for r in rows} == {
+        ("tiny4.txt", "2"), ("tiny4.txt", "4"), ("tiny4.txt", "6"), ("tiny4.txt", "10"),
+        ("tiny9.txt", "1"), ("tiny9.txt", "2")}
+    for (source, solver, encoding), row in summary.items():
+        mine = [r for r in rows if r["source"].endswith(source) and r["solver"] == solver]
+        assert sorted({r["repeat"] for r in mine}) == ["1", "2"] and row["repeats"] == 2
+        first = [r for r in mine if r["repeat"] == "1"]
+        assert sum(r["status"] in ("solved", "unique") for r in first) == row["solved"]
+        assert sum(r["status"] == "unsolvable" for r in first) == row["unsolvable"]
+        assert {r["seed"] for r in mine} == {"0", "1"}
+    for r in rows:
+        assert float(r["wall_ms"]) >= 0 and float(r["cpu_ms"]) >= 0
+        assert r["satdoku"] and r["python_sat"] and r["hostname"] and int(r["cpus"]) >= 1
+        assert r["timestamp"].endswith("+00:00") and float(r["load1"]) >= 0
+        if r["solver"] == "native":
+            assert r["guesses"] != "" and r["nodes"] != "" and r["level"] == ""
+            assert r["solver_build"].startswith("satdoku ")
+        else:
+            assert r["decisions"] != "" and r["propagations"] != "" and r["solve_ms"] != ""
+            assert r["level"] in ("propagation", "unprobed")
+            assert r["solver_build"] == f"python-sat {r['python_sat']} {DEFAULT_SAT_SOLVER}"
+
+
+def test_rows_go_to_json_lines_and_never_over_a_file(files, tmp_path):
+    rows_file = tmp_path / "rows.jsonl"
+    assert run(files[1], "--solver", "native", "--rows", str(rows_file)).exit_code == 0
+    records = jsonl(rows_file.read_text())
+    assert [r["line"] for r in sorted(records, key=lambda r: r["line"])] == [1, 2]
+    assert all(r["status"] == "solved" and r["timeout"] is None for r in records)
+    again = run(files[1], "--solver", "native", "--rows", str(rows_file))
+    assert again.exit_code == 2 and "exists" in again.stderr
+    assert rows_file.read_text() and jsonl(rows_file.read_text()) == records
+    wrong = run(files[1], "--rows", str(tmp_path / "rows.txt"))
+    assert wrong.exit_code == 2 and ".csv, .jsonl" in wrong.stderr

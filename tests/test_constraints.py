@@ -447,7 +447,7 @@ def test_every_rule_is_read_and_written_by_its_declared_fields_alone(kind):
         assert not any(name in k.__dict__ for k in cls.__mro__ if k is not C.Constraint), name
     owner = next(k for k in cls.__mro__ if "fields" in k.__dict__)
     source = inspect.getsource(owner)
-    assert owner is C.Constraint or re.search(r"^    fields = ", source, re.M), owner
+    assert owner is C.Constraint or re.search(r"^    fields(: .*)? = ", source, re.M), owner
 
 
 def test_a_class_that_sets_type_registers_itself_once():

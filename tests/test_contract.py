@@ -126,3 +126,23 @@ def test_refused(config):
         result = solve(s, parse_puzzle(EMPTY_4X4).grid, limit=2)
     assert (result.status, result.solution, result.count) == ("refused", None, None)
     assert "clauses, over the limit of 10 (raise it with --max-clauses)" in result.message
+
+
+def test_what_the_capabilities_declare_is_there():
+    """A solver whose capabilities say ``steer`` or ``settle`` has what SolveTask then uses
+    (model.result.can_steer/can_settle narrow on the capabilities alone)."""
+    from satdoku.model.result import can_settle, can_steer
+    grid = parse_puzzle(SMALL).grid
+    declared = set()
+    for config in CONFIGS + [("sat", "portfolio", None)]:
+        with (make_solver("sat", portfolio=2) if config[1] == "portfolio"
+              else _solver(config)) as s:
+            if can_steer(s):
+                declared.add("steer")
+                assert isinstance(s.steer, bool)
+            if can_settle(s):
+                declared.add("settle")
+                settled = s.settle([grid], 2)
+                assert len(settled) == 1
+                assert settled[0] is None or settled[0].status == "unique"
+    assert declared == {"steer", "settle"}  # the check above ran on both

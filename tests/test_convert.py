@@ -153,3 +153,18 @@ def test_the_readme_link_is_what_convert_writes():
     shown = next(line for line in readme.splitlines()
                  if line.startswith("https://sudokupad.app/fpuzzles"))
     assert shown == convert((VARIANTS / "peak.json").read_text(), "sudokupad").text
+
+
+def test_convert_is_a_task_whose_outcomes_carry_the_conversion():
+    from satdoku.errors import PuzzleError
+    from satdoku.model.puzzle import Puzzle
+    from satdoku.io.text import parse_puzzle
+    from satdoku.tasks.convert import Convert
+    task = Convert("json")
+    good, bad = parse_puzzle("1..." "...." "...." "...."), Puzzle(None, error=PuzzleError("x"))
+    done, unread = task.run(good), task.run(bad)
+    assert done.puzzle is done.result.puzzle is good
+    assert done.result.text == ('{"format": "satdoku-variant", "version": 1, "size": 4, '
+                                '"box": "2x2", "givens": {"r1c1": 1}, "constraints": []}')
+    assert (unread.result.text, unread.result.error) == (None, bad.error)
+    assert task.unpack(good, task.pack(done)).result == done.result

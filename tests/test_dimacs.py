@@ -112,3 +112,74 @@ def test_auxiliary_variables_are_named_by_what_made_them():
     assert aux(encode(grid, "extended", "seqcounter")) == \
         ["c variables 65..256 are auxiliary (seqcounter at-most-one)"]
     assert aux(encode(grid, "extended", "pairwise")) == []
+
+
+# encode -o DIR/ (every puzzle of a file) and --format icnf (the givens as assumptions).
+
+from conftest import PUZZLES, SAMPLE_HARD, SMALL, run_cli  # noqa: E402
+
+
+def test_encode_writes_every_puzzle_into_a_folder_and_never_over_a_file(tmp_path):
+    folder = tmp_path / "cnf"
+    done = run_cli("encode", PUZZLES / "9x9.txt", "-o", f"{folder}/")
+    assert done.exit_code == 0, done.output
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["9x9-3.cnf", "9x9-4.cnf", "9x9-5.cnf", "9x9-6.cnf"]
+    header = (folder / "9x9-6.cnf").read_text().splitlines()[1]
+    assert header == f"c puzzle: {SEVENTEEN}"
+    again = run_cli("encode", PUZZLES / "9x9.txt", "-o", folder)
+    assert again.exit_code == 2 and "9x9-3.cnf exists (and 3 more)" in again.stderr
+    assert run_cli("encode", PUZZLES / "9x9.txt", "-o", folder, "--force").exit_code == 0
+    refused = run_cli("encode", PUZZLES / "9x9.txt", "-o", folder, "--index", "2")
+    assert refused.exit_code == 2 and "--index picks one puzzle" in refused.stderr
+
+
+def test_a_folder_takes_the_good_puzzles_and_reports_the_bad(tmp_path):
+    done = run_cli("encode", PUZZLES / "bad.txt", "-o", f"{tmp_path}/")
+    assert done.exit_code == 1 and "bad.txt:4: r5c5: unknown symbol 'x'" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad-10.cnf", "bad-5.cnf"]
+
+
+def _icnf(text):
+    """(clauses, cubes) of an ICNF text."""
+    lines = [line.split() for line in text.splitlines() if line and line[0] not in "c"]
+    assert lines[0] == ["p", "inccnf"]
+    clauses = [[int(t) for t in line[:-1]] for line in lines[1:] if line[0] != "a"]
+    cubes = [[int(t) for t in line[1:-1]] for line in lines[1:] if line[0] == "a"]
+    return clauses, cubes
+
+
+def test_icnf_gives_each_puzzle_as_assumptions_on_one_formula(tmp_path):
+    from pysat.solvers import Solver
+    out = tmp_path / "all.icnf"
+    done = run_cli("encode", PUZZLES / "9x9.txt", "--format", "icnf", "-o", out)
+    assert done.exit_code == 0, done.output
+    clauses, cubes = _icnf(out.read_text())
+    assert len(clauses) == len(encode(grid_of(SAMPLE), "extended", clues="none").clauses)
+    assert len(cubes) == 4 and len(cubes[0]) == grid_of(SAMPLE).nclues
+    formula = model_formula(grid_of(SAMPLE), "extended")
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        for cube, puzzle in zip(cubes, (SAMPLE, SAMPLE_HARD)):
+            assert solver.solve(assumptions=cube)
+            model = "v " + " ".join(map(str, solver.get_model())) + " 0\n"
+            solution = decode_solution(model, grid_of(puzzle), formula)
+            assert puzzle != SAMPLE or "".join(map(str, solution.cells)) == SAMPLE_SOLUTION
+
+
+def test_icnf_refuses_what_one_formula_cannot_hold(tmp_path):
+    mixed = run_cli("encode", PUZZLES / "bad.txt", "--format", "icnf")
+    assert mixed.exit_code == 1 and "must share a grid shape" in mixed.stderr
+    big = run_cli("encode", PUZZLES / "25x25.txt", "--format", "icnf")
+    assert big.exit_code == 1 and "name a full one (--encoding extended)" in big.stderr
+    one = run_cli("encode", SMALL, "--format", "icnf", "-o", f"{tmp_path}/")
+    cells = grid_of(SMALL).cells
+    assert one.exit_code == 0 and _icnf((tmp_path / "arg-1.icnf").read_text())[1] == [
+        [cell * 4 + d for cell, d in enumerate(cells) if d]]  # var(cell, d) = cell*N + d
+
+
+def test_clues_left_out_are_not_called_clauses():
+    units = run_cli("encode", SMALL).stdout.splitlines()
+    none = run_cli("encode", SMALL, "--clues", "none").stdout.splitlines()
+    assert "c clues: 9" in units and "c clues: 9" not in none
+    assert "c clues: 9 given, not in this formula (give them as assumptions)" in none
+    assert len(units) == len(none) + 9

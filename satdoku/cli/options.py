@@ -266,6 +266,8 @@ def _click_option(name: str, default, spec, task: str | None):
         kwargs["callback"] = box_callback
     elif kind == "alphabet":
         kwargs["callback"] = alphabet_callback
+    elif kind == "folder":
+        kwargs["shell_complete"] = complete_path
     elif kind in ("rules", "puzzle"):
         from ..tasks.options import puzzle_of, rules_of
         kwargs["callback"] = _converting(rules_of, ()) if kind == "rules" else \

@@ -35,6 +35,9 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
         options, jobs = racing(options, jobs, scheduler=scheduler,
                                single=lambda: puzzles.ahead() == 1)
     if scheduler is not None:
+        if options.proof is not None and scheduler != "local":
+            raise click.UsageError("--proof writes its files where each puzzle is solved: on a "
+                                   "remote cluster's workers; use --jobs or --scheduler local")
         require_extra("--scheduler")
     task = options.task_class()
 
@@ -44,7 +47,8 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
         return exit_code(outcome.result.status, multiple_ok=multiple_ok)
 
     outcomes = stream(puzzles, options, jobs=jobs, scheduler=scheduler)
-    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint), output,
+    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint,
+                                                   proof=options.proof is not None), output,
          force, "counting" if options.most > 1 else task.label, code_of)
 
 

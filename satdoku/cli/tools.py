@@ -7,46 +7,127 @@ import sys
 
 import click
 
-from ..version import __version__
-from ..errors import SatdokuError
-from ..model.result import EXIT_OK, EXIT_WRONG
+from ..errors import SatdokuError, abridge
+from ..io.dimacs import UnsatisfiableError
+from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
 from ..output.report import printable
 from ..tasks.base import Outcome
 from ..tasks.commands import DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
-from .session import Progress, Session, one_puzzle, results_share_a_pipe
+from .session import Progress, Session, fail, one_puzzle, puzzles_of, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
+
+
+#: What ``encode --format`` writes, and the extension of each file in ``-o DIR/``.
+ENCODE_FORMATS = {"dimacs": ".cnf", "icnf": ".icnf"}
 
 
 @click.command()
 @click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=complete_path)
 @puzzle_options
 @task_options(EncodeOptions)
-@click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
-              help="Write the CNF to FILE ('-': stdout, the default).")
-@click.option("--force", is_flag=True, help="Overwrite the output file.")
-def encode(puzzle, reading, output, force, **values):
+@click.option("--format", "fmt", type=click.Choice(list(ENCODE_FORMATS)), default="dimacs",
+              show_default=True,
+              help="dimacs: the givens as unit clauses (or none, --clues); icnf: incremental "
+                   "CNF, the givens as assumptions ('a' lines), every puzzle of FILE.")
+@click.option("-o", "--output", metavar="FILE|DIR/", shell_complete=complete_path,
+              help="Write the CNF to FILE ('-': stdout, the default); DIR/ (or an existing "
+                   "folder): one file for each puzzle of FILE, named by its input and line.")
+@click.option("--force", is_flag=True, help="Overwrite the output file(s).")
+def encode(puzzle, reading, fmt, output, force, **values):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
     The encoding is the one 'solve' would use: extended below 25x25, reduced from it.
     """
+    from .session import picture_folder
+    options = make_options(EncodeOptions, values)
+    folder = picture_folder(output)
+    if folder is None and fmt == "dimacs":
+        p = one_puzzle(puzzle, reading, options.index)
+        if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
+            click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
+                       f"for another, -o DIR/ for all)", err=True)
+        Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, [p],
+                                                                         options, fmt))
+        return
+    if options.index != 1:
+        raise click.UsageError("--index picks one puzzle; -o DIR/ and --format icnf take "
+                               "every puzzle of the input")
+    puzzles, code = _readable(puzzle, reading)
+    if folder is None:  # one ICNF: the base formula, an 'a' line a puzzle
+        def body(session: Session) -> None:
+            _write_cnf(session.out, puzzles, options, fmt)
+            session.code = code
+        Session(output, force, (puzzle,)).run(body)
+    else:
+        _encode_into(folder, puzzles, options, fmt, force, puzzle)
+        sys.exit(code)
+
+
+def _readable(text: str, reading) -> tuple[list, int]:
+    """The puzzles of ``text`` that could be read (the others reported on stderr), and the
+    exit code they call for (1 when some could not be read)."""
+    puzzles, code = [], EXIT_OK
+    for p in puzzles_of([text], reading):
+        if p.error is not None:
+            click.echo(printable(str(p.error)), err=True)
+            code = EXIT_FAILED
+        else:
+            puzzles.append(p)
+    if not puzzles:
+        fail(f"{abridge(text)}: holds no puzzle that could be read")
+    return puzzles, code
+
+
+def _write_cnf(out, puzzles: list, options: EncodeOptions, fmt: str) -> None:
+    """A puzzle as DIMACS (``puzzles`` holds one), or puzzles as ICNF
+    (:meth:`EncodeOptions.incremental`)."""
     from ..cnf.export import write_dimacs
     from ..io.text import format_grid
-    options = make_options(EncodeOptions, values)
-    p = one_puzzle(puzzle, reading, options.index)
-    if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
-        click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N for "
-                   f"another)", err=True)
+    if fmt == "dimacs":
+        p, = puzzles
+        write_dimacs(options.formula(p), out, grid=p.grid,
+                     puzzle_text=format_grid(p.grid, "line", p.alphabet))
+        return
+    formula, cubes, lines = options.incremental(puzzles)
+    write_dimacs(formula, out, extra=lines, cubes=cubes)
 
-    def body(session: Session) -> None:
-        formula = options.formula(p)
-        write_dimacs(formula, session.out, puzzle_text=format_grid(p.grid, "line", p.alphabet),
-                     grid=p.grid)
 
-    Session(output, force, (puzzle,)).run(body)
+def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, force: bool,
+                 source: str) -> None:
+    """Every puzzle into a file of its own in ``folder`` (made when missing), named by its
+    input and line (a second of the same name numbered); every name is checked before
+    anything is written, so a run refused for an existing file writes none."""
+    from ..io.files import Output
+    names, paths = set(), []
+    for p in puzzles:
+        stem, n = p.file_stem(), 1
+        while (name := stem if n == 1 else f"{stem}-{n}") in names:
+            n += 1
+        names.add(name)
+        paths.append(os.path.join(folder, name + ENCODE_FORMATS[fmt]))
+    taken = [path for path in paths if os.path.lexists(path)]
+    if taken and not force:
+        more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
+        raise click.UsageError(f"{taken[0]} exists{more}; use --force to overwrite")
+    try:
+        os.makedirs(folder, exist_ok=True)
+        for p, path in zip(puzzles, paths):
+            out = Output(path, force=force, inputs=(source,))
+            try:
+                _write_cnf(out, [p], options, fmt)
+            except BaseException:
+                out.discard()
+                raise
+            out.commit()
+    except OSError as error:
+        fail(f"{folder}: cannot write: {error.strerror or error}")
+    except SatdokuError as error:
+        fail(str(error))
+    click.echo(f"{folder}: {len(paths)} file{'s' * (len(paths) != 1)} written", err=True)
 
 
 @click.command()
@@ -72,13 +153,34 @@ def decode(model, puzzle_text, reading, fmt, output, force, paint, **values):
 
     def body(session: Session) -> None:
         formula = model_formula(p.grid, options.encoding, options.amo, p.constraints)
-        solution = decode_file(model, p.grid, formula, p.constraints)
-        report = OutcomeReport(fmt, color=paint)
+        try:
+            result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
+                            encoding=formula.encoding)
+        except UnsatisfiableError as error:
+            if options.proof is None:
+                raise
+            result = _backed(error, p, options.proof, options, formula.encoding)
+        report = OutcomeReport(fmt, color=paint, proof=options.proof is not None)
         session.write(report.header())
-        outcome = Outcome(p, Result("solved", solution, encoding=formula.encoding))
-        session.result(report.format(outcome), (), EXIT_OK)
+        outcome = Outcome(p, result)
+        session.result(report.format(outcome), report.diagnostics(outcome),
+                       exit_code(result.status))
 
     Session(output, force, (model, puzzle_text)).run(body)
+
+
+def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | None):
+    """The result of an UNSAT answer whose proof ``proof_file`` was checked: unsolvable,
+    or error when a checker rejected it (:func:`satdoku.sat.proofs.backed`)."""
+    from ..errors import ModelError
+    from ..model.result import Result
+    from ..sat.proofs import backed
+    try:
+        proof = backed(error, p.grid, proof_file, encoding=options.encoding,
+                       amo=options.amo, constraints=p.constraints).proof
+    except ModelError as rejected:
+        return Result("error", encoding=encoding, message=rejected.message)
+    return Result("unsolvable", encoding=encoding, proof=proof)
 
 
 @click.command("solvers")
@@ -127,9 +229,15 @@ def list_solvers(fmt):
               default="failed-literals", show_default=True,
               help="SAT: also measure the share settled by unit propagation (and by "
                    "failed-literal probing), untimed.")
+@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=1, show_default=True,
+              metavar="N", help="Timed passes per group, each in its own order (seed + pass "
+                                "- 1); the spread of their totals is a column.")
+@click.option("--rows", metavar="FILE.csv|FILE.jsonl", shell_complete=complete_path,
+              help="Also write one row per puzzle, solver and pass (times, CPU, counters, "
+                   "level, versions, load); refuses to overwrite without --force.")
 @puzzle_options
 def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
-          output, force, plot, levels, reading):
+          output, force, plot, levels, repeats, rows, reading):
     """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
@@ -137,7 +245,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     far, the interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
-    from ..output.bench import format_rows, plot_bench
+    from ..output.bench import PuzzleRows, format_rows, plot_bench
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
@@ -157,9 +265,15 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         progress.total, progress.label = total, label
         progress.update(done)
 
-    settings = {"satdoku": __version__, "timeout": timeout, "seed": seed,
-                "jobs": jobs, "levels": levels}
-    rows: list = []
+    settings = {"timeout": timeout, "seed": seed, "jobs": jobs, "levels": levels}
+    session = Session(output, force, files)
+    try:
+        per_puzzle = PuzzleRows(rows, force=force, inputs=files, settings=settings) \
+            if rows else None
+    except SatdokuError as error:
+        session.out.discard()
+        raise click.UsageError(str(error)) from None
+    done: list = []
 
     def body(session: Session) -> None:
         session.progress = progress or session.progress
@@ -167,18 +281,30 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
             for row in run_bench(files, groups, first=first, limit=limit, timeout=timeout,
                                  seed=seed, box=reading.box, alphabet=reading.alphabet, jobs=jobs,
                                  levels=levels, progress=step if progress else None,
-                                 invalid=lambda p: session.note(printable(str(p.error)))):
-                rows.append(row)
+                                 invalid=lambda p: session.note(printable(str(p.error))),
+                                 repeats=repeats, per_puzzle=per_puzzle is not None):
+                done.append(row)
+                if per_puzzle is not None:
+                    per_puzzle.write(row)
         except BenchInterrupted as stop:
-            rows.append(stop.row)
-            session.write(format_rows(rows, fmt, settings))
+            done.append(stop.row)
+            session.write(format_rows(done, fmt, settings))
+            if per_puzzle is not None:  # the solves finished so far are kept, as -o keeps them
+                per_puzzle.write(stop.row)
+                per_puzzle.commit()
             raise KeyboardInterrupt from None
-        session.write(format_rows(rows, fmt, settings))
+        except BaseException:
+            if per_puzzle is not None:
+                per_puzzle.discard()
+            raise
+        session.write(format_rows(done, fmt, settings))
+        if per_puzzle is not None:
+            per_puzzle.commit()
         if plot:
-            plot_bench(rows, plot)
-        session.code = EXIT_WRONG if any(r.errors for r in rows) else EXIT_OK
+            plot_bench(done, plot)
+        session.code = EXIT_WRONG if any(r.errors for r in done) else EXIT_OK
 
-    Session(output, force, files).run(body)
+    session.run(body)
 
 
 COMMANDS = (encode, decode, list_solvers, bench)

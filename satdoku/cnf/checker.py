@@ -124,7 +124,8 @@ class _Propagator:
         if nvars <= self.nvars:
             return
         old, n = self.nvars, nvars
-        val, watches = [0] * (2 * n + 1), [[] for _ in range(2 * n + 1)]
+        val = [0] * (2 * n + 1)
+        watches: list[list[int]] = [[] for _ in range(2 * n + 1)]
         for v in range(1, old + 1):
             val[v], val[-v] = self.val[v], self.val[-v]
             watches[v], watches[-v] = self.watches[v], self.watches[-v]

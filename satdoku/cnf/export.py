@@ -35,9 +35,11 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
     if puzzle_text is not None:
         lines += [f"puzzle: {part}" for part in puzzle_text.splitlines() or [""]]
     if grid is not None:
-        lines.append(f"clues: {grid.nclues}")
+        left_out = isinstance(formula, Formula) and not formula.givens
+        lines.append(f"clues: {grid.nclues}" + (" given, not in this formula (give them as "
+                                                "assumptions)" if left_out else ""))
     lines += list(extra)
-    if reduced:
+    if isinstance(formula, ReducedFormula):
         lines += [
             f"encoding: reduced (only open (cell, digit) pairs get variables; givens"
             f"{' and singles' if formula.propagated else ''} folded away), at-most-one: "
@@ -79,8 +81,11 @@ def _auxiliary_sources(formula: Formula | ReducedFormula) -> str:
 
 def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
                  puzzle_text: str | None = None, grid: Grid | None = None,
-                 extra: Sequence[str] = (), version: str | None = None) -> None:
-    """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses.
+                 extra: Sequence[str] = (), version: str | None = None,
+                 cubes: Sequence[Sequence[int]] | None = None) -> None:
+    """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses
+    (with ``cubes``, ICNF: ``p inccnf``, the clauses, an ``a`` line of assumptions a cube:
+    :func:`satdoku.io.dimacs.write_clauses`).
 
     Args:
         formula: from :func:`satdoku.cnf.formula.encode` (full, clues as unit clauses, or reduced).
@@ -89,6 +94,8 @@ def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
         grid: the puzzle, for the number of clues.
         extra: more comment lines (without the ``c``), for example the symbols used.
         version: satdoku's version (default ``satdoku.__version__``).
+        cubes: the assumptions of each puzzle of ``formula``'s geometry (its clues:
+            :meth:`satdoku.cnf.varmap.FullMap.clue_literals`), for a formula without them.
     """
     header = dimacs_header(formula, puzzle_text=puzzle_text, grid=grid, extra=extra,
                            version=version)
@@ -107,6 +114,6 @@ def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
         if formula.nvars >= first:
             fp.write(f"c variables {first}..{formula.nvars} are auxiliary"
                      f"{_auxiliary_sources(formula)}\n")
-    write_clauses(fp, formula.nvars, formula.clauses)
+    write_clauses(fp, formula.nvars, formula.clauses, cubes)
 
 

@@ -36,7 +36,8 @@ class Formula:
 
     The variables ``1 .. N**3`` mean "cell holds digit" (:attr:`varmap`); those above are
     auxiliary. ``parts`` names a variant puzzle's rules with the clauses each owns:
-    (description, first clause, last clause), 1-based.
+    (description, first clause, last clause), 1-based. ``givens``: whether the puzzle's givens
+    are among the clauses as units (``clues='units'``), or left out for assumptions.
     """
 
     geometry: Geometry
@@ -45,6 +46,7 @@ class Formula:
     nvars: int
     clauses: list[Clause]
     parts: list[tuple[str, int, int]] = field(default_factory=list)
+    givens: bool = False
     contradiction = None  # only a reduction decides a puzzle before SAT
 
     @property
@@ -121,7 +123,8 @@ def _full(grid: Grid, encoding: str, amo: str, clues: str, budget: Budget) -> Fo
         budget.deadline.check()
     if clues == "units":
         clauses.extend([lit] for lit in full_map(grid.geometry).clue_literals(grid))
-    return Formula(grid.geometry, encoding, amo, max(n ** 3, pool.top), clauses)
+    return Formula(grid.geometry, encoding, amo, max(n ** 3, pool.top), clauses,
+                   givens=clues == "units")
 
 
 def encode_base(geometry: Geometry, encoding: str = DEFAULT_ENCODING,

@@ -174,8 +174,8 @@ def _clauses(n: int, cell_groups: list[range], house_lits: dict[int, list[int]],
     pairwise = amo_clauses("pairwise", pool)
     clauses: list[Clause] = [list(lits) for lits in cell_groups]
     for k, lits in enumerate(itertools.chain(cell_groups, house_lits.values())):
-        if k >= len(cell_groups):
-            clauses.append(lits)
+        if k >= len(cell_groups):  # a house's list (its own object: kept, not copied)
+            clauses.append(lits)  # type: ignore[arg-type]
         if len(lits) > 1:
             clauses.extend(pairwise(lits) if len(lits) <= pairwise_max else long_amo(lits))
         if not k & 0x3FF:

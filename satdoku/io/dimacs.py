@@ -34,7 +34,11 @@ _STATUS_WORDS = ("s", "SAT", "UNSAT", "UNSATISFIABLE", "SATISFIABLE", "INDET", "
 
 
 class UnsatisfiableError(ModelError):
-    """The external solver proved the formula unsatisfiable: the puzzle has no solution."""
+    """The external solver proved the formula unsatisfiable: the puzzle has no solution.
+    ``proof``: what backs the answer once a proof of it was checked
+    (:func:`satdoku.sat.proofs.backed`), else None."""
+
+    proof: dict | None = None
 
 
 def parse_model(text: str, nvars: int | None = None) -> list[int]:
@@ -135,9 +139,17 @@ def clause_text(clauses: Sequence[Sequence[int]]) -> str:
     return "".join(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
 
 
-def write_clauses(fp: TextSink, nvars: int, clauses: Sequence[Sequence[int]]) -> None:
-    """The ``p cnf`` line and the clauses, each ending in 0, written in large blocks."""
-    fp.write(f"p cnf {nvars} {len(clauses)}\n")
+def write_clauses(fp: TextSink, nvars: int, clauses: Sequence[Sequence[int]],
+                  cubes: Sequence[Sequence[int]] | None = None) -> None:
+    """The ``p cnf`` line and the clauses, each ending in 0, written in large blocks; with
+    ``cubes``, incremental CNF (ICNF, as incremental SAT solvers and the competition's
+    incremental track read it): ``p inccnf``, the clauses, then an ``a ... 0`` line of
+    assumptions per cube, each solved under the clauses in turn."""
+    fp.write("p inccnf\n" if cubes is not None else f"p cnf {nvars} {len(clauses)}\n")
     chunk = 65536
     for start in range(0, len(clauses), chunk):
         fp.write(clause_text(clauses[start:start + chunk]))
+    cubes = cubes or ()
+    for start in range(0, len(cubes), chunk):
+        fp.write("".join(" ".join(["a", *map(str, cube), "0"]) + "\n"
+                         for cube in cubes[start:start + chunk]))

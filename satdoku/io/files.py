@@ -9,7 +9,10 @@
   target under a temporary name and renamed into place by :meth:`Output.commit`, so a reader
   never sees half a file and an interrupted run leaves the old file as it was unless the
   results finished so far are committed. An existing file needs ``force``; an input of the same
-  run (stdin included, by device and inode) is refused even with ``force``.
+  run (stdin included, by device and inode) is refused even with ``force``. An ``exclusive``
+  output (a proof, one file of many in a folder) is never put over a file, not even one that
+  appeared while it was written: it is linked into place, and :class:`Exists` says when the
+  name was taken.
 
 Temporary files are named ``.NAME.satdoku-PID.tmp``; one left behind by a process that was
 killed (SIGKILL) is removed by the next run that writes NAME, once that process is gone.
@@ -27,7 +30,11 @@ from typing import IO, Iterable
 
 from ..errors import SatdokuError
 
-__all__ = ["Output", "publish", "is_input"]
+__all__ = ["Output", "Exists", "publish", "is_input"]
+
+
+class Exists(SatdokuError):
+    """An exclusive output's name is taken (:class:`Output`)."""
 
 
 def _umask() -> int:
@@ -36,15 +43,29 @@ def _umask() -> int:
     return mask
 
 
-def publish(tmp: str, path: str) -> None:
+def publish(tmp: str, path: str, exclusive: bool = False) -> None:
     """Rename the finished temporary file ``tmp`` to ``path``, with the permissions a plain
-    ``open(path, 'w')`` would have given it; an existing file's mode is kept."""
+    ``open(path, 'w')`` would have given it; an existing file's mode is kept. ``exclusive``:
+    never over an existing file (:class:`Exists`; ``tmp`` stays for the caller to discard)."""
     try:
         mode = os.stat(path).st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o666 & ~_umask()
+    else:
+        if exclusive:
+            raise Exists(f"{path} exists; it is not overwritten")
     os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    if not exclusive:
+        os.replace(tmp, path)
+        return
+    try:
+        os.link(tmp, path)  # atomic, and fails where a file appeared since the check
+    except FileExistsError:
+        raise Exists(f"{path} exists; it is not overwritten") from None
+    except OSError:  # a file system without hard links: the check above has to do
+        os.replace(tmp, path)
+        return
+    os.unlink(tmp)
 
 
 def _identity(path: str | None) -> tuple[int, int] | None:
@@ -99,7 +120,8 @@ class Output:
     """The destination of one command's results (see the module docstring).
 
     Raises :class:`SatdokuError` (one line naming the path and the reason) when it cannot be
-    written: a folder, a missing folder, an existing file without ``force``, an input file.
+    written: a folder, a missing folder, an existing file without ``force`` (:class:`Exists`
+    when ``exclusive``), an input file.
 
     >>> out = Output(None)
     >>> out.stream is sys.stdout, out.path
@@ -107,8 +129,9 @@ class Output:
     """
 
     def __init__(self, path: str | None, *, force: bool = False, inputs: Iterable[str] = (),
-                 binary: bool = False) -> None:
+                 binary: bool = False, exclusive: bool = False) -> None:
         self.path = None if path in (None, "-") else path
+        self.exclusive = exclusive
         self.tmp: str | None = None
         self.target: str | None = None
         self._owned = False
@@ -133,6 +156,8 @@ class Output:
         if path.endswith(("/", os.sep)):  # realpath would drop the slash: a file 'newdir'
             raise SatdokuError(f"{path}: no such folder (a path that ends in '/' names a "
                                f"folder; the output is a file)")
+        if info is not None and exclusive:
+            raise Exists(f"{path} exists; it is not overwritten")
         if info is not None and not stat.S_ISREG(info.st_mode):
             try:  # a device, FIFO or terminal: write into it, as '>' would
                 self.stream = open(path, mode, encoding=encoding, newline=newline)
@@ -187,8 +212,11 @@ class Output:
             self.stream.close()
             self._owned = False
             if self.tmp is not None and self.target is not None:
-                publish(self.tmp, self.target)
+                publish(self.tmp, self.target, self.exclusive)
                 self.tmp = None
+        except Exists:
+            self.discard()
+            raise
         except OSError as error:
             self.discard()
             raise SatdokuError(f"{self.path}: cannot write: {_reason(error)}") from None

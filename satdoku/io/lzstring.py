@@ -146,7 +146,7 @@ def _decompress(text: str, bits_per_char: int, values: Callable[[str], int | Non
                 if index >= length:
                     raise LZStringError(f"not {what} data: it ends in the middle of a token "
                                         f"(after {length} characters)")
-                current, mask = values(text[index]), 1 << (bits_per_char - 1)
+                current, mask = codes[index], 1 << (bits_per_char - 1)
                 index += 1
             if current & mask:
                 number |= 1 << bit
@@ -155,10 +155,13 @@ def _decompress(text: str, bits_per_char: int, values: Callable[[str], int | Non
 
     if not text:
         raise LZStringError(f"not {what} data: it is empty")
+    codes: list[int] = []  # each character's value
     for position, ch in enumerate(text, 1):
-        if values(ch) is None:
+        value = values(ch)
+        if value is None:
             raise LZStringError(f"not {what} data: character {ch!r} at position {position} "
                                 "is not in its alphabet")
+        codes.append(value)
     dictionary: list[str] = ["", "", ""]
     width, enlarge_in = 3, 4
     first = read(2)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from ..errors import PuzzleError
+from ..errors import PuzzleError, Where
 from ..model.alphabet import alphabet_for
 from ..model.geometry import default_box, geometry
 from ..model.grid import Grid, check_givens
@@ -57,13 +57,14 @@ def parse_sukaku(text: str, source: str = "<arg>", line: int | None = None,
     >>> p.grid.cells[:2], p.constraints
     ((1, 2), (Candidates(cells=(14,), digits=(3, 4)),))
     """
-    where = {"source": source, "line": line}
+    where: Where = {"source": source, "line": line}
     body = _cells_text(text)
     n = SUKAKU_SIZES.get(len(body))
-    if n is None or not _SYMBOLS.fullmatch(body):
+    box = default_box(n) if n is not None else None  # (every size listed has boxes)
+    if n is None or box is None or not _SYMBOLS.fullmatch(body):
         raise PuzzleError(f"not a sukaku line: {len(body)} symbols, not N**3 digits and dots "
                           f"(729 for 9x9)", **where)
-    geo = geometry(*default_box(n))
+    geo = geometry(*box)
     givens = [0] * geo.ncells
     groups: dict[tuple[int, ...], list[int]] = {}
     for cell in range(geo.ncells):

@@ -86,7 +86,7 @@ def _regions(regions: Any, size: int) -> Geometry:
     shape_error = f"'regions' must be {size} lists of {size} cell names"
     if not isinstance(regions, list) or len(regions) != size:
         raise _fail(shape_error)
-    probe = _Probe(size)
+    probe = geometry(1, size)  # before the regions: only its size and cell names are read
     cells = []
     for region in regions:
         if not isinstance(region, list) or len(region) != size:
@@ -106,17 +106,6 @@ def _regions(regions: Any, size: int) -> Geometry:
         return jigsaw(cells)
     except ValueError as exc:
         raise _fail(f"'regions': {exc}") from None
-
-
-class _Probe:
-    """Just enough of a geometry to read cell names before the real one exists."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-
-    def cell_name(self, cell: int) -> str:
-        r, c = divmod(cell, self.size)
-        return f"r{r + 1}c{c + 1}"
 
 
 def _givens(value: Any, geo: Geometry) -> Grid:
@@ -235,11 +224,11 @@ def variant_document(puzzle: Puzzle) -> dict:
         if getattr(puzzle, field) is not None:
             doc[key] = getattr(puzzle, field)
     doc["size"] = geo.size
-    if geo.is_boxed:
+    if geo.regions is None:  # boxed
         doc["box"] = geo.shape
     else:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
-    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.grid.givens()}
+    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.valid_grid.givens()}
     doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
     return doc
 

@@ -10,7 +10,7 @@ import functools
 import itertools
 import operator
 from dataclasses import dataclass
-from typing import ClassVar, Iterator, Protocol, Sequence
+from typing import Any, ClassVar, Iterator, Protocol, Sequence
 
 from ..errors import PuzzleError
 from .geometry import Geometry
@@ -201,8 +201,10 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
 
 class Rule(Protocol):
     """A variant rule as the model meets it (the rules themselves are :mod:`satdoku.rules`,
-    a layer above): a type name, a description, and a check of a finished grid that lists
-    what the grid breaks."""
+    a layer above): a type name, a description, a check of a finished grid that lists
+    what the grid breaks, the pruning of candidates the native solver asks of it
+    (``prune(cand)``: :class:`satdoku.native.propagate.Constraint`), and its object in the
+    satdoku variant format (``to_json``)."""
 
     type: ClassVar[str]
 
@@ -211,6 +213,10 @@ class Rule(Protocol):
     def check(self, grid: Grid) -> list[str]: ...
 
     def bind(self, rules: "Sequence[Rule]") -> "Rule": ...
+
+    def prune(self, cand: list[int]) -> list[int] | None: ...
+
+    def to_json(self, geometry: Geometry) -> dict[str, Any]: ...
 
 
 def solution_problems(solution: Grid, puzzle: Grid,

@@ -9,6 +9,7 @@ rule such as ``no-kropki`` learns the dots of its own puzzle: ``Rule.bind``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..errors import PuzzleError
@@ -35,6 +36,11 @@ class Puzzle:
     >>> p = Puzzle(Grid(g, (1,) + (0,) * 15), name="tiny")
     >>> p.geometry.size, p.ok, p.check(Grid(g, tuple(map(int, "2143341212344321"))))
     (4, True, ['r1c1: given 1 changed to 2'])
+    >>> p.valid_grid is p.grid, Puzzle(None, error=PuzzleError("no digits")).ok
+    (True, False)
+    >>> Puzzle(None, error=PuzzleError("no digits")).valid_grid
+    Traceback (most recent call last):
+    ValueError: a puzzle that could not be read has no grid
     """
 
     grid: Grid | None
@@ -61,10 +67,16 @@ class Puzzle:
         return self.error is None
 
     @property
-    def geometry(self) -> Geometry:
+    def valid_grid(self) -> Grid:
+        """The grid of a puzzle that was read (ValueError for one that could not be: ask
+        :attr:`ok` first), for code that is only handed puzzles that were read."""
         if self.grid is None:
             raise ValueError("a puzzle that could not be read has no grid")
-        return self.grid.geometry
+        return self.grid
+
+    @property
+    def geometry(self) -> Geometry:
+        return self.valid_grid.geometry
 
     def __repr__(self) -> str:
         """Where it was read, its size, givens and rules; then the grid as rows."""
@@ -84,12 +96,28 @@ class Puzzle:
             return None
         return svg_of(self.grid, None, self.constraints, self.alphabet)
 
+    def file_stem(self, index: int | None = None) -> str:
+        """The name (without extension) of a file made for this puzzle in a folder (a
+        picture, a proof): the input's name and line, ``puzzles-12``, ``arg-2`` (the second
+        puzzle given inline: ``index``, by default :attr:`index`), ``stdin-3``. Two puzzles
+        of one run may share a name (two inputs named alike): the writer numbers the second.
+
+        >>> Puzzle(None, "data/top95.txt", line=12).file_stem(), Puzzle(None, "<arg>").file_stem(2)
+        ('top95-12', 'arg-2')
+        """
+        index = self.index if index is None else index
+        if not self.source:
+            return f"puzzle-{index}"
+        if self.source == "<arg>":
+            return f"arg-{index}"
+        stem = re.sub(r"\.[A-Za-z0-9]{1,5}$", "", self.source.rsplit("/", 1)[-1])
+        stem = re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
+        return f"{stem}-{self.line or index}"
+
     def check(self, solution: Grid) -> list[str]:
         """Everything wrong with ``solution``: the Sudoku rules and givens, then each rule's
         own check (:func:`satdoku.model.grid.solution_problems`)."""
-        if self.grid is None:
-            raise ValueError("a puzzle that could not be read has no grid")
-        return solution_problems(solution, self.grid, self.constraints)
+        return solution_problems(solution, self.valid_grid, self.constraints)
 
     def is_solution(self, solution: Grid) -> bool:
         return not self.check(solution)

@@ -32,14 +32,15 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeGuard
 
 from ..deadline import Deadline, TimeUp
 from ..errors import InternalError, SolverError, TooBigError
 from .geometry import Geometry
 from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
 
-__all__ = ["Result", "Solver", "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
+__all__ = ["Result", "Solver", "SteeringSolver", "SettlingSolver", "can_steer", "can_settle",
+           "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",
            "result_of", "verify", "exit_code", "EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_WRONG", "EXIT_INTERRUPTED"]
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_WRONG, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
@@ -78,7 +79,9 @@ class Result:
     ``limit`` is the count asked for (1: find one solution). ``stats`` holds the stage times
     (``encode_ms``, ``load_ms``, ``solve_ms``; ``parse_ms`` and ``verify_ms`` are added by the
     caller) and solver figures: SAT gives variables, clauses, conflicts, decisions,
-    propagations; native gives nodes, guesses, backtracks, no_guess.
+    propagations; native gives nodes, guesses, backtracks, no_guess. ``proof`` says what
+    backs an ``unsolvable`` or ``unique`` answer when one was asked for (``--proof``: the
+    files, the checkers that accepted it; :meth:`satdoku.sat.proofs.Certificate.record`).
     """
 
     status: str
@@ -91,6 +94,7 @@ class Result:
     stats: dict[str, Any] = field(default_factory=dict)
     message: str | None = None
     limit: int = 1
+    proof: dict[str, Any] | None = None
 
     @property
     def ok(self) -> bool:
@@ -292,3 +296,27 @@ class Solver(Protocol):
     def __enter__(self) -> "Solver": ...
 
     def __exit__(self, *exc: object) -> None: ...
+
+
+class SteeringSolver(Solver, Protocol):
+    """A solver whose :class:`Capabilities` say ``steer``: setting :attr:`steer` lets counts
+    in a batch steer each new solve away from the solutions found."""
+
+    steer: bool
+
+
+class SettlingSolver(Solver, Protocol):
+    """A solver whose :class:`Capabilities` say ``settle``: :meth:`settle` answers the grids
+    (classic, givens checked) that propagation settles, None for the others."""
+
+    def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]: ...
+
+
+def can_steer(solver: Solver) -> TypeGuard[SteeringSolver]:
+    """Whether ``solver`` can steer counts (its capabilities say so: nobody probes)."""
+    return solver.capabilities.steer
+
+
+def can_settle(solver: Solver) -> TypeGuard[SettlingSolver]:
+    """Whether ``solver`` can settle a batch (its capabilities say so: nobody probes)."""
+    return solver.capabilities.settle

@@ -5,5 +5,6 @@
 - ``board``: the candidate board the passes work on.
 - ``reduce``: the singles that fold a big grid's givens away before the reduced encoding.
 - ``search``: the native solver that cross-checks SAT (``--solver native``, ``--check``).
-- ``techniques``: the human techniques ``explain`` and ``rate`` count.
+- ``ladder``, ``named``, ``uniqueness``, ``chains``: Sudoku Explainer's ladder of named
+  techniques, which rates classic puzzles (``rate``, ``explain``) and gives their steps.
 """

@@ -56,7 +56,7 @@ class NativeSolver(Closing):
     """
 
     name = "native"
-    encoding = None
+    encoding: str | None = None  # the Solver protocol: no CNF encoding
 
     def __init__(self, *, locked_candidates: bool = True, subsets: int | None = None,
                  weights: bool = True) -> None:

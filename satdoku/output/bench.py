@@ -1,6 +1,7 @@
 """Benchmark rows as people and programs read them: a table, CSV or JSON Lines, and a plot.
 
-:func:`format_rows` writes the rows of :func:`satdoku.run.bench.run_bench`; :func:`plot_bench`
+:func:`format_rows` writes the rows of :func:`satdoku.run.bench.run_bench` and
+:class:`PuzzleRows` one row per timed solve; :func:`plot_bench`
 draws a cactus plot and puzzles per second per file (matplotlib, the optional extra
 ``satdoku[plot]``).
 """
@@ -9,16 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import tempfile
 from typing import Any, Iterable, Sequence
 
 from ..errors import OptionError, SatdokuError
-from ..io.files import publish
-from ..run.bench import COLUMNS, BenchRow
+from ..io.files import Output, publish
+from ..run.records import COLUMNS, PUZZLE_COLUMNS, BenchRow, provenance
 from .report import csv_row
 
-__all__ = ["format_rows", "format_table", "check_matplotlib", "plot_bench", "PLOT_HINT"]
+__all__ = ["format_rows", "PuzzleRows", "ROWS_FORMATS", "format_table", "check_matplotlib",
+           "plot_bench", "PLOT_HINT"]
 
 PLOT_HINT = "install satdoku[plot] for --plot"
 
@@ -59,9 +60,10 @@ def format_table(rows: Iterable[BenchRow]) -> str:
     """
     rows = list(rows)
     columns = list(_TABLE)
-    for key in ("refused", "errors", "partial"):
+    for key, head in (("refused", "refused"), ("errors", "errors"), ("spread_pct", "spread %"),
+                      ("partial", "partial")):
         if any(getattr(r, key) for r in rows):
-            columns.append((key, key))
+            columns.append((key, head))
     cells = [[h for _, h in columns]]
     for row in rows:
         rec = row.record()
@@ -83,21 +85,66 @@ def format_table(rows: Iterable[BenchRow]) -> str:
     return "\n".join([line(cells[0]), rule] + [line(c) for c in cells[1:]]) + "\n"
 
 
+def _meta(settings: dict[str, Any] | None) -> dict[str, Any]:
+    """What every row ends with: the run's provenance, then its settings."""
+    return {**provenance(), **(settings or {})}
+
+
 def format_rows(rows: Iterable[BenchRow], fmt: str = "table",
                 settings: dict[str, Any] | None = None) -> str:
-    """Rows as a ``table``, ``csv`` (a header of :data:`COLUMNS`, plain values) or ``json``
-    (JSON Lines: one object a row, each with the run's settings and the machine)."""
+    """Rows as a ``table``, ``csv`` (a header of :data:`COLUMNS`, then the run's provenance
+    and ``settings``; plain values) or ``json`` (JSON Lines: one object a row, with the same
+    fields)."""
     rows = list(rows)
     if fmt == "table":
         return format_table(rows)
+    meta = _meta(settings)
     if fmt == "csv":
-        return csv_row(COLUMNS) + "".join(csv_row(r.record()[k] for k in COLUMNS)
-                                          for r in rows)
+        return csv_row(COLUMNS + tuple(meta)) + "".join(
+            csv_row([*(r.record()[k] for k in COLUMNS), *meta.values()]) for r in rows)
     if fmt != "json":
         raise OptionError(f"unknown format {fmt!r}; choose table, csv or json")
-    meta = {"python": platform.python_version(), "machine": platform.machine(),
-            "cpus": os.cpu_count(), **(settings or {})}
     return "".join(json.dumps({**r.record(), **meta}) + "\n" for r in rows)
+
+
+#: The formats of ``bench --rows FILE``, by FILE's extension.
+ROWS_FORMATS = {".csv": "csv", ".jsonl": "json", ".ndjson": "json", ".json": "json"}
+
+
+class PuzzleRows:
+    """``bench --rows FILE``: one row per timed solve (:data:`PUZZLE_COLUMNS`, then the
+    run's provenance and ``settings``), CSV or JSON Lines by FILE's extension
+    (:data:`ROWS_FORMATS`). Each group's rows are written as it ends (and let go of), and
+    the file is put in place by :meth:`commit` (an existing FILE needs ``force``, as ``-o``
+    does: :class:`~satdoku.io.files.Output`). Raises SatdokuError for another extension."""
+
+    def __init__(self, path: str, *, force: bool = False, inputs: Iterable[str] = (),
+                 settings: dict[str, Any] | None = None) -> None:
+        extension = os.path.splitext(path)[1].lower()
+        if extension not in ROWS_FORMATS:
+            raise SatdokuError(f"{path}: per-puzzle rows are written as "
+                               f"{', '.join(ROWS_FORMATS)}; name the file so")
+        self.fmt = ROWS_FORMATS[extension]
+        self.meta = _meta({k: v for k, v in (settings or {}).items()
+                           if k not in PUZZLE_COLUMNS})
+        self.out = Output(path, force=force, inputs=inputs)
+        self.columns = PUZZLE_COLUMNS + tuple(self.meta)
+        if self.fmt == "csv":
+            self.out.write(csv_row(self.columns))
+
+    def write(self, row: BenchRow) -> None:
+        """The rows of ``row``'s timed solves (then dropped from it)."""
+        for rec in row.puzzle_rows:
+            rec = {**rec, **self.meta}
+            self.out.write(json.dumps(rec) + "\n" if self.fmt == "json" else
+                           csv_row(rec.get(k) for k in self.columns))
+        row.puzzle_rows = []
+
+    def commit(self) -> None:
+        self.out.commit()
+
+    def discard(self) -> None:
+        self.out.discard()
 
 
 def check_matplotlib() -> None:

@@ -47,7 +47,7 @@ DOCUMENT_FORMATS = ("svg", "html")
 _GIVEN, _SOLVED, _MARKED, _RESET = "\x1b[1m", "\x1b[34m", "\x1b[30;43m", "\x1b[0m"
 
 #: Stats of ``--stats``, in order (each solver fills the ones that apply to it).
-STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "verify_ms",
+STAT_KEYS = ("parse_ms", "encode_ms", "load_ms", "solve_ms", "cpu_ms", "verify_ms",
              "variables", "clauses", "conflicts", "decisions", "propagations",
              "nodes", "guesses", "backtracks", "no_guess")
 
@@ -225,7 +225,8 @@ class Report:
             return json.dumps(self.record(item)) + "\n"
         if self.fmt == "csv":
             rec = self.record(item)
-            flat = {**rec, **rec.get("stats", {})}
+            flat = {**rec, **rec.get("stats", {}),
+                    **{f"proof_{k}": v for k, v in (rec.get("proof") or {}).items()}}
             return csv_row(flat.get(k) for k in self.columns())
         if self.fmt == "line":
             return printable(self.line(item)) + "\n"
@@ -247,18 +248,11 @@ class Report:
 
     @staticmethod
     def picture_name(puzzle: Puzzle | None, index: int) -> str:
-        """The file name (without ``.svg`` or ``.html``) of a puzzle's document in a folder:
-        the input's name and line, ``puzzles-12``, ``arg-2`` (the second puzzle given
-        inline), or ``puzzle-3``. Two puzzles of one run may still share a name (two files
-        named alike): the session numbers the second (``puzzles-12-2``)."""
-        import re as _re
-        if puzzle is None or not puzzle.source:
-            return f"puzzle-{index}"
-        if puzzle.source == "<arg>":
-            return f"arg-{index}"
-        stem = _re.sub(r"\.[A-Za-z0-9]{1,5}$", "", puzzle.source.rsplit("/", 1)[-1])
-        stem = _re.sub(r"[^A-Za-z0-9_-]+", "", stem) or "puzzle"
-        return f"{stem}-{puzzle.line or index}"
+        """The file name (without ``.svg`` or ``.html``) of a puzzle's picture or page in
+        an output folder (:meth:`~satdoku.model.puzzle.Puzzle.file_stem`; ``index``: its place
+        in the run, or ``puzzle-3`` for no puzzle); the session numbers a second one of the
+        same name (``puzzles-12-2``)."""
+        return f"puzzle-{index}" if puzzle is None else puzzle.file_stem(index)
 
     def record(self, item: Any) -> dict[str, Any]:
         raise NotImplementedError
@@ -283,6 +277,18 @@ class OutcomeReport(Report):
 
     fields = ("source", "line", "name", "puzzle", "status", "count", "at_limit", "solution",
               "second", "differing", "solver", "encoding", "time_ms", "message")
+    #: The CSV columns of ``--proof`` (the ``proof`` record's fields).
+    PROOF_FIELDS = ("proof_claim", "proof_ok", "proof_cnf", "proof_drat", "proof_lrat",
+                    "proof_checked_by")
+
+    def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False,
+                 proof: bool = False) -> None:
+        super().__init__(fmt, stats=stats, color=color)
+        self.proof = proof
+
+    def columns(self) -> tuple[str, ...]:
+        return self.fields + (self.PROOF_FIELDS if self.proof else ()) + \
+            (STAT_KEYS if self.stats else ())
 
     def record(self, outcome) -> dict[str, Any]:
         p, r = outcome.puzzle, outcome.result
@@ -299,6 +305,8 @@ class OutcomeReport(Report):
                    time_ms=round(r.time_ms, 3), message=r.message)
         if outcome.disagreements:
             rec["disagreements"] = outcome.disagreements
+        if r.proof is not None:
+            rec["proof"] = r.proof
         if self.stats:
             rec["stats"] = _stats(r)
         return rec
@@ -335,6 +343,8 @@ class OutcomeReport(Report):
                        f"({cell_list(r.solution.geometry, cells)}):")
             out.append(format_grid(r.second, "pretty", p.alphabet, paint))
         out += constraint_lines(p)
+        if r.proof is not None and r.proof["ok"]:  # a rejected one is the message
+            out.append(f"{printable(r.proof['summary'])}")
         if self.stats:
             stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
             out.append(f"stats: time_ms={round(r.time_ms, 3)} {stats}")
@@ -363,6 +373,8 @@ class OutcomeReport(Report):
         elif r.status in ("unsolvable", "timeout"):
             lines.append(f"{place(p)}: {r.status}")
         lines.extend(f"{place(p)}: disagreement: {d}" for d in outcome.disagreements)
+        if r.proof is not None and r.proof["ok"] and self.fmt == "line":
+            lines.append(f"{place(p)}: {printable(r.proof['summary'])}")
         if self.stats and self.fmt == "line" and r.status != "invalid":
             stats = " ".join(f"{k}={v}" for k, v in _stats(r).items())
             lines.append(f"{place(p)}: stats: {stats}")

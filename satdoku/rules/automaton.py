@@ -267,7 +267,7 @@ def layer_graph(nfa: NFA, k: int, n: int) -> Layers:
     for _ in range(k):
         forward.append(frozenset(q2 for q in forward[-1] for m, q2 in nfa.moves[q]
                                  if m & digits))
-    live = [frozenset()] * (k + 1)
+    live: list[frozenset[int]] = [frozenset()] * (k + 1)
     live[k] = forward[k] & nfa.accept
     for i in range(k, 0, -1):
         live[i - 1] = frozenset(q for q in forward[i - 1]

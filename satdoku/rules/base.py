@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Callable, ClassVar, Sequence
+from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
-from ..model.grid import Grid
+from ..model.grid import Grid, Rule
 from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
 from .context import Clause, EncodeContext, at_most_one, contradiction
 from .fields import Cells, Field, Fields, parse_cell
@@ -198,7 +198,11 @@ class Constraint:
     fields: ClassVar[tuple[Field, ...]] = ()
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
-    # Subclasses give ``cells: tuple[int, ...]`` as a field or a property.
+    # Subclasses give ``cells`` as a field or a property; declared for the type checker only
+    # (a property here at run time would be taken for the default of their fields).
+    if TYPE_CHECKING:
+        @property
+        def cells(self) -> tuple[int, ...]: ...
 
     def __init_subclass__(cls, register: bool = True, **kwargs) -> None:
         super().__init_subclass__(**kwargs)
@@ -246,7 +250,7 @@ class Constraint:
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
         """What the fields cannot check one by one (a ValueError naming the fields)."""
 
-    def bind(self, constraints: Sequence["Constraint"]) -> "Constraint":
+    def bind(self, constraints: Sequence[Rule]) -> "Constraint":
         """This constraint, told about the puzzle's other constraints.
 
         Only negative constraints (``no-kropki``, ``no-xv``) use them: they return a copy that
@@ -296,7 +300,7 @@ class Constraint:
 class CellsRule(Constraint):
     """A rule whose one JSON field is ``cells``, its attribute ``cells`` too."""
 
-    fields = (Cells(doc="the cells"),)
+    fields: ClassVar[tuple[Field, ...]] = (Cells(doc="the cells"),)
 
 
 class GlobalRule(Constraint):

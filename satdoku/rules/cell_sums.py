@@ -73,9 +73,9 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
             offset += total
             continue
         if len(groups) == 1 and w == 1 and not isinstance(target, int):
-            goal = tuple((v, lit) for v, lit in target if v in reached)
+            exact = tuple((v, lit) for v, lit in target if v in reached)
             clauses += [[-lit] for v, lit in target if v not in reached]
-            return clauses + encode_sum(ctx, members, goal, distinct=True, method=method,
+            return clauses + encode_sum(ctx, members, exact, distinct=True, method=method,
                                         outside=rest)
         term, one = one_hot(ctx, sorted(t // w for t in support))
         clauses += one + encode_sum(ctx, members, term, distinct=True, method=method,

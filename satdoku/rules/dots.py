@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..model.geometry import Geometry
+from ..model.grid import Rule
 from .base import Constraint, GlobalRule, orthogonal_pairs
 from .exchange import FPuzzles
 from .fields import Int, Ints, Pair
@@ -173,7 +174,7 @@ class _Negative(GlobalRule, PairRule):
 
     geometry: Geometry
     marked: frozenset | None
-    clue_types: tuple[type, ...] = ()
+    clue_types: ClassVar[tuple[type[_Dot], ...]] = ()
 
     @functools.cached_property
     def pairs(self):
@@ -183,10 +184,11 @@ class _Negative(GlobalRule, PairRule):
         return tuple(p for p in orthogonal_pairs(self.geometry)
                      if frozenset(p) not in self.marked)
 
-    def bind(self, constraints: Sequence[Constraint]) -> "_Negative":
+    def bind(self, constraints: Sequence[Rule]) -> "_Negative":
         marked = frozenset(frozenset(c.pair) for c in constraints
                            if isinstance(c, self.clue_types))
-        return dataclasses.replace(self, marked=marked)
+        # (a field of each subclass, a dataclass: _Negative is none, so mypy cannot see it)
+        return dataclasses.replace(self, marked=marked)  # type: ignore[call-arg]
 
 
 def _values(values: Sequence[int]) -> str:

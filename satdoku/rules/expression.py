@@ -56,8 +56,8 @@ def _tokens(text: str) -> list[tuple[str, int]]:
         if not m:
             column = pos + len(text[pos:]) - len(text[pos:].lstrip()) + 1
             raise ValueError(f"unexpected {text[column - 1]!r} at column {column}")
-        word = next(g for g in m.groups() if g is not None)
-        out.append((word, m.start(m.lastindex) + 1))
+        group = next(i for i, g in enumerate(m.groups(), 1) if g is not None)  # the one
+        out.append((m.group(group), m.start(group) + 1))
         pos = m.end()
     return out
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Literal, Sequence
 
 from ..model.geometry import Geometry
 
@@ -309,14 +309,14 @@ class Int(Field):
     kind = "integer"
 
     def __init__(self, name: str, attr: str | None = None, *, low: int | None = None,
-                 high: int | str | None = None, nullable: bool = False, always: bool = False,
-                 choices: Sequence[int] = (), **options: Any) -> None:
+                 high: int | Literal["size"] | None = None, nullable: bool = False,
+                 always: bool = False, choices: Sequence[int] = (), **options: Any) -> None:
         super().__init__(name, attr, **options)
         self.low, self.high, self.nullable, self.always = low, high, nullable, always
         self.choices = tuple(choices)
 
     def read(self, f: Fields) -> int | None:
-        high = f.geometry.size if self.high == "size" else self.high
+        high = f.geometry.size if isinstance(self.high, str) else self.high
         return f.int(self.name, self.default, low=self.low, high=high,
                      required=self.required, nullable=self.nullable)
 
@@ -352,7 +352,7 @@ class Ints(Field):
     kind = "integers"
 
     def __init__(self, name: str, attr: str | None = None, *, low: int = 1,
-                 high: int | str | None = "size", min_items: int = 1,
+                 high: int | Literal["size"] | None = "size", min_items: int = 1,
                  max_items: int | None = None, unique: bool = False, what: str = "integers",
                  **options: Any) -> None:
         super().__init__(name, attr, **options)
@@ -365,7 +365,7 @@ class Ints(Field):
                 raise ValueError(f"'{self.name}' is missing")
             return self.default
         value = f.data[self.name]
-        high = f.geometry.size if self.high == "size" else self.high
+        high = f.geometry.size if isinstance(self.high, str) else self.high
         count = (f"{self.min_items} to {self.max_items}" if self.max_items is not None
                  else f"{self.min_items} or more")
         span = f"{self.low}..{high}" if high is not None else f"from {self.low}"

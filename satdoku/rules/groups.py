@@ -7,7 +7,7 @@ A group of N cells is another house: every digit once. A smaller group only forb
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
@@ -95,6 +95,10 @@ def repeats(geometry: Geometry, cells: Sequence[int], grid: Grid) -> list[str]:
 
 class _AllDifferent(Constraint):
     """Base of the groups: each of ``groups`` (tuples of cells) holds different digits."""
+
+    if TYPE_CHECKING:  # a field or a property of each subclass (see Constraint.cells)
+        @property
+        def groups(self) -> tuple[tuple[int, ...], ...]: ...
 
     @property
     def cells(self) -> tuple[int, ...]:

@@ -134,8 +134,8 @@ def implied_constraints(geometry: Geometry, constraints: Sequence[Constraint], *
     found = pieces(constraints)
     seen = {_key(coeff, total) for _, coeff, total in found}
     by_cell: dict[int, list[int]] = {}
-    for k, (_, coeff, _) in enumerate(found):
-        for c in coeff:
+    for k, (_, piece, _) in enumerate(found):
+        for c in piece:
             by_cell.setdefault(c, []).append(k)
     out: list[ImpliedSum] = []
     for name, cells, count in regions(geometry):
@@ -178,8 +178,8 @@ def houses(geometry: Geometry, constraints: Sequence[Constraint]
     """``(name, cells, source)`` of every group of N cells holding each digit once: the
     grid's rows, columns and boxes (source None), and the puzzle's diagonals, extra regions
     and disjoint groups (source: the rule's index)."""
-    out = [(geometry.house_name(h), frozenset(cells), None)
-           for h, cells in enumerate(geometry.houses)]
+    out: list[tuple[str, frozenset[int], int | None]] = [
+        (geometry.house_name(h), frozenset(cells), None) for h, cells in enumerate(geometry.houses)]
     for i, c in enumerate(constraints):
         if isinstance(c, (Diagonal, ExtraRegion, DisjointGroups)):
             out += [(f"rule {i + 1}", frozenset(g), i) for g in c.groups
@@ -257,7 +257,8 @@ def combined_sums(geometry: Geometry, found: list[tuple[int, Coefficients, int]]
     peers = geometry.peers
     seen = set() if seen is None else seen
 
-    def record(cells: frozenset, total: int, sources: frozenset):
+    def record(cells: frozenset, total: int, sources: frozenset
+               ) -> tuple[frozenset, int, frozenset, int]:
         ordered = sorted(cells)
         low, high = sum_bounds(geometry, ordered, [1] * len(ordered))
         groups = distinct_groups(geometry, ordered, [1] * len(ordered))
@@ -269,7 +270,7 @@ def combined_sums(geometry: Geometry, found: list[tuple[int, Coefficients, int]]
         return len(small) >= RELATED_CELLS and a[0].isdisjoint(b[0]) and sum(
             1 for c in small if not big.isdisjoint(peers[c])) >= RELATED_CELLS
 
-    active = {}
+    active: dict[frozenset, tuple[frozenset, int, frozenset, int]] = {}  # record()s by cells
     for i, coeff, total in found:
         if set(coeff.values()) == {1}:
             r = record(frozenset(coeff), total, frozenset([i]))

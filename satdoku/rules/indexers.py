@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .base import Clause, Constraint, GlobalRule, bit, cell_span, restrict
 from .exchange import FPuzzles
-from .fields import Cells
+from .fields import Cells, Field
 
 __all__ = ["RowIndexer", "ColumnIndexer", "BoxIndexer", "Rule159", "INDEXING_COLUMNS"]
 
@@ -38,7 +39,7 @@ class _Indexer(Constraint):
     noun = ""
     index_house = 0
     tint = "indexer"
-    fields = (Cells(doc="the indexer cells"),)
+    fields: ClassVar[tuple[Field, ...]] = (Cells(doc="the indexer cells"),)
 
     @functools.cached_property
     def _links(self) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:

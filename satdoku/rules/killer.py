@@ -178,8 +178,9 @@ class LittleKiller(Constraint):
             r, c = run[0]
             step = next((s for s in DIRECTIONS.values() if outside(r - s[0], c - s[1])),
                         (1, 1))
-        if self.clue is not None:
-            r, c = (int(v) - 1 for v in _CLUE.fullmatch(self.clue).groups())
+        clue = _CLUE.fullmatch(self.clue) if self.clue is not None else None  # (Place checked it)
+        if clue is not None:
+            r, c = (int(v) - 1 for v in clue.groups())
             if self.direction is not None:
                 return (r, c), DIRECTIONS[self.direction]
             near = min(run, key=lambda p: max(abs(p[0] - r), abs(p[1] - c)))

@@ -17,7 +17,7 @@ from typing import ClassVar
 from ..model.geometry import Geometry
 from .base import CellsRule, cell_span
 from .exchange import FPuzzles
-from .fields import Cells, Int
+from .fields import Cells, Field, Int
 from .pairs import PairRule
 
 __all__ = ["Thermometer", "SlowThermometer", "GermanWhispers", "Palindrome", "Entropic",
@@ -32,7 +32,7 @@ class _Line(CellsRule, PairRule):
 
     line: tuple[int, ...]
     noun = ""
-    fields = (PATH,)
+    fields: ClassVar[tuple[Field, ...]] = (PATH,)
 
     @property
     def cells(self) -> tuple[int, ...]:

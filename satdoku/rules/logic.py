@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..model.geometry import Geometry
-from ..model.grid import Grid
+from ..model.grid import Grid, Rule
 from .base import Clause, Constraint
 from .fields import Field, Fields
 from .registry import constraint_from_json
@@ -73,8 +73,10 @@ class _Composite(Constraint):
     def cells(self) -> tuple[int, ...]:
         return tuple(sorted({c for rule in self.rules for c in rule.cells}))
 
-    def bind(self, constraints: Sequence[Constraint]) -> Constraint:
-        return dataclasses.replace(self, rules=tuple(r.bind(constraints) for r in self.rules))
+    def bind(self, constraints: Sequence[Rule]) -> Constraint:
+        # (a field of each subclass, a dataclass: _Composite is none, so mypy cannot see it)
+        return dataclasses.replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
+                                                     for r in self.rules))
 
     def describe(self, geometry: Geometry) -> str:
         inner = f" {self.joiner} ".join(rule.describe(geometry) for rule in self.rules)

@@ -25,7 +25,7 @@ Two encodings (:mod:`.sums` picks one by name):
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Sequence, overload
 
 from .context import Clause, contradiction
 
@@ -48,6 +48,15 @@ def neg(lit):
     return not lit if isinstance(lit, bool) else -lit
 
 
+@overload
+def reachable(terms: Sequence[Sequence[int]], targets: set[int]) -> list[set[int]]: ...
+
+
+@overload
+def reachable(terms: Sequence[Sequence[int]], targets: set[int], work: int | None
+              ) -> list[set[int]] | None: ...
+
+
 def reachable(terms: Sequence[Sequence[int]], targets: set[int], work: int | None = None
               ) -> list[set[int]] | None:
     """For each layer 0..L, the prefix sums that come from the start and reach a target;
@@ -59,7 +68,7 @@ def reachable(terms: Sequence[Sequence[int]], targets: set[int], work: int | Non
             if work < 0:
                 return None
         forward.append({a + v for a in forward[-1] for v in values})
-    live = [set() for _ in forward]
+    live: list[set[int]] = [set() for _ in forward]
     live[-1] = forward[-1] & targets
     for i in range(len(terms) - 1, -1, -1):
         live[i] = {s - v for s in live[i + 1] for v in terms[i]} & forward[i]

@@ -19,7 +19,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
@@ -110,11 +110,13 @@ def _pair_templates(allowed, n: int) -> tuple[tuple, tuple]:
 class PairRule(Constraint):
     """Base of the pair rules: ``pairs`` (cell pairs) and ``allowed(x, y, n)``."""
 
+    if TYPE_CHECKING:  # a field or a property of each subclass (see Constraint.cells)
+        @property
+        def pairs(self) -> tuple[tuple[int, int], ...]: ...
 
-    pairs: tuple[tuple[int, int], ...]
-
-    @staticmethod
-    def allowed(x: int, y: int, n: int) -> bool:
+    def allowed(self, x: int, y: int, n: int) -> bool:
+        """Whether digits ``x`` of a pair's first cell and ``y`` of its second may go
+        together in an N x N grid (a rule without a value of its own: a staticmethod)."""
         raise NotImplementedError
 
     @property

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
 
 from ..model.geometry import Geometry
 from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
                    restrict)
 from .exchange import FPuzzles
-from .fields import Cells, Int
+from .fields import Cells, Field, Int
 from .groups import encode_distinct, prune_distinct
 
 __all__ = ["Renban", "Between", "Lockout"]
@@ -48,8 +49,8 @@ class _LineCells(CellsRule):
     """A rule on ``line`` (cells in order, a cell may come twice), written as ``cells``."""
 
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", repeats=True, connected=True,
-                    doc="the line's cells in order"),)
+    fields: ClassVar[tuple[Field, ...]] = (Cells("cells", "line", repeats=True, connected=True,
+                                                 doc="the line's cells in order"),)
 
     @property
     def cells(self) -> tuple[int, ...]:

@@ -259,7 +259,7 @@ def _leaf(ctx, term: Term, cap: int, clauses: list[Clause]) -> dict[int, int]:
         else:
             g = ge[v] = ctx.fresh()
             clauses += [[-lit, g] for lit in lits]
-            rest = [] if above is None else [above]
+            rest: list[int] = [] if above is None else [above]
             clauses.append([-g] + lits + rest)
             if above is not None:
                 clauses.append([-above, g])
@@ -343,11 +343,11 @@ def _bound_supports(domains: Sequence[Sequence[int]], targets: set[int], low: in
                     ) -> tuple[list[set[int]], set[int]] | None:
     """:func:`sum_supports` by bounds alone, to a fixed point: each value must leave the rest
     able to reach some target between their least and their greatest sums."""
-    domains = [set(values) for values in domains]
+    sets = [set(values) for values in domains]
     while True:
         t_low, t_high = min(targets), max(targets)
         changed = False
-        for values in domains:
+        for values in sets:
             least, most = min(values), max(values)
             rest_low, rest_high = low - least, high - most
             keep = {v for v in values if t_low - rest_high <= v <= t_high - rest_low}
@@ -362,7 +362,7 @@ def _bound_supports(domains: Sequence[Sequence[int]], targets: set[int], low: in
         if not targets:
             return None
         if not changed:
-            return domains, targets
+            return sets, targets
 
 
 def prune_cell_sum(cells: Sequence[int], weights: Sequence[int], cand: list[int],

@@ -21,11 +21,10 @@ them into a table, CSV or JSON Lines, or draws them.
 from __future__ import annotations
 
 import functools
-import math
 import os
 import random
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..deadline import Deadline
@@ -33,6 +32,7 @@ from ..errors import OptionError, SatdokuError
 from ..model.puzzle import Puzzle
 from ..model.result import Result
 from ..tasks.solvers import SOLVERS, make_solver, solve, verify
+from .records import COLUMNS, BenchRow, summarise
 from ..sat.catalogue import check_sat_name, is_exec
 from ..cnf.policy import choose_encoding
 
@@ -44,67 +44,6 @@ LEVEL_CHOICES = ("none", "propagation", "failed-literals")
 
 #: Called as ``progress(done, total, label)``: steps (one puzzle in one pass) done of all.
 Progress = Callable[[int, int, str], None]
-
-
-@dataclass
-class BenchRow:
-    """The figures of one (file, solver, encoding) group.
-
-    Counts: ``puzzles`` read (``invalid`` ones included), then what became of them. With
-    ``limit=2``, ``solved`` counts unique puzzles and ``multiple`` those with two or more
-    solutions. Times are of the timed pass, per valid puzzle, in milliseconds; a timeout counts
-    at the time limit. ``puzzles_per_s`` is valid puzzles over their summed time.
-    SAT fills ``conflicts``/``decisions`` per puzzle, native search ``guesses``/``nodes`` per
-    puzzle. ``no_guess_pct`` is the share of valid puzzles settled without a guess: by the
-    native search's propagation, or for SAT by unit propagation of the clues over the encoding
-    (:mod:`satdoku.sat.levels`, the same for every SAT solver); ``failed_literals_pct`` (SAT)
-    the share settled by propagation and failed-literal probing. ``partial`` marks a group cut short by Ctrl-C. ``times_ms`` holds the time of every
-    answered puzzle (for cactus plots; not a column).
-    """
-
-    source: str
-    size: int | None
-    solver: str
-    encoding: str | None
-    limit: int
-    puzzles: int = 0
-    solved: int = 0
-    unsolvable: int = 0
-    multiple: int = 0
-    timeouts: int = 0
-    invalid: int = 0
-    refused: int = 0
-    errors: int = 0
-    seconds: float = 0.0
-    puzzles_per_s: float | None = None
-    mean_ms: float | None = None
-    median_ms: float | None = None
-    p90_ms: float | None = None
-    p99_ms: float | None = None
-    max_ms: float | None = None
-    conflicts_per_puzzle: float | None = None
-    decisions_per_puzzle: float | None = None
-    guesses_per_puzzle: float | None = None
-    nodes_per_puzzle: float | None = None
-    no_guess_pct: float | None = None
-    failed_literals_pct: float | None = None
-    partial: bool = False
-    times_ms: list[float] = field(default_factory=list, repr=False)
-
-    @property
-    def label(self) -> str:
-        """``'sat:minisat22/extended'`` or ``'native'``: the name of the line in a plot."""
-        return f"{self.solver}/{self.encoding}" if self.encoding else self.solver
-
-    def record(self) -> dict[str, Any]:
-        """The row as a dict of its columns (the CSV row and the JSON object)."""
-        rec = asdict(self)
-        del rec["times_ms"]
-        return rec
-
-
-#: The columns of CSV and JSON output, in order.
-COLUMNS: tuple[str, ...] = tuple(f.name for f in fields(BenchRow) if f.name != "times_ms")
 
 
 class BenchInterrupted(KeyboardInterrupt):
@@ -153,89 +92,30 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
         check_encoding(name)
     solvers = list(solvers) or (["sat"] if named or encodings else ["sat", "native"])
     sat_solvers = named or [DEFAULT_SAT_SOLVER]
-    encodings = encodings or [None]
+    chosen: list[str | None] = [*encodings] or [None]
     groups: list[Group] = []
     for solver in solvers:
         if solver not in SOLVERS:
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
         if solver == "sat":
-            wanted = [Group("sat", s, e) for s in sat_solvers for e in encodings]
+            wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
         else:
             wanted = [Group(solver)]
         groups += [g for g in wanted if g not in groups]
     return groups
 
 
-def _load(path: str, first: int | None, box, alphabet) -> list[Puzzle]:
+def _load(path: str, first: int | None, box: tuple[int, int] | None,
+          alphabet: str | None) -> list[Puzzle]:
     from ..io.inputs import iter_inputs
     if not os.path.exists(path):
         raise SatdokuError("cannot read: No such file or directory", source=path)
-    puzzles = []
+    puzzles: list[Puzzle] = []
     for puzzle in iter_inputs([path], box=box, alphabet=alphabet):
         if first is not None and len(puzzles) >= first:
             break
         puzzles.append(puzzle)
     return puzzles
-
-
-def _percentile(ordered: Sequence[float], pct: float) -> float:
-    """Nearest-rank percentile of sorted values (the value at or below which ``pct``% fall)."""
-    rank = max(1, math.ceil(pct / 100.0 * len(ordered)))
-    return ordered[rank - 1]
-
-
-def _mean_stat(results: Sequence[Result], key: str) -> float | None:
-    values = [r.stats[key] for r in results if key in r.stats]
-    return sum(values) / len(values) if values else None
-
-
-_COUNTERS = {"solved": "solved", "unique": "solved", "multiple": "multiple",
-             "unsolvable": "unsolvable", "timeout": "timeouts", "refused": "refused"}
-
-
-def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float],
-              levels: Sequence[str | None] = ()) -> BenchRow:
-    """Fill ``row``'s counts and figures from the timed results of its valid puzzles.
-
-    ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit);
-    ``levels`` (SAT) the :data:`~satdoku.sat.levels.LEVELS` of the puzzles, None where not
-    measured.
-    """
-    for r in results:
-        counter = _COUNTERS.get(r.status, "errors")
-        setattr(row, counter, getattr(row, counter) + 1)
-    row.puzzles = len(results) + row.invalid
-    row.times_ms = sorted(t for r, t in zip(results, times_ms)
-                          if r.status in ("solved", "unique", "multiple", "unsolvable"))
-    if not results:
-        return row
-    ordered = sorted(times_ms)
-    total_ms = sum(ordered)
-    row.seconds = total_ms / 1000.0
-    row.puzzles_per_s = len(ordered) / row.seconds if total_ms > 0 else None
-    row.mean_ms = total_ms / len(ordered)
-    row.median_ms = _percentile(ordered, 50)
-    row.p90_ms = _percentile(ordered, 90)
-    row.p99_ms = _percentile(ordered, 99)
-    row.max_ms = ordered[-1]
-    if row.solver != "native":
-        # The SAT "no guess" share is a level, not the solver's decision count: MiniSat-family
-        # solvers count a decision even when propagation alone has assigned every variable,
-        # CaDiCaL does not, and its count depends on what it learnt from earlier puzzles.
-        row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
-        row.decisions_per_puzzle = _mean_stat(results, "decisions")
-        measured = [level for level in levels if level is not None]
-        if measured:
-            row.no_guess_pct = 100.0 * measured.count("propagation") / len(measured)
-            if "unprobed" not in measured:
-                row.failed_literals_pct = 100.0 * sum(
-                    1 for level in measured if level != "search") / len(measured)
-    else:
-        row.guesses_per_puzzle = _mean_stat(results, "guesses")
-        row.nodes_per_puzzle = _mean_stat(results, "nodes")
-        settled = sum(1 for r in results if r.stats.get("no_guess"))
-        row.no_guess_pct = 100.0 * settled / len(results)
-    return row
 
 
 def measure_levels(puzzles: Sequence[Puzzle], encoding: str | None, *, probe: bool = True,
@@ -247,11 +127,12 @@ def measure_levels(puzzles: Sequence[Puzzle], encoding: str | None, *, probe: bo
     out: list[str | None] = []
     try:
         for puzzle in puzzles:
-            name = encoding or choose_encoding(puzzle.grid.size)
+            grid = puzzle.valid_grid
+            name = encoding or choose_encoding(grid.size)
             levels = by_encoding.get(name)
             if levels is None:
                 levels = by_encoding[name] = Levels(name, probe=probe)
-            out.append(levels.level(puzzle.grid, puzzle.constraints))
+            out.append(levels.level(grid, puzzle.constraints))
             if step is not None:
                 step()
     finally:
@@ -264,7 +145,7 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
          seed: int) -> tuple[BenchRow, list[Puzzle]]:
     """The empty row of a group and its valid puzzles in the seeded order."""
     valid = [p for p in puzzles if p.error is None and p.grid is not None]
-    size = valid[0].grid.size if valid else None
+    size = valid[0].geometry.size if valid else None
     encoding = group.encoding
     if group.solver == "sat" and encoding is None and size is not None:
         encoding = choose_encoding(size)
@@ -274,87 +155,142 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
     return row, valid
 
 
+class _Timed:
+    """What the timed passes of one group measured: per pass the results and the times
+    charged, and (``per_puzzle``) a record per solve for the row's ``puzzle_rows``."""
+
+    def __init__(self, row: BenchRow, seed: int, levels: dict[int, str | None],
+                 per_puzzle: bool) -> None:
+        self.row, self.seed, self.levels, self.per_puzzle = row, seed, levels, per_puzzle
+        self.passes: list[tuple[list[Result], list[float]]] = []
+
+    def order(self, valid: list[Puzzle], repeat: int) -> list[Puzzle]:
+        """The puzzles of pass ``repeat`` (1, 2, ...): the first in the row's seeded order,
+        each later one shuffled again with the seed plus its number."""
+        self.passes.append(([], []))
+        if repeat == 1:
+            return valid
+        again = list(valid)
+        random.Random(self.seed + repeat - 1).shuffle(again)
+        return again
+
+    def add(self, puzzle: Puzzle, result: Result, wall_ms: float,
+            cpu_ms: float | None) -> None:
+        results, times = self.passes[-1]
+        results.append(result)
+        times.append(wall_ms)
+        if self.per_puzzle:
+            from .records import puzzle_record
+            row = self.row
+            self.row.puzzle_rows.append(puzzle_record(
+                puzzle, result, solver=row.solver, encoding=row.encoding, limit=row.limit,
+                repeat=len(self.passes), seed=self.seed + len(self.passes) - 1,
+                wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle))))
+
+    def summary(self, partial: bool = False) -> BenchRow:
+        """The row, summarised over the passes done (the last one cut short: ``partial``)."""
+        self.row.partial = partial
+        done = [p for p in self.passes if p[0]]
+        if partial and len(done) > 1:
+            done = done[:-1]  # a pass cut short would skew the times of the whole ones
+        results, times = done[0] if done else ([], [])
+        return summarise(self.row, results, times, list(self.levels.values()),
+                         [t for _, t in done])
+
+
 def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                         timeout: float | None, seed: int, warmup: bool,
-                        step: Callable[[], None], jobs: int,
-                        levels: Sequence[str | None] = ()) -> BenchRow:
-    """One group on a process pool: warm-up pass (verified in the workers), then timed pass."""
+                        step: Callable[[], None], jobs: int, repeats: int = 1,
+                        levels: dict[int, str | None] | None = None,
+                        per_puzzle: bool = False) -> BenchRow:
+    """One group on a process pool: warm-up pass (verified in the workers), then the timed
+    passes (per puzzle, the wall and CPU times measured in the worker)."""
     from ..tasks.solvers import search_options
     from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
+    timed = _Timed(row, seed, levels or {}, per_puzzle)
     options = search_options(limit, solver=group.solver, sat_solver=group.sat_solver,
                              encoding=group.encoding, timeout=timeout, stats=True)
-    results: list[Result] = []
+    walls = []
     try:
         if warmup:
             for _ in stream(valid, options, jobs=jobs):
                 step()
-        start = time.perf_counter()
-        for outcome in stream(valid, options, jobs=jobs):
-            results.append(outcome.result)
-            step()
-        wall = time.perf_counter() - start
+        for repeat in range(1, repeats + 1):
+            start = time.perf_counter()
+            for outcome in stream(timed.order(valid, repeat), options, jobs=jobs):
+                r = outcome.result
+                timed.add(outcome.puzzle, r, _charged(r, timeout), r.stats.get("cpu_ms"))
+                step()
+            walls.append(time.perf_counter() - start)
     except KeyboardInterrupt:
-        row.partial = True
-        raise BenchInterrupted(summarise(row, results, _charged(results, timeout),
-                                         levels)) from None
-    row = summarise(row, results, _charged(results, timeout), levels)
-    if results:
-        row.seconds = wall
-        row.puzzles_per_s = len(results) / wall
+        raise BenchInterrupted(timed.summary(partial=True)) from None
+    row = timed.summary()
+    if row.puzzles_per_s is not None:
+        row.seconds = sum(walls)
+        row.puzzles_per_s = len(valid) * len(walls) / row.seconds
     return row
 
 
-def _charged(results: Sequence[Result], timeout: float | None) -> list[float]:
-    """Per-puzzle times as measured by the solver, a timeout counted at the time limit."""
-    return [timeout * 1000.0 if r.status == "timeout" and timeout is not None else r.time_ms
-            for r in results]
+def _charged(r: Result, timeout: float | None) -> float:
+    """A puzzle's time as measured by the solver, a timeout counted at the time limit."""
+    return timeout * 1000.0 if r.status == "timeout" and timeout is not None else r.time_ms
 
 
 def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                timeout: float | None, seed: int, warmup: bool,
-               step: Callable[[], None], levels: Sequence[str | None] = ()) -> BenchRow:
-    """One group: warm-up (verify) pass, then the timed pass in seeded random order."""
+               step: Callable[[], None], repeats: int = 1,
+               levels: dict[int, str | None] | None = None,
+               per_puzzle: bool = False) -> BenchRow:
+    """One group: warm-up (verify) pass, then the timed passes in seeded random orders."""
     row, valid = _row(path, puzzles, group, limit, seed)
+    timed = _Timed(row, seed, levels or {}, per_puzzle)
     solver = make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
     warm: dict[int, Result] = {}
-    results: list[Result] = []
-    times: list[float] = []
     try:
         if warmup:
-            for i, puzzle in enumerate(valid):
-                warm[i] = solve(solver, puzzle.grid, limit=limit, timeout=timeout,
-                                constraints=puzzle.constraints)
+            for puzzle in valid:
+                warm[id(puzzle)] = solve(solver, puzzle.valid_grid, limit=limit,
+                                         timeout=timeout, constraints=puzzle.constraints)
                 step()
-        for i, puzzle in enumerate(valid):
-            before = warm.get(i)
-            if before is not None and before.status in ("timeout", "refused"):
-                # Not run again: it would only burn the time limit a second time.
-                result, elapsed = before, (timeout or 0) * 1000.0
-            else:
-                start = time.perf_counter()
-                deadline = Deadline(timeout)
-                result = (solver.solve(puzzle.grid, limit=limit, deadline=deadline,
-                                       constraints=puzzle.constraints)
-                          if puzzle.constraints else
-                          solver.solve(puzzle.grid, limit=limit, deadline=deadline))
-                elapsed = (time.perf_counter() - start) * 1000.0
-                # Checked after the clock stops: the warm-up answer was verified, this one too.
-                result = verify(result, puzzle.grid, puzzle.constraints)
-                if result.status == "timeout" and timeout is not None:
-                    elapsed = timeout * 1000.0
-            results.append(result)
-            times.append(elapsed)
-            step()
+        for repeat in range(1, repeats + 1):
+            for puzzle in timed.order(valid, repeat):
+                timed.add(puzzle, *_timed_solve(solver, puzzle, warm.get(id(puzzle)),
+                                                limit, timeout))
+                step()
     except KeyboardInterrupt:
-        row.partial = True
-        if not results and warm:  # stopped during the warm-up: its figures are all there is
-            done = list(warm.values())
-            results, times = done, [r.time_ms for r in done]
-        raise BenchInterrupted(summarise(row, results, times, levels)) from None
+        if not any(results for results, _ in timed.passes) and warm:
+            # Stopped during the warm-up: its figures are all there is.
+            timed.order(valid, 1)
+            for puzzle in valid:
+                if id(puzzle) in warm:
+                    timed.add(puzzle, warm[id(puzzle)], warm[id(puzzle)].time_ms, None)
+        raise BenchInterrupted(timed.summary(partial=True)) from None
     finally:
         solver.close()
-    return summarise(row, results, times, levels)
+    return timed.summary()
+
+
+def _timed_solve(solver: Any, puzzle: Puzzle, before: Result | None, limit: int,
+                 timeout: float | None) -> tuple[Result, float, float | None]:
+    """One timed solve: (verified result, wall ms charged, CPU ms of this process)."""
+    if before is not None and before.status in ("timeout", "refused"):
+        # Not run again: it would only burn the time limit a second time.
+        return before, (timeout or 0) * 1000.0, None
+    start, cpu = time.perf_counter(), time.process_time()
+    deadline = Deadline(timeout)
+    grid = puzzle.valid_grid
+    result = (solver.solve(grid, limit=limit, deadline=deadline,
+                           constraints=puzzle.constraints)
+              if puzzle.constraints else
+              solver.solve(grid, limit=limit, deadline=deadline))
+    elapsed = (time.perf_counter() - start) * 1000.0
+    cpu_ms = (time.process_time() - cpu) * 1000.0
+    # Checked after the clock stops: the warm-up answer was verified, this one too.
+    result = verify(result, grid, puzzle.constraints)
+    if result.status == "timeout" and timeout is not None:
+        elapsed = timeout * 1000.0
+    return result, elapsed, cpu_ms
 
 
 def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
@@ -362,7 +298,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
               seed: int = 0, warmup: bool = True, box: tuple[int, int] | None = None,
               alphabet: str | None = None, progress: Progress | None = None,
               jobs: int = 1, levels: str = "failed-literals",
-              invalid: Callable[[Puzzle], None] | None = None) -> Iterator[BenchRow]:
+              invalid: Callable[[Puzzle], None] | None = None, repeats: int = 1,
+              per_puzzle: bool = False) -> Iterator[BenchRow]:
     """Benchmark every group on every file; one row per (file, group).
 
     Args:
@@ -384,6 +321,9 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
             encoding (:mod:`satdoku.sat.levels`); ``'none'`` skips it.
         invalid: called once with each puzzle that could not be read (its ``error`` says
             where and what), before anything is solved; the rows count them as ``invalid``.
+        repeats: timed passes per group, each in its own order (seed + pass - 1): the rows'
+            times are of every pass, ``spread_pct`` how far the passes' totals lie apart.
+        per_puzzle: fill each row's ``puzzle_rows`` (a record per timed solve).
 
     Every file is read before anything is solved, so a bad file fails fast
     (:class:`SatdokuError`). Ctrl-C raises :class:`BenchInterrupted` carrying the partial row
@@ -393,18 +333,14 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
     >>> rows[0].solved, rows[0].solver
     (1, 'native')
     """
-    if limit not in (1, 2):
-        raise OptionError("limit must be 1 or 2")
-    if levels not in LEVEL_CHOICES:
-        raise OptionError(f"unknown levels {levels!r}; choose one of {', '.join(LEVEL_CHOICES)}")
+    _check(limit, repeats, levels)
     groups = list(groups) if groups is not None else check_groups()
     loaded = [(path, _load(path, first, box, alphabet)) for path in files]
     if invalid is not None:
-        for _, puzzles in loaded:
-            for puzzle in puzzles:
-                if puzzle.error is not None or puzzle.grid is None:
-                    invalid(puzzle)
-    passes = 2 if warmup else 1
+        for puzzle in (p for _, puzzles in loaded for p in puzzles
+                       if p.error is not None or p.grid is None):
+            invalid(puzzle)
+    passes = repeats + 1 if warmup else repeats
     measured = {g.encoding for g in groups if g.solver == "sat"} if levels != "none" else set()
     total = sum((passes * len(groups) + len(measured)) * sum(1 for p in puzzles
                                                              if p.error is None)
@@ -413,8 +349,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
     for path, puzzles in loaded:
         known: dict[str | None, list[str | None]] = {}  # levels by encoding: any SAT solver's
         for group in groups:
-            name = f"{os.path.basename(path)} {group.label}"
-            name += f"/{group.encoding}" if group.encoding else ""
+            name = f"{os.path.basename(path)} {group.label}" + (
+                f"/{group.encoding}" if group.encoding else "")
 
             def step(name: str = name) -> None:
                 nonlocal done
@@ -422,18 +358,49 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
                 if progress is not None:
                     progress(done, total, name)
 
-            found: Sequence[str | None] = ()
-            if group.encoding in measured:
-                if group.encoding not in known:
-                    try:
-                        known[group.encoding] = measure_levels(
-                            [p for p in puzzles if p.error is None and p.grid is not None],
-                            group.encoding, probe=levels == "failed-literals", step=step)
-                    except KeyboardInterrupt:
-                        row = _row(path, puzzles, group, limit, seed)[0]
-                        row.partial = True
-                        raise BenchInterrupted(row) from None
-                found = known[group.encoding]
+            found: dict[int, str | None] = {}
+            if group.solver == "sat" and group.encoding in measured:
+                try:
+                    found = _levels(puzzles, group.encoding, known, levels, step)
+                except KeyboardInterrupt:
+                    row = _row(path, puzzles, group, limit, seed)[0]
+                    row.partial = True
+                    raise BenchInterrupted(row) from None
             run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
-            yield run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
-                      warmup=warmup, step=step, levels=found)
+            try:
+                yield _stamp(run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
+                                 warmup=warmup, step=step, levels=found, repeats=repeats,
+                                 per_puzzle=per_puzzle))
+            except BenchInterrupted as stop:
+                raise BenchInterrupted(_stamp(stop.row)) from None
+
+
+def _check(limit: int, repeats: int, levels: str) -> None:
+    """OptionError for a value :func:`run_bench` does not take."""
+    if limit not in (1, 2):
+        raise OptionError("limit must be 1 or 2")
+    if repeats < 1:
+        raise OptionError(f"repeats must be at least 1, not {repeats}")
+    if levels not in LEVEL_CHOICES:
+        raise OptionError(f"unknown levels {levels!r}; choose one of {', '.join(LEVEL_CHOICES)}")
+
+
+def _levels(puzzles: list[Puzzle], encoding: str | None,
+            known: dict[str | None, list[str | None]], levels: str,
+            step: Callable[[], None]) -> dict[int, str | None]:
+    """The level of each valid puzzle by ``id``, measured once per encoding (``known``:
+    any SAT solver's)."""
+    valid = [p for p in puzzles if p.error is None and p.grid is not None]
+    if encoding not in known:
+        known[encoding] = measure_levels(valid, encoding, probe=levels == "failed-literals",
+                                         step=step)
+    return dict(zip(map(id, valid), known[encoding]))
+
+
+def _stamp(row: BenchRow) -> BenchRow:
+    """``row`` with the build of its solver, the time and the load (:mod:`.records`)."""
+    from .records import moment, solver_build
+    row.solver_build = solver_build(row.solver)
+    now = moment()
+    row.timestamp, row.load1 = now["timestamp"], now["load1"]
+    return row

@@ -63,8 +63,8 @@ def _chunks(items: Iterable[Any], size: int,
     ``size`` (big items go a few a chunk, so that every worker gets some)."""
     iterator = iter(items)
     if weight is None:
-        while chunk := list(itertools.islice(iterator, size)):
-            yield chunk
+        while piece := list(itertools.islice(iterator, size)):
+            yield piece
         return
     chunk: list[Any] = []
     work = 0.0

@@ -21,9 +21,12 @@ import itertools
 import time
 from typing import Any, Iterable, Iterator
 
+from ..errors import PuzzleError
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
 from ..io.lines import parse_chunk
-from ..model.grid import Grid, pack_cells
+from ..model.alphabet import Alphabet
+from ..model.geometry import Geometry
+from ..model.grid import Grid, Rule, pack_cells
 from ..model.puzzle import Puzzle
 from ..tasks.base import Outcome, Task, TaskOptions
 
@@ -160,6 +163,8 @@ class _Joiner:
 # Parsing in the workers: the pieces of Inputs.chunks, one per task. A piece of raw lines comes
 # back as one tuple per puzzle (line, index, name, alphabet, error, geometry, digits,
 # parse_ms, rules, the packed outcome or None).
+_PieceRow = tuple[int, int, "str | None", "Alphabet | None", "PuzzleError | None",
+                  "Geometry | None", "bytes | list[int] | None", float, "tuple[Rule, ...]", Any]
 
 class _PiecePacker:
     """Packs pieces for the workers, with the box and alphabet the puzzles are read with."""
@@ -174,13 +179,13 @@ class _PiecePacker:
         return ("parsed", [_pack(p) for p in piece.puzzles])
 
 
-def _pieces(packed: list[tuple]) -> list[list]:
+def _pieces(packed: list[tuple]) -> list[list[_PieceRow] | list[Any]]:
     assert _worker is not None, "worker not initialised"
     return [_parse_and_run(_worker, item) if item[0] == "lines" else
             _run_packed(_worker, item[1]) for item in packed]
 
 
-def _parse_and_run(task: Task, item: tuple) -> list[tuple]:
+def _parse_and_run(task: Task, item: tuple) -> list[_PieceRow]:
     _, source, first_line, lines, comment, finish, (box, alphabet) = item
     puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
                           finish=finish, box=box, alphabet=alphabet)
@@ -195,7 +200,7 @@ def _parse_and_run(task: Task, item: tuple) -> list[tuple]:
         parsed.append(puzzle)
     outcomes = iter(task.run_many([p for p in parsed
                                    if p.error is None and p.grid is not None]))
-    out = []
+    out: list[_PieceRow] = []
     for puzzle in parsed:
         grid = puzzle.grid
         if puzzle.error is not None or grid is None:

@@ -202,7 +202,7 @@ class PortfolioSolver(Closing):
     """
 
     name = "portfolio"
-    encoding = None
+    encoding: str | None = None  # the Solver protocol: no CNF encoding
     #: Rules go to the racers that can serve them (racers()); each racer is its own process.
     capabilities = Capabilities(assumptions=False, conflicts=False)
 

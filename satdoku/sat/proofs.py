@@ -22,6 +22,7 @@ would have to trust).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -38,19 +39,23 @@ from ..cnf.encodings import DEFAULT_ENCODING, check_encoding
 from ..cnf.export import write_dimacs
 from ..cnf.formula import Formula, encode
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
-from ..errors import OptionError
-from ..io.files import Output
+from ..errors import ModelError, OptionError, SatdokuError
+from ..io.dimacs import UnsatisfiableError
+from ..io.files import Exists, Output
 from ..model.grid import Grid
 from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
 from .clock import Clock
 
 __all__ = ["Certificate", "Check", "certify", "refutation", "proof_solver", "external_checkers",
-           "check_files", "CLAIMS"]
+           "check_files", "CLAIMS", "PROOF_FILES", "proof_files_in", "backed"]
 
 #: The claims a proof backs, and what the CNF written for each says.
 CLAIMS = {"unsolvable": "the puzzle's formula (clues as unit clauses) is unsatisfiable",
           "unique": "the puzzle's formula with its solution ruled out (the last clause) is "
                     "unsatisfiable: no other solution"}
+
+#: The files a proof writes for one claim (stem + extension).
+PROOF_FILES = (".cnf", ".drat", ".lrat")
 
 #: Environment variables that name the external checkers (else PATH is searched).
 CHECKER_VARIABLES = {"drat-trim": "SATDOKU_DRAT_TRIM", "lrat-check": "SATDOKU_LRAT_CHECK"}
@@ -85,6 +90,15 @@ class Certificate:
         """Refuted, and every checker that ran accepted the proof."""
         return self.refuted and bool(self.checks) and all(c.ok for c in self.checks)
 
+    def record(self) -> dict:
+        """What a report says of this certificate (plain values: JSON and pickle alike)."""
+        return {"claim": self.claim, "ok": self.ok, "cnf": self.cnf, "drat": self.proof,
+                "lrat": self.lrat, "solver": self.solver, "lemmas": self.lemmas,
+                "checked_by": [c.checker for c in self.checks if c.ok],
+                "rejected_by": [c.checker for c in self.checks if not c.ok],
+                "proof_ms": round(self.proof_ms, 3), "check_ms": round(self.check_ms, 3),
+                "summary": self.summary()}
+
     def summary(self) -> str:
         """One line for a report: where the proof is and who checked it."""
         if not self.refuted:
@@ -96,7 +110,7 @@ class Certificate:
                     + "; ".join(f"{c.checker}: {c.detail}" for c in failed))
         names = ", ".join(c.checker for c in self.checks)
         lrat = f" (LRAT {self.lrat})" if self.lrat else ""
-        return f"proof {self.proof}{lrat} of {self.cnf}: checked by {names}"
+        return f"'{self.claim}' proved: {self.proof}{lrat} refutes {self.cnf}, checked by {names}"
 
 
 def proof_solver(name: str | None) -> str:
@@ -143,29 +157,72 @@ def certify(grid: Grid, claim: str, stem: str, *, solution: Grid | None = None,
     """Write ``stem.cnf`` (the :func:`refutation` of ``claim``) and its DRAT proof
     ``stem.drat`` (and ``stem.lrat`` when drat-trim is at hand), and check them.
 
-    Existing files of that stem are replaced. Raises TimeUp, TooBigError, SatdokuError (a
-    file that cannot be written).
+    No file is overwritten: when a file of ``stem`` exists the next free name is taken
+    (``stem-2``, ``stem-3``...; the certificate names the files), and a run that ends early
+    (the time limit) leaves none. Raises TimeUp, TooBigError, SatdokuError (a file that
+    cannot be written).
     """
     formula = refutation(grid, claim, solution, encoding=encoding, amo=amo,
                          constraints=constraints, max_clauses=max_clauses, deadline=deadline)
-    cnf = stem + ".cnf"
     extra = [f"claim: {claim}: {CLAIMS[claim]}"]
-    _write(cnf, lambda out: write_dimacs(formula, out, puzzle_text=puzzle_text, grid=grid,
-                                         extra=extra))
-    name = proof_solver(sat_solver)
+    stem = _claim_stem(stem, lambda out: write_dimacs(formula, out, puzzle_text=puzzle_text,
+                                                      grid=grid, extra=extra))
+    made = [stem + ".cnf"]
+    try:
+        return _proved(formula, claim, stem, proof_solver(sat_solver), deadline, made)
+    except BaseException:  # the time limit, Ctrl-C: no CNF is left without its proof
+        for path in made:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        raise
+
+
+def _proved(formula: Formula, claim: str, stem: str, name: str, deadline: Deadline,
+            made: list[str]) -> Certificate:
+    """The proof and its checks, for :func:`certify` (``stem.cnf`` is written; each file
+    written is added to ``made``)."""
     begun = time.perf_counter()
     proof = _prove(name, formula.clauses, deadline)
-    cert = Certificate(claim, cnf, None, name, proof_ms=(time.perf_counter() - begun) * 1000)
+    cert = Certificate(claim, stem + ".cnf", None, name,
+                       proof_ms=(time.perf_counter() - begun) * 1000)
     if proof is None:
         cert.refuted = False
         return cert
     cert.proof = stem + ".drat"
     _write(cert.proof, lambda out: out.write("".join(line + "\n" for line in proof)))
+    made.append(cert.proof)
     begun = time.perf_counter()
-    cert.checks, cert.lrat, cert.lemmas = check_files(
-        formula.clauses, cert.cnf, cert.proof, stem + ".lrat", deadline=deadline)
+    lrat = Output(stem + ".lrat", exclusive=True) if "drat-trim" in external_checkers() \
+        else None
+    try:
+        cert.checks, written, cert.lemmas = check_files(
+            formula.clauses, cert.cnf, cert.proof, lrat.tmp if lrat else None,
+            deadline=deadline)
+        if lrat is not None and written:
+            lrat.commit()
+            cert.lrat = stem + ".lrat"
+            made.append(cert.lrat)
+    finally:
+        if lrat is not None:
+            lrat.discard()
     cert.check_ms = (time.perf_counter() - begun) * 1000
     return cert
+
+
+def _claim_stem(stem: str, fill, tries: int = 1000) -> str:
+    """The first of ``stem``, ``stem-2``, ... none of whose files exist, its ``.cnf``
+    written by ``fill`` (the name is taken by linking the finished file into place, so two
+    processes never share one)."""
+    for n in range(1, tries + 1):
+        name = stem if n == 1 else f"{stem}-{n}"
+        if any(os.path.lexists(name + ext) for ext in PROOF_FILES):
+            continue
+        try:
+            _write(name + ".cnf", fill)
+        except Exists:
+            continue
+        return name
+    raise SatdokuError(f"{stem}.cnf: {tries} files of that name exist already")
 
 
 def check_files(clauses: list[list[int]], cnf: str, proof: str, lrat: str | None = None, *,
@@ -194,6 +251,54 @@ def check_files(clauses: list[list[int]], cnf: str, proof: str, lrat: str | None
     return checks, written, ours.lemmas
 
 
+def backed(error: UnsatisfiableError, grid: Grid, proof: str, *, encoding: str | None = None,
+           amo: str | None = None, constraints: tuple = (),
+           deadline: Deadline = NO_DEADLINE) -> UnsatisfiableError:
+    """``error`` (an external solver's UNSAT answer for ``grid``) with ``error.proof`` set
+    once the DRAT ``proof`` file the solver wrote is checked against the formula ``satdoku
+    encode`` writes for ``grid`` with these options (its givens as units: rebuilt here, so a
+    proof of another formula cannot pass), by satdoku's checker and drat-trim/lrat-check when
+    at hand (on a copy of the formula in a temporary folder). ModelError when a checker
+    rejects it; SatdokuError when it cannot be read."""
+    import tempfile
+    formula = encode(grid, encoding or _solving_encoding(grid), amo, "units",
+                     constraints=constraints, max_clauses=None, deadline=deadline)
+    if not isinstance(formula, Formula):
+        raise OptionError("a proof is checked against a full encoding; the reduced one is "
+                          "satdoku's own folding: name the one the solver was given")
+    with tempfile.TemporaryDirectory(prefix="satdoku-proof-") as folder:
+        cnf = os.path.join(folder, "formula.cnf")
+        _write(cnf, lambda out: write_dimacs(formula, out, grid=grid))
+        try:
+            checks, _, lemmas = check_files(formula.clauses, cnf, proof,
+                                            os.path.join(folder, "proof.lrat"),
+                                            deadline=deadline)
+        except OSError as problem:
+            raise SatdokuError(f"cannot read: {problem.strerror or problem}",
+                               source=proof) from None
+    cert = Certificate("unsolvable", "the formula 'satdoku encode' writes for the puzzle",
+                       proof, "the external solver", checks=checks, lemmas=lemmas)
+    if not cert.ok:
+        raise ModelError(cert.summary(), source=error.source, line=error.line)
+    error.proof = {**cert.record(), "cnf": None, "lrat": None}
+    return error
+
+
+def _solving_encoding(grid: Grid) -> str:
+    from ..cnf.policy import choose_encoding
+    return choose_encoding(grid.size)
+
+
+def proof_files_in(folder: str, limit: int = 3) -> list[str]:
+    """Up to ``limit`` names of files in ``folder`` a proof run could write (none when the
+    folder does not exist)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except FileNotFoundError:
+        return []
+    return [n for n in names if n.endswith(PROOF_FILES)][:limit]
+
+
 def external_checkers() -> dict[str, str]:
     """The external checkers at hand: name -> program (the variable of
     :data:`CHECKER_VARIABLES`, else PATH)."""
@@ -206,7 +311,7 @@ def external_checkers() -> dict[str, str]:
 
 
 def _write(path: str, fill) -> None:
-    out = Output(path, force=True)
+    out = Output(path, exclusive=True)
     try:
         fill(out)
     except BaseException:

@@ -263,11 +263,10 @@ class SatSolver(Questions, Closing):
         settles, None for the others: :mod:`satdoku.sat.sliced` over all of them at once.
 
         A batch's pre-pass (:class:`satdoku.tasks.solvers.SolveTask`): a settled grid is solved
-        (``limit`` 1) or ``unique`` without a solver call; its ``time_ms`` is its share of the
-        pass, and its stats are those of a solver call that needed no conflict, decision or
-        propagation (the SAT solver made none; the formula's size is the one it would load).
-        Only grids up to
-        :data:`SETTLE_MAX_SIZE` whose encoding is one of :data:`SETTLED_ENCODINGS` take part:
+        (``limit`` 1) or ``unique`` without a solver call; its ``time_ms`` (and ``cpu_ms``) is
+        its share of the pass, and its stats are those of a solver call that needed no
+        conflict, decision or propagation (the SAT solver made none; the formula's size is
+        the one it would load). Only grids up to :data:`SETTLE_MAX_SIZE` whose encoding is one of :data:`SETTLED_ENCODINGS` take part:
         the weaker encodings are asked for to see them work.
         """
         from .sliced import settle
@@ -279,16 +278,17 @@ class SatSolver(Questions, Closing):
         status = "solved" if limit < 2 else "unique"
         count = None if limit < 2 else 1
         for geo, chosen in by_geometry.items():
-            begun = time.perf_counter()
+            begun, cpu = time.perf_counter(), time.process_time()
             settled = settle(geo, [grids[i].cells for i in chosen], busy=SETTLE_BUSY)
             share = (time.perf_counter() - begun) * 1000 / len(chosen)
+            cpu_share = (time.process_time() - cpu) * 1000 / len(chosen)
             encoding = self.encoding_for(grids[chosen[0]])
             nvars, nclauses = formula_size(geo, encoding, self.amo or DEFAULT_AMO)
             for i, cells in zip(chosen, settled):
                 if cells is not None:
                     stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0,
-                                             "solve_ms": share, "variables": nvars,
-                                             "clauses": nclauses}
+                                             "solve_ms": share, "cpu_ms": cpu_share,
+                                             "variables": nvars, "clauses": nclauses}
                     if self.stats:
                         stats.update(conflicts=0, decisions=0, propagations=0)
                     out[i] = Result(status, Grid(geo, cells), count, None, self.name, encoding,

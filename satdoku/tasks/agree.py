@@ -27,8 +27,9 @@ def disagreements(first: Result, second: Result) -> list[str]:
     count_a, count_b = min(first.count, 2), min(second.count, 2)
     if count_a != count_b:
         return [f"{a} finds {first.status}, {b} finds {second.status}"]
-    if count_a == 1 and first.solution != second.solution:
-        cells = first.solution.differences(second.solution)
-        names = ", ".join(first.solution.geometry.cell_name(c) for c in cells[:5])
+    one, two = first.solution, second.solution  # a verified unique count has its solution
+    if count_a == 1 and one is not None and two is not None and one != two:
+        cells = one.differences(two)
+        names = ", ".join(one.geometry.cell_name(c) for c in cells[:5])
         return [f"{a} and {b} give different solutions of a unique puzzle (at {names})"]
     return []

@@ -39,8 +39,9 @@ class Outcome:
 class Task(Closing):
     """A task's interface (see the module docstring); subclasses define :meth:`run`."""
 
-    #: What a progress bar says while the task runs ("solving", "explaining", ...).
-    label: ClassVar[str] = "working"
+    #: What a progress bar says while the task runs ("solving", "explaining", ...; a task may
+    #: say it from its options: solve says "counting" when it counts).
+    label: str = "working"
 
     #: Puzzles :meth:`run_many` wants at a time (read on every call: a task may change it).
     batch: int = 1

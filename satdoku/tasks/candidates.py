@@ -186,8 +186,9 @@ class CandidatesTask(SolverTask):
     options: CandidatesOptions
 
     def answer(self, puzzle: Puzzle, deadline: Deadline) -> Candidates:
-        return true_candidates(puzzle.grid, constraints=puzzle.constraints, solver=self.solver,
-                               deadline=deadline, counts=self.options.counts)
+        return true_candidates(puzzle.valid_grid, constraints=puzzle.constraints,
+                               solver=self.solver, deadline=deadline,
+                               counts=self.options.counts)
 
     def close(self) -> None:
         self.solver.close()

@@ -97,6 +97,11 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
                                     "(--jobs of them); on by itself for a single puzzle with "
                                     "--jobs other than 1.", "flag")
     stats: bool = option(False, "Add each stage's time and solver figures.", "flag")
+    proof: str | None = option(None, "Back each 'unsolvable' and 'unique' answer with a DRAT "
+                                     "proof checked by satdoku and drat-trim/lrat-check when "
+                                     "on PATH: DIR/NAME.cnf, .drat (.lrat), NAME the input "
+                                     "and line; a proof that fails makes status error.",
+                               "folder", metavar="DIR")
     racers: int = option(0, "Configurations raced on each puzzle.", "whole", hidden=True)
 
     check: ClassVar[bool] = False
@@ -162,7 +167,7 @@ class CountOptions(SearchOptions):
         if self.all and self.estimate:
             raise OptionError("--all and --estimate do not go together")
         given = {"portfolio": self.portfolio, "stats": self.stats,
-                 "solver": self.solver != "sat"}
+                 "solver": self.solver != "sat", "proof": self.proof is not None}
         if self.estimate:
             given.update(limit=self.limit is not None, encoding=self.encoding is not None,
                          amo=self.amo is not None)
@@ -265,6 +270,28 @@ class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
         return encode(grid, self.encoding or choose_encoding(grid.size), self.amo, self.clues,
                       constraints=puzzle.constraints, max_clauses=self.clause_limit)
 
+    def incremental(self, puzzles: list) -> tuple[Any, list[list[int]], list[str]]:
+        """The ICNF of ``puzzles`` (one, or several of one shape without rules): the formula
+        of the first without its givens, each one's givens as a cube of assumptions, and
+        comment lines naming them in order. OptionError for what one formula cannot hold."""
+        import dataclasses
+        from ..cnf.reduced import ReducedFormula
+        from ..io.text import format_grid
+        first = puzzles[0]
+        if len(puzzles) > 1 and any(p.constraints or p.grid.geometry != first.grid.geometry
+                                    for p in puzzles):
+            raise OptionError("one ICNF holds one formula: its puzzles must share a grid "
+                              "shape and have no rules (-o DIR/ writes one file a puzzle)")
+        formula = dataclasses.replace(self, clues="none").formula(first)
+        if isinstance(formula, ReducedFormula):
+            raise OptionError("ICNF gives the givens as assumptions, which the reduced "
+                              "encoding folds away: name a full one (--encoding extended)")
+        lines = [f"assumptions: the givens, one 'a' line per puzzle ({len(puzzles)}), in "
+                 f"order:"]
+        lines += [f"a-line {i}: {p.source}:{p.line}: {format_grid(p.grid, 'line', p.alphabet)}"
+                  for i, p in enumerate(puzzles, 1)]
+        return formula, [formula.varmap.clue_literals(p.grid) for p in puzzles], lines
+
 
 @dataclass(frozen=True)
 class DecodeOptions(EncodingFields, TaskOptions):
@@ -273,6 +300,10 @@ class DecodeOptions(EncodingFields, TaskOptions):
     command: ClassVar[str] = "decode"
 
     index: int = option(1, "Which puzzle of the --puzzle file.", "whole", minimum=1)
+    proof: str | None = option(None, "An UNSAT answer's DRAT proof, from the solver: checked "
+                                     "against the puzzle's formula by satdoku (and "
+                                     "drat-trim when on PATH); status unsolvable, or error.",
+                               "text", metavar="FILE")
 
 
 def search_options(limit: int = 1, **given: Any) -> SearchOptions:

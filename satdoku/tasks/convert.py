@@ -23,7 +23,7 @@ from ..io.fpuzzles import FPUZZLES_FORMS, encode_fpuzzles
 from ..io.fpuzzles.write import to_fpuzzles
 from ..io.variant import format_variant
 from ..model.puzzle import Puzzle
-from .base import Task
+from .base import Outcome, Task
 
 __all__ = ["TARGETS", "Converted", "Convert", "convert_puzzle", "convert",
            "convert_all"]
@@ -63,8 +63,8 @@ def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False
 
 
 class Convert(Task):
-    """The task of ``satdoku convert``: a puzzle in, a :class:`Converted` out (it is its own
-    outcome: ``puzzle`` and what became of it)."""
+    """The task of ``satdoku convert``: a puzzle in, an outcome out whose result is a
+    :class:`Converted` (``puzzle`` and what became of it)."""
 
     label = "converting"
 
@@ -73,11 +73,15 @@ class Convert(Task):
             raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
         self.target, self.lossy = target, lossy
 
-    def run(self, puzzle: Puzzle) -> Converted:
+    def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
-            return Converted(puzzle, None, error=puzzle.error)
+            return self.invalid(puzzle)
         text, lost = convert_puzzle(puzzle, self.target, lossy=self.lossy)
-        return Converted(puzzle, text, lost, list(puzzle.warnings))
+        return Outcome(puzzle, Converted(puzzle, text, lost, list(puzzle.warnings)))
+
+    @classmethod
+    def invalid(cls, puzzle: Puzzle) -> Outcome:
+        return Outcome(puzzle, Converted(puzzle, None, error=puzzle.error))
 
 
 def convert_all(puzzles: Iterable[Puzzle], target: str, *, lossy: bool = False
@@ -85,7 +89,7 @@ def convert_all(puzzles: Iterable[Puzzle], target: str, *, lossy: bool = False
     """Each read puzzle converted (unreadable ones carried with their error)."""
     task = Convert(target, lossy=lossy)
     for puzzle in puzzles:
-        yield task.run(puzzle)
+        yield task.run(puzzle).result
 
 
 def convert(text: str, target: str, *, lossy: bool = False,
@@ -96,4 +100,5 @@ def convert(text: str, target: str, *, lossy: bool = False,
         PuzzleError: when ``text`` is no puzzle (or several).
     """
     from ..io.inputs import read_puzzle
-    return Convert(target, lossy=lossy).run(read_puzzle(text, ignore_unknown=ignore_unknown))
+    puzzle = read_puzzle(text, ignore_unknown=ignore_unknown)
+    return Convert(target, lossy=lossy).run(puzzle).result

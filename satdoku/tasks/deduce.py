@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
 from ..model.digits import bit, bits
 from ..model.grid import Grid
@@ -71,9 +72,8 @@ class Deducer:
                  sat_solver: str | None, max_clauses: int | None, deadline: Deadline,
                  max_rules: int | None) -> None:
         self.path, self.board, self.solution = path, board, solution.cells
-        self.options = dict(sat_solver=sat_solver, deadline=deadline)
-        if max_clauses is not None:
-            self.options["max_clauses"] = max_clauses
+        self.sat_solver, self.deadline = sat_solver, deadline
+        self.max_clauses = DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses
         self.max_rules = max_rules
         self.solver: FactSolver | None = None  # made when first needed
         rules = path.rules
@@ -130,10 +130,11 @@ class Deducer:
         return self.solver.calls
 
     def _facts(self) -> FactSolver:
+        """The fact solver, made when first needed."""
         if self.solver is None:
-            self.solver = FactSolver(self.path.geometry, [f.rule for f in self.path.rules],
-                                     **self.options)
-            s = self.solver
+            s = self.solver = FactSolver(self.path.geometry, [f.rule for f in self.path.rules],
+                                         sat_solver=self.sat_solver,
+                                         max_clauses=self.max_clauses, deadline=self.deadline)
             self.rule_of = {sel: r for r, sel in enumerate(s.rule_selectors)}
             ncells = self.path.geometry.ncells
             self.cell_sel: list[int] = [0] * ncells  # each cell's fact, kept by _forget
@@ -143,7 +144,7 @@ class Deducer:
     def _forget(self) -> None:
         """Drop the cached deductions of every rule and pair whose cells changed, and bring
         the cell facts up to date."""
-        s, cand, placed = self.solver, self.board.cand, self.board.placed
+        s, cand, placed = self._facts(), self.board.cand, self.board.placed
         for cell in self.board.changes():
             for r in self.cell_rules[cell]:
                 self.by_rule.pop(r, None)
@@ -161,14 +162,14 @@ class Deducer:
 
     def _open_conclusions(self, cells) -> list[int]:
         """"Not d" for each candidate of the open ``cells`` that is not the solution's."""
-        s, cand, placed, sol = self.solver, self.board.cand, self.board.placed, self.solution
+        s, cand, placed, sol = self._facts(), self.board.cand, self.board.placed, self.solution
         return [-s.lit(c, d) for c in sorted(cells) if not placed[c] for d in bits(cand[c])
                 if d != sol[c]]
 
     def _best_of(self, rules: tuple[int, ...], cells: tuple[int, ...]) -> _Found | None:
         """The deduction with fewest facts that ``rules`` (all of them needed) make with the
         cell facts of ``cells``, about those cells."""
-        s = self.solver
+        s = self._facts()
         selectors = [s.rule_selectors[r] for r in rules]
         facts = selectors + self._cell_facts(cells)
         best = None
@@ -231,7 +232,7 @@ class Deducer:
         force it; the conclusions forced within the fewest layers are shrunk, rules first
         (inner layers kept where there is a choice, so the rules cited stay near), then
         cells."""
-        s = self.solver
+        s = self._facts()
         effort: int | None = COMBINATION_EFFORT
         while True:  # the deductions easy to prove first, then harder ones
             with s.limited(effort):
@@ -252,7 +253,7 @@ class Deducer:
         rules than ``best`` or than allowed. Each shrink first gets :data:`SHRINK_EFFORT`
         conflicts a question, ten times more while that leaves it unproven, up to
         :data:`MAX_SHRINK_EFFORT` (past it the step says it is not proven minimal)."""
-        s = self.solver
+        s = self._facts()
         rules = self._prefix(conclusion, rules)
         facts = self._group_facts(rules)
         rule_sels = set(s.rule_selectors[r] for r in rules)
@@ -270,7 +271,7 @@ class Deducer:
         """The shortest start of ``rules`` (inner layers first) that forces ``conclusion``
         with its cells' facts, found by halving (forcing only grows with more rules): the
         shrink that follows then starts from fewer facts."""
-        s = self.solver
+        s = self._facts()
         low, high = 0, len(rules)  # rules[:high] forces it; rules[:low] does not (or 0)
         with s.limited(PREFIX_EFFORT):
             while high - low > 1:
@@ -283,7 +284,7 @@ class Deducer:
 
     def _patiently(self, facts: list[int], conclusion: int, keep: list[int]
                    ) -> tuple[list[int], bool]:
-        s, effort = self.solver, SHRINK_EFFORT
+        s, effort = self._facts(), SHRINK_EFFORT
         while True:
             with s.limited(effort):
                 shrunk, proven = s.shrink(facts, conclusion, keep=keep)
@@ -291,11 +292,12 @@ class Deducer:
                 return shrunk, proven
             facts, effort = shrunk, effort * 10
 
-    def _near(self) -> list[tuple]:
+    def _near(self) -> list[tuple[int, int, int, list[int]]]:
         """For each open cell, the conclusions about it forced by the fewest layers of rules
         around it (the fewest over all cells): (rules, cell, conclusion, rules) each."""
-        s = self.solver
-        reach, near = len(self.path.rules), []
+        s = self._facts()
+        reach = len(self.path.rules)
+        near: list[tuple[int, int, int, list[int]]] = []
         for cell in self.board.open_cells():
             at_cell = self._open_conclusions((cell,)) + [s.lit(cell, self.solution[cell])]
             rules: list[int] = []
@@ -314,14 +316,14 @@ class Deducer:
 
     def _group_facts(self, rules: list[int]) -> list[int]:
         """The selectors of ``rules`` and of the cell facts of their cells."""
-        s = self.solver
+        s = self._facts()
         cells = {c for r in rules for c in self.path.rules[r].cells}
         return [s.rule_selectors[r] for r in rules] + self._cell_facts(cells)
 
     def _step(self, found: _Found) -> Step:
         """The step of ``found``: every candidate its facts force out in the cells it speaks
         of, or its placement."""
-        s, path = self.solver, self.path
+        s, path = self._facts(), self.path
         rules = tuple(sorted(self.rule_of[f] for f in found.facts if f in self.rule_of))
         cited = {c for c, _ in self._cited(found.facts)}
         cells = cited | {c for r in rules for c in path.rules[r].cells}
@@ -346,7 +348,7 @@ class Deducer:
 
     def _cited(self, facts: list[int]) -> list[tuple[int, int]]:
         """The (cell, candidates) of the cell facts among ``facts``."""
-        s, cand = self.solver, self.board.cand
+        s, cand = self._facts(), self.board.cand
         wanted = set(facts)
         return [(c, cand[c]) for c in range(self.path.geometry.ncells)
                 if s.cell_fact(c, cand[c]) in wanted]
@@ -374,7 +376,9 @@ def name_step(step: Step, cand: list[int]) -> Step:
     ``cand``: the candidates before the step."""
     from dataclasses import replace
     path = step.path
-    named = _subset(step, cand) or _locked(step)
+    if path is None:
+        raise ValueError("a step is named from its path's rules: Step.path is unset")
+    named = _subset(step, path, cand) or _locked(step, path)
     if named is not None:
         technique, reason, houses = named
         return replace(step, technique=technique, reason=reason, houses=houses)
@@ -392,13 +396,15 @@ def name_step(step: Step, cand: list[int]) -> Step:
 
 _SUBSETS = {2: "pair", 3: "triple", 4: "quad"}
 
+#: A classic technique a step is: its name, the reason, the houses it names.
+_Named = tuple[str, str, tuple[int, ...]]
 
-def _subset(step: Step, cand: list[int]):
+
+def _subset(step: Step, path: StepPath, cand: list[int]) -> _Named | None:
     """(technique, reason, houses) of a naked or hidden subset, or None."""
-    path = step.path
-    if len(step.rules) != 1 or path.rules[step.rules[0]].house is None or step.placed:
+    h = path.rules[step.rules[0]].house if len(step.rules) == 1 else None
+    if h is None or step.placed:
         return None
-    h = path.rules[step.rules[0]].house
     house = set(path.geometry.houses[h])
     losers = {c for c, _ in step.eliminated}
     cited = dict(step.cells)
@@ -426,14 +432,13 @@ def _subset(step: Step, cand: list[int]):
     return None
 
 
-def _locked(step: Step):
+def _locked(step: Step, path: StepPath) -> _Named | None:
     """(technique, reason, houses) of pointing or claiming, or None."""
-    path = step.path
     if len(step.rules) != 2 or step.placed or len(step.eliminated) == 0:
         return None
     geo = path.geometry
-    houses = [path.rules[r].house for r in step.rules]
-    if None in houses:
+    houses = [h for r in step.rules if (h := path.rules[r].house) is not None]
+    if len(houses) != len(step.rules):
         return None
     n = geo.size
     boxes = [h for h in houses if h >= 2 * n]

@@ -72,7 +72,7 @@ class AllTask(SolverTask):
         deadline = puzzle_deadline(self.options.timeout, puzzle)
         answer.limit = self.options.limit
         try:
-            for solution in all_solutions(puzzle.grid, constraints=puzzle.constraints,
+            for solution in all_solutions(puzzle.valid_grid, constraints=puzzle.constraints,
                                           solver=self.solver, limit=answer.limit,
                                           deadline=deadline):
                 answer.count += 1

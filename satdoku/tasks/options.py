@@ -13,7 +13,9 @@ library call).
 The kinds: ``flag`` (a switch), ``seconds`` (a time limit above 0), ``whole`` (an int from
 ``minimum`` to ``maximum``), ``choice`` (one of ``choices()``), ``sat_solver`` (a SAT solver's
 name, checked against what the task needs), ``box`` (rows x columns), ``rules`` (the rules of
-a variant puzzle in a file or text), ``text``.
+a variant puzzle in a file or text), ``folder`` (a folder files are written into, made when
+missing and refused when it holds files the option's writer would write:
+:func:`check_folder`), ``text``.
 
 The commands' options classes are in :mod:`satdoku.tasks.commands`. Adding an option to a
 command is two edits: its :func:`option` in the command's options class, and its use in the
@@ -35,7 +37,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_value",
            "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
-           "encoding_names", "amo_names", "rules_of", "puzzle_of"]
+           "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
 
 T = TypeVar("T")
 
@@ -147,9 +149,33 @@ def check_value(name: str, value: Any, spec: Spec, task: str = "this command") -
         value = rules_of(value)
     elif kind == "puzzle":
         value = puzzle_of(value)
+    elif kind == "folder":
+        value = check_folder(name, value)
     elif kind in ("text", "sat_solver") and not isinstance(value, str):
         raise OptionError(f"{name} is text, not {type(value).__name__}")
     return value
+
+
+def check_folder(name: str, value: Any) -> str:
+    """The folder ``value`` names for the files of option ``name`` (so far only ``proof``:
+    DRAT proofs and their CNF), made when missing; OptionError when it cannot be made or
+    already holds such files (none is ever overwritten, and which names a stream will
+    write is known only as it goes)."""
+    import os
+    if not isinstance(value, (str, os.PathLike)) or not str(value).strip():
+        raise OptionError(f"{name} is a folder, not {value!r}")
+    folder = os.fspath(value)
+    from ..sat.proofs import proof_files_in
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise OptionError(f"{folder}: cannot make the folder: "
+                          f"{error.strerror or error}") from None
+    taken = proof_files_in(folder)
+    if taken:
+        raise OptionError(f"{folder} holds proof files already ({', '.join(taken)}); "
+                          f"give an empty folder: satdoku does not overwrite them")
+    return str(folder)
 
 
 def _box(name: str, value: Any) -> tuple[int, int]:
@@ -216,6 +242,8 @@ class TaskOptions:
         return task
 
     def make(self) -> Task:
+        # Task declares no __init__ (Convert is made from its own arguments); every task an
+        # options class names is made from those options.
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
@@ -232,9 +260,9 @@ class SolverField:
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
-    max_clauses: int = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, the "
-                              "rules' included (default 10,000,000).", "whole", minimum=1,
-                              metavar="N")
+    max_clauses: int | None = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, "
+                                     "the rules' included (default 10,000,000).", "whole",
+                                     minimum=1, metavar="N")
 
     @property
     def clause_limit(self) -> int:

@@ -16,16 +16,18 @@ import time
 from typing import Any, Callable, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
-from ..deadline import Deadline
-from ..errors import OptionError, PuzzleError
+from ..deadline import NO_DEADLINE, Deadline
+from ..errors import OptionError, PuzzleError, SatdokuError
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
-from ..model.result import Capabilities, Result, Solver, verify
+from ..model.result import (ENDINGS, Capabilities, Result, Solver, can_settle, can_steer,
+                            result_of, status_of, verify)
 from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
 from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "verify", "describe",
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "certified", "verify",
+           "describe",
            "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
            "racing"]
 
@@ -98,7 +100,9 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
             checked again.
 
     The time verification took is added to the stats as ``verify_ms`` (and the solver's
-    time as ``solve_ms`` when it has no stages of its own).
+    time as ``solve_ms`` when it has no stages of its own), and the CPU time of this process
+    the solver took as ``cpu_ms`` (an ``exec:`` solver's or a portfolio's children are not
+    in it).
 
     >>> from satdoku.model.geometry import geometry
     >>> with make_solver() as s:
@@ -117,6 +121,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
                           message=error.detail)
     if deadline is None:
         deadline = Deadline(timeout)
+    cpu = time.process_time()
     if constraints:
         if not solver.capabilities.rules:
             return Result("refused", solver=solver.name, encoding=solver.encoding, limit=limit,
@@ -128,6 +133,7 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
                           message=error.message)
     else:
         result = solver.solve(grid, limit=limit, deadline=deadline)
+    result.stats["cpu_ms"] = (time.process_time() - cpu) * 1000
     return checked(result, grid, constraints)
 
 
@@ -142,6 +148,49 @@ def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     if "solve_ms" not in stats:  # a solver with one stage: all its time is solving
         stats["solve_ms"] = result.time_ms
     return result
+
+
+def certified(result: Result, puzzle: Puzzle, options: SearchOptions,
+              deadline: Deadline = NO_DEADLINE) -> Result:
+    """``result`` backed by a proof when ``options.proof`` names a folder and the answer is a
+    claim a proof backs (``unsolvable``; ``unique``: no solution but this one): the puzzle's
+    CNF and DRAT proof written there and checked (:func:`satdoku.sat.proofs.certify`), what
+    backs it in ``result.proof``. A proof that fails to check, or a proof run that finds the
+    claim wrong, makes the answer status ``error``; the time and clause limits bound the
+    proof run as they bound the solve (status ``timeout``, ``refused``)."""
+    if options.proof is None:  # before the import: sat.proofs costs 90 ms to import
+        return result
+    from ..sat.proofs import CLAIMS, certify
+    claim = result.status
+    if claim not in CLAIMS:
+        return result
+    import os
+    from ..io.text import format_grid
+    grid = puzzle.valid_grid
+    try:
+        cert = certify(grid, claim, os.path.join(options.proof, puzzle.file_stem()),
+                       solution=result.solution if claim == "unique" else None,
+                       encoding=options.encoding, amo=options.amo,
+                       constraints=puzzle.constraints, sat_solver=options.sat_solver,
+                       max_clauses=options.clause_limit, deadline=deadline,
+                       puzzle_text=format_grid(grid, "line", puzzle.alphabet))
+    except ENDINGS as error:
+        status, message = status_of(error, deadline, 1 if claim == "unique" else None)
+        return _ended(result, status, f"{message} while proving the answer '{claim}'")
+    except SatdokuError as error:
+        return _ended(result, "error", f"no proof of '{claim}': {error}")
+    if not cert.ok:
+        result = _ended(result, "error", cert.summary())
+    result.proof = cert.record()
+    return result
+
+
+def _ended(result: Result, status: str, message: str) -> Result:
+    """``result`` turned into ``status`` (keeping what the contract lets it keep)."""
+    solutions = [g for g in (result.solution, result.second) if g is not None]
+    return result_of(status, solutions, limit=result.limit, solver=result.solver,
+                     encoding=result.encoding, time_ms=result.time_ms, stats=result.stats,
+                     message=message)
 
 
 def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
@@ -194,7 +243,7 @@ class SolveTask(Task):
         if options.check:
             self.other = self._solver("native" if options.solver == "sat" else "sat")
         for solver in (self.solver, self.other):
-            if solver is not None and solver.capabilities.steer:  # see SatSolver.steer
+            if solver is not None and can_steer(solver):  # see SatSolver.steer
                 solver.steer = True
         o = options
         settles = self.solver.capabilities.settle and o.incremental and not o.check and \
@@ -214,10 +263,11 @@ class SolveTask(Task):
             return
         ready = [p for p in puzzles if p.error is None and p.grid is not None and
                  not p.constraints]
-        if len(ready) < SETTLE_MIN_PUZZLES:  # a pass over a few puzzles costs more than it saves
+        # A pass over a few puzzles costs more than it saves (batch > 1: the solver settles).
+        if len(ready) < SETTLE_MIN_PUZZLES or not can_settle(self.solver):
             yield from map(self.run, puzzles)
             return
-        settled = self.solver.settle([p.grid for p in ready], self.options.most)
+        settled = self.solver.settle([p.valid_grid for p in ready], self.options.most)
         done = sum(r is not None for r in settled)
         self.batch = SETTLE_BATCH if done >= SETTLE_MIN_SHARE * len(puzzles) else 1
         answers = {id(p): r for p, r in zip(ready, settled) if r is not None}
@@ -226,7 +276,7 @@ class SolveTask(Task):
             if result is None:
                 yield self.run(puzzle)
                 continue
-            result = checked(result, puzzle.grid)
+            result = certified(checked(result, puzzle.valid_grid), puzzle, self.options)
             result.stats["parse_ms"] = puzzle.parse_ms
             yield Outcome(puzzle, result, [])
 
@@ -242,7 +292,7 @@ class SolveTask(Task):
             raise
 
     def _run(self, puzzle: Puzzle) -> Outcome:
-        o, grid, constraints = self.options, puzzle.grid, puzzle.constraints
+        o, grid, constraints = self.options, puzzle.valid_grid, puzzle.constraints
         deadline = puzzle_deadline(o.timeout, puzzle)
         if self.other is None:
             result = solve(self.solver, grid, limit=o.most, deadline=deadline,
@@ -256,6 +306,7 @@ class SolveTask(Task):
             other = solve(self.other, grid, limit=limit, constraints=constraints,
                           givens_checked=True, deadline=puzzle_deadline(o.timeout, puzzle))
             problems = disagreements(result, other)
+        result = certified(result, puzzle, o, deadline)
         result.stats["parse_ms"] = puzzle.parse_ms
         return Outcome(puzzle, result, problems)
 
@@ -265,12 +316,12 @@ class SolveTask(Task):
         return Outcome(puzzle, Result(status="invalid", message=message))
 
     def pack(self, outcome: Outcome) -> tuple:
-        return outcome.result.pack(outcome.puzzle.grid.size), outcome.disagreements
+        return outcome.result.pack(outcome.puzzle.geometry.size), outcome.disagreements
 
     @classmethod
     def unpack(cls, puzzle: Puzzle, packed: tuple) -> Outcome:
         result, problems = packed
-        return Outcome(puzzle, Result.unpack(puzzle.grid.geometry, result), problems)
+        return Outcome(puzzle, Result.unpack(puzzle.geometry, result), problems)
 
     def close(self) -> None:
         self.solver.close()

@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote, unquote
 
-from ...errors import PuzzleError
+from ...errors import PuzzleError, Where
 from ...model.geometry import default_box
 from .read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
 from .special import SHAPES
@@ -104,7 +104,7 @@ def looks_like_fpuzzles(text: str) -> bool:
     return bool(re.fullmatch(r"N4Ig[A-Za-z0-9+/=$-]{8,}", t))
 
 
-def _payload(text: str, where: dict) -> str:
+def _payload(text: str, where: Where) -> str:
     """The lz-string part of a link (or the text itself when it is not a link)."""
     match = re.search(r"(?:^|[?&])load=([^&#]*)", text)
     if match:
@@ -131,7 +131,7 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
     >>> decode_fpuzzles("f-puzzles.com/?load=N4IgzglgXgpiBcBOANCA5gJwgEwQbT2AF9liBdMooA%3D%3D&x=1")
     {'size': 9, 'grid': [[{}, {}]]}
     """
-    where = {"source": source, "line": line}
+    where: Where = {"source": source, "line": line}
     t = text.strip()
     if not t:
         raise PuzzleError("empty: no f-puzzles link, string or JSON", **where)
@@ -155,7 +155,7 @@ def decode_fpuzzles(text: str, source: str | None = None, line: int | None = Non
     return data
 
 
-def _decompress(payload: str, where: dict) -> str:
+def _decompress(payload: str, where: Where) -> str:
     uri_only = set("-$") & set(payload)
     try:
         if uri_only:
@@ -173,7 +173,7 @@ def _decompress(payload: str, where: dict) -> str:
 # Converting the JSON.
 
 
-def _read(data: dict, where: dict) -> tuple[dict, Reader]:
+def _read(data: dict, where: Where) -> tuple[dict, Reader]:
     """The satdoku document of f-puzzles ``data``, and the reader (its notes and problems)."""
     r = Reader(data, where)
     givens, regions = r.grid()
@@ -190,10 +190,9 @@ def _read(data: dict, where: dict) -> tuple[dict, Reader]:
             document[target] = text.strip()
     document["size"] = n
     box = default_box(n)
-    standard = box is not None and regions == [
-        [(row // box[0]) * (n // box[1]) + col // box[1] for col in range(n)]
-        for row in range(n)]
-    if standard:
+    if box is not None and regions == [
+            [(row // box[0]) * (n // box[1]) + col // box[1] for col in range(n)]
+            for row in range(n)]:
         document["box"] = f"{box[0]}x{box[1]}"
     else:
         cells: list[list[str]] = [[] for _ in range(n)]
@@ -271,7 +270,7 @@ def convert_fpuzzles(text: str | dict, source: str | None = None, *, ignore_unkn
     >>> conversion.warnings
     ['left out what carries no rule: text (1)']
     """
-    where = {"source": source, "line": line}
+    where: Where = {"source": source, "line": line}
     data = text if isinstance(text, dict) else decode_fpuzzles(text, source, line)
     document, reader = _read(data, where)
     if cite:

@@ -20,9 +20,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...errors import PuzzleError
+from ...errors import PuzzleError, Where
 from ...model.geometry import default_box
-from ...rules import CONSTRAINTS
+from ...rules import CONSTRAINTS, Constraint
+from ...rules.exchange import FPuzzles
 
 __all__ = ["Reader", "METADATA", "COSMETIC", "UNSUPPORTED", "COPY_KEYS", "rule_keys",
            "fpuzzles_box"]
@@ -73,9 +74,9 @@ _CELL_KEYS = {"value", "given", "region", "c", "cArray", "highlight", "centerPen
 _DIGITS_MAX = 9  # digits of a clue's number: more is an error, not a number to compute with
 
 
-def rule_keys() -> dict[str, list[tuple[type, Any]]]:
+def rule_keys() -> dict[str, list[tuple[type[Constraint], FPuzzles]]]:
     """Every f-puzzles key the rule classes declare: key -> [(class, FPuzzles)]."""
-    out: dict[str, list] = {}
+    out: dict[str, list[tuple[type[Constraint], FPuzzles]]] = {}
     for cls in CONSTRAINTS.values():
         for decl in cls.fpuzzles:
             out.setdefault(decl.key, []).append((cls, decl))
@@ -90,7 +91,7 @@ def fpuzzles_box(n: int) -> tuple[int, int]:
 class Reader:
     """One conversion: the f-puzzles data, its size, and the document being built."""
 
-    def __init__(self, data: dict, where: dict) -> None:
+    def __init__(self, data: dict, where: Where) -> None:
         self.data = data
         self.where = where
         self.problems: list[str] = []   # what may carry a rule satdoku cannot state

@@ -226,12 +226,14 @@ def _write_indexer(w, decl, c) -> None:
 # -- negative rules: "nonconsecutive": true, "negative": ["ratio", "xv", ...] ----------------
 
 def _dot_values(r, key: str, default: int | None) -> set[int]:
-    values = set()
+    values: set[int] = set()
     for i, entry in enumerate(r.entries(key), 1):
         value = r.number(entry.get("value"), _what(key, i))
-        if value is None and default is None:
-            continue
-        values.add(default if value is None else value)
+        if value is None:
+            if default is None:
+                continue
+            value = default
+        values.add(value)
     return values
 
 

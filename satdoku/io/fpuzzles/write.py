@@ -83,21 +83,23 @@ class Writer:
         self.data["grid"] = rows
 
     def rule(self, constraint) -> None:
-        """One rule, by the first of its class's declarations whose fixed fields it has."""
+        """One rule, by the first of its class's written declarations whose fixed fields it has."""
         decls = type(constraint).fpuzzles
         if not decls:
             self.lost.append(f"{constraint.describe(self.geometry)} (f-puzzles has no "
                              f"{constraint.type} rule)")
             return
         values = {f.name: getattr(constraint, f.attr) for f in type(constraint).fields}
-        decl = next((d for d in decls if all(values.get(k) == v for k, v in d.when.items())),
-                    None)
-        if decl is None:
+        # (a shape with no writer is read only: a grid cell's parity is written as odd/even)
+        found = next(((d, write) for d in decls if (write := SHAPES[d.shape].write) is not None
+                      and all(values.get(k) == v for k, v in d.when.items())), None)
+        if found is None:
             fixed = ", ".join(f"{k} {v}" for d in decls for k, v in d.when.items())
             self.lost.append(f"{constraint.describe(self.geometry)} (f-puzzles' "
                              f"{decls[0].key} has {fixed})")
             return
-        why = SHAPES[decl.shape].write(self, decl, constraint)
+        decl, write = found
+        why = write(self, decl, constraint)
         if why:
             self.lost.append(f"{constraint.describe(self.geometry)}: {why}")
             return

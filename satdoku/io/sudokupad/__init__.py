@@ -35,7 +35,7 @@ import re
 from typing import Any, Iterator
 from urllib.parse import unquote
 
-from ...errors import PuzzleError
+from ...errors import PuzzleError, Where
 from ..fpuzzles import Conversion, convert_fpuzzles
 from ..lzstring import LZStringError, decompress_from_base64
 from ..jsontext import loads as loads_json
@@ -106,7 +106,7 @@ def decode_sudokupad(text: str, source: str | None = None,
     >>> decode_sudokupad("https://sudokupad.app/scl{'ce':[[{v:1}]],re:[[[0,0]]]}")
     ('scl', {'cells': [[{'value': 1}]], 'regions': [[[0, 0]]]})
     """
-    where = {"source": source, "line": line}
+    where: Where = {"source": source, "line": line}
     ident = puzzle_id(text, source, line)
     match = _PREFIX.fullmatch(ident)
     if match is None:
@@ -126,10 +126,10 @@ def decode_sudokupad(text: str, source: str | None = None,
     payload = payload.replace(" ", "+")   # a form or a chat made the base64 '+' a space
     error = None
     for candidate in _slash_repairs(payload):
-        text = _decompressed(candidate)
-        if text is not None:
+        data = _decompressed(candidate)
+        if data is not None:
             try:
-                return kind, _parse_json(text, prefix, where)
+                return kind, _parse_json(data, prefix, where)
             except PuzzleError as exc:
                 error = error or exc
     raise error or PuzzleError(f"the SudokuPad '{prefix}' data is not lz-string data (cut "
@@ -156,7 +156,7 @@ def _slash_repairs(payload: str, limit: int = 200) -> Iterator[str]:
         yield payload[:spot] + "/" + payload[spot:]
 
 
-def _parse_json(text: str, prefix: str, where: dict) -> dict:
+def _parse_json(text: str, prefix: str, where: Where) -> dict:
     try:
         data = loads_json(text)
     except json.JSONDecodeError:
@@ -222,7 +222,7 @@ def _shorten(text: str, keep: int = 40) -> str:
     return text if len(text) <= keep else text[:keep] + "..."
 
 
-def scf_to_scl(text: str, where: dict) -> dict:
+def scf_to_scl(text: str, where: Where) -> dict:
     """SCL of an ``scf`` id (without its prefix): 81 givens packed a run of empty cells a
     letter, then after ``*`` flags: ``x`` both diagonals, ``w`` windoku, ``t`` title and
     ``a`` author (up to the next single ``*``).
@@ -254,9 +254,10 @@ def scf_to_scl(text: str, where: dict) -> dict:
                                  for r in (2.5, 6.5) for c in (2.5, 6.5)]
         elif flag in "ta":
             match = re.match(r"((?:[^*]|\*\*)*)\*?", flags[i:])
-            value = match.group(1)
-            scl["metadata"]["title" if flag == "t" else "author"] = value.replace("**", "*")
-            i += match.end()
+            if match is not None:  # (always: the text may be empty)
+                value = match.group(1)
+                scl["metadata"]["title" if flag == "t" else "author"] = value.replace("**", "*")
+                i += match.end()
     return scl
 
 

@@ -169,9 +169,9 @@ class Drawing:
             path = paths[id(line)]
             if id(line) in self.used or not path or len(path) < 2:
                 continue
-            ends = [self.free_circle(shapes, cell) for cell in (path[0], path[-1])]
-            if all(ends):
-                self.used.update(map(id, [line] + ends))
+            circles = [self.free_circle(shapes, cell) for cell in (path[0], path[-1])]
+            if all(circles):
+                self.used.update(map(id, [line] + circles))
                 self.fp.setdefault("betweenline", []).append(
                     {"lines": [[self.name(r, c, True) for r, c in path]]})
         for line in lines:
@@ -249,11 +249,11 @@ class Drawing:
             if not self.inside(math.floor(r), math.floor(c)):
                 self.little_killer(points, shapes, what)
                 continue
-            path = self.path(arrow["wayPoints"], what)
+            path = self.path(arrow["wayPoints"], what) or []
             circle = next((s for s in shapes if s["round"] and not s["text"]
                            and s["w"] >= 0.5 and path and path[0] in self.circle_cells(s)),
                           None)
-            shaft = [cell for cell in path or [] if circle is None
+            shaft = [cell for cell in path if circle is None
                      or cell not in self.circle_cells(circle)]
             if circle is None or not shaft:
                 self.problem("arrows without a circle", f"{what} at {self.where_is(r, c)}")

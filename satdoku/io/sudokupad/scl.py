@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ...errors import PuzzleError
+from ...errors import PuzzleError, Where
 from ..fpuzzles import Conversion, convert_fpuzzles
 from .drawing import Drawing
 
@@ -51,7 +51,7 @@ _GLOBAL = {"antiknight": "antiknight", "antiking": "antiking",
 class SclReader:
     """One SCL puzzle read: its size, the f-puzzles object built, notes and problems."""
 
-    def __init__(self, data: dict, where: dict) -> None:
+    def __init__(self, data: dict, where: Where) -> None:
         if not isinstance(data, dict):
             raise PuzzleError("a SudokuPad puzzle is a JSON object, not "
                               f"{type(data).__name__}", **where)
@@ -279,7 +279,7 @@ def convert_scl(data: dict, source: str | None = None, *, ignore_unknown: bool =
     >>> conversion.document["givens"], conversion.warnings
     ({'r1c1': 1}, ['ignored (cosmetic): coloured cells (r1c2)'])
     """
-    where = {"source": source, "line": line}
+    where: Where = {"source": source, "line": line}
     reader = SclReader(data, where)
     fp = reader.read()
     conversion = convert_fpuzzles(fp, source, ignore_unknown=True, line=line, cite=cite)

@@ -22,3 +22,5 @@ digits: dict[int, list[int]] = satdoku.candidates(TEXT, timeout=1.0).digits
 made: Grid = satdoku.generate((2, 2), seed=1).puzzle
 label: str | None = satdoku.rate(TEXT).label
 version: str = satdoku.__version__
+# A batch may hold puzzles that could not be read: valid_grid is the grid of one that was.
+grids: list[Grid] = [p.valid_grid for p in satdoku.puzzles("puzzles/4x4.txt") if p.ok]
