@@ -166,7 +166,9 @@ class ExplanationReport(Report):
         from .report import NoPicture
         p, e = item.puzzle, item.result
         if e is None or e.path is None:
-            raise NoPicture(f"no steps to show: the puzzle is {e.status if e else 'unread'}")
+            why = {"unsolvable": "the puzzle is unsolvable", "multiple": "the puzzle has "
+                   "several solutions"}.get(e.status, e.status) if e else "the puzzle is unread"
+            raise NoPicture(f"no steps to show: {why}")
         return step_page(e.grid, e.path, e.solution, title=p.name or place(p),
                          constraints=p.constraints, start=self.step or 1,
                          alphabet=p.alphabet or alphabet_for(e.grid.size))
