@@ -106,3 +106,14 @@ def test_the_step_picture_draws_the_replays_candidates_and_the_steps_colours(run
     step = e.path.steps[k]
     coloured = [t for t in marks if t.get("font-weight") == "bold"]
     assert len(coloured) == len(step.placed) + sum(len(ds) for _, ds in step.eliminated)
+
+
+def test_text_from_a_puzzle_file_cannot_open_an_element():
+    from satdoku.output.html import step_page
+    e = satdoku.explain(SMALL, steps=True)
+    evil = "</script><script>alert(1)</script><b>"
+    page = step_page(e.grid, e.path, e.solution, title=evil)
+    assert "<script>alert" not in page and "<b>" not in page
+    assert "&lt;/script&gt;&lt;script&gt;alert(1)" in page
+    body = page.split('id="path-data">', 1)[1].split("</script>", 1)[0]
+    assert "<" not in body and embedded(page)["steps"]
