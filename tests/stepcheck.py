@@ -80,16 +80,13 @@ def _needless(geo, path, step, negation, solver: str, where: str) -> list[str]:
     return out
 
 
-def check_path(grid, path, solution, *, solver: str = "cadical195", partial: bool = False
-               ) -> list[str]:
-    """What is wrong with ``path`` (steps from ``grid`` to ``solution``), step by step; empty
-    when every step holds (see the module docstring). ``partial``: a path that stopped at a
-    time limit, checked as far as it goes."""
+def replay(grid, path) -> list[tuple[list[int], list[bool]]]:
+    """This check's own candidates (bitmasks, bit d-1 for digit d) and placed flags before
+    each step of ``path`` from ``grid``, then after its last: the givens placed, each placement
+    striking its digit from the cell's house peers, each elimination striking its digits."""
     geo, n = grid.geometry, grid.size
-    full = (1 << n) - 1
-    cand = [full] * geo.ncells
+    cand = [(1 << n) - 1] * geo.ncells
     placed = [False] * geo.ncells
-    problems: list[str] = []
 
     def place(cell: int, d: int) -> None:
         cand[cell], placed[cell] = 1 << (d - 1), True
@@ -99,7 +96,26 @@ def check_path(grid, path, solution, *, solver: str = "cadical195", partial: boo
 
     for cell, d in grid.givens():
         place(cell, d)
+    boards = [(cand[:], placed[:])]
     for step in path.steps:
+        for c, ds in step.eliminated:
+            for d in ds:
+                cand[c] &= ~(1 << (d - 1))
+        for c, d in step.placed:
+            place(c, d)
+        boards.append((cand[:], placed[:]))
+    return boards
+
+
+def check_path(grid, path, solution, *, solver: str = "cadical195", partial: bool = False
+               ) -> list[str]:
+    """What is wrong with ``path`` (steps from ``grid`` to ``solution``), step by step; empty
+    when every step holds (see the module docstring). ``partial``: a path that stopped at a
+    time limit, checked as far as it goes."""
+    geo, n = grid.geometry, grid.size
+    boards = replay(grid, path)
+    problems: list[str] = []
+    for step, (cand, _) in zip(path.steps, boards):
         where = f"step {step.step} ({step.text})"
         if step.technique == "timeout":
             if not partial:
@@ -126,11 +142,7 @@ def check_path(grid, path, solution, *, solver: str = "cadical195", partial: boo
                 problems.append(f"{where}: its facts do not force it")
             if step.minimal:  # (a step not proven minimal says so: one fact might go)
                 problems += _needless(geo, path, step, negation, solver, where)
-        for c, ds in step.eliminated:
-            for d in ds:
-                cand[c] &= ~(1 << (d - 1))
-        for c, d in step.placed:
-            place(c, d)
+    cand, placed = boards[-1]
     if not all(placed) or tuple(m.bit_length() for m in cand) != solution.cells:
         problems.append("the replay does not end at the solution")
     return problems

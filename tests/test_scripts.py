@@ -120,7 +120,9 @@ RUNS = {
 #: Scripts with no tiny input to give: what they read is fixed (their --help is run above).
 NOT_RUN = {"native_digest.py": "every shipped puzzle and the shared sets, no option to take fewer",
            "serate.py": "runs SukakuExplainer's serate, built outside the checkout (its "
-                        "docstring says how); bench_se.py runs on what it wrote"}
+                        "docstring says how); bench_se.py runs on what it wrote",
+           "screenshot_steps.py": "needs Chromium: tests/test_screenshot.py runs it where "
+                                  "there is one"}
 
 
 def test_every_script_has_a_run_or_says_why_not():

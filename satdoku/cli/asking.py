@@ -14,7 +14,7 @@ from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
 from ..tasks.commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
                              RateOptions)
-from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
+from .options import (PICTURE_FORMATS, STEP_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, task_options)
 from .session import Progress, Session, puzzles_of, show
 
@@ -34,9 +34,10 @@ def _answered(outcome: Outcome) -> int:
 @puzzle_options
 @task_options(ExplainOptions, "explain")
 @jobs_option
-@output_options(PICTURE_FORMATS)
+@output_options(STEP_FORMATS)
 @click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
-              help="With --format svg: draw step N of the path (implies --steps).")
+              help="With --format svg: draw step N of the path; with --format html: open the "
+                   "page at step N (implies --steps).")
 def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
     """Say why each puzzle is unsolvable, ambiguous or how hard it is.
 
@@ -49,8 +50,11 @@ def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **val
     from ..output.asking import ExplanationReport
     from ..run.stream import stream
     if step_number is not None:
-        if fmt != "svg":
-            raise click.UsageError("--step N picks the step that --format svg draws")
+        if fmt not in ("svg", "html"):
+            raise click.UsageError("--step N picks the step that --format svg draws (or that "
+                                   "--format html opens at)")
+        values["steps"] = True
+    if fmt == "html":  # a page of the steps
         values["steps"] = True
     options = make_options(ExplainOptions, values)
     puzzles = puzzles_of(inputs, reading)
@@ -122,9 +126,9 @@ def generate(count, fmt, output, force, paint, **values):
     import random
     from ..model.alphabet import Alphabet
     from ..output.asking import GeneratedReport
-    from .session import PICTURES_NEED_A_FOLDER, picture_folder
+    from .session import need_a_folder, picture_folder
     if fmt == "svg" and count > 1 and picture_folder(output) is None:
-        raise click.UsageError(PICTURES_NEED_A_FOLDER)  # before any puzzle is made
+        raise click.UsageError(need_a_folder(fmt))  # before any puzzle is made
     options = make_options(GenerateOptions, values)
     seed = options.seed
     if seed is None:
@@ -157,7 +161,7 @@ def generate(count, fmt, output, force, paint, **values):
             session.note(f"{count} {options.difficulty} puzzle{'s' if count > 1 else ''} "
                          f"from {tried} grids")
 
-    Session(output, force, progress=progress, pictures=fmt == "svg").run(body)
+    Session(output, force, progress=progress, pictures="svg" if fmt == "svg" else None).run(body)
 
 
 COMMANDS = (explain, candidates, rate, generate)

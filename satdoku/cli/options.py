@@ -15,12 +15,12 @@ from typing import TYPE_CHECKING
 import click
 
 from ..errors import SatdokuError
-from ..output.report import FORMATS, PICTURE_FORMATS
+from ..output.report import FORMATS, PICTURE_FORMATS, STEP_FORMATS
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.inputs import Inputs
 
-__all__ = ["FORMATS", "PICTURE_FORMATS", "inputs_argument", "puzzle_options",
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "inputs_argument", "puzzle_options",
            "sat_solver_option", "encoding_option", "timeout_option", "jobs_option",
            "output_options", "limit_option", "paint", "Reading", "complete_path",
            "box_callback", "alphabet_callback", "EXTRAS", "require_extra", "task_options",

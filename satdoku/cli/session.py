@@ -22,7 +22,7 @@ from ..errors import MissingInput, SatdokuError, abridge
 from ..io.inputs import Inputs, count_lines, is_file_input
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from ..output.report import NoPicture, place
+from ..output.report import DOCUMENT_FORMATS, NoPicture, place
 from ..tasks.base import Outcome
 
 class Interrupted(KeyboardInterrupt):
@@ -83,9 +83,11 @@ class Progress:
             self.shown = False
 
 
-#: Why several pictures need a folder (a usage error, exit 2).
-PICTURES_NEED_A_FOLDER = ("--format svg makes one picture per puzzle: with several puzzles "
-                          "give -o FOLDER/ for a file each")
+def need_a_folder(fmt: str) -> str:
+    """Why several pictures (pages) need a folder (a usage error, exit 2)."""
+    what = "page" if fmt == "html" else "picture"
+    return (f"--format {fmt} makes one {what} per puzzle: with several puzzles give -o FOLDER/ "
+            f"for a file each")
 
 
 def picture_folder(output: str | None) -> str | None:
@@ -101,10 +103,12 @@ class Session:
     diagnostics to stderr, flushed at once on a terminal and at least every 0.1 s otherwise."""
 
     def __init__(self, output: str | None, force: bool, inputs: Iterable[str] = (),
-                 progress: Progress | None = None, pictures: bool = False) -> None:
+                 progress: Progress | None = None, pictures: str | None = None) -> None:
         from ..io.files import Output
-        # Pictures (--format svg) into a folder: one file each; the folder is made if needed.
+        # Pictures (--format svg) and pages (html) into a folder: one file each, named
+        # NAME.svg or NAME.html (``pictures``, the format); the folder is made if needed.
         self.folder = picture_folder(output) if pictures else None
+        self.kind = pictures
         if self.folder is not None:
             output = None
         self.pending: str | None = None  # the one picture, written when no other comes
@@ -142,13 +146,14 @@ class Session:
         click.echo(line, err=True)
 
     def picture(self, name: str, svg: str) -> None:
-        """One puzzle's picture: a file ``NAME.svg`` in the output folder, or the one picture
-        of the output, written at the end (several need a folder: one SVG document cannot hold
-        them, and a second one is a usage error before anything is written)."""
+        """One puzzle's picture (page): a file ``NAME.svg`` (``.html``) in the output folder,
+        or the one picture of the output, written at the end (several need a folder: one
+        document cannot hold them, and a second one is a usage error before anything is
+        written)."""
         from ..io.files import Output
         if self.folder is None:
             if self.pictures:
-                raise click.UsageError(PICTURES_NEED_A_FOLDER)
+                raise click.UsageError(need_a_folder(self.kind or "svg"))
             self.pending = svg
         else:
             unique, n = name, 1
@@ -157,7 +162,7 @@ class Session:
                 unique = f"{name}-{n}"
             self.names.add(unique)
             try:
-                out = Output(os.path.join(self.folder, f"{unique}.svg"), force=self.force,
+                out = Output(os.path.join(self.folder, f"{unique}.{self.kind}"), force=self.force,
                              inputs=self.inputs)
             except SatdokuError as error:  # a picture of an earlier run: as -o FILE would
                 raise click.UsageError(str(error)) from None
@@ -281,8 +286,9 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
          summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
     """The loop of every per-puzzle command: format the outcome of each of ``puzzles`` as it
     comes; its exit code (``code_of``) and, with several, a ``summary`` line on stderr."""
-    if report.fmt == "svg" and picture_folder(output) is None and puzzles.ahead() == 2:
-        raise click.UsageError(PICTURES_NEED_A_FOLDER)
+    documents = report.fmt in DOCUMENT_FORMATS
+    if documents and picture_folder(output) is None and puzzles.ahead() == 2:
+        raise click.UsageError(need_a_folder(report.fmt))
     progress = Progress(None if results_share_a_pipe(output) else _inputs_total(puzzles.args),
                         label)
     lines = _LineProgress(progress)
@@ -319,7 +325,7 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
         for number, outcome in enumerate(outcomes, 1):
             puzzle = outcome.puzzle
             lines.update(puzzle)
-            if report.fmt == "svg":
+            if documents:
                 if puzzle.grid is not None:
                     try:
                         svg = report.format(outcome)
@@ -338,7 +344,8 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
             if text:
                 session.note(text)
 
-    Session(output, force, puzzles.args, progress, pictures=report.fmt == "svg").run(body)
+    Session(output, force, puzzles.args, progress,
+            pictures=report.fmt if documents else None).run(body)
 
 
 #: Said on stderr when a command reads puzzles from a terminal (bare ``satdoku solve``).

@@ -25,7 +25,8 @@ def titled(puzzle, text: str) -> str:
 
 class ExplanationReport(Report):
     """``explain``: (puzzle, :class:`~satdoku.tasks.explain.Explanation` or None) per puzzle;
-    ``step``: the step of a path that ``--format svg`` draws (None: the solution)."""
+    ``step``: the step of a path that ``--format svg`` draws (None: the solution), or that
+    ``--format html``'s page opens at."""
 
     def __init__(self, fmt: str = "pretty", *, color: bool = False,
                  step: int | None = None) -> None:
@@ -159,6 +160,18 @@ class ExplanationReport(Report):
         return render_svg(e.grid, e.solution, alphabet=alphabet, title=title,
                           constraints=p.constraints,
                           caption=caption + (f": {e.message}" if e.message else ""))
+
+    def page(self, item) -> str:
+        from .html import step_page
+        from .report import NoPicture
+        p, e = item.puzzle, item.result
+        if e is None or e.path is None:
+            why = {"unsolvable": "the puzzle is unsolvable", "multiple": "the puzzle has "
+                   "several solutions"}.get(e.status, e.status) if e else "the puzzle is unread"
+            raise NoPicture(f"no steps to show: {why}")
+        return step_page(e.grid, e.path, e.solution, title=p.name or place(p),
+                         constraints=p.constraints, start=self.step or 1,
+                         alphabet=p.alphabet or alphabet_for(e.grid.size))
 
     def diagnostics(self, item) -> list[str]:
         p, e = item.puzzle, item.result

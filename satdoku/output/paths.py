@@ -2,18 +2,26 @@
 record, and the picture of one step.
 
 The picture of step N shows the grid as it stands before that step (the givens, and the digits
-placed by the steps before it), with the cells the step changes and the cells it cites
-marked, and the step's text under the grid.
+placed by the steps before it), the candidates of its open cells as pencil marks (a replay of
+the path: :func:`satdoku.tasks.path.replay`), the cells the step changes and the cells it
+cites in colours of their own, and the step's text under the grid. The page of all the steps
+is :mod:`satdoku.output.html`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import TYPE_CHECKING, Any
 
+from ..model.digits import bits
 from ..model.grid import Grid
 from .report import NoPicture, plural, printable
 
-__all__ = ["path_summary", "path_lines", "path_record", "step_picture"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .svg import StepMarks
+
+__all__ = ["path_summary", "path_lines", "path_record", "board_at", "board_grid", "step_marks",
+           "named_cells", "step_picture"]
 
 
 def path_summary(path, score: bool = True) -> str:
@@ -53,21 +61,88 @@ def path_record(path) -> dict[str, Any]:
                      "sat_calls": path.sat_calls}}
 
 
+def board_at(grid: Grid, path, number: int) -> tuple[Grid, dict[int, list[int]]]:
+    """The grid as it stands before step ``number`` (1-based; one past the last: after it) of
+    ``path`` from ``grid``, and the candidates of its open cells."""
+    from ..tasks.path import replay
+    return board_grid(grid, replay(grid, path)[number - 1])
+
+
+def board_grid(grid: Grid, board) -> tuple[Grid, dict[int, list[int]]]:
+    """A :meth:`~satdoku.tasks.path.Board.snapshot` as a grid of its placed digits and the
+    candidates of its open cells."""
+    cand, placed = board
+    cells = tuple(m.bit_length() if done else 0 for m, done in zip(cand, placed))
+    return Grid(grid.geometry, cells), {c: bits(m) for c, m in enumerate(cand) if not placed[c]}
+
+
+def step_marks(path, step) -> "StepMarks":
+    """What ``step`` places, strikes and rests on (:class:`~satdoku.output.svg.StepMarks`).
+
+    The cells it rests on are those of its cell facts, else of its rule facts (a house, a
+    cage). A step of SE's ladder records no facts, only words (``'X-Wing on 4 in r2,r7
+    c3,c8'``): its cells are the ones its words name, else where the houses they name meet
+    (``'Pointing on 2 in box 5 and column 6'``), else those houses."""
+    from .svg import StepMarks
+    cited = {c for c, _ in step.cells}
+    if not cited:
+        for r in step.rules:
+            cited.update(path.rules[r].cells)
+        for h in step.houses:
+            cited.update(path.geometry.houses[h])
+    if not cited and step.rating is not None and ": " in step.reason:
+        cited = named_cells(path.geometry, step.reason.rsplit(": ", 1)[0])
+    return StepMarks(placed=tuple(step.placed),
+                     struck=tuple((c, d) for c, ds in step.eliminated for d in ds),
+                     cited=tuple(sorted(cited)))
+
+
+_CELL = re.compile(r"\br(\d+)c(\d+)\b")
+_LINES = re.compile(r"\b(r\d+(?:,r\d+)*) (c\d+(?:,c\d+)*)\b")
+_HOUSE = re.compile(r"\b(row|column|box|region) (\d+)\b")
+
+
+def named_cells(geo, words: str) -> set[int]:
+    """The cells ``words`` name (``r3c7``; ``r2,r7 c3,c8``: where those rows and columns
+    cross), else the cells the houses they name share, else those houses' cells.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> geo = geometry(3, 3)
+    >>> sorted(named_cells(geo, "on 4 in r2,r7 c3,c8")), sorted(named_cells(geo, "in row 9"))[:2]
+    ([11, 16, 56, 61], [72, 73])
+    >>> sorted(named_cells(geo, "on 2 in box 5 and column 6"))
+    [32, 41, 50]
+    """
+    n = geo.size
+
+    def at(r: int, c: int) -> list[int]:
+        return [(r - 1) * n + c - 1] if 1 <= r <= n and 1 <= c <= n else []
+    cells = {cell for r, c in _CELL.findall(words) for cell in at(int(r), int(c))}
+    for rows, cols in _LINES.findall(words):
+        cells.update(cell for r in rows.split(",") for c in cols.split(",")
+                     for cell in at(int(r[1:]), int(c[1:])))
+    if cells:
+        return cells
+    kinds = {"row": 0, "column": 1, "box": 2, "region": 2}
+    houses = [set(geo.houses[kinds[kind] * n + int(i) - 1]) for kind, i in _HOUSE.findall(words)
+              if 1 <= int(i) <= n]
+    if not houses:
+        return set()
+    shared = set.intersection(*houses)
+    return shared or set.union(*houses)
+
+
 def step_picture(grid: Grid, path, number: int, *, title: str | None, constraints=(),
                  alphabet=None) -> str:
-    """The SVG picture of step ``number`` (1-based) of ``path`` from ``grid``: ValueError when
-    the path has no such step (:class:`~satdoku.output.report.NoPicture`)."""
+    """The SVG picture of step ``number`` (1-based) of ``path`` from ``grid``: the grid as
+    it stands before the step, the candidates of its open cells as pencil marks, and what the
+    step places, strikes and rests on in colours (:func:`step_marks`); ValueError when the
+    path has no such step (:class:`~satdoku.output.report.NoPicture`)."""
     from .svg import render_svg
     if not 1 <= number <= len(path.steps):
         raise NoPicture(f"step {number}: the path has {plural(len(path.steps), 'step')}")
-    cells = list(grid.cells)
-    for step in path.steps[:number - 1]:
-        for cell, d in step.placed:
-            cells[cell] = d
     step = path.steps[number - 1]
-    marked = {c for c, _ in step.placed} | {c for c, _ in step.eliminated} | \
-        {c for c, _ in step.cells}
-    state = Grid(grid.geometry, tuple(cells))
-    return render_svg(grid, state, highlight=sorted(marked), alphabet=alphabet, title=title,
-                      constraints=constraints,
+    state, candidates = board_at(grid, path, number)
+    return render_svg(grid, state, alphabet=alphabet, title=title, constraints=constraints,
+                      candidates=candidates, marks=step_marks(path, step),
                       caption=f"step {number} of {len(path.steps)}: {step.text}")

@@ -30,13 +30,17 @@ from ..model.puzzle import Puzzle
 from ..io.text import format_grid
 from ..model.grid import Grid
 
-__all__ = ["FORMATS", "PICTURE_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
+__all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "DOCUMENT_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
            "OutcomeReport", "place", "printable", "csv_row", "puzzle_fields", "marked_grid", "constraint_lines",
            "warning_lines", "grid_text", "plural", "cell_list"]
 
 FORMATS = ("pretty", "line", "json", "csv")
 #: Formats with a picture per puzzle (solve, count, explain, generate).
 PICTURE_FORMATS = FORMATS + ("svg",)
+#: explain's formats: a picture, or a page that steps through the path (``html``).
+STEP_FORMATS = PICTURE_FORMATS + ("html",)
+#: Formats that make one document per puzzle (a file each, named by the format, in a folder).
+DOCUMENT_FORMATS = ("svg", "html")
 
 # Terminal colours of the pretty format (as in the pictures: givens strong, solved digits blue,
 # marked cells on yellow); only ever used on a terminal (see :class:`Report`).
@@ -201,9 +205,9 @@ class Report:
     fields: tuple[str, ...] = ()
 
     def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False) -> None:
-        if fmt not in PICTURE_FORMATS:
+        if fmt not in STEP_FORMATS:
             raise ValueError(f"unknown format {fmt!r}; choose one of "
-                             f"{', '.join(PICTURE_FORMATS)}")
+                             f"{', '.join(STEP_FORMATS)}")
         self.fmt = fmt
         self.stats = stats
         self.color = color and fmt == "pretty"  # escape codes only ever in pretty text
@@ -228,6 +232,8 @@ class Report:
             return printable(self.line(item)) + "\n"
         if self.fmt == "svg":
             return self.picture(item)
+        if self.fmt == "html":
+            return self.page(item)
         return self.pretty(item)
 
     def picture(self, item: Any) -> str:
@@ -235,12 +241,17 @@ class Report:
         when this puzzle has none (the step asked for is past its path)."""
         raise ValueError("--format svg is not offered here")
 
+    def page(self, item: Any) -> str:
+        """One self-contained HTML page of the result (``explain``'s steps); NoPicture when
+        this puzzle has none."""
+        raise ValueError("--format html is not offered here")
+
     @staticmethod
     def picture_name(puzzle: Puzzle | None, index: int) -> str:
-        """The file name (without ``.svg``) of a puzzle's picture in an output folder
-        (:meth:`~satdoku.model.puzzle.Puzzle.file_stem`; ``index``: its place in the run, or
-        ``puzzle-3`` for no puzzle); the session numbers a second picture of the same name
-        (``puzzles-12-2``)."""
+        """The file name (without ``.svg`` or ``.html``) of a puzzle's picture or page in
+        an output folder (:meth:`~satdoku.model.puzzle.Puzzle.file_stem`; ``index``: its place
+        in the run, or ``puzzle-3`` for no puzzle); the session numbers a second one of the
+        same name (``puzzles-12-2``)."""
         return f"puzzle-{index}" if puzzle is None else puzzle.file_stem(index)
 
     def record(self, item: Any) -> dict[str, Any]:

@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
 
 __all__ = ["STEP_KINDS", "RuleFact", "Piece", "rule_facts", "Step", "StepPath", "Board",
-           "SE_RATINGS", "step_rating", "PathRating", "path_rating"]
+           "SE_RATINGS", "step_rating", "PathRating", "path_rating", "replay"]
 
 
 #: What a :class:`Step` can be, easiest first: the classic techniques, a deduction from one
@@ -363,9 +363,39 @@ class Board:
             self.cand[cell] &= ~bit(d)
         self.changed.add(cell)
 
+    def apply(self, step: Step) -> None:
+        """Take ``step``: strike its eliminations, then make its placements."""
+        for cell, ds in step.eliminated:
+            self.strike(cell, ds)
+        for cell, d in step.placed:
+            self.place(cell, d)
+
+    def snapshot(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """The candidates and placed flags as they stand (a copy)."""
+        return tuple(self.cand), tuple(self.placed)
+
     def changes(self) -> set[int]:
         changed, self.changed = self.changed, set()
         return changed
 
     def open_cells(self) -> list[int]:
         return [c for c, done in enumerate(self.placed) if not done]
+
+
+def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
+    """The board (:meth:`Board.snapshot`) before each step of ``path`` from ``grid``, then
+    after its last: the candidates a person's pencil marks show along the path.
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> from satdoku.tasks.steps import step_path
+    >>> grid = parse_puzzle("1.3..4.2.34.4.23").grid
+    >>> boards = replay(grid, step_path(grid, parse_puzzle("1234341223414123").grid))
+    >>> len(boards), sum(boards[0][1]), all(boards[-1][1])
+    (8, 9, True)
+    """
+    board = Board(grid)
+    boards = [board.snapshot()]
+    for step in path.steps:
+        board.apply(step)
+        boards.append(board.snapshot())
+    return boards

@@ -147,7 +147,4 @@ def _take(path: StepPath, board: Board, step: Step) -> None:
     path.steps.append(step)
     if step.technique == "guess":
         path.status = "guess"
-    for cell, ds in step.eliminated:
-        board.strike(cell, ds)
-    for cell, d in step.placed:
-        board.place(cell, d)
+    board.apply(step)

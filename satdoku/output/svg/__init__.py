@@ -16,6 +16,9 @@ Glossary (see :mod:`satdoku.model.geometry` for cell, box, region):
   non-consecutive...): ``canvas.note(text)``; the document prints each note once.
 - highlight: a light fill on some cells (the cells where two solutions differ, the givens of
   a minimal unsolvable core).
+- candidates: the digits an open cell may still hold, drawn as pencil marks; step marks
+  (:class:`StepMarks`): what one step of a path places, strikes and rests on, in colours of
+  their own (``explain --format svg --step N``, and the page of ``--format html``).
 
 Design: the grid draws itself with the same primitives that variant constraints use
 (``constraint.draw(canvas)``), so a constraint type needs no SVG of its own: it names colours
@@ -30,7 +33,8 @@ from __future__ import annotations
 
 import math
 import textwrap
-from typing import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Sequence
 
 from ...model.alphabet import Alphabet, alphabet_for
 from ...model.grid import Grid
@@ -38,8 +42,8 @@ from .canvas import Canvas
 from .style import (CLONE_COLOURS, COLOURS, FONT_FAMILY, LINE_COLOURS, _element, _num,
                         _one_line, cell_size, colour_of, xml_text)
 
-__all__ = ["Canvas", "CLONE_COLOURS", "COLOURS", "LINE_COLOURS", "cell_size", "colour_of",
-           "render_svg", "svg_document", "xml_text"]
+__all__ = ["Canvas", "CLONE_COLOURS", "COLOURS", "LINE_COLOURS", "StepMarks", "cell_size",
+           "colour_of", "render_svg", "svg_document", "xml_text"]
 
 
 def svg_document(canvases: Sequence[Canvas], *, title: str | None = None,
@@ -149,8 +153,34 @@ def _wrap(text: str | None, width: float, font: float) -> list[str]:
     return textwrap.wrap(_one_line(text), chars) or []
 
 
+@dataclass(frozen=True)
+class StepMarks:
+    """What one step of a path does, drawn over the grid it is taken on: the (cell, digit)
+    it places and the (cell, digit) candidates it strikes (cell fill ``placing`` or
+    ``striking``, the candidate in ``placed_mark`` or ``struck_mark``), and the cells it
+    rests on (fill ``cited``)."""
+
+    placed: tuple[tuple[int, int], ...] = ()
+    struck: tuple[tuple[int, int], ...] = ()
+    cited: tuple[int, ...] = ()
+
+    def fills(self) -> dict[int, str]:
+        """The colour (a :data:`COLOURS` key) of each marked cell, a change over a citation."""
+        out = {cell: "cited" for cell in self.cited}
+        out.update({cell: "striking" for cell, _ in self.struck})
+        out.update({cell: "placing" for cell, _ in self.placed})
+        return out
+
+
 def _draw_grid(canvas: Canvas, puzzle: Grid, filled: Grid | None, highlight: set[int],
-               alphabet: Alphabet, constraints: Sequence = ()) -> None:
+               alphabet: Alphabet, constraints: Sequence = (),
+               candidates: Mapping[int, Iterable[int]] | None = None,
+               marks: StepMarks | None = None) -> None:
+    if canvas.keyed:
+        canvas.cell_fills()
+    if marks is not None:
+        for cell, colour in sorted(marks.fills().items()):
+            canvas.fill([cell], COLOURS[colour], css_class=colour)
     canvas.fill(sorted(highlight), COLOURS["highlight"], css_class="highlight")
     canvas.grid_lines()
     for constraint in constraints:  # before the digits: a cage sum's patch stays under them
@@ -163,12 +193,23 @@ def _draw_grid(canvas: Canvas, puzzle: Grid, filled: Grid | None, highlight: set
         elif filled is not None and filled.cells[cell]:
             canvas.digit(cell, alphabet.symbol(filled.cells[cell]), colour=COLOURS["solved"],
                          fit=fit, css_class="solved")
+    coloured = {}
+    if marks is not None:
+        coloured.update({(c, alphabet.symbol(d)): COLOURS["struck_mark"] for c, d in marks.struck})
+        coloured.update({(c, alphabet.symbol(d)): COLOURS["placed_mark"] for c, d in marks.placed})
+    for cell, digits in sorted((candidates or {}).items()):
+        symbols = [alphabet.symbol(d) for d in digits]
+        canvas.pencil_marks(cell, symbols, colour=COLOURS["candidate"], css_class="candidate",
+                            colours={s: coloured[cell, s] for s in symbols
+                                     if (cell, s) in coloured})
 
 
 def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterable[int] = (),
                alphabet: Alphabet | None = None, title: str | None = None,
                caption: str | None = None, second: Grid | None = None,
-               constraints: Iterable = (), cell: int | None = None) -> str:
+               constraints: Iterable = (), cell: int | None = None,
+               candidates: Mapping[int, Iterable[int]] | None = None,
+               marks: StepMarks | None = None, keyed: bool = False) -> str:
     """One puzzle as an SVG document.
 
     Args:
@@ -182,6 +223,12 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
         constraints: objects with a ``draw(canvas)`` method (variant rules), drawn on each
             grid; what they note (rules with nothing to draw) is listed under the grid.
         cell: pixels per cell (default :func:`cell_size`).
+        candidates: digits drawn as pencil marks in cells (``{cell: digits}``): a step's
+            open cells.
+        marks: what a step does (:class:`StepMarks`): its cells filled, its candidates
+            coloured.
+        keyed: ids on each cell's fill, digit and pencil marks (:class:`Canvas`), for a page
+            that shows and hides them.
 
     >>> from satdoku.model.geometry import geometry
     >>> svg = render_svg(Grid(geometry(2, 2), (1,) + (0,) * 15), title="a <4x4>")
@@ -197,7 +244,7 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
     constraints = list(constraints)
     canvases = []
     for filled in ((solution, second) if second is not None else (solution,)):
-        canvas = Canvas(geo, cell, alphabet)
-        _draw_grid(canvas, puzzle, filled, marked, alphabet, constraints)
+        canvas = Canvas(geo, cell, alphabet, keyed)
+        _draw_grid(canvas, puzzle, filled, marked, alphabet, constraints, candidates, marks)
         canvases.append(canvas)
     return svg_document(canvases, title=title, caption=caption)

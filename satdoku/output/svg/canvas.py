@@ -6,7 +6,7 @@ grid lines and layers; the rule shapes come from :class:`~.shapes.RuleShapes`. S
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from ...model.alphabet import Alphabet, alphabet_for
 from ...model.geometry import Geometry
@@ -24,6 +24,10 @@ class Canvas(RuleShapes):
     ``*_at`` primitives take pixels. Colours are any CSS colour; ``line`` also takes a name
     of :data:`LINE_COLOURS`.
 
+    A ``keyed`` canvas gives the elements of each cell ids a page's script can find: ``d12``
+    the digit of cell 12 (0-based), ``m12-5`` its pencil mark of digit 5, ``f12`` its fill
+    (:mod:`satdoku.output.html`).
+
     >>> from satdoku.model.geometry import geometry
     >>> c = Canvas(geometry(3, 3), cell=40)
     >>> c.centre(0), c.centre((-1, 8)), c.corner(9, 9)
@@ -34,8 +38,9 @@ class Canvas(RuleShapes):
     """
 
     def __init__(self, geometry: Geometry, cell: int | None = None,
-                 alphabet: Alphabet | None = None) -> None:
+                 alphabet: Alphabet | None = None, keyed: bool = False) -> None:
         self.geometry = geometry
+        self.keyed = keyed
         self.size = geometry.size
         self.cell = cell or cell_size(geometry.size)
         self.alphabet = alphabet or alphabet_for(geometry.size)
@@ -129,20 +134,21 @@ class Canvas(RuleShapes):
 
     def rect_at(self, x: float, y: float, w: float, h: float, *, fill: str = "none",
                 stroke: str | None = None, width: float = 1.0, css_class: str | None = None,
-                layer: str = "fill") -> None:
-        """A rectangle with its top-left corner at (x, y)."""
+                layer: str = "fill", key: str | None = None) -> None:
+        """A rectangle with its top-left corner at (x, y); ``key`` its id."""
         pad = width / 2 if stroke else 0.0
         self.add(_element("rect", {
-            "class": css_class, "x": float(x), "y": float(y), "width": float(w),
+            "id": key, "class": css_class, "x": float(x), "y": float(y), "width": float(w),
             "height": float(h), "fill": fill, "stroke": stroke,
             "stroke_width": width if stroke else None}), layer,
             (x - pad, y - pad, x + w + pad, y + h + pad))
 
     def text_at(self, x: float, y: float, text: str, *, size: float, colour: str = "#000000",
                 anchor: str = "middle", weight: str | None = None, background: str | None = None,
-                css_class: str | None = None, layer: str = "text") -> None:
+                css_class: str | None = None, layer: str = "text", key: str | None = None) -> None:
         """``text`` of ``size`` pixels, its middle (``anchor``: start, middle, end) at x and
-        centred on y; ``background`` fills the box behind it (to cut through lines)."""
+        centred on y; ``background`` fills the box behind it (to cut through lines); ``key``
+        its id."""
         text = _one_line(text)
         w = 0.62 * size * len(text)  # DejaVu Sans and friends: digits ~0.64 em wide
         left = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
@@ -151,7 +157,7 @@ class Canvas(RuleShapes):
             self.rect_at(left - pad, y - 0.5 * size - pad / 2, w + 2 * pad, size + pad,
                          fill=background, layer=layer)
         self.add(_element("text", {
-            "class": css_class, "x": float(x), "y": y + 0.36 * size, "font_size": float(size),
+            "id": key, "class": css_class, "x": float(x), "y": y + 0.36 * size, "font_size": float(size),
             "fill": colour, "text_anchor": None if anchor == "start" else anchor,
             "font_weight": weight}, text), layer,
             (left, y - 0.6 * size, left + w, y + 0.6 * size))
@@ -178,6 +184,13 @@ class Canvas(RuleShapes):
             self.rect_at(x, y, self.cell, self.cell, fill=colour, css_class=css_class,
                          layer=layer)
 
+    def cell_fills(self) -> None:
+        """A clear fill under every cell, keyed ``f<cell>``: a page's script colours them."""
+        for cell in range(self.geometry.ncells):
+            x, y = self.corner(*self.row_col(cell))
+            self.rect_at(x, y, self.cell, self.cell, fill="none", css_class="cell",
+                         key=f"f{cell}")
+
     def shade(self, cells: Iterable[Place], colour: str = "extra_region", *,
               area: bool = False) -> None:
         """Shade whole cells for a rule, under highlights (a highlighted cell stays amber).
@@ -191,8 +204,9 @@ class Canvas(RuleShapes):
         """A digit (its symbol) in the middle of a cell, sized so that ``fit`` characters
         (default: the symbol's length) fit the cell."""
         x, y = self.centre(cell)
+        key = f"d{cell}" if self.keyed and isinstance(cell, int) else None
         self.text_at(x, y, symbol, size=self.digit_size(fit or len(symbol)), colour=colour,
-                     css_class=css_class)
+                     css_class=css_class, key=key)
 
     def digit_size(self, fit: int) -> float:
         """Pixels of a digit when ``fit`` characters must fit a cell."""
@@ -214,18 +228,23 @@ class Canvas(RuleShapes):
                      colour=colour, anchor="start", background=background)
 
     def pencil_marks(self, cell: Place, symbols: Sequence[str], *,
-                     colour: str = COLOURS["thin"]) -> None:
+                     colour: str = COLOURS["thin"], colours: Mapping[str, str] | None = None,
+                     css_class: str | None = None) -> None:
         """Small symbols in a cell, each digit at its place of a keypad-like grid (1 top left)
-        as solvers write candidates; a cell's digit, drawn later, lies over them."""
+        as solvers write candidates; a cell's digit, drawn later, lies over them. ``colours``
+        gives some symbols a colour of their own (a step's struck candidates)."""
         x0, y0 = self.corner(*self.row_col(cell))
         side = math.isqrt(self.size - 1) + 1
         px = self.cell * 0.8 / side
+        colours = colours or {}
         for symbol in symbols:
             d = self.alphabet.digit(symbol) - 1
             r, c = divmod(d, side)
+            key = f"m{cell}-{d + 1}" if self.keyed and isinstance(cell, int) else None
             self.text_at(x0 + self.cell * 0.1 + (c + 0.5) * px,
                          y0 + self.cell * 0.1 + (r + 0.5) * px, symbol, size=0.8 * px,
-                         colour=colour, layer="mark")
+                         colour=colours.get(symbol, colour), css_class=css_class,
+                         weight="bold" if symbol in colours else None, layer="mark", key=key)
 
     def line(self, places: Sequence[Place], colour: str = "palindrome", *, width: float = 0.2,
              dash: Sequence[float] | None = None, opacity: float | None = None,

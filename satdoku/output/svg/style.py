@@ -33,6 +33,12 @@ COLOURS = {
     "indexer": "#f6d8d8",       # column indexers, the indexing columns of rule 1-5-9 (tint)
     "row_indexer": "#d8f0d8",   # row indexers (tint)
     "box_indexer": "#dcdcf6",   # box indexers (tint)
+    "candidate": "#7a7a7a",     # pencil marks: the candidates of an open cell
+    "placing": "#c9ebc9",       # the cell a step places a digit in (fill)
+    "striking": "#f7d2d2",      # a cell a step strikes candidates from (fill)
+    "cited": "#d6e4f7",         # a cell a step rests on (fill)
+    "placed_mark": "#11761a",   # the candidate a step places
+    "struck_mark": "#c62828",   # a candidate a step strikes
 }
 
 #: Tints of clones, one per clone constraint in turn: a cell and its copy share one.
