@@ -126,7 +126,8 @@ def test_steps_read_as_a_person_writes_them():
 
 
 def test_a_stall_is_a_lower_bound_and_says_so():
-    hardest = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+    # serate: 10.8, dynamic forcing chains with forcing chains nested (forum_hardest_1106:38)
+    hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
     r = se_rate(parse_puzzle(hardest).grid)
     assert not r.complete and r.status == "stalled"
     assert r.er >= 4.5 and r.text.startswith("ER >=")

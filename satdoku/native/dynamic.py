@@ -1,0 +1,304 @@
+"""Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0) and dynamic (8.5)
+forcing chains, found as SE 1.2.1 finds them and rated as it rates them.
+
+Glossary (besides :mod:`satdoku.native.chains`): an *assumption* is a potential taken as true
+or false; its *propagation* follows SE's links breadth-first, every "on" potential first, until
+nothing new follows or a potential is implied both on and off (a *contradiction*). Each implied
+potential keeps its *parents* (the potentials it follows from), so a deduction's *complexity*
+is how many distinct potentials its chains hold (SE's ancestor count, summed over the chains a
+hint is made of).
+
+- *static* propagation reads the board as it is: an off potential turns on the cell's other
+  digit when the cell has two (Y) and the digit's other place in a house that has two (X);
+- *dynamic* propagation takes each off potential out of its own copy of the board as it goes,
+  so a cell or house left with one candidate by earlier offs turns it on (those offs are the
+  implication's parents too).
+
+The rungs, each from every candidate of every open cell in cell order (multiple: cells of three
+candidates or more), digit by digit:
+
+- nishio (7.5): dynamic, X-links only; an assumption leading to a contradiction is false;
+- multiple forcing chains (8.0): static, X and Y; a potential every digit of a cell leads to
+  (*cell* forcing chains), or every place of a digit in a house (*region*), holds;
+- dynamic forcing chains (8.5): dynamic, X and Y; contradictions from a candidate on or off,
+  potentials implied by both (*double* forcing chains, cells of three or more), cell and region
+  forcing chains.
+
+Each adds SE's length bonus (:func:`~satdoku.native.chains.length_bonus`) to its base rating;
+the easiest deduction (rating, then complexity, then double before cell before region before
+contradiction, then the order found) is the step.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import NamedTuple
+
+from ..deadline import Deadline
+from ..model.digits import bits
+from .board import Board
+from .chains import length_bonus
+from .named import NamedStep
+
+__all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain"]
+
+#: A potential is the int ``cell << 6 | digit << 1 | on``: digits up to 31.
+SHIFT = 6
+MAX_SIZE = 31
+
+#: SE's sort keys: double forcing chains first, then cell, region, contradiction.
+DOUBLE, CELL, REGION, ABSURD = 1, 5, 6, 7
+
+
+def _key(cell: int, d: int, on: bool) -> int:
+    return cell << SHIFT | d << 1 | on
+
+
+def _cell(key: int) -> int:
+    return key >> SHIFT
+
+
+def _digit(key: int) -> int:
+    return (key >> 1) & 31
+
+
+class Outcome(NamedTuple):
+    """A propagation: every potential reached with its parents (in the order reached), and
+    the contradiction it ran into, if any, as (potential, its parents, the stored conjugate)."""
+
+    parents: dict[int, tuple[int, ...]]
+    absurd: tuple[int, tuple[int, ...], int] | None
+
+
+def ancestors(parents: dict[int, tuple[int, ...]], key: int,
+              first: tuple[int, ...] | None = None) -> int:
+    """How many distinct potentials ``key``'s chains hold, itself included (SE's complexity of
+    one chain); ``first`` replaces its stored parents (a contradiction's last potential)."""
+    seen = {key}
+    todo = list(parents[key] if first is None else first)
+    while todo:
+        k = todo.pop()
+        if k not in seen:
+            seen.add(k)
+            todo.extend(parents[k])
+    return len(seen)
+
+
+class Chaining:
+    """One board's propagations in one mode (Y-links or not, dynamic or not), memoised by
+    assumption."""
+
+    def __init__(self, board: Board, y: bool, dynamic: bool) -> None:
+        geo = board.geo
+        self.geo, self.y, self.dynamic = geo, y, dynamic
+        self.cand0 = [0 if placed else m for m, placed in zip(board.cand, board.placed)]
+        self.houses = [(geo.houses[box], geo.houses[row], geo.houses[col])
+                       for row, col, box in geo.cell_houses]
+        self.memo: dict[int, Outcome] = {}
+        self.static_off: dict[int, list[int]] = {}
+
+    def outcome(self, start: int) -> Outcome:
+        """The propagation of assumption ``start`` (memoised)."""
+        out = self.memo.get(start)
+        if out is None:
+            out = self.memo[start] = self._propagate(start)
+        return out
+
+    def _propagate(self, start: int) -> Outcome:
+        cand = list(self.cand0) if self.dynamic else self.cand0
+        parents: dict[int, tuple[int, ...]] = {start: ()}
+        pend_on: deque[int] = deque()
+        pend_off: deque[int] = deque()
+        (pend_on if start & 1 else pend_off).append(start)
+        while pend_on or pend_off:
+            if pend_on:
+                p = pend_on.popleft()
+                for q in self._on_to_off(cand, p):
+                    if q | 1 in parents:
+                        return Outcome(parents, (q, (p,), q | 1))
+                    if q not in parents:
+                        parents[q] = (p,)
+                        pend_off.append(q)
+                continue
+            p = pend_off.popleft()
+            made = self._off_to_on(cand, p)
+            if self.dynamic:
+                cand[_cell(p)] &= ~(1 << (_digit(p) - 1))
+            for q, qp in made:
+                if q ^ 1 in parents:
+                    return Outcome(parents, (q, qp, q ^ 1))
+                if q not in parents:
+                    parents[q] = qp
+                    pend_on.append(q)
+        return Outcome(parents, None)
+
+    def _on_to_off(self, cand: list[int], p: int) -> list[int]:
+        """What ``p`` on turns off: the cell's other digits (Y), then the digit's other places
+        in its box, row and column (X), each once."""
+        if not self.dynamic:
+            got = self.static_off.get(p)
+            if got is not None:
+                return got
+        cell, d = _cell(p), _digit(p)
+        bit = 1 << (d - 1)
+        out = []
+        if self.y:
+            out = [_key(cell, e, False) for e in bits(cand[cell] & ~bit)]
+        seen = {cell}
+        for house in self.houses[cell]:
+            for c in house:
+                if cand[c] & bit and c not in seen:
+                    seen.add(c)
+                    out.append(c << SHIFT | d << 1)
+        if not self.dynamic:
+            self.static_off[p] = out
+        return out
+
+    def _off_to_on(self, cand: list[int], p: int) -> list[tuple[int, tuple[int, ...]]]:
+        """What ``p`` off turns on, with the parents of each: the cell's last other digit (Y),
+        the digit's last other place in its box, row or column (X); in dynamic mode the offs
+        that took the rest out are parents too."""
+        cell, d = _cell(p), _digit(p)
+        bit = 1 << (d - 1)
+        cand0 = self.cand0
+        out = []
+        if self.y:
+            m = cand[cell]
+            if m.bit_count() == 2:
+                gone = tuple(_key(cell, e, False) for e in bits(cand0[cell] & ~m))
+                out.append((_key(cell, (m & ~bit).bit_length(), True), (p, *gone)))
+        for house in self.houses[cell]:
+            other = -1
+            for c in house:
+                if c != cell and cand[c] & bit:
+                    if other >= 0:
+                        other = -2
+                        break
+                    other = c
+            if other >= 0:
+                gone = tuple(c << SHIFT | d << 1 for c in house
+                             if cand0[c] & bit and not cand[c] & bit)
+                out.append((other << SHIFT | d << 1 | 1, (p, *gone)))
+        return out
+
+
+class Hint(NamedTuple):
+    """A deduction before it becomes a step: SE's sort key first."""
+
+    rating: float
+    complexity: int
+    sort_key: int
+    seq: int
+    name: str
+    reason: str
+    target: int  # the potential it proves: on places the digit, off removes it
+
+
+class Finder:
+    """A chaining rung: which cells, which deductions, which name (see the module docstring)."""
+
+    def __init__(self, base: float, y: bool, dynamic: bool, nishio: bool) -> None:
+        self.base, self.y, self.dynamic, self.nishio = base, y, dynamic, nishio
+
+    def __call__(self, board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+        if board.geo.size > MAX_SIZE:
+            return None
+        search = _Search(self, board)
+        least = 2 if self.dynamic else 3
+        for cell in range(board.geo.ncells):
+            if search.chaining.cand0[cell].bit_count() >= least:
+                if deadline is not None:
+                    deadline.check()
+                search.cell(cell)
+        if not search.hints:
+            return None
+        return search.step(min(search.hints))
+
+
+class _Search:
+    """One rung's deductions on one board, in SE's order."""
+
+    def __init__(self, finder: Finder, board: Board) -> None:
+        self.finder, self.board, self.geo = finder, board, board.geo
+        self.chaining = Chaining(board, finder.y, finder.dynamic)
+        self.hints: list[Hint] = []
+
+    def add(self, complexity: int, sort_key: int, kind: str, reason: str, target: int) -> None:
+        f = self.finder
+        rating = round(f.base + length_bonus(complexity), 1)
+        prefix = "Nishio " if f.nishio else "Dynamic " if f.dynamic else ""
+        name = f"{prefix}{'Forcing' if f.nishio else kind} Chains"
+        self.hints.append(Hint(rating, complexity, sort_key, len(self.hints), name, reason,
+                               target))
+
+    def cell(self, cell: int) -> None:
+        """Every deduction from ``cell``'s candidates, in SE's order."""
+        f, chaining = self.finder, self.chaining
+        m = chaining.cand0[cell]
+        outs = []
+        for d in bits(m):
+            on = chaining.outcome(_key(cell, d, True))
+            outs.append(on)
+            if f.dynamic:
+                off = chaining.outcome(_key(cell, d, False))
+                self.binary(cell, d, on, off, m.bit_count() >= 3 and not f.nishio)
+            if not f.nishio:
+                self.regions(cell, d, on)
+        if not f.nishio:
+            self.common(f"every digit of {self.geo.cell_name(cell)}", outs, CELL, "Cell")
+
+    def binary(self, cell: int, d: int, on: Outcome, off: Outcome, double: bool) -> None:
+        """Contradictions from ``d`` in ``cell`` on or off; with ``double``, what both imply."""
+        name = self.geo.cell_name(cell)
+        for out, start, said in ((on, _key(cell, d, True), f"{name}={d}"),
+                                 (off, _key(cell, d, False), f"{name}<>{d}")):
+            if out.absurd is not None:
+                key, first, stored = out.absurd
+                complexity = ancestors(out.parents, stored) + ancestors(out.parents, key, first)
+                reason = f"({said} leads to {self.name(key)} and {self.name(stored)})"
+                self.add(complexity, ABSURD, "Contradiction Forcing", reason, start ^ 1)
+        if not double:
+            return
+        for want in (1, 0):
+            for k in on.parents:
+                if k & 1 == want and k in off.parents:
+                    complexity = ancestors(on.parents, k) + ancestors(off.parents, k)
+                    reason = f"({name}={d} and {name}<>{d} both lead to {self.name(k)})"
+                    self.add(complexity, DOUBLE, "Double Forcing", reason, k)
+
+    def regions(self, cell: int, d: int, on: Outcome) -> None:
+        """Region forcing chains on ``d`` in the houses where ``cell`` is its first place."""
+        bit = 1 << (d - 1)
+        cand0, geo = self.chaining.cand0, self.geo
+        row, col, box = geo.cell_houses[cell]
+        for h in (box, row, col):
+            places = [c for c in geo.houses[h] if cand0[c] & bit]
+            if len(places) < 2 or places[0] != cell:
+                continue
+            outs = [on] + [self.chaining.outcome(_key(c, d, True)) for c in places[1:]]
+            self.common(f"every place of {d} in {geo.house_name(h)}", outs, REGION, "Region")
+
+    def common(self, what: str, outs: list[Outcome], sort_key: int, kind: str) -> None:
+        """Potentials every outcome of ``outs`` reaches (on ones first): each holds."""
+        for want in (1, 0):
+            for k in outs[0].parents:
+                if k & 1 == want and all(k in o.parents for o in outs[1:]):
+                    complexity = sum(ancestors(o.parents, k) for o in outs)
+                    self.add(complexity, sort_key, f"{kind} Forcing",
+                             f"({what} leads to {self.name(k)})", k)
+
+    def name(self, key: int) -> str:
+        return f"{self.geo.cell_name(_cell(key))}{'=' if key & 1 else '<>'}{_digit(key)}"
+
+    def step(self, hint: Hint) -> NamedStep:
+        cell, d = _cell(hint.target), _digit(hint.target)
+        if hint.target & 1:
+            others = tuple((cell, e) for e in bits(self.board.cand[cell]) if e != d)
+            return NamedStep(hint.name, hint.rating, hint.reason, others, (cell, d))
+        return NamedStep(hint.name, hint.rating, hint.reason, ((cell, d),))
+
+
+#: The rungs, in SE's order (see the module docstring).
+nishio_forcing_chain = Finder(7.5, y=False, dynamic=True, nishio=True)
+multiple_forcing_chain = Finder(8.0, y=True, dynamic=False, nishio=False)
+dynamic_forcing_chain = Finder(8.5, y=True, dynamic=True, nishio=False)
