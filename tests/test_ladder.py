@@ -3,9 +3,10 @@
 The reference is serate itself (SukakuExplainer, run by scripts/serate.py with SE 1.2.1's
 techniques): tests/data/serate_sample.txt holds its ER/EP/ED for puzzles of every hardness,
 with their source. Every puzzle of the sample is checked, none skipped: where the ladder
-finishes, ER, EP and ED equal serate's; where it stops short (nishio, multiple and dynamic
-forcing chains, which it does not have), its ER is a lower bound no higher than serate's and
-its EP and ED equal serate's.
+finishes, ER, EP and ED equal serate's; where it stops short (nested forcing chains, which it
+does not have), its ER is a lower bound no higher than serate's and its EP and ED equal
+serate's. Puzzles serate rates 8.0 and up take seconds each, so their run is marked slow;
+tests/data/serate_boards.txt checks each later chaining rung on a board where it is next.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from conftest import ROOT
 from satdoku.deadline import Deadline
 from satdoku.io.text import parse_puzzle
 from satdoku.native.board import Board
-from satdoku.native.ladder import LADDER, apply_step, se_rate, se_steps
+from satdoku.native.ladder import LADDER, apply_step, next_step, se_rate, se_steps
 from satdoku.native.named import describe
 from satdoku.native.search import NativeSolver
 from satdoku.tasks.solvers import solve
@@ -55,11 +56,20 @@ def _replay_against_solution(grid, steps) -> list[str]:
     return wrong
 
 
-def test_ratings_agree_with_serate_and_every_step_keeps_the_solution():
+#: Past this serate ER the sample's puzzles take seconds each (dynamic forcing chains): slow.
+FAST_BELOW = 8.0
+
+
+@pytest.mark.parametrize("band", [
+    pytest.param((0, FAST_BELOW), id="fast"),
+    pytest.param((FAST_BELOW, 99), id="dynamic", marks=pytest.mark.slow)])
+def test_ratings_agree_with_serate_and_every_step_keeps_the_solution(band):
     """The whole sample, each puzzle rated once: ratings as serate's (or a bound, see the module
     docstring), and no step removes the solution's digit or places another."""
     wrong = []
     for puzzle, (er, ep, ed), technique, source in REFERENCE:
+        if not band[0] <= er < band[1]:
+            continue
         grid = parse_puzzle(puzzle).grid
         r = se_rate(grid)
         if r.complete:
@@ -102,6 +112,44 @@ def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
     for puzzle in puzzles[:2]:
         r = se_rate(parse_puzzle(puzzle).grid)
         assert r.hardest in ours or not r.complete
+
+
+BOARDS = [line.split("\t") for line in (ROOT / "tests" / "data" / "serate_boards.txt")
+          .read_text().splitlines() if line and not line.startswith("#")]
+
+
+def _board(text: str) -> Board:
+    """A 9x9 board from 81 cells of 9 characters (a cell with one candidate is placed)."""
+    geo = parse_puzzle("." * 81).grid.geometry
+    cand = [sum(1 << (int(ch) - 1) for ch in text[9 * c:9 * c + 9] if ch != ".")
+            for c in range(81)]
+    return Board(geo, cand, [m.bit_count() == 1 for m in cand])
+
+
+def _proves(step: str) -> tuple[str, str, bool]:
+    """What serate's step text proves, as (cell, digit, on): ``'...: r6c2 ==> r3c3.2 off'``;
+    a contradiction (``'r3c7.6 on ==> r3c6.9 both on & off'``) proves its assumption false."""
+    head, tail = step.split(": ", 1)[1].split(" ==> ")
+    if tail.endswith("both on & off"):
+        assumption, state = head.split()
+        return (*assumption.split("."), state == "off")
+    target, state = tail.split()
+    return (*target.split("."), state == "on")
+
+
+@pytest.mark.parametrize("text, rating, step, _", BOARDS, ids=[b[2].split(":")[0] for b in BOARDS])
+def test_the_first_chaining_step_on_a_board_is_serates(text, rating, step, _):
+    """Nishio, multiple and dynamic forcing chains: the ladder's step on a board where it is
+    the next is serate's first step there: its rating, and what it proves."""
+    board = _board(text)
+    ours = next_step(board)
+    name = board.geo.cell_name
+    if ours.place is not None:
+        proves = (name(ours.place[0]), str(ours.place[1]), True)
+    else:
+        (cell, d), = ours.removes
+        proves = (name(cell), str(d), False)
+    assert (ours.rating, proves) == (float(rating), _proves(step)), describe(ours, board.geo)
 
 
 def test_steps_keep_the_solution_on_other_box_shapes():

@@ -86,16 +86,23 @@ def ancestors(parents: dict[int, tuple[int, ...]], key: int,
 
 class Chaining:
     """One board's propagations in one mode (Y-links or not, dynamic or not), memoised by
-    assumption."""
+    assumption. A digit's places in a house are a bitmask of positions in the house
+    (``pos[house * stride + digit]``), so "the last other place" is a test on an int."""
 
     def __init__(self, board: Board, y: bool, dynamic: bool) -> None:
         geo = board.geo
         self.geo, self.y, self.dynamic = geo, y, dynamic
         self.cand0 = [0 if placed else m for m, placed in zip(board.cand, board.placed)]
-        self.houses = [(geo.houses[box], geo.houses[row], geo.houses[col])
-                       for row, col, box in geo.cell_houses]
+        self.stride = stride = geo.size + 1
+        self.hcells = geo.houses
+        self.where = [tuple((h, geo.houses[h].index(cell)) for h in (box, row, col))
+                      for cell, (row, col, box) in enumerate(geo.cell_houses)]
+        self.pos0 = [0] * (len(geo.houses) * stride)
+        for h, house in enumerate(geo.houses):
+            for i, c in enumerate(house):
+                for d in bits(self.cand0[c]):
+                    self.pos0[h * stride + d] |= 1 << i
         self.memo: dict[int, Outcome] = {}
-        self.static_off: dict[int, list[int]] = {}
 
     def outcome(self, start: int) -> Outcome:
         """The propagation of assumption ``start`` (memoised)."""
@@ -105,7 +112,9 @@ class Chaining:
         return out
 
     def _propagate(self, start: int) -> Outcome:
-        cand = list(self.cand0) if self.dynamic else self.cand0
+        dynamic, stride, where = self.dynamic, self.stride, self.where
+        cand = list(self.cand0) if dynamic else self.cand0
+        pos = list(self.pos0) if dynamic else self.pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
@@ -113,7 +122,7 @@ class Chaining:
         while pend_on or pend_off:
             if pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(cand, p):
+                for q in self._on_to_off(cand, pos, p):
                     if q | 1 in parents:
                         return Outcome(parents, (q, (p,), q | 1))
                     if q not in parents:
@@ -121,65 +130,72 @@ class Chaining:
                         pend_off.append(q)
                 continue
             p = pend_off.popleft()
-            made = self._off_to_on(cand, p)
-            if self.dynamic:
-                cand[_cell(p)] &= ~(1 << (_digit(p) - 1))
-            for q, qp in made:
-                if q ^ 1 in parents:
-                    return Outcome(parents, (q, qp, q ^ 1))
-                if q not in parents:
+            made = self._off_to_on(cand, pos, p)
+            if dynamic:
+                cell, d = _cell(p), _digit(p)
+                cand[cell] &= ~(1 << (d - 1))
+                for h, i in where[cell]:
+                    pos[h * stride + d] &= ~(1 << i)
+            for q, h in made:
+                if q ^ 1 in parents or q not in parents:
+                    qp = self._parents(cand, pos, p, h)
+                    if q ^ 1 in parents:
+                        return Outcome(parents, (q, qp, q ^ 1))
                     parents[q] = qp
                     pend_on.append(q)
         return Outcome(parents, None)
 
-    def _on_to_off(self, cand: list[int], p: int) -> list[int]:
+    def _on_to_off(self, cand: list[int], pos: list[int], p: int) -> list[int]:
         """What ``p`` on turns off: the cell's other digits (Y), then the digit's other places
         in its box, row and column (X), each once."""
-        if not self.dynamic:
-            got = self.static_off.get(p)
-            if got is not None:
-                return got
         cell, d = _cell(p), _digit(p)
-        bit = 1 << (d - 1)
-        out = []
-        if self.y:
-            out = [_key(cell, e, False) for e in bits(cand[cell] & ~bit)]
+        out = [_key(cell, e, False) for e in bits(cand[cell] & ~(1 << (d - 1)))] if self.y else []
         seen = {cell}
-        for house in self.houses[cell]:
-            for c in house:
-                if cand[c] & bit and c not in seen:
+        hcells, base = self.hcells, d << 1
+        for h, i in self.where[cell]:
+            m = pos[h * self.stride + d] & ~(1 << i)
+            while m:
+                low = m & -m
+                m ^= low
+                c = hcells[h][low.bit_length() - 1]
+                if c not in seen:
                     seen.add(c)
-                    out.append(c << SHIFT | d << 1)
-        if not self.dynamic:
-            self.static_off[p] = out
+                    out.append(c << SHIFT | base)
         return out
 
-    def _off_to_on(self, cand: list[int], p: int) -> list[tuple[int, tuple[int, ...]]]:
-        """What ``p`` off turns on, with the parents of each: the cell's last other digit (Y),
-        the digit's last other place in its box, row or column (X); in dynamic mode the offs
-        that took the rest out are parents too."""
+    def _off_to_on(self, cand: list[int], pos: list[int], p: int) -> list[tuple[int, int]]:
+        """What ``p`` off turns on, each with where from (-1: its cell, else the house): the
+        cell's last other digit (Y), the digit's last other place in its box, row or column
+        (X)."""
         cell, d = _cell(p), _digit(p)
-        bit = 1 << (d - 1)
-        cand0 = self.cand0
         out = []
         if self.y:
             m = cand[cell]
             if m.bit_count() == 2:
-                gone = tuple(_key(cell, e, False) for e in bits(cand0[cell] & ~m))
-                out.append((_key(cell, (m & ~bit).bit_length(), True), (p, *gone)))
-        for house in self.houses[cell]:
-            other = -1
-            for c in house:
-                if c != cell and cand[c] & bit:
-                    if other >= 0:
-                        other = -2
-                        break
-                    other = c
-            if other >= 0:
-                gone = tuple(c << SHIFT | d << 1 for c in house
-                             if cand0[c] & bit and not cand[c] & bit)
-                out.append((other << SHIFT | d << 1 | 1, (p, *gone)))
+                out.append((_key(cell, (m & ~(1 << (d - 1))).bit_length(), True), -1))
+        for h, i in self.where[cell]:
+            m = pos[h * self.stride + d] & ~(1 << i)
+            if m and not m & (m - 1):
+                out.append((self.hcells[h][m.bit_length() - 1] << SHIFT | d << 1 | 1, h))
         return out
+
+    def _parents(self, cand: list[int], pos: list[int], p: int, h: int) -> tuple[int, ...]:
+        """``p`` and, in dynamic mode, the offs that took out the rest of its cell (``h`` -1)
+        or of its digit's places in house ``h``."""
+        if not self.dynamic:
+            return (p,)
+        cell, d = _cell(p), _digit(p)
+        if h < 0:
+            return (p, *(_key(cell, e, False) for e in bits(self.cand0[cell] & ~cand[cell]
+                                                             & ~(1 << (d - 1)))))
+        k = h * self.stride + d
+        gone = self.pos0[k] & ~pos[k]
+        out = [p]
+        while gone:
+            low = gone & -gone
+            gone ^= low
+            out.append(self.hcells[h][low.bit_length() - 1] << SHIFT | d << 1)
+        return tuple(out)
 
 
 class Hint(NamedTuple):
