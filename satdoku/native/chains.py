@@ -30,7 +30,7 @@ from ..model.digits import bits
 from .board import Board
 from .named import NamedStep
 
-__all__ = ["forcing_chain_or_cycle", "length_bonus"]
+__all__ = ["forcing_chain_or_cycle", "every_chain", "length_bonus"]
 
 
 class _Node:
@@ -198,12 +198,28 @@ PASSES = ((False, True, 2), (True, False, 3), (True, True, 4))  # (y, x, SE's so
 def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
     """The easiest cycle or forcing chain (see the module docstring), or None; looks at
     ``deadline`` (:class:`~satdoku.deadline.TimeUp`) once a candidate."""
+    best = None
+    for key, step in _chains(board, deadline, prune=True):
+        if best is None or key < best[0]:
+            best = (key, step)
+    return best[1] if best else None
+
+
+def every_chain(board: Board, deadline: Deadline | None = None):
+    """Every cycle and forcing chain, easiest first, as (step, complexity)."""
+    found = sorted(_chains(board, deadline, prune=False), key=lambda kept: kept[0])
+    return [(step, key[1]) for key, step in found]
+
+
+def _chains(board: Board, deadline: Deadline | None, prune: bool):
+    """(SE's sort key, step) of the cycles and forcing chains; with ``prune``, only those that
+    can still be the easiest."""
     geo, cand, placed = board.geo, board.cand, board.placed
     best = None
     seq = 0
     links = _Links(board)
     for y, x, sort_key in PASSES:
-        if best is not None and best[0][0] < (7.0 if x and y else 6.5):
+        if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
         for cell in range(geo.ncells):
             m = cand[cell]
@@ -229,9 +245,9 @@ def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> Na
                     if step is None:
                         continue
                     key = (step.rating, _complexity(end), sort_key, seq)
-                    if best is None or key < best[0]:
-                        best = (key, step)
-    return best[1] if best else None
+                    if prune and (best is None or key < best):
+                        best = key
+                    yield key, step
 
 
 def _limit(best, base: float) -> int:
@@ -239,11 +255,27 @@ def _limit(best, base: float) -> int:
     than the best so far (ties on rating go to the shorter), so none can be the step."""
     if best is None:
         return 10 ** 6
-    rating = best[0][0]
+    rating = best[0]
     most = 1
     while round(base + length_bonus(most + 1), 1) <= rating and most < 10 ** 5:
         most += 1
     return most + 1
+
+
+def _absent(board: Board, end: _Node):
+    """What the chain needs gone: each of its on potentials reached from an off is the last
+    digit of its cell (Y) or the last place of its digit in a house the two cells share (X)."""
+    geo, out = board.geo, []
+    for node in end.path():
+        p = node.parent
+        if not node.on or p is None:
+            continue
+        if p.cell == node.cell:
+            out.append(((node.cell,), board.full))
+        else:
+            shared = set(geo.cell_houses[p.cell]) & set(geo.cell_houses[node.cell])
+            out += [(geo.houses[h], 1 << (node.digit - 1)) for h in sorted(shared)]
+    return tuple(out)
 
 
 def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> NamedStep | None:
@@ -258,10 +290,12 @@ def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> N
         if not removes:
             return None
         rating = round((7.0 if both else 6.5) + length_bonus(complexity), 1)
-        return NamedStep(f"{kind}-Cycle", rating, f"({links})", removes)
+        return NamedStep(f"{kind}-Cycle", rating, f"({links})", removes,
+                         absent=_absent(board, end))
     rating = round((7.0 if both else 6.6) + length_bonus(complexity), 1)
     if not end.on:
-        return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),))
+        return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),),
+                         absent=_absent(board, end))
     others = tuple((end.cell, e) for e in bits(board.cand[end.cell]) if e != end.digit)
     return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", others,
-                     (end.cell, end.digit))
+                     (end.cell, end.digit), absent=_absent(board, end))

@@ -32,15 +32,17 @@ contradiction, then the order found) is the step.
 from __future__ import annotations
 
 from collections import deque
+from functools import partial
 from typing import NamedTuple
 
 from ..deadline import Deadline
 from ..model.digits import bits
 from .board import Board
-from .chains import length_bonus
-from .named import NamedStep
+from .chains import every_chain, length_bonus
+from .named import NamedStep, every_fish, every_hidden_set, every_locking, every_naked_set
 
-__all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain"]
+__all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain",
+           "dynamic_forcing_chain_plus", "nested_forcing_chain"]
 
 #: A potential is the int ``cell << 6 | digit << 1 | on``: digits up to 31.
 SHIFT = 6
@@ -63,17 +65,20 @@ def _digit(key: int) -> int:
 
 
 class Outcome(NamedTuple):
-    """A propagation: every potential reached with its parents (in the order reached), and
-    the contradiction it ran into, if any, as (potential, its parents, the stored conjugate)."""
+    """A propagation: every potential reached with its parents (in the order reached), the
+    contradiction it ran into, if any, as (potential, its parents, the stored conjugate), and
+    the offs a technique applied inside made, with (the step's text, its complexity)."""
 
     parents: dict[int, tuple[int, ...]]
     absurd: tuple[int, tuple[int, ...], int] | None
+    nested: dict[int, tuple[str, int]]
 
 
 def ancestors(parents: dict[int, tuple[int, ...]], key: int,
-              first: tuple[int, ...] | None = None) -> int:
-    """How many distinct potentials ``key``'s chains hold, itself included (SE's complexity of
-    one chain); ``first`` replaces its stored parents (a contradiction's last potential)."""
+              first: tuple[int, ...] | None = None) -> set[int]:
+    """The distinct potentials ``key``'s chains hold, itself included (their count is SE's
+    complexity of one chain); ``first`` replaces its stored parents (a contradiction's last
+    potential)."""
     seen = {key}
     todo = list(parents[key] if first is None else first)
     while todo:
@@ -81,7 +86,22 @@ def ancestors(parents: dict[int, tuple[int, ...]], key: int,
         if k not in seen:
             seen.add(k)
             todo.extend(parents[k])
-    return len(seen)
+    return seen
+
+
+def complexity(chains: list[tuple[Outcome, int, tuple[int, ...] | None]]) -> int:
+    """SE's complexity of a deduction made of ``chains`` (outcome, target, its parents if not
+    stored): the potentials of each chain, plus each technique step applied inside once."""
+    total, inner = 0, {}
+    for out, key, first in chains:
+        seen = ancestors(out.parents, key, first)
+        total += len(seen)
+        if out.nested:
+            for k in seen:
+                if k in out.nested:
+                    text, size = out.nested[k]
+                    inner[text] = size
+    return total + sum(inner.values())
 
 
 class Chaining:
@@ -89,9 +109,12 @@ class Chaining:
     assumption. A digit's places in a house are a bitmask of positions in the house
     (``pos[house * stride + digit]``), so "the last other place" is a test on an int."""
 
-    def __init__(self, board: Board, y: bool, dynamic: bool) -> None:
+    def __init__(self, board: Board, y: bool, dynamic: bool, rules: tuple = (),
+                 deadline: Deadline | None = None) -> None:
         geo = board.geo
-        self.geo, self.y, self.dynamic = geo, y, dynamic
+        self.geo, self.y, self.dynamic, self.rules, self.deadline = geo, y, dynamic, rules, deadline
+        self.placed = board.placed
+        self.given = [m if placed else 0 for m, placed in zip(board.cand, board.placed)]
         self.cand0 = [0 if placed else m for m, placed in zip(board.cand, board.placed)]
         self.stride = stride = geo.size + 1
         self.hcells = geo.houses
@@ -116,15 +139,17 @@ class Chaining:
         cand = list(self.cand0) if dynamic else self.cand0
         pos = list(self.pos0) if dynamic else self.pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
+        nested: dict[int, tuple[str, int]] = {}
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
         (pend_on if start & 1 else pend_off).append(start)
-        while pend_on or pend_off:
+        while pend_on or pend_off or (self.rules and self._inside(cand, pos, parents, nested,
+                                                                  pend_off)):
             if pend_on:
                 p = pend_on.popleft()
                 for q in self._on_to_off(cand, pos, p):
                     if q | 1 in parents:
-                        return Outcome(parents, (q, (p,), q | 1))
+                        return Outcome(parents, (q, (p,), q | 1), nested)
                     if q not in parents:
                         parents[q] = (p,)
                         pend_off.append(q)
@@ -140,10 +165,56 @@ class Chaining:
                 if q ^ 1 in parents or q not in parents:
                     qp = self._parents(cand, pos, p, h)
                     if q ^ 1 in parents:
-                        return Outcome(parents, (q, qp, q ^ 1))
+                        return Outcome(parents, (q, qp, q ^ 1), nested)
                     parents[q] = qp
                     pend_on.append(q)
-        return Outcome(parents, None)
+        return Outcome(parents, None, nested)
+
+    def _inside(self, cand: list[int], pos: list[int], parents: dict[int, tuple[int, ...]],
+                nested: dict[int, tuple[str, int]], pend_off: deque[int]) -> bool:
+        """Apply the first of the rules that removes something on the board the offs so far
+        leave (SE's "advanced" potentials): each removal is an off whose parents are the offs
+        the step needs gone. Whether any was new.
+
+        Chains inside are looked for only when the offs made a strong link (a cell or a
+        digit's places in a house down to two): a chain of the board's own links would have
+        been the ladder's step at the first chaining rung."""
+        if self.deadline is not None:
+            self.deadline.check()
+        board = Board(self.geo, [g or m for g, m in zip(self.given, cand)], self.placed)
+        cand0 = self.cand0
+        for level, rules in enumerate(self.rules):
+            if level and not self._new_strong_link(cand, pos):
+                break
+            found = []
+            for rule in rules:
+                if found:
+                    break
+                for step, size in rule(board):
+                    gone = tuple(_key(c, d, False) for cells, mask in step.absent for c in cells
+                                 for d in bits(cand0[c] & ~cand[c] & mask))
+                    if gone:
+                        found += [(_key(c, d, False), gone, step, size) for c, d in step.removes]
+            if found:
+                break
+        else:
+            return False
+        if not found:
+            return False
+        new = False
+        for key, gone, step, size in found:
+            if key not in parents:
+                parents[key] = gone
+                pend_off.append(key)
+                new = True
+                if size:
+                    nested[key] = (f"{step.technique} {step.reason}", size)
+        return new
+
+    def _new_strong_link(self, cand: list[int], pos: list[int]) -> bool:
+        cand0, pos0 = self.cand0, self.pos0
+        return any(m.bit_count() == 2 and cand0[c].bit_count() > 2 for c, m in enumerate(cand)) \
+            or any(m.bit_count() == 2 and pos0[k].bit_count() > 2 for k, m in enumerate(pos))
 
     def _on_to_off(self, cand: list[int], pos: list[int], p: int) -> list[int]:
         """What ``p`` on turns off: the cell's other digits (Y), then the digit's other places
@@ -213,13 +284,15 @@ class Hint(NamedTuple):
 class Finder:
     """A chaining rung: which cells, which deductions, which name (see the module docstring)."""
 
-    def __init__(self, base: float, y: bool, dynamic: bool, nishio: bool) -> None:
+    def __init__(self, base: float, y: bool, dynamic: bool, nishio: bool, level: int = 0) -> None:
         self.base, self.y, self.dynamic, self.nishio = base, y, dynamic, nishio
+        self.level = level
+        self.rules = LEVEL_RULES[:level]
 
     def __call__(self, board: Board, deadline: Deadline | None = None) -> NamedStep | None:
         if board.geo.size > MAX_SIZE:
             return None
-        search = _Search(self, board)
+        search = _Search(self, board, deadline)
         least = 2 if self.dynamic else 3
         for cell in range(board.geo.ncells):
             if search.chaining.cand0[cell].bit_count() >= least:
@@ -234,16 +307,16 @@ class Finder:
 class _Search:
     """One rung's deductions on one board, in SE's order."""
 
-    def __init__(self, finder: Finder, board: Board) -> None:
+    def __init__(self, finder: Finder, board: Board, deadline: Deadline | None) -> None:
         self.finder, self.board, self.geo = finder, board, board.geo
-        self.chaining = Chaining(board, finder.y, finder.dynamic)
+        self.chaining = Chaining(board, finder.y, finder.dynamic, finder.rules, deadline)
         self.hints: list[Hint] = []
 
     def add(self, complexity: int, sort_key: int, kind: str, reason: str, target: int) -> None:
         f = self.finder
         rating = round(f.base + length_bonus(complexity), 1)
         prefix = "Nishio " if f.nishio else "Dynamic " if f.dynamic else ""
-        name = f"{prefix}{'Forcing' if f.nishio else kind} Chains"
+        name = f"{prefix}{'Forcing' if f.nishio else kind} Chains{NESTED[f.level]}"
         self.hints.append(Hint(rating, complexity, sort_key, len(self.hints), name, reason,
                                target))
 
@@ -270,17 +343,17 @@ class _Search:
                                  (off, _key(cell, d, False), f"{name}<>{d}")):
             if out.absurd is not None:
                 key, first, stored = out.absurd
-                complexity = ancestors(out.parents, stored) + ancestors(out.parents, key, first)
+                size = complexity([(out, stored, None), (out, key, first)])
                 reason = f"({said} leads to {self.name(key)} and {self.name(stored)})"
-                self.add(complexity, ABSURD, "Contradiction Forcing", reason, start ^ 1)
+                self.add(size, ABSURD, "Contradiction Forcing", reason, start ^ 1)
         if not double:
             return
         for want in (1, 0):
             for k in on.parents:
                 if k & 1 == want and k in off.parents:
-                    complexity = ancestors(on.parents, k) + ancestors(off.parents, k)
+                    size = complexity([(on, k, None), (off, k, None)])
                     reason = f"({name}={d} and {name}<>{d} both lead to {self.name(k)})"
-                    self.add(complexity, DOUBLE, "Double Forcing", reason, k)
+                    self.add(size, DOUBLE, "Double Forcing", reason, k)
 
     def regions(self, cell: int, d: int, on: Outcome) -> None:
         """Region forcing chains on ``d`` in the houses where ``cell`` is its first place."""
@@ -299,8 +372,8 @@ class _Search:
         for want in (1, 0):
             for k in outs[0].parents:
                 if k & 1 == want and all(k in o.parents for o in outs[1:]):
-                    complexity = sum(ancestors(o.parents, k) for o in outs)
-                    self.add(complexity, sort_key, f"{kind} Forcing",
+                    size = complexity([(o, k, None) for o in outs])
+                    self.add(size, sort_key, f"{kind} Forcing",
                              f"({what} leads to {self.name(k)})", k)
 
     def name(self, key: int) -> str:
@@ -314,7 +387,23 @@ class _Search:
         return NamedStep(hint.name, hint.rating, hint.reason, ((cell, d),))
 
 
+def _simple(every):
+    """A rule applied inside dynamic chains from a finder of every step: (step, 0) each."""
+    return lambda board: ((step, 0) for step in every(board))
+
+
+#: What dynamic forcing chains apply inside at each nesting level past 0, SE's: locking, hidden
+#: and naked pairs, X-wings (level 1); cycles and forcing chains (level 2).
+LEVEL_RULES = ((_simple(every_locking), _simple(partial(every_hidden_set, k=2)),
+                _simple(partial(every_naked_set, k=2)), _simple(partial(every_fish, k=2))),
+               (every_chain,))
+
+#: SE's name for each nesting level.
+NESTED = ("", " (+)", " (+ Forcing Chains)")
+
 #: The rungs, in SE's order (see the module docstring).
 nishio_forcing_chain = Finder(7.5, y=False, dynamic=True, nishio=True)
 multiple_forcing_chain = Finder(8.0, y=True, dynamic=False, nishio=False)
 dynamic_forcing_chain = Finder(8.5, y=True, dynamic=True, nishio=False)
+dynamic_forcing_chain_plus = Finder(9.0, y=True, dynamic=True, nishio=False, level=1)
+nested_forcing_chain = Finder(9.5, y=True, dynamic=True, nishio=False, level=2)

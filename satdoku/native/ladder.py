@@ -40,7 +40,8 @@ from ..deadline import Deadline
 from ..model.grid import Grid
 from .board import Board
 from .chains import forcing_chain_or_cycle
-from .dynamic import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
+from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multiple_forcing_chain,
+                      nested_forcing_chain, nishio_forcing_chain)
 from .named import (NamedStep, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
@@ -76,6 +77,8 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("nishio forcing chain", nishio_forcing_chain),
     ("multiple forcing chain", multiple_forcing_chain),
     ("dynamic forcing chain", dynamic_forcing_chain),
+    ("dynamic forcing chain+", dynamic_forcing_chain_plus),
+    ("nested forcing chain", nested_forcing_chain),
 )
 
 @dataclass
@@ -117,7 +120,7 @@ class SERating:
 
 #: Rungs whose search is long enough to look at the deadline as it goes.
 TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing chain",
-         "dynamic forcing chain"}
+         "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain"}
 
 
 def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
