@@ -1,5 +1,6 @@
-"""Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0) and dynamic (8.5)
-forcing chains, found as SE 1.2.1 finds them and rated as it rates them.
+"""Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0), dynamic (8.5) and
+nested dynamic (9.0, 9.5) forcing chains, found as SE 1.2.1 finds them and rated as it rates
+them.
 
 Glossary (besides :mod:`satdoku.native.chains`): an *assumption* is a potential taken as true
 or false; its *propagation* follows SE's links breadth-first, every "on" potential first, until
@@ -24,9 +25,17 @@ candidates or more), digit by digit:
   potentials implied by both (*double* forcing chains, cells of three or more), cell and region
   forcing chains.
 
+- dynamic forcing chains "+" (9.0, SE's level 1) and nested (9.5, level 2): the same, but when
+  a propagation runs dry the techniques of its level are applied to the board its offs leave
+  (level 1: locking, hidden and naked pairs, X-wings; level 2, when those find nothing: cycles
+  and forcing chains, :func:`~satdoku.native.chains.every_chain`), and their removals carry on
+  the propagation; their parents are the offs the step needs gone (``NamedStep.absent``), and a
+  nested chain adds its own complexity, once, to every deduction that rests on it.
+
 Each adds SE's length bonus (:func:`~satdoku.native.chains.length_bonus`) to its base rating;
 the easiest deduction (rating, then complexity, then double before cell before region before
-contradiction, then the order found) is the step.
+contradiction, then the order found) is the step. SE's deeper levels (multiple and dynamic
+forcing chains nested, 10.0 and up) are not here: the ladder stops before them.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
@@ -25,7 +25,7 @@ from .board import Board
 
 __all__ = ["NamedStep", "full_house_or_hidden_single", "naked_single", "direct_locking",
            "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe", "every_locking",
-           "every_hidden_set", "every_naked_set", "every_fish"]
+           "every_hidden_set", "every_naked_set", "every_fish", "aligned_exclusion"]
 
 
 @dataclass(frozen=True)
@@ -375,10 +375,20 @@ def xy_wing(board: Board, xyz: bool = False) -> NamedStep | None:
 
 
 def aligned_pair_exclusion(board: Board) -> NamedStep | None:
-    """Aligned pair exclusion (6.2): two cells with two or more candidates and at least two
-    bivalue cells seeing both (*excluders*; a base cell seeing a naked single takes no part).
-    A pair of digits for the two is impossible if it is one digit twice in cells that see each
-    other, or if it empties an excluder; a digit of a base cell in no possible pair goes."""
+    """Aligned pair exclusion (6.2): see :func:`aligned_exclusion`."""
+    return aligned_exclusion(board, 2)
+
+
+ALIGNED = {2: ("Aligned Pair Exclusion", 6.2), 3: ("Aligned Triplet Exclusion", 7.5)}
+
+
+def aligned_exclusion(board: Board, k: int = 3) -> NamedStep | None:
+    """Aligned pair (6.2) or triplet (7.5, ``k`` 3) exclusion: ``k`` cells with two or more
+    candidates and at least two cells of two to ``k`` candidates seeing them all (*excluders*;
+    a base cell seeing a naked single takes no part). A choice of digits for the ``k`` is
+    impossible if it puts one digit twice in cells that see each other, or if it empties an
+    excluder; a digit of a base cell in no possible choice goes. The cells are taken as SE
+    takes them: a pair, then (triplets) a third among the excluders of either."""
     geo, cand, placed = board.geo, board.cand, board.placed
     size = [0 if placed[c] else cand[c].bit_count() for c in range(geo.ncells)]
     bases, excluders = [], {}
@@ -388,28 +398,43 @@ def aligned_pair_exclusion(board: Board) -> NamedStep | None:
         peers = sorted(geo.peers[c])
         if any(size[p] == 1 for p in peers):
             continue
-        two = [p for p in peers if size[p] == 2]
-        if two:
+        near = [p for p in peers if 2 <= size[p] <= k]
+        if near:
             bases.append(c)
-            excluders[c] = set(two)
+            excluders[c] = near
+    is_base = set(bases)
     for a, b in combinations(bases, 2):
-        common = excluders[a] & excluders[b]
-        if len(common) < 2:
-            continue
-        allowed_a = allowed_b = 0
-        see = b in geo.peers[a]
-        for da in bits(cand[a]):
-            for db in bits(cand[b]):
-                if da == db and see:
-                    continue
-                pair = (1 << (da - 1)) | (1 << (db - 1))
-                if any(cand[x] & ~pair == 0 for x in common):
-                    continue
-                allowed_a |= 1 << (da - 1)
-                allowed_b |= 1 << (db - 1)
-        removes = tuple((c, d) for c, allowed in ((a, allowed_a), (b, allowed_b))
-                        for d in bits(cand[c] & ~allowed))
-        if removes:
-            return NamedStep("Aligned Pair Exclusion", 6.2,
-                             f"({_cells(geo, (a, b))}; {_cells(geo, sorted(common))})", removes)
+        tails: list = [()]
+        if k == 3:
+            twin = dict.fromkeys(excluders[a] + excluders[b])
+            tails = [(c,) for c in twin if c in is_base and c not in (a, b)]
+        for tail in tails:
+            cells = (a, b, *tail)
+            common = set(excluders[a]).intersection(*(excluders[c] for c in cells[1:]))
+            if len(common) >= 2:
+                step = _exclusion(board, cells, sorted(common))
+                if step is not None:
+                    return step
     return None
+
+
+def _exclusion(board: Board, cells, common) -> NamedStep | None:
+    geo, cand = board.geo, board.cand
+    allowed = [0] * len(cells)
+    seeing = [(i, j) for i, j in combinations(range(len(cells)), 2)
+              if cells[j] in geo.peers[cells[i]]]
+    for digits in product(*(bits(cand[c]) for c in cells)):
+        if any(digits[i] == digits[j] for i, j in seeing):
+            continue
+        chosen = 0
+        for d in digits:
+            chosen |= 1 << (d - 1)
+        if any(cand[x] & ~chosen == 0 for x in common):
+            continue
+        for i, d in enumerate(digits):
+            allowed[i] |= 1 << (d - 1)
+    removes = tuple((c, d) for c, ok in zip(cells, allowed) for d in bits(cand[c] & ~ok))
+    if not removes:
+        return None
+    return NamedStep(*ALIGNED[len(cells)], f"({_cells(geo, cells)}; {_cells(geo, common)})",
+                     removes)
