@@ -140,10 +140,16 @@ def _proves(step: str) -> tuple[str, str, bool]:
 
 @pytest.mark.parametrize("text, rating, step, _", BOARDS, ids=[b[2].split(":")[0] for b in BOARDS])
 def test_the_first_chaining_step_on_a_board_is_serates(text, rating, step, _):
-    """Nishio, multiple and dynamic forcing chains: the ladder's step on a board where it is
-    the next is serate's first step there: its rating, and what it proves."""
+    """Aligned triplet exclusion, nishio, multiple and dynamic forcing chains: the ladder's
+    step on a board where it is the next is serate's first step there: its rating, and what it
+    proves (the exclusion: its cells)."""
     board = _board(text)
     ours = next_step(board)
+    if " ==> " not in step:  # aligned triplet exclusion: its cells
+        technique, cells = step.split(": ")
+        assert (ours.rating, ours.technique) == (float(rating), technique)
+        assert ours.reason.startswith(f"({cells};"), describe(ours, board.geo)
+        return
     name = board.geo.cell_name
     if ours.place is not None:
         proves = (name(ours.place[0]), str(ours.place[1]), True)
