@@ -196,6 +196,15 @@ def test_the_deadline_bounds_the_ladder():
     assert (r.status, r.complete) == ("timeout", False)
 
 
+def test_the_deadline_bounds_the_nested_rungs():
+    from satdoku.deadline import TimeUp
+    from satdoku.native.dynamic import nested_forcing_chain
+    hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
+    board, _ = Board.from_grid(parse_puzzle(hardest).grid)
+    with pytest.raises(TimeUp):
+        nested_forcing_chain(board, Deadline(0.2))
+
+
 def test_a_board_that_breaks_is_reported():
     board, _ = Board.from_grid(parse_puzzle("1..4.4..2..3...1").grid)
     step = LADDER[0][1](board)

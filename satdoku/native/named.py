@@ -403,14 +403,18 @@ def aligned_exclusion(board: Board, k: int = 3) -> NamedStep | None:
             bases.append(c)
             excluders[c] = near
     is_base = set(bases)
+    seen = {c: set(near) for c, near in excluders.items()}
     for a, b in combinations(bases, 2):
+        both = seen[a] & seen[b]
+        if len(both) < 2:
+            continue  # the cells' common excluders are among these
         tails: list = [()]
         if k == 3:
             twin = dict.fromkeys(excluders[a] + excluders[b])
             tails = [(c,) for c in twin if c in is_base and c not in (a, b)]
         for tail in tails:
             cells = (a, b, *tail)
-            common = set(excluders[a]).intersection(*(excluders[c] for c in cells[1:]))
+            common = both.intersection(*(seen[c] for c in tail))
             if len(common) >= 2:
                 step = _exclusion(board, cells, sorted(common))
                 if step is not None:
