@@ -82,7 +82,9 @@ class _Links:
         self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
         self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
 
-    def on_to_off(self, p: _Node, y: bool) -> list[_Node]:
+    def on_to_off(self, p: _Node, y: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``p`` on turns off: the cell's other digits (``y``), then the
+        digit's other places in its box, row and column."""
         key = (p.cell, p.digit, y)
         targets = self.memo_off.get(key)
         if targets is None:
@@ -96,9 +98,11 @@ class _Links:
                         added.add(c)
                         targets.append((c, p.digit))
             self.memo_off[key] = targets
-        return [_Node(c, d, False, p) for c, d in targets]
+        return targets
 
-    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[_Node]:
+    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``p`` off turns on: the cell's other digit when it has two
+        (``y``), the digit's other place in a house that has two (``x``)."""
         key = (p.cell, p.digit, y, x)
         targets = self.memo_on.get(key)
         if targets is None:
@@ -112,7 +116,7 @@ class _Links:
                     if len(two) == 2:
                         targets.append((two[0] if two[1] == p.cell else two[1], p.digit))
             self.memo_on[key] = targets
-        return [_Node(c, d, True, p) for c, d in targets]
+        return targets
 
 
 def length_bonus(complexity: int) -> float:
@@ -134,18 +138,20 @@ def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[
         length += 1
         while pending_on:
             p = pending_on.popleft()
-            for q in links.on_to_off(p, y):
-                if not p.has_ancestor(q.key) and q.key != p.key:
-                    pending_off.append(q)
+            for c, d in links.on_to_off(p, y):
+                key = (c, d, False)
+                if key != p.key and not p.has_ancestor(key):
+                    pending_off.append(_Node(c, d, False, p))
         length += 1
         while pending_off:
             p = pending_off.popleft()
-            for q in links.off_to_on(p, y, x):
-                if length >= 4 and q.key == source.key:
-                    found.append(q)
-                if q.key not in to_on:
-                    pending_on.append(q)
-                    to_on.add(q.key)
+            for c, d in links.off_to_on(p, y, x):
+                key = (c, d, True)
+                if length >= 4 and key == source.key:
+                    found.append(_Node(c, d, True, p))
+                if key not in to_on:
+                    pending_on.append(_Node(c, d, True, p))
+                    to_on.add(key)
     return found
 
 
@@ -159,19 +165,23 @@ def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
     while (pending_on or pending_off) and length < limit:
         length += 2
         while pending_on:
-            for q in links.on_to_off(pending_on.popleft(), y):
-                if q.key == conj and q.key not in found:
-                    found[q.key] = q
-                if q.key not in seen:
-                    seen.add(q.key)
-                    pending_off.append(q)
+            p = pending_on.popleft()
+            for c, d in links.on_to_off(p, y):
+                key = (c, d, False)
+                if key == conj and key not in found:
+                    found[key] = _Node(c, d, False, p)
+                if key not in seen:
+                    seen.add(key)
+                    pending_off.append(_Node(c, d, False, p))
         while pending_off:
-            for q in links.off_to_on(pending_off.popleft(), y, True):
-                if q.key == conj and q.key not in found:
-                    found[q.key] = q
-                if q.key not in seen:
-                    seen.add(q.key)
-                    pending_on.append(q)
+            p = pending_off.popleft()
+            for c, d in links.off_to_on(p, y, True):
+                key = (c, d, True)
+                if key == conj and key not in found:
+                    found[key] = _Node(c, d, True, p)
+                if key not in seen:
+                    seen.add(key)
+                    pending_on.append(_Node(c, d, True, p))
     return list(found.values())
 
 
