@@ -138,11 +138,13 @@ def _proves(step: str) -> tuple[str, str, bool]:
     return (*target.split("."), state == "on")
 
 
-@pytest.mark.parametrize("text, rating, step, _", BOARDS, ids=[b[2].split(":")[0] for b in BOARDS])
+@pytest.mark.parametrize("text, rating, step, _", [
+    pytest.param(*b, id=b[2].split(":")[0], marks=[pytest.mark.slow] if float(b[1]) >= 9.5 else [])
+    for b in BOARDS])
 def test_the_first_chaining_step_on_a_board_is_serates(text, rating, step, _):
-    """Aligned triplet exclusion, nishio, multiple and dynamic forcing chains: the ladder's
-    step on a board where it is the next is serate's first step there: its rating, and what it
-    proves (the exclusion: its cells)."""
+    """Aligned triplet exclusion, nishio, multiple, dynamic and nested forcing chains (slow):
+    the ladder's step on a board where it is the next is serate's first step there: its
+    rating, and what it proves (the exclusion: its cells)."""
     board = _board(text)
     ours = next_step(board)
     if " ==> " not in step:  # aligned triplet exclusion: its cells
