@@ -22,8 +22,9 @@ and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and
 (9.0) and with cycles and forcing chains nested (9.5: SE's first nested level;
 :mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up), or where SE would
 take a step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops, or takes a
-later rung's step, and says so when it stops: the rating is then a lower bound (``complete`` is False and ``er`` is
-the least SE could give: :data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
+later rung's step, and says so when it stops: the rating is then a lower bound (``complete``
+is False and ``er`` is the least SE could give: :data:`~satdoku.native.uniqueness.FLOOR` or the
+hardest step so far).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
