@@ -166,23 +166,22 @@ def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
         length += 2
         while pending_on:
             p = pending_on.popleft()
-            for c, d in links.on_to_off(p, y):
-                key = (c, d, False)
-                if key == conj and key not in found:
-                    found[key] = _Node(c, d, False, p)
-                if key not in seen:
-                    seen.add(key)
-                    pending_off.append(_Node(c, d, False, p))
+            _spread(p, links.on_to_off(p, y), False, conj, found, seen, pending_off)
         while pending_off:
             p = pending_off.popleft()
-            for c, d in links.off_to_on(p, y, True):
-                key = (c, d, True)
-                if key == conj and key not in found:
-                    found[key] = _Node(c, d, True, p)
-                if key not in seen:
-                    seen.add(key)
-                    pending_on.append(_Node(c, d, True, p))
+            _spread(p, links.off_to_on(p, y, True), True, conj, found, seen, pending_on)
     return list(found.values())
+
+
+def _spread(p: _Node, targets, on: bool, conj, found: dict, seen: set, pending: deque) -> None:
+    """Queue what ``p`` turns on (or off) that is new; keep a node that reaches ``conj``."""
+    for c, d in targets:
+        key = (c, d, on)
+        if key == conj and key not in found:
+            found[key] = _Node(c, d, on, p)
+        if key not in seen:
+            seen.add(key)
+            pending.append(_Node(c, d, on, p))
 
 
 def _complexity(node: _Node) -> int:
