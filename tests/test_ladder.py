@@ -3,9 +3,10 @@
 The reference is serate itself (SukakuExplainer, run by scripts/serate.py with SE 1.2.1's
 techniques): tests/data/serate_sample.txt holds its ER/EP/ED for puzzles of every hardness,
 with their source. Every puzzle of the sample is checked, none skipped: where the ladder
-finishes, ER, EP and ED equal serate's; where it stops short (nishio, multiple and dynamic
-forcing chains, which it does not have), its ER is a lower bound no higher than serate's and
-its EP and ED equal serate's.
+finishes, ER, EP and ED equal serate's; where it stops short (nested forcing chains, which it
+does not have), its ER is a lower bound no higher than serate's and its EP and ED equal
+serate's. Puzzles serate rates 8.0 and up take seconds each, so their run is marked slow;
+tests/data/serate_boards.txt checks each later chaining rung on a board where it is next.
 """
 
 from __future__ import annotations
@@ -18,7 +19,8 @@ from conftest import ROOT
 from satdoku.deadline import Deadline
 from satdoku.io.text import parse_puzzle
 from satdoku.native.board import Board
-from satdoku.native.ladder import LADDER, apply_step, se_rate, se_steps
+from satdoku.native import ladder
+from satdoku.native.ladder import LADDER, apply_step, next_step, se_rate, se_steps
 from satdoku.native.named import describe
 from satdoku.native.search import NativeSolver
 from satdoku.tasks.solvers import solve
@@ -55,11 +57,20 @@ def _replay_against_solution(grid, steps) -> list[str]:
     return wrong
 
 
-def test_ratings_agree_with_serate_and_every_step_keeps_the_solution():
+#: Past this serate ER the sample's puzzles take seconds each (dynamic forcing chains): slow.
+FAST_BELOW = 8.0
+
+
+@pytest.mark.parametrize("band", [
+    pytest.param((0, FAST_BELOW), id="fast"),
+    pytest.param((FAST_BELOW, 99), id="dynamic", marks=pytest.mark.slow)])
+def test_ratings_agree_with_serate_and_every_step_keeps_the_solution(band):
     """The whole sample, each puzzle rated once: ratings as serate's (or a bound, see the module
     docstring), and no step removes the solution's digit or places another."""
     wrong = []
     for puzzle, (er, ep, ed), technique, source in REFERENCE:
+        if not band[0] <= er < band[1]:
+            continue
         grid = parse_puzzle(puzzle).grid
         r = se_rate(grid)
         if r.complete:
@@ -104,6 +115,52 @@ def test_each_technique_on_a_puzzle_serate_rates_by_it(serate_name, ours):
         assert r.hardest in ours or not r.complete
 
 
+BOARDS = [line.split("\t") for line in (ROOT / "tests" / "data" / "serate_boards.txt")
+          .read_text().splitlines() if line and not line.startswith("#")]
+
+
+def _board(text: str) -> Board:
+    """A 9x9 board from 81 cells of 9 characters (a cell with one candidate is placed)."""
+    geo = parse_puzzle("." * 81).grid.geometry
+    cand = [sum(1 << (int(ch) - 1) for ch in text[9 * c:9 * c + 9] if ch != ".")
+            for c in range(81)]
+    return Board(geo, cand, [m.bit_count() == 1 for m in cand])
+
+
+def _proves(step: str) -> tuple[str, str, bool]:
+    """What serate's step text proves, as (cell, digit, on): ``'...: r6c2 ==> r3c3.2 off'``;
+    a contradiction (``'r3c7.6 on ==> r3c6.9 both on & off'``) proves its assumption false."""
+    head, tail = step.split(": ", 1)[1].split(" ==> ")
+    if tail.endswith("both on & off"):
+        assumption, state = head.split()
+        return (*assumption.split("."), state == "off")
+    target, state = tail.split()
+    return (*target.split("."), state == "on")
+
+
+@pytest.mark.parametrize("text, rating, step, _", [
+    pytest.param(*b, id=b[2].split(":")[0], marks=[pytest.mark.slow] if float(b[1]) >= 9.5 else [])
+    for b in BOARDS])
+def test_the_first_chaining_step_on_a_board_is_serates(text, rating, step, _):
+    """Aligned triplet exclusion, nishio, multiple, dynamic and nested forcing chains (slow):
+    the ladder's step on a board where it is the next is serate's first step there: its
+    rating, and what it proves (the exclusion: its cells)."""
+    board = _board(text)
+    ours = next_step(board)
+    if " ==> " not in step:  # aligned triplet exclusion: its cells
+        technique, cells = step.split(": ")
+        assert (ours.rating, ours.technique) == (float(rating), technique)
+        assert ours.reason.startswith(f"({cells};"), describe(ours, board.geo)
+        return
+    name = board.geo.cell_name
+    if ours.place is not None:
+        proves = (name(ours.place[0]), str(ours.place[1]), True)
+    else:
+        (cell, d), = ours.removes
+        proves = (name(cell), str(d), False)
+    assert (ours.rating, proves) == (float(rating), _proves(step)), describe(ours, board.geo)
+
+
 def test_steps_keep_the_solution_on_other_box_shapes():
     for puzzle in ("1..4.4..2..3...1", ".54.......6.2......3...1......3.64..",
                    "....52.18.........28.1..4.........8.....74.....6..1..3.....5..64"):
@@ -125,8 +182,11 @@ def test_steps_read_as_a_person_writes_them():
     assert any(t.startswith("Direct Hidden Pair ") and "=" in t for t in texts)
 
 
-def test_a_stall_is_a_lower_bound_and_says_so():
-    hardest = "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........"
+def test_a_stall_is_a_lower_bound_and_says_so(monkeypatch):
+    # serate: 10.8, dynamic forcing chains with forcing chains nested (forum_hardest_1106:38);
+    # a ladder without its nested rungs (9.0 and up) stops at once
+    monkeypatch.setattr(ladder, "LADDER", LADDER[:-2])
+    hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
     r = se_rate(parse_puzzle(hardest).grid)
     assert not r.complete and r.status == "stalled"
     assert r.er >= 4.5 and r.text.startswith("ER >=")
@@ -136,6 +196,15 @@ def test_a_stall_is_a_lower_bound_and_says_so():
 def test_the_deadline_bounds_the_ladder():
     r = se_rate(parse_puzzle(SAMPLE_PUZZLE).grid, Deadline(0.0))
     assert (r.status, r.complete) == ("timeout", False)
+
+
+def test_the_deadline_bounds_the_nested_rungs():
+    from satdoku.deadline import TimeUp
+    from satdoku.native.dynamic import nested_forcing_chain
+    hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
+    board, _ = Board.from_grid(parse_puzzle(hardest).grid)
+    with pytest.raises(TimeUp):
+        nested_forcing_chain(board, Deadline(0.2))
 
 
 def test_a_board_that_breaks_is_reported():

@@ -30,7 +30,7 @@ from ..model.digits import bits
 from .board import Board
 from .named import NamedStep
 
-__all__ = ["forcing_chain_or_cycle", "length_bonus"]
+__all__ = ["forcing_chain_or_cycle", "every_chain", "length_bonus"]
 
 
 class _Node:
@@ -82,7 +82,9 @@ class _Links:
         self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
         self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
 
-    def on_to_off(self, p: _Node, y: bool) -> list[_Node]:
+    def on_to_off(self, p: _Node, y: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``p`` on turns off: the cell's other digits (``y``), then the
+        digit's other places in its box, row and column."""
         key = (p.cell, p.digit, y)
         targets = self.memo_off.get(key)
         if targets is None:
@@ -96,9 +98,11 @@ class _Links:
                         added.add(c)
                         targets.append((c, p.digit))
             self.memo_off[key] = targets
-        return [_Node(c, d, False, p) for c, d in targets]
+        return targets
 
-    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[_Node]:
+    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``p`` off turns on: the cell's other digit when it has two
+        (``y``), the digit's other place in a house that has two (``x``)."""
         key = (p.cell, p.digit, y, x)
         targets = self.memo_on.get(key)
         if targets is None:
@@ -112,7 +116,7 @@ class _Links:
                     if len(two) == 2:
                         targets.append((two[0] if two[1] == p.cell else two[1], p.digit))
             self.memo_on[key] = targets
-        return [_Node(c, d, True, p) for c, d in targets]
+        return targets
 
 
 def length_bonus(complexity: int) -> float:
@@ -134,18 +138,20 @@ def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[
         length += 1
         while pending_on:
             p = pending_on.popleft()
-            for q in links.on_to_off(p, y):
-                if not p.has_ancestor(q.key) and q.key != p.key:
-                    pending_off.append(q)
+            for c, d in links.on_to_off(p, y):
+                key = (c, d, False)
+                if key != p.key and not p.has_ancestor(key):
+                    pending_off.append(_Node(c, d, False, p))
         length += 1
         while pending_off:
             p = pending_off.popleft()
-            for q in links.off_to_on(p, y, x):
-                if length >= 4 and q.key == source.key:
-                    found.append(q)
-                if q.key not in to_on:
-                    pending_on.append(q)
-                    to_on.add(q.key)
+            for c, d in links.off_to_on(p, y, x):
+                key = (c, d, True)
+                if length >= 4 and key == source.key:
+                    found.append(_Node(c, d, True, p))
+                if key not in to_on:
+                    pending_on.append(_Node(c, d, True, p))
+                    to_on.add(key)
     return found
 
 
@@ -159,20 +165,23 @@ def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
     while (pending_on or pending_off) and length < limit:
         length += 2
         while pending_on:
-            for q in links.on_to_off(pending_on.popleft(), y):
-                if q.key == conj and q.key not in found:
-                    found[q.key] = q
-                if q.key not in seen:
-                    seen.add(q.key)
-                    pending_off.append(q)
+            p = pending_on.popleft()
+            _spread(p, links.on_to_off(p, y), False, conj, found, seen, pending_off)
         while pending_off:
-            for q in links.off_to_on(pending_off.popleft(), y, True):
-                if q.key == conj and q.key not in found:
-                    found[q.key] = q
-                if q.key not in seen:
-                    seen.add(q.key)
-                    pending_on.append(q)
+            p = pending_off.popleft()
+            _spread(p, links.off_to_on(p, y, True), True, conj, found, seen, pending_on)
     return list(found.values())
+
+
+def _spread(p: _Node, targets, on: bool, conj, found: dict, seen: set, pending: deque) -> None:
+    """Queue what ``p`` turns on (or off) that is new; keep a node that reaches ``conj``."""
+    for c, d in targets:
+        key = (c, d, on)
+        if key == conj and key not in found:
+            found[key] = _Node(c, d, on, p)
+        if key not in seen:
+            seen.add(key)
+            pending.append(_Node(c, d, on, p))
 
 
 def _complexity(node: _Node) -> int:
@@ -198,12 +207,28 @@ PASSES = ((False, True, 2), (True, False, 3), (True, True, 4))  # (y, x, SE's so
 def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
     """The easiest cycle or forcing chain (see the module docstring), or None; looks at
     ``deadline`` (:class:`~satdoku.deadline.TimeUp`) once a candidate."""
+    best = None
+    for key, step in _chains(board, deadline, prune=True):
+        if best is None or key < best[0]:
+            best = (key, step)
+    return best[1] if best else None
+
+
+def every_chain(board: Board, deadline: Deadline | None = None):
+    """Every cycle and forcing chain, easiest first, as (step, complexity)."""
+    found = sorted(_chains(board, deadline, prune=False), key=lambda kept: kept[0])
+    return [(step, key[1]) for key, step in found]
+
+
+def _chains(board: Board, deadline: Deadline | None, prune: bool):
+    """(SE's sort key, step) of the cycles and forcing chains; with ``prune``, only those that
+    can still be the easiest."""
     geo, cand, placed = board.geo, board.cand, board.placed
     best = None
     seq = 0
     links = _Links(board)
     for y, x, sort_key in PASSES:
-        if best is not None and best[0][0] < (7.0 if x and y else 6.5):
+        if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
         for cell in range(geo.ncells):
             m = cand[cell]
@@ -229,9 +254,9 @@ def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> Na
                     if step is None:
                         continue
                     key = (step.rating, _complexity(end), sort_key, seq)
-                    if best is None or key < best[0]:
-                        best = (key, step)
-    return best[1] if best else None
+                    if prune and (best is None or key < best):
+                        best = key
+                    yield key, step
 
 
 def _limit(best, base: float) -> int:
@@ -239,11 +264,27 @@ def _limit(best, base: float) -> int:
     than the best so far (ties on rating go to the shorter), so none can be the step."""
     if best is None:
         return 10 ** 6
-    rating = best[0][0]
+    rating = best[0]
     most = 1
     while round(base + length_bonus(most + 1), 1) <= rating and most < 10 ** 5:
         most += 1
     return most + 1
+
+
+def _absent(board: Board, end: _Node):
+    """What the chain needs gone: each of its on potentials reached from an off is the last
+    digit of its cell (Y) or the last place of its digit in a house the two cells share (X)."""
+    geo, out = board.geo, []
+    for node in end.path():
+        p = node.parent
+        if not node.on or p is None:
+            continue
+        if p.cell == node.cell:
+            out.append(((node.cell,), board.full))
+        else:
+            shared = set(geo.cell_houses[p.cell]) & set(geo.cell_houses[node.cell])
+            out += [(geo.houses[h], 1 << (node.digit - 1)) for h in sorted(shared)]
+    return tuple(out)
 
 
 def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> NamedStep | None:
@@ -258,10 +299,12 @@ def _chain_step(board: Board, end: _Node, is_cycle: bool, y: bool, x: bool) -> N
         if not removes:
             return None
         rating = round((7.0 if both else 6.5) + length_bonus(complexity), 1)
-        return NamedStep(f"{kind}-Cycle", rating, f"({links})", removes)
+        return NamedStep(f"{kind}-Cycle", rating, f"({links})", removes,
+                         absent=_absent(board, end))
     rating = round((7.0 if both else 6.6) + length_bonus(complexity), 1)
     if not end.on:
-        return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),))
+        return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", ((end.cell, end.digit),),
+                         absent=_absent(board, end))
     others = tuple((end.cell, e) for e in bits(board.cand[end.cell]) if e != end.digit)
     return NamedStep(f"Forcing {kind}-Chain", rating, f"({links})", others,
-                     (end.cell, end.digit))
+                     (end.cell, end.digit), absent=_absent(board, end))

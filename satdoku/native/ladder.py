@@ -15,13 +15,16 @@ house, 1.2 box, 1.5 line), direct pointing/claiming (1.7/1.9), direct hidden pai
 single (2.3), direct hidden triple (2.5), pointing/claiming (2.6/2.8), naked pair (3.0),
 X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden triple (4.0),
 XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
-jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), then SE's first chaining
-rung: X-, Y- and XY-cycles and forcing chains (6.5 and up, :mod:`satdoku.native.chains`).
-Aligned pair exclusion (6.2) comes before the chains. Past them (nishio, multiple, dynamic
-and nested forcing chains, aligned triple exclusion: 7.5 and up), or where SE would take a
-step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops and says so: the
-rating is then a lower bound (``complete`` is False and ``er`` is the least SE could give:
-:data:`~satdoku.native.uniqueness.FLOOR` or the hardest step so far).
+jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), aligned pair exclusion
+(6.2), then SE's chaining rungs: X-, Y- and XY-cycles and forcing chains (6.5 and up,
+:mod:`satdoku.native.chains`), aligned triplet exclusion (7.5), nishio (7.5), multiple (8.0)
+and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and X-wings inside
+(9.0) and with cycles and forcing chains nested (9.5: SE's first nested level;
+:mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up), or where SE would
+take a step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops, or takes a
+later rung's step, and says so when it stops: the rating is then a lower bound (``complete``
+is False and ``er`` is the least SE could give: :data:`~satdoku.native.uniqueness.FLOOR` or the
+hardest step so far).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
@@ -40,7 +43,9 @@ from ..deadline import Deadline
 from ..model.grid import Grid
 from .board import Board
 from .chains import forcing_chain_or_cycle
-from .named import (NamedStep, aligned_pair_exclusion, direct_locking, fish,
+from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multiple_forcing_chain,
+                      nested_forcing_chain, nishio_forcing_chain)
+from .named import (NamedStep, aligned_exclusion, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
 from .uniqueness import FLOOR, bug, unique_rectangle
@@ -72,6 +77,12 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("bug", bug),
     ("aligned pair exclusion", aligned_pair_exclusion),
     ("forcing chain or cycle", forcing_chain_or_cycle),
+    ("aligned triplet exclusion", aligned_exclusion),
+    ("nishio forcing chain", nishio_forcing_chain),
+    ("multiple forcing chain", multiple_forcing_chain),
+    ("dynamic forcing chain", dynamic_forcing_chain),
+    ("dynamic forcing chain+", dynamic_forcing_chain_plus),
+    ("nested forcing chain", nested_forcing_chain),
 )
 
 @dataclass
@@ -112,7 +123,8 @@ class SERating:
 
 
 #: Rungs whose search is long enough to look at the deadline as it goes.
-TIMED = {"forcing chain or cycle"}
+TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing chain",
+         "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain"}
 
 
 def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:

@@ -17,27 +17,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, product
 
 from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
 from .board import Board
 
 __all__ = ["NamedStep", "full_house_or_hidden_single", "naked_single", "direct_locking",
-           "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe"]
+           "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe", "every_locking",
+           "every_hidden_set", "every_naked_set", "every_fish", "aligned_exclusion"]
 
 
 @dataclass(frozen=True)
 class NamedStep:
     """One step: ``technique`` (SE's name), its SE ``rating``, what it rests on (``reason``,
     e.g. ``'on 4 in r2,r7 c3,c8'``), the candidates it removes as (cell, digit) pairs, and the
-    digit it places as (cell, digit), if any."""
+    digit it places as (cell, digit), if any. ``absent`` says which candidates the pattern
+    needs gone, as (cells, digits mask) pairs (read by forcing chains that apply the technique
+    inside, :mod:`satdoku.native.dynamic`, to say what a removal follows from)."""
 
     technique: str
     rating: float
     reason: str
     removes: tuple[tuple[int, int], ...] = ()
     place: tuple[int, int] | None = None
+    absent: tuple[tuple[tuple[int, ...], int], ...] = ()
 
 
 def describe(step: NamedStep, geo: Geometry) -> str:
@@ -126,7 +130,8 @@ def _by_house(geo: Geometry) -> dict[int, tuple[Segment, ...]]:
     return {h: tuple(v) for h, v in out.items()}
 
 
-def _locked(board: Board, direct: bool) -> NamedStep | None:
+def _locked(board: Board, direct: bool):
+    """Every pointing and claiming (``direct``: direct pointing and claiming) in SE's order."""
     geo, cand, placed = board.geo, board.cand, board.placed
 
     def union(cells) -> int:
@@ -152,8 +157,7 @@ def _locked(board: Board, direct: bool) -> NamedStep | None:
                 removes = tuple((c, d) for c in rest if not placed[c] and cand[c] & bit)
                 step = _locked_step(board, s, pointing, d, removes, direct)
                 if step is not None:
-                    return step
-    return None
+                    yield step
 
 
 def _locked_step(board: Board, s: Segment, pointing: bool, d: int, removes, direct: bool):
@@ -162,7 +166,8 @@ def _locked_step(board: Board, s: Segment, pointing: bool, d: int, removes, dire
     reason = f"on {d} in {geo.house_name(first)} and {geo.house_name(second)}"
     if not direct:
         name, rating = ("Pointing", 2.6) if pointing else ("Claiming", 2.8)
-        return NamedStep(name, rating, reason, removes)
+        return NamedStep(name, rating, reason, removes,
+                         absent=((geo.houses[first], 1 << (d - 1)),))
     bit = 1 << (d - 1)
     gone = {c for c, _ in removes}
     # a hidden single in another house of the first kind that crosses the second house
@@ -182,12 +187,17 @@ def _locked_step(board: Board, s: Segment, pointing: bool, d: int, removes, dire
 
 def direct_locking(board: Board) -> NamedStep | None:
     """Pointing (1.7) or claiming (1.9) whose eliminations leave a hidden single."""
-    return _locked(board, True)
+    return next(_locked(board, True), None)
 
 
 def locking(board: Board) -> NamedStep | None:
     """Pointing (2.6): a digit's places in a box all in one line leave the rest of the line;
     claiming (2.8): the reverse."""
+    return next(_locked(board, False), None)
+
+
+def every_locking(board: Board):
+    """Every pointing and claiming step, in SE's order."""
     return _locked(board, False)
 
 
@@ -212,6 +222,11 @@ def _position_masks(cells, cand, placed, size: int) -> list[int]:
 def hidden_set(board: Board, k: int, direct: bool = False) -> NamedStep | None:
     """``k`` digits whose places in a house are the same ``k`` cells: those cells lose their
     other digits. ``direct``: only when that leaves a hidden single in the house."""
+    return next(every_hidden_set(board, k, direct), None)
+
+
+def every_hidden_set(board: Board, k: int, direct: bool = False):
+    """Every step of :func:`hidden_set`, in SE's order."""
     geo, cand = board.geo, board.cand
     for h in se_houses(geo):
         house = geo.houses[h]
@@ -234,18 +249,25 @@ def hidden_set(board: Board, k: int, direct: bool = False) -> NamedStep | None:
                 continue
             reason = f"{''.join(map(str, ds))} in {geo.house_name(h)} ({_cells(geo, cells)})"
             if not direct:
-                return NamedStep(*HIDDEN[k], reason, removes)
+                outside = tuple(c for c in house if c not in cells)
+                yield NamedStep(*HIDDEN[k], reason, removes, absent=((outside, keep),))
+                continue
             for d in range(1, geo.size + 1):
                 left = where[d] & ~union
                 if d not in ds and where[d].bit_count() > 1 and left.bit_count() == 1:
-                    return NamedStep(*DIRECT_HIDDEN[k], reason,
-                                     place=(house[left.bit_length() - 1], d))
-    return None
+                    yield NamedStep(*DIRECT_HIDDEN[k], reason,
+                                    place=(house[left.bit_length() - 1], d))
+                    break
 
 
 def naked_set(board: Board, k: int) -> NamedStep | None:
     """``k`` cells of a house with ``k`` digits between them: the house's other cells lose
     those digits."""
+    return next(every_naked_set(board, k), None)
+
+
+def every_naked_set(board: Board, k: int):
+    """Every step of :func:`naked_set`, in SE's order."""
     geo, cand, placed = board.geo, board.cand, board.placed
     for h in se_houses(geo):
         house = geo.houses[h]
@@ -262,9 +284,9 @@ def naked_set(board: Board, k: int) -> NamedStep | None:
                             for d in bits(cand[c] & union))
             if removes:
                 digits = "".join(map(str, bits(union)))
-                return NamedStep(*NAKED[k], f"{digits} in {geo.house_name(h)} "
-                                            f"({_cells(geo, cells)})", removes)
-    return None
+                yield NamedStep(*NAKED[k], f"{digits} in {geo.house_name(h)} "
+                                           f"({_cells(geo, cells)})", removes,
+                                absent=((cells, board.full & ~union),))
 
 
 FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
@@ -273,6 +295,11 @@ FISH = {2: ("X-Wing", 3.2), 3: ("Swordfish", 3.8), 4: ("Jellyfish", 5.2)}
 def fish(board: Board, k: int) -> NamedStep | None:
     """A digit whose places in ``k`` columns (then rows) lie in ``k`` rows (columns): it leaves
     the rest of those rows (columns)."""
+    return next(every_fish(board, k), None)
+
+
+def every_fish(board: Board, k: int):
+    """Every step of :func:`fish`, in SE's order."""
     geo, cand, placed = board.geo, board.cand, board.placed
     n = geo.size
     count = [0] * (n + 1)
@@ -302,9 +329,10 @@ def fish(board: Board, k: int) -> NamedStep | None:
                                 if not placed[c] and cand[c] & bit
                                 and geo.row_col(c)[base_kind] not in lines)
                 if removes:
-                    return NamedStep(*FISH[k], _fish_reason(geo, d, base_kind, lines, cover),
-                                     removes)
-    return None
+                    outside = tuple(c for line in lines for c in geo.houses[base_kind * n + line]
+                                    if geo.row_col(c)[base_kind ^ 1] not in cover)
+                    yield NamedStep(*FISH[k], _fish_reason(geo, d, base_kind, lines, cover),
+                                    removes, absent=((outside, bit),))
 
 
 def _fish_reason(geo: Geometry, d: int, base_kind: int, lines, cover) -> str:
@@ -347,10 +375,20 @@ def xy_wing(board: Board, xyz: bool = False) -> NamedStep | None:
 
 
 def aligned_pair_exclusion(board: Board) -> NamedStep | None:
-    """Aligned pair exclusion (6.2): two cells with two or more candidates and at least two
-    bivalue cells seeing both (*excluders*; a base cell seeing a naked single takes no part).
-    A pair of digits for the two is impossible if it is one digit twice in cells that see each
-    other, or if it empties an excluder; a digit of a base cell in no possible pair goes."""
+    """Aligned pair exclusion (6.2): see :func:`aligned_exclusion`."""
+    return aligned_exclusion(board, 2)
+
+
+ALIGNED = {2: ("Aligned Pair Exclusion", 6.2), 3: ("Aligned Triplet Exclusion", 7.5)}
+
+
+def aligned_exclusion(board: Board, k: int = 3) -> NamedStep | None:
+    """Aligned pair (6.2) or triplet (7.5, ``k`` 3) exclusion: ``k`` cells with two or more
+    candidates and at least two cells of two to ``k`` candidates seeing them all (*excluders*;
+    a base cell seeing a naked single takes no part). A choice of digits for the ``k`` is
+    impossible if it puts one digit twice in cells that see each other, or if it empties an
+    excluder; a digit of a base cell in no possible choice goes. The cells are taken as SE
+    takes them: a pair, then (triplets) a third among the excluders of either."""
     geo, cand, placed = board.geo, board.cand, board.placed
     size = [0 if placed[c] else cand[c].bit_count() for c in range(geo.ncells)]
     bases, excluders = [], {}
@@ -360,28 +398,47 @@ def aligned_pair_exclusion(board: Board) -> NamedStep | None:
         peers = sorted(geo.peers[c])
         if any(size[p] == 1 for p in peers):
             continue
-        two = [p for p in peers if size[p] == 2]
-        if two:
+        near = [p for p in peers if 2 <= size[p] <= k]
+        if near:
             bases.append(c)
-            excluders[c] = set(two)
+            excluders[c] = near
+    is_base = set(bases)
+    seen = {c: set(near) for c, near in excluders.items()}
     for a, b in combinations(bases, 2):
-        common = excluders[a] & excluders[b]
-        if len(common) < 2:
-            continue
-        allowed_a = allowed_b = 0
-        see = b in geo.peers[a]
-        for da in bits(cand[a]):
-            for db in bits(cand[b]):
-                if da == db and see:
-                    continue
-                pair = (1 << (da - 1)) | (1 << (db - 1))
-                if any(cand[x] & ~pair == 0 for x in common):
-                    continue
-                allowed_a |= 1 << (da - 1)
-                allowed_b |= 1 << (db - 1)
-        removes = tuple((c, d) for c, allowed in ((a, allowed_a), (b, allowed_b))
-                        for d in bits(cand[c] & ~allowed))
-        if removes:
-            return NamedStep("Aligned Pair Exclusion", 6.2,
-                             f"({_cells(geo, (a, b))}; {_cells(geo, sorted(common))})", removes)
+        both = seen[a] & seen[b]
+        if len(both) < 2:
+            continue  # the cells' common excluders are among these
+        tails: list = [()]
+        if k == 3:
+            twin = dict.fromkeys(excluders[a] + excluders[b])
+            tails = [(c,) for c in twin if c in is_base and c not in (a, b)]
+        for tail in tails:
+            cells = (a, b, *tail)
+            common = both.intersection(*(seen[c] for c in tail))
+            if len(common) >= 2:
+                step = _exclusion(board, cells, sorted(common))
+                if step is not None:
+                    return step
     return None
+
+
+def _exclusion(board: Board, cells, common) -> NamedStep | None:
+    geo, cand = board.geo, board.cand
+    allowed = [0] * len(cells)
+    seeing = [(i, j) for i, j in combinations(range(len(cells)), 2)
+              if cells[j] in geo.peers[cells[i]]]
+    for digits in product(*(bits(cand[c]) for c in cells)):
+        if any(digits[i] == digits[j] for i, j in seeing):
+            continue
+        chosen = 0
+        for d in digits:
+            chosen |= 1 << (d - 1)
+        if any(cand[x] & ~chosen == 0 for x in common):
+            continue
+        for i, d in enumerate(digits):
+            allowed[i] |= 1 << (d - 1)
+    removes = tuple((c, d) for c, ok in zip(cells, allowed) for d in bits(cand[c] & ~ok))
+    if not removes:
+        return None
+    return NamedStep(*ALIGNED[len(cells)], f"({_cells(geo, cells)}; {_cells(geo, common)})",
+                     removes)
