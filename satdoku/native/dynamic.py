@@ -195,7 +195,7 @@ class Chaining:
         for level, rules in enumerate(self.rules):
             if level and not self._new_strong_link(cand, pos):
                 break
-            found = []
+            found: list[tuple[int, tuple[int, ...], NamedStep, int]] = []
             for rule in rules:
                 if found:
                     break
