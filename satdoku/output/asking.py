@@ -206,12 +206,8 @@ def rating_text(rating, listed: bool = False) -> str:
 
 def _member(puzzle, member) -> str:
     """``'r1c6=5'`` for a given, the rule's description for a rule."""
-    grid = puzzle.grid
-    kind, index = member
-    if kind == "rule":
-        return printable(puzzle.constraints[index].describe(grid.geometry))
-    alphabet = puzzle.alphabet or alphabet_for(grid.size)
-    return f"{grid.geometry.cell_name(index)}={alphabet.symbol(grid.cells[index])}"
+    from ..tasks.members import describe_member
+    return printable(describe_member(puzzle.grid, puzzle.constraints, member, puzzle.alphabet))
 
 
 def check_lines(checks, describe) -> list[str]:

@@ -32,9 +32,7 @@ def path_summary(path, score: bool = True) -> str:
     text = plural(len(path.steps), 'step') + (f", {rating.text}" if score else "")
     hardest = rating.hardest
     if hardest is not None:
-        text += f"; the hardest, step {hardest.step}: {hardest.technique}"
-        if hardest.technique in ("combination", "guess"):
-            text += f" of {plural(len(hardest.rules), 'rule')}" if hardest.rules else ""
+        text += f"; the hardest, step {hardest.step}: {hardest.kind}"
     if path.se is not None and path.se.stalled:
         text += f"; SE's ladder stops {path.se.stalled.removeprefix('beyond the ladder ')}"
     if path.status == "guess":

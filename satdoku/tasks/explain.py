@@ -43,7 +43,8 @@ from .commands import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)
-from .members import Member, puzzle_members, puzzle_subset, redundant_members
+from .members import (Member, describe_member, puzzle_members, puzzle_subset,
+                      redundant_members)
 from .rate import Rating, ladder_rated, path_rated
 from .steps import StepPath, step_path
 
@@ -89,13 +90,7 @@ class Explanation(Answer):
 
     def describe(self, member: Member, alphabet=None) -> str:
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
-        from ..model.alphabet import alphabet_for
-        geo = self.grid.geometry
-        kind, index = member
-        if kind == "rule":
-            return self.constraints[index].describe(geo)
-        alphabet = alphabet or alphabet_for(geo.size)
-        return f"{geo.cell_name(index)}={alphabet.symbol(self.grid.cells[index])}"
+        return describe_member(self.grid, self.constraints, member, alphabet)
 
 
 def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None,

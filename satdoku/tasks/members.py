@@ -13,7 +13,7 @@ from ..deadline import Deadline, TimeUp
 from ..errors import InternalError
 from ..model.grid import Grid
 
-__all__ = ["Member", "puzzle_members", "puzzle_subset", "redundant_members"]
+__all__ = ["Member", "puzzle_members", "puzzle_subset", "redundant_members", "describe_member"]
 
 #: A member: ``("given", cell)`` or ``("rule", index into the puzzle's constraints)``.
 Member = tuple[str, int]
@@ -30,6 +30,18 @@ def puzzle_subset(grid: Grid, constraints: tuple,
             rules.append(index)
     digits = tuple(d if i in cells else 0 for i, d in enumerate(grid.cells))
     return Grid(grid.geometry, digits), tuple(constraints[i] for i in sorted(rules))
+
+
+def describe_member(grid: Grid, constraints: tuple, member: Member, alphabet: Any = None) -> str:
+    """``'r1c6=5'`` for a given (its digit in ``alphabet``, default by size), the rule's name
+    (``'killer cage r1c1-r2c1 = 9'``) for a rule."""
+    from ..model.alphabet import alphabet_for
+    geo = grid.geometry
+    kind, index = member
+    if kind == "rule":
+        return constraints[index].describe(geo)
+    alphabet = alphabet or alphabet_for(geo.size)
+    return f"{geo.cell_name(index)}={alphabet.symbol(grid.cells[index])}"
 
 
 def puzzle_members(grid: Grid, constraints: tuple) -> list[Member]:

@@ -190,6 +190,14 @@ class Step:
         return len(self.rules) + len(self.cells)
 
     @property
+    def kind(self) -> str:
+        """The technique, with its rules' count for a combination or guess: ``'combination of
+        2 rules'``, ``'X-Wing'``."""
+        if self.technique in ("combination", "guess") and self.rules:
+            return f"{self.technique} of {len(self.rules)} rule{'s' * (len(self.rules) > 1)}"
+        return self.technique
+
+    @property
     def text(self) -> str:
         """``'hidden single: r3c7 = 5, the only place for 5 in box 3'``; a step of SE's ladder
         as SE writes it, ``'X-Wing on 4 in r2,r7 c3,c8: r5c3 != 4'``."""

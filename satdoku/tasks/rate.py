@@ -139,9 +139,7 @@ def path_rated(path: StepPath, solution: Grid | None = None) -> Rating:
     puzzle's path carries SE's ladder, whose ratings it gives."""
     from .path import path_rating
     r = path_rating(path)
-    hardest = r.hardest.technique if r.hardest is not None else None
-    if r.hardest is not None and r.hardest.technique == "combination":
-        hardest = f"combination of {len(r.hardest.rules)} rules"
+    hardest = r.hardest.kind if r.hardest is not None else None
     rating = Rating("unique", r.er, label_for(r.er), r.ep, r.ed, hardest, r.bound,
                     solution=solution, path=path, se=path.se)
     if path.status == "timeout":
