@@ -41,6 +41,18 @@ _GLOBAL = {"anti-knight": "AntiKnight", "anti-king": "AntiKing",
 _DEFAULT_LISTS = {"differences": [1], "ratios": [2], "sums": [5, 10]}
 
 
+def _full(constraint, geo) -> dict:
+    """A rule's JSON with the defaults it leaves out written in (sigh has other defaults)."""
+    out = constraint.to_json(geo)
+    for f in constraint.fields:
+        value = getattr(constraint, f.attr)
+        if f.name not in out and value is not None:
+            out[f.name] = f.write(value, geo)
+    if out["type"] in ("or", "and"):
+        out["rules"] = [_full(rule, geo) for rule in constraint.rules]
+    return out
+
+
 class _Writer:
     """One puzzle being written."""
 
@@ -48,6 +60,7 @@ class _Writer:
         self.doc = variant_document(puzzle)
         self.n = puzzle.geometry.size
         self.geo = puzzle.geometry
+        self.doc["constraints"] = [_full(c, self.geo) for c in puzzle.constraints]
         self.allowed: dict[int, set[int]] = {}
 
     def cell(self, name: str) -> str:
@@ -113,6 +126,9 @@ def _little_killer(w: _Writer, rule: dict) -> list[str]:
     run = _little_killer_runs(w.n).get(cells[0])
     if run is not None and run[0] == cells:
         return [f".LittleKiller~{rule['sum']}~{sigh_cell(cells[0], w.n)}"]
+    run = _little_killer_runs(w.n).get(cells[-1])
+    if run is not None and run[0] == cells[::-1]:
+        return [f".LittleKiller~{rule['sum']}~{sigh_cell(cells[-1], w.n)}"]
     return [f".Sum~{rule['sum']}~{w.cells(rule['cells'])}"]
 
 
@@ -224,6 +240,16 @@ def _regex(w: _Writer, rule: dict) -> list[str]:
     return [f".Regex~{pattern}~{w.cells(rule['cells'])}"]
 
 
+def _edge_sum(w: _Writer, rule: dict) -> list[str]:
+    return [f".Sum~{rule['sum']}~{w.cells(rule['cells'])}"]
+
+
+def _nabner(w: _Writer, rule: dict) -> list[str]:
+    cells = list(dict.fromkeys(rule["cells"]))
+    pairs = [[a, b] for a in range(1, w.n + 1) for b in range(1, w.n + 1) if abs(a - b) > 1]
+    return _pair(w, {"cells": cells, "pairs": pairs, "between": "all"})
+
+
 def _pair(w: _Writer, rule: dict) -> list[str]:
     pairs = rule.get("pairs")
     if pairs is None:
@@ -270,7 +296,8 @@ _WRITERS: dict[str, Callable[[_Writer, dict], list[str]]] = {
     "minimum": _extremum, "maximum": _extremum, "quadruple": _quadruple, "clone": _clone,
     "diagonal": _diagonal, "extra-region": _extra_region, "sandwich": _sandwich,
     "x-sum": _both_ends("XSum", "sum"), "skyscraper": _both_ends("Skyscraper", "count"),
-    "rule-159": _rule_159, "regex": _regex, "pair": _pair,
+    "rule-159": _rule_159, "regex": _regex, "pair": _pair, "nabner": _nabner,
+    "edge-sum": _edge_sum,
 }
 
 
