@@ -132,6 +132,33 @@ def solve_case(case: Case, timeout: float, sigh: SighServer | None) -> bool:
     return True
 
 
+def written(paths: list[Path], timeout: float, sigh: SighServer) -> tuple[int, int, list[str]]:
+    """satdoku's variant puzzles written as sigh strings (``satdoku convert --format sigh``)
+    and answered by sigh: (written, agreeing, a line for each that was not written or that
+    sigh answers otherwise)."""
+    from satdoku.io.sigh import format_sigh
+    count = agree = 0
+    notes = []
+    for path in paths:
+        for line, puzzle in enumerate(satdoku.puzzles(str(path)), 1):
+            export = format_sigh(puzzle)
+            if export.lost:
+                notes.append(f"{path.name}:{line}: not written: {export.lost[0]}")
+                continue
+            count += 1
+            mine = satdoku.count(puzzle, limit=2, timeout=timeout)
+            theirs = sigh.ask(export.text, "count2", timeout)
+            same = mine.status == theirs.status
+            if same and mine.status == "unique":
+                solved = sigh.ask(export.text, "solve", timeout)
+                same = tuple(solved.solution or ()) == mine.solution.cells
+            agree += same
+            if not same:
+                notes.append(f"{path.name}:{line}: satdoku {mine.status}, sigh {theirs.status} "
+                             f"{theirs.message[:80]}")
+    return count, agree, notes
+
+
 def summary(cases: list[Case], wrong: int) -> list[str]:
     read = [c for c in cases if c.read]
     statuses = collections.Counter(c.status for c in read)
@@ -168,12 +195,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated parts of names: only those puzzles")
     ap.add_argument("--markdown", action="store_true", help="print the docs' tables too")
     ap.add_argument("--json", type=Path, help="write every row to this JSON Lines file")
+    ap.add_argument("--written", nargs="*", type=Path, metavar="FILE",
+                    help="instead: write these satdoku variant files as sigh strings and "
+                         "compare sigh's answers with satdoku's (the writer's check)")
     args = ap.parse_args(argv)
     if not (args.sigh / "data" / "collections.js").exists():
         print(f"no sigh checkout at {args.sigh} (give --sigh DIR)", file=sys.stderr)
         return 2
     started = datetime.datetime.now(datetime.timezone.utc)
     before = load_text()
+    if args.written is not None:
+        server = SighServer(args.sigh, args.sigh_server, args.node)
+        try:
+            count, agree, notes = written(args.written, args.timeout, server)
+        finally:
+            server.close()
+        print("\n".join(notes))
+        print(f"{count} written as sigh strings, {agree} answered alike by sigh; "
+              f"{started:%Y-%m-%d %H:%M} UTC, {before}")
+        return 0 if agree == count else 1
     cases = entries(args.sigh, args.node)
     if args.only:
         parts = [p.strip() for p in args.only.split(",")]

@@ -147,7 +147,7 @@ def test_a_puzzle_not_unique_gets_a_link_without_a_solution_and_says_so():
 
 
 def test_the_docs_table_names_every_sigh_type_satdoku_reads():
-    from satdoku.io.sigh.types import RULES
+    from satdoku.io.sigh.rules import RULES
     docs = (VARIANTS.parent.parent / "docs" / "variants.md").read_text()
     section = docs[docs.index("## sigh's constraint strings"):docs.index("### sigh's own")]
     assert [t for t in RULES if t != "Given" and f"`{t}" not in section] == []

@@ -10,8 +10,9 @@ from typing import Any
 
 from ...errors import PuzzleError, Where
 from ...model.geometry import Geometry, geometry, jigsaw
-from ...rules import constraint_from_json
-from .types import COMPOSITES, MISSING, NOTES, RULES, SIGH_TYPES, Bad, Missing, Item, cell_index
+from ...rules import CONSTRAINTS, constraint_from_json
+from .rules import RULES
+from .types import COMPOSITES, MISSING, NOTES, SIGH_TYPES, Bad, Missing, Item, cell_index
 
 __all__ = ["MISSING", "SIGH_TYPES", "SighReading", "looks_like_sigh", "parse_items", "read_sigh",
            "convert_sigh"]
@@ -183,7 +184,10 @@ class _Reader:
         if handler is None:
             raise Bad(f"sigh item {item.number} (.{item.type}) belongs to the grid's layout "
                       "and cannot go inside a composite")
-        return handler(self, item)
+        rules = handler(self, item)
+        if any(rule["type"] not in CONSTRAINTS for rule in rules):
+            raise Missing(item.type)  # a satdoku rule type this build does not have
+        return rules
 
     def _composite(self, item: Item) -> list[dict]:
         if item.type not in ("Or", "And"):

@@ -1,5 +1,6 @@
-"""sigh's constraint types: every name its parser knows, the ones satdoku lacks, and for each
-one satdoku has, the function that turns an item into satdoku rule objects (JSON dicts)."""
+"""sigh's constraint types: every name its parser knows, the ones satdoku lacks, and the
+readers of items (each turns an item into satdoku rule objects, JSON dicts; the table of them
+is :data:`satdoku.io.sigh.rules.RULES`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote
 
-__all__ = ["SIGH_TYPES", "COMPOSITES", "MISSING", "NOTES", "RULES", "Item", "Bad", "Missing",
+__all__ = ["SIGH_TYPES", "COMPOSITES", "MISSING", "NOTES", "Item", "Bad", "Missing",
            "cell_index", "sigh_cell", "decode_pairs"]
 
 #: Every type sigh's parser accepts (the classes of ``SudokuConstraint``, 2026-11).
@@ -25,7 +26,8 @@ Var""".split())
 
 COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 
-#: sigh types satdoku has no rule for: what each says.
+#: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
+#: rule type is not registered counts as missing too.)
 MISSING = {
     "NFA": "a state machine over a line's digits",
     "ChaosConstruction": "regions the solver finds",
@@ -35,25 +37,7 @@ MISSING = {
     "Var": "named variables outside the grid",
     "Replicate": "rules copied onto other cells",
     "Container": "a container of rules",
-    "FullRank": "the rank of a row or column read as a number",
-    "FullRankTies": "how full-rank clues break ties",
-    "CountingCircles": "circles counting their own value",
-    "Lunchbox": "the sum between the smallest and largest digit",
-    "NumberedRoom": "the digit in the Nth cell",
-    "LookAndSay": "a line read aloud",
     "Doppelganger": "a second digit per box",
-    "CountDistinct": "how many different digits",
-    "GlobalEntropy": "every 2x2 holds a low, a middle and a high digit",
-    "GlobalMod": "every 2x2 holds each remainder mod 3",
-    "HiddenSkyscraper": "the first hidden skyscraper",
-    "ContainAtLeast": "cells that hold at least the listed values",
-    "ContainExact": "cells that hold exactly the listed values",
-    "EqualSum": "segments of equal sum",
-    "RellikCage": "no combination of the cage's digits sums to the clue",
-    "ValueIndexing": "a digit says how far along the line its copy is",
-    "AntiTaxicab": "a digit d sits at no taxicab distance d from itself",
-    "DutchFlatmates": "a 5 has a 1 above or a 9 below",
-    "EqualityCage": "as many odd as even and low as high digits",
     "ConnectedValues": "equal digits form connected groups",
 }
 
@@ -432,28 +416,3 @@ def _given(reader, item: Item) -> list[dict]:
         out.append({"type": "candidates", "cells": [cell],
                     "digits": sorted({_int(v, item, "a value") for v in values})})
     return out
-
-
-RULES: dict[str, Callable[..., list[dict]]] = {
-    "Given": _given,
-    "Thermo": _cells_rule("thermometer"), "Renban": _cells_rule("renban"),
-    "Palindrome": _cells_rule("palindrome"), "Between": _cells_rule("between"),
-    "Zipper": _cells_rule("zipper"), "RegionSumLine": _cells_rule("region-sum"),
-    "DoubleArrow": _cells_rule("double-arrow"), "GreaterThan": _cells_rule("greater-than"),
-    "Entropic": _entropic, "AllDifferent": _all_different, "Arrow": _arrow,
-    "PillArrow": _pill_arrow, "Cage": _cage, "Sum": _sum, "Quad": _quad,
-    "SameValues": _same_values, "Indexing": _indexing, "Diagonal": _diagonal,
-    "WhiteDot": _pairwise("kropki-white"), "BlackDot": _pairwise("kropki-black"),
-    "X": _pairwise("xv", sum=10), "V": _pairwise("xv", sum=5),
-    "Whisper": _with_number("german-whispers", "difference", default=5),
-    "Lockout": _with_number("lockout", "difference"),
-    "Modular": _with_number("modular", "mod"), "SumLine": _with_number("sum-line", "sum"),
-    "LittleKiller": _little_killer, "Sandwich": _sandwich,
-    "XSum": _both_ends("x-sum", "sum"), "Skyscraper": _both_ends("skyscraper", "count"),
-    "Regex": _regex, "Pair": _pair(False), "PairX": _pair(True),
-    "Binary": _pair(False, legacy=True), "BinaryX": _pair(True, legacy=True),
-    "AntiKnight": _global("anti-knight"), "AntiKing": _global("anti-king"),
-    "AntiConsecutive": _global("non-consecutive"), "DisjointSets": _global("disjoint-groups"),
-    "Windoku": _global("windoku"), "StrictKropki": _global("no-kropki"),
-    "StrictXV": _global("no-xv"),
-}

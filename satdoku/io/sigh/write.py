@@ -33,11 +33,16 @@ _CELLS = {"thermometer": "Thermo", "renban": "Renban", "between": "Between",
           "palindrome": "Palindrome", "entropic": "Entropic", "zipper": "Zipper",
           "region-sum": "RegionSumLine", "double-arrow": "DoubleArrow",
           "greater-than": "GreaterThan", "column-indexer": "Indexing~C",
-          "row-indexer": "Indexing~R"}
+          "row-indexer": "Indexing~R", "counting-circles": "CountingCircles",
+          "equality-cage": "EqualityCage", "value-indexing": "ValueIndexing"}
 #: satdoku types that are a switch in sigh, with its name (with their default lists only).
 _GLOBAL = {"anti-knight": "AntiKnight", "anti-king": "AntiKing",
            "non-consecutive": "AntiConsecutive", "disjoint-groups": "DisjointSets",
-           "windoku": "Windoku", "no-kropki": "StrictKropki", "no-xv": "StrictXV"}
+           "windoku": "Windoku", "no-kropki": "StrictKropki", "no-xv": "StrictXV",
+           "global-entropy": "GlobalEntropy", "global-mod": "GlobalMod",
+           "anti-taxicab": "AntiTaxicab", "dutch-flatmates": "DutchFlatmates"}
+#: satdoku types sigh states on 9x9 grids only.
+_NINE_ONLY = ("global-entropy", "global-mod", "dutch-flatmates")
 _DEFAULT_LISTS = {"differences": [1], "ratios": [2], "sums": [5, 10]}
 
 
@@ -97,6 +102,8 @@ class _Writer:
         kind = rule["type"]
         if kind in _CELLS:
             return [f".{_CELLS[kind]}~{self.cells(rule['cells'])}"]
+        if kind in _NINE_ONLY and self.n != 9:
+            raise _Untranslatable(f"{kind} on a {self.n}x{self.n} grid (sigh's is 9x9 only)")
         if kind in _GLOBAL:
             if any(rule.get(key, default) != default for key, default in
                    _DEFAULT_LISTS.items()):
@@ -282,7 +289,34 @@ def _composite(w: _Writer, rule: dict) -> list[str]:
     return [(".Or" if rule["type"] == "or" else ".And") + "".join(out) + ".End"]
 
 
+def _head_and_cells(name: str, key: str) -> Callable[[_Writer, dict], list[str]]:
+    """A rule written ``.Name~value~cells`` (lists of values joined by ``_``)."""
+    def write(w: _Writer, rule: dict) -> list[str]:
+        value = rule[key]
+        text = "_".join(map(str, value)) if isinstance(value, list) else str(value)
+        return [f".{name}~{text}~{w.cells(rule['cells'])}"]
+    return write
+
+
+def _count_distinct(w: _Writer, rule: dict) -> list[str]:
+    return [f".CountDistinct~{w.cells(rule['control'])}~{w.cells(rule['cells'])}"]
+
+
+def _equal_sum(w: _Writer, rule: dict) -> list[str]:
+    return [".EqualSum~" + "~-~".join(w.cells(s) for s in rule["segments"])]
+
+
 _WRITERS: dict[str, Callable[[_Writer, dict], list[str]]] = {
+    "lunchbox": _head_and_cells("Lunchbox", "sum"),
+    "rellik-cage": _head_and_cells("RellikCage", "sum"),
+    "look-and-say": _head_and_cells("LookAndSay", "clue"),
+    "contain-at-least": _head_and_cells("ContainAtLeast", "digits"),
+    "contain-exact": _head_and_cells("ContainExact", "digits"),
+    "count-distinct": _count_distinct, "equal-sum": _equal_sum,
+    "numbered-room": _both_ends("NumberedRoom", "digit"),
+    "hidden-skyscraper": _both_ends("HiddenSkyscraper", "digit"),
+    "full-rank": _both_ends("FullRank", "rank"),
+    "full-rank-ties": lambda w, rule: [f".FullRankTies~{rule['ties']}"],
     "or": _composite, "and": _composite,
     "killer": _killer, "little-killer": _little_killer, "arrow": _arrow,
     "kropki-white": _dot("WhiteDot", "difference", 1),
