@@ -221,7 +221,8 @@ class _Reader:
 
     def given_fields(self) -> tuple[dict[str, int], list[dict]]:
         """The givens, and a ``candidates`` rule for each set of cells with the same values."""
-        givens, sets = {}, {}
+        givens: dict[str, int] = {}
+        sets: dict[tuple[int, ...], list[str]] = {}
         for cell in sorted(self.givens):
             digits = self.givens[cell]
             if len(digits) == 1:

@@ -164,7 +164,7 @@ def _dot(name: str, key: str, default: int) -> Callable[[_Writer, dict], list[st
 
 
 def _xv(w: _Writer, rule: dict) -> list[str]:
-    letter = {10: "X", 5: "V"}.get(rule.get("sum"))
+    letter = {10: "X", 5: "V"}.get(rule["sum"])
     if letter is None:
         raise _Untranslatable(f"an XV clue of {rule.get('sum')}")
     return [f".{letter}~{w.cells(rule['cells'])}"]
