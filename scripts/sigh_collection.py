@@ -141,6 +141,9 @@ def written(paths: list[Path], timeout: float, sigh: SighServer) -> tuple[int, i
     notes = []
     for path in paths:
         for line, puzzle in enumerate(satdoku.puzzles(str(path)), 1):
+            if puzzle.error is not None:
+                notes.append(f"not read: {puzzle.error}")
+                continue
             export = format_sigh(puzzle)
             if export.lost:
                 notes.append(f"{path.name}:{line}: not written: {export.lost[0]}")
@@ -195,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated parts of names: only those puzzles")
     ap.add_argument("--markdown", action="store_true", help="print the docs' tables too")
     ap.add_argument("--json", type=Path, help="write every row to this JSON Lines file")
+    ap.add_argument("--read-only", action="store_true",
+                    help="only read each puzzle (what is read, and why not), no solving")
     ap.add_argument("--written", nargs="*", type=Path, metavar="FILE",
                     help="instead: write these satdoku variant files as sigh strings and "
                          "compare sigh's answers with satdoku's (the writer's check)")
@@ -226,7 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for case in cases:
             read_case(case)
-            if case.read and not solve_case(case, args.timeout, sigh):
+            if case.read and not args.read_only and not solve_case(case, args.timeout, sigh):
                 wrong += 1
             shown = case.name.replace("|", "/")[:50]
             print(f"| {shown} | {case.form} | {'yes' if case.read else case.reason} | "
