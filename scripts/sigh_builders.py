@@ -26,7 +26,7 @@ GLOBAL = {"global-entropy": lambda g: [C.GlobalEntropy(g)],
 SIZES = {kind: (2, 2) for kind in (
     "counting-circles", "count-distinct", "contain-at-least", "contain-exact", "look-and-say",
     "lunchbox", "rellik-cage", "equality-cage", "equal-sum", "value-indexing", "numbered-room",
-    "hidden-skyscraper", "full-rank", "dutch-flatmates", "full-rank-ties")}
+    "hidden-skyscraper", "full-rank", "dutch-flatmates", "full-rank-ties", "nfa")}
 SIZES.update({"global-entropy": (2, 3), "global-mod": (2, 3), "anti-taxicab": (2, 3)})
 
 
@@ -103,6 +103,14 @@ def build_sigh(kind: str, geo: Geometry, sol, rng: random.Random, held) -> list 
             first = next((d for j, d in enumerate(ds) if j and d < max(ds[:j])), None)
             return None if first is None else C.HiddenSkyscraper(geo, line, side, first)
         return _clues(hidden, geo, sol, rng, n)
+    if kind == "nfa":  # an even count of digits above a random one, or ending low
+        def machine(walk):
+            cut = rng.randint(1, n - 1)
+            low, high = tuple(range(1, cut + 1)), tuple(range(cut + 1, n + 1))
+            return C.StateMachine(walk, ("even", "odd"), ("even",), ("even",), (
+                ("even", "even", low), ("even", "odd", high), ("odd", "odd", low),
+                ("odd", "even", high)))
+        return held(machine, geo, sol, rng, n // 2 + 1, (3, 4))
     if kind == "full-rank":
         grid = Grid(geo, sol)
 

@@ -81,6 +81,7 @@ FIELDS = {
     "global-mod": (set(), set()),
     "anti-taxicab": (set(), set()),
     "dutch-flatmates": (set(), set()),
+    "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
@@ -350,6 +351,14 @@ def _full_rank(g: Grid, k: dict) -> bool:
     return 1 + sum(1 for x in others if x < mine) == k["rank"]
 
 
+def _nfa(k: dict, v: list[int]) -> bool:
+    """Walk every path at once: the states after each digit."""
+    now = set(k["start"])
+    for x in v:
+        now = {t["to"] for t in k["transitions"] if t["from"] in now and x in t["digits"]}
+    return bool(now & set(k["accepting"]))
+
+
 def _squares(g: Grid, klass) -> bool:
     return all(len({klass(g.at[(r + i, c + j)]) for i in (0, 1) for j in (0, 1)}) == 3
                for r in range(1, g.n) for c in range(1, g.n))
@@ -473,6 +482,7 @@ CHECKS = {
     "global-mod": lambda g, k, cells, v: _squares(g, lambda x: x % 3),
     "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
     "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
+    "nfa": lambda g, k, cells, v: _nfa(k, v),
 }
 
 

@@ -28,7 +28,8 @@ from satdoku.io.variant import parse_variants
 # pair,regex,greater-than,windoku --seed 1`, then `--types or,and --seed 1`; sigh's 18:
 # `--types counting-circles,count-distinct,contain-at-least,contain-exact,look-and-say,
 # lunchbox,rellik-cage,equality-cage,equal-sum,value-indexing,numbered-room,hidden-skyscraper,
-# full-rank,full-rank-ties,global-entropy,global-mod,anti-taxicab,dutch-flatmates --seed 1`).
+# full-rank,full-rank-ties,global-entropy,global-mod,anti-taxicab,dutch-flatmates --seed 1`,
+# then `--types nfa --seed 1`).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
 PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
@@ -261,6 +262,13 @@ BASE_SAMPLES = [
     C.FullRank(G4, "r1", "start", 5), C.FullRank(G4, "c2", "end", 12),
     C.FullRankTies(G4, "none"), C.FullRankTies(G4, "any"),
     C.GlobalEntropy(G4), C.GlobalMod(G4), C.AntiTaxicab(G4), C.DutchFlatmates(G4),
+    C.StateMachine((0, 1, 2, 3), ("e", "o"), ("e",), ("e",),
+                   (("e", "o", (1, 3)), ("o", "e", (1, 3)), ("e", "e", (2, 4)), ("o", "o", (2, 4)))),
+    C.StateMachine((0, 5, 10), ("a", "b", "c"), ("a", "b"), ("c",),
+                   (("a", "a", (1, 2)), ("a", "c", (4,)), ("b", "c", (3, 4)), ("c", "c", (1,)))),
+    C.StateMachine((0, 1, 0), ("x", "y"), ("x",), ("x",),
+                   (("x", "y", (1, 2)), ("y", "x", (3, 4)), ("y", "x", (1,)))),
+    C.StateMachine((3, 7), ("z",), ("z",), (), (("z", "z", (1, 2, 3, 4)),)),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 
@@ -527,7 +535,10 @@ def test_the_spec_checker_and_the_rule_agree(constraint):
 
 
 EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.GreaterThan,
-                                               C.AnyOf, C.AllOf)) or hasattr(c, "allowed")]
+                                               C.AnyOf, C.AllOf, C.StateMachine,
+                                               C.NumberedRoom, C.HiddenSkyscraper,
+                                               C.ValueIndexing, C.GlobalEntropy, C.GlobalMod,
+                                               C.DutchFlatmates)) or hasattr(c, "allowed")]
 
 
 @pytest.mark.parametrize("constraint", EXACT, ids=sample_id)

@@ -275,6 +275,12 @@ CASES = {
     "global-mod": ({"type": "global-mod"}, check_note("global mod 3")),
     "anti-taxicab": ({"type": "anti-taxicab"}, check_note("anti-taxicab")),
     "dutch-flatmates": ({"type": "dutch-flatmates"}, check_note("dutch flatmates")),
+    "nfa": ({"type": "nfa", "cells": ["r1c1", "r1c2"], "states": ["a", "b"], "start": ["a"],
+             "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [1, 2]},
+                                                 {"from": "b", "to": "b", "digits": [3]}]},
+            lambda r: LINE_COLOURS["nfa"] in strokes(r)
+            and strokes(r, "circle") == [LINE_COLOURS["nfa"]] * 2
+            and notes(r) == "rules: nfa (2 states) r1c1-r1c2"),
 }
 
 
@@ -448,6 +454,8 @@ GALLERY = [
     {"type": "full-rank", "line": "c1", "from": "end", "rank": 3},
     {"type": "full-rank-ties", "ties": "any"}, {"type": "global-entropy"},
     {"type": "global-mod"}, {"type": "anti-taxicab"}, {"type": "dutch-flatmates"},
+    {"type": "nfa", "cells": ["r9c6", "r9c7"], "states": ["s"], "start": ["s"],
+     "accepting": ["s"], "transitions": [{"from": "s", "to": "s", "digits": [1, 9]}]},
 ]
 
 
@@ -459,7 +467,8 @@ def test_gallery_has_every_type():
                            "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
                            "no other X or V, pair: a + b == 10, regex: [1-4].*, or (odd r8c9 | even "
                            "r7c9), and (odd r6c9), full-rank ties any, global entropy, "
-                           "global mod 3, anti-taxicab, dutch flatmates")
+                           "global mod 3, anti-taxicab, dutch flatmates, nfa (1 states) "
+                           "r9c6-r9c7")
 
 
 def test_clone_shows_over_an_area():

@@ -56,6 +56,7 @@ from .tallies import ContainAtLeast, ContainExact, CountDistinct, CountingCircle
 from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
+from .machine import StateMachine
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 __all__ = [
