@@ -261,6 +261,12 @@ class FullRank(_Outside):
         for other in entries(self.geometry):
             if other == mine:
                 continue
+            if ctx.houses and other[0] != mine[0] and sees(self.geometry, other[0], mine[0]):
+                # their first digits differ: the first says which is smaller
+                less, _, more = compare(ctx, other[:1], mine[:1], cache)
+                clauses += more
+                smaller.append(less)
+                continue
             less, equal, more = compare(ctx, other, mine, cache)
             clauses += more
             smaller.append(less)
@@ -333,7 +339,7 @@ class FullRankTies(GlobalRule):
         cache: dict = {}
         clauses: list[Clause] = []
         for a, b in itertools.combinations(entries(self.geometry), 2):
-            if ctx.houses and sees(self.geometry, a[0], b[0]):
+            if ctx.houses and a[0] != b[0] and sees(self.geometry, a[0], b[0]):
                 continue  # their first digits differ
             _, equal, more = compare(ctx, a, b, cache)
             clauses += more + [[-equal]]
