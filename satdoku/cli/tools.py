@@ -12,7 +12,7 @@ from ..io.dimacs import UnsatisfiableError
 from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
 from ..output.report import printable
 from ..tasks.base import Outcome
-from ..tasks.commands import DecodeOptions, EncodeOptions
+from ..tasks.commands import SOLVER_NAMES, DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
@@ -211,8 +211,9 @@ def list_solvers(fmt):
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False), shell_complete=complete_path)
-@click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
-              help="Solvers to compare; repeat (default: sat and native).")
+@click.option("--solver", "solvers", multiple=True, type=click.Choice(SOLVER_NAMES),
+              help="Solvers to compare; repeat (default: sat and native). exact-cover and "
+                   "cp-sat are compiled search baselines (satdoku[baselines]).")
 @sat_solver_option(multiple=True)
 @encoding_option
 @click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",

@@ -99,6 +99,10 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
         if solver == "sat":
             wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
+        elif solver != "native":
+            from ..native.baselines import check_baseline
+            check_baseline(solver)  # a missing package says so before any puzzle is read
+            wanted = [Group(solver)]
         else:
             wanted = [Group(solver)]
         groups += [g for g in wanted if g not in groups]

@@ -46,8 +46,18 @@ def _make_native(**_: Any) -> Solver:
     return NativeSolver()
 
 
-#: Solving methods by name: SAT through python-sat, or the native propagation search.
-SOLVERS: dict[str, Callable[..., Solver]] = {"sat": _make_sat, "native": _make_native}
+def _baseline(name: str) -> Callable[..., Solver]:
+    def make(**_: Any) -> Solver:
+        from ..native.baselines import BASELINES
+        return BASELINES[name]()  # type: ignore[return-value]
+    return make
+
+
+#: Solving methods by name: SAT through python-sat, the native propagation search, and the
+#: compiled search baselines (:mod:`satdoku.native.baselines`, optional packages).
+SOLVERS: dict[str, Callable[..., Solver]] = {
+    "sat": _make_sat, "native": _make_native,
+    "exact-cover": _baseline("exact-cover"), "cp-sat": _baseline("cp-sat")}
 DEFAULT_SOLVER = "sat"
 
 
