@@ -81,3 +81,35 @@ def test_bench_rows(name, tmp_path):
     puzzles = [json.loads(line) for line in rows.read_text().splitlines()]
     assert {p["solver"] for p in puzzles} == {name} and len(puzzles) == row["solved"]
     assert all(p["cpu_ms"] is not None for p in puzzles)
+
+
+#: A search binary for the tests: reads a puzzle line, answers as qqwing --one-line --stats
+#: would (the native search inside; 'No solution' when there is none).
+SEARCH_BINARY = """\
+import sys
+from satdoku.io.text import format_grid, parse_puzzle
+from satdoku.native.search import NativeSolver
+result = NativeSolver().solve(parse_puzzle(sys.stdin.readline().strip()).grid)
+print("Guesses: %d" % result.stats["guesses"])
+print(format_grid(result.solution, "line") if result.solution else "No solution")
+"""
+
+
+def test_search_binary(tmp_path):
+    from satdoku.sat.searchbin import SearchBinary
+    script = tmp_path / "searcher.py"
+    script.write_text(SEARCH_BINARY)
+    spec = f'exec:"{sys.executable}" {script}'
+    with SearchBinary(spec) as s, make_solver("native") as native:
+        sample = parse_puzzle(SAMPLE).grid
+        result = solve(s, sample)
+        assert result.status == "solved" and result.solution == solve(native, sample).solution
+        assert result.stats["guesses"] >= 0 and result.stats["solver_cpu_ms"] > 0
+        assert solve(s, parse_puzzle("12....3....3....").grid).status == "unsolvable"
+        assert solve(s, sample, limit=2).status == "refused"
+    rows = CliRunner().invoke(main, ["bench", "puzzles/4x4.txt", "--solver", spec,
+                                     "--format", "csv", "--timeout", "30"])
+    assert rows.exit_code == 0, rows.output
+    assert ",solver-cpu,30.0,1,"in rows.output  # the clock, the limit, 1 within it
+    bad = CliRunner().invoke(main, ["bench", "puzzles/4x4.txt", "--solver", "exec:no-such-bin"])
+    assert bad.exit_code == 2 and "program 'no-such-bin' not found" in bad.output

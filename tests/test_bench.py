@@ -23,7 +23,8 @@ COLUMNS = ["source", "size", "solver", "encoding", "limit", "puzzles", "solved",
            "multiple", "timeouts", "invalid", "refused", "errors", "seconds", "puzzles_per_s",
            "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
            "decisions_per_puzzle", "guesses_per_puzzle", "nodes_per_puzzle", "no_guess_pct",
-           "failed_literals_pct", "repeats", "spread_pct", "partial", "solver_build", "timestamp",
+           "failed_literals_pct", "repeats", "spread_pct", "clock", "time_limit_s", "within_limit",
+           "par2_ms", "partial", "solver_build", "timestamp",
            "load1"]
 #: What every row ends with: the run's provenance, then its settings.
 SETTINGS = ["satdoku", "python", "python_sat", "commit", "hostname", "machine", "cpus",
@@ -210,7 +211,7 @@ def test_plot_without_matplotlib_says_how_to_get_it(files, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("args, message", [
-    (["{tiny4}", "--solver", "dpll"], "'dpll' is not one of 'sat', 'native'"),
+    (["{tiny4}", "--solver", "dpll"], "'dpll' is not one of sat, native, exact-cover, cp-sat or exec:COMMAND"),
     (["{tiny4}", "--sat-solver", "nosuch"], "unknown SAT solver"),
     (["{tiny4}", "--encoding", "natural,clever"], "unknown encoding"),
     (["{tiny4}", "--limit", "3"], "3 is not in the range 1<=x<=2"),

@@ -208,12 +208,22 @@ def list_solvers(fmt):
                f"{info['default_reduced_amo']})")
 
 
+def _solver_name(value: str) -> str:
+    """bench's --solver: a name of SOLVER_NAMES or exec:COMMAND."""
+    if value in SOLVER_NAMES or value.startswith("exec:"):
+        return value
+    raise click.BadParameter(f"{value!r} is not one of {', '.join(SOLVER_NAMES)} or "
+                             "exec:COMMAND", param_hint="'--solver'")
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False), shell_complete=complete_path)
-@click.option("--solver", "solvers", multiple=True, type=click.Choice(SOLVER_NAMES),
+@click.option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
+              callback=lambda ctx, param, values: [_solver_name(v) for v in values],
               help="Solvers to compare; repeat (default: sat and native). exact-cover and "
-                   "cp-sat are compiled search baselines (satdoku[baselines]).")
+                   "cp-sat are compiled search baselines (satdoku[baselines]); exec:\"COMMAND\" "
+                   "a search binary reading a puzzle line on stdin, timed by its own CPU.")
 @sat_solver_option(multiple=True)
 @encoding_option
 @click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",

@@ -41,7 +41,7 @@ from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
 
-__all__ = ["BASELINES", "BASELINE_HINT", "ExactCoverSolver", "CpSatSolver", "check_baseline"]
+__all__ = ["BASELINES", "BASELINE_HINT", "ExactCoverSolver", "CpSatSolver"]
 
 #: The largest ``limit`` exact-cover takes: it returns every solution at once.
 MAX_COUNT = 10_000
@@ -233,7 +233,3 @@ def _collector(cp: Any, cells: list, limit: int, into: list) -> Any:
 BASELINES: dict[str, Callable[[], Closing]] = {"exact-cover": ExactCoverSolver,
                                                "cp-sat": CpSatSolver}
 
-
-def check_baseline(name: str) -> None:
-    """OptionError when baseline ``name``'s package is not installed (says what to install)."""
-    BASELINES[name]().close()

@@ -54,16 +54,20 @@ _TABLE = (("source", "file"), ("solver", "solver"), ("encoding", "encoding"),
 def format_table(rows: Iterable[BenchRow]) -> str:
     """Rows as a Markdown table (aligned, so it reads in a terminal too); numbers rounded.
 
-    Files are shown by base name; refusals, errors or a partial group add a column. "no
+    Files are shown by base name; refusals, errors, a spread, a time limit (puzzles answered
+    within it, PAR-2) or a partial group add a column, an ``exec:`` solver's CPU clock one. "no
     guess %" is the share settled without a guess (SAT: by unit propagation of the clues),
     "FL %" by propagation and failed-literal probing (:mod:`satdoku.sat.levels`).
     """
     rows = list(rows)
     columns = list(_TABLE)
     for key, head in (("refused", "refused"), ("errors", "errors"), ("spread_pct", "spread %"),
+                      ("within_limit", "within limit"), ("par2_ms", "PAR-2 ms"),
                       ("partial", "partial")):
         if any(getattr(r, key) for r in rows):
             columns.append((key, head))
+    if any(r.clock != "wall" for r in rows):
+        columns.insert(3, ("clock", "clock"))
     cells = [[h for _, h in columns]]
     for row in rows:
         rec = row.record()
@@ -74,7 +78,7 @@ def format_table(rows: Iterable[BenchRow]) -> str:
                 rec[key] = f"{rec[key]:.1f}"
         cells.append([v if isinstance(v := rec[k], str) else _number(v) for k, _ in columns])
     widths = [max(len(line[i]) for line in cells) for i in range(len(columns))]
-    numeric = [i >= 3 for i in range(len(columns))]
+    numeric = [k not in ("source", "solver", "encoding", "clock") for k, _ in columns]
 
     def line(values: list[str]) -> str:
         return "| " + " | ".join(v.rjust(w) if num else v.ljust(w)

@@ -9,7 +9,11 @@ Glossary (adds to :mod:`satdoku.model.geometry`):
 
 - solver label: ``'sat:NAME'`` (a python-sat solver), the command of an external solver as
   written (``'exec:cadical -q'``, :mod:`satdoku.sat.external`; compared side by side with the
-  python-sat ones), or ``'native'`` (the propagation search). Encodings apply to SAT only.
+  python-sat ones), ``'native'`` (the propagation search), a compiled search baseline
+  (``'exact-cover'``, ``'cp-sat'``: :mod:`satdoku.native.baselines`) or a search binary's
+  command (``--solver 'exec:qqwing --solve --one-line'``: :mod:`satdoku.sat.searchbin`).
+  Encodings apply to SAT only. ``exec:`` solvers, SAT or search, are charged the CPU time of
+  their own process (the row's ``clock``).
 - group: one (file, solver label, encoding); it gives one :class:`BenchRow`.
 - answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
   a timeout, an invalid puzzle, a refusal or an error.
@@ -95,16 +99,14 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
     chosen: list[str | None] = [*encodings] or [None]
     groups: list[Group] = []
     for solver in solvers:
-        if solver not in SOLVERS:
+        if solver not in SOLVERS and not is_exec(solver):
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-        if solver == "sat":
-            wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
-        elif solver != "native":
-            from ..native.baselines import check_baseline
-            check_baseline(solver)  # a missing package says so before any puzzle is read
-            wanted = [Group(solver)]
-        else:
-            wanted = [Group(solver)]
+        if solver not in ("sat", "native"):
+            # A baseline's package or a search binary's program: missing says so here, before
+            # any puzzle is read.
+            make_solver(solver).close()
+        wanted = ([Group("sat", s, e) for s in sat_solvers for e in chosen] if solver == "sat"
+                  else [Group(solver)])
         groups += [g for g in wanted if g not in groups]
     return groups
 
@@ -154,7 +156,9 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
     if group.solver == "sat" and encoding is None and size is not None:
         encoding = choose_encoding(size)
     row = BenchRow(source=path, size=size, solver=group.label, encoding=encoding, limit=limit,
-                   invalid=len(puzzles) - len(valid))
+                   invalid=len(puzzles) - len(valid),
+                   clock="solver-cpu" if is_exec(group.sat_solver) or is_exec(group.solver)
+                   else "wall")
     random.Random(seed).shuffle(valid)
     return row, valid
 
@@ -164,8 +168,9 @@ class _Timed:
     charged, and (``per_puzzle``) a record per solve for the row's ``puzzle_rows``."""
 
     def __init__(self, row: BenchRow, seed: int, levels: dict[int, str | None],
-                 per_puzzle: bool) -> None:
+                 per_puzzle: bool, timeout: float | None) -> None:
         self.row, self.seed, self.levels, self.per_puzzle = row, seed, levels, per_puzzle
+        self.timeout = timeout
         self.passes: list[tuple[list[Result], list[float]]] = []
 
     def order(self, valid: list[Puzzle], repeat: int) -> list[Puzzle]:
@@ -182,7 +187,10 @@ class _Timed:
             cpu_ms: float | None) -> None:
         results, times = self.passes[-1]
         results.append(result)
-        times.append(wall_ms)
+        # An exec: solver is charged its own process's CPU (row.clock), a timeout the limit.
+        cpu = result.stats.get("solver_cpu_ms")
+        times.append(cpu if cpu is not None and self.row.clock == "solver-cpu"
+                     and result.status != "timeout" else wall_ms)
         if self.per_puzzle:
             from .records import puzzle_record
             row = self.row
@@ -199,7 +207,7 @@ class _Timed:
             done = done[:-1]  # a pass cut short would skew the times of the whole ones
         results, times = done[0] if done else ([], [])
         return summarise(self.row, results, times, list(self.levels.values()),
-                         [t for _, t in done])
+                         [t for _, t in done], self.timeout)
 
 
 def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
@@ -212,7 +220,7 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
     from ..tasks.solvers import search_options
     from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
-    timed = _Timed(row, seed, levels or {}, per_puzzle)
+    timed = _Timed(row, seed, levels or {}, per_puzzle, timeout)
     options = search_options(limit, solver=group.solver, sat_solver=group.sat_solver,
                              encoding=group.encoding, timeout=timeout, stats=True)
     walls = []
@@ -248,7 +256,7 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                per_puzzle: bool = False) -> BenchRow:
     """One group: warm-up (verify) pass, then the timed passes in seeded random orders."""
     row, valid = _row(path, puzzles, group, limit, seed)
-    timed = _Timed(row, seed, levels or {}, per_puzzle)
+    timed = _Timed(row, seed, levels or {}, per_puzzle, timeout)
     solver = make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
     warm: dict[int, Result] = {}
     try:

@@ -65,7 +65,8 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 incremental: bool = True, stats: bool = True,
                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0) -> Solver:
-    """A solver for ``method`` (a name in :data:`SOLVERS`); SAT options are ignored by native.
+    """A solver for ``method`` (a name in :data:`SOLVERS`, or ``'exec:COMMAND'``, a search
+    binary: :mod:`satdoku.sat.searchbin`); SAT options are ignored by the others.
 
     ``stats=False`` lets the SAT backend skip its per-puzzle solver figures (faster).
     ``sat_solver`` may be an external command (``'exec:kissat -q'``, :mod:`satdoku.sat.external`).
@@ -77,6 +78,9 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     ...     s.name
     'sat:minisat22'
     """
+    if method.startswith("exec:"):  # a search binary (a SAT binary is a sat_solver)
+        from ..sat.searchbin import SearchBinary
+        return SearchBinary(method)
     try:
         factory = SOLVERS[method]
     except KeyError:
