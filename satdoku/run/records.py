@@ -185,12 +185,16 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
         within = [t for r, t in zip(results, times_ms) if r.status in _ANSWERED and t <= limit_ms]
         row.within_limit = len(within)
         row.par2_ms = (sum(within) + 2 * limit_ms * (len(results) - len(within))) / len(results)
+    # Each solver's own counters, where it keeps them (CP-SAT's branches are its decisions,
+    # a search binary's "Guesses:" line its guesses).
+    row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
+    row.decisions_per_puzzle = _mean_stat(results, "decisions")
+    row.guesses_per_puzzle = _mean_stat(results, "guesses")
+    row.nodes_per_puzzle = _mean_stat(results, "nodes")
     if row.solver != "native":
         # The SAT "no guess" share is a level, not the solver's decision count: MiniSat-family
         # solvers count a decision even when propagation alone has assigned every variable,
         # CaDiCaL does not, and its count depends on what it learnt from earlier puzzles.
-        row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
-        row.decisions_per_puzzle = _mean_stat(results, "decisions")
         measured = [level for level in levels if level is not None]
         if measured:
             row.no_guess_pct = 100.0 * measured.count("propagation") / len(measured)
@@ -198,8 +202,6 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
                 row.failed_literals_pct = 100.0 * sum(
                     1 for level in measured if level != "search") / len(measured)
     else:
-        row.guesses_per_puzzle = _mean_stat(results, "guesses")
-        row.nodes_per_puzzle = _mean_stat(results, "nodes")
         settled = sum(1 for r in results if r.stats.get("no_guess"))
         row.no_guess_pct = 100.0 * settled / len(results)
     return row

@@ -6,8 +6,8 @@ standard input as one line (``.`` for an empty cell), the first line of its outp
 full grid of the puzzle's size is its solution (verified like every other), and its process is
 charged its own CPU time alone (``stats['solver_cpu_ms']``: start-up included, satdoku's work
 around it not), under a CPU limit of the time left. Output with no grid is ``unsolvable`` when
-it says "no solution" (any case), else ``error``. Lines ``Name: number`` of its output are
-its statistics (qqwing's ``--stats``: ``Guesses: 3`` becomes ``stats['guesses']``).
+it says so (:data:`_NONE`, any case: qqwing's "Puzzle is not possible."), else ``error``. Lines ``Name: number`` of its output are
+its statistics (qqwing's ``--stats``: ``Number of Guesses: 3`` becomes ``stats['guesses']``).
 
 It finds one solution: counting (``limit`` 2 or more) is ``refused``, as are variant and jigsaw
 puzzles.
@@ -31,7 +31,10 @@ from .external import _children_cpu, _kill, _limited, _one_line
 
 __all__ = ["SearchBinary"]
 
-_STAT = re.compile(r"^\s*([A-Za-z][A-Za-z ]*?)\s*:\s*(\d+)\s*$")
+_STAT = re.compile(r"^\s*(?:number of\s+)?([A-Za-z][A-Za-z ]*?)\s*:\s*(\d+)\s*$", re.I)
+
+#: What a binary says when a puzzle has no solution (qqwing: "Puzzle is not possible.").
+_NONE = ("no solution", "not possible", "impossible", "unsolvable")
 
 
 class SearchBinary(Closing):
@@ -95,7 +98,7 @@ class SearchBinary(Closing):
         solution = _solution(text, grid)
         if solution is not None:
             return ended("solved", solution)
-        if "no solution" in text.lower():
+        if any(words in text.lower() for words in _NONE):
             return ended("unsolvable")
         why = _one_line(text) or _one_line(err.decode(errors="replace")) or "no output"
         return ended("error", message=f"{self.name} gave no solution (exit code "
@@ -119,7 +122,12 @@ def _solution(text: str, grid: Grid) -> Grid | None:
 
 
 def _statistics(text: str) -> dict[str, int]:
-    """``Name: number`` lines as ``{'name': number}`` (lower case, spaces as underscores)."""
+    """``Name: number`` lines as ``{'name': number}`` (lower case, spaces as underscores, a
+    leading "Number of" dropped).
+
+    >>> _statistics("Number of Guesses: 3\\nDifficulty: Easy\\nnodes: 12")
+    {'guesses': 3, 'nodes': 12}
+    """
     stats = {}
     for line in text.splitlines():
         match = _STAT.match(line)
