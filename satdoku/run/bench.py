@@ -189,15 +189,17 @@ class _Timed:
         results.append(result)
         # An exec: solver is charged its own process's CPU (row.clock), a timeout the limit.
         cpu = result.stats.get("solver_cpu_ms")
-        times.append(cpu if cpu is not None and self.row.clock == "solver-cpu"
-                     and result.status != "timeout" else wall_ms)
+        charged = cpu if cpu is not None and self.row.clock == "solver-cpu" \
+            and result.status != "timeout" else wall_ms
+        times.append(charged)
         if self.per_puzzle:
             from .records import puzzle_record
             row = self.row
             self.row.puzzle_rows.append(puzzle_record(
                 puzzle, result, solver=row.solver, encoding=row.encoding, limit=row.limit,
                 repeat=len(self.passes), seed=self.seed + len(self.passes) - 1,
-                wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle))))
+                wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle)),
+                time_ms=charged))
 
     def summary(self, partial: bool = False) -> BenchRow:
         """The row, summarised over the passes done (the last one cut short: ``partial``)."""
