@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from satdoku.run import bench
 from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
+from satdoku.errors import SatdokuError
 from satdoku.model.result import Result
 from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
@@ -195,6 +196,41 @@ def test_plot_writes_a_png_and_leaves_the_inputs_alone(files, tmp_path):
     assert result.exit_code == 0, result.output
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert [open(f).read() for f in files] == before
+
+
+@pytest.mark.parametrize("name,magic", [("bench.pdf", b"%PDF"), ("bench.svg", b"<?xml")])
+def test_plot_format_follows_the_extension(files, tmp_path, name, magic):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / name
+    result = run(files[1], "--solver", "sat", "--solver", "native", "--plot", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(magic)
+    if name.endswith(".svg"):  # a scatter panel of native against SAT, one cactus per file
+        text = out.read_text()
+        assert "native against sat:" in text and "tiny9.txt: cactus plot" in text
+
+
+def test_plot_refuses_an_unknown_extension(files, tmp_path):
+    result = run(files[0], "--plot", str(tmp_path / "x.gif"))
+    assert result.exit_code == 2 and "plots are written as .png, .pdf, .svg" in result.output
+
+
+def test_plot_rows_from_a_rows_file(tmp_path):
+    pytest.importorskip("matplotlib")
+    from satdoku.output.plots import plot_rows, read_rows
+    rows = read_rows("tests/data/bench_rows.csv")
+    assert {r["solver"] for r in rows} == {"native", SAT} and rows[0]["line"] > 0
+    out = tmp_path / "scatter.png"
+    plot_rows(rows, str(out), panels=["scatter"])
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(SatdokuError, match="unknown panel 'pie'"):
+        plot_rows(rows, str(out), panels=["pie"])
+    with pytest.raises(SatdokuError, match="no rows of 'sat:minisat22'"):
+        plot_rows(rows, str(out), reference="sat:minisat22")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"source": 1}\nnot json\n')
+    with pytest.raises(SatdokuError, match="bad.jsonl:2: not a JSON row"):
+        read_rows(str(bad))
 
 
 def test_plot_refuses_an_input_file(files):

@@ -234,8 +234,9 @@ def _solver_name(value: str) -> str:
               help="Seed of the shuffled order of the timed pass.")
 @jobs_option
 @output_options(("table", "csv", "json"), "table")
-@click.option("--plot", metavar="FILE.png", shell_complete=complete_path,
-              help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@click.option("--plot", metavar="FILE.png|.pdf|.svg", shell_complete=complete_path,
+              help="Draw per file a cactus plot, the share answered within a time, SAT "
+                   "against each search per puzzle, and puzzles/s (satdoku[plot]).")
 @click.option("--levels", type=click.Choice(["none", "propagation", "failed-literals"]),
               default="failed-literals", show_default=True,
               help="SAT: also measure the share settled by unit propagation (and by "
@@ -256,7 +257,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     far, the interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
-    from ..output.bench import PuzzleRows, format_rows, plot_bench
+    from ..output.bench import PuzzleRows, format_rows
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
@@ -266,6 +267,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
             if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
+            from ..output.plots import check_plot_path
+            check_plot_path(plot)
             require_extra("--plot")
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
@@ -285,6 +288,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         session.out.discard()
         raise click.UsageError(str(error)) from None
     done: list = []
+    drawn: list = []  # the per-puzzle rows --plot draws
 
     def body(session: Session) -> None:
         session.progress = progress or session.progress
@@ -293,8 +297,9 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                                  seed=seed, box=reading.box, alphabet=reading.alphabet, jobs=jobs,
                                  levels=levels, progress=step if progress else None,
                                  invalid=lambda p: session.note(printable(str(p.error))),
-                                 repeats=repeats, per_puzzle=per_puzzle is not None):
+                                 repeats=repeats, per_puzzle=bool(rows or plot)):
                 done.append(row)
+                drawn.extend(row.puzzle_rows if plot else ())
                 if per_puzzle is not None:
                     per_puzzle.write(row)
         except BenchInterrupted as stop:
@@ -312,7 +317,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         if per_puzzle is not None:
             per_puzzle.commit()
         if plot:
-            plot_bench(done, plot)
+            from ..output.plots import plot_rows
+            plot_rows(drawn, plot)
         session.code = EXIT_WRONG if any(r.errors for r in done) else EXIT_OK
 
     session.run(body)
