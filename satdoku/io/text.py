@@ -132,7 +132,7 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     . . | . .
     """
     if alphabet is None:
-        alphabet = alphabet_for(grid.size)
+        alphabet = alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
     symbols = alphabet.symbols
     if symbols is not None and len(symbols) < n:

@@ -6,6 +6,10 @@ Glossary (used throughout satdoku):
 - cell: an int ``0 .. N*N-1``, numbered row by row; ``r3c7`` names it in messages (1-based).
 - digit: an int ``1 .. N``; 0 means empty. Symbols ('1'..'9', 'A'.., '.') exist only in
   parsing and formatting.
+- value: what a digit stands for. Digits 1..N stand for the values ``low .. low+N-1``
+  (``low`` is 1 but for a puzzle of other digits, e.g. 0..8: ``low`` 0). Solvers and the
+  checker work on digits; rules whose meaning depends on the values (sums, parity) read
+  :meth:`Geometry.value` or refuse a grid whose values are not 1..N.
 - house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
   rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
 - region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
@@ -69,6 +73,7 @@ class Geometry:
     box_rows: int
     box_cols: int
     regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    low: int = 1
     size: int = field(init=False)
     ncells: int = field(init=False)
     houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
@@ -150,6 +155,24 @@ class Geometry:
             result.append(tuple(sorted(ps)))
         return tuple(result)
 
+    @property
+    def high(self) -> int:
+        """The value of digit N."""
+        return self.low + self.size - 1
+
+    @property
+    def values_text(self) -> str:
+        """The values as the variant format writes them: ``'0-8'`` (``'1-9'`` for 9x9).
+
+        >>> geometry(3, 3, low=0).values_text, geometry(3, 3).value(9)
+        ('0-8', 9)
+        """
+        return f"{self.low}-{self.high}"
+
+    def value(self, digit: int) -> int:
+        """The value digit ``digit`` stands for."""
+        return digit + self.low - 1
+
     def cell(self, row: int, col: int) -> int:
         """The cell at 0-based ``row``, ``col``."""
         return row * self.size + col
@@ -170,29 +193,47 @@ class Geometry:
         return f"{('row', 'column', box)[kind]} {index + 1}"
 
     def __repr__(self) -> str:
-        return f"Geometry({self.shape}, size={self.size})"
+        values = "" if self.low == 1 else f", values={self.values_text}"
+        return f"Geometry({self.shape}, size={self.size}{values})"
 
     def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
         if self.regions is not None:
-            return (jigsaw, (self.regions,))
-        return (geometry, (self.box_rows, self.box_cols))
+            return (jigsaw, (self.regions, self.low))
+        return (geometry, (self.box_rows, self.box_cols, self.low))
+
+
+def geometry(box_rows: int, box_cols: int, low: int = 1) -> Geometry:
+    """The shared, cached geometry for boxes of ``box_rows`` x ``box_cols`` cells, whose
+    digits stand for the values ``low .. low+N-1``.
+
+    >>> geometry(3, 3) is geometry(3, 3), geometry(3, 3, low=0)
+    (True, Geometry(3x3, size=9, values=0-8))
+    """
+    return _geometry(box_rows, box_cols, low)  # one cache key however ``low`` is passed
 
 
 @functools.lru_cache(maxsize=None)
-def geometry(box_rows: int, box_cols: int) -> Geometry:
-    """The shared, cached geometry for boxes of ``box_rows`` x ``box_cols`` cells.
-
-    >>> geometry(3, 3) is geometry(3, 3)
-    True
-    """
+def _geometry(box_rows: int, box_cols: int, low: int) -> Geometry:
     if box_rows < 1 or box_cols < 1 or box_rows * box_cols > MAX_SIZE:
         raise OptionError(f"box shape {box_rows}x{box_cols} is out of range")
-    return Geometry(box_rows, box_cols)
+    check_low(low, box_rows * box_cols)
+    return Geometry(box_rows, box_cols, low=low)
 
 
-def jigsaw(regions: Sequence[Sequence[int]]) -> Geometry:
+#: The highest value a digit may stand for: the last symbol of the default alphabet ('Z').
+MAX_VALUE = 35
+
+
+def check_low(low: int, size: int) -> None:
+    """Refuse values ``low .. low+size-1`` that satdoku cannot write one symbol each."""
+    if low != 1 and not (0 <= low and low + size - 1 <= MAX_VALUE):
+        raise OptionError(f"values {low}-{low + size - 1}: a grid's values must lie in "
+                          f"0..{MAX_VALUE} (one symbol each) unless they are 1..N")
+
+
+def jigsaw(regions: Sequence[Sequence[int]], low: int = 1) -> Geometry:
     """The shared, cached geometry whose boxes are the irregular ``regions`` (N of N cells each,
     together every cell once; cells numbered row by row).
 
@@ -200,11 +241,11 @@ def jigsaw(regions: Sequence[Sequence[int]]) -> Geometry:
     >>> g.shape, g.size, g.house_name(9)
     ('jigsaw', 4, 'region 2')
     """
-    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)))
+    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)), low)
 
 
 @functools.lru_cache(maxsize=64)
-def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
+def _jigsaw(regions: tuple[tuple[int, ...], ...], low: int = 1) -> Geometry:
     n = len(regions)
     if not 1 <= n <= MAX_SIZE:
         raise OptionError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
@@ -212,7 +253,8 @@ def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
     if any(len(region) != n for region in regions) or seen != list(range(n * n)):
         raise OptionError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
                          f"regions of {n} cells")
-    return Geometry(0, 0, regions)
+    check_low(low, n)
+    return Geometry(0, 0, regions, low)
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

@@ -130,7 +130,7 @@ def check_givens(grid: Grid) -> None:
     clash = find_clash(grid)
     if clash:
         cell, earlier, d = clash
-        raise PuzzleError(f"{d} repeats the given at {geo.cell_name(earlier)}",
+        raise PuzzleError(f"{geo.value(d)} repeats the given at {geo.cell_name(earlier)}",
                           cell=geo.cell_name(cell))
 
 
@@ -251,15 +251,18 @@ def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
             problems.append(f"{geo.cell_name(cell)}: {d} is not a digit 1..{n}")
     if problems:
         return problems
+    value = geo.value
     full = set(range(1, n + 1))
     for h, house in enumerate(geo.houses):
         digits = {solution.cells[c] for c in house}
         if digits != full:
             missing = sorted(full - digits)
-            problems.append(f"{geo.house_name(h)} lacks {', '.join(map(str, missing))}")
+            lacking = ", ".join(str(value(d)) for d in missing)
+            problems.append(f"{geo.house_name(h)} lacks {lacking}")
     for cell, d in puzzle.givens():
         if solution.cells[cell] != d:
-            problems.append(f"{geo.cell_name(cell)}: given {d} changed to {solution.cells[cell]}")
+            problems.append(f"{geo.cell_name(cell)}: given {value(d)} changed to "
+                            f"{value(solution.cells[cell])}")
     return problems
 
 

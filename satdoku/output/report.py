@@ -170,7 +170,7 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
     ------
      2  1
     """
-    alphabet = alphabet or alphabet_for(grid.size)
+    alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
     symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
     width = max(map(len, symbols))

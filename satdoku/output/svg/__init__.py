@@ -239,7 +239,7 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
     for other in (solution, second):
         if other is not None and other.geometry is not geo:
             raise ValueError(f"a {other.geometry.shape} grid drawn over a {geo.shape} puzzle")
-    alphabet = alphabet or alphabet_for(geo.size)
+    alphabet = alphabet or alphabet_for(geo.size, geo.low)
     marked = set(highlight)
     constraints = list(constraints)
     canvases = []

@@ -43,7 +43,7 @@ class Canvas(RuleShapes):
         self.keyed = keyed
         self.size = geometry.size
         self.cell = cell or cell_size(geometry.size)
-        self.alphabet = alphabet or alphabet_for(geometry.size)
+        self.alphabet = alphabet or alphabet_for(geometry.size, geometry.low)
         self.thin = max(1.0, self.cell / 40)
         self.thick = max(2.0, self.cell / 16)
         self._layers: dict[str, list[str]] = {name: [] for name in LAYERS}
