@@ -3,9 +3,9 @@
 Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.rules`):
 
 - document: one JSON object of the satdoku variant format, version 1 (``"format":
-  "satdoku-variant"``): ``size``, ``box`` or ``regions``, ``givens``, ``constraints``, and
-  optional ``digits`` (the values the digits stand for, ``"0-8"``; ``"1-N"`` by default),
-  ``name``, ``author``, ``source``; givens name values, not digits.
+  "satdoku-variant"``): ``size``, ``box`` (``"none"``: rows and columns only) or ``regions``,
+  ``givens``, ``constraints``, and optional ``digits`` (the values the digits stand for,
+  ``"0-8"``; ``"1-N"`` by default), ``name``, ``author``, ``source``; givens name values.
   ``satdoku/schema/variant-1.schema.json`` is its JSON Schema.
 - stream: JSON Lines, one document a line. A document may also span several lines (pretty
   printed): a line that leaves an object unfinished is continued by the next ones, unless
@@ -30,7 +30,8 @@ from typing import Any, Iterable, Iterator
 from ..rules import Constraint, constraint_from_json, parse_cell
 from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
-from ..model.geometry import MAX_SIZE, Geometry, check_low, default_box, geometry, jigsaw
+from ..model.geometry import (MAX_SIZE, Geometry, boxless, check_low, default_box, geometry,
+                              jigsaw)
 from ..model.grid import Grid, check_givens
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
@@ -79,9 +80,11 @@ def _geometry(doc: dict) -> Geometry:
         if shape is None:
             raise _fail(f"a {size}x{size} grid has no usual box shape: give 'box' or 'regions'")
         return geometry(*shape, low=low)
+    if box == "none":
+        return boxless(size, low)
     m = _BOX.fullmatch(box) if isinstance(box, str) else None
     if not m or int(m.group(1)) * int(m.group(2)) != size:
-        raise _fail(f"'box' must be 'RxC' with R*C = {size}, not {box!r}")
+        raise _fail(f"'box' must be 'RxC' with R*C = {size}, or 'none', not {box!r}")
     return geometry(int(m.group(1)), int(m.group(2)), low=low)
 
 
@@ -245,7 +248,7 @@ def variant_document(puzzle: Puzzle) -> dict:
         if getattr(puzzle, field) is not None:
             doc[key] = getattr(puzzle, field)
     doc["size"] = geo.size
-    if geo.regions is None:  # boxed
+    if geo.regions is None or not geo.has_boxes:  # boxed, or no boxes ('none')
         doc["box"] = geo.shape
     else:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]

@@ -13,7 +13,9 @@ Glossary (used throughout satdoku):
 - house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
   rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
 - region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
-  cells each in place of the boxes; everything else treats them as boxes.
+  cells each in place of the boxes; everything else treats them as boxes. A grid may have
+  no boxes at all (:func:`boxless`: rows and columns only, a Latin square), as a chaos
+  construction has before its solver decides the regions.
 - peer: another cell that shares a house with a cell.
 - line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
   r of a column; any number for regions), the unit of locked candidates: its line's other cells
@@ -33,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import OptionError
 
-__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "box_shapes", "default_box",
+__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "box_shapes", "default_box",
            "geometry_for_size"]
 
 #: Largest grid size satdoku accepts (a 400 x 400 grid has 64 million (cell, digit) pairs).
@@ -59,7 +61,8 @@ class Segment:
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes, or of
-    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0).
+    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0), or of no boxes at all
+    (``regions`` empty, the grid's side in ``side``).
 
     Build one with :func:`geometry` or :func:`jigsaw` (both cached), not directly.
 
@@ -74,10 +77,11 @@ class Geometry:
     box_cols: int
     regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
     low: int = 1
+    side: int = 0
     size: int = field(init=False)
     ncells: int = field(init=False)
     houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    cell_houses: tuple[tuple[int, int, int], ...] = field(init=False, repr=False)
+    cell_houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         r, c = self.box_rows, self.box_cols
@@ -88,7 +92,7 @@ class Geometry:
                 top, left = (b // r) * r, (b % r) * c
                 boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
         else:
-            n = len(self.regions)
+            n = len(self.regions) or self.side
             boxes = [tuple(sorted(region)) for region in self.regions]
         box_of = [0] * (n * n)
         for b, box in enumerate(boxes):
@@ -96,8 +100,12 @@ class Geometry:
                 box_of[cell] = b
         rows = [tuple(range(i * n, (i + 1) * n)) for i in range(n)]
         cols = [tuple(range(j, n * n, n)) for j in range(n)]
-        cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
-                            for cell in range(n * n))
+        cell_houses: tuple[tuple[int, ...], ...]
+        if boxes:
+            cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
+                                for cell in range(n * n))
+        else:
+            cell_houses = tuple((cell // n, n + cell % n) for cell in range(n * n))
         object.__setattr__(self, "size", n)
         object.__setattr__(self, "ncells", n * n)
         object.__setattr__(self, "houses", tuple(rows + cols + boxes))
@@ -109,9 +117,29 @@ class Geometry:
         return self.regions is None
 
     @property
+    def has_boxes(self) -> bool:
+        """False for a grid of rows and columns only (:func:`boxless`): every cell is then in
+        two houses, not three, and what needs boxes (native search, the ladder) refuses it."""
+        return self.regions is None or bool(self.regions)
+
+    def refines(self, other: "Geometry") -> bool:
+        """True when a grid of this geometry may answer a puzzle of ``other``: the same one, or
+        regions found for a grid without boxes (a chaos construction's answer).
+
+        >>> jig = jigsaw(((0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13), (10, 11, 14, 15)))
+        >>> jig.refines(boxless(4)), boxless(4).refines(jig), jig.refines(jig)
+        (True, False, True)
+        """
+        return self is other or (not other.has_boxes and bool(self.regions)
+                                 and self.size == other.size and self.low == other.low)
+
+    @property
     def shape(self) -> str:
-        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``)."""
-        return f"{self.box_rows}x{self.box_cols}" if self.regions is None else "jigsaw"
+        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``,
+        ``'none'``)."""
+        if self.regions is None:
+            return f"{self.box_rows}x{self.box_cols}"
+        return "jigsaw" if self.regions else "none"
 
     @property
     def band_shape(self) -> tuple[int, int]:
@@ -132,6 +160,8 @@ class Geometry:
         ((0, 1), (2, 3), (4, 5))
         """
         out: list[Segment] = []
+        if not self.has_boxes:
+            return ()
         for line in range(2 * self.size):
             by_box: dict[int, list[int]] = {}
             for cell in self.houses[line]:
@@ -199,6 +229,8 @@ class Geometry:
     def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.regions == ():
+            return (boxless, (self.size, self.low))
         if self.regions is not None:
             return (jigsaw, (self.regions, self.low))
         return (geometry, (self.box_rows, self.box_cols, self.low))
@@ -255,6 +287,20 @@ def _jigsaw(regions: tuple[tuple[int, ...], ...], low: int = 1) -> Geometry:
                          f"regions of {n} cells")
     check_low(low, n)
     return Geometry(0, 0, regions, low)
+
+
+@functools.lru_cache(maxsize=None)
+def boxless(size: int, low: int = 1) -> Geometry:
+    """The shared, cached geometry of an N x N grid of rows and columns only (no boxes).
+
+    >>> g = boxless(4)
+    >>> g.shape, len(g.houses), g.cell_houses[5], g.has_boxes
+    ('none', 8, (1, 5), False)
+    """
+    if not 1 <= size <= MAX_SIZE:
+        raise OptionError(f"{size}x{size} is out of range")
+    check_low(low, size)
+    return Geometry(0, 0, (), low, size)
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

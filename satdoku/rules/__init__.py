@@ -51,6 +51,7 @@ from .quadruple import Quadruple
 from .ranges import Between, Lockout, Renban
 from .registry import CONSTRAINTS, RuleType, constraint_from_json, rule_types
 from .sum_line import SumLine
+from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 __all__ = [

@@ -197,11 +197,13 @@ class Constraint:
     (sums, ratios, parity, named digits: digit d is the value d). A rule that only compares
     digits (equal, different, ordered, differences) sets it False and holds as written in a
     grid of any values (:attr:`~satdoku.model.geometry.Geometry.low`); the others are refused
-    in a grid whose values are not 1..N.
+    in a grid whose values are not 1..N. ``needs_boxes``: the rule is about boxes (a grid
+    without them refuses it).
     """
 
     type: ClassVar[str] = ""
     reads_values: ClassVar[bool] = True
+    needs_boxes: ClassVar[bool] = False
     fields: ClassVar[tuple[Field, ...]] = ()
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
@@ -250,6 +252,8 @@ class Constraint:
             raise ValueError(f"{cls.type} reads the digits' values (sums, parity, named "
                              f"digits): satdoku states it for digits 1-{geometry.size} only, "
                              f"not {geometry.values_text}")
+        if cls.needs_boxes and not geometry.has_boxes:
+            raise ValueError(f"{cls.type} is about boxes: this grid has none")
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)

@@ -208,6 +208,7 @@ class DisjointGroups(GlobalRule, _AllDifferent):
     """
 
     type = "disjoint-groups"
+    needs_boxes = True
     reads_values = False
     geometry: Geometry
     fpuzzles = (FPuzzles("disjointgroups", "flag"),)
@@ -243,6 +244,7 @@ class Windoku(GlobalRule, _AllDifferent):
     """
 
     type = "windoku"
+    needs_boxes = True
     reads_values = False
     geometry: Geometry
 
