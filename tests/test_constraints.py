@@ -124,7 +124,7 @@ def prune_search(puzzle, limit=2):
 def test_every_type_has_a_test_puzzle():
     assert all(PUZZLES)
     types = {c.type for p in PUZZLES for c in p.constraints}
-    assert types == set(C.CONSTRAINTS)
+    assert types == set(C.CONSTRAINTS) - {"chaos"}  # no boxes: test_shapes.py brute-forces it
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -288,7 +288,7 @@ def test_encoding_allows_exactly_the_grids_check_passes(constraint, method):
 
 
 def test_samples_cover_every_type_on_4x4():
-    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159"}
+    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159", "chaos"}
 
 
 @pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)

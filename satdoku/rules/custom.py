@@ -181,6 +181,7 @@ class GreaterThan(PairRule):
     """
 
     type = "greater-than"
+    reads_values = False
     geometry: Geometry
     listed: tuple[int, ...]
     fields = (Cells("cells", "listed", at_least=2, doc="the cells, greater first"),)

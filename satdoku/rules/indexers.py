@@ -139,6 +139,7 @@ class BoxIndexer(_Indexer):
     the v-th cell of the box holds p."""
 
     type = "box-indexer"
+    needs_boxes = True
     geometry: Geometry
     cells: tuple[int, ...]
     noun = "box indexer"

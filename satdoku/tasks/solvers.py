@@ -154,8 +154,15 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
 def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     """``result`` through :func:`~satdoku.model.result.verify`, with the time verification
     took as ``verify_ms`` (and the solver's time as ``solve_ms`` when it has no stages of
-    its own)."""
+    its own). An answer to a puzzle whose rules draw regions gets them first (chaos
+    construction: :func:`satdoku.sat.regions.with_regions`), so that they are verified too."""
     start = time.perf_counter()
+    if constraints and not grid.geometry.has_boxes:
+        from ..sat.regions import with_regions
+        if result.solution is not None:
+            result.solution = with_regions(result.solution, constraints)
+        if result.second is not None:
+            result.second = with_regions(result.second, constraints)
     result = verify(result, grid, constraints)
     stats = result.stats
     stats["verify_ms"] = (time.perf_counter() - start) * 1000
