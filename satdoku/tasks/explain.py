@@ -37,6 +37,7 @@ from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities
+from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
 from .commands import ExplainOptions
@@ -104,7 +105,8 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
     def core_of(members: list[Member]) -> list[Member] | None:
         subset, rules = puzzle_subset(grid, constraints, members)
         rule_members = [m for m in members if m[0] == "rule"]
-        core, witness = solver.core(subset, deadline=deadline, constraints=rules)
+        core, witness = questions.core(solver.backend, subset, deadline=deadline,
+                                       constraints=rules)
         if witness is not None:
             # The witness that a member is needed is checked like every other answer.
             problems = solution_problems(witness, subset)
