@@ -11,6 +11,7 @@ import time
 import pytest
 
 from conftest import EMPTY_4X4, PUZZLES, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4
+from satdoku.sat import questions
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
 from satdoku.sat.external import ExecSolver, check_command, is_exec, parse_command
@@ -235,11 +236,11 @@ def test_kissat_refused_where_assumptions_are_needed():
     assert check_for(None, Capabilities.needs("assumptions"), "generate") is None
     with SatSolver("kissat404") as s:
         with pytest.raises(OptionError, match="which explain needs"):
-            s.core(parse_puzzle(UNSOLVABLE_4X4).grid)
+            questions.core(s.backend, parse_puzzle(UNSOLVABLE_4X4).grid)
         grid = parse_puzzle(SMALL).grid
         solution = s.solve(grid).solution
         with pytest.raises(OptionError, match="which generate needs"):
-            s.other_solution(grid, solution)
+            questions.other_solution(s.backend, grid, solution)
         with pytest.raises(SolverError, match="cannot stop at a time limit"):
             s.solve(grid, deadline=Deadline(5))
     with pytest.raises(OptionError, match="takes no solver options"):

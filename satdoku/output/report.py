@@ -23,7 +23,7 @@ Diagnostics (errors, disagreements, stats in the line format) are returned separ
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
@@ -109,10 +109,10 @@ def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any
     a puzzle that could not be read)."""
     if puzzle is None:
         return {"source": None, "line": None, "name": None, "puzzle": None}
-    rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
-           "puzzle": grid_text(puzzle.grid, puzzle.alphabet)}
+    rec: dict[str, Any] = {"source": puzzle.source, "line": puzzle.line or None,
+                           "name": puzzle.name, "puzzle": grid_text(puzzle.grid, puzzle.alphabet)}
     if puzzle.constraints:
-        geo = puzzle.grid.geometry
+        geo = puzzle.geometry
         rec["constraints"] = [c.describe(geo) for c in puzzle.constraints]
     if invalid:
         rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
@@ -123,7 +123,7 @@ def constraint_lines(puzzle: Puzzle, limit: int = 40) -> list[str]:
     """A variant puzzle's rules, one an indented line, for the pretty format."""
     if not puzzle.constraints:
         return []
-    geo = puzzle.grid.geometry
+    geo = puzzle.geometry
     names = [c.describe(geo) for c in puzzle.constraints]
     more = [f"  ... and {len(names) - limit} more"] if len(names) > limit else []
     return [f"rules ({len(names)}):"] + [f"  {printable(n)}" for n in names[:limit]] + more
@@ -143,7 +143,7 @@ def cell_list(geo, cells: list[int], limit: int = 12) -> str:
     return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 
-def painter(givens: Grid | None, marked: set[int] = frozenset(), color: bool = False):
+def painter(givens: Grid | None, marked: AbstractSet[int] = frozenset(), color: bool = False):
     """A ``paint(cell, text)`` for :func:`satdoku.io.text.format_grid`: givens bold, solved
     digits blue, ``marked`` cells on yellow; None without ``color``."""
     if not color:

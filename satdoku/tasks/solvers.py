@@ -248,7 +248,7 @@ class SolveTask(Task):
 
     A stream of classic puzzles on one incremental SAT solver (no time limit, no check, no
     portfolio) is taken in batches (:attr:`batch`) whose puzzles unit propagation settles are
-    answered without a solver call (:meth:`SatSolver.settle`); the pre-pass stops for the
+    answered without a solver call (:meth:`satdoku.sat.fast.FastPath.settle`); the pre-pass stops for the
     rest of the stream when a batch settles less than :data:`SETTLE_MIN_SHARE` of its puzzles
     (a batch of hard puzzles gives up after a few rounds: see ``busy`` of
     :func:`satdoku.sat.sliced.settle`).

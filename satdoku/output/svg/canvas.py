@@ -98,7 +98,8 @@ class Canvas(RuleShapes):
     @property
     def bounds(self) -> tuple[float, float, float, float]:
         """(min x, min y, max x, max y) of everything drawn, the grid included."""
-        return tuple(self._box)
+        x0, y0, x1, y1 = self._box
+        return x0, y0, x1, y1
 
     def items(self, layer: str) -> list[str]:
         """The SVG elements drawn so far in ``layer``."""
