@@ -21,10 +21,10 @@ def test_retired_rules_are_dropped_by_a_rebuild():
     with SatSolver() as session:
         statuses, rebuilt, largest = [], 0, 0
         for p in puzzles * 2:
-            engine = session._engines.get((p.grid.geometry, "extended"))
+            engine = session.backend.engines.get((p.grid.geometry, "extended"))
             before = engine.solver if engine is not None else None
             statuses.append(session.solve(p.grid, limit=2, constraints=p.constraints).status)
-            engine = session._engines[(p.grid.geometry, "extended")]
+            engine = session.backend.engines[(p.grid.geometry, "extended")]
             rebuilt += before is not None and engine.solver is not before
             # Never more retired rule clauses than base clauses, plus one puzzle's worth.
             largest = max(largest, engine.rule_clauses)

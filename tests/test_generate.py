@@ -2,6 +2,7 @@
 
 import pytest
 
+from satdoku.sat import questions
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
 from satdoku.tasks.generate import (SYMMETRIES, Generator, full_grid, make_puzzle, pattern_grid,
@@ -71,7 +72,8 @@ def test_larger_sizes_are_unique(box, conflicts):
     # Checked by another solver, another way: Glucose with a clause ruling out the solution
     # anywhere (the generator asked CaDiCaL about the emptied cells one at a time).
     with SatSolver("glucose4") as other:
-        assert other.other_solution(made.puzzle, made.solution) == ("unique", None)
+        answer = questions.other_solution(other.backend, made.puzzle, made.solution)
+    assert answer == ("unique", None)
 
 
 def test_same_seed_same_puzzles_other_seed_others():

@@ -58,9 +58,9 @@ def test_sat_counts_the_same_with_implied_sums(seed):
     rules = tuple(random_rules(rng, grid))
     want = {g for g in GRIDS4 if all(not r.check(Grid(G4, g)) for r in rules)}
     with SatSolver() as s:
-        s.info = dataclasses.replace(s.info, budget=False)
+        s.backend.info = dataclasses.replace(s.backend.info, budget=False)
         result = s.solve(Grid(G4, (0,) * 16), limit=1000, constraints=rules)
-        engine = next(iter(s._engines.values()))
+        engine = next(iter(s.backend.engines.values()))
         assert engine.implied is None  # added
         # other rules on the same engine: the first rules' implied sums no longer count
         others = tuple(random_rules(rng, rng.choice(GRIDS4)))

@@ -108,3 +108,20 @@ def test_the_path_rates_a_classic_puzzle_as_rate_does():
         r = path_rating(step_path(parse_puzzle(text).grid, rating.solution))
         assert (r.er, r.ep, r.ed, r.hardest.technique) == (rating.score, rating.ep, rating.ed,
                                                            rating.hardest)
+
+
+def test_a_step_path_over_the_clause_limit_is_refused_not_scored(monkeypatch):
+    # The rating of a variant puzzle whose step path passes the clause limit says so in its
+    # status and message; the message once went into the score (mypy found it).
+    import satdoku.tasks.steps as steps
+    from satdoku.errors import TooBigError
+    from satdoku.io.inputs import iter_inputs
+    from conftest import PUZZLES
+
+    def too_big(*args, **kwargs):
+        raise TooBigError("1,000 clauses, over the limit of 10")
+    monkeypatch.setattr(steps, "step_path", too_big)
+    puzzle = next(iter(iter_inputs([str(PUZZLES / "variants" / "peak.json")])))
+    rating = Rater().rate(puzzle.grid, constraints=puzzle.constraints)
+    assert (rating.status, rating.score) == ("refused", None)
+    assert rating.message == "1,000 clauses, over the limit of 10"

@@ -7,6 +7,7 @@ import pytest
 
 from conftest import (PUZZLES as PUZZLE_FILES, PUZZLES_BY_NAME as PUZZLES, SAMPLE, SAMPLE_HARD,
                       SHARED, UNSOLVABLE_4X4, grid_of, needs_shared)
+from satdoku.sat import questions
 from satdoku.deadline import Deadline
 from satdoku.errors import OptionError, SolverError
 from satdoku.tasks.generate import pattern_grid
@@ -167,10 +168,10 @@ def test_building_the_formula_keeps_the_deadline_and_resumes():
         begun = time.process_time()  # CPU, not wall: a loaded machine stretches wall time
         first = s.solve(empty, deadline=Deadline(0.1))
         assert first.status == "timeout" and time.process_time() - begun < 1.0
-        loaded = s._engines[(empty.geometry, "extended")].nclauses
+        loaded = s.backend.engines[(empty.geometry, "extended")].nclauses
         assert 0 < loaded
         second = s.solve(empty, deadline=Deadline(0.1))
-        assert s._engines[(empty.geometry, "extended")].nclauses > loaded or \
+        assert s.backend.engines[(empty.geometry, "extended")].nclauses > loaded or \
             second.status == "solved"
 
 
@@ -251,25 +252,25 @@ def test_verifier_fast_path_agrees_with_house_by_house(shape):
 
 
 def test_core_of_unsolvable_givens(solver):
-    (cells, rules), witness = solver.core(UNSOLVABLE)
+    (cells, rules), witness = questions.core(solver.backend, UNSOLVABLE)
     assert witness is None and rules == []
     assert set(cells) <= {c for c, _ in UNSOLVABLE.givens()} and cells
-    core, witness = solver.core(PUZZLES["4x4"])
+    core, witness = questions.core(solver.backend, PUZZLES["4x4"])
     assert core is None and is_solution(witness, PUZZLES["4x4"])
 
 
 def test_other_solution_anywhere_or_at_given_cells(solver):
     sample = grid_of(SAMPLE)
     solution = solver.solve(sample).solution
-    assert solver.other_solution(sample, solution) == ("unique", None)
+    assert questions.other_solution(solver.backend, sample, solution) == ("unique", None)
     hard = grid_of(SAMPLE_HARD)  # 'sampleHard' has several solutions
-    answer, other = solver.other_solution(hard, solution)
+    answer, other = questions.other_solution(solver.backend, hard, solution)
     assert answer == "multiple" and other != solution and is_solution(other, hard)
     emptied = [c for c in range(81) if sample.cells[c] and not hard.cells[c]]
-    answer, other = solver.other_solution(hard, solution, cells=emptied)
+    answer, other = questions.other_solution(solver.backend, hard, solution, cells=emptied)
     assert answer == "multiple" and other.differences(solution)
     # The same solution asked about again reuses its clause; the solver stays reusable.
-    assert solver.other_solution(sample, solution)[0] == "unique"
+    assert questions.other_solution(solver.backend, sample, solution)[0] == "unique"
     assert solver.solve(hard, limit=2).status == "multiple"
 
 
@@ -279,10 +280,11 @@ def test_other_solution_out_of_conflicts_is_unknown(name):
     with SatSolver(name) as fresh:
         solution = fresh.solve(sample).solution
     with SatSolver(name) as fresh:
-        assert fresh.other_solution(sample, solution, conflicts=1) == ("unknown", None)
-        assert fresh.other_solution(sample, solution, conflicts=10_000) == ("unique", None)
+        other = questions.other_solution
+        assert other(fresh.backend, sample, solution, conflicts=1) == ("unknown", None)
+        assert other(fresh.backend, sample, solution, conflicts=10_000) == ("unique", None)
         with pytest.raises(SolverError, match="at least 1"):
-            fresh.other_solution(sample, solution, conflicts=0)
+            questions.other_solution(fresh.backend, sample, solution, conflicts=0)
 
 
 # The reduced encoding: one fresh formula per puzzle, through the same backend.
@@ -337,12 +339,12 @@ def test_large_100x100_solves():
 
 def test_reduced_core_and_other_solution():
     with SatSolver(encoding="reduced") as s:
-        (cells, rules), witness = s.core(UNSOLVABLE)
+        (cells, rules), witness = questions.core(s.backend, UNSOLVABLE)
         assert witness is None and cells == [c for c, _ in UNSOLVABLE.givens()] and rules == []
         sample, hard = grid_of(SAMPLE), grid_of(SAMPLE_HARD)
         solution = s.solve(sample).solution
-        assert s.other_solution(sample, solution) == ("unique", None)
-        answer, other = s.other_solution(hard, solution)
+        assert questions.other_solution(s.backend, sample, solution) == ("unique", None)
+        answer, other = questions.other_solution(s.backend, hard, solution)
         assert answer == "multiple" and is_solution(other, hard) and other != solution
 
 
@@ -386,17 +388,17 @@ def test_decision_test_only_where_it_was_checked(monkeypatch):
     sample = PUZZLES["sample"]
     with SatSolver("cadical195") as s:
         s.solve(sample, limit=2)
-        assert s._engines[(sample.geometry, "extended")].decision_test
+        assert s.backend.engines[(sample.geometry, "extended")].decision_test
     with SatSolver("minisat22") as s:
         s.solve(sample, limit=2)
-        assert not s._engines[(sample.geometry, "extended")].decision_test
+        assert not s.backend.engines[(sample.geometry, "extended")].decision_test
     with SatSolver("cadical195", incremental=False) as s:  # rate's fresh solvers: unchanged
         assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
-        assert not s._engines
+        assert not s.backend.engines
     monkeypatch.setattr(sat, "COUNT_OPTIONS", {})  # lucky phases left on
     with SatSolver("cadical195") as s:
         assert s.solve(grid_of(SAMPLE_HARD), limit=2).status == "multiple"
-        assert not s._engines[(sample.geometry, "extended")].decision_test
+        assert not s.backend.engines[(sample.geometry, "extended")].decision_test
 
 
 def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
@@ -413,11 +415,11 @@ def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
                     assert result.status == ("solved" if limit == 1 else
                                              "unique" if grid is grids[0] else "multiple")
                     assert is_solution(result.solution, grid)
-                    engine = rebuilt._engines[(grid.geometry, "extended")]
+                    engine = rebuilt.backend.engines[(grid.geometry, "extended")]
                     seen.add(id(engine.solver))
                     assert engine.uses <= 3 and engine.top <= 729 + 3
         assert len(seen) > 5  # a new solver every 3 puzzles
-        assert rebuilt.other_solution(grids[1], result.solution)[0] == "multiple"
+        assert questions.other_solution(rebuilt.backend, grids[1], result.solution)[0] == "multiple"
 
 
 @needs_shared

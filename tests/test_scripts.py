@@ -110,6 +110,7 @@ RUNS = {
                                       "--no-plot", "--timeout", "5"], "| 9x9 |", marks=slow),
     "bench_steps.py": pytest.param(["1"], "| set | ladder ER: mean", marks=[slow, shared_or_above]),
     "bench_se.py": (["{T}/se.txt"], "2 puzzles rated by serate"),
+    "plot_rows.py": (["{ROOT}/tests/data/bench_rows.csv"], "| 9x9.txt | native | 4 | 4 |"),
     "check_interrupts.py": pytest.param(["--only", "rate", "--runs", "1", "--delay", "1.5"],
                                         "rate         1/1 kept the contract",
                                         marks=[slow, shared]),

@@ -9,10 +9,26 @@ from conftest import ROOT, SMALL
 from satdoku.errors import ModelError, OptionError, PuzzleError
 
 
-def test_mypy_passes_and_the_api_has_precise_types():
+#: ``mypy --strict``'s flags that a module may set for itself (the other two, warn-unused-configs
+#: and warn-redundant-casts, are pyproject.toml's for every module).
+STRICT = ("disallow-any-generics, disallow-subclassing-any, disallow-untyped-calls, "
+          "disallow-untyped-defs, disallow-incomplete-defs, check-untyped-defs, "
+          "disallow-untyped-decorators, warn-unused-ignores, warn-return-any, "
+          "no-implicit-reexport, strict-equality, extra-checks")
+
+
+def test_mypy_passes_and_the_api_has_precise_types(tmp_path):
+    """One mypy run: the package, a typed client, and the README's library examples under
+    --strict's flags (a reader who type-checks the example gets no error)."""
+    import re
     api = pytest.importorskip("mypy.api")
+    blocks = re.findall(r"^```python\n(.*?)^```", (ROOT / "README.md").read_text(), re.M | re.S)
+    assert blocks
+    example = tmp_path / "readme_example.py"
+    example.write_text(f"# mypy: {STRICT}\n" + "\n".join(blocks))
     out, err, status = api.run(["--config-file", str(ROOT / "pyproject.toml"),
-                                str(ROOT / "satdoku"), str(ROOT / "tests/data/typing/client.py")])
+                                str(ROOT / "satdoku"), str(ROOT / "tests/data/typing/client.py"),
+                                str(example)])
     assert status == 0, out + err
 
 

@@ -44,7 +44,8 @@ class _Node:
 
     def path(self) -> list["_Node"]:
         """This node and its ancestors, this one first."""
-        out, node = [], self
+        out: list[_Node] = []
+        node: _Node | None = self
         while node is not None:
             out.append(node)
             node = node.parent
@@ -132,7 +133,8 @@ def length_bonus(complexity: int) -> float:
 def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[_Node]:
     found = []
     to_on = {source.key}
-    pending_on, pending_off = deque([source]), deque()
+    pending_on: deque[_Node] = deque([source])
+    pending_off: deque[_Node] = deque()
     length = 0
     while (pending_on or pending_off) and length < limit:
         length += 1
@@ -192,7 +194,8 @@ def _cycle_removes(board: Board, end: _Node) -> tuple[tuple[int, int], ...]:
     geo, cand, placed = board.geo, board.cand, board.placed
     chain = end.path()[:-1]  # the start is the end again
     cells = {n.cell for n in chain}
-    forward, back = set(), set()
+    forward: set[tuple[int, int]] = set()
+    back: set[tuple[int, int]] = set()
     for n in chain:
         bit = 1 << (n.digit - 1)
         for c in geo.peers[n.cell]:
@@ -271,10 +274,11 @@ def _limit(best, base: float) -> int:
     return most + 1
 
 
-def _absent(board: Board, end: _Node):
+def _absent(board: Board, end: _Node) -> tuple[tuple[tuple[int, ...], int], ...]:
     """What the chain needs gone: each of its on potentials reached from an off is the last
     digit of its cell (Y) or the last place of its digit in a house the two cells share (X)."""
-    geo, out = board.geo, []
+    geo = board.geo
+    out: list[tuple[tuple[int, ...], int]] = []
     for node in end.path():
         p = node.parent
         if not node.on or p is None:

@@ -52,7 +52,7 @@ from .uniqueness import FLOOR, bug, unique_rectangle
 
 __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
 
-Finder = Callable[[Board], "NamedStep | None"]
+Finder = Callable[..., "NamedStep | None"]  # a board, and the deadline for TIMED rungs
 
 #: SE 1.2.1's techniques in the order it asks them (see the module docstring).
 LADDER: tuple[tuple[str, Finder], ...] = (

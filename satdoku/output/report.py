@@ -23,11 +23,11 @@ Diagnostics (errors, disagreements, stats in the line format) are returned separ
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
-from ..io.text import format_grid
+from ..io.text import format_grid, format_regions
 from ..model.grid import Grid
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "DOCUMENT_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
@@ -109,10 +109,10 @@ def puzzle_fields(puzzle: Puzzle | None, invalid: bool = False) -> dict[str, Any
     a puzzle that could not be read)."""
     if puzzle is None:
         return {"source": None, "line": None, "name": None, "puzzle": None}
-    rec = {"source": puzzle.source, "line": puzzle.line or None, "name": puzzle.name,
-           "puzzle": grid_text(puzzle.grid, puzzle.alphabet)}
+    rec: dict[str, Any] = {"source": puzzle.source, "line": puzzle.line or None,
+                           "name": puzzle.name, "puzzle": grid_text(puzzle.grid, puzzle.alphabet)}
     if puzzle.constraints:
-        geo = puzzle.grid.geometry
+        geo = puzzle.geometry
         rec["constraints"] = [c.describe(geo) for c in puzzle.constraints]
     if invalid:
         rec.update(status="invalid", message=puzzle.error.detail if puzzle.error else None)
@@ -123,7 +123,7 @@ def constraint_lines(puzzle: Puzzle, limit: int = 40) -> list[str]:
     """A variant puzzle's rules, one an indented line, for the pretty format."""
     if not puzzle.constraints:
         return []
-    geo = puzzle.grid.geometry
+    geo = puzzle.geometry
     names = [c.describe(geo) for c in puzzle.constraints]
     more = [f"  ... and {len(names) - limit} more"] if len(names) > limit else []
     return [f"rules ({len(names)}):"] + [f"  {printable(n)}" for n in names[:limit]] + more
@@ -143,7 +143,7 @@ def cell_list(geo, cells: list[int], limit: int = 12) -> str:
     return names + (f" and {len(cells) - limit} more" if len(cells) > limit else "")
 
 
-def painter(givens: Grid | None, marked: set[int] = frozenset(), color: bool = False):
+def painter(givens: Grid | None, marked: AbstractSet[int] = frozenset(), color: bool = False):
     """A ``paint(cell, text)`` for :func:`satdoku.io.text.format_grid`: givens bold, solved
     digits blue, ``marked`` cells on yellow; None without ``color``."""
     if not color:
@@ -170,7 +170,7 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
     ------
      2  1
     """
-    alphabet = alphabet or alphabet_for(grid.size)
+    alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
     symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
     width = max(map(len, symbols))
@@ -303,6 +303,8 @@ class OutcomeReport(Report):
                               if r.second is not None else None),
                    solver=r.solver or None, encoding=r.encoding,
                    time_ms=round(r.time_ms, 3), message=r.message)
+        if r.solution is not None and r.solution.geometry is not p.geometry:
+            rec["regions"] = format_regions(r.solution.geometry)  # the ones the solver drew
         if outcome.disagreements:
             rec["disagreements"] = outcome.disagreements
         if r.proof is not None:
@@ -336,12 +338,15 @@ class OutcomeReport(Report):
         out = [title]
         cells = r.solution.differences(r.second) if r.second is not None else []
         paint = painter(p.grid, set(cells), self.color)
-        if r.solution is not None:
-            out.append(format_grid(r.solution, "pretty", p.alphabet, paint))
-        if r.second is not None:
-            out.append(f"another solution, differing at {len(cells)} cells "
-                       f"({cell_list(r.solution.geometry, cells)}):")
-            out.append(format_grid(r.second, "pretty", p.alphabet, paint))
+        for i, grid in enumerate((r.solution, r.second)):
+            if grid is None:
+                continue
+            if i:
+                out.append(f"another solution, differing at {len(cells)} cells "
+                           f"({cell_list(grid.geometry, cells)}):")
+            out.append(format_grid(grid, "pretty", p.alphabet, paint))
+            if grid.geometry is not p.geometry:  # regions the solver drew (chaos)
+                out.append("regions:\n" + format_regions(grid.geometry, "pretty"))
         out += constraint_lines(p)
         if r.proof is not None and r.proof["ok"]:  # a rejected one is the message
             out.append(f"{printable(r.proof['summary'])}")

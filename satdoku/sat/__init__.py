@@ -4,8 +4,9 @@
   limit) and the one place a SAT solver is made.
 - ``catalogue``: the solvers on offer and the capabilities each declares; ``commands``,
   ``external``: ``exec:`` solver binaries.
-- ``solver``: :class:`~satdoku.sat.solver.SatSolver`, which solves and counts; ``questions``:
-  cores, assumed and other solutions; ``engines``: one python-sat solver and its formula;
+- ``solver``: :class:`~satdoku.sat.solver.SatSolver`, made of parts that take a ``backend``
+  (a configuration and its ``engines``: one python-sat solver and its formula each):
+  ``counting``, ``questions`` (cores, assumed and other solutions), ``fast`` (the fast path);
   ``clock``: time limits; ``oneshot``: solving afresh.
 - ``facts``: guarded facts for explanations; ``levels``: what propagation and probing settle;
   ``sliced``: the bit-sliced batch pass; ``portfolio``: configurations racing in processes.

@@ -56,6 +56,8 @@ class Engine:
     rebuild_every = 0  # puzzles before a new solver (0: never)
     decision_test = False  # counts stop at a solve that made no decision (FullEngine)
     counting = False  # COUNT_OPTIONS set (at the first count, with the decision test)
+    # Loaded, its build charged to a puzzle: the fast path may serve it (satdoku.sat.fast).
+    fast = False
     varmap: VarMap
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, options: bool,
@@ -112,6 +114,16 @@ class Engine:
 
     def assumptions(self, grid: Grid) -> list[int]:
         return self.varmap.clue_literals(grid)
+
+    def measure(self, stats: dict[str, Any], before: dict[str, int] | None) -> None:
+        """Put the formula's size into a puzzle's ``stats``, and the solver's conflicts,
+        decisions and propagations since ``before`` (its ``accum_stats``; None: not asked)."""
+        stats["variables"] = self.nvars
+        stats["clauses"] = self.nclauses
+        if before is not None:
+            after = self.solver.accum_stats()
+            for k in ("conflicts", "decisions", "propagations"):
+                stats[k] = after.get(k, 0) - before.get(k, 0)
 
     def decode(self, model: list[int]) -> Grid:
         return self.varmap.decode(model)
@@ -216,7 +228,7 @@ class FullEngine(Engine):
     their base clauses and get a new solver every
     :data:`~satdoku.sat.catalogue.REBUILD_EVERY` puzzles (:meth:`due`, :meth:`rebuild`), and
     count with the decision test where it was checked (:attr:`decision_test`, see
-    :meth:`satdoku.sat.solver.SatSolver._count`). A fresh engine for one puzzle (``units``)
+    :func:`satdoku.sat.counting.count`). A fresh engine for one puzzle (``units``)
     keeps the plain ways, so that its counts (``rate``'s conflicts) stay what they were.
     """
 
@@ -235,10 +247,10 @@ class FullEngine(Engine):
         self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
         self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
         self.ready = False
-        self.keep = False  # never rebuilt (explain, generate: see SatSolver._engine)
+        self.keep = False  # never rebuilt (explain, generate: see Backend.engine)
         self.uses = 0  # puzzles served by this solver (since the last rebuild)
         self.excluded: tuple[tuple[int, ...], int] | None = None  # (solution cells, its act)
-        # "No decision made, so the grid is forced" (see SatSolver._count).
+        # "No decision made, so the grid is forced" (see satdoku.sat.counting).
         self.decision_test = (small and not units and info.name in DECISION_TEST_SOLVERS
                               and COUNT_OPTIONS.get(info.name, {}).get("lucky") == 0)
         self.counting = False  # COUNT_OPTIONS set (at the first count)
@@ -299,6 +311,7 @@ class FullEngine(Engine):
         self.kept = {}
         self.implied = None
         self.counting = False
+        self.fast = False  # until a solve charges the rebuild
 
     def assumptions(self, grid: Grid) -> list[int]:
         return [] if self.units else self.clue_literals(grid)

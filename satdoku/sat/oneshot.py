@@ -9,18 +9,22 @@ count to N costs N + 1 calls. Both kinds count through :func:`count_afresh`.
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from pysat.solvers import Solver as PysatSolver
 
-from ..cnf.formula import Formula
+from ..cnf.formula import Formula, encode
 from ..cnf.reduced import ReducedFormula
-from ..deadline import Deadline
+from ..deadline import Deadline, TimeUp
+from ..errors import ModelError, TooBigError
 from ..model.grid import Grid
-from ..model.result import counted_status
+from ..model.result import Result, counted_status, result_of, status_of
 from .clock import pysat_call
 
-__all__ = ["count_afresh", "solve_in_pysat"]
+if TYPE_CHECKING:  # pragma: no cover
+    from .backend import Backend
+
+__all__ = ["count_afresh", "solve_in_pysat", "solve_afresh"]
 
 #: Runs one solve of the formula with these extra clauses: the model, or None (no solution).
 Run = Callable[[list[list[int]]], "Sequence[int] | None"]
@@ -77,3 +81,29 @@ def solve_in_pysat(name: str, formula: Formula | ReducedFormula, deadline: Deadl
         finally:
             solver.delete()
     return run
+
+
+def solve_afresh(backend: Backend, grid: Grid, limit: int, deadline: Deadline,
+                 constraints: tuple, start: float) -> Result:
+    """:meth:`~satdoku.sat.solver.SatSolver.solve` for a python-sat solver without assumptions
+    or clauses after solving (Kissat): a fresh solver for every solve call. Such solvers keep
+    no time limit (the caller refuses one)."""
+    encoding = backend.encoding_for(grid)
+    stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
+    solutions: list[Grid] = []
+    status = message = None
+    try:
+        begun = time.perf_counter()
+        formula = encode(grid, encoding, backend.amo, "units", max_clauses=backend.max_clauses,
+                         deadline=deadline, constraints=constraints)
+        stats["encode_ms"] = (time.perf_counter() - begun) * 1000
+        stats.update(variables=formula.nvars, clauses=len(formula.clauses))
+        run = solve_in_pysat(backend.info.name, formula, deadline, stats)
+        status = count_afresh(formula, grid, limit, run, solutions)
+    except (TimeUp, TooBigError) as error:
+        status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
+    except ModelError as error:  # a model that does not describe a grid: a solver fault
+        status, message = "error", f"internal error: {backend.name} {error.detail}"
+    return result_of(status, solutions, limit=limit, solver=backend.name, encoding=encoding,
+                     time_ms=(time.perf_counter() - start) * 1000, stats=stats,
+                     message=message)

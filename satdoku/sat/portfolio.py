@@ -126,7 +126,7 @@ def parse_config(text: str) -> Config:
         raise OptionError(f"no SAT solver in the configuration {text!r}")
     config = Config(check_sat_name(rest), encoding, options)
     if options:
-        from .solver import CONFIGURABLE
+        from .catalogue import CONFIGURABLE
         if config.sat_solver not in CONFIGURABLE:
             raise OptionError(f"{config.sat_solver} takes no solver options; only "
                               f"{', '.join(CONFIGURABLE)} do")

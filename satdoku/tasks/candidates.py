@@ -10,7 +10,7 @@ settled), multiple or unsolvable.
 
 Counts (``counts=N``, a setter's colouring of the grid): for each open cell and digit, how many
 solutions put the digit there, up to N. The solutions are enumerated once
-(:meth:`~satdoku.sat.solver.SatSolver.solutions`, each verified); when there are at most
+(:func:`~satdoku.sat.questions.solutions`, each verified); when there are at most
 :data:`ONE_PASS` of them (or N, if more) every count is exact from that one pass, else each
 (cell, digit) pair whose count is still below N is counted on its own, with that digit
 assumed, up to N. A count of N means "N or more" (:attr:`Candidates.limit`).
@@ -29,6 +29,7 @@ from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.reduce import reduce_candidates
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status
+from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
 from .commands import CandidatesOptions
@@ -100,7 +101,8 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
             if counts is not None:
                 _count(out, solver, constraints, deadline, counts, verified)
                 raise _Done
-            first = solver.first_solution(grid, constraints=constraints, deadline=deadline)
+            first = questions.first_solution(solver.backend, grid, constraints=constraints,
+                                             deadline=deadline)
             out.sat_calls += 1
             if first is not None:
                 found(first)
@@ -110,9 +112,9 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
                     for d in bits(reduction.cand[cell]):
                         if d in marked[cell]:
                             continue
-                        solution = solver.first_solution(grid, assume=((cell, d),),
-                                                         constraints=constraints,
-                                                         deadline=deadline)
+                        solution = questions.first_solution(
+                            solver.backend, grid, assume=((cell, d),),
+                            constraints=constraints, deadline=deadline)
                         out.sat_calls += 1
                         if solution is not None:
                             found(solution)
@@ -146,7 +148,8 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
     open_cells = [c for c, d in enumerate(grid.cells) if not d]
     counts: dict[int, dict[int, int]] = {c: {} for c in open_cells}
     total, most = 0, max(limit, ONE_PASS)
-    for solution in solver.solutions(grid, constraints=constraints, deadline=deadline):
+    for solution in questions.solutions(solver.backend, grid, constraints=constraints,
+                                        deadline=deadline):
         check(solution)
         total += 1
         out.sat_calls += 1
@@ -162,8 +165,9 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
                 if counts[c].get(d, 0) >= limit:
                     continue
                 n = 0
-                for solution in solver.solutions(grid, constraints=constraints,
-                                                 assume=((c, d),), deadline=deadline):
+                for solution in questions.solutions(solver.backend, grid,
+                                                    constraints=constraints,
+                                                    assume=((c, d),), deadline=deadline):
                     check(solution)
                     n += 1
                     if n >= limit:

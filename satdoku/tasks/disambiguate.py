@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from ..deadline import Deadline
 from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
+from ..sat import questions
 from ..sat.solver import SatSolver
 from .candidates import true_candidates
 from .members import puzzle_members, puzzle_subset
@@ -78,7 +79,8 @@ def rules_that_fix(solver: SatSolver, grid: Grid, constraints: tuple, candidates
     for i, rule in enumerate(candidates):
         rules = tuple(constraints) + (rule,)
         left = 0
-        for solution in solver.solutions(grid, constraints=rules, deadline=deadline):
+        for solution in questions.solutions(solver.backend, grid, constraints=rules,
+                                            deadline=deadline):
             problems = solution_problems(solution, grid, rules)
             if problems:
                 raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")

@@ -2,7 +2,7 @@
 are too many to list.
 
 - :func:`all_solutions`: each solution once, verified, as it is found, in flat memory
-  (:meth:`~satdoku.sat.solver.SatSolver.solutions`), up to a limit and a deadline
+  (:func:`~satdoku.sat.questions.solutions`), up to a limit and a deadline
   (``count --all``).
 - :func:`estimate_count`: an approximate count with error bounds from ApproxMC (python-sat's
   ally :mod:`pysat.allies.approxmc`, which needs the ``pyapproxmc`` package: the optional
@@ -26,6 +26,7 @@ from ..errors import InternalError, OptionError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status, status_of
+from ..sat import questions
 from .base import Outcome, SolverTask, Task, puzzle_deadline
 from .commands import CountOptions
 
@@ -109,7 +110,8 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
         found = 0
         if limit is not None and limit < 1:
             return
-        for solution in solver.solutions(grid, constraints=constraints, deadline=deadline):
+        for solution in questions.solutions(solver.backend, grid, constraints=constraints,
+                                            deadline=deadline):
             problems = solution_problems(solution, grid, constraints)
             if problems:
                 raise InternalError(f"{solver.name} gave a wrong solution: {problems[0]}")

@@ -37,6 +37,7 @@ from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities
+from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
 from .commands import ExplainOptions
@@ -104,7 +105,8 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
     def core_of(members: list[Member]) -> list[Member] | None:
         subset, rules = puzzle_subset(grid, constraints, members)
         rule_members = [m for m in members if m[0] == "rule"]
-        core, witness = solver.core(subset, deadline=deadline, constraints=rules)
+        core, witness = questions.core(solver.backend, subset, deadline=deadline,
+                                       constraints=rules)
         if witness is not None:
             # The witness that a member is needed is checked like every other answer.
             problems = solution_problems(witness, subset)
@@ -114,6 +116,8 @@ def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = N
                 raise InternalError(f"{solver.name} gave a wrong solution while shrinking a "
                                     f"core: {problems[0]}")
             return None
+        if core is None:
+            raise InternalError(f"{solver.name} gave neither a core nor a solution")
         cells, picked = core
         return [("given", c) for c in cells] + [rule_members[i] for i in picked]
 
@@ -184,13 +188,13 @@ def explain(grid: Grid, *, sat_solver: str | None = None, encoding: str | None =
         try:
             if result.status == "unsolvable":
                 _unsolvable(expl, solver, deadline, fix)
-            elif result.status == "multiple":
+            elif result.status == "multiple" and result.solution and result.second:
                 expl.differing = result.solution.differences(result.second)
                 if fix:
                     expl.fixes = _fixes(solver, grid, tuple(constraints), tuple(fix_rules),
                                         deadline)
                     expl.fix_rules = tuple(fix_rules)
-            elif result.status == "unique":
+            elif result.status == "unique" and result.solution is not None:
                 if steps:
                     expl.path = step_path(grid, result.solution, constraints=tuple(constraints),
                                           alphabet=alphabet, deadline=deadline,
@@ -243,7 +247,7 @@ class ExplainTask(SolverTask):
 
     def answer(self, puzzle: Puzzle, deadline: Deadline) -> Explanation:
         o = self.options
-        return explain(puzzle.grid, deadline=deadline, solver=self.solver,
+        return explain(puzzle.valid_grid, deadline=deadline, solver=self.solver,
                        constraints=puzzle.constraints, redundant=o.redundant, steps=o.steps,
                        alphabet=puzzle.alphabet, max_rules=o.max_rules,
                        sat_solver=o.sat_solver, max_clauses=o.max_clauses, fix=o.fix,
@@ -251,7 +255,7 @@ class ExplainTask(SolverTask):
 
     def _fix_rules(self, puzzle: Puzzle) -> tuple:
         """The candidate rules that fit ``puzzle``'s grid (a rule carries its geometry)."""
-        geo = puzzle.grid.geometry
+        geo = puzzle.geometry
         return tuple(r for r in self.options.fix_rules
                      if getattr(r, "geometry", geo) is geo and
                      all(0 <= c < geo.ncells for c in r.cells))

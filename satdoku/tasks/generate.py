@@ -9,7 +9,7 @@ Glossary:
   solution still unique. The puzzle had one solution before the orbit was emptied, so a second
   one would differ in one of the emptied cells: one solve call per emptied cell, assuming the
   cell's digit is not the solution's, must come back unsatisfiable (see
-  :meth:`satdoku.sat.solver.SatSolver.other_solution`). One call with a clause ruling out the whole
+  :func:`satdoku.sat.questions.other_solution`). One call with a clause ruling out the whole
   solution would do as well, but more slowly: one dig (seed 2) took 0.41 s instead of 0.32 s
   on 16x16, 3.8 s instead of 2.9 s on 25x25.
 - alternative: a second solution met while digging. The cells where it differs from the
@@ -51,6 +51,7 @@ from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.result import Capabilities
 from ..model.grid import Grid, is_solution, solution_problems
+from ..sat import questions
 
 __all__ = ["pattern_grid", "full_grid", "make_puzzle", "SYMMETRIES", "symmetry_orbits",
            "Generated", "Generator", "DEFAULT_CONFLICTS"]
@@ -471,16 +472,16 @@ class Generator(Closing):
         """unique, multiple (the alternative remembered) or unknown (out of conflicts).
 
         The puzzle before ``emptied`` were emptied had one solution, so a second one must
-        differ from it in one of them: :meth:`SatSolver.other_solution` looks only there.
+        differ from it in one of them: :func:`~satdoku.sat.questions.other_solution` looks only there.
         """
         self.calls += len(emptied)
         grid = Grid(self.geometry, tuple(cells))
         while True:
             self.deadline.check()
             sliced = self.conflicts is None and not self.deadline.unlimited
-            answer, other = self.solver.other_solution(
-                grid, solution, cells=list(emptied), constraints=self.constraints,
-                conflicts=CHECK_SLICE if sliced else self.conflicts)
+            answer, other = questions.other_solution(
+                self.solver.backend, grid, solution, cells=list(emptied),
+                constraints=self.constraints, conflicts=CHECK_SLICE if sliced else self.conflicts)
             if answer != "unknown" or not sliced:
                 break
         if other is not None:

@@ -205,15 +205,23 @@ class Step:
             return f"{self.technique} {self.reason}"
         return f"{self.technique}: {self.reason}"
 
+    @property
+    def on_path(self) -> StepPath:
+        """The path this step belongs to, which names its facts (ValueError for a step made
+        apart from one)."""
+        if self.path is None:
+            raise ValueError(f"step {self.step} belongs to no path that names its facts")
+        return self.path
+
     def fact_names(self) -> list[str]:
         """The facts cited, rules first: ``['box 5', 'r4c4=9', 'r4c5 in {1,2,5}']``."""
-        path = self.path
+        path = self.on_path
         return [path.rules[r].name for r in self.rules] + [path.cell_text(c, m)
                                                           for c, m in self.cells]
 
     def as_dict(self) -> dict:
         """A JSON-ready dict: cells by name (``r3c7``), digits as symbols, facts by name."""
-        path = self.path
+        path = self.on_path
         name, symbol = path.geometry.cell_name, path.alphabet.symbol
         return {"step": self.step, "technique": self.technique,
                 "placed": {name(c): symbol(d) for c, d in self.placed},

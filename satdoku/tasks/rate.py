@@ -108,8 +108,11 @@ class Rater(Task):
             deadline = Deadline(o.timeout, start - parse_ms / 1000)
         with o.sat.python_sat(needs=NEEDS, task="rate", incremental=False) as sat:
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
-            if result.status != "unique":
+            if result.status != "unique" or result.solution is None:
                 rating = Rating(result.status, solution=result.solution, message=result.message)
+            elif not grid.geometry.has_boxes:  # the board of the ladder and of the steps
+                rating = Rating("refused", solution=result.solution,
+                                message="rating needs boxes or regions; this grid has none")
             elif constraints:
                 rating = self._by_path(grid, result.solution, constraints, deadline)
             else:
@@ -130,7 +133,8 @@ class Rater(Task):
             path = step_path(grid, solution, constraints=constraints, deadline=deadline,
                              sat_solver=o.sat_solver, max_clauses=o.max_clauses)
         except TooBigError as error:
-            return Rating(*status_of(error))
+            status, message = status_of(error)
+            return Rating(status, message=message)
         return path_rated(path, solution)
 
 
@@ -197,11 +201,13 @@ def summarize(ratings: Iterable[Rating | None]) -> Summary:
     >>> summarize([Rating("unique", 1.5, "medium"), Rating("unique", 3.0, "fiendish")]).text
     'rated 2: ER mean 2.25, median 2.25; medium 1, fiendish 1'
     """
-    scores, labels = [], {}
+    scores: list[float] = []
+    labels: dict[str, int] = {}
     for rating in ratings:
         if rating is not None and rating.score is not None:
             scores.append(rating.score)
-            labels[rating.label] = labels.get(rating.label, 0) + 1
+            if rating.label is not None:
+                labels[rating.label] = labels.get(rating.label, 0) + 1
     if not scores:
         return Summary()
     return Summary(len(scores), statistics.mean(scores), statistics.median(scores), labels)

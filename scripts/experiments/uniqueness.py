@@ -98,7 +98,7 @@ def digits(model):
 
 
 class Today:
-    """satdoku's method (SatSolver._count), inlined."""
+    """satdoku's method (satdoku.sat.counting.count), inlined."""
 
     rebuild = 0  # puzzles between rebuilds; 0 never
     bulk = 1  # retire units added every `bulk` puzzles

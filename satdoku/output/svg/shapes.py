@@ -7,7 +7,7 @@ ends, clues outside the grid... (:class:`RuleShapes`, a part of
 from __future__ import annotations
 
 import math
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from .style import CLONE_COLOURS, COLOURS, Place, _unit, colour_of
 
@@ -17,6 +17,55 @@ __all__ = ["RuleShapes"]
 class RuleShapes:
     """The rule shapes of a :class:`~satdoku.output.svg.canvas.Canvas` (they draw with its
     primitives)."""
+
+    if TYPE_CHECKING:  # the canvas's sizes and primitives, for mypy (Canvas defines them)
+        size: int
+        cell: float
+        thin: float
+        _clones: int
+        _outside_taken: set[tuple[float, float]]
+
+        def row_col(self, place: Place) -> tuple[float, float]: ...
+        def centre(self, place: Place) -> tuple[float, float]: ...
+        def corner(self, row: float, col: float) -> tuple[float, float]: ...
+        def edge(self, a: Place, b: Place) -> tuple[float, float]: ...
+        def digit_half_width(self) -> float: ...
+        def in_legend(self, colour: str, width: float = 0.2) -> None: ...
+
+        def path_at(self, points: Sequence[tuple[float, float]], *, stroke: str = ...,
+                    width: float = ..., fill: str = ..., dash: Sequence[float] | None = ...,
+                    closed: bool = ..., cap: str = ..., join: str = ...,
+                    opacity: float | None = ..., css_class: str | None = ...,
+                    layer: str = ...) -> None: ...
+
+        def circle_at(self, x: float, y: float, r: float, *, fill: str = ...,
+                      stroke: str | None = ..., width: float = ..., layer: str = ...
+                      ) -> None: ...
+
+        def text_at(self, x: float, y: float, text: str, *, size: float, colour: str = ...,
+                    anchor: str = ..., weight: str | None = ..., background: str | None = ...,
+                    css_class: str | None = ..., layer: str = ..., key: str | None = ...
+                    ) -> None: ...
+
+        def arrowhead_at(self, tip: tuple[float, float], towards: tuple[float, float], *,
+                         length: float, stroke: str, width: float, layer: str = ...
+                         ) -> None: ...
+
+        def shade(self, cells: Iterable[Place], colour: str = ..., *,
+                  area: bool = ...) -> None: ...
+
+        def corner_text(self, cell: Place, text: str, *, colour: str = ..., size: float = ...,
+                        background: str | None = ...) -> None: ...
+
+        def line(self, places: Sequence[Place], colour: str = ..., *, width: float = ...,
+                 dash: Sequence[float] | None = ..., opacity: float | None = ...,
+                 layer: str = ...) -> None: ...
+
+        def circle(self, place: Place, *, radius: float = ..., stroke: str | None = ...,
+                   fill: str = ..., width: float | None = ..., layer: str = ...) -> None: ...
+
+        def square(self, place: Place, *, side: float = ..., fill: str = ...,
+                   stroke: str | None = ..., layer: str = ...) -> None: ...
 
     def odd(self, cell: Place) -> None:
         """The odd-cell mark: a grey disc."""
@@ -250,7 +299,7 @@ _SIDES = (
 )
 
 
-def _outline(members: set[tuple[int, int]], inset: float) -> list[list[tuple[float, float]]]:
+def _outline(members: set[tuple[float, float]], inset: float) -> list[list[tuple[float, float]]]:
     """The boundary of a set of (row, col) cells as closed loops of (row, col) points, each
     moved ``inset`` (fraction of a cell) into the set.
 

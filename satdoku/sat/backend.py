@@ -1,0 +1,176 @@
+"""The engines of one python-sat configuration: which engine a grid gets, and one solve call.
+
+:class:`Backend` is what solving, counting (:mod:`satdoku.sat.counting`), the questions
+(:mod:`satdoku.sat.questions`) and the fast path (:mod:`satdoku.sat.fast`) share: the solver's
+name and options, the encoding a grid gets, the full engines kept per geometry (an
+:class:`~satdoku.sat.engines.Engine` is one python-sat solver with its formula, its variable
+map and the rules guarded by activation literals), the clock that keeps time limits, and
+:meth:`Backend.run`, the one solve call of them all. Each of those takes the backend as its
+first argument; none depends on a host class.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..budget import DEFAULT_MAX_CLAUSES, Budget
+from ..cnf.encodings import DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_encoding, formula_size
+from ..cnf.policy import REDUCED_MIN_SIZE, choose_encoding
+from ..deadline import Deadline
+from ..errors import OptionError
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from .catalogue import CONFIGURABLE, OPTIONS_MAX_SIZE, SatSolverInfo
+from .clock import Clock, pysat_call
+from .engines import Engine, FullEngine, ReducedEngine, Settled
+
+__all__ = ["Backend", "IMPLIED_AFTER"]
+
+#: Conflicts a solve under variant rules may take before their implied constraints are added
+#: (:meth:`Backend.run`; :mod:`satdoku.rules.implied`, docs/sum-encodings.md).
+IMPLIED_AFTER = 300
+
+
+class Backend:
+    """A python-sat solver's configuration and the engines it keeps.
+
+    Args:
+        info: the solver (:func:`~satdoku.sat.catalogue.check_sat_solver`'s answer).
+        encoding, amo, max_clauses, reduction, configure, reduced_from, incremental: see
+            :class:`~satdoku.sat.solver.SatSolver`.
+    """
+
+    def __init__(self, info: SatSolverInfo, encoding: str | None = None,
+                 amo: str | None = None, *, incremental: bool = True,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES,
+                 reduction: dict[str, Any] | None = None,
+                 configure: dict[str, int] | None = None,
+                 reduced_from: int | None = None) -> None:
+        if configure and info.name not in CONFIGURABLE:
+            raise OptionError(f"{info.name} takes no solver options; only "
+                              f"{', '.join(CONFIGURABLE)} do")
+        self.info = info
+        self.name = f"sat:{info.name}"
+        self.encoding = encoding
+        self.amo = amo
+        self.incremental = incremental
+        self.max_clauses = max_clauses
+        self.reduction = reduction or {}
+        self.configure = dict(configure or {})
+        self.reduced_from = reduced_from
+        self.clock = Clock(info)
+        self.engines: dict[tuple[Geometry, str], FullEngine] = {}
+        self._encodings: dict[int, str] = {}
+
+    def encoding_for(self, grid: Grid) -> str:
+        """The encoding ``grid`` gets: the one named, else the choice by size."""
+        if self.encoding is not None:
+            return self.encoding
+        encoding = self._encodings.get(grid.size)
+        if encoding is None:
+            encoding = self._encodings[grid.size] = choose_encoding(
+                grid.size, self.reduced_from or REDUCED_MIN_SIZE)
+        return encoding
+
+    def engine(self, grid: Grid, deadline: Deadline, units: bool = False,
+               keep: bool = False) -> Engine:
+        """The engine for ``grid``, loaded; per-puzzle engines are the caller's to
+        :meth:`release`.
+
+        ``keep``: the engine is never rebuilt from now on. Cores and other solutions ask for
+        it: their callers (explain, generate) go by answers that depend on what the solver
+        learnt before (conflict budgets, the first solution found), and they give the same
+        answers as before rebuilds existed.
+
+        Raises TimeUp, TooBigError, or :class:`Settled` when a reduction decided the puzzle.
+        """
+        encoding = self.encoding_for(grid)
+        if check_encoding(encoding).reduced:
+            return self._reduced(grid, deadline)
+        key = (grid.geometry, encoding)
+        engine = None if units else self.engines.get(key)
+        if engine is not None and keep:
+            engine.never_rebuild()
+        elif engine is not None and engine.due():
+            engine.rebuild()  # the fast path passes it by until a solve charged the rebuild
+        if engine is None:
+            engine = self._full(grid.geometry, encoding, units, keep)
+            if not units:
+                self.engines[key] = engine
+        try:
+            engine.prepare(deadline)
+        except BaseException:
+            if units:
+                engine.delete()
+            raise
+        engine.uses += 1
+        if units:
+            pysat_call(engine.solver.append_formula,
+                       [[lit] for lit in engine.varmap.clue_literals(grid)])
+        return engine
+
+    def _full(self, geo: Geometry, encoding: str, units: bool, keep: bool) -> FullEngine:
+        """A new full engine, refused (TooBigError) over the clause limit before any work."""
+        amo = self.amo or DEFAULT_AMO
+        n = geo.size
+        Budget(self.max_clauses).refuse(formula_size(geo, encoding, amo)[1],
+                                        f"a {n}x{n} grid in the {encoding} encoding")
+        engine = FullEngine(self.info, geo, encoding, amo, units, self.configure)
+        if keep:
+            engine.never_rebuild()
+        return engine
+
+    def _reduced(self, grid: Grid, deadline: Deadline) -> ReducedEngine:
+        """The reduced formula of ``grid``, loaded; :class:`Settled` when the reduction alone
+        decided the puzzle."""
+        from ..cnf.reduced import reduced_formula
+        begun = time.perf_counter()
+        formula = reduced_formula(grid, self.amo or DEFAULT_REDUCED_AMO,
+                                  max_clauses=self.max_clauses, deadline=deadline,
+                                  **self.reduction)
+        if formula.contradiction is not None or formula.nmapped == 0:
+            raise Settled(formula)
+        reduced = ReducedEngine(self.info, formula, deadline, self.configure)
+        reduced.encode_s += time.perf_counter() - begun - reduced.load_s
+        return reduced
+
+    def run(self, engine: Engine, assumptions: list[int], deadline: Deadline,
+            conflicts: int | None = None) -> bool | None:
+        """One solve call: True, False, or None when the deadline (or ``conflicts``, a budget
+        that gives the same answer on every machine) ran out first. Ctrl-C inside the solver
+        leaves it unusable (CaDiCaL aborts on the next call): the engine is marked broken."""
+        small = engine.geometry.size <= OPTIONS_MAX_SIZE
+        pending = engine.implied
+        try:
+            if pending is not None and conflicts is None and set(pending[1]) <= set(assumptions):
+                if self.info.budget:  # easy puzzles end first, and never pay for them
+                    answer = self.clock.solve(engine.solver, assumptions, deadline,
+                                              IMPLIED_AFTER, small)
+                    if answer is not None or deadline.expired():
+                        return answer
+                engine.add_implied()
+            return self.clock.solve(engine.solver, assumptions, deadline, conflicts, small)
+        except KeyboardInterrupt:
+            self.drop(engine)
+            raise
+
+    def drop(self, engine: Engine) -> None:
+        """Mark ``engine`` broken (interrupted inside the solver) and forget it."""
+        engine.broken = True
+        engine.fast = False
+        for key, cached in list(self.engines.items()):
+            if cached is engine:
+                del self.engines[key]
+
+    @staticmethod
+    def release(engine: Engine) -> None:
+        """Free ``engine`` when it served one puzzle only, or was broken by an interrupt."""
+        if engine.per_puzzle or engine.broken:
+            engine.delete()
+
+    def close(self) -> None:
+        """Free every solver (python-sat solvers hold C memory)."""
+        for engine in self.engines.values():
+            engine.delete()
+        self.engines.clear()
