@@ -6,6 +6,7 @@ for bad strings, and SudokuPad links that carry the solution.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -101,7 +102,7 @@ def test_pair_keys_decode_as_sigh_writes_them():
 
 @pytest.mark.parametrize("text, message", [
     (".Thermo~R1C1~R1C0", "sigh item 1 (.Thermo): 'R1C0' is not a cell of the 9x9 grid"),
-    (".AntiKing.~R1C1_10", "r1c1: sigh item 2 (.Given): '10' is not a value 1..9"),
+    (".AntiKing.~R1C1_10", "r1c1: sigh item 2 (.Given): '10' is not a value 1-9"),
     (".Foo~R1C1", "sigh item 1: unknown constraint type 'Foo'"),
     (".Or.Thermo~R1C1~R1C2", "sigh item 1 (.Or): no .End closes it"),
     (".Thermo~R1C1~R1C2.End", "sigh item 2 (.End): no composite to end"),
@@ -151,3 +152,19 @@ def test_the_docs_table_names_every_sigh_type_satdoku_reads():
     docs = (VARIANTS.parent.parent / "docs" / "variants.md").read_text()
     section = docs[docs.index("## sigh's constraint strings"):docs.index("### sigh's own")]
     assert [t for t in RULES if t != "Given" and f"`{t}" not in section] == []
+
+
+@pytest.mark.parametrize("line", (VARIANTS.parent.parent / "tests" / "data" / "shapes.jsonl")
+                         .read_text().splitlines()[:3])
+def test_a_grid_of_other_values_goes_to_sigh_and_back(line):
+    row = json.loads(line)  # sigh's 0-indexed puzzles, with sigh's published solutions
+    text = format_sigh(satdoku.read(row["puzzle"])).text
+    assert text.startswith(".Shape~9x9~0-8")
+    result = satdoku.count(text)
+    assert "".join(str(result.solution.geometry.value(d)) for d in result.solution.cells) \
+        == row["solution"]
+
+
+def test_a_skyscraper_on_values_from_0_is_refused_as_sigh_counts_no_0():
+    reading = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~")
+    assert dict(reading.missing) == {"Skyscraper (on values 0-3)": 1}
