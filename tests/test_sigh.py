@@ -26,10 +26,10 @@ SOLUTIONS = dict(line.split("\t") for line in (VARIANTS / "solutions.tsv").read_
 #: Shipped puzzles with a rule sigh's language cannot hold, and what.
 LOSSY = {"black-kropki-x": "no-kropki with its own list"}
 SIGH = Path(os.environ.get("SIGH", "/tmp/sigh"))
-#: Puzzles of sigh's data/example_puzzles.js, one or two of each kind of rule the reader maps.
+#: Puzzles of sigh's data files, one or two of each kind of rule the reader maps.
 SIGH_EXAMPLES = ["Entropic connections", "Pill Arrow Sudoku", "XV Kropki Sudoku",
                  "Little Killer Sudoku", "X-Sum", "Jigsaw", "Clone", "Cold Sauerkraut",
-                 "Regex line", "Either/Or", "6x6"]
+                 "Regex line", "Either/Or", "6x6", "Diagonal Skyscrapers"]
 
 
 def digits(cells) -> str:
@@ -51,8 +51,9 @@ def test_each_shipped_puzzle_goes_to_sigh_and_back_with_its_only_solution(stem):
 
 
 def sigh_example(name: str) -> tuple[str, str]:
-    """The input and solution of a named entry of sigh's data/example_puzzles.js."""
-    text = (SIGH / "data" / "example_puzzles.js").read_text()
+    """The input and solution of a named entry of sigh's data files."""
+    text = (SIGH / "data" / "example_puzzles.js").read_text() + \
+        (SIGH / "data" / "collections.js").read_text()
     start = text.index(f"name: '{name}'")
     end = text.find("name:", start + 6)
     entry = text[start:end if end > 0 else len(text)]
@@ -109,7 +110,8 @@ def test_pair_keys_decode_as_sigh_writes_them():
     (".Shape~4x4.Cage~x~R1C1~R1C2", "sigh item 2 (.Cage): the sum 'x' is not a whole number"),
     (".LittleKiller~10~R5C5", "r5c5: sigh item 1 (.LittleKiller): no diagonal starts there"),
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
-    (".NFA~abc~R1C1~R1C2.Var~V~x~2", "satdoku cannot use sigh's NFA; sigh's Var"),
+    (".ConnectedValues~x~1.Var~V~x~2", "satdoku cannot use sigh's ConnectedValues; sigh's Var"),
+    (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
     (".Shape~6x9.AntiKnight", "satdoku cannot hold the grid of sigh's Shape (a 6x9 grid)"),
 ])
 def test_a_bad_string_gets_one_located_line(text, message):
@@ -120,9 +122,9 @@ def test_a_bad_string_gets_one_located_line(text, message):
 
 
 def test_ignore_unknown_leaves_out_what_satdoku_lacks_with_a_warning():
-    puzzle = satdoku.read(".NFA~abc~R1C1~R1C2.Thermo~R1C1~R1C2", ignore_unknown=True)
+    puzzle = satdoku.read(".ConnectedValues~x~1.Thermo~R1C1~R1C2", ignore_unknown=True)
     assert [c.type for c in puzzle.constraints] == ["thermometer"]
-    assert puzzle.warnings == ("left out: sigh's NFA",)
+    assert puzzle.warnings == ("left out: sigh's ConnectedValues",)
 
 
 def test_convert_writes_sigh_and_reads_it_on_the_command_line():
