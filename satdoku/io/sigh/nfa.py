@@ -16,7 +16,7 @@ from __future__ import annotations
 import base64
 from dataclasses import dataclass
 
-__all__ = ["Machine", "decode_machine"]
+__all__ = ["Machine", "decode_machine", "encode_machine"]
 
 
 @dataclass(frozen=True)
@@ -86,3 +86,37 @@ def decode_machine(text: str) -> Machine:
     accepting += range(starts, starts + accepts)
     total = max([starts + accepts] + [max(a, b) + 1 for a, b, _ in moves])
     return Machine(total, tuple(range(starts)), tuple(accepting), tuple(moves))
+
+
+def encode_machine(machine: Machine, symbols: int) -> str:
+    """``machine`` in sigh's serialized form (the plain format), over ``symbols`` values;
+    ValueError past what the form holds (16 symbols, 2**16 states).
+
+    >>> encode_machine(decode_machine("AjFAGhA"), 9)
+    'AjFAGhA'
+    """
+    starts = list(machine.start)
+    accepting = [s for s in machine.accepting if s not in starts]
+    others = [s for s in range(machine.states) if s not in starts and s not in accepting]
+    order = {old: new for new, old in enumerate(starts + accepting + others)}
+    width = max(1, (machine.states - 1).bit_length())
+    if symbols > 16 or width > 16 or len(starts) >= 1 << width:
+        raise ValueError("the machine is larger than sigh's form holds")
+    moves: list[list[tuple[int, int]]] = [[] for _ in range(machine.states)]
+    for a, b, symbol in machine.moves:
+        moves[order[a]].append((symbol, order[b]))
+    count_width = max(len(m) for m in moves).bit_length()
+    bits: list[tuple[int, int]] = [(0, 2), (width - 1, 4), (symbols - 1, 4),
+                                   (len(starts), width), (len(accepting), width),
+                                   (sum(1 << i for i, s in enumerate(starts)
+                                        if s in machine.accepting), len(starts)),
+                                   (count_width, 4)]
+    symbol_width = (symbols - 1).bit_length()
+    for state_moves in moves if count_width else []:
+        bits.append((len(state_moves), count_width))
+        for symbol, target in sorted(state_moves):
+            bits += [(symbol - 1, symbol_width), (target, width)]
+    stream = "".join(format(value, f"0{size}b") if size else "" for value, size in bits)
+    stream += "0" * (-len(stream) % 8)
+    data = bytes(int(stream[i:i + 8], 2) for i in range(0, len(stream), 8))
+    return base64.urlsafe_b64encode(data).decode().rstrip("=")

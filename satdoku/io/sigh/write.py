@@ -10,6 +10,7 @@ from typing import Callable
 
 from ...model.puzzle import Puzzle
 from ..variant import variant_document
+from .nfa import Machine, encode_machine
 from .types import _B64, _little_killer_runs, sigh_cell
 
 __all__ = ["SighExport", "format_sigh"]
@@ -250,6 +251,18 @@ def _regex(w: _Writer, rule: dict) -> list[str]:
     return [f".Regex~{pattern}~{w.cells(rule['cells'])}"]
 
 
+def _nfa(w: _Writer, rule: dict) -> list[str]:
+    index = {name: i for i, name in enumerate(rule["states"])}
+    machine = Machine(len(index), tuple(index[s] for s in rule["start"]),
+                      tuple(index[s] for s in rule["accepting"]),
+                      tuple((index[m["from"]], index[m["to"]], d)
+                            for m in rule["transitions"] for d in m["digits"]))
+    try:
+        return [f".NFA~{encode_machine(machine, w.n)}~{w.cells(rule['cells'])}"]
+    except ValueError as exc:
+        raise _Untranslatable(str(exc)) from None
+
+
 def _edge_sum(w: _Writer, rule: dict) -> list[str]:
     return [f".Sum~{rule['sum']}~{w.cells(rule['cells'])}"]
 
@@ -334,7 +347,7 @@ _WRITERS: dict[str, Callable[[_Writer, dict], list[str]]] = {
     "diagonal": _diagonal, "extra-region": _extra_region, "sandwich": _sandwich,
     "x-sum": _both_ends("XSum", "sum"), "skyscraper": _both_ends("Skyscraper", "count"),
     "rule-159": _rule_159, "regex": _regex, "pair": _pair, "nabner": _nabner,
-    "edge-sum": _edge_sum,
+    "edge-sum": _edge_sum, "nfa": _nfa,
 }
 
 
