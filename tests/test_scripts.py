@@ -123,7 +123,9 @@ NOT_RUN = {"native_digest.py": "every shipped puzzle and the shared sets, no opt
            "serate.py": "runs SukakuExplainer's serate, built outside the checkout (its "
                         "docstring says how); bench_se.py runs on what it wrote",
            "screenshot_steps.py": "needs Chromium: tests/test_screenshot.py runs it where "
-                                  "there is one"}
+                                  "there is one",
+           "sigh_collection.py": "needs a checkout of sigh's solver and Node: tests/test_sigh.py "
+                                 "reads sigh's puzzles where the checkout is ($SIGH, /tmp/sigh)"}
 
 
 def test_every_script_has_a_run_or_says_why_not():
