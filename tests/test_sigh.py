@@ -170,3 +170,11 @@ def test_a_grid_of_other_values_goes_to_sigh_and_back(line):
 def test_a_skyscraper_on_values_from_0_is_refused_as_sigh_counts_no_0():
     reading = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~")
     assert dict(reading.missing) == {"Skyscraper (on values 0-3)": 1}
+
+
+def test_chaos_construction_reads_as_the_chaos_rule_with_its_together_groups():
+    doc = read_sigh(".Shape~4x4.NoBoxes.ChaosConstruction.SameValues~2~CC1~CC6").document
+    assert doc["box"] == "none"
+    assert doc["constraints"] == [{"type": "chaos", "together": [["r1c1", "r2c2"]]}]
+    assert dict(read_sigh(".ChaosConstruction.~R1C1_1").missing) == {
+        "ChaosConstruction (beside boxes or a jigsaw)": 1}

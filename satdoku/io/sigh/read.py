@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import PuzzleError, Where
-from ...model.geometry import Geometry, geometry, jigsaw
+from ...model.geometry import Geometry, boxless, geometry, jigsaw
 from ...rules import CONSTRAINTS, constraint_from_json
 from .rules import RULES
 from .types import COMPOSITES, MISSING, NOTES, SIGH_TYPES, Bad, Missing, Item, cell_index
@@ -21,7 +21,7 @@ __all__ = ["MISSING", "SIGH_TYPES", "SighReading", "looks_like_sigh", "parse_ite
 _ITEMS = re.compile(r"(?:\.[A-Za-z]*(?:~[^.~]*)*)+")
 _DIMS = re.compile(r"(\d+)x(\d+)")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
-_LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize")
+_LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "ChaosConstruction")
 #: sigh types for which a 0 is no digit at all (a skyscraper of height 0 is no building), so
 #: they read values even where satdoku's rule only compares digits.
 _ZERO_IS_NOTHING = ("Skyscraper",)
@@ -97,6 +97,9 @@ class _Layout:
             by_type.setdefault(item.type, []).append(item)
         self.size, self.low = self._shape(by_type.get("Shape", []), missing)
         self.boxes = "NoBoxes" not in by_type
+        self.chaos = "ChaosConstruction" in by_type  # regions the solver draws
+        if self.chaos and (self.boxes or "Jigsaw" in by_type):
+            missing["ChaosConstruction (beside boxes or a jigsaw)"] += 1
         self.pieces: list[list[int]] = []
         for item in by_type.get("RegionSize", []):
             if item.args[:1] != [str(self.size)]:
@@ -155,10 +158,14 @@ class _Layout:
         height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1) \
             if self.boxes else 1  # sigh's boxes (CellGeometry.boxDimsForSize); 1: none
         digits = {} if self.low == 1 else {"digits": f"{self.low}-{self.low + n - 1}"}
+        if self.chaos:
+            return boxless(n, self.low), {"box": "none", **digits}, []
         if height == 1 and len(self.pieces) == n:
             geo = jigsaw(self.pieces, self.low)
             names = [[geo.cell_name(c) for c in p] for p in self.pieces]
             return geo, {"regions": names, **digits}, []
+        if height == 1:  # rows and columns only (jigsaw pieces, if any, are extra regions)
+            return boxless(n, self.low), {"box": "none", **digits}, self.pieces
         return geometry(height, n // height, self.low), \
             {"box": f"{height}x{n // height}", **digits}, self.pieces
 
@@ -170,6 +177,7 @@ class _Reader:
         self.geo = geo
         self.size = geo.size
         self.givens: dict[int, set[int]] = {}
+        self.together: list[list[int]] = []  # chaos: groups of cells in one region
         self.missing: Counter = Counter()
         self.notes: list[str] = []
 
@@ -278,6 +286,9 @@ def read_sigh(text: str) -> SighReading:
             except ValueError as exc:
                 raise Bad(f"sigh item {item.number} (.{item.type}): {exc}") from None
         constraints += rules
+    if layout.chaos:
+        constraints.append({"type": "chaos", "together": [
+            [geo.cell_name(c) for c in group] for group in reader.together]})
     givens, candidates = reader.given_fields()
     if candidates and geo.low != 1 and CONSTRAINTS["candidates"].reads_values:
         reader.missing[f"Given (candidates on values {geo.values_text})"] += 1

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote
 
+from ...rules import CONSTRAINTS
+
 __all__ = ["SIGH_TYPES", "COMPOSITES", "MISSING", "NOTES", "Item", "Bad", "Missing",
            "cell_index", "sigh_cell", "decode_pairs"]
 
@@ -29,7 +31,6 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
 MISSING = {
-    "ChaosConstruction": "regions the solver finds",
     "ChaosArrow": "an arrow over chaos regions",
     "ChaosCount": "a count over chaos regions",
     "RegionSameValues": "every region holds the same values",
@@ -89,7 +90,7 @@ def cell_index(token: str, n: int, item: Item) -> int:
         if row < n and col < n:
             return row * n + col
     if token[:2] == "CC":
-        raise Missing("ChaosConstruction")
+        raise Missing("chaos region cells (CC...) in a rule")
     if token[:1] in ("V", "$"):
         raise Missing("Var")
     raise Bad(f"{_where(item)}: {token!r} is not a cell of the {n}x{n} grid")
@@ -310,6 +311,15 @@ def _quad(reader, item: Item) -> list[dict]:
 
 def _same_values(reader, item: Item) -> list[dict]:
     sets = _int(item.args[0] if item.args else "", item, "the number of sets")
+    regions = [t[2:] for t in item.args[1:] if t[:2] == "CC" and t[2:].isdigit()]
+    if regions and len(regions) == len(item.args) - 1 == sets and "chaos" in CONSTRAINTS:
+        # the chaos regions of these cells are the same: one region holds them all
+        cells = [int(k) - 1 for k in regions]
+        if not all(0 <= c < reader.size ** 2 for c in cells):
+            raise Bad(f"{_where(item)}: a chaos region cell (CC1..CC{reader.size ** 2}) is "
+                      "out of range")
+        reader.together.append(cells)
+        return []
     names = _names(reader, item, item.args[1:])
     if sets < 2 or len(names) % sets:
         raise Bad(f"{_where(item)}: {len(names)} cells do not split into {sets} sets")

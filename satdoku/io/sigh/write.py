@@ -93,6 +93,8 @@ class _Writer:
         elif n != 9:
             out.append(f".Shape~{n}x{n}")
         height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1)
+        if len(self.geo.houses) == 2 * n:  # rows and columns only
+            return out + [".NoBoxes"]
         if self.geo.regions is None and self.geo.box_rows == height:
             return out
         symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -263,6 +265,12 @@ def _nfa(w: _Writer, rule: dict) -> list[str]:
         raise _Untranslatable(str(exc)) from None
 
 
+def _chaos(w: _Writer, rule: dict) -> list[str]:
+    groups = [".SameValues~{}~{}".format(len(g), "~".join(f"CC{w.index(c) + 1}" for c in g))
+              for g in rule.get("together", [])]
+    return [".ChaosConstruction"] + groups
+
+
 def _edge_sum(w: _Writer, rule: dict) -> list[str]:
     return [f".Sum~{rule['sum']}~{w.cells(rule['cells'])}"]
 
@@ -347,7 +355,7 @@ _WRITERS: dict[str, Callable[[_Writer, dict], list[str]]] = {
     "diagonal": _diagonal, "extra-region": _extra_region, "sandwich": _sandwich,
     "x-sum": _both_ends("XSum", "sum"), "skyscraper": _both_ends("Skyscraper", "count"),
     "rule-159": _rule_159, "regex": _regex, "pair": _pair, "nabner": _nabner,
-    "edge-sum": _edge_sum, "nfa": _nfa,
+    "edge-sum": _edge_sum, "nfa": _nfa, "chaos": _chaos,
 }
 
 
