@@ -281,6 +281,9 @@ CASES = {
             lambda r: LINE_COLOURS["nfa"] in strokes(r)
             and strokes(r, "circle") == [LINE_COLOURS["nfa"]] * 2
             and notes(r) == "rules: nfa (2 states) r1c1-r1c2"),
+    "connected-values": ({"type": "connected-values", "digits": [1, 3], "cells": ["r1c1", "r1c2"]},
+                         lambda r: tints(r) == [COLOURS["extra_region"]] * 2
+                         and notes(r) == "rules: connected-values 1,3 in r1c1-r1c2"),
 }
 
 
@@ -456,6 +459,7 @@ GALLERY = [
     {"type": "global-mod"}, {"type": "anti-taxicab"}, {"type": "dutch-flatmates"},
     {"type": "nfa", "cells": ["r9c6", "r9c7"], "states": ["s"], "start": ["s"],
      "accepting": ["s"], "transitions": [{"from": "s", "to": "s", "digits": [1, 9]}]},
+    {"type": "connected-values", "digits": [1, 3, 5, 7, 9]},
 ]
 
 
@@ -468,7 +472,7 @@ def test_gallery_has_every_type():
                            "no other X or V, pair: a + b == 10, regex: [1-4].*, or (odd r8c9 | even "
                            "r7c9), and (odd r6c9), full-rank ties any, global entropy, "
                            "global mod 3, anti-taxicab, dutch flatmates, nfa (1 states) "
-                           "r9c6-r9c7")
+                           "r9c6-r9c7, connected-values 1,3,5,7,9")
 
 
 def test_clone_shows_over_an_area():
