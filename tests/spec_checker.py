@@ -82,6 +82,7 @@ FIELDS = {
     "anti-taxicab": (set(), set()),
     "dutch-flatmates": (set(), set()),
     "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
+    "connected-values": ({"digits"}, {"cells", "size"}),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
@@ -359,6 +360,22 @@ def _nfa(k: dict, v: list[int]) -> bool:
     return bool(now & set(k["accepting"]))
 
 
+def _connected(g: Grid, k: dict) -> bool:
+    """Grow one region from a cell holding a digit; every such cell must join it."""
+    area = [rc(x, g.n) for x in k["cells"]] if "cells" in k else list(g.at)
+    marked = {x for x in area if g.at[x] in k["digits"]}
+    if "size" in k and len(marked) != k["size"]:
+        return False
+    region = set(list(marked)[:1])
+    grown = True
+    while grown:
+        more = {(r + dr, c + dc) for r, c in region for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) in marked} - region
+        grown = bool(more)
+        region |= more
+    return region == marked
+
+
 def _squares(g: Grid, klass) -> bool:
     return all(len({klass(g.at[(r + i, c + j)]) for i in (0, 1) for j in (0, 1)}) == 3
                for r in range(1, g.n) for c in range(1, g.n))
@@ -483,6 +500,7 @@ CHECKS = {
     "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
     "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
     "nfa": lambda g, k, cells, v: _nfa(k, v),
+    "connected-values": lambda g, k, cells, v: _connected(g, k),
 }
 
 

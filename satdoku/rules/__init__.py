@@ -57,6 +57,7 @@ from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine
+from .connected import ConnectedValues
 from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
