@@ -356,7 +356,8 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
         progress: called after each puzzle of each pass as ``progress(done, total, label)``.
         jobs: worker processes (0: every core). With more than one, puzzles/s is the number of
             puzzles over the wall time of the timed pass (pool start included), and the
-            per-puzzle times are those measured inside the workers.
+            per-puzzle times are those measured inside the workers (a search binary's group
+            runs in this process all the same: it is a process a puzzle already).
         levels: for SAT groups, the share of puzzles settled by unit propagation
             (``'propagation'``), and also by failed-literal probing (``'failed-literals'``,
             slower: up to one propagation per candidate), in an untimed pass per file and
@@ -408,7 +409,9 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
                     row = _row(path, puzzles, group, limit, seed)[0]
                     row.partial = True
                     raise BenchInterrupted(row) from None
-            run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
+            # A search binary is a process a puzzle already, timed by its own CPU: run here.
+            run = _run_group if jobs == 1 or is_exec(group.solver) else \
+                functools.partial(_run_group_parallel, jobs=jobs)
             try:
                 yield _stamp(run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
                                  warmup=warmup, step=step, levels=found, repeats=repeats,
