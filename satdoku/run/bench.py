@@ -409,15 +409,21 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
                     row = _row(path, puzzles, group, limit, seed)[0]
                     row.partial = True
                     raise BenchInterrupted(row) from None
-            # A search binary is a process a puzzle already, timed by its own CPU: run here.
-            run = _run_group if jobs == 1 or is_exec(group.solver) else \
-                functools.partial(_run_group_parallel, jobs=jobs)
+            run = _runner(group, jobs)
             try:
                 yield _stamp(run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
                                  warmup=warmup, step=step, levels=found, repeats=repeats,
                                  per_puzzle=per_puzzle))
             except BenchInterrupted as stop:
                 raise BenchInterrupted(_stamp(stop.row)) from None
+
+
+def _runner(group: Group, jobs: int) -> Callable[..., BenchRow]:
+    """How a group runs: here, or on ``jobs`` workers. A search binary runs here all the
+    same: it is a process a puzzle already, timed by its own CPU."""
+    if jobs == 1 or is_exec(group.solver):
+        return _run_group
+    return functools.partial(_run_group_parallel, jobs=jobs)
 
 
 def _check(limit: int, repeats: int, levels: str) -> None:
