@@ -356,8 +356,7 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
         progress: called after each puzzle of each pass as ``progress(done, total, label)``.
         jobs: worker processes (0: every core). With more than one, puzzles/s is the number of
             puzzles over the wall time of the timed pass (pool start included), and the
-            per-puzzle times are those measured inside the workers (a search binary's group
-            runs in this process all the same: it is a process a puzzle already).
+            per-puzzle times are those measured inside the workers (:func:`_runner`).
         levels: for SAT groups, the share of puzzles settled by unit propagation
             (``'propagation'``), and also by failed-literal probing (``'failed-literals'``,
             slower: up to one propagation per candidate), in an untimed pass per file and
