@@ -60,6 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=CLOCKS, default="charged",
                         help="draw the times charged (default) or CPU times (steadier on a "
                              "loaded machine)")
+    parser.add_argument("--dpi", type=int, default=110, help="a PNG's resolution (default 110)")
     args = parser.parse_args(argv)
     try:
         rows = [row for path in args.rows for row in read_rows(path)]
@@ -68,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table(rows))
         if args.output:
             plot_rows(rows, args.output, panels=[p for p in args.panels.split(",") if p],
-                      reference=args.reference, title=args.title, clock=args.clock)
+                      reference=args.reference, title=args.title, clock=args.clock,
+                      dpi=args.dpi)
             print(f"wrote {args.output}")
     except SatdokuError as error:
         print(f"plot_rows.py: {error}", file=sys.stderr)

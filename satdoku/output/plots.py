@@ -125,11 +125,12 @@ def cpu_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def plot_rows(rows: Sequence[dict[str, Any]], path: str, *,
               panels: Sequence[str] = PANELS, reference: str | None = None,
-              title: str | None = None, clock: str = "charged") -> None:
+              title: str | None = None, clock: str = "charged", dpi: int = 110) -> None:
     """Draw ``panels`` of per-puzzle ``rows`` into ``path`` (see the module docstring).
 
     ``reference`` is the SAT label the scatter puts on x (default: the first SAT label);
-    ``clock`` ``'cpu'`` draws CPU times (:func:`cpu_rows`) instead of the times charged.
+    ``clock`` ``'cpu'`` draws CPU times (:func:`cpu_rows`) instead of the times charged;
+    ``dpi`` sets a PNG's resolution.
     Raises SatdokuError for an unknown panel or clock, a bad extension or no rows to draw.
     """
     if clock not in CLOCKS:
@@ -182,7 +183,7 @@ def plot_rows(rows: Sequence[dict[str, Any]], path: str, *,
                          fontsize="medium")
     if title or clock == "cpu":
         fig.suptitle((title or "") + (" (CPU times)" if clock == "cpu" else ""))
-    _save_atomically(fig, path, fmt)
+    _save_atomically(fig, path, fmt, dpi)
 
 
 _TITLES = {"cactus": "cactus plot", "cdf": "share answered within a time",
@@ -300,13 +301,13 @@ def _throughput(ax: Any, rows: list[dict[str, Any]], labels: list[str],
     ax.grid(True, axis="y", which="both", alpha=0.3)
 
 
-def _save_atomically(fig: Any, path: str, fmt: str) -> None:
+def _save_atomically(fig: Any, path: str, fmt: str, dpi: int) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=f".{fmt}",
                                dir=folder)
     os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, format=fmt)
+        fig.savefig(tmp, dpi=dpi, format=fmt)
         publish(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
