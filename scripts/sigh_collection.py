@@ -78,9 +78,14 @@ def entries(checkout: Path, node: str) -> list[Case]:
     return list(cases.values())
 
 
-def short(cells: tuple[int, ...], n: int) -> str:
-    """A solution as sigh writes it: digits, or letters A.. for 1.. when values reach 10."""
-    return "".join(_LETTERS[v] if n >= 10 else str(v) for v in cells)
+def short(values, high: int) -> str:
+    """Values as sigh writes a solution: digits, or letters A.. for 1.. when they reach 10."""
+    return "".join(str(v) if high < 10 or v == 0 else _LETTERS[v] for v in values)
+
+
+def values(grid) -> list[int]:
+    """A solved grid's values (its digits as the values they stand for: 0-8 grids...)."""
+    return [grid.geometry.value(d) for d in grid.cells]
 
 
 def read_case(case: Case) -> None:
@@ -105,8 +110,8 @@ def solve_case(case: Case, timeout: float, sigh: SighServer | None) -> bool:
     result = satdoku.count(case.text, limit=2, timeout=timeout)
     case.ms = (time.perf_counter() - begun) * 1000
     case.status = result.status
-    n = int(len(case.solution) ** 0.5) if case.solution else 0
-    mine = short(result.solution.cells, result.solution.size) if result.solution else None
+    high = result.solution.geometry.high if result.solution else 0
+    mine = short(values(result.solution), high) if result.solution else None
     if case.solution and result.status == "unique":
         case.reference = "solution"
         case.agrees = "yes" if mine == case.solution else f"NO: solution {mine}"
@@ -124,7 +129,7 @@ def solve_case(case: Case, timeout: float, sigh: SighServer | None) -> bool:
         return False
     if result.status == "unique":
         theirs = sigh.ask(case.text, "solve", timeout)
-        other = short(theirs.solution, n or result.solution.size) if theirs.solution else None
+        other = short(theirs.solution, high) if theirs.solution else None
         if other != mine:
             case.agrees = f"NO: sigh's solution {other}"
             return False
@@ -141,6 +146,9 @@ def written(paths: list[Path], timeout: float, sigh: SighServer) -> tuple[int, i
     notes = []
     for path in paths:
         for line, puzzle in enumerate(satdoku.puzzles(str(path)), 1):
+            if puzzle.error is not None:
+                notes.append(f"not read: {puzzle.error}")
+                continue
             export = format_sigh(puzzle)
             if export.lost:
                 notes.append(f"{path.name}:{line}: not written: {export.lost[0]}")
@@ -151,7 +159,7 @@ def written(paths: list[Path], timeout: float, sigh: SighServer) -> tuple[int, i
             same = mine.status == theirs.status
             if same and mine.status == "unique":
                 solved = sigh.ask(export.text, "solve", timeout)
-                same = tuple(solved.solution or ()) == mine.solution.cells
+                same = list(solved.solution or ()) == values(mine.solution)
             agree += same
             if not same:
                 notes.append(f"{path.name}:{line}: satdoku {mine.status}, sigh {theirs.status} "
@@ -195,6 +203,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", help="comma-separated parts of names: only those puzzles")
     ap.add_argument("--markdown", action="store_true", help="print the docs' tables too")
     ap.add_argument("--json", type=Path, help="write every row to this JSON Lines file")
+    ap.add_argument("--read-only", action="store_true",
+                    help="only read each puzzle (what is read, and why not), no solving")
     ap.add_argument("--written", nargs="*", type=Path, metavar="FILE",
                     help="instead: write these satdoku variant files as sigh strings and "
                          "compare sigh's answers with satdoku's (the writer's check)")
@@ -226,7 +236,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for case in cases:
             read_case(case)
-            if case.read and not solve_case(case, args.timeout, sigh):
+            if case.read and not args.read_only and not solve_case(case, args.timeout, sigh):
                 wrong += 1
             shown = case.name.replace("|", "/")[:50]
             print(f"| {shown} | {case.form} | {'yes' if case.read else case.reason} | "

@@ -6,6 +6,7 @@ for bad strings, and SudokuPad links that carry the solution.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from pathlib import Path
@@ -25,10 +26,10 @@ SOLUTIONS = dict(line.split("\t") for line in (VARIANTS / "solutions.tsv").read_
 #: Shipped puzzles with a rule sigh's language cannot hold, and what.
 LOSSY = {"black-kropki-x": "no-kropki with its own list"}
 SIGH = Path(os.environ.get("SIGH", "/tmp/sigh"))
-#: Puzzles of sigh's data/example_puzzles.js, one or two of each kind of rule the reader maps.
+#: Puzzles of sigh's data files, one or two of each kind of rule the reader maps.
 SIGH_EXAMPLES = ["Entropic connections", "Pill Arrow Sudoku", "XV Kropki Sudoku",
                  "Little Killer Sudoku", "X-Sum", "Jigsaw", "Clone", "Cold Sauerkraut",
-                 "Regex line", "Either/Or", "6x6"]
+                 "Regex line", "Either/Or", "6x6", "Diagonal Skyscrapers"]
 
 
 def digits(cells) -> str:
@@ -50,8 +51,9 @@ def test_each_shipped_puzzle_goes_to_sigh_and_back_with_its_only_solution(stem):
 
 
 def sigh_example(name: str) -> tuple[str, str]:
-    """The input and solution of a named entry of sigh's data/example_puzzles.js."""
-    text = (SIGH / "data" / "example_puzzles.js").read_text()
+    """The input and solution of a named entry of sigh's data files."""
+    text = (SIGH / "data" / "example_puzzles.js").read_text() + \
+        (SIGH / "data" / "collections.js").read_text()
     start = text.index(f"name: '{name}'")
     end = text.find("name:", start + 6)
     entry = text[start:end if end > 0 else len(text)]
@@ -101,14 +103,15 @@ def test_pair_keys_decode_as_sigh_writes_them():
 
 @pytest.mark.parametrize("text, message", [
     (".Thermo~R1C1~R1C0", "sigh item 1 (.Thermo): 'R1C0' is not a cell of the 9x9 grid"),
-    (".AntiKing.~R1C1_10", "r1c1: sigh item 2 (.Given): '10' is not a value 1..9"),
+    (".AntiKing.~R1C1_10", "r1c1: sigh item 2 (.Given): '10' is not a value 1-9"),
     (".Foo~R1C1", "sigh item 1: unknown constraint type 'Foo'"),
     (".Or.Thermo~R1C1~R1C2", "sigh item 1 (.Or): no .End closes it"),
     (".Thermo~R1C1~R1C2.End", "sigh item 2 (.End): no composite to end"),
     (".Shape~4x4.Cage~x~R1C1~R1C2", "sigh item 2 (.Cage): the sum 'x' is not a whole number"),
     (".LittleKiller~10~R5C5", "r5c5: sigh item 1 (.LittleKiller): no diagonal starts there"),
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
-    (".NFA~abc~R1C1~R1C2.Var~V~x~2", "satdoku cannot use sigh's NFA; sigh's Var"),
+    (".ConnectedValues~x~1.Var~V~x~2", "satdoku cannot use sigh's ConnectedValues; sigh's Var"),
+    (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
     (".Shape~6x9.AntiKnight", "satdoku cannot hold the grid of sigh's Shape (a 6x9 grid)"),
 ])
 def test_a_bad_string_gets_one_located_line(text, message):
@@ -119,9 +122,9 @@ def test_a_bad_string_gets_one_located_line(text, message):
 
 
 def test_ignore_unknown_leaves_out_what_satdoku_lacks_with_a_warning():
-    puzzle = satdoku.read(".NFA~abc~R1C1~R1C2.Thermo~R1C1~R1C2", ignore_unknown=True)
+    puzzle = satdoku.read(".ConnectedValues~x~1.Thermo~R1C1~R1C2", ignore_unknown=True)
     assert [c.type for c in puzzle.constraints] == ["thermometer"]
-    assert puzzle.warnings == ("left out: sigh's NFA",)
+    assert puzzle.warnings == ("left out: sigh's ConnectedValues",)
 
 
 def test_convert_writes_sigh_and_reads_it_on_the_command_line():
@@ -151,3 +154,19 @@ def test_the_docs_table_names_every_sigh_type_satdoku_reads():
     docs = (VARIANTS.parent.parent / "docs" / "variants.md").read_text()
     section = docs[docs.index("## sigh's constraint strings"):docs.index("### sigh's own")]
     assert [t for t in RULES if t != "Given" and f"`{t}" not in section] == []
+
+
+@pytest.mark.parametrize("line", (VARIANTS.parent.parent / "tests" / "data" / "shapes.jsonl")
+                         .read_text().splitlines()[:3])
+def test_a_grid_of_other_values_goes_to_sigh_and_back(line):
+    row = json.loads(line)  # sigh's 0-indexed puzzles, with sigh's published solutions
+    text = format_sigh(satdoku.read(row["puzzle"])).text
+    assert text.startswith(".Shape~9x9~0-8")
+    result = satdoku.count(text)
+    assert "".join(str(result.solution.geometry.value(d)) for d in result.solution.cells) \
+        == row["solution"]
+
+
+def test_a_skyscraper_on_values_from_0_is_refused_as_sigh_counts_no_0():
+    reading = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~")
+    assert dict(reading.missing) == {"Skyscraper (on values 0-3)": 1}

@@ -22,6 +22,9 @@ _ITEMS = re.compile(r"(?:\.[A-Za-z]*(?:~[^.~]*)*)+")
 _DIMS = re.compile(r"(\d+)x(\d+)")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 _LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize")
+#: sigh types for which a 0 is no digit at all (a skyscraper of height 0 is no building), so
+#: they read values even where satdoku's rule only compares digits.
+_ZERO_IS_NOTHING = ("Skyscraper",)
 
 
 def looks_like_sigh(text: str) -> bool:
@@ -92,7 +95,7 @@ class _Layout:
         by_type: dict[str, list[Item]] = {}
         for item in items:
             by_type.setdefault(item.type, []).append(item)
-        self.size = self._shape(by_type.get("Shape", []), missing)
+        self.size, self.low = self._shape(by_type.get("Shape", []), missing)
         self.boxes = "NoBoxes" not in by_type
         self.pieces: list[list[int]] = []
         for item in by_type.get("RegionSize", []):
@@ -103,9 +106,10 @@ class _Layout:
                 self.pieces += self._jigsaw(item)
 
     @staticmethod
-    def _shape(items: list[Item], missing: Counter) -> int:
+    def _shape(items: list[Item], missing: Counter) -> tuple[int, int]:
+        """The grid's size and the value of its lowest digit (sigh's ``9x9~0-8``: 0)."""
         if not items:
-            return 9
+            return 9, 1
         item = items[0]
         dims, rng, kind = (item.args + ["", ""])[:3]
         m = _DIMS.fullmatch(dims)
@@ -118,13 +122,15 @@ class _Layout:
         r = _RANGE.fullmatch(rng) if rng else None
         if rng and r is None:
             raise Bad(f"sigh item {item.number} (.Shape): bad value range {rng!r}")
-        if r is not None and (r.group(2) is not None and (int(r.group(1)), int(r.group(2)))
-                              != (1, max(rows, cols)) or r.group(2) is None
-                              and int(r.group(1)) != max(rows, cols)):
-            missing[f"Shape (values {rng})"] += 1
+        n, low = max(rows, cols), 1
+        if r is not None:  # "0-8": values 0..8; a bare "9": values 1..9
+            low = int(r.group(1)) if r.group(2) is not None else 1
+            high = int(r.group(2)) if r.group(2) is not None else int(r.group(1))
+            if high - low + 1 != n or not 0 <= low <= 1:
+                missing[f"Shape (values {low}-{high} on {rows}x{cols})"] += 1
         if kind not in ("", "Sudoku"):
             missing[f"Shape ({kind} grid)"] += 1
-        return max(rows, cols)
+        return n, low
 
     def _jigsaw(self, item: Item) -> list[list[int]]:
         layout = item.args[-1] if 1 <= len(item.args) <= 2 else None
@@ -148,11 +154,13 @@ class _Layout:
         n = self.size
         height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1) \
             if self.boxes else 1  # sigh's boxes (CellGeometry.boxDimsForSize); 1: none
+        digits = {} if self.low == 1 else {"digits": f"{self.low}-{self.low + n - 1}"}
         if height == 1 and len(self.pieces) == n:
-            geo = jigsaw(self.pieces)
+            geo = jigsaw(self.pieces, self.low)
             names = [[geo.cell_name(c) for c in p] for p in self.pieces]
-            return geo, {"regions": names}, []
-        return geometry(height, n // height), {"box": f"{height}x{n // height}"}, self.pieces
+            return geo, {"regions": names, **digits}, []
+        return geometry(height, n // height, self.low), \
+            {"box": f"{height}x{n // height}", **digits}, self.pieces
 
 
 class _Reader:
@@ -187,6 +195,9 @@ class _Reader:
         rules = handler(self, item)
         if any(rule["type"] not in CONSTRAINTS for rule in rules):
             raise Missing(item.type)  # a satdoku rule type this build does not have
+        if self.geo.low != 1 and (item.type in _ZERO_IS_NOTHING or any(
+                CONSTRAINTS[r["type"]].reads_values for r in rules)):
+            raise Missing(f"{item.type} (on values {self.geo.values_text})")
         return rules
 
     def _composite(self, item: Item) -> list[dict]:
@@ -210,9 +221,9 @@ class _Reader:
             cell = self.cell(cell_text, item)
             digits = set()
             for value in values:
-                if not value.isdigit() or not 1 <= int(value) <= self.size:
+                if not value.isdigit() or not self.geo.low <= int(value) <= self.geo.high:
                     raise Bad(f"sigh item {item.number} (.{item.type}): {value!r} is not a "
-                              f"value 1..{self.size}", self.geo.cell_name(cell))
+                              f"value {self.geo.values_text}", self.geo.cell_name(cell))
                 digits.add(int(value))
             self.givens[cell] = self.givens.get(cell, digits) & digits
             if not self.givens[cell]:
@@ -240,9 +251,9 @@ def read_sigh(text: str) -> SighReading:
         Bad: (a ValueError) what makes the string no puzzle: a bad cell, value or argument,
             naming the item and the cell.
 
-    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.NFA~x~R1C1")
+    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.ConnectedValues~x~1")
     >>> r.document["givens"], r.document["constraints"], dict(r.missing)
-    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'NFA': 1})
+    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'ConnectedValues': 1})
     """
     items = parse_items(text)
     missing: Counter = Counter()
@@ -268,6 +279,8 @@ def read_sigh(text: str) -> SighReading:
                 raise Bad(f"sigh item {item.number} (.{item.type}): {exc}") from None
         constraints += rules
     givens, candidates = reader.given_fields()
+    if candidates and geo.low != 1 and CONSTRAINTS["candidates"].reads_values:
+        reader.missing[f"Given (candidates on values {geo.values_text})"] += 1
     document = {"size": geo.size, **grid_fields, "givens": givens,
                 "constraints": candidates + constraints}
     return SighReading(document, reader.missing, reader.notes)

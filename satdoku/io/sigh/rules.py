@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .types import (Bad, Item, _all_different, _arrow, _both_ends, _cage, _cells_rule, _diagonal,
+from ...rules.machine import MAX_STATES
+from .nfa import decode_machine
+from .types import (Bad, Item, Missing, _groups, _all_different, _arrow, _both_ends, _cage, _cells_rule, _diagonal,
                     _entropic, _given, _global, _indexing, _little_killer, _names, _pair,
                     _pairwise, _pill_arrow, _quad, _regex, _same_values, _sandwich, _sum,
                     _where, _with_number)
@@ -46,6 +48,32 @@ def _ties(reader, item: Item) -> list[dict]:
     return [{"type": "full-rank-ties", "ties": item.args[0] if item.args else "only-unclued"}]
 
 
+def _nfa(reader, item: Item) -> list[dict]:
+    """sigh's state machine on each of its lines (a line of several segments, which sigh reads
+    with a break symbol between them, is missing)."""
+    try:
+        machine = decode_machine(item.args[0] if item.args else "")
+    except ValueError as exc:
+        raise Bad(f"{_where(item)}: {exc}") from None
+    if machine.states > MAX_STATES:
+        raise Missing(f"NFA (over {MAX_STATES} states)")
+    moves: dict[tuple[int, int], list[int]] = {}
+    for a, b, symbol in machine.moves:
+        if symbol <= reader.size:  # past N: sigh's break between segments
+            moves.setdefault((a, b), []).append(symbol)
+    rule = {"type": "nfa", "states": [f"s{i}" for i in range(machine.states)],
+            "start": [f"s{i}" for i in machine.start],
+            "accepting": [f"s{i}" for i in machine.accepting],
+            "transitions": [{"from": f"s{a}", "to": f"s{b}", "digits": sorted(ds)}
+                            for (a, b), ds in moves.items()]}
+    out = []
+    for group in _groups(item.args[1:]):
+        if "-" in group:
+            raise Missing("NFA (a line of several segments)")
+        out.append({**rule, "cells": _names(reader, item, group)})
+    return out
+
+
 def _values(text: str) -> list[int]:
     return [int(v) for v in text.split("_")]
 
@@ -64,6 +92,7 @@ RULES: dict[str, Callable[..., list[dict]]] = {
     "FullRank": _both_ends("full-rank", "rank"), "FullRankTies": _ties,
     "GlobalEntropy": _global("global-entropy"), "GlobalMod": _global("global-mod"),
     "AntiTaxicab": _global("anti-taxicab"), "DutchFlatmates": _global("dutch-flatmates"),
+    "NFA": _nfa,
     "Given": _given,
     "Thermo": _cells_rule("thermometer"), "Renban": _cells_rule("renban"),
     "Palindrome": _cells_rule("palindrome"), "Between": _cells_rule("between"),

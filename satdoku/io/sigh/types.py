@@ -29,7 +29,6 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
 MISSING = {
-    "NFA": "a state machine over a line's digits",
     "ChaosConstruction": "regions the solver finds",
     "ChaosArrow": "an arrow over chaos regions",
     "ChaosCount": "a count over chaos regions",

@@ -80,13 +80,16 @@ class _Writer:
 
     def restrict(self, name: str, digits: set[int]) -> None:
         cell = self.index(name)
-        self.allowed[cell] = self.allowed.get(cell, set(range(1, self.n + 1))) & digits
+        everything = set(range(self.geo.low, self.geo.high + 1))
+        self.allowed[cell] = self.allowed.get(cell, everything) & digits
 
     def layout(self) -> list[str]:
         n, out = self.n, []
         if n > 16:
             raise _Untranslatable(f"a {n}x{n} grid (sigh's grids go up to 16x16)")
-        if n != 9:
+        if self.geo.low != 1:
+            out.append(f".Shape~{n}x{n}~{self.geo.values_text}")
+        elif n != 9:
             out.append(f".Shape~{n}x{n}")
         height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1)
         if self.geo.regions is None and self.geo.box_rows == height:
