@@ -105,9 +105,20 @@ def test_geometry_identity_and_symbols():
         geometry(3, 3, low=-1)
 
 
-def test_fpuzzles_names_the_shift():
+def test_fpuzzles_names_what_it_cannot_hold():
     lost = to_fpuzzles(read_variant(SHAPES[0]["puzzle"])).lost
     assert lost == ["digits 0-8: f-puzzles has digits 1-9 only (written as 1-9)"]
+    lost = to_fpuzzles(read_variant({"size": 4, "box": "none"})).lost
+    assert lost == ["no boxes: an f-puzzles grid has regions (written as one region)"]
+
+
+def test_batches_without_boxes_skip_the_sliced_pass():
+    """A file of classic-looking puzzles without boxes: no settling pass that counts on
+    three houses a cell (satdoku.sat.sliced), every one solved."""
+    doc = json.dumps({"size": 4, "box": "none", "givens": "1..4.3..34.2.12."})
+    from conftest import run_cli
+    result = run_cli("solve", "--format", "line", "-", input=(doc + "\n") * 200)
+    assert result.output.splitlines() == ["1234234134124123"] * 200
 
 
 # -- chaos construction: regions the solver draws ------------------------------------------
