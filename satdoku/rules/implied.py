@@ -104,7 +104,9 @@ def regions(geometry: Geometry) -> list[tuple[str, tuple[int, ...], int]]:
     the grid is boxed, single rows and columns too), each box or region, the whole grid."""
     n = geometry.size
     houses = geometry.houses
-    out = []
+    out: list[tuple[str, tuple[int, ...], int]] = []
+    if not geometry.is_square:  # houses of fewer cells than digits have no known sum
+        return out
     for kind, first in (("row", 0), ("column", n)):
         for i in range(n):
             for j in range(i, n):

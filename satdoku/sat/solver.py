@@ -273,8 +273,9 @@ class SatSolver(Questions, Closing):
         out: list[Result | None] = [None] * len(grids)
         by_geometry: dict[Geometry, list[int]] = {}
         for i, grid in enumerate(grids):
-            if grid.size <= SETTLE_MAX_SIZE and grid.geometry.has_boxes and \
-                    self.encoding_for(grid) in SETTLED_ENCODINGS:  # sliced: 3 houses a cell
+            geo = grid.geometry  # sliced: three houses of N cells a cell
+            if grid.size <= SETTLE_MAX_SIZE and geo.has_boxes and geo.is_square and \
+                    self.encoding_for(grid) in SETTLED_ENCODINGS:
                 by_geometry.setdefault(grid.geometry, []).append(i)
         status = "solved" if limit < 2 else "unique"
         count = None if limit < 2 else 1

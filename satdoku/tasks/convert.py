@@ -56,6 +56,9 @@ def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False
         raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
     if target == "json":
         return format_variant(puzzle), []
+    if not puzzle.geometry.is_square:  # not even --lossy: every cell would move
+        return None, [f"a {puzzle.geometry.shape}: f-puzzles and SudokuPad links hold N x N "
+                      f"grids of N digits"]
     export = to_fpuzzles(puzzle)
     if export.lost and not lossy:
         return None, export.lost
