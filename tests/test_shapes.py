@@ -26,7 +26,7 @@ SHAPES = [json.loads(line) for line in
 CHAOS = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "chaos.jsonl").read_text().splitlines()]
 #: sigh's grids of other shapes with their published solutions (6x8, 4x7 jigsaw, 9x8 without
-#: boxes; each also 0-indexed).
+#: boxes; each also 0-indexed; a 5x10 killer, its values written 1-9 and A).
 SHAPED = [json.loads(line) for line in
           (Path(__file__).parent / "data" / "shaped.jsonl").read_text().splitlines()]
 PUBLISHED = [pytest.param(e, id=e["puzzle"]["name"]) for e in SHAPES + SHAPED] + [
