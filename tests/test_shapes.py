@@ -1,6 +1,8 @@
 """shapes: grids whose digits stand for other values (0..8), read, solved against published
 solutions, written back, refused where a rule reads the values."""
 
+import functools
+import itertools
 import json
 import re
 import pickle
@@ -128,6 +130,7 @@ def test_batches_without_boxes_skip_the_sliced_pass():
 # -- chaos construction: regions the solver draws ------------------------------------------
 
 
+@functools.lru_cache(maxsize=None)
 def partitions(n: int, cells: tuple[int, ...]) -> list[list[frozenset[int]]]:
     """Every split of the n x n grid into n orthogonally connected regions of n cells
     (brute force, no SAT: grow each region from the first cell not yet taken)."""
@@ -159,23 +162,33 @@ def partitions(n: int, cells: tuple[int, ...]) -> list[list[frozenset[int]]]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every n x n Latin square of digits 1..n, row by row (brute force, no SAT)."""
+    rows = list(itertools.permutations(range(1, n + 1)))
+    out: list[tuple[int, ...]] = []
+
+    def extend(square):
+        if len(square) == n * n:
+            out.append(tuple(square))
+            return
+        for row in rows:
+            if all(row[c] != square[r * n + c] for r in range(len(square) // n)
+                   for c in range(n)):
+                extend(square + list(row))
+    extend([])
+    return tuple(out)
+
+
 def chaos_count(n: int, givens: dict[int, int], together=()) -> int:
     """Digit grids (Latin squares keeping ``givens``) that some partition makes a chaos
     construction answer: each region holds every digit, each group lies in one region."""
-    import itertools
     splits = [p for p in partitions(n, tuple(range(n * n)))
               if all(any(set(g) <= region for region in p) for g in together)]
-    count = 0
-    rows = list(itertools.permutations(range(1, n + 1)))
-    for grid in itertools.product(rows, repeat=n):
-        cells = [d for row in grid for d in row]
-        if any(len({cells[r * n + c] for r in range(n)}) < n for c in range(n)):
-            continue
-        if any(cells[c] != d for c, d in givens.items()):
-            continue
-        if any(all(len({cells[c] for c in region}) == n for region in p) for p in splits):
-            count += 1
-    return count
+    return sum(1 for cells in latin_squares(n)
+               if all(cells[c] == d for c, d in givens.items())
+               and any(all(len({cells[c] for c in region}) == n for region in p)
+                       for p in splits))
 
 
 @pytest.mark.parametrize("n, givens, together", [
@@ -251,7 +264,6 @@ def shaped_count(height: int, width: int, k: int, houses, givens: dict[int, int]
                  rule=None) -> int:
     """Fillings of a height x width grid with digits 1..k whose ``houses`` (lists of cells)
     hold distinct digits, keeping ``givens`` and ``rule(cells)`` (brute force, no SAT)."""
-    import itertools
     count = 0
     for cells in itertools.product(range(1, k + 1), repeat=height * width):
         if any(cells[c] != d for c, d in givens.items()):
@@ -323,3 +335,28 @@ def test_what_needs_a_square_grid_says_so():
     assert "rating needs an N x N grid" in run_cli("rate", "-", input=unique).output
     converted = run_cli("convert", "--lossy", "--format", "fpuzzles", "-", input=doc)
     assert "f-puzzles and SudokuPad links hold N x N grids of N digits" in converted.output
+
+
+@pytest.mark.parametrize("rule", [
+    {"type": "killer", "cells": ["r1c1", "r2c2"], "sum": 6},
+    {"type": "arrow", "circle": ["r1c1"], "cells": ["r1c2", "r2c3"]},
+    {"type": "thermometer", "cells": ["r2c1", "r1c2", "r2c3"]},
+    {"type": "slow-thermometer", "cells": ["r1c1", "r1c2", "r1c3"]},
+    {"type": "german-whispers", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "palindrome", "cells": ["r1c1", "r1c2", "r2c3"]},
+    {"type": "renban", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "between", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "kropki-white", "cells": ["r1c2", "r2c2"]},
+    {"type": "kropki-black", "cells": ["r1c1", "r1c2"]},
+    {"type": "xv", "cells": ["r1c3", "r2c3"], "sum": 5},
+    {"type": "extra-region", "cells": ["r1c1", "r2c1", "r2c2", "r2c3"]},
+], ids=lambda rule: rule["type"])
+def test_rules_on_any_shape_match_their_check(rule):
+    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4: the fillings
+    SAT counts are those whose houses hold distinct digits and the rule's own check passes."""
+    puzzle = read_variant({"shape": "2x3", "digits": "1-4", "constraints": [rule]})
+    geo = puzzle.geometry
+    expected = sum(1 for cells in itertools.product(range(1, 5), repeat=6)
+                   if puzzle.check(Grid(geo, cells)) == [])
+    result = satdoku.count(puzzle, limit=10_000)
+    assert expected and result.count == expected and not result.at_limit
