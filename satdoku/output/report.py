@@ -171,7 +171,6 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
      2  1
     """
     alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
-    n = grid.size
     symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
     width = max(map(len, symbols))
     texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
@@ -180,13 +179,14 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
         texts = [f"{_MARKED}{t}{_RESET}" if cell in marked else t
                  for cell, t in enumerate(texts)]
     r, c = grid.geometry.band_shape
-    rule = "+".join(["-" * (c * (width + 2))] * (n // c))
+    h, w = grid.geometry.height, grid.geometry.width
+    rule = "+".join(["-" * (c * (width + 2))] * (w // c))
     lines = []
-    for row in range(n):
+    for row in range(h):
         if row and row % r == 0:
             lines.append(rule)
-        cells = texts[row * n:(row + 1) * n]
-        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, n, c)).rstrip())
+        cells = texts[row * w:(row + 1) * w]
+        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, w, c)).rstrip())
     return "\n".join(lines)
 
 
