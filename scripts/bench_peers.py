@@ -53,7 +53,6 @@ import math
 import os
 import platform
 import queue
-import re
 import resource
 import shutil
 import statistics
@@ -156,15 +155,6 @@ class Satdoku:
         return solution_problems(Grid(geo, tuple(solution)), puzzle.grid, puzzle.constraints)
 
     @staticmethod
-    def regions(doc: dict) -> tuple[int, list[list[int]]]:
-        """(N, the boxes or regions of ``doc``'s grid as lists of 0-based cells)."""
-        import satdoku
-        geo = satdoku.read({k: doc[k] for k in ("size", "box", "regions") if k in doc}
-                           ).grid.geometry
-        n = geo.size
-        return n, [list(house) for house in geo.houses[2 * n:3 * n]]
-
-    @staticmethod
     def version() -> str:
         from satdoku.tasks.solvers import python_sat_version
         return f"python-sat {python_sat_version()}"
@@ -185,169 +175,21 @@ def satdoku_command() -> list[str]:
     return [sys.executable, "-m", "satdoku"]
 
 
-# --- satdoku variant JSON -> sigh's constraint string -----------------------------------------
+# --- satdoku variant JSON -> sigh's constraint string: satdoku's own writer -------------------
 
 class Untranslatable(Exception):
-    """A puzzle with a rule this script cannot write in sigh's constraint language."""
-
-
-_CELL = re.compile(r"r(\d+)c(\d+)")
-_LINE = re.compile(r"([rc])(\d+)")
-
-
-def _rc(name: str) -> tuple[int, int]:
-    m = _CELL.fullmatch(name)
-    if not m:
-        raise Untranslatable(f"cell name {name!r}")
-    return int(m.group(1)), int(m.group(2))
-
-
-def _b17(k: int) -> str:
-    if not 1 <= k <= 16:
-        raise Untranslatable(f"row or column {k} (sigh names cells up to 16)")
-    return "0123456789abcdefg"[k]
-
-
-def _sid(name: str) -> str:
-    r, c = _rc(name)
-    return f"R{_b17(r)}C{_b17(c)}"
-
-
-def _sigh_boxes(n: int) -> list[list[int]] | None:
-    """sigh's default boxes of an N x N grid (CellGeometry.boxDimsForSize), None for none."""
-    for small in range(math.isqrt(n), 1, -1):
-        if n % small:
-            continue
-        height, width = small, n // small
-        return [[(top + i) * n + left + j for i in range(height) for j in range(width)]
-                for top in range(0, n, height) for left in range(0, n, width)]
-    return None
+    """A puzzle with a rule sigh's constraint language cannot hold."""
 
 
 def to_sigh(doc: dict) -> str:
-    """``doc`` (satdoku variant JSON) in sigh's constraint language; Untranslatable if a rule
-    has no translation here."""
-    n, regions = Satdoku.regions(doc)
-    out: list[str] = []
-    if n != 9:
-        out.append(f".Shape~{n}x{n}")
-    default = _sigh_boxes(n)
-    if default is None or sorted(map(sorted, default)) != sorted(map(sorted, regions)):
-        symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-        layout = [""] * (n * n)
-        for k, region in enumerate(regions):
-            for cell in region:
-                layout[cell] = symbols[k]
-        out += [".NoBoxes", ".Jigsaw~" + "".join(layout)]
-    allowed: dict[str, set[int]] = {}
-
-    def restrict(name: str, digits: set[int]) -> None:
-        sid = _sid(name)
-        allowed[sid] = allowed.get(sid, set(range(1, n + 1))) & digits
-
-    givens = doc.get("givens") or {}
-    if isinstance(givens, str):
-        text = "".join(givens.split())
-        if n > 9 or len(text) != n * n:
-            raise Untranslatable("givens as a string on a grid above 9x9")
-        givens = {f"r{i // n + 1}c{i % n + 1}": int(ch) for i, ch in enumerate(text)
-                  if ch.isdigit() and ch != "0"}
-    for name, digit in givens.items():
-        restrict(name, {digit})
-
-    def cells(key: str = "cells") -> str:
-        return "~".join(_sid(c) for c in rule[key])
-
-    for rule in doc.get("constraints") or []:
-        kind = rule["type"]
-        if kind == "killer":
-            total = rule.get("sum")
-            out.append(f".Cage~{'' if total is None else total}~{cells()}")
-        elif kind == "little-killer":  # sigh's LittleKiller is this Sum on its diagonal
-            out.append(f".Sum~{rule['sum']}~{cells()}")
-        elif kind == "arrow":
-            circle, shaft = rule["circle"], rule["cells"]
-            k = len(circle)
-            if k == 1:
-                out.append(f".Arrow~{_sid(circle[0])}~{cells()}")
-            elif k <= 3:  # the pill's number, most significant digit first, as weights
-                coeffs = [-10 ** (k - 1 - i) for i in range(k)] + [1] * len(shaft)
-                out.append(f".Sum~0_=_{'_'.join(map(str, coeffs))}~"
-                           + "~".join(_sid(c) for c in circle + shaft))
-            else:
-                raise Untranslatable(f"an arrow with a circle of {k} cells")
-        elif kind == "kropki-white":
-            if rule.get("difference", 1) != 1:
-                raise Untranslatable("a white dot with a difference other than 1")
-            out.append(f".WhiteDot~{cells()}")
-        elif kind == "kropki-black":
-            if rule.get("ratio", 2) != 2:
-                raise Untranslatable("a black dot with a ratio other than 2")
-            out.append(f".BlackDot~{cells()}")
-        elif kind == "xv":
-            letter = {10: "X", 5: "V"}.get(rule.get("sum"))
-            if letter is None:
-                raise Untranslatable(f"an XV clue of {rule.get('sum')}")
-            out.append(f".{letter}~{cells()}")
-        elif kind in ("no-kropki", "no-xv", "anti-knight", "anti-king", "non-consecutive",
-                      "disjoint-groups"):
-            defaults = {"differences": {1}, "ratios": {2}, "sums": {5, 10}}
-            if any(set(rule.get(key, d)) != d for key, d in defaults.items()):
-                # sigh's StrictKropki and StrictXV forbid both kinds of clue on unmarked pairs
-                raise Untranslatable(f"a {kind} with its own list (sigh's is fixed)")
-            out.append("." + {"no-kropki": "StrictKropki", "no-xv": "StrictXV",
-                              "anti-knight": "AntiKnight", "anti-king": "AntiKing",
-                              "non-consecutive": "AntiConsecutive",
-                              "disjoint-groups": "DisjointSets"}[kind])
-        elif kind in ("thermometer", "renban", "between", "palindrome", "entropic"):
-            name = {"thermometer": "Thermo", "renban": "Renban", "between": "Between",
-                    "palindrome": "Palindrome", "entropic": "Entropic"}[kind]
-            out.append(f".{name}~{cells()}")
-        elif kind == "german-whispers":
-            out.append(f".Whisper~{rule.get('difference', 5)}~{cells()}")
-        elif kind in ("odd", "even"):
-            digits = set(range(1 if kind == "odd" else 2, n + 1, 2))
-            for c in rule["cells"]:
-                restrict(c, digits)
-        elif kind in ("minimum", "maximum"):
-            for c in rule["cells"]:
-                r, col = _rc(c)
-                for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-                    if 1 <= r + dr <= n and 1 <= col + dc <= n:
-                        other = f"r{r + dr}c{col + dc}"
-                        low, high = (c, other) if kind == "minimum" else (other, c)
-                        out.append(f".GreaterThan~{_sid(high)}~{_sid(low)}")
-        elif kind == "quadruple":
-            rcs = [_rc(c) for c in rule["cells"]]
-            top = f"r{min(r for r, _ in rcs)}c{min(c for _, c in rcs)}"
-            out.append(f".Quad~{_sid(top)}~" + "~".join(map(str, rule["digits"])))
-        elif kind == "clone":
-            for a, b in zip(rule["cells"], rule["clone"]):
-                out.append(f".SameValues~2~{_sid(a)}~{_sid(b)}")
-        elif kind == "diagonal":
-            out.append(".Diagonal~" + ("1" if rule.get("direction", "-") == "+" else "-1"))
-        elif kind == "extra-region":
-            out.append(f".AllDifferent~{cells()}")
-        elif kind in ("sandwich", "x-sum"):
-            m = _LINE.fullmatch(rule["line"])
-            if not m:
-                raise Untranslatable(f"line {rule['line']!r}")
-            line = m.group(1).upper() + _b17(int(m.group(2)))
-            if kind == "sandwich":
-                out.append(f".Sandwich~{rule['sum']}~{line}")
-            elif rule.get("from", "start") == "start":
-                out.append(f".XSum~{line}~{rule['sum']}~")
-            else:
-                out.append(f".XSum~{line}~~{rule['sum']}")
-        elif kind == "rule-159":
-            out.append(".Indexing~C~" + "~".join(
-                f"R{_b17(r)}C{_b17(c)}" for r in range(1, n + 1) for c in (1, 5, 9)))
-        else:
-            raise Untranslatable(f"no translation of {kind!r}")
-    if allowed:
-        out.append(".~" + "~".join(f"{sid}_{'_'.join(map(str, sorted(ds)))}"
-                                   for sid, ds in allowed.items()))
-    return "".join(out)
+    """``doc`` (satdoku variant JSON) in sigh's constraint language (:mod:`satdoku.io.sigh`);
+    Untranslatable naming what sigh cannot hold."""
+    from satdoku.io.sigh import format_sigh
+    from satdoku.io.variant import read_variant
+    export = format_sigh(read_variant(doc))
+    if export.lost:
+        raise Untranslatable("; ".join(export.lost))
+    return export.text
 
 
 # --- sigh's headless server ---------------------------------------------------------------------

@@ -29,6 +29,7 @@ from satdoku.model.geometry import Geometry, geometry  # noqa: E402
 from satdoku.model.grid import Grid  # noqa: E402
 from satdoku.io.variant import format_variant  # noqa: E402
 from satdoku.model.puzzle import Puzzle  # noqa: E402
+from sigh_builders import GLOBAL as SIGH_GLOBAL, SIZES as SIGH_SIZES, build_sigh  # noqa: E402
 
 
 class Sat:
@@ -96,14 +97,15 @@ def king_walk(geo: Geometry, rng: random.Random, length: int) -> tuple[int, ...]
 
 
 def lines_that_hold(make, geo, sol, rng, count, lengths, tries=20000):
-    """Up to ``count`` constraints ``make(walk)`` over random walks that hold in ``sol``."""
+    """Up to ``count`` constraints ``make(walk)`` over random walks that hold in ``sol``
+    (``make`` may return None: none on that walk)."""
     out, used = [], set()
     for _ in range(tries):
         walk = king_walk(geo, rng, rng.choice(lengths))
         if used & set(walk) or len(walk) < min(lengths):
             continue
         c = make(walk)
-        if not c.check(Grid(geo, sol)):
+        if c is not None and not c.check(Grid(geo, sol)):
             out.append(c)
             used |= set(walk)
             if len(out) == count:
@@ -256,6 +258,9 @@ def build_added(kind: str, geo: Geometry, sol, rng: random.Random) -> list | Non
     setters = build_setters(kind, geo, sol, rng)
     if setters is not None:
         return setters
+    sighs = build_sigh(kind, geo, sol, rng, lines_that_hold)
+    if sighs is not None:
+        return sighs
     if kind == "sum-line":
         def make(walk):
             digits = [sol[c] for c in walk]
@@ -375,7 +380,7 @@ GLOBAL = {"diagonal": lambda g: [C.Diagonal(g, "+"), C.Diagonal(g, "-")],
           "non-consecutive": lambda g: [C.NonConsecutive(g)],
           "disjoint-groups": lambda g: [C.DisjointGroups(g)], "rule-159": lambda g: [C.Rule159(g)],
           "diagonal-non-consecutive": lambda g: [C.DiagonalNonConsecutive(g)],
-          "windoku": lambda g: [C.Windoku(g)]}
+          "windoku": lambda g: [C.Windoku(g)], **SIGH_GLOBAL}
 
 #: The grid each test puzzle uses: 4x4 where the rule makes sense and brute force can check
 #: it, 6x6 where 4x4 has no room, 9x9 where the rule needs 1-9.
@@ -392,7 +397,7 @@ TEST_SIZES = {
     "column-indexer": (2, 2), "box-indexer": (2, 2), "double-arrow": (2, 2), "lockout": (2, 2),
     "diagonal-non-consecutive": (2, 3), "multi-killer": (2, 2), "sum-line": (2, 2),
     "candidates": (2, 2), "pair": (2, 2), "regex": (2, 2), "greater-than": (2, 2),
-    "windoku": (2, 2), "or": (2, 2), "and": (2, 2),
+    "windoku": (2, 2), "or": (2, 2), "and": (2, 2), **SIGH_SIZES,
 }
 #: Types that get a second test puzzle on a larger grid (more room for their rule).
 SECOND_SIZES = {"arrow": (2, 3), "killer": (2, 3), "sandwich": (2, 3), "x-sum": (2, 3),

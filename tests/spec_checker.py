@@ -5,6 +5,7 @@ grid breaks). The f-puzzles tests hold published solutions to converted document
 
 from __future__ import annotations
 
+import itertools
 import re
 
 CELL = re.compile(r"r(\d+)c(\d+)")
@@ -62,6 +63,25 @@ FIELDS = {
     "windoku": (set(), set()),
     "or": ({"rules"}, set()),
     "and": ({"rules"}, set()),
+    "counting-circles": ({"cells"}, set()),
+    "count-distinct": ({"control", "cells"}, set()),
+    "contain-at-least": ({"cells", "digits"}, set()),
+    "contain-exact": ({"cells", "digits"}, set()),
+    "look-and-say": ({"cells", "clue"}, set()),
+    "lunchbox": ({"cells", "sum"}, set()),
+    "rellik-cage": ({"cells", "sum"}, set()),
+    "equality-cage": ({"cells"}, set()),
+    "equal-sum": ({"segments"}, set()),
+    "value-indexing": ({"cells"}, set()),
+    "numbered-room": ({"line", "from", "digit"}, set()),
+    "hidden-skyscraper": ({"line", "from", "digit"}, set()),
+    "full-rank": ({"line", "from", "rank"}, set()),
+    "full-rank-ties": (set(), {"ties"}),
+    "global-entropy": (set(), set()),
+    "global-mod": (set(), set()),
+    "anti-taxicab": (set(), set()),
+    "dutch-flatmates": (set(), set()),
+    "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
@@ -110,7 +130,7 @@ def _check_constraint(i: int, constraint: dict, n: int) -> None:
     keys = set(constraint) - {"type", "label"}
     assert required <= keys, f"#{i} {kind}: missing {required - keys}"
     assert keys <= required | optional, f"#{i} {kind}: unknown {keys - required - optional}"
-    for key in ("cells", "circle", "clone"):
+    for key in ("cells", "circle", "clone", "control"):
         if key in constraint:
             assert isinstance(constraint[key], list) and constraint[key]
             for name in constraint[key]:
@@ -174,10 +194,17 @@ class Grid:
                             for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
         self.orth = [((r, c), (r + dr, c + dc)) for (r, c) in self.at
                      for dr, dc in ((0, 1), (1, 0)) if (r + dr, c + dc) in self.at]
+        self.ties = next((k.get("ties", "only-unclued") for k in doc["constraints"]
+                          if k["type"] == "full-rank-ties"), "only-unclued")
         self.clued: dict[str, set] = {kind: set() for kind in PAIRED}
         for k in doc["constraints"]:
             if k["type"] in PAIRED:
                 self.clued[k["type"]].add(frozenset(rc(x, n) for x in k["cells"]))
+
+    def numbers(self) -> list[tuple[str, int, list[int]]]:
+        """Every row and column read from both sides: (line, side, digits)."""
+        return [(f"{kind}{i}", side, self.line({"line": f"{kind}{i}", "from": side}))
+                for kind in "rc" for i in range(1, self.n + 1) for side in ("start", "end")]
 
     def region_of(self, cell) -> int:
         return next(j for j, reg in enumerate(self.regions) if cell in reg)
@@ -291,6 +318,63 @@ def _windows(g: Grid) -> list[list]:
             for r in range(2, g.n - br + 1, br + 1) for c in range(2, g.n - bc + 1, bc + 1)]
 
 
+def _lunchbox(v: list[int], total: int) -> bool:
+    a, b = sorted((v.index(min(v)), v.index(max(v))))
+    return _distinct(v) and sum(v[a + 1:b]) == total
+
+
+def _rellik(v: list[int], total: int) -> bool:
+    return _distinct(v) and all(sum(part) != total for size in range(1, len(v) + 1)
+                                for part in itertools.combinations(v, size))
+
+
+def _equality(v: list[int], n: int) -> bool:
+    middle = (n + 1) / 2
+    return (_distinct(v) and middle not in v and 2 * sum(x % 2 for x in v) == len(v)
+            and 2 * sum(1 for x in v if x < middle) == len(v))
+
+
+def _hidden(line: list[int], digit: int) -> bool:
+    for j in range(1, len(line)):
+        if line[j] < max(line[:j]):
+            return line[j] == digit
+    return False
+
+
+def _full_rank(g: Grid, k: dict) -> bool:
+    numbers = g.numbers()
+    mine = g.line(k)
+    others = [digits for line, side, digits in numbers
+              if (line, side) != (k["line"], k.get("from", "start"))]
+    if g.ties != "any" and mine in others:
+        return False
+    return 1 + sum(1 for x in others if x < mine) == k["rank"]
+
+
+def _nfa(k: dict, v: list[int]) -> bool:
+    """Walk every path at once: the states after each digit."""
+    now = set(k["start"])
+    for x in v:
+        now = {t["to"] for t in k["transitions"] if t["from"] in now and x in t["digits"]}
+    return bool(now & set(k["accepting"]))
+
+
+def _squares(g: Grid, klass) -> bool:
+    return all(len({klass(g.at[(r + i, c + j)]) for i in (0, 1) for j in (0, 1)}) == 3
+               for r in range(1, g.n) for c in range(1, g.n))
+
+
+def _taxicab(g: Grid) -> bool:
+    return not any(g.at[a] == g.at[b] == abs(a[0] - b[0]) + abs(a[1] - b[1])
+                   for a in g.at for b in g.at if a < b)
+
+
+def _flatmates(g: Grid) -> bool:
+    middle = (g.n + 1) // 2
+    return all(g.at.get((r - 1, c)) == 1 or g.at.get((r + 1, c)) == g.n
+               for (r, c), x in g.at.items() if x == middle)
+
+
 #: type -> check(grid, constraint, cells, digits); True when the rule holds.
 CHECKS = {
     "diagonal": lambda g, k, cells, v: _distinct([g.at[(j, j if k["direction"] == "-"
@@ -375,6 +459,30 @@ CHECKS = {
     "windoku": lambda g, k, cells, v: all(_distinct([g.at[x] for x in w]) for w in _windows(g)),
     "or": lambda g, k, cells, v: any(_holds(g, inner) for inner in k["rules"]),
     "and": lambda g, k, cells, v: all(_holds(g, inner) for inner in k["rules"]),
+    "counting-circles": lambda g, k, cells, v: all(v.count(x) == x for x in v),
+    "count-distinct": lambda g, k, cells, v: g.at[rc(k["control"][0], g.n)] == len(set(v)),
+    "contain-at-least": lambda g, k, cells, v: all(v.count(x) >= k["digits"].count(x)
+                                                   for x in k["digits"]),
+    "contain-exact": lambda g, k, cells, v: all(v.count(x) == k["digits"].count(x)
+                                                for x in k["digits"]),
+    "look-and-say": lambda g, k, cells, v: all(
+        v.count(int(k["clue"][i + 1])) == int(k["clue"][i]) for i in range(0, len(k["clue"]), 2)),
+    "lunchbox": lambda g, k, cells, v: _lunchbox(v, k["sum"]),
+    "rellik-cage": lambda g, k, cells, v: _rellik(v, k["sum"]),
+    "equality-cage": lambda g, k, cells, v: _equality(v, g.n),
+    "equal-sum": lambda g, k, cells, v: len({sum(g.at[rc(x, g.n)] for x in segment)
+                                             for segment in k["segments"]}) == 1,
+    "value-indexing": lambda g, k, cells, v: v[1] + 1 < len(v) and v[v[1] + 1] == v[0],
+    "numbered-room": lambda g, k, cells, v: g.line(k)[g.line(k)[0] - 1] == k["digit"],
+    "hidden-skyscraper": lambda g, k, cells, v: _hidden(g.line(k), k["digit"]),
+    "full-rank": lambda g, k, cells, v: _full_rank(g, k),
+    "full-rank-ties": lambda g, k, cells, v: k.get("ties", "only-unclued") != "none" or len(
+        {tuple(digits) for _, _, digits in g.numbers()}) == 4 * g.n,
+    "global-entropy": lambda g, k, cells, v: _squares(g, lambda x: ranks(g.n)[x]),
+    "global-mod": lambda g, k, cells, v: _squares(g, lambda x: x % 3),
+    "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
+    "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
+    "nfa": lambda g, k, cells, v: _nfa(k, v),
 }
 
 

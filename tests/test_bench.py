@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from satdoku.run import bench
 from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
+from satdoku.errors import SatdokuError
 from satdoku.model.result import Result
 from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
@@ -23,7 +24,8 @@ COLUMNS = ["source", "size", "solver", "encoding", "limit", "puzzles", "solved",
            "multiple", "timeouts", "invalid", "refused", "errors", "seconds", "puzzles_per_s",
            "mean_ms", "median_ms", "p90_ms", "p99_ms", "max_ms", "conflicts_per_puzzle",
            "decisions_per_puzzle", "guesses_per_puzzle", "nodes_per_puzzle", "no_guess_pct",
-           "failed_literals_pct", "repeats", "spread_pct", "partial", "solver_build", "timestamp",
+           "failed_literals_pct", "repeats", "spread_pct", "clock", "time_limit_s", "within_limit",
+           "par2_ms", "partial", "solver_build", "timestamp",
            "load1"]
 #: What every row ends with: the run's provenance, then its settings.
 SETTINGS = ["satdoku", "python", "python_sat", "commit", "hostname", "machine", "cpus",
@@ -196,6 +198,41 @@ def test_plot_writes_a_png_and_leaves_the_inputs_alone(files, tmp_path):
     assert [open(f).read() for f in files] == before
 
 
+@pytest.mark.parametrize("name,magic", [("bench.pdf", b"%PDF"), ("bench.svg", b"<?xml")])
+def test_plot_format_follows_the_extension(files, tmp_path, name, magic):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / name
+    result = run(files[1], "--solver", "sat", "--solver", "native", "--plot", str(out))
+    assert result.exit_code == 0, result.output
+    assert out.read_bytes().startswith(magic)
+    if name.endswith(".svg"):  # a scatter panel of native against SAT, one cactus per file
+        text = out.read_text()
+        assert "native against sat:" in text and "tiny9.txt: cactus plot" in text
+
+
+def test_plot_refuses_an_unknown_extension(files, tmp_path):
+    result = run(files[0], "--plot", str(tmp_path / "x.gif"))
+    assert result.exit_code == 2 and "plots are written as .png, .pdf, .svg" in result.output
+
+
+def test_plot_rows_from_a_rows_file(tmp_path):
+    pytest.importorskip("matplotlib")
+    from satdoku.output.plots import plot_rows, read_rows
+    rows = read_rows("tests/data/bench_rows.csv")
+    assert {r["solver"] for r in rows} == {"native", SAT} and rows[0]["line"] > 0
+    out = tmp_path / "scatter.png"
+    plot_rows(rows, str(out), panels=["scatter"])
+    assert out.read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(SatdokuError, match="unknown panel 'pie'"):
+        plot_rows(rows, str(out), panels=["pie"])
+    with pytest.raises(SatdokuError, match="no rows of 'sat:minisat22'"):
+        plot_rows(rows, str(out), reference="sat:minisat22")
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"source": 1}\nnot json\n')
+    with pytest.raises(SatdokuError, match="bad.jsonl:2: not a JSON row"):
+        read_rows(str(bad))
+
+
 def test_plot_refuses_an_input_file(files):
     result = run(files[0], "--plot", files[0], "--force")
     assert result.exit_code == 2 and "is an input of this run" in result.output
@@ -210,7 +247,7 @@ def test_plot_without_matplotlib_says_how_to_get_it(files, tmp_path, monkeypatch
 
 
 @pytest.mark.parametrize("args, message", [
-    (["{tiny4}", "--solver", "dpll"], "'dpll' is not one of 'sat', 'native'"),
+    (["{tiny4}", "--solver", "dpll"], "'dpll' is not one of sat, native, exact-cover, cp-sat or exec:COMMAND"),
     (["{tiny4}", "--sat-solver", "nosuch"], "unknown SAT solver"),
     (["{tiny4}", "--encoding", "natural,clever"], "unknown encoding"),
     (["{tiny4}", "--limit", "3"], "3 is not in the range 1<=x<=2"),

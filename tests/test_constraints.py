@@ -25,7 +25,11 @@ from satdoku.io.variant import parse_variants
 # One puzzle per type with exactly one solution under its constraints (and a second, 6x6 one
 # for types with more room there), one a line: `python scripts/make_variants.py tests --seed 1`
 # (types added later: `... tests --types T,T --seed S`, appended; issue 32's four: `--types
-# pair,regex,greater-than,windoku --seed 1`, then `--types or,and --seed 1`).
+# pair,regex,greater-than,windoku --seed 1`, then `--types or,and --seed 1`; sigh's 18:
+# `--types counting-circles,count-distinct,contain-at-least,contain-exact,look-and-say,
+# lunchbox,rellik-cage,equality-cage,equal-sum,value-indexing,numbered-room,hidden-skyscraper,
+# full-rank,full-rank-ties,global-entropy,global-mod,anti-taxicab,dutch-flatmates --seed 1`,
+# then `--types nfa --seed 1`).
 TEST_PUZZLES = (Path(__file__).parent / "variant_tests.jsonl").read_text()
 
 PUZZLES = list(parse_variants(TEST_PUZZLES.splitlines(), "TEST_PUZZLES"))
@@ -120,7 +124,7 @@ def prune_search(puzzle, limit=2):
 def test_every_type_has_a_test_puzzle():
     assert all(PUZZLES)
     types = {c.type for p in PUZZLES for c in p.constraints}
-    assert types == set(C.CONSTRAINTS)
+    assert types == set(C.CONSTRAINTS) - {"chaos"}  # no boxes: test_shapes.py brute-forces it
 
 
 @pytest.mark.parametrize("method", METHODS)
@@ -240,6 +244,31 @@ BASE_SAMPLES = [
     C.AnyOf((C.Regex((0, 1, 2, 3), "1.*"), C.AllOf((C.Odd((3,)), C.KropkiWhite((2, 3)))))),
     C.AllOf((C.Even((0,)), C.PairRelation((0, 5), "a > b"))), C.AllOf((C.Renban((0, 1, 2)),)),
     C.AnyOf((C.Arrow((0,), (1, 2)), C.Arrow((1,), (2, 0)), C.Arrow((2,), (0, 1)))),
+    # issue 32: sigh's types
+    C.CountingCircles((0, 1, 5, 6)), C.CountingCircles((0, 5, 10)),
+    C.CountDistinct(0, (5, 10, 15)), C.CountDistinct(3, (1, 2)),
+    C.ContainAtLeast((0, 1, 4, 5, 10), (1, 1)), C.ContainAtLeast((0, 6), (2,)),
+    C.ContainExact((0, 5, 10, 15), (2, 2)), C.ContainExact((0, 1, 2), (4,)),
+    C.LookAndSay((0, 5, 10, 15), "2103"), C.LookAndSay((0, 1), "04"),
+    C.Lunchbox((0, 1, 2, 3), 5), C.Lunchbox((0, 5, 10), 0), C.Lunchbox((0, 1, 5, 4), 2),
+    C.RellikCage((0, 1, 5), 4), C.RellikCage((0, 1), 7),
+    C.EqualityCage(G4, (0, 1, 4, 5)), C.EqualityCage(G4, (0, 5)),
+    C.EqualSum(((0, 1), (2, 3))), C.EqualSum(((0,), (5, 10), (15, 14))),
+    C.EqualSum(((0, 1), (1, 2))),
+    C.ValueIndexing((0, 1, 2, 3)), C.ValueIndexing((0, 5, 10, 15, 14)),
+    C.ValueIndexing((3, 2, 1)),
+    C.NumberedRoom(G4, "r1", "start", 3), C.NumberedRoom(G4, "c2", "end", 1),
+    C.HiddenSkyscraper(G4, "r1", "start", 2), C.HiddenSkyscraper(G4, "c3", "end", 1),
+    C.FullRank(G4, "r1", "start", 5), C.FullRank(G4, "c2", "end", 12),
+    C.FullRankTies(G4, "none"), C.FullRankTies(G4, "any"),
+    C.GlobalEntropy(G4), C.GlobalMod(G4), C.AntiTaxicab(G4), C.DutchFlatmates(G4),
+    C.StateMachine((0, 1, 2, 3), ("e", "o"), ("e",), ("e",),
+                   (("e", "o", (1, 3)), ("o", "e", (1, 3)), ("e", "e", (2, 4)), ("o", "o", (2, 4)))),
+    C.StateMachine((0, 5, 10), ("a", "b", "c"), ("a", "b"), ("c",),
+                   (("a", "a", (1, 2)), ("a", "c", (4,)), ("b", "c", (3, 4)), ("c", "c", (1,)))),
+    C.StateMachine((0, 1, 0), ("x", "y"), ("x",), ("x",),
+                   (("x", "y", (1, 2)), ("y", "x", (3, 4)), ("y", "x", (1,)))),
+    C.StateMachine((3, 7), ("z",), ("z",), (), (("z", "z", (1, 2, 3, 4)),)),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 
@@ -259,7 +288,7 @@ def test_encoding_allows_exactly_the_grids_check_passes(constraint, method):
 
 
 def test_samples_cover_every_type_on_4x4():
-    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159"}
+    assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159", "chaos"}
 
 
 @pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
@@ -506,7 +535,10 @@ def test_the_spec_checker_and_the_rule_agree(constraint):
 
 
 EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.GreaterThan,
-                                               C.AnyOf, C.AllOf)) or hasattr(c, "allowed")]
+                                               C.AnyOf, C.AllOf, C.StateMachine,
+                                               C.NumberedRoom, C.HiddenSkyscraper,
+                                               C.ValueIndexing, C.GlobalEntropy, C.GlobalMod,
+                                               C.DutchFlatmates)) or hasattr(c, "allowed")]
 
 
 @pytest.mark.parametrize("constraint", EXACT, ids=sample_id)

@@ -27,6 +27,20 @@ def rules_of(document: dict) -> list[str]:
                              sort_keys=True) for c in written["constraints"])
 
 
+def same_puzzle(one: dict, other: dict) -> bool:
+    """Whether two documents state the same puzzle down to every field (drawing ones too), read
+    and written by satdoku, whatever the order of their rules and regions and their source."""
+    def canonical(document: dict) -> dict:
+        written = variant_document(read_variant(document))
+        written.pop("source", None)
+        written["constraints"] = sorted(json.dumps(c, sort_keys=True)
+                                        for c in written.get("constraints", []))
+        if "regions" in written:
+            written["regions"] = sorted(sorted(region) for region in written["regions"])
+        return written
+    return canonical(one) == canonical(other)
+
+
 def solution_of(document: dict):
     puzzle = read_variant(document)
     result = satdoku.count(puzzle)
@@ -44,11 +58,13 @@ def test_shipped_puzzles_survive_a_sudokupad_link_and_solve_alike(path):
     assert rules_of(back) == rules_of(original)
     assert back["givens"] == original["givens"]
     assert back.get("name") == original.get("name")
+    if same_puzzle(back, original):  # nothing but order and the source changed: solving adds nothing
+        return
     assert solution_of(back) == solution_of(original)
 
 
-@pytest.mark.parametrize("target", [t for t in TARGETS if t != "json"])
-def test_every_f_puzzles_form_reads_back(target):
+@pytest.mark.parametrize("target", [t for t in TARGETS if t not in ("json", "sigh")])
+def test_every_f_puzzles_form_reads_back(target):  # sigh's: tests/test_sigh.py (same solution)
     text = (VARIANTS / "blitz.json").read_text()
     out = convert(text, target)
     assert rules_of(json.loads(convert(out.text, "json").text)) == rules_of(json.loads(text))

@@ -122,3 +122,59 @@ def test_decode_file_bounded(tmp_path, monkeypatch):
         decode_file(str(path), puzzle, model_formula(puzzle, "extended"))
     assert info.value.source == str(path)
     assert MAX_MODEL_BYTES >= 1 << 20
+
+
+def _model_of(cnf_path, model_path):
+    """Solve the CNF at ``cnf_path`` with python-sat (no satdoku code) and write the model in
+    the SAT-competition form."""
+    from pysat.formula import CNF
+    from pysat.solvers import Solver
+    with Solver(name="cadical195", bootstrap_with=CNF(from_file=str(cnf_path)).clauses) as s:
+        assert s.solve()
+        model = s.get_model()
+    model_path.write_text("s SATISFIABLE\nv " + " ".join(map(str, model)) + " 0\n")
+
+
+@pytest.mark.parametrize("args", [[], ["--encoding", "augmented"], ["--amo", "seqcounter"],
+                                  ["--encoding", "reduced", "--box", "4x4"]])
+def test_decode_reads_the_cnf_header(tmp_path, args):
+    from click.testing import CliRunner
+    from satdoku.cli import main
+    from satdoku.cnf.decode import read_header
+    source = "puzzles/16x16.txt" if "reduced" in args else "puzzles/9x9.txt"
+    cnf, model = tmp_path / "p.cnf", tmp_path / "p.out"
+    runner = CliRunner()
+    done = runner.invoke(main, ["encode", source, "-o", str(cnf), *args])
+    assert done.exit_code == 0, done.output
+    header = read_header(str(cnf))
+    assert header.encoding == (args[1] if args and args[0] == "--encoding" else "extended")
+    _model_of(cnf, model)
+    decoded = runner.invoke(main, ["decode", str(model), "--cnf", str(cnf), "--format", "line"])
+    given = runner.invoke(main, ["decode", str(model), "--puzzle", source, "--format", "line",
+                                 *[a for a in args if a != "--box" and "x" not in a]])
+    assert decoded.exit_code == 0, decoded.output
+    assert decoded.stdout == given.stdout and len(decoded.stdout.strip()) in (81, 256)
+    clash = runner.invoke(main, ["decode", str(model), "--cnf", str(cnf), "--encoding", "natural"])
+    assert clash.exit_code == 3 and "but its comments say" in clash.output
+
+
+def test_decode_a_folder(tmp_path):
+    from click.testing import CliRunner
+    from satdoku.cli import main
+    runner = CliRunner()
+    folder = tmp_path / "cnf"
+    assert runner.invoke(main, ["encode", "puzzles/9x9.txt", "-o", f"{folder}/"]).exit_code == 0
+    cnfs = sorted(folder.glob("*.cnf"))
+    assert len(cnfs) >= 3
+    for cnf in cnfs[1:]:  # the first puzzle's model is missing: an error for it alone
+        _model_of(cnf, folder / (cnf.stem + ".model"))
+    done = runner.invoke(main, ["decode", f"{folder}/", "--cnf", f"{folder}/", "--format",
+                                "line"])
+    lines = done.stdout.splitlines()
+    assert done.exit_code == 3 and lines[0] == "error"  # one line a puzzle, in name order
+    assert len(lines) == len(cnfs) and all(len(line) == 81 for line in lines[1:])
+    assert "no model file for it" in done.stderr
+    bad = runner.invoke(main, ["decode", f"{folder}/", "--puzzle", "puzzles/9x9.txt"])
+    assert bad.exit_code == 2 and "takes --cnf DIR/" in bad.output
+    neither = runner.invoke(main, ["decode", str(cnfs[0])])
+    assert neither.exit_code == 2 and "give --puzzle" in neither.output

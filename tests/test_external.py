@@ -255,3 +255,47 @@ def test_bench_side_by_side():
     assert [r.solver for r in rows] == ["exec:picosat", "sat:cadical195"]
     assert rows[0].solved == rows[1].solved > 0 and rows[0].errors == 0
     assert rows[0].guesses_per_puzzle is None and rows[0].conflicts_per_puzzle is None
+
+
+def test_solver_process_cpu_is_measured_apart_from_wall(tmp_path):
+    # One fake solver burns 0.3 s of CPU, the other sleeps 0.3 s: the CPU time of its
+    # process tells them apart (the wall times do not), and the sleeper's is its start-up.
+    from satdoku.sat.external import _children_cpu
+    answer = "print('s UNSATISFIABLE')\n"
+    burn = "t = time.process_time()\nwhile time.process_time() - t < 0.3: pass\n" + answer
+    sleep = "time.sleep(0.3)\n" + answer
+    grid = parse_puzzle(SMALL).grid
+    cpu = {}
+    for name, body in (("burn", burn), ("sleep", sleep)):
+        (tmp_path / name).mkdir()
+        with ExecSolver(_fake(tmp_path / name, body), "extended", tmpdir=str(tmp_path)) as s:
+            before = _children_cpu()
+            result = s.solve(grid, deadline=Deadline(30))
+        assert result.status == "unsolvable" and result.stats["solve_ms"] >= 300
+        cpu[name] = result.stats["solver_cpu_ms"]
+        assert cpu[name] <= (_children_cpu() - before) * 1000 + 1e-6
+    assert cpu["burn"] >= 280 and cpu["sleep"] < cpu["burn"] - 150
+
+
+def test_cpu_limit_stops_a_solver():
+    from satdoku.sat.external import _limited
+    start = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", "while True: pass"],
+                          preexec_fn=_limited(None, 1), timeout=60)
+    assert done.returncode == -signal.SIGXCPU and time.perf_counter() - start < 60
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical is not installed")
+def test_bench_exec_is_timed_by_its_cpu_with_par2():
+    from satdoku.output.bench import format_table
+    from satdoku.run.bench import check_groups, run_bench
+    rows = list(run_bench([str(PUZZLES / "4x4.txt")], check_groups([], ["exec:cadical -q"]),
+                          timeout=10, levels="none", per_puzzle=True))
+    row, = rows
+    assert row.clock == "solver-cpu" and row.time_limit_s == 10
+    assert row.within_limit == row.solved > 0 and row.par2_ms == row.mean_ms
+    times = sorted(r["solver_cpu_ms"] for r in row.puzzle_rows)
+    assert times == pytest.approx(row.times_ms, abs=1e-3) and all(r["wall_ms"] > r["solver_cpu_ms"]
+                                         for r in row.puzzle_rows)
+    table = format_table(rows)
+    assert "| clock " in table and "solver-cpu" in table and "PAR-2 ms" in table

@@ -61,7 +61,8 @@ def test_minimal_16x16():
     assert_unique_and_minimal(made.puzzle, made.solution)
 
 
-@pytest.mark.parametrize("box,conflicts", [((3, 4), -1), ((5, 5), 1)])
+@pytest.mark.parametrize("box,conflicts", [((3, 4), -1),
+                                           pytest.param((5, 5), 1, marks=pytest.mark.slow)])
 def test_larger_sizes_are_unique(box, conflicts):
     # 25x25 with a small budget to keep the test short (the default digs for ~15 s).
     with Generator(geometry(*box), seed=2, conflicts=conflicts) as gen:

@@ -21,7 +21,7 @@ COMMANDS = [("solve", declared.SolveOptions), ("count", declared.CountOptions),
             ("encode", declared.EncodeOptions), ("decode", declared.DecodeOptions)]
 
 #: What a command takes as its arguments: the library's positional parameters.
-ARGUMENTS = {"puzzle", "model", "puzzle_text"}
+ARGUMENTS = {"puzzle", "model", "puzzle_text", "cnf"}  # decode --cnf: an input, as --puzzle
 
 #: What the library's calls take to read a puzzle (satdoku.read's keywords).
 READING = {"box", "alphabet", "ignore_unknown"}

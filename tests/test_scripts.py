@@ -100,6 +100,8 @@ RUNS = {
     "bench_peers.py": (["classic", "--sets", "17_clue", "--first", "1", "--rounds", "1"],
                        "| 17_clue |", "skipped: give --qqwing"),
     "bench_se.py": (["{T}/se.txt"], "2 puzzles rated by serate", None),
+    "plot_rows.py": (["{ROOT}/tests/data/bench_rows.csv"], "| 9x9.txt | native | 4 | 4 |",
+                     None),
     "serate.py": (["{T}/three.txt", "--first", "1", "--timeout", "20"], "\t",
                   "serate is not built"),
     "native_digest.py": (["--first", "1", "--timeout", "0.3"], "variants/", None),
@@ -108,7 +110,8 @@ RUNS = {
 }
 #: Runs too long for the default suite, under ``-m slow`` (in one child process too): the
 #: benchmarks that time many whole satdoku processes, Ctrl-C sent to commands once they are
-#: under way (seconds of waiting), a calibration over sets, the scaling over sizes.
+#: under way (seconds of waiting), a calibration over sets, the scaling over sizes, sigh's
+#: collection (read under Node).
 SLOW_RUNS = {
     "bench_checkouts.py": (["{ROOT}", "{ROOT}", "--rounds", "1", "--files", "17_clue",
                             "--tasks", "solve"], "| 17_clue | solve |", None),
@@ -123,6 +126,8 @@ SLOW_RUNS = {
     "bench_scaling.py": (["--quick", "--puzzles", "{T}/p", "--cache", "{T}/c.json",
                           "--no-plot", "--timeout", "5"], "| 9x9 |", None),
     "bench_steps.py": (["1"], "| set | ladder ER: mean", None),
+    "sigh_collection.py": (["--only", "Classic sudoku", "--timeout", "10"],
+                           "| Classic sudoku | string | yes | unique |", "no sigh checkout"),
 }
 #: Scripts with no run here: what they need is tested elsewhere (their --help is run above).
 NOT_RUN = {"screenshot_steps.py": "needs Chromium: tests/test_screenshot.py runs it where "

@@ -75,10 +75,11 @@ def test_verify_catches_the_same_solution_counted_twice():
 
 
 def test_registry_names():
-    assert set(SOLVERS) == {"sat", "native"}
+    from satdoku.tasks.commands import SOLVER_NAMES
+    assert tuple(SOLVERS) == SOLVER_NAMES == ("sat", "native", "exact-cover", "cp-sat")
     with make_solver("sat", sat_solver="g4") as s:
         assert s.name == "sat:glucose4"
-    with pytest.raises(OptionError, match="unknown solver 'dlx'; choose one of sat, native"):
+    with pytest.raises(OptionError, match="unknown solver 'dlx'; choose one of sat, native, exact-cover, cp-sat"):
         make_solver("dlx")
 
 

@@ -206,7 +206,7 @@ BAD = [
     ({"size": 4, "format": "f-puzzles"}, "'format' must be 'satdoku-variant', not 'f-puzzles'"),
     ({}, "'size' is missing"),
     ({"size": 7}, "a 7x7 grid has no usual box shape: give 'box' or 'regions'"),
-    ({"size": 4, "box": "3x2"}, "'box' must be 'RxC' with R*C = 4, not '3x2'"),
+    ({"size": 4, "box": "3x2"}, "'box' must be 'RxC' with R*C = 4, or 'none', not '3x2'"),
     ({"size": 4, "box": "2x2", "regions": []}, "give 'box' or 'regions', not both"),
     ({"size": 4, "regions": [["r1c1"]] * 4}, "'regions' must be 4 lists of 4 cell names"),
     ({"size": 2, "regions": [["r1c1", "r1c2"], ["r1c2", "r2c2"]]},

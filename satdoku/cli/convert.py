@@ -1,4 +1,5 @@
-"""``satdoku convert`` (between satdoku JSON, f-puzzles and SudokuPad links, and to a picture)
+"""``satdoku convert`` (between satdoku JSON, sigh's strings, f-puzzles and SudokuPad links, and
+to a picture)
 and ``satdoku rules`` (every rule type with its fields): one library call each, printed.
 
 Registered with the other command modules in :mod:`satdoku.cli`.
@@ -16,7 +17,7 @@ from .session import puzzles_of, show
 
 __all__ = ["COMMANDS"]
 
-_TARGETS = ("json", "fpuzzles", "fpuzzles-link", "fpuzzles-json", "sudokupad", "svg")
+_TARGETS = ("json", "sigh", "fpuzzles", "fpuzzles-link", "fpuzzles-json", "sudokupad", "svg")
 
 
 class _ConvertReport:
@@ -41,6 +42,7 @@ class _ConvertReport:
         if item.error is not None:
             return [printable(str(item.error))]
         lines = warning_lines(p)
+        lines += [f"{place(p)}: {printable(x)}" for x in item.warnings if x not in p.warnings]
         verb = "leaves out" if item.text is not None else "cannot hold"
         lines += [f"{place(p)}: {self.fmt} {verb}: {printable(x)}" for x in item.lost]
         if item.refused:
@@ -67,10 +69,11 @@ def _pictures(items):
               help="Write what the target can hold and name the rest on stderr (default: "
                    "such a puzzle is not converted).")
 def convert(inputs, reading, fmt, output, force, lossy):
-    """Convert puzzles: satdoku JSON, f-puzzles (string, link, JSON), SudokuPad link, svg.
+    """Convert puzzles: satdoku JSON, sigh, f-puzzles (string, link, JSON), SudokuPad, svg.
 
     Reads what every command reads; --format says what to write: json (satdoku variant
-    JSON, one line), fpuzzles (the compressed string), fpuzzles-link, fpuzzles-json,
+    JSON, one line), sigh (a constraint string for sigh's Interactive Sudoku Solver),
+    fpuzzles (the compressed string), fpuzzles-link, fpuzzles-json,
     sudokupad (a sudokupad.app link), svg (a picture of the unsolved puzzle, one per puzzle:
     -o FOLDER/ for several). A rule the target cannot hold is named; the puzzle is then not
     converted unless --lossy.

@@ -12,7 +12,7 @@ from ..io.dimacs import UnsatisfiableError
 from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
 from ..output.report import printable
 from ..tasks.base import Outcome
-from ..tasks.commands import DecodeOptions, EncodeOptions
+from ..tasks.commands import SOLVER_NAMES, DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
@@ -131,42 +131,107 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
 
 
 @click.command()
-@click.argument("model", metavar="MODEL|-", shell_complete=complete_path)
-@click.option("--puzzle", "puzzle_text", required=True, metavar="PUZZLE|FILE",
-              shell_complete=complete_path, help="The puzzle the model was made from.")
+@click.argument("model", metavar="MODEL|-|DIR/", shell_complete=complete_path)
+@click.option("--puzzle", "puzzle_text", metavar="PUZZLE|FILE", shell_complete=complete_path,
+              help="The puzzle the model was made from (default: the one --cnf names).")
+@click.option("--cnf", metavar="FILE|DIR/", shell_complete=complete_path,
+              help="The CNF 'satdoku encode' wrote: its comments give the puzzle, box, "
+                   "encoding and at-most-one. With MODEL a folder, a folder of them: each "
+                   "NAME.cnf is decoded with the model MODEL/NAME.* (batch).")
 @puzzle_options
 @task_options(DecodeOptions)
 @output_options()
-def decode(model, puzzle_text, reading, fmt, output, force, paint, **values):
+def decode(model, puzzle_text, cnf, reading, fmt, output, force, paint, **values):
     """Read a model that an external SAT solver wrote and print the verified grid.
 
     Accepts SAT-competition output ('s SATISFIABLE', 'v ... 0') and MiniSat's result file
     ('SAT' then literals ending in 0).
     """
-    from ..cnf.decode import decode_file, model_formula
-    from ..model.result import Result
     from ..output.report import OutcomeReport
     if model == "-" and puzzle_text == "-":
         raise click.UsageError("the model and --puzzle cannot both be read from stdin")
+    if puzzle_text is None and cnf is None:
+        raise click.UsageError("give --puzzle (the puzzle the model was made from) or --cnf "
+                               "(the CNF 'satdoku encode' wrote)")
     options = make_options(DecodeOptions, values)
-    p = one_puzzle(puzzle_text, reading, options.index)
+    if os.path.isdir(model):
+        if cnf is None or not os.path.isdir(cnf) or puzzle_text is not None:
+            raise click.UsageError("a folder of models takes --cnf DIR/ (the folder 'encode -o "
+                                   "DIR/' wrote), not --puzzle")
+        jobs = _model_pairs(model, cnf)
+    else:
+        jobs = [(model, cnf)]
 
     def body(session: Session) -> None:
-        formula = model_formula(p.grid, options.encoding, options.amo, p.constraints)
-        try:
-            result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
-                            encoding=formula.encoding)
-        except UnsatisfiableError as error:
-            if options.proof is None:
-                raise
-            result = _backed(error, p, options.proof, options, formula.encoding)
         report = OutcomeReport(fmt, color=paint, proof=options.proof is not None)
         session.write(report.header())
-        outcome = Outcome(p, result)
-        session.result(report.format(outcome), report.diagnostics(outcome),
-                       exit_code(result.status))
+        for model_path, cnf_path in jobs:
+            outcome = _decoded(model_path, cnf_path, puzzle_text, reading, options)
+            session.result(report.format(outcome), report.diagnostics(outcome),
+                           exit_code(outcome.result.status))
 
-    Session(output, force, (model, puzzle_text)).run(body)
+    Session(output, force, (model, puzzle_text or cnf)).run(body)
+
+
+def _model_pairs(models: str, cnfs: str) -> list[tuple[str | None, str]]:
+    """(model, CNF) for each NAME.cnf of ``cnfs``: the model is the file of ``models`` named
+    NAME or NAME.* (None when there is none: that puzzle is an error)."""
+    names = sorted(os.listdir(models))
+    pairs: list[tuple[str | None, str]] = []
+    for name in sorted(n for n in os.listdir(cnfs) if n.endswith(".cnf")):
+        stem, cnf_path = name[:-len(".cnf")], os.path.join(cnfs, name)
+        found = [n for n in names if (n == stem or n.startswith(stem + "."))
+                 and os.path.join(models, n) != cnf_path and not n.endswith(".cnf")]
+        pairs.append((os.path.join(models, found[0]) if found else None, cnf_path))
+    if not pairs:
+        fail(f"{cnfs}: holds no .cnf file")
+    return pairs
+
+
+def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, reading,
+             options: DecodeOptions) -> Outcome:
+    """The outcome of one model: its puzzle (from --puzzle or the CNF's comments), decoded
+    with the encoding the options or the CNF's comments give, verified."""
+    from ..cnf.decode import decode_file, model_formula, read_header
+    from ..errors import ModelError
+    from ..io.text import parse_puzzle
+    from ..model.puzzle import Puzzle
+    from ..model.result import Result
+    encoding, amo = options.encoding, options.amo
+    try:
+        if cnf is not None:
+            header = read_header(cnf)
+            for name, given, said in (("--encoding", encoding, header.encoding),
+                                      ("--amo", amo, header.amo)):
+                if given is not None and given != said:
+                    raise ModelError(f"{name} {given}, but its comments say {said}", source=cnf)
+            encoding, amo = header.encoding, header.amo
+            if puzzle_text is None and (header.rules or header.puzzle is None):
+                raise ModelError("encodes variant rules or no puzzle line; give the puzzle "
+                                 "with --puzzle", source=cnf)
+        p = (one_puzzle(puzzle_text, reading, options.index) if puzzle_text is not None else
+             parse_puzzle(header.puzzle, cnf, box=header.box))
+        if model is None:
+            raise ModelError("no model file for it (MODELS/NAME or NAME.*)", source=cnf)
+        formula = model_formula(p.grid, encoding, amo, p.constraints)
+    except (ModelError, SatdokuError) as error:
+        return Outcome(Puzzle(None, cnf or model), Result("error", message=str(error)))
+    try:
+        result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
+                        encoding=formula.encoding)
+    except UnsatisfiableError as error:
+        if options.proof is None:
+            if cnf is None:
+                raise
+            return Outcome(p, Result("error", encoding=formula.encoding,
+                                     message=f"{model}: the solver says UNSATISFIABLE; "
+                                             f"give --proof to check it"))
+        result = _backed(error, p, options.proof, options, formula.encoding)
+    except ModelError as error:
+        if cnf is None:
+            raise
+        result = Result("error", encoding=formula.encoding, message=str(error))
+    return Outcome(p, result)
 
 
 def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | None):
@@ -208,11 +273,22 @@ def list_solvers(fmt):
                f"{info['default_reduced_amo']})")
 
 
+def _solver_name(value: str) -> str:
+    """bench's --solver: a name of SOLVER_NAMES or exec:COMMAND."""
+    if value in SOLVER_NAMES or value.startswith("exec:"):
+        return value
+    raise click.BadParameter(f"{value!r} is not one of {', '.join(SOLVER_NAMES)} or "
+                             "exec:COMMAND", param_hint="'--solver'")
+
+
 @click.command()
 @click.argument("files", nargs=-1, required=True, metavar="FILE...",
                 type=click.Path(dir_okay=False), shell_complete=complete_path)
-@click.option("--solver", "solvers", multiple=True, type=click.Choice(["sat", "native"]),
-              help="Solvers to compare; repeat (default: sat and native).")
+@click.option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
+              callback=lambda ctx, param, values: [_solver_name(v) for v in values],
+              help="Solvers to compare; repeat (default: sat and native). exact-cover and "
+                   "cp-sat are compiled search baselines (satdoku[baselines]); exec:\"COMMAND\" "
+                   "a search binary reading a puzzle line on stdin, timed by its own CPU.")
 @sat_solver_option(multiple=True)
 @encoding_option
 @click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",
@@ -223,8 +299,9 @@ def list_solvers(fmt):
               help="Seed of the shuffled order of the timed pass.")
 @jobs_option
 @output_options(("table", "csv", "json"), "table")
-@click.option("--plot", metavar="FILE.png", shell_complete=complete_path,
-              help="Draw a cactus plot and puzzles/s per file into one PNG (satdoku[plot]).")
+@click.option("--plot", metavar="FILE.png|.pdf|.svg", shell_complete=complete_path,
+              help="Draw per file a cactus plot, the share answered within a time, SAT "
+                   "against each search per puzzle, and puzzles/s (satdoku[plot]).")
 @click.option("--levels", type=click.Choice(["none", "propagation", "failed-literals"]),
               default="failed-literals", show_default=True,
               help="SAT: also measure the share settled by unit propagation (and by "
@@ -245,7 +322,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     far, the interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
-    from ..output.bench import PuzzleRows, format_rows, plot_bench
+    from ..output.bench import PuzzleRows, format_rows
     from ..run.bench import BenchInterrupted, check_groups, run_bench
     encodings = [e.strip() for text in encodings for e in text.split(",") if e.strip()]
     try:
@@ -255,6 +332,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                 raise SatdokuError(f"{plot} exists; use --force to overwrite it")
             if is_input(plot, files):
                 raise SatdokuError(f"{plot} is an input of this run; choose another output")
+            from ..output.plots import check_plot_path
+            check_plot_path(plot)
             require_extra("--plot")
     except SatdokuError as error:
         raise click.UsageError(str(error)) from None
@@ -274,6 +353,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         session.out.discard()
         raise click.UsageError(str(error)) from None
     done: list = []
+    drawn: list = []  # the per-puzzle rows --plot draws
 
     def body(session: Session) -> None:
         session.progress = progress or session.progress
@@ -282,8 +362,9 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
                                  seed=seed, box=reading.box, alphabet=reading.alphabet, jobs=jobs,
                                  levels=levels, progress=step if progress else None,
                                  invalid=lambda p: session.note(printable(str(p.error))),
-                                 repeats=repeats, per_puzzle=per_puzzle is not None):
+                                 repeats=repeats, per_puzzle=bool(rows or plot)):
                 done.append(row)
+                drawn.extend(row.puzzle_rows if plot else ())
                 if per_puzzle is not None:
                     per_puzzle.write(row)
         except BenchInterrupted as stop:
@@ -301,7 +382,8 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
         if per_puzzle is not None:
             per_puzzle.commit()
         if plot:
-            plot_bench(done, plot)
+            from ..output.plots import plot_rows
+            plot_rows(drawn, plot)
         session.code = EXIT_WRONG if any(r.errors for r in done) else EXIT_OK
 
     session.run(body)

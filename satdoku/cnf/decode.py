@@ -1,12 +1,16 @@
 """Models in: the formula a model belongs to, and the verified grid it describes.
 
 :func:`model_formula` rebuilds what ``satdoku encode`` wrote (as far as decoding needs it:
-the variable count and map); :func:`decode_solution` reads a solver's answer
+the variable count and map), from options or from the file's own comments
+(:func:`read_header`: the puzzle, box, encoding and at-most-one ``encode`` writes); :func:`decode_solution` reads a solver's answer
 (:func:`satdoku.io.dimacs.parse_model`), turns it into a grid through the formula's variable
 map, strictly, and verifies it against the puzzle and its rules.
 """
 
 from __future__ import annotations
+
+import re
+from dataclasses import dataclass
 
 from ..errors import ModelError
 from ..io.dimacs import parse_model, read_model_text
@@ -16,7 +20,7 @@ from .formula import Formula, encode
 from .policy import choose_encoding
 from .reduced import ReducedFormula
 
-__all__ = ["model_formula", "decode_solution", "decode_file"]
+__all__ = ["model_formula", "decode_solution", "decode_file", "CnfHeader", "read_header"]
 
 
 def model_formula(puzzle: Grid, encoding: str | None = None, amo: str | None = None,
@@ -59,3 +63,59 @@ def decode_file(path: str, puzzle: Grid, formula: Formula | ReducedFormula,
     """:func:`decode_solution` on the model file at ``path`` ('-' for stdin)."""
     source, text = read_model_text(path)
     return decode_solution(text, puzzle, formula, source=source, constraints=constraints)
+
+
+@dataclass(frozen=True)
+class CnfHeader:
+    """What the comments of a CNF ``satdoku encode`` wrote say (:func:`read_header`)."""
+
+    puzzle: str | None  # the puzzle in one line
+    box: tuple[int, int]
+    encoding: str
+    amo: str
+    rules: int  # variant rules: the header names them but cannot rebuild them
+
+
+_SIZE = re.compile(r"^c size: (\d+), box: (\d+)x(\d+)(?:, encoding: ([a-z]+) \(.*\), "
+                   r"at-most-one: ([a-z]+))?")
+_REDUCED = re.compile(r"^c encoding: reduced \(.*\), at-most-one: pairwise up to \d+ literals, "
+                      r"else ([a-z]+)")
+
+
+def read_header(path: str) -> CnfHeader:
+    """The puzzle, box, encoding and at-most-one encoding in the comments of the CNF at
+    ``path``, as ``satdoku encode`` writes them (the comments before ``p cnf``).
+
+    Raises:
+        ModelError: the file cannot be read, or its comments do not say these (naming it).
+
+    >>> import tempfile, os
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fp:
+    ...     _ = fp.write("c puzzle: 1.3..4.2.34.4.23\\nc size: 4, box: 2x2, encoding: extended "
+    ...                  "(...), at-most-one: pairwise\\np cnf 64 0\\n")
+    >>> read_header(fp.name)
+    CnfHeader(puzzle='1.3..4.2.34.4.23', box=(2, 2), encoding='extended', amo='pairwise', rules=0)
+    >>> os.unlink(fp.name)
+    """
+    puzzle, box, encoding, amo, rules = None, None, None, None, 0
+    try:
+        with open(path, encoding="utf-8", errors="replace") as fp:
+            for line in fp:
+                if not line.startswith("c"):
+                    break
+                if line.startswith("c puzzle: ") and puzzle is None:
+                    puzzle = line[len("c puzzle: "):].strip()
+                elif (size := _SIZE.match(line)) is not None:
+                    box = (int(size.group(2)), int(size.group(3)))
+                    if size.group(4):
+                        encoding, amo = size.group(4), size.group(5)
+                elif (reduced := _REDUCED.match(line)) is not None:
+                    encoding, amo = "reduced", reduced.group(1)
+                elif line.startswith("c variant rules: "):
+                    rules = int(line.split()[3].rstrip(","))
+    except OSError as error:
+        raise ModelError(f"cannot read: {error.strerror or error}", source=path) from None
+    if box is None or encoding is None or amo is None:
+        raise ModelError("has no 'c size: N, box: RxC' and encoding comments of satdoku "
+                         "encode (give --puzzle and --encoding instead)", source=path)
+    return CnfHeader(puzzle, box, encoding, amo, rules)

@@ -34,6 +34,7 @@ class Form:
 
 #: Every form, first match wins.
 FORMS: tuple[Form, ...] = (
+    Form("sigh", ("~",), "satdoku.io.sigh:looks_like_sigh", "satdoku.io.sigh:convert_sigh"),
     Form("SudokuPad", ("sudokupad", "cryptic", "scl", "ctc", "fpuz", "scf"),
          "satdoku.io.sudokupad:looks_like_sudokupad",
          "satdoku.io.sudokupad:convert_sudokupad"),
@@ -59,6 +60,8 @@ def form_of_text(text: str) -> Form | None:
     'f-puzzles'
     >>> form_of_text("https://sudokupad.app/scl{'ce':[[{v:1},{}],[{},{}]]}").name
     'SudokuPad'
+    >>> form_of_text(".Shape~4x4.Thermo~R1C1~R1C2").name
+    'sigh'
     >>> form_of_text("1.3..4.2.34.4.23") is None
     True
     """

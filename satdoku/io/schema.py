@@ -40,12 +40,14 @@ def _document() -> dict:
         "author": {"type": "string"},
         "source": {"type": "string"},
         "size": {"type": "integer", "minimum": 1, "maximum": MAX_SIZE},
-        "box": {"type": ["string", "null"], "pattern": "^[0-9]+x[0-9]+$"},
+        "box": {"type": ["string", "null"], "pattern": "^([0-9]+x[0-9]+|none)$"},
         "regions": {"type": ["array", "null"], "items": {"$ref": "#/$defs/cells"}},
+        "digits": {"type": "string", "pattern": "^[0-9]+-[0-9]+$",
+                   "description": "the values the digits stand for, e.g. 0-8 (default 1-N)"},
         "givens": {"anyOf": [
             {"type": "null"}, {"type": "string"},
             {"type": "object", "propertyNames": {"$ref": "#/$defs/cell"},
-             "additionalProperties": {"type": "integer", "minimum": 1}}]},
+             "additionalProperties": {"type": "integer", "minimum": 0}}]},
         "constraints": {"type": "array", "items": {"$ref": "#/$defs/constraint"}},
     }
 

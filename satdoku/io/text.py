@@ -16,11 +16,12 @@ from typing import Iterable, Iterator
 from ..errors import OptionError, PuzzleError
 from ..model.alphabet import (Alphabet,
                               alphabet_for, make_alphabet)
-from ..model.geometry import MAX_SIZE, geometry_for_size
+from ..model.geometry import MAX_SIZE, Geometry, geometry_for_size
 from ..model.grid import Grid
 from ..model.puzzle import Puzzle
 
-__all__ = ["parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "parse_box"]
+__all__ = ["parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "format_regions",
+           "parse_box"]
 
 from .reader import Reader, stream_puzzles
 
@@ -132,7 +133,7 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     . . | . .
     """
     if alphabet is None:
-        alphabet = alphabet_for(grid.size)
+        alphabet = alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
     symbols = alphabet.symbols
     if symbols is not None and len(symbols) < n:
@@ -179,3 +180,31 @@ def parse_box(text: str) -> tuple[int, int]:
         raise OptionError(f"box {r}x{c} is out of range (rows and columns from 1, "
                           f"at most {MAX_SIZE} cells a box)")
     return r, c
+
+
+#: The letters regions are written with (region i is the i-th), as sigh writes a jigsaw.
+REGION_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+def format_regions(geometry: Geometry, style: str = "line") -> str:
+    """The regions of a jigsaw geometry as letters, region i the i-th letter: one line, or
+    rows (``'pretty'``); numbers, space-separated, past 52 regions.
+
+    >>> from satdoku.model.geometry import jigsaw
+    >>> print(format_regions(jigsaw([(0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 10, 11),
+    ...                              (12, 13, 14, 15)]), "pretty"))
+    A A B B
+    A A B B
+    C C C C
+    D D D D
+    """
+    n = geometry.size
+    names = [""] * geometry.ncells
+    for i, region in enumerate(geometry.regions or ()):
+        for cell in region:
+            names[cell] = REGION_LETTERS[i] if n <= len(REGION_LETTERS) else str(i + 1)
+    if style == "line":
+        return ("" if n <= len(REGION_LETTERS) else " ").join(names)
+    width = max(map(len, names))
+    return "\n".join(" ".join(name.rjust(width) for name in names[row * n:(row + 1) * n])
+                     for row in range(n))

@@ -3,9 +3,10 @@
 Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.rules`):
 
 - document: one JSON object of the satdoku variant format, version 1 (``"format":
-  "satdoku-variant"``): ``size``, ``box`` or ``regions``, ``givens``, ``constraints``, and
-  optional ``name``, ``author``, ``source``. ``satdoku/schema/variant-1.schema.json`` is its
-  JSON Schema.
+  "satdoku-variant"``): ``size``, ``box`` (``"none"``: rows and columns only) or ``regions``,
+  ``givens``, ``constraints``, and optional ``digits`` (the values the digits stand for,
+  ``"0-8"``; ``"1-N"`` by default), ``name``, ``author``, ``source``; givens name values.
+  ``satdoku/schema/variant-1.schema.json`` is its JSON Schema.
 - stream: JSON Lines, one document a line. A document may also span several lines (pretty
   printed): a line that leaves an object unfinished is continued by the next ones, unless
   that one starts a new object at its first column. Blank lines and lines starting with ``#``
@@ -29,7 +30,8 @@ from typing import Any, Iterable, Iterator
 from ..rules import Constraint, constraint_from_json, parse_cell
 from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
-from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry, jigsaw
+from ..model.geometry import (MAX_SIZE, Geometry, boxless, check_low, default_box, geometry,
+                              jigsaw)
 from ..model.grid import Grid, check_givens
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
@@ -43,9 +45,10 @@ TOO_DEEP = "not JSON satdoku reads: nested too deeply"
 
 FORMAT = "satdoku-variant"
 VERSION = 1
-_FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "givens",
-           "constraints")
+_FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "digits",
+           "givens", "constraints")
 _BOX = re.compile(r"(\d+)x(\d+)")
+_VALUES = re.compile(r"(\d+)-(\d+)")
 #: A classic one-line puzzle (digits, dots, and what follows a '#').
 _CLASSIC = re.compile(r"[0-9.]{16,}\s*(#.*)?")
 
@@ -67,22 +70,41 @@ def _geometry(doc: dict) -> Geometry:
         raise _fail(f"'size' must be an integer 1..{MAX_SIZE}, not {size!r}"
                     if "size" in doc else "'size' is missing")
     box, regions = doc.get("box"), doc.get("regions")
+    low = _low(doc.get("digits"), size)
     if box is not None and regions is not None:
         raise _fail("give 'box' or 'regions', not both")
     if regions is not None:
-        return _regions(regions, size)
+        return _regions(regions, size, low)
     if box is None:
         shape = default_box(size)
         if shape is None:
             raise _fail(f"a {size}x{size} grid has no usual box shape: give 'box' or 'regions'")
-        return geometry(*shape)
+        return geometry(*shape, low=low)
+    if box == "none":
+        return boxless(size, low)
     m = _BOX.fullmatch(box) if isinstance(box, str) else None
     if not m or int(m.group(1)) * int(m.group(2)) != size:
-        raise _fail(f"'box' must be 'RxC' with R*C = {size}, not {box!r}")
-    return geometry(int(m.group(1)), int(m.group(2)))
+        raise _fail(f"'box' must be 'RxC' with R*C = {size}, or 'none', not {box!r}")
+    return geometry(int(m.group(1)), int(m.group(2)), low=low)
 
 
-def _regions(regions: Any, size: int) -> Geometry:
+def _low(digits: Any, size: int) -> int:
+    """The value of digit 1 from the ``digits`` field (``"0-8"``): ``size`` values in a row."""
+    if digits is None:
+        return 1
+    m = _VALUES.fullmatch(digits) if isinstance(digits, str) else None
+    if not m or int(m.group(2)) - int(m.group(1)) + 1 != size:
+        raise _fail(f"'digits' must be 'LOW-HIGH', {size} values in a row (e.g. "
+                    f"'0-{size - 1}'), not {digits!r}")
+    low = int(m.group(1))
+    try:
+        check_low(low, size)
+    except ValueError as exc:
+        raise _fail(f"'digits': {exc}") from None
+    return low
+
+
+def _regions(regions: Any, size: int, low: int = 1) -> Geometry:
     shape_error = f"'regions' must be {size} lists of {size} cell names"
     if not isinstance(regions, list) or len(regions) != size:
         raise _fail(shape_error)
@@ -103,7 +125,7 @@ def _regions(regions: Any, size: int) -> Geometry:
                             cell=probe.cell_name(cell))
             seen[cell] = i
     try:
-        return jigsaw(cells)
+        return jigsaw(cells, low)
     except ValueError as exc:
         raise _fail(f"'regions': {exc}") from None
 
@@ -115,7 +137,7 @@ def _givens(value: Any, geo: Geometry) -> Grid:
         return Grid(geo, tuple(cells))
     if isinstance(value, str):
         text = "".join(value.split())
-        alphabet = alphabet_for(n)
+        alphabet = alphabet_for(n, geo.low)
         if alphabet.is_numbers:
             raise _fail(f"'givens' of a {n}x{n} grid must be an object (too many digits for "
                         f"one symbol each)")
@@ -127,7 +149,7 @@ def _givens(value: Any, geo: Geometry) -> Grid:
             except ValueError:
                 raise _fail(f"'givens': unknown symbol {ch!r}", cell=geo.cell_name(cell)) from None
             if cells[cell] > n:
-                raise _fail(f"'givens': {ch!r} is above {n}", cell=geo.cell_name(cell))
+                raise _fail(f"'givens': {ch!r} is above {geo.high}", cell=geo.cell_name(cell))
         return Grid(geo, tuple(cells))
     if not isinstance(value, dict):
         raise _fail("'givens' must be an object of cell names to digits, or a string")
@@ -136,9 +158,11 @@ def _givens(value: Any, geo: Geometry) -> Grid:
             cell = parse_cell(name, geo)
         except ValueError as exc:
             raise _fail(f"'givens': {exc}") from None
-        if not isinstance(digit, int) or isinstance(digit, bool) or not 1 <= digit <= n:
-            raise _fail(f"'givens': {digit!r} is not a digit 1..{n}", cell=geo.cell_name(cell))
-        cells[cell] = digit
+        if not isinstance(digit, int) or isinstance(digit, bool) or not (
+                geo.low <= digit <= geo.high):
+            raise _fail(f"'givens': {digit!r} is not a digit {geo.low}..{geo.high}",
+                        cell=geo.cell_name(cell))
+        cells[cell] = digit - geo.low + 1
     return Grid(geo, tuple(cells))
 
 
@@ -204,7 +228,7 @@ def _read(doc: Any) -> Puzzle:
     geo = _geometry(doc)
     givens = _givens(doc.get("givens"), geo)
     check_givens(givens)
-    return Puzzle(givens, name=_text(doc, "name"), alphabet=alphabet_for(geo.size),
+    return Puzzle(givens, name=_text(doc, "name"), alphabet=alphabet_for(geo.size, geo.low),
                   constraints=tuple(_constraints(doc.get("constraints"), geo)),
                   author=_text(doc, "author"), citation=_text(doc, "source"))
 
@@ -224,11 +248,13 @@ def variant_document(puzzle: Puzzle) -> dict:
         if getattr(puzzle, field) is not None:
             doc[key] = getattr(puzzle, field)
     doc["size"] = geo.size
-    if geo.regions is None:  # boxed
+    if geo.regions is None or not geo.has_boxes:  # boxed, or no boxes ('none')
         doc["box"] = geo.shape
     else:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
-    doc["givens"] = {geo.cell_name(c): d for c, d in puzzle.valid_grid.givens()}
+    if geo.low != 1:
+        doc["digits"] = geo.values_text
+    doc["givens"] = {geo.cell_name(c): geo.value(d) for c, d in puzzle.valid_grid.givens()}
     doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
     return doc
 

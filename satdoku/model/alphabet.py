@@ -105,13 +105,20 @@ HEX_ALPHABET = Alphabet(HEX)
 DEFAULT = Alphabet(DEFAULT_SYMBOLS)
 
 
-@functools.lru_cache(maxsize=None)
-def alphabet_for(size: int) -> Alphabet:
-    """The default alphabet to write a ``size`` grid: ``123456789ABC...`` up to 35, else numbers.
+#: The symbols of the values 0..35, for grids whose values are not 1..N.
+VALUE_SYMBOLS = "0" + DEFAULT_SYMBOLS
 
-    >>> alphabet_for(9).symbols, alphabet_for(36).is_numbers
-    ('123456789', True)
+
+@functools.lru_cache(maxsize=None)
+def alphabet_for(size: int, low: int = 1) -> Alphabet:
+    """The default alphabet to write a ``size`` grid: ``123456789ABC...`` up to 35, else numbers;
+    for a grid whose values start at ``low`` (not 1), the symbols of those values.
+
+    >>> alphabet_for(9).symbols, alphabet_for(36).is_numbers, alphabet_for(9, 0).symbols
+    ('123456789', True, '012345678')
     """
+    if low != 1:
+        return Alphabet(VALUE_SYMBOLS[low:low + size])
     return Alphabet(DEFAULT_SYMBOLS[:size]) if size <= len(DEFAULT_SYMBOLS) else NUMBERS
 
 

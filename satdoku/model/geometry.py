@@ -6,10 +6,16 @@ Glossary (used throughout satdoku):
 - cell: an int ``0 .. N*N-1``, numbered row by row; ``r3c7`` names it in messages (1-based).
 - digit: an int ``1 .. N``; 0 means empty. Symbols ('1'..'9', 'A'.., '.') exist only in
   parsing and formatting.
+- value: what a digit stands for. Digits 1..N stand for the values ``low .. low+N-1``
+  (``low`` is 1 but for a puzzle of other digits, e.g. 0..8: ``low`` 0). Solvers and the
+  checker work on digits; rules whose meaning depends on the values (sums, parity) read
+  :meth:`Geometry.value` or refuse a grid whose values are not 1..N.
 - house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
   rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
 - region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
-  cells each in place of the boxes; everything else treats them as boxes.
+  cells each in place of the boxes; everything else treats them as boxes. A grid may have
+  no boxes at all (:func:`boxless`: rows and columns only, a Latin square), as a chaos
+  construction has before its solver decides the regions.
 - peer: another cell that shares a house with a cell.
 - line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
   r of a column; any number for regions), the unit of locked candidates: its line's other cells
@@ -29,7 +35,7 @@ from typing import Any, Callable, Sequence
 
 from ..errors import OptionError
 
-__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "box_shapes", "default_box",
+__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "box_shapes", "default_box",
            "geometry_for_size"]
 
 #: Largest grid size satdoku accepts (a 400 x 400 grid has 64 million (cell, digit) pairs).
@@ -55,7 +61,8 @@ class Segment:
 @dataclass(frozen=True, eq=False)
 class Geometry:
     """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes, or of
-    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0).
+    irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0), or of no boxes at all
+    (``regions`` empty, the grid's side in ``side``).
 
     Build one with :func:`geometry` or :func:`jigsaw` (both cached), not directly.
 
@@ -69,10 +76,12 @@ class Geometry:
     box_rows: int
     box_cols: int
     regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
+    low: int = 1
+    side: int = 0
     size: int = field(init=False)
     ncells: int = field(init=False)
     houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
-    cell_houses: tuple[tuple[int, int, int], ...] = field(init=False, repr=False)
+    cell_houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         r, c = self.box_rows, self.box_cols
@@ -83,7 +92,7 @@ class Geometry:
                 top, left = (b // r) * r, (b % r) * c
                 boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
         else:
-            n = len(self.regions)
+            n = len(self.regions) or self.side
             boxes = [tuple(sorted(region)) for region in self.regions]
         box_of = [0] * (n * n)
         for b, box in enumerate(boxes):
@@ -91,8 +100,12 @@ class Geometry:
                 box_of[cell] = b
         rows = [tuple(range(i * n, (i + 1) * n)) for i in range(n)]
         cols = [tuple(range(j, n * n, n)) for j in range(n)]
-        cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
-                            for cell in range(n * n))
+        cell_houses: tuple[tuple[int, ...], ...]
+        if boxes:
+            cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
+                                for cell in range(n * n))
+        else:
+            cell_houses = tuple((cell // n, n + cell % n) for cell in range(n * n))
         object.__setattr__(self, "size", n)
         object.__setattr__(self, "ncells", n * n)
         object.__setattr__(self, "houses", tuple(rows + cols + boxes))
@@ -104,9 +117,29 @@ class Geometry:
         return self.regions is None
 
     @property
+    def has_boxes(self) -> bool:
+        """False for a grid of rows and columns only (:func:`boxless`): every cell is then in
+        two houses, not three, and what needs boxes (native search, the ladder) refuses it."""
+        return self.regions is None or bool(self.regions)
+
+    def refines(self, other: "Geometry") -> bool:
+        """True when a grid of this geometry may answer a puzzle of ``other``: the same one, or
+        regions found for a grid without boxes (a chaos construction's answer).
+
+        >>> jig = jigsaw(((0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13), (10, 11, 14, 15)))
+        >>> jig.refines(boxless(4)), boxless(4).refines(jig), jig.refines(jig)
+        (True, False, True)
+        """
+        return self is other or (not other.has_boxes and bool(self.regions)
+                                 and self.size == other.size and self.low == other.low)
+
+    @property
     def shape(self) -> str:
-        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``)."""
-        return f"{self.box_rows}x{self.box_cols}" if self.regions is None else "jigsaw"
+        """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``,
+        ``'none'``)."""
+        if self.regions is None:
+            return f"{self.box_rows}x{self.box_cols}"
+        return "jigsaw" if self.regions else "none"
 
     @property
     def band_shape(self) -> tuple[int, int]:
@@ -127,6 +160,8 @@ class Geometry:
         ((0, 1), (2, 3), (4, 5))
         """
         out: list[Segment] = []
+        if not self.has_boxes:
+            return ()
         for line in range(2 * self.size):
             by_box: dict[int, list[int]] = {}
             for cell in self.houses[line]:
@@ -150,6 +185,24 @@ class Geometry:
             result.append(tuple(sorted(ps)))
         return tuple(result)
 
+    @property
+    def high(self) -> int:
+        """The value of digit N."""
+        return self.low + self.size - 1
+
+    @property
+    def values_text(self) -> str:
+        """The values as the variant format writes them: ``'0-8'`` (``'1-9'`` for 9x9).
+
+        >>> geometry(3, 3, low=0).values_text, geometry(3, 3).value(9)
+        ('0-8', 9)
+        """
+        return f"{self.low}-{self.high}"
+
+    def value(self, digit: int) -> int:
+        """The value digit ``digit`` stands for."""
+        return digit + self.low - 1
+
     def cell(self, row: int, col: int) -> int:
         """The cell at 0-based ``row``, ``col``."""
         return row * self.size + col
@@ -170,29 +223,49 @@ class Geometry:
         return f"{('row', 'column', box)[kind]} {index + 1}"
 
     def __repr__(self) -> str:
-        return f"Geometry({self.shape}, size={self.size})"
+        values = "" if self.low == 1 else f", values={self.values_text}"
+        return f"Geometry({self.shape}, size={self.size}{values})"
 
     def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.regions == ():
+            return (boxless, (self.size, self.low))
         if self.regions is not None:
-            return (jigsaw, (self.regions,))
-        return (geometry, (self.box_rows, self.box_cols))
+            return (jigsaw, (self.regions, self.low))
+        return (geometry, (self.box_rows, self.box_cols, self.low))
+
+
+def geometry(box_rows: int, box_cols: int, low: int = 1) -> Geometry:
+    """The shared, cached geometry for boxes of ``box_rows`` x ``box_cols`` cells, whose
+    digits stand for the values ``low .. low+N-1``.
+
+    >>> geometry(3, 3) is geometry(3, 3), geometry(3, 3, low=0)
+    (True, Geometry(3x3, size=9, values=0-8))
+    """
+    return _geometry(box_rows, box_cols, low)  # one cache key however ``low`` is passed
 
 
 @functools.lru_cache(maxsize=None)
-def geometry(box_rows: int, box_cols: int) -> Geometry:
-    """The shared, cached geometry for boxes of ``box_rows`` x ``box_cols`` cells.
-
-    >>> geometry(3, 3) is geometry(3, 3)
-    True
-    """
+def _geometry(box_rows: int, box_cols: int, low: int) -> Geometry:
     if box_rows < 1 or box_cols < 1 or box_rows * box_cols > MAX_SIZE:
         raise OptionError(f"box shape {box_rows}x{box_cols} is out of range")
-    return Geometry(box_rows, box_cols)
+    check_low(low, box_rows * box_cols)
+    return Geometry(box_rows, box_cols, low=low)
 
 
-def jigsaw(regions: Sequence[Sequence[int]]) -> Geometry:
+#: The highest value a digit may stand for: the last symbol of the default alphabet ('Z').
+MAX_VALUE = 35
+
+
+def check_low(low: int, size: int) -> None:
+    """Refuse values ``low .. low+size-1`` that satdoku cannot write one symbol each."""
+    if low != 1 and not (0 <= low and low + size - 1 <= MAX_VALUE):
+        raise OptionError(f"values {low}-{low + size - 1}: a grid's values must lie in "
+                          f"0..{MAX_VALUE} (one symbol each) unless they are 1..N")
+
+
+def jigsaw(regions: Sequence[Sequence[int]], low: int = 1) -> Geometry:
     """The shared, cached geometry whose boxes are the irregular ``regions`` (N of N cells each,
     together every cell once; cells numbered row by row).
 
@@ -200,11 +273,11 @@ def jigsaw(regions: Sequence[Sequence[int]]) -> Geometry:
     >>> g.shape, g.size, g.house_name(9)
     ('jigsaw', 4, 'region 2')
     """
-    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)))
+    return _jigsaw(tuple(sorted(tuple(sorted(region)) for region in regions)), low)
 
 
 @functools.lru_cache(maxsize=64)
-def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
+def _jigsaw(regions: tuple[tuple[int, ...], ...], low: int = 1) -> Geometry:
     n = len(regions)
     if not 1 <= n <= MAX_SIZE:
         raise OptionError(f"{n} regions: a jigsaw needs 1 to {MAX_SIZE}")
@@ -212,7 +285,22 @@ def _jigsaw(regions: tuple[tuple[int, ...], ...]) -> Geometry:
     if any(len(region) != n for region in regions) or seen != list(range(n * n)):
         raise OptionError(f"regions must split the {n * n} cells of a {n}x{n} grid into {n} "
                          f"regions of {n} cells")
-    return Geometry(0, 0, regions)
+    check_low(low, n)
+    return Geometry(0, 0, regions, low)
+
+
+@functools.lru_cache(maxsize=None)
+def boxless(size: int, low: int = 1) -> Geometry:
+    """The shared, cached geometry of an N x N grid of rows and columns only (no boxes).
+
+    >>> g = boxless(4)
+    >>> g.shape, len(g.houses), g.cell_houses[5], g.has_boxes
+    ('none', 8, (1, 5), False)
+    """
+    if not 1 <= size <= MAX_SIZE:
+        raise OptionError(f"{size}x{size} is out of range")
+    check_low(low, size)
+    return Geometry(0, 0, (), low, size)
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

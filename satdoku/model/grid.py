@@ -130,7 +130,7 @@ def check_givens(grid: Grid) -> None:
     clash = find_clash(grid)
     if clash:
         cell, earlier, d = clash
-        raise PuzzleError(f"{d} repeats the given at {geo.cell_name(earlier)}",
+        raise PuzzleError(f"{geo.value(d)} repeats the given at {geo.cell_name(earlier)}",
                           cell=geo.cell_name(cell))
 
 
@@ -144,7 +144,7 @@ def clash_free(grid: Grid) -> bool:
     cell_houses, stride = geo.cell_houses, geo.size + 1
     keys = {h * stride + cells[cell]
             for cell in itertools.compress(range(geo.ncells), cells) for h in cell_houses[cell]}
-    return len(keys) == 3 * (geo.ncells - cells.count(0))
+    return len(keys) == len(cell_houses[0]) * (geo.ncells - cells.count(0))
 
 
 #: Grids up to this size get the table of :func:`_house_sums` (a 16x16 table is ~1 MB).
@@ -185,7 +185,7 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
     cells, given = solution.cells, puzzle.cells
     if list(itertools.compress(cells, given)) != list(filter(None, given)):
         return False
-    geo = puzzle.geometry
+    geo = solution.geometry  # the puzzle's, or one that refines it
     if geo.size > _HOUSE_SUMS_MAX_SIZE:
         n = geo.size
         if min(cells) < 1 or max(cells) > n:
@@ -223,14 +223,16 @@ def solution_problems(solution: Grid, puzzle: Grid,
                       constraints: tuple[Rule, ...] = ()) -> list[str]:
     """Everything wrong with ``solution`` as an answer to ``puzzle`` (empty when it is right).
 
-    Checked from scratch: same geometry, every cell filled with a digit 1..N, every house holds
-    each digit once, and every given of the puzzle kept. A fast check (:func:`_solution_ok`)
+    Checked from scratch: same geometry (or regions found for a grid without boxes:
+    :meth:`~satdoku.model.geometry.Geometry.refines`; the houses checked are the solution's),
+    every cell filled with a digit 1..N, every house holds each digit once, and every given of
+    the puzzle kept. A fast check (:func:`_solution_ok`)
     passes right answers; a wrong one is then gone through house by house, for the messages.
     Then each of ``constraints`` (variant rules) checks the grid itself, when it is a grid of
     the puzzle's shape filled with digits 1..N (what a rule's check reads).
     """
     problems = _grid_problems(solution, puzzle)
-    if constraints and solution.geometry is puzzle.geometry and (
+    if constraints and solution.geometry.refines(puzzle.geometry) and (
             not problems or all(1 <= d <= puzzle.size for d in solution.cells)):
         for constraint in constraints:
             problems += constraint.check(solution)
@@ -239,9 +241,9 @@ def solution_problems(solution: Grid, puzzle: Grid,
 
 def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
     """:func:`solution_problems` without the variant rules."""
-    geo = puzzle.geometry
-    if solution.geometry is not geo:
-        return [f"solution is {solution.geometry.shape}, puzzle is {geo.shape}"]
+    if not solution.geometry.refines(puzzle.geometry):
+        return [f"solution is {solution.geometry.shape}, puzzle is {puzzle.geometry.shape}"]
+    geo = solution.geometry
     if _solution_ok(solution, puzzle):
         return []
     problems = []
@@ -251,15 +253,18 @@ def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
             problems.append(f"{geo.cell_name(cell)}: {d} is not a digit 1..{n}")
     if problems:
         return problems
+    value = geo.value
     full = set(range(1, n + 1))
     for h, house in enumerate(geo.houses):
         digits = {solution.cells[c] for c in house}
         if digits != full:
             missing = sorted(full - digits)
-            problems.append(f"{geo.house_name(h)} lacks {', '.join(map(str, missing))}")
+            lacking = ", ".join(str(value(d)) for d in missing)
+            problems.append(f"{geo.house_name(h)} lacks {lacking}")
     for cell, d in puzzle.givens():
         if solution.cells[cell] != d:
-            problems.append(f"{geo.cell_name(cell)}: given {d} changed to {solution.cells[cell]}")
+            problems.append(f"{geo.cell_name(cell)}: given {value(d)} changed to "
+                            f"{value(solution.cells[cell])}")
     return problems
 
 

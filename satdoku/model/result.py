@@ -124,8 +124,10 @@ class Result:
     # pickling whole Result objects cost the parent about as much as parsing the puzzles.
 
     def pack(self, size: int) -> tuple[Any, ...]:
-        """This result as a plain tuple (the grids of a ``size`` x ``size`` puzzle packed)."""
-        return tuple(pack_cells(v.cells, size) if isinstance(v, Grid) else v
+        """This result as a plain tuple (the grids of a ``size`` x ``size`` puzzle packed; a
+        jigsaw's grid whole, since its regions may be ones the solver found)."""
+        return tuple((v if v.geometry.regions else pack_cells(v.cells, size))
+                     if isinstance(v, Grid) else v
                      for v in (getattr(self, name) for name in _FIELDS))
 
     @classmethod
@@ -139,7 +141,8 @@ class Result:
         """
         values = dict(zip(_FIELDS, packed))
         for name in _GRIDS:
-            values[name] = unpack_grid(geometry, values[name])
+            if not isinstance(values[name], Grid):
+                values[name] = unpack_grid(geometry, values[name])
         return cls(**values)
 
 

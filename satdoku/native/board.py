@@ -19,6 +19,7 @@ from __future__ import annotations
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from .tables import need_boxes
 
 __all__ = ["Board"]
 
@@ -39,6 +40,7 @@ class Board:
         """The board of ``grid``'s givens, and whether placing them broke nothing (no two
         givens clash, no cell is left without candidates)."""
         geo = grid.geometry
+        need_boxes(geo, "the ladder of techniques")
         board = cls(geo, [full_mask(geo.size)] * geo.ncells, [False] * geo.ncells)
         for cell, d in grid.givens():
             board.cand[cell] = 1 << (d - 1)

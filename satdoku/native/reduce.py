@@ -27,6 +27,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..model.geometry import Geometry
 from ..model.digits import bits
 from ..model.grid import Grid
+from .tables import need_boxes
 
 __all__ = ["Reduction", "reduce_candidates"]
 
@@ -68,6 +69,7 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     ([1, 2, 2, 1], 3)
     """
     geo = grid.geometry
+    need_boxes(geo, "candidate elimination")
     n = geo.size
     cells = list(grid.cells)
     placed = [0] * (3 * n)

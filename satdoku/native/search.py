@@ -88,6 +88,9 @@ class NativeSolver(Closing):
         """
         if limit < 1:
             raise SolverError(f"limit must be at least 1, not {limit}")
+        if not grid.geometry.has_boxes:  # its tables and branching count three houses a cell
+            return Result("refused", solver=self.name, limit=limit,
+                          message="native search needs boxes or regions; this grid has none")
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         t = tables(grid.geometry)

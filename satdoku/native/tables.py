@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, Callable, Iterable, Sequence
 
+from ..errors import SolverError
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 
@@ -179,9 +180,16 @@ def _packed_tables(geo: Geometry) -> Packed | None:
     return Packed(typecode, width, (part(False), part(True)))
 
 
+def need_boxes(geo: Geometry, what: str) -> None:
+    """Refuse a grid without boxes: native search and the ladder count three houses a cell."""
+    if not geo.has_boxes:
+        raise SolverError(f"{what} needs boxes or regions; this grid has none")
+
+
 @functools.lru_cache(maxsize=32)
 def tables(geo: Geometry) -> Tables:
     """The tables of ``geo`` (cached)."""
+    need_boxes(geo, "native search")
     n = geo.size
     return Tables(
         geometry=geo,

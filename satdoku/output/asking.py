@@ -43,7 +43,7 @@ class ExplanationReport(Report):
         if e is None:
             return rec
         geo = e.grid.geometry
-        alphabet = p.alphabet or alphabet_for(geo.size)
+        alphabet = p.alphabet or alphabet_for(geo.size, geo.low)
         rec.update(status=e.status, message=e.message)
         if e.status == "unsolvable":
             rec["core"] = [f"{geo.cell_name(c)}={alphabet.symbol(d)}" for c, d in e.core]
@@ -87,7 +87,7 @@ class ExplanationReport(Report):
         if e is None:
             return f"{head}invalid\n\n"
         geo = e.grid.geometry
-        alphabet = p.alphabet or alphabet_for(geo.size)
+        alphabet = p.alphabet or alphabet_for(geo.size, geo.low)
         out = []
         if e.status == "unsolvable":
             what = plural(len(e.core), "given")
@@ -138,7 +138,7 @@ class ExplanationReport(Report):
         p, e = item.puzzle, item.result
         if e is None:
             raise ValueError("no picture of a puzzle that could not be read")
-        alphabet = p.alphabet or alphabet_for(e.grid.size)
+        alphabet = p.alphabet or alphabet_for(e.grid.size, e.grid.geometry.low)
         title = p.name or place(p)
         if self.step is not None and e.path is not None:
             return step_picture(e.grid, e.path, self.step, title=title,
@@ -171,7 +171,7 @@ class ExplanationReport(Report):
             raise NoPicture(f"no steps to show: {why}")
         return step_page(e.grid, e.path, e.solution, title=p.name or place(p),
                          constraints=p.constraints, start=self.step or 1,
-                         alphabet=p.alphabet or alphabet_for(e.grid.size))
+                         alphabet=p.alphabet or alphabet_for(e.grid.size, e.grid.geometry.low))
 
     def diagnostics(self, item) -> list[str]:
         p, e = item.puzzle, item.result
@@ -358,7 +358,7 @@ class CandidatesReport(Report):
         rec = puzzle_fields(p, c is None)
         if c is None:
             return rec
-        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        alphabet = p.alphabet or alphabet_for(c.grid.size, c.grid.geometry.low)
         rec.update(status=c.status, count=c.count,
                    candidates=[f"{cell}={digits}" for cell, digits in
                                self._text(c, alphabet).items()],
@@ -388,7 +388,7 @@ class CandidatesReport(Report):
                                                         else "")) + "\n\n"
         if c.counts is not None:
             return self._counts(p, c)
-        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        alphabet = p.alphabet or alphabet_for(c.grid.size, c.grid.geometry.low)
         texts = self._text(c, alphabet)
         geo = c.grid.geometry
         cells = [alphabet.symbol(d) if d else texts[geo.cell_name(i)] or "-"
@@ -411,7 +411,7 @@ class CandidatesReport(Report):
     def _counts(self, p, c) -> str:
         """A table: a line per empty cell, a column per digit, the solutions that put the
         digit in the cell (``N+``: the limit or more; blank: none)."""
-        alphabet = p.alphabet or alphabet_for(c.grid.size)
+        alphabet = p.alphabet or alphabet_for(c.grid.size, c.grid.geometry.low)
         geo, limit = c.grid.geometry, c.limit
         many = f"at least {limit:,}" if c.count >= limit else f"{c.count:,}"
         head = titled(p, f"{place(p)}: {c.status} ({many} solution{'s' * (c.count != 1)}); "

@@ -70,7 +70,7 @@ def step_page(grid: Grid, path, solution: Grid, *, title: str, constraints=(),
     ``start`` (one past the last: the end); NoPicture when the path has no such step."""
     if not 1 <= start <= len(path.steps) + 1:
         raise NoPicture(f"step {start}: the path has {plural(len(path.steps), 'step')}")
-    alphabet = alphabet or alphabet_for(grid.size)
+    alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
     everything = list(range(1, grid.size + 1))
     svg = render_svg(grid, solution, alphabet=alphabet, constraints=constraints, keyed=True,
                      candidates={c: everything for c, d in enumerate(grid.cells) if not d})

@@ -27,7 +27,7 @@ from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
-from ..io.text import format_grid
+from ..io.text import format_grid, format_regions
 from ..model.grid import Grid
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "DOCUMENT_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
@@ -170,7 +170,7 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
     ------
      2  1
     """
-    alphabet = alphabet or alphabet_for(grid.size)
+    alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
     symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
     width = max(map(len, symbols))
@@ -303,6 +303,8 @@ class OutcomeReport(Report):
                               if r.second is not None else None),
                    solver=r.solver or None, encoding=r.encoding,
                    time_ms=round(r.time_ms, 3), message=r.message)
+        if r.solution is not None and r.solution.geometry is not p.geometry:
+            rec["regions"] = format_regions(r.solution.geometry)  # the ones the solver drew
         if outcome.disagreements:
             rec["disagreements"] = outcome.disagreements
         if r.proof is not None:
@@ -336,12 +338,15 @@ class OutcomeReport(Report):
         out = [title]
         cells = r.solution.differences(r.second) if r.second is not None else []
         paint = painter(p.grid, set(cells), self.color)
-        if r.solution is not None:
-            out.append(format_grid(r.solution, "pretty", p.alphabet, paint))
-        if r.second is not None:
-            out.append(f"another solution, differing at {len(cells)} cells "
-                       f"({cell_list(r.solution.geometry, cells)}):")
-            out.append(format_grid(r.second, "pretty", p.alphabet, paint))
+        for i, grid in enumerate((r.solution, r.second)):
+            if grid is None:
+                continue
+            if i:
+                out.append(f"another solution, differing at {len(cells)} cells "
+                           f"({cell_list(grid.geometry, cells)}):")
+            out.append(format_grid(grid, "pretty", p.alphabet, paint))
+            if grid.geometry is not p.geometry:  # regions the solver drew (chaos)
+                out.append("regions:\n" + format_regions(grid.geometry, "pretty"))
         out += constraint_lines(p)
         if r.proof is not None and r.proof["ok"]:  # a rejected one is the message
             out.append(f"{printable(r.proof['summary'])}")

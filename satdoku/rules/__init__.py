@@ -38,7 +38,7 @@ from .cells import Candidates, Even, Maximum, Minimum, Odd
 from .custom import GreaterThan, PairRelation, Regex
 from .dots import XV, EdgeSum, KropkiBlack, KropkiWhite, NoKropki, NoXV
 from .groups import Diagonal, DisjointGroups, ExtraRegion, Windoku
-from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159
+from .indexers import BoxIndexer, ColumnIndexer, RowIndexer, Rule159, ValueIndexing
 from .killer import Arrow, Killer, LittleKiller
 from .line_sums import DoubleArrow, RegionSum, Zipper
 from .multikiller import MultiKiller
@@ -51,6 +51,13 @@ from .quadruple import Quadruple
 from .ranges import Between, Lockout, Renban
 from .registry import CONSTRAINTS, RuleType, constraint_from_json, rule_types
 from .sum_line import SumLine
+# issue 32's rules from sigh's solver, after the others (the order `satdoku rules` lists)
+from .tallies import ContainAtLeast, ContainExact, CountDistinct, CountingCircles, LookAndSay
+from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
+from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
+from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
+from .machine import StateMachine
+from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 __all__ = [

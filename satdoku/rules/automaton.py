@@ -25,7 +25,8 @@ import math
 from dataclasses import dataclass
 from typing import Sequence
 
-__all__ = ["NFA", "parse_pattern", "encode_layers", "prune_layers", "layer_clauses"]
+__all__ = ["NFA", "parse_pattern", "encode_layers", "prune_layers", "layer_clauses",
+           "LineMachine"]
 
 MAX_SYMBOL = 35
 ALL = (1 << MAX_SYMBOL) - 1
@@ -339,3 +340,34 @@ def prune_layers(nfa: NFA, cells: Sequence[int], cand: list[int]) -> list[int] |
             cand[cell] = mask
             out.append(cell)
     return sorted(out)
+
+
+class LineMachine:
+    """What a rule whose line is read by a state machine (``regex``, ``nfa``) shares: its
+    ``nfa`` (a property of the rule) over ``line``, encoded in layers (the clause estimate
+    exact), checked by the machine, pruned by the layers (and by search where the line reads
+    a cell twice). A mixin of :class:`.base.Constraint` subclasses."""
+
+    line: tuple[int, ...]
+    nfa: NFA
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+    def encode(self, ctx) -> list[list[int]]:
+        return encode_layers(ctx, self.nfa, self.line)
+
+    def clause_estimate(self, geometry) -> int:
+        return layer_clauses(self.nfa, len(self.line), geometry.size)
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        return self.nfa.accepts(digits)
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        from .base import prune_by_search
+        changed = prune_layers(self.nfa, self.line, cand)
+        if changed is None or len(set(self.line)) == len(self.line):
+            return changed
+        more = prune_by_search(self.line, cand, self.holds)  # a cell read twice
+        return None if more is None else sorted(set(changed) | set(more))

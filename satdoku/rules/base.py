@@ -192,9 +192,18 @@ class Constraint:
 
     ``cells`` is every cell the constraint touches (all cells for global rules). ``label`` is
     free text carried from the document for display.
+
+    ``reads_values``: whether the rule's meaning depends on the values the digits stand for
+    (sums, ratios, parity, named digits: digit d is the value d). A rule that only compares
+    digits (equal, different, ordered, differences) sets it False and holds as written in a
+    grid of any values (:attr:`~satdoku.model.geometry.Geometry.low`); the others are refused
+    in a grid whose values are not 1..N. ``needs_boxes``: the rule is about boxes (a grid
+    without them refuses it).
     """
 
     type: ClassVar[str] = ""
+    reads_values: ClassVar[bool] = True
+    needs_boxes: ClassVar[bool] = False
     fields: ClassVar[tuple[Field, ...]] = ()
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
@@ -239,6 +248,12 @@ class Constraint:
     def from_json(cls, data: dict, geometry: Geometry) -> "Constraint":
         """The constraint of a JSON object (``type`` already known to match), read by its
         declared fields; ValueError naming the field when the object is wrong."""
+        if cls.reads_values and geometry.low != 1:
+            raise ValueError(f"{cls.type} reads the digits' values (sums, parity, named "
+                             f"digits): satdoku states it for digits 1-{geometry.size} only, "
+                             f"not {geometry.values_text}")
+        if cls.needs_boxes and not geometry.has_boxes:
+            raise ValueError(f"{cls.type} is about boxes: this grid has none")
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)

@@ -160,6 +160,7 @@ class Minimum(_Extreme):
     """
 
     type = "minimum"
+    reads_values = False
     geometry: Geometry
     cell: int
     fpuzzles = (FPuzzles("minimum", "extremes", how="see [minimum and maximum]"
@@ -175,6 +176,7 @@ class Maximum(_Extreme):
     """``maximum``: the cell is greater than each orthogonal neighbour."""
 
     type = "maximum"
+    reads_values = False
     geometry: Geometry
     cell: int
     fpuzzles = (FPuzzles("maximum", "extremes", how="see [minimum and maximum]"

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..model.geometry import Geometry
-from .automaton import encode_layers, layer_clauses, parse_pattern, prune_layers
-from .base import Clause, Constraint, cell_span, prune_by_search
+from .automaton import LineMachine, parse_pattern
+from .base import Constraint, cell_span
 from .expression import parse_relation
 from .fields import Cells, Choice, Field, Fields, Text
 from .pairs import PairRule
@@ -136,7 +136,7 @@ class PairRelation(PairRule):
 
 
 @dataclass(frozen=True)
-class Regex(Constraint):
+class Regex(LineMachine, Constraint):
     """``regex``: the line's digits, read in order, match the regular expression
     ``pattern`` (the whole line: digits ``1``-``9`` then ``A``-``Z`` for 10 and up, ``.``,
     ``[...]``, ``[^...]``, ``(...)``, ``|``, ``*``, ``+``, ``?``, ``{n}``, ``{n,}``,
@@ -157,31 +157,11 @@ class Regex(Constraint):
         parse_pattern(self.pattern)
 
     @property
-    def cells(self) -> tuple[int, ...]:
-        return self.line
-
-    @property
     def nfa(self):
         return parse_pattern(self.pattern)
 
     def describe(self, geometry: Geometry) -> str:
         return f"regex {self.pattern!r} {cell_span(geometry, self.line)}"
-
-    def encode(self, ctx) -> list[Clause]:
-        return encode_layers(ctx, self.nfa, self.line)
-
-    def clause_estimate(self, geometry: Geometry) -> int:
-        return layer_clauses(self.nfa, len(self.line), geometry.size)
-
-    def holds(self, digits: tuple[int, ...]) -> bool:
-        return self.nfa.accepts(digits)
-
-    def prune(self, cand: list[int]) -> list[int] | None:
-        changed = prune_layers(self.nfa, self.line, cand)
-        if changed is None or len(set(self.line)) == len(self.line):
-            return changed
-        more = prune_by_search(self.line, cand, self.holds)  # a cell read twice
-        return None if more is None else sorted(set(changed) | set(more))
 
     def draw(self, canvas) -> None:
         """A dashed brown line from a small disc on its first cell (where the reading
@@ -201,6 +181,7 @@ class GreaterThan(PairRule):
     """
 
     type = "greater-than"
+    reads_values = False
     geometry: Geometry
     listed: tuple[int, ...]
     fields = (Cells("cells", "listed", at_least=2, doc="the cells, greater first"),)

@@ -69,6 +69,7 @@ class KropkiWhite(_Dot):
     """
 
     type = "kropki-white"
+    reads_values = False
     pair: tuple[int, int]
     difference: int = 1
     number, key, default = "difference", "difference", 1

@@ -130,6 +130,7 @@ class ExtraRegion(CellsRule, _AllDifferent):
     """
 
     type = "extra-region"
+    reads_values = False
     region: tuple[int, ...]
     fields = (Cells("cells", "region", whole=True, doc="the region's N cells"),)
     fpuzzles = (FPuzzles("extraregion", "extraregion",
@@ -163,6 +164,7 @@ class Diagonal(_AllDifferent):
     """
 
     type = "diagonal"
+    reads_values = False
     geometry: Geometry
     direction: str = "-"
     fields = (Choice("direction", "+-", doc="'-' from r1c1 down to rNcN, '+' from rNc1 up to "
@@ -206,6 +208,8 @@ class DisjointGroups(GlobalRule, _AllDifferent):
     """
 
     type = "disjoint-groups"
+    needs_boxes = True
+    reads_values = False
     geometry: Geometry
     fpuzzles = (FPuzzles("disjointgroups", "flag"),)
 
@@ -240,6 +244,8 @@ class Windoku(GlobalRule, _AllDifferent):
     """
 
     type = "windoku"
+    needs_boxes = True
+    reads_values = False
     geometry: Geometry
 
     def __post_init__(self) -> None:

@@ -111,7 +111,7 @@ def regions(geometry: Geometry) -> list[tuple[str, tuple[int, ...], int]]:
                 name = f"{kind} {i + 1}" if i == j else f"{kind}s {i + 1}-{j + 1}"
                 cells = tuple(c for h in houses[first + i:first + j + 1] for c in h)
                 out.append((name, cells, j - i + 1))
-    for b in range(n):
+    for b in range(len(houses) - 2 * n):  # none in a grid without boxes
         out.append((f"box {b + 1}", houses[2 * n + b], 1))
     return out
 

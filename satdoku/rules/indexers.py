@@ -26,7 +26,8 @@ from .base import Clause, Constraint, GlobalRule, bit, cell_span, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Field
 
-__all__ = ["RowIndexer", "ColumnIndexer", "BoxIndexer", "Rule159", "INDEXING_COLUMNS"]
+__all__ = ["RowIndexer", "ColumnIndexer", "BoxIndexer", "Rule159", "ValueIndexing",
+           "INDEXING_COLUMNS"]
 
 INDEXING_COLUMNS = (1, 5, 9)
 
@@ -138,6 +139,7 @@ class BoxIndexer(_Indexer):
     the v-th cell of the box holds p."""
 
     type = "box-indexer"
+    needs_boxes = True
     geometry: Geometry
     cells: tuple[int, ...]
     noun = "box indexer"
@@ -179,3 +181,55 @@ class Rule159(GlobalRule, ColumnIndexer):
         """Columns 1, 5 and 9 tinted (as f-puzzles colours its column indexers), and a note."""
         ColumnIndexer.draw(self, canvas)
         canvas.note(self.describe(canvas.geometry))
+
+
+@dataclass(frozen=True)
+class ValueIndexing(Constraint):
+    """``value-indexing``: the second cell of the line holds k, and the cell k steps after it
+    along the line holds the same digit as the first cell (sigh's Value Indexing: an arrow
+    from a digit X to the X further on, the second cell saying how far).
+
+    One clause per pair (k, digit): ``second = k and first = d -> line[1 + k] = d``; a k past
+    the line's end is ruled out.
+
+    >>> ValueIndexing((0, 1, 2, 3)).holds((4, 2, 1, 4)), ValueIndexing((0, 1, 2)).holds((1, 2, 1))
+    (True, False)
+    """
+
+    type = "value-indexing"
+    line: tuple[int, ...]
+    fields = (Cells("cells", "line", at_least=3,
+                    doc="the line: the digit, the distance, then the cells it indexes"),)
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return self.line
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"value indexing {cell_span(geometry, self.line)}"
+
+    def encode(self, ctx) -> list[Clause]:
+        first, second, rest = self.line[0], self.line[1], self.line[2:]
+        clauses: list[Clause] = []
+        for k in range(1, ctx.size + 1):
+            if k > len(rest):
+                clauses.append([-ctx.var(second, k)])
+                continue
+            clauses += [[-ctx.var(second, k), -ctx.var(first, d), ctx.var(rest[k - 1], d)]
+                        for d in range(1, ctx.size + 1)]
+        return clauses
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        n, far = geometry.size, min(geometry.size, len(self.line) - 2)
+        return far * n + (n - far)
+
+    def holds(self, digits: tuple[int, ...]) -> bool:
+        k = digits[1]
+        return k <= len(digits) - 2 and digits[1 + k] == digits[0]
+
+    def draw(self, canvas) -> None:
+        """A dashed line from a small dot on the first cell, a small ring on the second (the
+        distance)."""
+        canvas.line(self.line, "value_indexing", width=0.1, dash=(0.15, 0.1))
+        canvas.circle(self.line[0], radius=0.15, stroke=None, fill="value_indexing")
+        canvas.circle(self.line[1], radius=0.15, stroke="value_indexing", fill="none")

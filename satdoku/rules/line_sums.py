@@ -86,6 +86,7 @@ class RegionSum(Constraint):
     """
 
     type = "region-sum"
+    needs_boxes = True
     geometry: Geometry
     line: tuple[int, ...]
     fields = (Cells("cells", "line", repeats=True, connected=True,

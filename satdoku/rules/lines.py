@@ -61,6 +61,7 @@ class Thermometer(_Consecutive):
     """
 
     type = "thermometer"
+    reads_values = False
     line: tuple[int, ...]
     noun = "thermometer"
     fields = (Cells("cells", "line", repeats=True, connected=True, doc="bulb first"),)
@@ -81,6 +82,7 @@ class SlowThermometer(_Consecutive):
     """``slow-thermometer``: digits never decrease from the bulb."""
 
     type = "slow-thermometer"
+    reads_values = False
     line: tuple[int, ...]
     noun = "slow thermometer"
     fields = (Cells("cells", "line", repeats=True, connected=True, doc="bulb first"),)
@@ -104,6 +106,7 @@ class GermanWhispers(_Consecutive):
     whispers line unsolvable)."""
 
     type = "german-whispers"
+    reads_values = False
     line: tuple[int, ...]
     difference: int | None = None
     noun = "German whispers"
@@ -135,6 +138,7 @@ class Palindrome(_Line):
     """``palindrome``: the line reads the same from both ends."""
 
     type = "palindrome"
+    reads_values = False
     line: tuple[int, ...]
     noun = "palindrome"
     allowed = staticmethod(_equal)
@@ -226,6 +230,7 @@ class Modular(_Windowed):
     """
 
     type = "modular"
+    reads_values = False
     line: tuple[int, ...]
     mod: int = 3
     noun = "modular line"
@@ -260,6 +265,7 @@ class Nabner(_Line):
     """
 
     type = "nabner"
+    reads_values = False
     line: tuple[int, ...]
     noun = "nabner line"
     fpuzzles = (FPuzzles("nabner", "lines", source="SudokuSolver's user script",
@@ -284,6 +290,7 @@ class Clone(PairRule):
     """``clone``: ``original[i]`` and ``copy[i]`` hold the same digit."""
 
     type = "clone"
+    reads_values = False
     original: tuple[int, ...]
     copy: tuple[int, ...]
     allowed = staticmethod(_equal)

@@ -109,6 +109,7 @@ class AnyOf(_Composite):
     """
 
     type = "or"
+    reads_values = False
     rules: tuple[Constraint, ...]
     joiner = "|"
     fields = (Rules(at_least=2, doc="the rules, one of which holds"),)
@@ -158,6 +159,7 @@ class AllOf(_Composite):
     """
 
     type = "and"
+    reads_values = False
     rules: tuple[Constraint, ...]
     joiner = "&"
     fields = (Rules(doc="the rules, all of which hold"),)

@@ -225,6 +225,7 @@ class Skyscraper(_Outside):
     """
 
     type = "skyscraper"
+    reads_values = False
     geometry: Geometry
     line: str
     side: str = "start"

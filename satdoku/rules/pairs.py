@@ -232,6 +232,7 @@ class AntiKnight(_GlobalPairs):
     """
 
     type = "anti-knight"
+    reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiknight", "flag"),)
 
@@ -246,6 +247,7 @@ class AntiKing(_GlobalPairs):
     digits."""
 
     type = "anti-king"
+    reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiking", "flag"),)
 
@@ -263,6 +265,7 @@ class NonConsecutive(_GlobalPairs):
     """``non-consecutive``: orthogonally adjacent cells do not hold consecutive digits."""
 
     type = "non-consecutive"
+    reads_values = False
     allowed = staticmethod(_not_consecutive)
     fpuzzles = (FPuzzles("nonconsecutive", "negative",
                          how="on a grid without kropki dots (with dots it is no-kropki)"),)
@@ -284,6 +287,7 @@ class DiagonalNonConsecutive(_GlobalPairs):
     """
 
     type = "diagonal-non-consecutive"
+    reads_values = False
     allowed = staticmethod(_not_consecutive)
 
     def describe(self, geometry: Geometry) -> str:

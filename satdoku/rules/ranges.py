@@ -69,6 +69,7 @@ class Renban(_LineCells):
     """
 
     type = "renban"
+    reads_values = False
     line: tuple[int, ...]
     fpuzzles = (FPuzzles("renban", "lines", source="SudokuSolver's user script",
                          how="one per line"),)
@@ -137,6 +138,7 @@ class Between(_LineCells):
     """
 
     type = "between"
+    reads_values = False
     line: tuple[int, ...]
     fields = (Cells("cells", "line", at_least=2, repeats=True, connected=True,
                     doc="circle, the line's cells, circle"),)
@@ -189,6 +191,7 @@ class Lockout(_LineCells):
     """
 
     type = "lockout"
+    reads_values = False
     line: tuple[int, ...]
     difference: int = 4
     fields = (Cells("cells", "line", at_least=2, repeats=True, connected=True,

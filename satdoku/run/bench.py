@@ -1,15 +1,24 @@
 """Benchmarks: solve the puzzles of files with several solvers and summarise each run as a row.
 
-The harness follows tdoku's: every answer is verified in an untimed warm-up pass (which also
-builds each geometry's base formula, so no puzzle is charged for it), then the puzzles are
-timed one by one in an order permuted with a fixed seed. One solver object serves a whole
-(file, solver, encoding) group, so the SAT backend takes its incremental fast path.
+The harness follows tdoku's: every answer is verified in an untimed warm-up pass, then the
+puzzles are timed one by one in an order permuted with a fixed seed. One solver object serves
+a whole (file, solver, encoding) group, so the SAT backend takes its incremental fast path.
+The warm-up runs on a solver of its own, never on the measured one: an incremental SAT solver
+keeps the clauses it learnt, and one that had solved the measured puzzles once would decide
+less on them the second time (measured in docs/sat-vs-search.md). The measured solver is made
+ready instead by solving one complete grid per geometry (a warm-up solution: the base formula
+is built and loaded, propagation settles it, nothing is learnt), so no puzzle is charged for
+building the formula. Later passes of ``repeats`` do run on what the earlier ones taught.
 
 Glossary (adds to :mod:`satdoku.model.geometry`):
 
 - solver label: ``'sat:NAME'`` (a python-sat solver), the command of an external solver as
   written (``'exec:cadical -q'``, :mod:`satdoku.sat.external`; compared side by side with the
-  python-sat ones), or ``'native'`` (the propagation search). Encodings apply to SAT only.
+  python-sat ones), ``'native'`` (the propagation search), a compiled search baseline
+  (``'exact-cover'``, ``'cp-sat'``: :mod:`satdoku.native.baselines`) or a search binary's
+  command (``--solver 'exec:qqwing --solve --one-line'``: :mod:`satdoku.sat.searchbin`).
+  Encodings apply to SAT only. ``exec:`` solvers, SAT or search, are charged the CPU time of
+  their own process (the row's ``clock``).
 - group: one (file, solver label, encoding); it gives one :class:`BenchRow`.
 - answered: a puzzle the solver settled (solved, unique, multiple or unsolvable), as opposed to
   a timeout, an invalid puzzle, a refusal or an error.
@@ -95,12 +104,14 @@ def check_groups(solvers: Iterable[str] = (), sat_solvers: Iterable[str] = (),
     chosen: list[str | None] = [*encodings] or [None]
     groups: list[Group] = []
     for solver in solvers:
-        if solver not in SOLVERS:
+        if solver not in SOLVERS and not is_exec(solver):
             raise OptionError(f"unknown solver {solver!r}; choose one of {', '.join(SOLVERS)}")
-        if solver == "sat":
-            wanted = [Group("sat", s, e) for s in sat_solvers for e in chosen]
-        else:
-            wanted = [Group(solver)]
+        if solver not in ("sat", "native"):
+            # A baseline's package or a search binary's program: missing says so here, before
+            # any puzzle is read.
+            make_solver(solver).close()
+        wanted = ([Group("sat", s, e) for s in sat_solvers for e in chosen] if solver == "sat"
+                  else [Group(solver)])
         groups += [g for g in wanted if g not in groups]
     return groups
 
@@ -150,7 +161,9 @@ def _row(path: str, puzzles: list[Puzzle], group: Group, limit: int,
     if group.solver == "sat" and encoding is None and size is not None:
         encoding = choose_encoding(size)
     row = BenchRow(source=path, size=size, solver=group.label, encoding=encoding, limit=limit,
-                   invalid=len(puzzles) - len(valid))
+                   invalid=len(puzzles) - len(valid),
+                   clock="solver-cpu" if is_exec(group.sat_solver) or is_exec(group.solver)
+                   else "wall")
     random.Random(seed).shuffle(valid)
     return row, valid
 
@@ -160,8 +173,9 @@ class _Timed:
     charged, and (``per_puzzle``) a record per solve for the row's ``puzzle_rows``."""
 
     def __init__(self, row: BenchRow, seed: int, levels: dict[int, str | None],
-                 per_puzzle: bool) -> None:
+                 per_puzzle: bool, timeout: float | None) -> None:
         self.row, self.seed, self.levels, self.per_puzzle = row, seed, levels, per_puzzle
+        self.timeout = timeout
         self.passes: list[tuple[list[Result], list[float]]] = []
 
     def order(self, valid: list[Puzzle], repeat: int) -> list[Puzzle]:
@@ -178,14 +192,19 @@ class _Timed:
             cpu_ms: float | None) -> None:
         results, times = self.passes[-1]
         results.append(result)
-        times.append(wall_ms)
+        # An exec: solver is charged its own process's CPU (row.clock), a timeout the limit.
+        cpu = result.stats.get("solver_cpu_ms")
+        charged = cpu if cpu is not None and self.row.clock == "solver-cpu" \
+            and result.status != "timeout" else wall_ms
+        times.append(charged)
         if self.per_puzzle:
             from .records import puzzle_record
             row = self.row
             self.row.puzzle_rows.append(puzzle_record(
                 puzzle, result, solver=row.solver, encoding=row.encoding, limit=row.limit,
                 repeat=len(self.passes), seed=self.seed + len(self.passes) - 1,
-                wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle))))
+                wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle)),
+                time_ms=charged))
 
     def summary(self, partial: bool = False) -> BenchRow:
         """The row, summarised over the passes done (the last one cut short: ``partial``)."""
@@ -195,7 +214,7 @@ class _Timed:
             done = done[:-1]  # a pass cut short would skew the times of the whole ones
         results, times = done[0] if done else ([], [])
         return summarise(self.row, results, times, list(self.levels.values()),
-                         [t for _, t in done])
+                         [t for _, t in done], self.timeout)
 
 
 def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
@@ -208,7 +227,7 @@ def _run_group_parallel(path: str, puzzles: list[Puzzle], group: Group, *, limit
     from ..tasks.solvers import search_options
     from .stream import stream
     row, valid = _row(path, puzzles, group, limit, seed)
-    timed = _Timed(row, seed, levels or {}, per_puzzle)
+    timed = _Timed(row, seed, levels or {}, per_puzzle, timeout)
     options = search_options(limit, solver=group.solver, sat_solver=group.sat_solver,
                              encoding=group.encoding, timeout=timeout, stats=True)
     walls = []
@@ -244,15 +263,22 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
                per_puzzle: bool = False) -> BenchRow:
     """One group: warm-up (verify) pass, then the timed passes in seeded random orders."""
     row, valid = _row(path, puzzles, group, limit, seed)
-    timed = _Timed(row, seed, levels or {}, per_puzzle)
-    solver = make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
+    timed = _Timed(row, seed, levels or {}, per_puzzle, timeout)
+    def made() -> Any:
+        return make_solver(group.solver, sat_solver=group.sat_solver, encoding=group.encoding)
+
+    solver = made()
     warm: dict[int, Result] = {}
     try:
         if warmup:
-            for puzzle in valid:
-                warm[id(puzzle)] = solve(solver, puzzle.valid_grid, limit=limit,
-                                         timeout=timeout, constraints=puzzle.constraints)
-                step()
+            # Verified on a solver of its own: an incremental SAT solver that had solved the
+            # measured puzzles would keep what it learnt from them (docs/sat-vs-search.md).
+            with made() as checker:
+                for puzzle in valid:
+                    warm[id(puzzle)] = solve(checker, puzzle.valid_grid, limit=limit,
+                                             timeout=timeout, constraints=puzzle.constraints)
+                    step()
+            _prime(solver, valid, warm, limit, timeout)
         for repeat in range(1, repeats + 1):
             for puzzle in timed.order(valid, repeat):
                 timed.add(puzzle, *_timed_solve(solver, puzzle, warm.get(id(puzzle)),
@@ -269,6 +295,22 @@ def _run_group(path: str, puzzles: list[Puzzle], group: Group, *, limit: int,
     finally:
         solver.close()
     return timed.summary()
+
+
+def _prime(solver: Any, valid: list[Puzzle], warm: dict[int, Result], limit: int,
+           timeout: float | None) -> None:
+    """Make ``solver`` ready for each geometry of ``valid`` without showing it a measured
+    puzzle: it solves one complete grid a geometry (a warm-up solution, all of it given), which
+    loads the base formula and settles by propagation alone, so nothing is learnt."""
+    seen = set()
+    for puzzle in valid:
+        answer = warm.get(id(puzzle))
+        geo = puzzle.valid_grid.geometry
+        if geo in seen or answer is None or answer.solution is None:
+            continue
+        seen.add(geo)
+        solve(solver, answer.solution, limit=limit, timeout=timeout,
+              constraints=puzzle.constraints)
 
 
 def _timed_solve(solver: Any, puzzle: Puzzle, before: Result | None, limit: int,

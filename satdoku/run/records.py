@@ -14,7 +14,8 @@ writes, per group or per puzzle, carries
   the version, ``cadical195`` being CaDiCaL 1.9.5; an ``exec:`` program's ``--version``).
 
 :func:`puzzle_record` is one timed solve: the puzzle, where it was read, its status, its wall
-and CPU milliseconds (CPU of this process: an ``exec:`` solver's child is not in it), the
+and CPU milliseconds (CPU of this process: an ``exec:`` solver's child is not in it; its
+process's own CPU is ``solver_cpu_ms``), the
 stages where the solver reports them, the solver's counters and the puzzle's inference level.
 """
 
@@ -53,7 +54,12 @@ class BenchRow:
     the share settled by propagation and failed-literal probing. ``partial`` marks a group
     cut short by Ctrl-C. With ``repeats`` timed passes the counts are the first pass's and
     the times are of every pass; ``spread_pct`` is how far the passes' total times lie apart
-    (max - min over min, in %). ``solver_build``, ``timestamp`` and ``load1`` say which build
+    (max - min over min, in %). ``clock`` says what the times are: ``wall`` (the solver's
+    time in this process) or ``solver-cpu`` (an ``exec:`` solver: the CPU time of its process
+    alone, :mod:`satdoku.sat.external`). With a time limit (``time_limit_s``),
+    ``within_limit`` counts the puzzles answered within it and ``par2_ms`` is the PAR-2 score
+    of SAT competitions: the mean time per valid puzzle, each one not answered within the limit
+    counted at twice the limit. ``solver_build``, ``timestamp`` and ``load1`` say which build
     ran, and when and under what load the group finished (:mod:`satdoku.run.records`).
     ``times_ms`` holds the time of every answered puzzle (for cactus plots) and
     ``puzzle_rows`` one record per timed solve when asked for (:func:`run_bench`'s
@@ -88,6 +94,10 @@ class BenchRow:
     failed_literals_pct: float | None = None
     repeats: int = 1
     spread_pct: float | None = None
+    clock: str = "wall"
+    time_limit_s: float | None = None
+    within_limit: int | None = None
+    par2_ms: float | None = None
     partial: bool = False
     solver_build: str | None = None
     timestamp: str | None = None
@@ -123,26 +133,35 @@ def _mean_stat(results: Sequence[Result], key: str) -> float | None:
     return sum(values) / len(values) if values else None
 
 
+_ANSWERED = ("solved", "unique", "multiple", "unsolvable")
+
 _COUNTERS = {"solved": "solved", "unique": "solved", "multiple": "multiple",
              "unsolvable": "unsolvable", "timeout": "timeouts", "refused": "refused"}
 
 
 def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float],
               levels: Sequence[str | None] = (),
-              passes: Sequence[Sequence[float]] = ()) -> BenchRow:
+              passes: Sequence[Sequence[float]] = (),
+              timeout: float | None = None) -> BenchRow:
     """Fill ``row``'s counts and figures from the timed results of its valid puzzles.
 
     ``times_ms[i]`` is the time charged to ``results[i]`` (a timeout at the time limit);
     ``levels`` (SAT) the :data:`~satdoku.sat.levels.LEVELS` of the puzzles, None where not
     measured; ``passes``, the times of every timed pass when there were several (the counts
-    are ``results``'s, the first pass's).
+    are ``results``'s, the first pass's); ``timeout``, the time limit in seconds (for
+    ``within_limit`` and ``par2_ms``).
+
+    >>> ok, late = Result("solved"), Result("timeout")
+    >>> row = summarise(BenchRow("f", 9, "native", None, 1), [ok, ok, late], [10.0, 30.0, 20.0],
+    ...                 timeout=0.02)
+    >>> row.within_limit, row.par2_ms  # 10 ms, then 40 and 40 ms (past the 20 ms limit)
+    (1, 30.0)
     """
     for r in results:
         counter = _COUNTERS.get(r.status, "errors")
         setattr(row, counter, getattr(row, counter) + 1)
     row.puzzles = len(results) + row.invalid
-    row.times_ms = sorted(t for r, t in zip(results, times_ms)
-                          if r.status in ("solved", "unique", "multiple", "unsolvable"))
+    row.times_ms = sorted(t for r, t in zip(results, times_ms) if r.status in _ANSWERED)
     if not results:
         return row
     passes = [list(p) for p in passes if p] or [list(times_ms)]
@@ -160,12 +179,22 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
     row.p90_ms = _percentile(ordered, 90)
     row.p99_ms = _percentile(ordered, 99)
     row.max_ms = ordered[-1]
+    if timeout is not None:
+        limit_ms = timeout * 1000.0
+        row.time_limit_s = timeout
+        within = [t for r, t in zip(results, times_ms) if r.status in _ANSWERED and t <= limit_ms]
+        row.within_limit = len(within)
+        row.par2_ms = (sum(within) + 2 * limit_ms * (len(results) - len(within))) / len(results)
+    # Each solver's own counters, where it keeps them (CP-SAT's branches are its decisions,
+    # a search binary's "Guesses:" line its guesses).
+    row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
+    row.decisions_per_puzzle = _mean_stat(results, "decisions")
+    row.guesses_per_puzzle = _mean_stat(results, "guesses")
+    row.nodes_per_puzzle = _mean_stat(results, "nodes")
     if row.solver != "native":
         # The SAT "no guess" share is a level, not the solver's decision count: MiniSat-family
         # solvers count a decision even when propagation alone has assigned every variable,
         # CaDiCaL does not, and its count depends on what it learnt from earlier puzzles.
-        row.conflicts_per_puzzle = _mean_stat(results, "conflicts")
-        row.decisions_per_puzzle = _mean_stat(results, "decisions")
         measured = [level for level in levels if level is not None]
         if measured:
             row.no_guess_pct = 100.0 * measured.count("propagation") / len(measured)
@@ -173,8 +202,6 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
                 row.failed_literals_pct = 100.0 * sum(
                     1 for level in measured if level != "search") / len(measured)
     else:
-        row.guesses_per_puzzle = _mean_stat(results, "guesses")
-        row.nodes_per_puzzle = _mean_stat(results, "nodes")
         settled = sum(1 for r in results if r.stats.get("no_guess"))
         row.no_guess_pct = 100.0 * settled / len(results)
     return row
@@ -182,7 +209,7 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
 
 #: The columns of a per-puzzle row of its own, in order (then :data:`PROVENANCE_COLUMNS`).
 PUZZLE_COLUMNS = ("source", "line", "puzzle", "solver", "encoding", "limit", "repeat", "seed",
-                  "status", "wall_ms", "cpu_ms", "encode_ms", "load_ms", "solve_ms",
+                  "status", "time_ms", "wall_ms", "cpu_ms", "solver_cpu_ms", "encode_ms", "load_ms", "solve_ms",
                   "decisions", "conflicts", "propagations", "guesses", "nodes", "level",
                   "solver_build", "timestamp", "load1")
 
@@ -253,18 +280,21 @@ def solver_build(label: str) -> str | None:
 
 def puzzle_record(puzzle: Puzzle, result: Result, *, solver: str, encoding: str | None,
                   limit: int, repeat: int, seed: int, wall_ms: float, cpu_ms: float | None,
-                  level: str | None) -> dict[str, Any]:
+                  level: str | None, time_ms: float | None = None) -> dict[str, Any]:
     """One timed solve as a row of :data:`PUZZLE_COLUMNS` (with :func:`moment`; the
-    provenance is added where the rows are written)."""
+    provenance is added where the rows are written). ``time_ms`` is the time the summary
+    charges (the group's clock; default ``wall_ms``): what plots draw."""
     from ..io.text import format_grid
     stats = result.stats
     rec: dict[str, Any] = {
         "source": puzzle.source, "line": puzzle.line,
         "puzzle": format_grid(puzzle.grid, "line", puzzle.alphabet) if puzzle.grid else None,
         "solver": solver, "encoding": encoding, "limit": limit, "repeat": repeat,
-        "seed": seed, "status": result.status, "wall_ms": round(wall_ms, 4),
+        "seed": seed, "status": result.status,
+        "time_ms": round(wall_ms if time_ms is None else time_ms, 4),
+        "wall_ms": round(wall_ms, 4),
         "cpu_ms": None if cpu_ms is None else round(cpu_ms, 4)}
-    for key in ("encode_ms", "load_ms", "solve_ms"):
+    for key in ("solver_cpu_ms", "encode_ms", "load_ms", "solve_ms"):
         rec[key] = round(stats[key], 4) if key in stats else None
     for key in ("decisions", "conflicts", "propagations", "guesses", "nodes"):
         rec[key] = stats.get(key)

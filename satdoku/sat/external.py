@@ -23,13 +23,15 @@ Glossary:
 
 from __future__ import annotations
 
+import math
 import os
+import resource
 import shutil
 import signal
 import subprocess
 import tempfile
 import time
-from typing import Any
+from typing import Any, Callable
 
 from ..closing import Closing
 from ..cnf.export import dimacs_header
@@ -87,6 +89,28 @@ def _sweep(parent: str) -> None:
             shutil.rmtree(path, ignore_errors=True)
         except OSError:  # gone already, or a process of another user: not ours to touch
             continue
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's children that have ended and been
+    waited for. Read before and after one solver run, the difference is that run's CPU alone
+    (ExecSolver runs one child at a time)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _limited(setup: Callable[[], None] | None,
+             cpu_seconds: int | None) -> Callable[[], None] | None:
+    """``setup`` for the child, and then a CPU limit of ``cpu_seconds`` (RLIMIT_CPU: SIGXCPU
+    at the soft limit, SIGKILL a second later)."""
+    if cpu_seconds is None:
+        return setup
+
+    def run() -> None:
+        if setup is not None:
+            setup()
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu_seconds, cpu_seconds + 1))
+    return run
 
 
 def _kill(process: subprocess.Popen) -> None:
@@ -181,7 +205,8 @@ class ExecSolver(Closing):
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         encoding = self.encoding_for(grid)
-        stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0}
+        stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0, "solve_ms": 0.0, "runs": 0,
+                                 "solver_cpu_ms": 0.0}
         solutions: list[Grid] = []
         status = message = None
         folder = None
@@ -217,7 +242,7 @@ class ExecSolver(Closing):
             path = cnf.prepare(extra)
             t1 = time.perf_counter()
             try:
-                text = self._run(path, cnf.model, deadline)
+                text = self._run(path, cnf.model, deadline, stats)
             finally:
                 stats["load_ms"] += (t1 - t0) * 1000
                 stats["solve_ms"] += (time.perf_counter() - t1) * 1000
@@ -228,17 +253,21 @@ class ExecSolver(Closing):
                 return None
         return run
 
-    def _run(self, path: str, model: str, deadline: Deadline) -> str:
+    def _run(self, path: str, model: str, deadline: Deadline, stats: dict[str, Any]) -> str:
         """Run the command on the formula at ``path``; its answer (the model file's text, or
-        what it printed). Raises TimeUp at the deadline (the process killed), SolverError when
+        what it printed). The process's own CPU time is added to ``stats['solver_cpu_ms']``;
+        it runs under a CPU limit of the time left (whole seconds, rounded up). Raises TimeUp at the deadline (the process killed), SolverError when
         it cannot start or fails without an answer."""
         command = self.command
         deadline.check()
         stdin = open(path, "rb") if command.stdin else subprocess.DEVNULL
+        cpu_limit = None if deadline.unlimited else max(1, math.ceil(deadline.remaining()))
+        before = _children_cpu()
         try:
             process = subprocess.Popen(command.arguments(path, model), stdin=stdin,
                                        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                       start_new_session=True, preexec_fn=self._setup)
+                                       start_new_session=True,
+                                       preexec_fn=_limited(self._setup, cpu_limit))
         except OSError as error:
             raise SolverError(f"cannot run {command.argv[0]}: "
                               f"{error.strerror or error}") from None
@@ -254,7 +283,12 @@ class ExecSolver(Closing):
         except BaseException:  # Ctrl-C: the solver goes too
             _kill(process)
             raise
+        finally:
+            stats["solver_cpu_ms"] += (_children_cpu() - before) * 1000.0
         code = process.returncode
+        if code in (-signal.SIGXCPU, -signal.SIGKILL) and cpu_limit is not None \
+                and (_children_cpu() - before) >= cpu_limit - 0.05:
+            raise TimeUp  # the CPU limit (a second or more past it: SIGKILL)
         if code < 0:
             raise SolverError(f"{self.name} was stopped by signal {-code} "
                               f"({_one_line(err.decode(errors='replace')) or 'no message'})")

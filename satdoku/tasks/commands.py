@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["SETTLE_BATCH", "ExplainOptions", "CandidatesOptions", "RateOptions",
            "SearchOptions", "SolveOptions", "CountOptions", "GenerateOptions", "EncodeOptions",
-           "DecodeOptions", "search_options"]
+           "DecodeOptions", "search_options", "SOLVER_NAMES"]
 
 #: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): a pass
 #: costs less a puzzle the more puzzles it holds (docs/tuning.md).
@@ -89,14 +89,20 @@ class RateOptions(TimeoutField, SatFields, TaskOptions):
                                  "rules no step uses, givens and rules that could go.", "flag")
 
 
+#: The names of :data:`satdoku.tasks.solvers.SOLVERS`, here so the command line's choices need
+#: not import the solvers.
+SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
+
+
 @dataclass(frozen=True)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
     ``racers`` K >= 1 races K SAT configurations on each puzzle (set by
     :func:`satdoku.tasks.solvers.racing` from ``portfolio`` and the cores)."""
 
-    solver: str = option("sat", "SAT through python-sat, or native search.", "choice",
-                         choices=lambda: ("sat", "native"))
+    solver: str = option("sat", "SAT through python-sat, native search, or a compiled search "
+                                "baseline (exact-cover, cp-sat: satdoku[baselines]).", "choice",
+                         choices=lambda: SOLVER_NAMES)
     portfolio: bool = option(False, "Race SAT configurations on each puzzle, one a core "
                                     "(--jobs of them); on by itself for a single puzzle with "
                                     "--jobs other than 1.", "flag")

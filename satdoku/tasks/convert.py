@@ -1,5 +1,6 @@
 """Converting puzzles between forms: satdoku variant JSON, f-puzzles (its compressed string,
-a link, its JSON) and SudokuPad links (``https://sudokupad.app/fpuzzles...``, the same data).
+a link, its JSON), SudokuPad links (``https://sudokupad.app/fpuzzles...``, the same data) and
+sigh's constraint strings (:mod:`satdoku.io.sigh`).
 
 Reading is every command's (:mod:`satdoku.io.inputs`: classic text, satdoku JSON, and every
 form of :mod:`satdoku.io.forms`); writing is the target's. What a target cannot hold (a rule
@@ -21,15 +22,18 @@ from typing import Iterable, Iterator
 from ..errors import PuzzleError
 from ..io.fpuzzles import FPUZZLES_FORMS, encode_fpuzzles
 from ..io.fpuzzles.write import to_fpuzzles
+from ..io.sigh import format_sigh
 from ..io.variant import format_variant
+from ..model.grid import Grid
 from ..model.puzzle import Puzzle
 from .base import Outcome, Task
 
 __all__ = ["TARGETS", "Converted", "Convert", "convert_puzzle", "convert",
            "convert_all"]
 
-#: What ``convert`` writes: satdoku JSON (one line), and the f-puzzles forms.
-TARGETS = ("json",) + FPUZZLES_FORMS
+#: What ``convert`` writes: satdoku JSON (one line), sigh's constraint string, and the
+#: f-puzzles forms.
+TARGETS = ("json", "sigh") + FPUZZLES_FORMS
 
 
 @dataclass
@@ -48,15 +52,24 @@ class Converted:
         return self.text is None and self.error is None
 
 
-def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False
-                   ) -> tuple[str | None, list[str]]:
+#: Seconds a conversion to an f-puzzles form spends proving a puzzle unique to store its
+#: solution (SudokuPad checks an answer only against a stored solution).
+SOLUTION_SECONDS = 10.0
+
+
+def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False,
+                   solution: Grid | None = None) -> tuple[str | None, list[str]]:
     """``puzzle`` as text in ``target`` (one of :data:`TARGETS`), and what it could not
-    hold; the text is None when something was lost and not ``lossy``."""
+    hold; the text is None when something was lost and not ``lossy``. ``solution`` (the
+    puzzle's only solution, proven) goes into the f-puzzles forms' ``solution``."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
     if target == "json":
         return format_variant(puzzle), []
-    export = to_fpuzzles(puzzle)
+    if target == "sigh":
+        sigh = format_sigh(puzzle)
+        return (None if sigh.lost and not lossy else sigh.text), sigh.lost
+    export = to_fpuzzles(puzzle, solution)
     if export.lost and not lossy:
         return None, export.lost
     return encode_fpuzzles(export.data, target), export.lost
@@ -72,12 +85,39 @@ class Convert(Task):
         if target not in TARGETS:
             raise ValueError(f"unknown target {target!r}; choose one of {', '.join(TARGETS)}")
         self.target, self.lossy = target, lossy
+        self.counter: Task | None = None
 
     def run(self, puzzle: Puzzle) -> Outcome:
         if puzzle.error is not None or puzzle.grid is None:
             return self.invalid(puzzle)
-        text, lost = convert_puzzle(puzzle, self.target, lossy=self.lossy)
-        return Outcome(puzzle, Converted(puzzle, text, lost, list(puzzle.warnings)))
+        warnings = list(puzzle.warnings)
+        solution = None
+        if self.target in FPUZZLES_FORMS:
+            solution, why = self.proven(puzzle)
+            if solution is None:
+                warnings.append(f"no solution stored: {why}")
+        text, lost = convert_puzzle(puzzle, self.target, lossy=self.lossy, solution=solution)
+        return Outcome(puzzle, Converted(puzzle, text, lost, warnings))
+
+    def proven(self, puzzle: Puzzle) -> tuple[Grid | None, str]:
+        """The puzzle's only solution when satdoku proves it unique (a verified count to 2
+        within :data:`SOLUTION_SECONDS`), else None and why."""
+        if self.counter is None:
+            from .commands import CountOptions
+            self.counter = CountOptions(limit=2, timeout=SOLUTION_SECONDS).make()
+        result = self.counter.run(puzzle).result
+        if result.status == "unique":
+            return result.solution, ""
+        if result.status == "multiple":
+            return None, "the puzzle has more than one solution"
+        if result.status == "unsolvable":
+            return None, "the puzzle has no solution"
+        return None, f"not proven unique ({result.status}{': ' + result.message if result.message else ''})"
+
+    def close(self) -> None:
+        if self.counter is not None:
+            self.counter.close()
+            self.counter = None
 
     @classmethod
     def invalid(cls, puzzle: Puzzle) -> Outcome:
@@ -87,9 +127,9 @@ class Convert(Task):
 def convert_all(puzzles: Iterable[Puzzle], target: str, *, lossy: bool = False
                 ) -> Iterator[Converted]:
     """Each read puzzle converted (unreadable ones carried with their error)."""
-    task = Convert(target, lossy=lossy)
-    for puzzle in puzzles:
-        yield task.run(puzzle).result
+    with Convert(target, lossy=lossy) as task:
+        for puzzle in puzzles:
+            yield task.run(puzzle).result
 
 
 def convert(text: str, target: str, *, lossy: bool = False,
@@ -101,4 +141,5 @@ def convert(text: str, target: str, *, lossy: bool = False,
     """
     from ..io.inputs import read_puzzle
     puzzle = read_puzzle(text, ignore_unknown=ignore_unknown)
-    return Convert(target, lossy=lossy).run(puzzle).result
+    with Convert(target, lossy=lossy) as task:
+        return task.run(puzzle).result

@@ -40,7 +40,7 @@ def describe_member(grid: Grid, constraints: tuple, member: Member, alphabet: An
     kind, index = member
     if kind == "rule":
         return constraints[index].describe(geo)
-    alphabet = alphabet or alphabet_for(geo.size)
+    alphabet = alphabet or alphabet_for(geo.size, geo.low)
     return f"{geo.cell_name(index)}={alphabet.symbol(grid.cells[index])}"
 
 

@@ -110,6 +110,9 @@ class Rater(Task):
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
             if result.status != "unique" or result.solution is None:
                 rating = Rating(result.status, solution=result.solution, message=result.message)
+            elif not grid.geometry.has_boxes:  # the board of the ladder and of the steps
+                rating = Rating("refused", solution=result.solution,
+                                message="rating needs boxes or regions; this grid has none")
             elif constraints:
                 rating = self._by_path(grid, result.solution, constraints, deadline)
             else:

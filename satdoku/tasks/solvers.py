@@ -46,8 +46,18 @@ def _make_native(**_: Any) -> Solver:
     return NativeSolver()
 
 
-#: Solving methods by name: SAT through python-sat, or the native propagation search.
-SOLVERS: dict[str, Callable[..., Solver]] = {"sat": _make_sat, "native": _make_native}
+def _baseline(name: str) -> Callable[..., Solver]:
+    def make(**_: Any) -> Solver:
+        from ..native.baselines import BASELINES
+        return BASELINES[name]()  # type: ignore[return-value]
+    return make
+
+
+#: Solving methods by name: SAT through python-sat, the native propagation search, and the
+#: compiled search baselines (:mod:`satdoku.native.baselines`, optional packages).
+SOLVERS: dict[str, Callable[..., Solver]] = {
+    "sat": _make_sat, "native": _make_native,
+    "exact-cover": _baseline("exact-cover"), "cp-sat": _baseline("cp-sat")}
 DEFAULT_SOLVER = "sat"
 
 
@@ -55,7 +65,8 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 incremental: bool = True, stats: bool = True,
                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0) -> Solver:
-    """A solver for ``method`` (a name in :data:`SOLVERS`); SAT options are ignored by native.
+    """A solver for ``method`` (a name in :data:`SOLVERS`, or ``'exec:COMMAND'``, a search
+    binary: :mod:`satdoku.sat.searchbin`); SAT options are ignored by the others.
 
     ``stats=False`` lets the SAT backend skip its per-puzzle solver figures (faster).
     ``sat_solver`` may be an external command (``'exec:kissat -q'``, :mod:`satdoku.sat.external`).
@@ -67,6 +78,9 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     ...     s.name
     'sat:minisat22'
     """
+    if method.startswith("exec:"):  # a search binary (a SAT binary is a sat_solver)
+        from ..sat.searchbin import SearchBinary
+        return SearchBinary(method)
     try:
         factory = SOLVERS[method]
     except KeyError:
@@ -140,8 +154,15 @@ def solve(solver: Solver, grid: Grid, *, limit: int = 1, timeout: float | None =
 def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     """``result`` through :func:`~satdoku.model.result.verify`, with the time verification
     took as ``verify_ms`` (and the solver's time as ``solve_ms`` when it has no stages of
-    its own)."""
+    its own). An answer to a puzzle whose rules draw regions gets them first (chaos
+    construction: :func:`satdoku.sat.regions.with_regions`), so that they are verified too."""
     start = time.perf_counter()
+    if constraints and not grid.geometry.has_boxes:
+        from ..sat.regions import with_regions
+        if result.solution is not None:
+            result.solution = with_regions(result.solution, constraints)
+        if result.second is not None:
+            result.second = with_regions(result.second, constraints)
     result = verify(result, grid, constraints)
     stats = result.stats
     stats["verify_ms"] = (time.perf_counter() - start) * 1000

@@ -100,7 +100,7 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     """
     geo = grid.geometry
     budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
-    path = StepPath(geo, alphabet or alphabet_for(geo.size),
+    path = StepPath(geo, alphabet or alphabet_for(geo.size, geo.low),
                     rule_facts(geo, tuple(constraints), budget), max_rules=max_rules)
     board = Board(grid)
     deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,

@@ -54,6 +54,9 @@ class Writer:
         if puzzle.author:
             self.data["author"] = puzzle.author
         self.lost: list[str] = []
+        if geo.low != 1:  # the rules a shifted grid takes only compare digits: still the puzzle
+            self.lost.append(f"digits {geo.values_text}: f-puzzles has digits 1-{geo.size} "
+                             f"only (written as 1-{geo.size})")
         self.negatives: list = []   # negative rules, written together at the end
         self.negative: list[str] = []
 

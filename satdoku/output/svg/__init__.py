@@ -237,14 +237,15 @@ def render_svg(puzzle: Grid, solution: Grid | None = None, *, highlight: Iterabl
     """
     geo = puzzle.geometry
     for other in (solution, second):
-        if other is not None and other.geometry is not geo:
+        if other is not None and not other.geometry.refines(geo):
             raise ValueError(f"a {other.geometry.shape} grid drawn over a {geo.shape} puzzle")
-    alphabet = alphabet or alphabet_for(geo.size)
+    alphabet = alphabet or alphabet_for(geo.size, geo.low)
     marked = set(highlight)
     constraints = list(constraints)
     canvases = []
     for filled in ((solution, second) if second is not None else (solution,)):
-        canvas = Canvas(geo, cell, alphabet, keyed)
+        # an answer's own regions (a chaos construction's) are drawn as its boxes
+        canvas = Canvas(filled.geometry if filled is not None else geo, cell, alphabet, keyed)
         _draw_grid(canvas, puzzle, filled, marked, alphabet, constraints, candidates, marks)
         canvases.append(canvas)
     return svg_document(canvases, title=title, caption=caption)

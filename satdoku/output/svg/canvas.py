@@ -43,7 +43,7 @@ class Canvas(RuleShapes):
         self.keyed = keyed
         self.size = geometry.size
         self.cell = cell or cell_size(geometry.size)
-        self.alphabet = alphabet or alphabet_for(geometry.size)
+        self.alphabet = alphabet or alphabet_for(geometry.size, geometry.low)
         self.thin = max(1.0, self.cell / 40)
         self.thick = max(2.0, self.cell / 16)
         self._layers: dict[str, list[str]] = {name: [] for name in LAYERS}
@@ -286,10 +286,10 @@ class Canvas(RuleShapes):
 
     def grid_lines(self) -> None:
         """Thin lines between all cells, thick lines between cells of different boxes
-        (regions), and a thick border."""
+        (regions), and a thick border (a grid without boxes has no inner thick lines)."""
         n, s, geo = self.size, self.cell, self.geometry
         side = n * s
-        box = [h[2] for h in geo.cell_houses]
+        box = [h[2] if len(h) > 2 else 0 for h in geo.cell_houses]
         for k in range(1, n):
             self.path_at([(k * s, 0), (k * s, side)], stroke=COLOURS["thin"], width=self.thin,
                          cap="butt", css_class="thin", layer="grid")

@@ -61,6 +61,8 @@ LINE_COLOURS = {
     "sum_line": "#3f9f5f",     # dark green, dashed
     "pair": "#2f7f8f",         # dark teal, a setter's relation (said in a note)
     "regex": "#8f5f2f",        # brown, dashed, a setter's pattern (said in a note)
+    "value_indexing": "#5f5fbf",  # indigo, dashed, a dot on the first cell
+    "nfa": "#7f3f9f",          # violet, dashed, a state machine (said in a note)
 }
 
 #: The words a picture's legend gives each line colour (lines whose rule a colour alone says).
@@ -69,6 +71,7 @@ LEGEND = {
     "between": "between line", "region_sum": "region sum", "entropic": "entropic",
     "zipper": "zipper", "parity": "parity", "modular": "modular", "nabner": "nabner",
     "double_arrow": "double arrow", "lockout": "lockout", "sum_line": "sum line",
+    "value_indexing": "value indexing",
 }
 
 FONT_FAMILY = "sans-serif"

@@ -1,0 +1,310 @@
+"""Reading a sigh constraint string: its items, its grid (shape, boxes, jigsaw), its givens, and
+each rule by the table of :mod:`.types`; see the package docstring for the glossary."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...errors import PuzzleError, Where
+from ...model.geometry import Geometry, geometry, jigsaw
+from ...rules import CONSTRAINTS, constraint_from_json
+from .rules import RULES
+from .types import COMPOSITES, MISSING, NOTES, SIGH_TYPES, Bad, Missing, Item, cell_index
+
+__all__ = ["MISSING", "SIGH_TYPES", "SighReading", "looks_like_sigh", "parse_items", "read_sigh",
+           "convert_sigh"]
+
+#: A string of items: each a dot, a type (empty for givens), and its ``~`` arguments.
+_ITEMS = re.compile(r"(?:\.[A-Za-z]*(?:~[^.~]*)*)+")
+_DIMS = re.compile(r"(\d+)x(\d+)")
+_RANGE = re.compile(r"(\d+)(?:-(\d+))?")
+_LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize")
+
+
+def looks_like_sigh(text: str) -> bool:
+    """Whether ``text`` is a sigh constraint string (whitespace aside): items ``.Type~arg``.
+
+    >>> looks_like_sigh(".Shape~6x6.Thermo~R1C1~R1C2"), looks_like_sigh(".~R1C1_5")
+    (True, True)
+    >>> looks_like_sigh("..3.5...1" * 9), looks_like_sigh("{.~}")
+    (False, False)
+    """
+    body = "".join(text.split())
+    return body.startswith(".") and "~" in body and _ITEMS.fullmatch(body) is not None
+
+
+def parse_items(text: str) -> list[Item]:
+    """The top-level items of a constraint string, composites holding their children.
+
+    Raises:
+        Bad: an unknown type, an unmatched ``.End`` or an unterminated composite.
+
+    >>> [(i.number, i.type, i.args) for i in parse_items(".Shape~4x4.~R1C1_2")]
+    [(1, 'Shape', ['4x4']), (2, 'Given', ['R1C1_2'])]
+    """
+    body = "".join(text.split())
+    first, *raw = body.split(".")
+    if first:
+        raise Bad("a sigh constraint string starts with '.'")
+    root: list[Item] = []
+    stack: list[list[Item]] = [root]
+    open_items: list[Item] = []
+    for number, part in enumerate(raw, 1):
+        kind, *args = part.split("~")
+        kind = kind or "Given"
+        if kind == "End":
+            if not open_items:
+                raise Bad(f"sigh item {number} (.End): no composite to end")
+            stack.pop()
+            open_items.pop()
+            continue
+        if kind not in SIGH_TYPES:
+            raise Bad(f"sigh item {number}: unknown constraint type {kind!r}")
+        item = Item(number, kind, args, [] if kind in COMPOSITES else None)
+        stack[-1].append(item)
+        if item.children is not None:
+            stack.append(item.children)
+            open_items.append(item)
+    if open_items:
+        item = open_items[-1]
+        raise Bad(f"sigh item {item.number} (.{item.type}): no .End closes it")
+    return root
+
+
+@dataclass
+class SighReading:
+    """A string read: its ``document`` (None when the grid itself is one satdoku cannot
+    hold), the sigh types satdoku lacks with how many items use each (``missing``), and what
+    was left out that carries no rule (``notes``)."""
+
+    document: dict | None
+    missing: Counter = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+
+
+class _Layout:
+    """The grid of the top-level layout items: its size, boxes or regions, extra regions."""
+
+    def __init__(self, items: list[Item], missing: Counter) -> None:
+        by_type: dict[str, list[Item]] = {}
+        for item in items:
+            by_type.setdefault(item.type, []).append(item)
+        self.size = self._shape(by_type.get("Shape", []), missing)
+        self.boxes = "NoBoxes" not in by_type
+        self.pieces: list[list[int]] = []
+        for item in by_type.get("RegionSize", []):
+            if item.args[:1] != [str(self.size)]:
+                missing["RegionSize"] += 1
+        if not missing:
+            for item in by_type.get("Jigsaw", []):
+                self.pieces += self._jigsaw(item)
+
+    @staticmethod
+    def _shape(items: list[Item], missing: Counter) -> int:
+        if not items:
+            return 9
+        item = items[0]
+        dims, rng, kind = (item.args + ["", ""])[:3]
+        m = _DIMS.fullmatch(dims)
+        if not m or not 1 <= int(m.group(1)) <= 16 or not 1 <= int(m.group(2)) <= 16:
+            raise Bad(f"sigh item {item.number} (.Shape): {'~'.join(item.args)!r} is not a "
+                      "shape like 9x9 (1 to 16 rows and columns)")
+        rows, cols = int(m.group(1)), int(m.group(2))
+        if rows != cols:
+            missing[f"Shape (a {rows}x{cols} grid)"] += 1
+        r = _RANGE.fullmatch(rng) if rng else None
+        if rng and r is None:
+            raise Bad(f"sigh item {item.number} (.Shape): bad value range {rng!r}")
+        if r is not None and (r.group(2) is not None and (int(r.group(1)), int(r.group(2)))
+                              != (1, max(rows, cols)) or r.group(2) is None
+                              and int(r.group(1)) != max(rows, cols)):
+            missing[f"Shape (values {rng})"] += 1
+        if kind not in ("", "Sudoku"):
+            missing[f"Shape ({kind} grid)"] += 1
+        return max(rows, cols)
+
+    def _jigsaw(self, item: Item) -> list[list[int]]:
+        layout = item.args[-1] if 1 <= len(item.args) <= 2 else None
+        n = self.size
+        if layout is None or len(layout) != n * n:
+            raise Bad(f"sigh item {item.number} (.Jigsaw): the layout must have {n * n} "
+                      f"symbols, one a cell")
+        pieces: dict[str, list[int]] = {}
+        for cell, ch in enumerate(layout):
+            pieces.setdefault(ch, []).append(cell)
+        if len(pieces) == 1:
+            return []
+        odd = [p for p in pieces.values() if len(p) != n]
+        if len(odd) > 1:
+            raise Bad(f"sigh item {item.number} (.Jigsaw): regions of {len(odd[1])} cells in "
+                      f"a {n}x{n} grid (every region but one must have {n})")
+        return [p for p in pieces.values() if len(p) == n]
+
+    def grid(self) -> tuple[Geometry, dict[str, Any], list[list[int]]]:
+        """The satdoku geometry, its document fields, and the regions that stay extra."""
+        n = self.size
+        height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1) \
+            if self.boxes else 1  # sigh's boxes (CellGeometry.boxDimsForSize); 1: none
+        if height == 1 and len(self.pieces) == n:
+            geo = jigsaw(self.pieces)
+            names = [[geo.cell_name(c) for c in p] for p in self.pieces]
+            return geo, {"regions": names}, []
+        return geometry(height, n // height), {"box": f"{height}x{n // height}"}, self.pieces
+
+
+class _Reader:
+    """One string being read: the givens and rules so far, and what satdoku lacks."""
+
+    def __init__(self, geo: Geometry) -> None:
+        self.geo = geo
+        self.size = geo.size
+        self.givens: dict[int, set[int]] = {}
+        self.missing: Counter = Counter()
+        self.notes: list[str] = []
+
+    def cell(self, token: str, item: Item) -> int:
+        return cell_index(token, self.size, item)
+
+    def rules(self, item: Item, top: bool) -> list[dict]:
+        """The satdoku rules of one item (givens at the top level are kept apart)."""
+        if item.type in NOTES:
+            self.notes.append(f"{item.type} ({NOTES[item.type]})")
+            return []
+        if item.type == "Given" and top:
+            self._givens(item)
+            return []
+        if item.children is not None:
+            return self._composite(item)
+        if item.type in MISSING:
+            raise Missing(item.type)
+        handler = RULES.get(item.type)
+        if handler is None:
+            raise Bad(f"sigh item {item.number} (.{item.type}) belongs to the grid's layout "
+                      "and cannot go inside a composite")
+        rules = handler(self, item)
+        if any(rule["type"] not in CONSTRAINTS for rule in rules):
+            raise Missing(item.type)  # a satdoku rule type this build does not have
+        return rules
+
+    def _composite(self, item: Item) -> list[dict]:
+        if item.type not in ("Or", "And"):
+            raise Missing(item.type)
+        parts = []
+        for child in item.children or []:
+            rules = self.rules(child, top=False)
+            if item.type == "Or" and len(rules) != 1:
+                rules = [{"type": "and", "rules": rules}] if rules else []
+            parts += rules
+        if item.type == "And":
+            return parts
+        if len(parts) < 2:
+            return parts
+        return [{"type": "or", "rules": parts}]
+
+    def _givens(self, item: Item) -> None:
+        for token in item.args:
+            cell_text, *values = token.split("_")
+            cell = self.cell(cell_text, item)
+            digits = set()
+            for value in values:
+                if not value.isdigit() or not 1 <= int(value) <= self.size:
+                    raise Bad(f"sigh item {item.number} (.{item.type}): {value!r} is not a "
+                              f"value 1..{self.size}", self.geo.cell_name(cell))
+                digits.add(int(value))
+            self.givens[cell] = self.givens.get(cell, digits) & digits
+            if not self.givens[cell]:
+                raise Bad(f"sigh item {item.number}: no value is left for the cell",
+                          self.geo.cell_name(cell))
+
+    def given_fields(self) -> tuple[dict[str, int], list[dict]]:
+        """The givens, and a ``candidates`` rule for each set of cells with the same values."""
+        givens: dict[str, int] = {}
+        sets: dict[tuple[int, ...], list[str]] = {}
+        for cell in sorted(self.givens):
+            digits = self.givens[cell]
+            if len(digits) == 1:
+                givens[self.geo.cell_name(cell)] = next(iter(digits))
+            elif len(digits) < self.size:
+                sets.setdefault(tuple(sorted(digits)), []).append(self.geo.cell_name(cell))
+        return givens, [{"type": "candidates", "cells": cells, "digits": list(digits)}
+                        for digits, cells in sets.items()]
+
+
+def read_sigh(text: str) -> SighReading:
+    """A constraint string as a satdoku variant document, without refusing what is missing.
+
+    Raises:
+        Bad: (a ValueError) what makes the string no puzzle: a bad cell, value or argument,
+            naming the item and the cell.
+
+    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.NFA~x~R1C1")
+    >>> r.document["givens"], r.document["constraints"], dict(r.missing)
+    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'NFA': 1})
+    """
+    items = parse_items(text)
+    missing: Counter = Counter()
+    layout = _Layout(items, missing)
+    if missing:
+        return SighReading(None, missing)
+    geo, grid_fields, extra = layout.grid()
+    reader = _Reader(geo)
+    constraints = [{"type": "extra-region", "cells": [geo.cell_name(c) for c in piece]}
+                   for piece in extra]
+    for item in items:
+        if item.type in _LAYOUT_TYPES:
+            continue
+        try:
+            rules = reader.rules(item, top=True)
+        except Missing as gap:
+            reader.missing[gap.kind] += 1
+            continue
+        for rule in rules:
+            try:
+                constraint_from_json(rule, geo)
+            except ValueError as exc:
+                raise Bad(f"sigh item {item.number} (.{item.type}): {exc}") from None
+        constraints += rules
+    givens, candidates = reader.given_fields()
+    document = {"size": geo.size, **grid_fields, "givens": givens,
+                "constraints": candidates + constraints}
+    return SighReading(document, reader.missing, reader.notes)
+
+
+def convert_sigh(text: str, source: str | None = None, *, ignore_unknown: bool = False,
+                 line: int | None = None):
+    """A constraint string as a :class:`~satdoku.io.fpuzzles.Conversion` (the reader of the
+    ``sigh`` form of :mod:`satdoku.io.forms`).
+
+    Raises:
+        PuzzleError: a bad string (naming the item and the cell), a grid satdoku cannot hold,
+            and, without ``ignore_unknown``, the sigh types satdoku lacks, all named.
+
+    >>> convert_sigh(".AntiKnight.~R1C1_5").document["constraints"]
+    [{'type': 'anti-knight'}]
+    >>> convert_sigh(".Thermo~R1C1~R1C0", "p.txt", line=3)
+    Traceback (most recent call last):
+    ...
+    satdoku.errors.PuzzleError: p.txt:3: sigh item 1 (.Thermo): 'R1C0' is not a cell of the \
+9x9 grid
+    """
+    from ..fpuzzles import Conversion
+    where: Where = {"source": source, "line": line}
+    try:
+        reading = read_sigh(text)
+    except Bad as exc:
+        raise PuzzleError(str(exc), cell=exc.cell, **where) from None
+    named = "; ".join(f"sigh's {kind}" + (f" ({count} items)" if count > 1 else "")
+                      for kind, count in reading.missing.items())
+    if reading.document is None:
+        raise PuzzleError(f"satdoku cannot hold the grid of {named}", **where)
+    if reading.missing and not ignore_unknown:
+        raise PuzzleError(f"satdoku cannot use {named} (with --ignore-unknown it solves "
+                          "without them, a looser puzzle than the one published)", **where)
+    warnings = [f"left out what carries no rule: {', '.join(reading.notes)}"] \
+        if reading.notes else []
+    if reading.missing:
+        warnings.append(f"left out: {named}")
+    return Conversion(reading.document, warnings, None)

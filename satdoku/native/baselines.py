@@ -1,0 +1,235 @@
+"""Compiled search baselines: Algorithm X in C (``exact-cover``) and OR-tools CP-SAT (``cp-sat``).
+
+satdoku's native search is pure Python and its SAT path runs CaDiCaL in C++: "SAT beats
+search" against the native search is mostly C++ against Python. These two solvers put search
+written in a compiled language beside SAT, each through a maintained package with wheels (the
+optional extra ``satdoku[baselines]``), behind the same :class:`~satdoku.model.result.Solver`
+interface, so ``bench --solver exact-cover`` times it as it times SAT and every answer is
+verified by the same independent check.
+
+- ``exact-cover``: the PyPI package ``exact-cover`` (Knuth's Algorithm X with dancing links, in
+  C; the column with fewest rows first). The matrix of a geometry (one row per cell and digit,
+  one column per cell, and per house and digit) is built once; a puzzle keeps the one row of
+  each given cell and every row of the empty ones (clues by row selection). It is search with
+  the propagation exact cover implies (naked and hidden singles through the column choice),
+  nothing more: no locked candidates, no learning. Its C call cannot be interrupted: the
+  deadline is checked before and after it (a 9x9 takes milliseconds; a hard big grid may run
+  long, which ``--timeout`` cannot cut short). It counts up to :data:`MAX_COUNT` solutions
+  (it returns them all at once). It reports no counters.
+- ``cp-sat``: OR-tools' CP-SAT with one worker (``num_workers=1``, so its portfolio does not run)
+  on the model a Python user would write: one integer variable per cell, ``AllDifferent`` per
+  house, the givens fixed. The model of a geometry is built once and cloned per puzzle.
+  CP-SAT is a lazy-clause-generation solver (SAT underneath, with presolve and propagators for
+  AllDifferent), not a plain backtracking search; it keeps the time limit itself
+  (``max_time_in_seconds``). Its branches and conflicts are reported as ``decisions`` and
+  ``conflicts``. Counting enumerates solutions (``enumerate_all_solutions``, which turns some
+  presolve off) up to the limit.
+
+Neither takes variant rules (status ``refused``); both take any box shape and jigsaw regions.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from typing import Any, Callable, Sequence
+
+from ..closing import Closing
+from ..deadline import NO_DEADLINE, Deadline
+from ..errors import OptionError
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from ..model.result import Capabilities, Result, counted_status
+
+__all__ = ["BASELINES", "BASELINE_HINT", "ExactCoverSolver", "CpSatSolver"]
+
+#: The largest ``limit`` exact-cover takes: it returns every solution at once.
+MAX_COUNT = 10_000
+
+#: What to install for a baseline that is missing.
+BASELINE_HINT = "pip install 'satdoku[baselines]'"
+
+
+def _require(module: str, package: str, solver: str) -> Any:
+    """The imported ``module``, or an OptionError naming the package and the extra."""
+    import importlib
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise OptionError(f"solver {solver} needs the {package} package: "
+                          f"{BASELINE_HINT}") from None
+
+
+def _result(name: str, status: str, found: list[Grid], limit: int, start: float,
+            stats: dict[str, Any], message: str | None = None) -> Result:
+    counting = limit >= 2
+    if status == "timeout" and not counting:
+        found = []
+    return Result(status=status, solution=found[0] if found else None,
+                  count=len(found) if counting else None,
+                  second=found[1] if len(found) > 1 else None, solver=name, encoding=None,
+                  time_ms=(time.perf_counter() - start) * 1000.0, stats=stats,
+                  message=message, limit=limit)
+
+
+def _ended(found: list[Grid], limit: int) -> str:
+    """The status of a search that ran to its end having found ``found``."""
+    return counted_status(len(found)) if limit >= 2 else ("solved" if found else "unsolvable")
+
+
+@functools.lru_cache(maxsize=8)
+def _matrix(geo: Geometry) -> Any:
+    """The exact-cover matrix of ``geo``: row ``cell * size + d - 1`` places digit d in cell;
+    columns are the cells, then (house, digit) pairs."""
+    import numpy as np
+    n = geo.size
+    matrix = np.zeros((geo.ncells * n, geo.ncells + len(geo.houses) * n), dtype=bool)
+    for cell in range(geo.ncells):
+        for d in range(n):
+            row = cell * n + d
+            matrix[row, cell] = True
+            for house in geo.cell_houses[cell]:
+                matrix[row, geo.ncells + house * n + d] = True
+    matrix.setflags(write=False)
+    return matrix
+
+
+class ExactCoverSolver(Closing):
+    """Algorithm X in C (see the module docstring; the examples need satdoku[baselines]).
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> with ExactCoverSolver() as s:  # doctest: +SKIP
+    ...     s.solve(parse_puzzle("1.3..4.2.34.4.23").grid, limit=2).status
+    'unique'
+    """
+
+    name = "exact-cover"
+    encoding: str | None = None
+    capabilities = Capabilities(rules=False, assumptions=False, time_limit=False,
+                                conflicts=False)
+
+    def __init__(self) -> None:
+        self._ec = _require("exact_cover", "exact-cover", self.name)
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: Sequence[Any] = ()) -> Result:
+        """Solve ``grid`` (``limit`` 1) or count its solutions up to ``limit``."""
+        import numpy as np
+        start = time.perf_counter()
+        deadline = deadline or NO_DEADLINE
+        if deadline.expired():
+            return _result(self.name, "timeout", [], limit, start, {}, deadline.message())
+        if limit > MAX_COUNT:
+            return _result(self.name, "refused", [], limit, start, {},
+                           f"{self.name} counts up to {MAX_COUNT:,} solutions (its C call "
+                           f"holds them all and cannot be stopped)")
+        geo, n = grid.geometry, grid.size
+        keep = [cell * n + d for cell, given in enumerate(grid.cells)
+                for d in ((given - 1,) if given else range(n))]
+        rows = np.ascontiguousarray(_matrix(geo)[keep])
+        stats: dict[str, Any] = {"rows": len(keep),
+                                 "encode_ms": (time.perf_counter() - start) * 1000.0}
+        t0 = time.perf_counter()
+        try:
+            covers = ([self._ec.get_exact_cover(rows)] if limit == 1 else
+                      sorted(self._ec.get_all_solutions(rows, limit)))
+        except self._ec.error.NoSolution:
+            covers = []
+        stats["solve_ms"] = (time.perf_counter() - t0) * 1000.0
+        found = []
+        for cover in covers:
+            cells = [0] * geo.ncells
+            for index in cover:
+                if index >= 0:
+                    cell, d = divmod(keep[index], n)
+                    cells[cell] = d + 1
+            found.append(Grid(geo, tuple(cells)))
+        if deadline.expired():
+            return _result(self.name, "timeout", found, limit, start, stats,
+                           deadline.message(len(found) if limit >= 2 else None))
+        return _result(self.name, _ended(found, limit), found, limit, start, stats)
+
+
+class CpSatSolver(Closing):
+    """OR-tools CP-SAT with one worker (see the module docstring; needs satdoku[baselines]).
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> with CpSatSolver() as s:  # doctest: +SKIP
+    ...     s.solve(parse_puzzle("1.3..4.2.34.4.23").grid).status
+    'solved'
+    """
+
+    name = "cp-sat"
+    encoding: str | None = None
+    capabilities = Capabilities(rules=False, assumptions=False, conflicts=False)
+
+    def __init__(self) -> None:
+        self._cp = _require("ortools.sat.python.cp_model", "ortools", self.name)
+        self._models: dict[Geometry, Any] = {}
+
+    def _model(self, geo: Geometry) -> Any:
+        """The model of ``geo``, built once: variable ``cell`` is the cell's digit."""
+        model = self._models.get(geo)
+        if model is None:
+            model = self._models[geo] = self._cp.CpModel()
+            cells = [model.new_int_var(1, geo.size, f"c{cell}") for cell in range(geo.ncells)]
+            for house in geo.houses:
+                model.add_all_different([cells[cell] for cell in house])
+        return model
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: Sequence[Any] = ()) -> Result:
+        """Solve ``grid`` (``limit`` 1) or count its solutions up to ``limit``."""
+        start = time.perf_counter()
+        deadline = deadline or NO_DEADLINE
+        if deadline.expired():
+            return _result(self.name, "timeout", [], limit, start, {}, deadline.message())
+        geo = grid.geometry
+        model = self._model(geo).clone()
+        for cell, given in enumerate(grid.cells):
+            if given:
+                domain = model.proto.variables[cell].domain  # [1, size]: one interval
+                domain[0] = domain[1] = given
+        solver = self._cp.CpSolver()
+        solver.parameters.num_workers = 1
+        if not deadline.unlimited:
+            solver.parameters.max_time_in_seconds = max(deadline.remaining(), 1e-3)
+        solutions: list[tuple[int, ...]] = []
+        stats: dict[str, Any] = {"encode_ms": (time.perf_counter() - start) * 1000.0}
+        t0 = time.perf_counter()
+        if limit == 1:
+            status = solver.solve(model)
+            if status in (self._cp.OPTIMAL, self._cp.FEASIBLE):
+                solutions.append(tuple(int(v) for v in solver.response_proto.solution))
+        else:
+            solver.parameters.enumerate_all_solutions = True
+            cells = [model.get_int_var_from_proto_index(cell) for cell in range(geo.ncells)]
+            status = solver.solve(model, _collector(self._cp, cells, limit, solutions))
+        stats.update(solve_ms=(time.perf_counter() - t0) * 1000.0,
+                     decisions=solver.num_branches, conflicts=solver.num_conflicts)
+        found = [Grid(geo, cells) for cells in solutions]
+        if status == self._cp.UNKNOWN and len(found) < limit:
+            return _result(self.name, "timeout", found, limit, start, stats,
+                           deadline.message(len(found) if limit >= 2 else None))
+        return _result(self.name, _ended(found, limit), found, limit, start, stats)
+
+    def close(self) -> None:
+        self._models.clear()
+
+
+def _collector(cp: Any, cells: list, limit: int, into: list) -> Any:
+    """A CP-SAT solution callback that keeps the first ``limit`` solutions in ``into``."""
+
+    class Collector(cp.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            into.append(tuple(int(self.value(cell)) for cell in cells))
+            if len(into) >= limit:
+                self.stop_search()
+
+    return Collector()
+
+
+#: The baselines by solver name (the factories :data:`satdoku.tasks.solvers.SOLVERS` adds).
+BASELINES: dict[str, Callable[[], Closing]] = {"exact-cover": ExactCoverSolver,
+                                               "cp-sat": CpSatSolver}
+

@@ -1,0 +1,249 @@
+"""Global rules from sigh's Interactive Sudoku Solver: ``global-entropy``, ``global-mod``,
+``anti-taxicab`` and ``dutch-flatmates``. They have no cells of their own: they hold
+everywhere on the grid.
+
+Glossary: a *square* is any 2x2 block of cells ((N-1)^2 of them, overlapping); a *class* is
+one of three groups of digits: low, middle, high for entropy (1-3, 4-6, 7-9 on 9x9; other
+sizes as entropic lines split them), remainders mod 3 for global mod. The *taxicab distance*
+of two cells is the number of rows plus the number of columns between them.
+
+Encodings, one clause each: a square holds a digit of a class (the OR of 4 x |class|
+literals); two cells at taxicab distance d are not both d; a middle digit has a 1 above it
+or an N below it.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import ClassVar
+
+from ..model.geometry import Geometry
+from ..model.grid import Grid
+from .base import Clause, GlobalRule, bit, restrict, sees
+from .lines import _ranks
+
+__all__ = ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "squares"]
+
+
+@functools.lru_cache(maxsize=None)
+def squares(geometry: Geometry) -> tuple[tuple[int, int, int, int], ...]:
+    """Every 2x2 block of cells, in reading order of its top-left cell."""
+    n = geometry.size
+    return tuple((r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
+                 for r in range(n - 1) for c in range(n - 1))
+
+
+class _Squares(GlobalRule):
+    """Every square holds a digit of each of three classes (``klass(d, n)``: 0, 1 or 2)."""
+
+    geometry: Geometry
+    words: ClassVar[str] = ""
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(range(self.geometry.ncells))
+
+    def klass(self, d: int, n: int) -> int:
+        raise NotImplementedError
+
+    def _classes(self, n: int) -> list[list[int]]:
+        return [[d for d in range(1, n + 1) if self.klass(d, n) == k] for k in range(3)]
+
+    def encode(self, ctx) -> list[Clause]:
+        classes = self._classes(ctx.size)
+        return [[ctx.var(c, d) for c in square for d in digits]
+                for square in squares(self.geometry) for digits in classes]
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        return 3 * (geometry.size - 1) ** 2
+
+    def check(self, grid: Grid) -> list[str]:
+        n, name = grid.size, grid.geometry.cell_name
+        out = []
+        for square in squares(grid.geometry):
+            have = {self.klass(grid.cells[c], n) for c in square}
+            if len(have) < 3:
+                missing = [self.words.split(",")[k] for k in range(3) if k not in have]
+                out.append(f"{self.describe(grid.geometry)}: the square at {name(square[0])} "
+                           f"has no {' or '.join(missing)} digit")
+        return out
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        """A class that only one cell of a square can hold goes there."""
+        n = self.geometry.size
+        masks = [sum(bit(d) for d in digits) for digits in self._classes(n)]
+        changed: set[int] = set()
+        for square in squares(self.geometry):
+            for mask in masks:
+                places = [c for c in square if cand[c] & mask]
+                if not places:
+                    return None
+                if len(places) == 1 and not restrict(cand, places[0], mask, changed):
+                    return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class GlobalEntropy(_Squares):
+    """``global-entropy``: every 2x2 square of cells holds a low, a middle and a high digit
+    (1-3, 4-6, 7-9 on 9x9; on other sizes the thirds of entropic lines: 1 / 2-3 / 4 on 4x4)
+    (sigh's Global Entropy).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> GlobalEntropy(geometry(2, 2))._classes(4), len(squares(geometry(3, 3)))
+    ([[1], [2, 3], [4]], 64)
+    """
+
+    type = "global-entropy"
+    geometry: Geometry
+    words = "low,middle,high"
+
+    def klass(self, d: int, n: int) -> int:
+        return _ranks(n)[d]
+
+    def describe(self, geometry: Geometry) -> str:
+        return "global entropy"
+
+
+@dataclass(frozen=True)
+class GlobalMod(_Squares):
+    """``global-mod``: every 2x2 square of cells holds digits of all three remainders mod 3
+    (one of 1, 4, 7; one of 2, 5, 8; one of 3, 6, 9) (sigh's Global Mod 3).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> GlobalMod(geometry(2, 2))._classes(4)
+    [[3], [1, 4], [2]]
+    """
+
+    type = "global-mod"
+    geometry: Geometry
+    words = "3-6-9,1-4-7,2-5-8"
+
+    def klass(self, d: int, n: int) -> int:
+        return d % 3
+
+    def describe(self, geometry: Geometry) -> str:
+        return "global mod 3"
+
+
+@dataclass(frozen=True)
+class AntiTaxicab(GlobalRule):
+    """``anti-taxicab``: a cell holding d has no d at taxicab distance d (d rows and
+    columns away in all, counted as a taxi drives) (sigh's Anti-Taxicab).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> AntiTaxicab(geometry(2, 2)).away[1][:3]
+    ((0, 1), (0, 4), (1, 2))
+    """
+
+    type = "anti-taxicab"
+    geometry: Geometry
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(range(self.geometry.ncells))
+
+    @functools.cached_property
+    def away(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """For each distance d = 1..N, the pairs of cells (a < b) that far apart."""
+        n = self.geometry.size
+        out: dict[int, list[tuple[int, int]]] = {d: [] for d in range(1, n + 1)}
+        for a in range(n * n):
+            for b in range(a + 1, n * n):
+                d = abs(a // n - b // n) + abs(a % n - b % n)
+                if d <= n:
+                    out[d].append((a, b))
+        return {d: tuple(pairs) for d, pairs in out.items()}
+
+    def describe(self, geometry: Geometry) -> str:
+        return "anti-taxicab"
+
+    def encode(self, ctx) -> list[Clause]:
+        return [[-ctx.var(a, d), -ctx.var(b, d)] for d, pairs in self.away.items()
+                for a, b in pairs if not (ctx.houses and sees(self.geometry, a, b))]
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        return sum(1 for pairs in self.away.values() for a, b in pairs
+                   if not sees(geometry, a, b))
+
+    def check(self, grid: Grid) -> list[str]:
+        name, cells = grid.geometry.cell_name, grid.cells
+        return [f"anti-taxicab: {name(a)} and {name(b)} both hold {d}, {d} apart"
+                for d, pairs in self.away.items() for a, b in pairs
+                if cells[a] == d and cells[b] == d]
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        for d, pairs in self.away.items():
+            m = bit(d)
+            for a, b in pairs:
+                if cand[a] == m and not restrict(cand, b, ~m, changed):
+                    return None
+                if cand[b] == m and not restrict(cand, a, ~m, changed):
+                    return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class DutchFlatmates(GlobalRule):
+    """``dutch-flatmates``: every middle digit (5 on 9x9; N/2 rounded up) has a 1 right
+    above it or an N right below it, or both (sigh's Dutch Flatmates).
+
+    >>> from satdoku.model.geometry import geometry
+    >>> DutchFlatmates(geometry(2, 2)).middle
+    2
+    """
+
+    type = "dutch-flatmates"
+    geometry: Geometry
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(range(self.geometry.ncells))
+
+    @property
+    def middle(self) -> int:
+        return (self.geometry.size + 1) // 2
+
+    def _mates(self, cell: int) -> list[tuple[int, int]]:
+        """(cell above, 1) and (cell below, N), those inside the grid."""
+        n = self.geometry.size
+        out = []
+        if cell >= n:
+            out.append((cell - n, 1))
+        if cell + n < n * n:
+            out.append((cell + n, n))
+        return out
+
+    def describe(self, geometry: Geometry) -> str:
+        return "dutch flatmates"
+
+    def encode(self, ctx) -> list[Clause]:
+        return [[-ctx.var(c, self.middle)] + [ctx.var(m, d) for m, d in self._mates(c)]
+                for c in range(self.geometry.ncells)]
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        return geometry.ncells
+
+    def check(self, grid: Grid) -> list[str]:
+        name, cells = grid.geometry.cell_name, grid.cells
+        return [f"dutch flatmates: {name(c)} holds {self.middle} with no 1 above and no "
+                f"{grid.size} below" for c in range(grid.geometry.ncells)
+                if cells[c] == self.middle
+                and not any(cells[m] == d for m, d in self._mates(c))]
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        changed: set[int] = set()
+        mid = bit(self.middle)
+        for c in range(len(cand)):
+            if not cand[c] & mid:
+                continue
+            able = [(m, d) for m, d in self._mates(c) if cand[m] & bit(d)]
+            if not able and not restrict(cand, c, ~mid, changed):
+                return None
+            if len(able) == 1 and cand[c] == mid:
+                m, d = able[0]
+                if not restrict(cand, m, bit(d), changed):
+                    return None
+        return sorted(changed)

@@ -1,0 +1,230 @@
+"""shapes: grids whose digits stand for other values (0..8), read, solved against published
+solutions, written back, refused where a rule reads the values."""
+
+import json
+import re
+import pickle
+from pathlib import Path
+
+import pytest
+
+import satdoku
+from satdoku.errors import OptionError, PuzzleError
+from satdoku.io.fpuzzles.write import to_fpuzzles
+from satdoku.io.variant import read_variant, variant_document
+from satdoku.model.alphabet import alphabet_for
+from satdoku.model.geometry import geometry, jigsaw
+from satdoku.model.grid import Grid
+from test_variant import schema_errors
+
+#: sigh's 0-indexed puzzles with their published solutions (data/collections.js, MIT),
+#: written as satdoku documents: ``{"puzzle": ..., "count": ..., "solution": values}``.
+SHAPES = [json.loads(line) for line in
+          (Path(__file__).parent / "data" / "shapes.jsonl").read_text().splitlines()]
+#: sigh's "Chaos Construction: killer" (data/collections.js, MIT) with its published solution;
+#: its cages lie in one region each (sigh's SameValues over region cells: ``together``).
+CHAOS = [json.loads(line) for line in
+         (Path(__file__).parent / "data" / "chaos.jsonl").read_text().splitlines()]
+PUBLISHED = [pytest.param(e, id=e["puzzle"]["name"]) for e in SHAPES] + [
+    # ~10 s of CPU: slow
+    pytest.param(e, id=e["puzzle"]["name"], marks=pytest.mark.slow) for e in CHAOS]
+
+
+def text_of(puzzle, grid: Grid) -> str:
+    return "".join(puzzle.alphabet.symbol(d) for d in grid.cells)
+
+
+@pytest.mark.parametrize("entry", PUBLISHED)
+def test_published_solution(entry):
+    puzzle = read_variant(entry["puzzle"])
+    result = satdoku.count(puzzle, limit=2)
+    assert (result.status, result.count) == ("unique", entry["count"])
+    assert text_of(puzzle, result.solution) == entry["solution"]
+
+
+def test_values_round_trip_and_schema():
+    doc = SHAPES[0]["puzzle"]
+    puzzle = read_variant(doc)
+    assert puzzle.geometry.low == 0 and puzzle.grid.cells[0] == 5  # r1c1 holds value 4
+    out = variant_document(puzzle)
+    assert out["digits"] == "0-8" and out["givens"] == doc["givens"]
+    assert schema_errors(out) == []
+    assert read_variant(out).geometry is puzzle.geometry
+
+
+def test_string_givens_use_the_values_symbols():
+    doc = {"size": 4, "digits": "0-3", "givens": "0..1" + "." * 12}
+    assert read_variant(doc).grid.cells[:4] == (1, 0, 0, 2)
+    doc["givens"] = "4" + "." * 15
+    with pytest.raises(PuzzleError, match="r1c1: 'givens': unknown symbol '4'"):
+        read_variant(doc)
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"size": 4, "digits": "0-4"}, "'digits' must be 'LOW-HIGH', 4 values in a row"),
+    ({"size": 4, "digits": 3}, "'digits' must be 'LOW-HIGH'"),
+    ({"size": 9, "digits": "30-38"}, "'digits': values 30-38: a grid's values must lie in 0..35"),
+    ({"size": 9, "digits": "0-8", "givens": {"r2c2": 9}}, "r2c2: 'givens': 9 is not a digit 0..8"),
+    ({"size": 4, "digits": "0-3", "constraints": [{"type": "killer", "cells": ["r1c1"],
+                                                   "sum": 3}]},
+     "constraints[0] (killer): killer reads the digits' values"),
+    ({"size": 4, "digits": "0-3", "constraints": [{"type": "or", "rules": [
+        {"type": "odd", "cells": ["r1c1"]}, {"type": "anti-king"}]}]}, "odd reads the digits'"),
+])
+def test_refused(doc, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        read_variant(doc)
+
+
+def test_rules_that_compare_digits_hold_shifted():
+    """A thermometer over values 0..3 reads as over 1..4: bulb r1c1 (given 0) to r1c4."""
+    doc = {"size": 4, "digits": "0-3", "givens": {"r1c1": 0},
+           "constraints": [{"type": "thermometer", "cells": ["r1c1", "r1c2", "r1c3", "r1c4"]}]}
+    puzzle = read_variant(doc)
+    solution = satdoku.solve(puzzle).solution
+    assert text_of(puzzle, solution)[:4] == "0123"
+
+
+def test_checker_names_values():
+    g = geometry(2, 2, low=0)
+    puzzle = Grid(g, (1,) + (0,) * 15)
+    wrong = Grid(g, tuple(map(int, "2143341212344321")))
+    problems = satdoku.model.grid.solution_problems(wrong, puzzle)
+    assert problems == ["r1c1: given 0 changed to 1"]
+
+
+def test_geometry_identity_and_symbols():
+    g = geometry(3, 3, low=0)
+    assert g is geometry(3, 3, 0) and g is not geometry(3, 3)
+    assert pickle.loads(pickle.dumps(g)) is g and pickle.loads(pickle.dumps(geometry(3, 3))) \
+        is geometry(3, 3)
+    regions = [(0, 1, 4, 5), (2, 3, 6, 7), (8, 9, 12, 13), (10, 11, 14, 15)]
+    assert pickle.loads(pickle.dumps(jigsaw(regions, 0))) is jigsaw(regions, 0)
+    assert alphabet_for(16, 0).symbols == "0123456789ABCDEF"
+    with pytest.raises(OptionError, match="values -1-7"):
+        geometry(3, 3, low=-1)
+
+
+def test_fpuzzles_names_the_shift():
+    lost = to_fpuzzles(read_variant(SHAPES[0]["puzzle"])).lost
+    assert lost == ["digits 0-8: f-puzzles has digits 1-9 only (written as 1-9)"]
+
+
+# -- chaos construction: regions the solver draws ------------------------------------------
+
+
+def partitions(n: int, cells: tuple[int, ...]) -> list[list[frozenset[int]]]:
+    """Every split of the n x n grid into n orthogonally connected regions of n cells
+    (brute force, no SAT: grow each region from the first cell not yet taken)."""
+    def shapes(start, free):
+        found, frontier = set(), [frozenset([start])]
+        while frontier:
+            shape = frontier.pop()
+            if len(shape) == n:
+                found.add(shape)
+                continue
+            for c in shape:
+                r, k = divmod(c, n)
+                for rr, kk in ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1)):
+                    nb = rr * n + kk
+                    if 0 <= rr < n and 0 <= kk < n and nb in free and nb not in shape:
+                        frontier.append(shape | {nb})
+        return found
+
+    out = []
+
+    def split(free, done):
+        if not free:
+            out.append(done)
+            return
+        start = min(free)
+        for shape in shapes(start, free):
+            split(free - shape, done + [shape])
+    split(frozenset(cells), [])
+    return out
+
+
+def chaos_count(n: int, givens: dict[int, int], together=()) -> int:
+    """Digit grids (Latin squares keeping ``givens``) that some partition makes a chaos
+    construction answer: each region holds every digit, each group lies in one region."""
+    import itertools
+    splits = [p for p in partitions(n, tuple(range(n * n)))
+              if all(any(set(g) <= region for region in p) for g in together)]
+    count = 0
+    rows = list(itertools.permutations(range(1, n + 1)))
+    for grid in itertools.product(rows, repeat=n):
+        cells = [d for row in grid for d in row]
+        if any(len({cells[r * n + c] for r in range(n)}) < n for c in range(n)):
+            continue
+        if any(cells[c] != d for c, d in givens.items()):
+            continue
+        if any(all(len({cells[c] for c in region}) == n for region in p) for p in splits):
+            count += 1
+    return count
+
+
+@pytest.mark.parametrize("n, givens, together", [
+    (3, {}, ()),
+    (4, {}, ()),
+    (4, {0: 1, 5: 1}, ()),
+    (4, {0: 2, 15: 3}, ((0, 4), (10, 11))),
+    (4, {1: 1, 6: 2, 9: 4}, ((0, 1, 2),)),
+    (4, {0: 1}, ((0, 1), (4, 5), (10, 14))),
+])
+def test_chaos_counts_match_brute_force(n, givens, together):
+    from satdoku.model.geometry import boxless
+    g = boxless(n)
+    doc = {"size": n, "box": "none",
+           "givens": {g.cell_name(c): d for c, d in givens.items()},
+           "constraints": [{"type": "chaos", "together": [[g.cell_name(c) for c in grp]
+                                                          for grp in together]}]}
+    expected = chaos_count(n, givens, together)
+    result = satdoku.count(read_variant(doc), limit=1000)
+    assert result.count == expected and not result.at_limit
+    if result.solution is not None:  # the answer carries connected regions of its digits
+        regions = result.solution.geometry.regions
+        assert regions and all(len({result.solution.cells[c] for c in r}) == n for r in regions)
+
+
+def test_chaos_answer_shows_regions_and_is_verified():
+    from satdoku.model.geometry import boxless
+    from satdoku.rules import Chaos
+    doc = {"size": 4, "box": "none", "givens": "1..4.3..34.2.12.",
+           "constraints": [{"type": "chaos"}]}
+    puzzle = read_variant(doc)
+    answer = satdoku.solve(puzzle).solution
+    assert answer.geometry.refines(puzzle.geometry) and answer.geometry is not puzzle.geometry
+    assert puzzle.check(answer) == []
+    # a grid of the puzzle's own geometry draws no regions; a partition not connected fails
+    plain = Grid(puzzle.geometry, answer.cells)
+    assert puzzle.check(plain) == ["chaos construction: the answer draws no regions"]
+    split = jigsaw([(0, 1, 10, 11), (2, 3, 8, 9), (4, 5, 14, 15), (6, 7, 12, 13)])
+    assert Chaos(boxless(4)).check(Grid(split, answer.cells))[0].startswith(
+        "chaos construction: region 1 (r1c1-r1c2-r3c3-r3c4) is not connected")
+    out = variant_document(puzzle)
+    assert out["box"] == "none" and out["constraints"] == [{"type": "chaos"}]
+    assert schema_errors(out) == []
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"size": 4, "constraints": [{"type": "chaos"}]},
+     "chaos construction draws the regions: give the grid none ('box': 'none')"),
+    ({"size": 4, "box": "none", "constraints": [{"type": "disjoint-groups"}]},
+     "disjoint-groups is about boxes: this grid has none"),
+    ({"size": 4, "box": "none", "constraints": [{"type": "chaos", "together": [["r1c1"]]}]},
+     "'together' must be a list of lists of 2 or more cell names"),
+])
+def test_chaos_refused(doc, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        read_variant(doc)
+
+
+def test_pictures_of_shapes():
+    from satdoku.output.svg import render_svg
+    puzzle = read_variant({"size": 4, "box": "none", "digits": "0-3", "givens": "0..3.2..23.1.01.",
+                           "constraints": [{"type": "chaos", "together": [["r1c1", "r2c1"]]}]})
+    answer = satdoku.solve(puzzle).solution
+    empty = render_svg(puzzle.grid, constraints=puzzle.constraints)
+    drawn = render_svg(puzzle.grid, answer, constraints=puzzle.constraints)
+    assert 'class="thick"' not in empty and 'class="thick"' in drawn  # the answer's regions
+    assert ">0<" in empty and "the solver draws the regions" in empty
