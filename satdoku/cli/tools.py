@@ -209,15 +209,20 @@ def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, readin
             if puzzle_text is None and (header.rules or header.puzzle is None):
                 raise ModelError("encodes variant rules or no puzzle line; give the puzzle "
                                  "with --puzzle", source=cnf)
-        p = (one_puzzle(puzzle_text, reading, options.index) if puzzle_text is not None else
-             parse_puzzle(header.puzzle, cnf, box=header.box))
+        if puzzle_text is not None:
+            p = one_puzzle(puzzle_text, reading, options.index)
+        elif cnf is not None and header.puzzle is not None:
+            p = parse_puzzle(header.puzzle, cnf, box=header.box)
+        else:
+            raise ModelError("no puzzle: give it with --puzzle", source=cnf)
         if model is None:
             raise ModelError("no model file for it (MODELS/NAME or NAME.*)", source=cnf)
-        formula = model_formula(p.grid, encoding, amo, p.constraints)
+        grid = p.valid_grid  # a puzzle read (one_puzzle and parse_puzzle refuse the others)
+        formula = model_formula(grid, encoding, amo, p.constraints)
     except (ModelError, SatdokuError) as error:
-        return Outcome(Puzzle(None, cnf or model), Result("error", message=str(error)))
+        return Outcome(Puzzle(None, cnf or model or "-"), Result("error", message=str(error)))
     try:
-        result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
+        result = Result("solved", decode_file(model, grid, formula, p.constraints),
                         encoding=formula.encoding)
     except UnsatisfiableError as error:
         if options.proof is None:

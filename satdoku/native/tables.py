@@ -107,7 +107,7 @@ class Tables:
     nhouses: int
     full: int
     peers: Any  # tuple of tuples, or HousePeers
-    cell_houses: tuple[tuple[int, int, int], ...]
+    cell_houses: tuple[tuple[int, ...], ...]
     houses: tuple[tuple[int, ...], ...]
     house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
     packed: Packed | None  # packed locked candidates, or None

@@ -46,13 +46,15 @@ def _order(ctx, cell: int) -> tuple[list[int | None], list[Clause]]:
     n = ctx.size
     le: list[int | None] = [None] * (n + 1)
     clauses: list[Clause] = []
+    below = 0  # le[d - 1]
     for d in range(1, n):
         x = ctx.var(cell, d)
         if d == 1:
-            le[d] = x
+            le[d] = below = x
             continue
         v = le[d] = ctx.fresh()
-        clauses += [[-le[d - 1], v], [-x, v], [-v, le[d - 1], x]]
+        clauses += [[-below, v], [-x, v], [-v, below, x]]
+        below = v
     return le, clauses
 
 
@@ -74,14 +76,16 @@ def _extremes(ctx, cells: tuple[int, ...]) -> tuple[list[int], list[int], list[C
         for d in range(1, n + 1):
             x = ctx.var(c, d)
             # low and c = d: every other cell is above d; not low: some other is below d
-            clauses += [[-low, -x, -le[d]] for le in others if le[d] is not None]
+            at = [v for v in (le[d] for le in others) if v is not None]
+            below = [v for v in (le[d - 1] for le in others) if v is not None]
+            clauses += [[-low, -x, -v] for v in at]
             if d == n and others:
                 clauses.append([-low, -x])
-            clauses.append([low, -x] + [le[d - 1] for le in others if le[d - 1] is not None])
-            clauses += [[-high, -x, le[d - 1]] for le in others if le[d - 1] is not None]
+            clauses.append([low, -x] + below)
+            clauses += [[-high, -x, v] for v in below]
             if d == 1 and others:
                 clauses.append([-high, -x])
-            clauses.append([high, -x] + [-le[d] for le in others if le[d] is not None])
+            clauses.append([high, -x] + [-v for v in at])
     return lows, highs, clauses
 
 

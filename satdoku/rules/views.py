@@ -182,6 +182,8 @@ def compare(ctx, a: Sequence[int], b: Sequence[int], cache: dict
         else:
             equal = eq
         found.append(here)
+    if equal is None:
+        raise ValueError("compare needs numbers of one digit or more")
     clauses += [[-less] + found] + [[-f, less] for f in found]
     for cell in dict.fromkeys(list(a) + list(b)):
         clauses += cache[cell][1]
@@ -255,7 +257,8 @@ class FullRank(_Outside):
         return self.ties != "any"
 
     def encode(self, ctx) -> list[Clause]:
-        mine, cache = self.cells, {}
+        mine = self.cells
+        cache: dict[int, tuple[list[int], list[Clause]]] = {}
         clauses: list[Clause] = []
         smaller = []
         for other in entries(self.geometry):
