@@ -27,6 +27,7 @@ from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
+from ..model.result import EXIT_WRONG, exit_code
 from ..io.text import format_grid, format_regions
 from ..model.grid import Grid
 
@@ -267,6 +268,15 @@ class Report:
         """Lines for stderr about one result (none by default)."""
         return []
 
+    def code(self, item: Any) -> int:
+        """One result's exit code (0 by default)."""
+        return 0
+
+    def render(self, item: Any) -> tuple[str, list[str], int]:
+        """One result written out: :meth:`format`, :meth:`diagnostics` and :meth:`code` (what
+        a worker of ``--jobs`` sends back for it: :func:`satdoku.run.stream.stream`)."""
+        return self.format(item), self.diagnostics(item), self.code(item)
+
 
 def _stats(result) -> dict[str, Any]:
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.stats.items()}
@@ -282,9 +292,15 @@ class OutcomeReport(Report):
                     "proof_checked_by")
 
     def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False,
-                 proof: bool = False) -> None:
+                 proof: bool = False, multiple_ok: bool = False) -> None:
         super().__init__(fmt, stats=stats, color=color)
         self.proof = proof
+        self.multiple_ok = multiple_ok  # count: several solutions is an answer, not a failure
+
+    def code(self, outcome) -> int:
+        if outcome.disagreements:
+            return EXIT_WRONG
+        return exit_code(outcome.result.status, multiple_ok=self.multiple_ok)
 
     def columns(self) -> tuple[str, ...]:
         return self.fields + (self.PROOF_FIELDS if self.proof else ()) + \
