@@ -360,3 +360,29 @@ def test_rules_on_any_shape_match_their_check(rule):
                    if puzzle.check(Grid(geo, cells)) == [])
     result = satdoku.count(puzzle, limit=10_000)
     assert expected and result.count == expected and not result.at_limit
+
+
+@pytest.mark.parametrize("entry", SHAPES + SHAPED + CHAOS, ids=lambda e: e["puzzle"]["name"])
+def test_the_spec_checker_holds_the_published_solutions(entry):
+    """tests/spec_checker.py, written from the spec apart from satdoku's classes, finds
+    nothing wrong with each published solution, and satdoku writes documents it reads."""
+    from spec_checker import check_document, violations
+    doc = variant_document(read_variant(entry["puzzle"]))
+    check_document(doc)
+    if any(c["type"] == "chaos" for c in doc["constraints"]):
+        assert violations(doc, entry["solution"]) == ["#0 chaos"]  # no regions drawn
+        return
+    assert violations(doc, entry["solution"]) == []
+
+
+def test_the_spec_checker_holds_a_chaos_answer_with_its_regions():
+    from spec_checker import violations
+    doc = {"format": "satdoku-variant", "version": 1, "size": 4, "box": "none",
+           "givens": "1..4.3..34.2.12.",
+           "constraints": [{"type": "chaos", "together": [["r1c1", "r2c1"]]}]}
+    puzzle = read_variant(doc)
+    answer = satdoku.solve(puzzle).solution
+    from satdoku.io.text import format_regions
+    drawn = format_regions(answer.geometry)
+    assert violations(doc, text_of(puzzle, answer), drawn) == []
+    assert violations(doc, text_of(puzzle, answer), "AABB" * 4) == ["#0 chaos"]
