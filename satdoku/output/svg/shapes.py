@@ -20,6 +20,8 @@ class RuleShapes:
 
     if TYPE_CHECKING:  # the canvas's sizes and primitives, for mypy (Canvas defines them)
         size: int
+        rows: int
+        cols: int
         cell: float
         thin: float
         _clones: int
