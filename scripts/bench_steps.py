@@ -29,9 +29,11 @@ from satdoku.tasks.solvers import solve
 from satdoku.tasks.steps import step_path
 
 ROOT = Path(__file__).resolve().parents[1]
-#: ../shared/puzzles beside the checkout (or beside its folder, for a worktree)
-SHARED = next((p / "shared" / "puzzles" / "9x9" for p in (ROOT.parent, ROOT.parent.parent)
-               if (p / "shared" / "puzzles").is_dir()), ROOT.parent / "shared")
+#: ../shared/puzzles beside the checkout (or beside its folder, for a worktree), or
+#: SATDOKU_PUZZLES
+SHARED = next((p / "9x9" for p in [Path(os.environ.get("SATDOKU_PUZZLES", "/nonexistent"))]
+               + [q / "shared" / "puzzles" for q in (ROOT.parent, ROOT.parent.parent)]
+               if p.is_dir()), ROOT.parent / "shared")
 #: Easiest first: Project Euler's 50 (easy), 17-clue (about half singles only), top1465, the
 #: forum's hardest.
 SETS = ("project_euler_096.txt", "17_clue.txt", "magictour_top1465.txt",

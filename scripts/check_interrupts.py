@@ -25,7 +25,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared" / "puzzles"
+SHARED = Path(os.environ.get("SATDOKU_PUZZLES", ROOT.parent / "shared" / "puzzles"))
 SEVENTEEN = SHARED / "9x9" / "17_clue.txt"
 HARD = SHARED / "9x9" / "magictour_top1465.txt"
 EMPTY_9X9 = "." * 81

@@ -20,11 +20,12 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import os
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "puzzles"
+SHARED = Path(os.environ.get("SATDOKU_PUZZLES", ROOT.parent / "shared" / "puzzles"))
 if not SHARED.is_dir():  # a worktree beside the main checkout: the shared folder one level up
     SHARED = ROOT.parent.parent / "shared" / "puzzles"
 
@@ -51,10 +52,11 @@ def digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def search_line(solver, grid, constraints=()) -> str:
+def search_line(solver, grid, constraints=(), timeout=None) -> str:
+    from satdoku.deadline import Deadline
     out = []
     for limit in (1, 2):
-        r = solver.solve(grid, limit=limit, constraints=constraints)
+        r = solver.solve(grid, limit=limit, constraints=constraints, deadline=Deadline(timeout))
         s = r.stats
         out.append(f"{r.status}/{s['nodes']}/{s['guesses']}/{s['backtracks']}/{s['no_guess']}"
                    f"/{digest(str(r.solution.cells)) if r.solution else '-'}")
@@ -67,6 +69,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="the checkout whose satdoku package is used (default: this one)")
     parser.add_argument("--scale", type=float, default=1.0,
                         help="multiply the number of puzzles taken a file")
+    parser.add_argument("--first", type=int, default=None,
+                        help="at most N puzzles a file and N variant files (a quick look)")
+    parser.add_argument("--timeout", type=float, default=None,
+                        help="seconds for each ladder and each search (a quick look: a ladder "
+                             "then rates a bound, a search may say timeout)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(args.checkout.resolve()))
     from satdoku.io.text import read_puzzles
@@ -74,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     from satdoku.native.search import NativeSolver
     from satdoku.native.ladder import se_rate
     from satdoku.native.named import describe
+    from satdoku.deadline import Deadline
 
     solver = NativeSolver()
     for path, first, path_first in CLASSIC:
@@ -84,6 +92,8 @@ def main(argv: list[str] | None = None) -> int:
             first = round(first * args.scale)
         if path_first is not None:
             path_first = round(path_first * args.scale)
+        if args.first is not None:
+            first = args.first if first is None else min(first, args.first)
         for index, puzzle in enumerate(read_puzzles(str(path))):
             if first is not None and index >= first:
                 break
@@ -94,21 +104,22 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             line = label
             if path_first is None or index < path_first:
-                rating = se_rate(grid)
+                rating = se_rate(grid, Deadline(args.timeout))
                 text = "\n".join(describe(s, grid.geometry) for s in rating.steps)
                 se = rating.text.replace(" ", "_")
                 line += f" se={se} ladder={len(rating.steps)}/{digest(text)}"
-            print(f"{line} search={search_line(solver, grid)}", flush=True)
-    for path in sorted((ROOT / "puzzles" / "variants").glob("*.json")):
-        if path.stem in SLOW_VARIANTS:
-            continue
+            print(f"{line} search={search_line(solver, grid, timeout=args.timeout)}", flush=True)
+    variants = [path for path in sorted((ROOT / "puzzles" / "variants").glob("*.json"))
+                if path.stem not in SLOW_VARIANTS]
+    for path in variants[:args.first]:
         for entry in read_variants(str(path)):
             label = f"variants/{path.name}"
             if entry.error is not None:
                 print(f"{label} unreadable")
                 continue
             p = entry
-            print(f"{label} search={search_line(solver, p.grid, p.constraints)}", flush=True)
+            print(f"{label} search={search_line(solver, p.grid, p.constraints, args.timeout)}",
+                  flush=True)
     return 0
 
 

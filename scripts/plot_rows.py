@@ -8,8 +8,9 @@ Reads the rows ``bench --rows`` writes (CSV or JSON Lines; several files are poo
 :func:`satdoku.output.plots.plot_rows`'s panels (per file: cactus, CDF, SAT against each search
 per puzzle coloured by level, puzzles/s) into a PNG, PDF or SVG by the extension. Prints a
 Markdown table per file and solver from the first timed pass: puzzles, answered, puzzles/s and
-mean ms by the time charged (``time_ms``), and the mean CPU ms (this process's, or an
-``exec:`` solver's own process's), so a table and a figure always come from the same run.
+mean ms by the time charged (``time_ms``), and the mean CPU ms and puzzles per CPU second
+(this process's CPU, or an ``exec:`` solver's own process's), so a table and a figure always
+come from the same run. ``--clock cpu`` draws CPU times too.
 """
 
 from __future__ import annotations
@@ -22,15 +23,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from satdoku.errors import SatdokuError  # noqa: E402
-from satdoku.output.plots import PANELS, label_of, plot_rows, read_rows  # noqa: E402
+from satdoku.output.plots import (CLOCKS, PANELS, cpu_rows, label_of, plot_rows,  # noqa: E402
+                                  read_rows)
 
 ANSWERED = ("solved", "unique", "multiple", "unsolvable")
 
 
 def table(rows: list[dict]) -> str:
     """The Markdown table of the module docstring."""
-    lines = ["| file | solver | puzzles | answered | puzzles/s | mean ms | mean CPU ms |",
-             "|---|---|---:|---:|---:|---:|---:|"]
+    lines = ["| file | solver | puzzles | answered | puzzles/s | mean ms | mean CPU ms | "
+             "puzzles per CPU s |", "|---|---|---:|---:|---:|---:|---:|---:|"]
     groups: dict[tuple[str, str], list[dict]] = {}
     for r in rows:
         if r.get("repeat", 1) in (1, None):
@@ -38,12 +40,10 @@ def table(rows: list[dict]) -> str:
     for (source, label), mine in groups.items():
         answered = [r for r in mine if r["status"] in ANSWERED]
         total = sum(r["time_ms"] for r in mine)
-        cpu = [r["solver_cpu_ms"] if r.get("solver_cpu_ms") is not None else r.get("cpu_ms")
-               for r in mine]
-        cpu = [c for c in cpu if c is not None]
+        cpu = sum(r["time_ms"] for r in cpu_rows(mine))
         lines.append(f"| {os.path.basename(source)} | {label} | {len(mine)} | {len(answered)} | "
                      f"{len(mine) / (total / 1000):,.0f} | {total / len(mine):.3f} | "
-                     + (f"{sum(cpu) / len(cpu):.3f} |" if cpu else "- |"))
+                     f"{cpu / len(mine):.3f} | {len(mine) / (cpu / 1000):,.0f} |")
     return "\n".join(lines)
 
 
@@ -57,6 +57,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference", help="the SAT label on the scatter's x axis (default: "
                                             "the first SAT solver/encoding)")
     parser.add_argument("--title", help="a title above the figure")
+    parser.add_argument("--clock", choices=CLOCKS, default="charged",
+                        help="draw the times charged (default) or CPU times (steadier on a "
+                             "loaded machine)")
+    parser.add_argument("--dpi", type=int, default=110, help="a PNG's resolution (default 110)")
     args = parser.parse_args(argv)
     try:
         rows = [row for path in args.rows for row in read_rows(path)]
@@ -65,7 +69,8 @@ def main(argv: list[str] | None = None) -> int:
         print(table(rows))
         if args.output:
             plot_rows(rows, args.output, panels=[p for p in args.panels.split(",") if p],
-                      reference=args.reference, title=args.title)
+                      reference=args.reference, title=args.title, clock=args.clock,
+                      dpi=args.dpi)
             print(f"wrote {args.output}")
     except SatdokuError as error:
         print(f"plot_rows.py: {error}", file=sys.stderr)

@@ -26,7 +26,8 @@ GLOBAL = {"global-entropy": lambda g: [C.GlobalEntropy(g)],
 SIZES = {kind: (2, 2) for kind in (
     "counting-circles", "count-distinct", "contain-at-least", "contain-exact", "look-and-say",
     "lunchbox", "rellik-cage", "equality-cage", "equal-sum", "value-indexing", "numbered-room",
-    "hidden-skyscraper", "full-rank", "dutch-flatmates", "full-rank-ties", "nfa")}
+    "hidden-skyscraper", "full-rank", "dutch-flatmates", "full-rank-ties", "nfa",
+    "connected-values")}
 SIZES.update({"global-entropy": (2, 3), "global-mod": (2, 3), "anti-taxicab": (2, 3)})
 
 
@@ -111,6 +112,10 @@ def build_sigh(kind: str, geo: Geometry, sol, rng: random.Random, held) -> list 
                 ("even", "even", low), ("even", "odd", high), ("odd", "odd", low),
                 ("odd", "even", high)))
         return held(machine, geo, sol, rng, n // 2 + 1, (3, 4))
+    if kind == "connected-values":  # digits whose cells connect in this solution
+        grid = Grid(geo, sol)
+        sets = [tuple(d for d in range(1, n + 1) if d != x) for x in range(1, n + 1)]
+        return [c for c in (C.ConnectedValues(geo, s) for s in sets) if not c.check(grid)][:1]
     if kind == "full-rank":
         grid = Grid(geo, sol)
 

@@ -23,6 +23,7 @@ import collections
 import datetime
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -209,8 +210,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="instead: write these satdoku variant files as sigh strings and "
                          "compare sigh's answers with satdoku's (the writer's check)")
     args = ap.parse_args(argv)
-    if not (args.sigh / "data" / "collections.js").exists():
-        print(f"no sigh checkout at {args.sigh} (give --sigh DIR)", file=sys.stderr)
+    if not (args.sigh / "data" / "collections.js").exists() or not shutil.which(args.node):
+        print(f"sigh_collection: skipped: no sigh checkout at {args.sigh} or no {args.node} "
+              "(give --sigh DIR, --node)", file=sys.stderr)
         return 2
     started = datetime.datetime.now(datetime.timezone.utc)
     before = load_text()

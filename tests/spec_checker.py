@@ -61,6 +61,7 @@ FIELDS = {
     "regex": ({"cells", "pattern"}, set()),
     "greater-than": ({"cells"}, set()),
     "windoku": (set(), set()),
+    "chaos": (set(), {"together"}),
     "or": ({"rules"}, set()),
     "and": ({"rules"}, set()),
     "counting-circles": ({"cells"}, set()),
@@ -82,10 +83,11 @@ FIELDS = {
     "anti-taxicab": (set(), set()),
     "dutch-flatmates": (set(), set()),
     "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
+    "connected-values": ({"digits"}, {"cells", "size"}),
 }
 
-DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "box", "regions",
-                 "givens", "constraints"}
+DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "shape", "box",
+                 "regions", "digits", "givens", "constraints"}
 PAIRED = ("kropki-white", "kropki-black", "xv", "edge-sum")
 
 
@@ -102,23 +104,28 @@ def check_document(doc: dict) -> None:
     """Assert that ``doc`` has the spec's structure (keys, cell names, each type's fields)."""
     assert set(doc) <= DOCUMENT_KEYS, set(doc) - DOCUMENT_KEYS
     assert doc["format"] == "satdoku-variant" and doc["version"] == 1
-    n = doc["size"]
+    assert ("size" in doc) != ("shape" in doc), "size or shape, one of them"
+    h, w = map(int, doc["shape"].split("x")) if "shape" in doc else (doc["size"],) * 2
+    n = max(h, w)
     assert isinstance(n, int) and n >= 1
+    low, high = map(int, doc.get("digits", f"1-{n}").split("-"))
+    assert high - low + 1 >= n and ("shape" in doc or high - low + 1 == n)
     assert not ("box" in doc and doc.get("regions")), "box and regions together"
-    if "box" in doc:
+    if doc.get("box", "none") != "none":
         r, c = map(int, doc["box"].split("x"))
-        assert r * c == n
+        assert (r * c == n) if "size" in doc else (h % r == 0 and w % c == 0)
     if doc.get("regions") is not None:
         regions = doc["regions"]
-        assert len(regions) == n and all(len(region) == n for region in regions)
-        assert len({rc(name, n) for region in regions for name in region}) == n * n
+        assert len({len(region) for region in regions}) == 1
+        assert "shape" in doc or len(regions) == n and all(len(region) == n for region in regions)
+        assert len({rc(name, n) for region in regions for name in region}) == h * w
     givens = doc["givens"]
     if isinstance(givens, str):
-        assert len(givens) == n * n
+        assert len(givens) == h * w
     else:
         for name, digit in givens.items():
             rc(name, n)
-            assert isinstance(digit, int) and 1 <= digit <= n
+            assert isinstance(digit, int) and low <= digit <= high
     for i, constraint in enumerate(doc["constraints"]):
         _check_constraint(i, constraint, n)
 
@@ -176,22 +183,52 @@ def usual_box(n: int) -> str:
     return f"{rows}x{n // rows}"
 
 
-class Grid:
-    """A complete grid of a document, with its houses."""
+def sigh_boxes(h: int, w: int) -> str:
+    """The spec's default boxes of an h x w grid ("other shapes"): as many cells as the
+    longer side, the squarest shape that tiles the grid, else none."""
+    k = max(h, w)
+    for small in range(int(k ** 0.5), 1, -1):
+        if k % small == 0:
+            for r, c in ((small, k // small), (k // small, small)):
+                if h % r == 0 and w % c == 0:
+                    return f"{r}x{c}"
+    return "none"
 
-    def __init__(self, doc: dict, solution: str) -> None:
-        n = self.n = doc["size"]
-        assert len(solution) == n * n
-        self.at = {(r, c): int(solution[(r - 1) * n + c - 1]) for r in range(1, n + 1)
-                   for c in range(1, n + 1)}
-        self.rows = [[(r, c) for c in range(1, n + 1)] for r in range(1, n + 1)]
-        self.cols = [[(r, c) for r in range(1, n + 1)] for c in range(1, n + 1)]
+
+class Grid:
+    """A complete grid of a document, with its houses. Digits are written as values, one
+    symbol each (0-9, then A-Z for 10 and up); a grid of other shape (``shape``) has h rows
+    of w cells; ``drawn`` are the regions an answer draws (chaos), letters row by row."""
+
+    def __init__(self, doc: dict, solution: str, drawn: str | None = None) -> None:
+        if "shape" in doc:
+            h, w = map(int, doc["shape"].split("x"))
+        else:
+            h = w = doc["size"]
+        n = self.n = max(h, w)
+        self.h, self.w = h, w
+        low, high = map(int, doc.get("digits", f"1-{n}").split("-"))
+        self.values = range(low, high + 1)
+        assert len(solution) == h * w
+        self.at = {(r, c): int(solution[(r - 1) * w + c - 1], 36) for r in range(1, h + 1)
+                   for c in range(1, w + 1)}
+        self.rows = [[(r, c) for c in range(1, w + 1)] for r in range(1, h + 1)]
+        self.cols = [[(r, c) for r in range(1, h + 1)] for c in range(1, w + 1)]
+        box = doc.get("box") or (usual_box(n) if h == w == len(self.values) else sigh_boxes(h, w))
         if doc.get("regions"):
             self.regions = [sorted(rc(x, n) for x in region) for region in doc["regions"]]
+        elif box == "none":
+            self.regions = []
         else:
-            br, bc = map(int, doc.get("box", usual_box(n)).split("x"))
+            br, bc = map(int, box.split("x"))
             self.regions = [[(r, c) for r in range(R, R + br) for c in range(C, C + bc)]
-                            for R in range(1, n + 1, br) for C in range(1, n + 1, bc)]
+                            for R in range(1, h + 1, br) for C in range(1, w + 1, bc)]
+        self.drawn: list[list[tuple[int, int]]] = []
+        if drawn is not None:
+            by_letter: dict[str, list] = {}
+            for i, letter in enumerate(drawn):
+                by_letter.setdefault(letter, []).append((i // w + 1, i % w + 1))
+            self.drawn = list(by_letter.values())
         self.orth = [((r, c), (r + dr, c + dc)) for (r, c) in self.at
                      for dr, dc in ((0, 1), (1, 0)) if (r + dr, c + dc) in self.at]
         self.ties = next((k.get("ties", "only-unclued") for k in doc["constraints"]
@@ -359,6 +396,22 @@ def _nfa(k: dict, v: list[int]) -> bool:
     return bool(now & set(k["accepting"]))
 
 
+def _connected(g: Grid, k: dict) -> bool:
+    """Grow one region from a cell holding a digit; every such cell must join it."""
+    area = [rc(x, g.n) for x in k["cells"]] if "cells" in k else list(g.at)
+    marked = {x for x in area if g.at[x] in k["digits"]}
+    if "size" in k and len(marked) != k["size"]:
+        return False
+    region = set(list(marked)[:1])
+    grown = True
+    while grown:
+        more = {(r + dr, c + dc) for r, c in region for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))
+                if (r + dr, c + dc) in marked} - region
+        grown = bool(more)
+        region |= more
+    return region == marked
+
+
 def _squares(g: Grid, klass) -> bool:
     return all(len({klass(g.at[(r + i, c + j)]) for i in (0, 1) for j in (0, 1)}) == 3
                for r in range(1, g.n) for c in range(1, g.n))
@@ -457,6 +510,7 @@ CHECKS = {
         g.at[a] > g.at[b] for i, a in enumerate(cells) for b in cells[i + 1:]
         if abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1),
     "windoku": lambda g, k, cells, v: all(_distinct([g.at[x] for x in w]) for w in _windows(g)),
+    "chaos": lambda g, k, cells, v: _chaos(g, k),
     "or": lambda g, k, cells, v: any(_holds(g, inner) for inner in k["rules"]),
     "and": lambda g, k, cells, v: all(_holds(g, inner) for inner in k["rules"]),
     "counting-circles": lambda g, k, cells, v: all(v.count(x) == x for x in v),
@@ -483,6 +537,7 @@ CHECKS = {
     "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
     "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
     "nfa": lambda g, k, cells, v: _nfa(k, v),
+    "connected-values": lambda g, k, cells, v: _connected(g, k),
 }
 
 
@@ -492,11 +547,33 @@ def _holds(g: Grid, k: dict) -> bool:
     return CHECKS[k["type"]](g, k, cells, [g.at[x] for x in cells])
 
 
-def violations(doc: dict, solution: str) -> list[str]:
-    """What in ``doc`` the complete grid ``solution`` (digits row by row) breaks."""
-    g = Grid(doc, solution)
+def _chaos(g: Grid, k: dict) -> bool:
+    """The drawn regions: N regions of N connected cells, each every digit once; each
+    ``together`` group inside one."""
+    def connected(region) -> bool:
+        seen, todo = {region[0]}, [region[0]]
+        while todo:
+            r, c = todo.pop()
+            for nb in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if nb in region and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        return len(seen) == len(region)
+    groups = [{rc(x, g.n) for x in group} for group in k.get("together", [])]
+    return (len(g.drawn) == g.n and all(len(region) == g.n and connected(region)
+                                        and _distinct([g.at[x] for x in region])
+                                        for region in g.drawn)
+            and all(any(group <= set(region) for region in g.drawn) for group in groups))
+
+
+def violations(doc: dict, solution: str, drawn: str | None = None) -> list[str]:
+    """What in ``doc`` the complete grid ``solution`` (values row by row) breaks; ``drawn``,
+    the regions the answer draws (chaos construction), a letter a cell."""
+    g = Grid(doc, solution, drawn)
     wrong = [f"house {i} repeats a digit" for i, house in enumerate(g.rows + g.cols + g.regions)
              if not _distinct([g.at[x] for x in house])]
+    wrong += [f"{x} holds {v}, not one of the digits" for x, v in g.at.items()
+              if v not in g.values]
     for name, digit in (doc["givens"].items() if isinstance(doc["givens"], dict) else []):
         if g.at[rc(name, g.n)] != digit:
             wrong.append(f"given {name}")

@@ -113,3 +113,17 @@ def test_search_binary(tmp_path):
     assert ",solver-cpu,30.0,1,"in rows.output  # the clock, the limit, 1 within it
     bad = CliRunner().invoke(main, ["bench", "puzzles/4x4.txt", "--solver", "exec:no-such-bin"])
     assert bad.exit_code == 2 and "program 'no-such-bin' not found" in bad.output
+
+
+@pytest.mark.skipif(importlib.util.find_spec("exact_cover") is None, reason="needs exact_cover")
+def test_exact_cover_keeps_the_time_limit_on_big_grids():
+    import time
+    from satdoku.deadline import Deadline
+    from satdoku.model.geometry import geometry
+    empty = Grid(geometry(5, 5), (0,) * 625)  # 10,000 solutions of an empty 25x25: too many
+    with make_solver("exact-cover") as s:
+        start = time.perf_counter()
+        result = solve(s, empty, limit=10_000, deadline=Deadline(0.5))
+        assert result.status == "timeout" and result.count == 0
+        assert time.perf_counter() - start < 10
+        assert solve(s, empty, limit=10_001).status == "refused"

@@ -223,6 +223,13 @@ def test_plot_rows_from_a_rows_file(tmp_path):
     out = tmp_path / "scatter.png"
     plot_rows(rows, str(out), panels=["scatter"])
     assert out.read_bytes()[:4] == b"\x89PNG"
+    from satdoku.output.plots import cpu_rows
+    cpu = cpu_rows(rows)
+    assert [r["time_ms"] for r in cpu] == [r["cpu_ms"] for r in rows]
+    assert [r["time_ms"] for r in rows] != [r["cpu_ms"] for r in rows]  # the input untouched
+    plot_rows(rows, str(out), panels=["cactus"], clock="cpu")
+    with pytest.raises(SatdokuError, match="unknown clock 'tsc'"):
+        plot_rows(rows, str(out), clock="tsc")
     with pytest.raises(SatdokuError, match="unknown panel 'pie'"):
         plot_rows(rows, str(out), panels=["pie"])
     with pytest.raises(SatdokuError, match="no rows of 'sat:minisat22'"):

@@ -269,6 +269,8 @@ BASE_SAMPLES = [
     C.StateMachine((0, 1, 0), ("x", "y"), ("x",), ("x",),
                    (("x", "y", (1, 2)), ("y", "x", (3, 4)), ("y", "x", (1,)))),
     C.StateMachine((3, 7), ("z",), ("z",), (), (("z", "z", (1, 2, 3, 4)),)),
+    C.ConnectedValues(G4, (1, 2, 3)), C.ConnectedValues(G4, (1, 3, 4), size=12),
+    C.ConnectedValues(G4, (1, 4), (0, 1, 2, 4, 5, 6)), C.ConnectedValues(G4, (2,), (0, 1, 5)),
 ]
 SAMPLES = BASE_SAMPLES + [p.constraints[-1] for p in PUZZLES if p.geometry.size == 4]
 

@@ -95,3 +95,91 @@ def test_dask_local_cluster():
 
 def _scaled(factor, chunk):
     return [factor * x for x in chunk]
+
+
+# --jobs with the workers writing the outcomes out (run/stream.py: Block).
+
+def _mixed_file(tmp_path, copies):
+    """A file of good, bad and unsolvable puzzles, several chunks long."""
+    from conftest import SAMPLE, SEVENTEEN, SMALL, UNSOLVABLE_4X4
+    lines = []
+    for i in range(copies):
+        lines += [SAMPLE, SEVENTEEN + f"  # number {i}", "11.." + "." * 12,  # a clash
+                  UNSOLVABLE_4X4, SMALL, "# a comment", "x" * 81]
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
+def test_workers_write_the_same_text_in_blocks(tmp_path):
+    from satdoku.io.inputs import iter_inputs
+    from satdoku.output.report import OutcomeReport
+    from satdoku.run.stream import stream
+    from satdoku.tasks.base import Block
+    from satdoku.tasks.commands import SolveOptions
+    path = str(_mixed_file(tmp_path, 100))  # 700 lines: chunks of 256
+    report = OutcomeReport("pretty")
+
+    def written(items):
+        out = [item.text if isinstance(item, Block) else report.format(item) for item in items]
+        return "".join(out)
+
+    here = list(stream(iter_inputs([path, "nosuchfile", path]), SolveOptions()))
+    pooled = list(stream(iter_inputs([path, "nosuchfile", path]), SolveOptions(), jobs=2,
+                         render=report.render))
+    blocks = [item for item in pooled if isinstance(item, Block)]
+    assert len(blocks) >= 6 and sum(b.count for b in blocks) == 2 * 600
+    assert written(pooled) == written(here)
+    notes = [line for b in blocks for line in b.notes]
+    assert notes[:3] == [f"{path}:3: r1c2: 1 repeats the given at r1c1",
+                         f"{path}:4: unsolvable", f"{path}:7: r1c1: unknown symbol 'x'"]
+    assert max(b.code for b in blocks) == 1  # the worst of the codes is an unsolvable one's
+
+
+@pytest.mark.parametrize("fmt", ["line", "csv"])
+def test_two_jobs_print_what_one_prints(tmp_path, fmt):
+    import subprocess
+    import sys
+    path = _mixed_file(tmp_path, 60)
+    runs = [subprocess.run([sys.executable, "-m", "satdoku", "solve", str(path), "nosuchfile",
+                            "--format", fmt, "-j", jobs], capture_output=True, text=True)
+            for jobs in ("1", "2")]
+    one, two = runs
+    assert two.returncode == one.returncode == 2  # the missing input is a usage error
+    assert two.stderr == one.stderr and len(one.stderr.splitlines()) == 3 * 60 + 1
+    if fmt == "csv":  # time_ms, the 13th column, differs from run to run
+        cut = [[row.split(",")[:12] for row in r.stdout.splitlines()] for r in runs]
+        assert cut[0] == cut[1] and len(cut[0]) == 2 + 6 * 60  # the header, the missing input
+    else:
+        assert two.stdout == one.stdout
+
+
+def test_ctrl_c_with_two_jobs_keeps_whole_results_and_exits_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import threading
+    from conftest import SAMPLE, SAMPLE_SOLUTION
+    many = tmp_path / "many.txt"
+    many.write_text((SAMPLE + "\n") * 60000)
+    proc = subprocess.Popen([sys.executable, "-m", "satdoku", "solve", str(many), "--format",
+                             "line", "-j", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    guard = threading.Timer(60, proc.kill)  # a hang fails the test rather than stopping it
+    guard.start()
+    try:
+        first = proc.stdout.readline()  # the first chunk is out, the others under way
+        proc.send_signal(signal.SIGINT)
+        out = proc.stdout.read()  # (communicate would miss what readline buffered)
+        err = proc.stderr.read()
+        proc.wait()
+    finally:
+        guard.cancel()
+        if proc.poll() is None:
+            proc.kill()
+    assert first == SAMPLE_SOLUTION + "\n"
+    assert proc.returncode == 130, err
+    assert err.strip().splitlines()[-1] == "interrupted: the results finished so far were kept"
+    lines = (first + out).splitlines()
+    assert set(lines) == {SAMPLE_SOLUTION} and len(lines) < 60000  # whole lines, cut short

@@ -154,10 +154,10 @@ def test_timeout_inside_one_solve(name):
         # blank grid would cost seconds of search)
         full = pattern_solution(5, 5)
         assert s.solve(Grid(full.geometry, (0,) * 125 + tuple(full.cells[125:]))).status == "solved"
-        begun = time.perf_counter()
+        begun = time.process_time()  # CPU, not wall: a loaded machine stretches wall time
         result = s.solve(puzzle, limit=2, deadline=Deadline(0.05))
         assert result.status == "timeout"
-        assert time.perf_counter() - begun < 1.0
+        assert time.process_time() - begun < 1.0
 
 
 def test_building_the_formula_keeps_the_deadline_and_resumes():

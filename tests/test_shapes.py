@@ -1,6 +1,8 @@
 """shapes: grids whose digits stand for other values (0..8), read, solved against published
 solutions, written back, refused where a rule reads the values."""
 
+import functools
+import itertools
 import json
 import re
 import pickle
@@ -25,7 +27,11 @@ SHAPES = [json.loads(line) for line in
 #: its cages lie in one region each (sigh's SameValues over region cells: ``together``).
 CHAOS = [json.loads(line) for line in
          (Path(__file__).parent / "data" / "chaos.jsonl").read_text().splitlines()]
-PUBLISHED = [pytest.param(e, id=e["puzzle"]["name"]) for e in SHAPES] + [
+#: sigh's grids of other shapes with their published solutions (6x8, 4x7 jigsaw, 9x8 without
+#: boxes; each also 0-indexed; a 5x10 killer, its values written 1-9 and A).
+SHAPED = [json.loads(line) for line in
+          (Path(__file__).parent / "data" / "shaped.jsonl").read_text().splitlines()]
+PUBLISHED = [pytest.param(e, id=e["puzzle"]["name"]) for e in SHAPES + SHAPED] + [
     # ~10 s of CPU: slow
     pytest.param(e, id=e["puzzle"]["name"], marks=pytest.mark.slow) for e in CHAOS]
 
@@ -105,14 +111,26 @@ def test_geometry_identity_and_symbols():
         geometry(3, 3, low=-1)
 
 
-def test_fpuzzles_names_the_shift():
+def test_fpuzzles_names_what_it_cannot_hold():
     lost = to_fpuzzles(read_variant(SHAPES[0]["puzzle"])).lost
     assert lost == ["digits 0-8: f-puzzles has digits 1-9 only (written as 1-9)"]
+    lost = to_fpuzzles(read_variant({"size": 4, "box": "none"})).lost
+    assert lost == ["no boxes: an f-puzzles grid has regions (written as one region)"]
+
+
+def test_batches_without_boxes_skip_the_sliced_pass():
+    """A file of classic-looking puzzles without boxes: no settling pass that counts on
+    three houses a cell (satdoku.sat.sliced), every one solved."""
+    doc = json.dumps({"size": 4, "box": "none", "givens": "1..4.3..34.2.12."})
+    from conftest import run_cli
+    result = run_cli("solve", "--format", "line", "-", input=(doc + "\n") * 200)
+    assert result.output.splitlines() == ["1234234134124123"] * 200
 
 
 # -- chaos construction: regions the solver draws ------------------------------------------
 
 
+@functools.lru_cache(maxsize=None)
 def partitions(n: int, cells: tuple[int, ...]) -> list[list[frozenset[int]]]:
     """Every split of the n x n grid into n orthogonally connected regions of n cells
     (brute force, no SAT: grow each region from the first cell not yet taken)."""
@@ -144,23 +162,33 @@ def partitions(n: int, cells: tuple[int, ...]) -> list[list[frozenset[int]]]:
     return out
 
 
+@functools.lru_cache(maxsize=None)
+def latin_squares(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every n x n Latin square of digits 1..n, row by row (brute force, no SAT)."""
+    rows = list(itertools.permutations(range(1, n + 1)))
+    out: list[tuple[int, ...]] = []
+
+    def extend(square):
+        if len(square) == n * n:
+            out.append(tuple(square))
+            return
+        for row in rows:
+            if all(row[c] != square[r * n + c] for r in range(len(square) // n)
+                   for c in range(n)):
+                extend(square + list(row))
+    extend([])
+    return tuple(out)
+
+
 def chaos_count(n: int, givens: dict[int, int], together=()) -> int:
     """Digit grids (Latin squares keeping ``givens``) that some partition makes a chaos
     construction answer: each region holds every digit, each group lies in one region."""
-    import itertools
     splits = [p for p in partitions(n, tuple(range(n * n)))
               if all(any(set(g) <= region for region in p) for g in together)]
-    count = 0
-    rows = list(itertools.permutations(range(1, n + 1)))
-    for grid in itertools.product(rows, repeat=n):
-        cells = [d for row in grid for d in row]
-        if any(len({cells[r * n + c] for r in range(n)}) < n for c in range(n)):
-            continue
-        if any(cells[c] != d for c, d in givens.items()):
-            continue
-        if any(all(len({cells[c] for c in region}) == n for region in p) for p in splits):
-            count += 1
-    return count
+    return sum(1 for cells in latin_squares(n)
+               if all(cells[c] == d for c, d in givens.items())
+               and any(all(len({cells[c] for c in region}) == n for region in p)
+                       for p in splits))
 
 
 @pytest.mark.parametrize("n, givens, together", [
@@ -228,3 +256,133 @@ def test_pictures_of_shapes():
     drawn = render_svg(puzzle.grid, answer, constraints=puzzle.constraints)
     assert 'class="thick"' not in empty and 'class="thick"' in drawn  # the answer's regions
     assert ">0<" in empty and "the solver draws the regions" in empty
+
+
+# -- grids of other shape: R x C, more digits than a row has cells ----------------------------
+
+def shaped_count(height: int, width: int, k: int, houses, givens: dict[int, int],
+                 rule=None) -> int:
+    """Fillings of a height x width grid with digits 1..k whose ``houses`` (lists of cells)
+    hold distinct digits, keeping ``givens`` and ``rule(cells)`` (brute force, no SAT)."""
+    count = 0
+    for cells in itertools.product(range(1, k + 1), repeat=height * width):
+        if any(cells[c] != d for c, d in givens.items()):
+            continue
+        if all(len({cells[c] for c in h}) == len(h) for h in houses) and (
+                rule is None or rule(cells)):
+            count += 1
+    return count
+
+
+def lines_of(height: int, width: int) -> list[list[int]]:
+    return [list(range(r * width, (r + 1) * width)) for r in range(height)] + \
+        [list(range(c, height * width, width)) for c in range(width)]
+
+
+@pytest.mark.parametrize("doc, houses, givens, rule", [
+    ({"shape": "3x3", "digits": "1-4", "givens": "1........"}, lines_of(3, 3), {0: 1}, None),
+    ({"shape": "2x4", "box": "2x2", "givens": {"r2c4": 3}},
+     lines_of(2, 4) + [[0, 1, 4, 5], [2, 3, 6, 7]], {7: 3}, None),
+    ({"shape": "2x3", "digits": "1-4", "box": "none", "givens": {"r1c1": 4},
+      "constraints": [{"type": "killer", "cells": ["r1c2", "r1c3"], "sum": 5},
+                      {"type": "thermometer", "cells": ["r2c1", "r2c2"]}]},
+     lines_of(2, 3), {0: 4}, lambda g: g[1] + g[2] == 5 and g[3] < g[4]),
+])
+def test_shaped_counts_match_brute_force(doc, houses, givens, rule):
+    puzzle = read_variant(doc)
+    geo = puzzle.geometry
+    expected = shaped_count(geo.height, geo.width, geo.size, houses, givens, rule)
+    result = satdoku.count(puzzle, limit=10_000)
+    assert expected > 1 and result.count == expected and not result.at_limit
+
+
+def test_shaped_grids_read_write_and_show():
+    puzzle = read_variant(SHAPED[0]["puzzle"])
+    geo = puzzle.geometry
+    assert (geo.height, geo.width, geo.size, geo.box_rows, geo.box_cols) == (6, 8, 8, 2, 4)
+    out = variant_document(puzzle)
+    assert out["shape"] == "6x8" and "size" not in out and schema_errors(out) == []
+    assert read_variant(out).geometry is geo
+    assert pickle.loads(pickle.dumps(geo)) is geo
+    from satdoku.io.text import format_grid
+    text = format_grid(satdoku.solve(puzzle).solution, "pretty").splitlines()
+    assert text[0] == "1 7 8 6 | 5 4 3 2" and len(text) == 8  # 6 rows, 2 rules
+    # sigh's default boxes: as many cells as the longer side, when they tile the grid
+    assert read_variant({"shape": "9x8"}).geometry.has_boxes is False
+    assert read_variant({"shape": "6x6", "digits": "1-9"}).geometry.box_cols == 3
+
+
+@pytest.mark.parametrize("doc, message", [
+    ({"shape": "6x6", "digits": "1-5"}, "'digits' must be 'LOW-HIGH', 6 or more values"),
+    ({"shape": "6x8", "box": "3x3"}, "boxes of 3x3 do not tile a 6x8 grid of 8 digits"),
+    ({"shape": "6x8", "size": 8}, "give 'size' (an N x N grid) or 'shape' ('RxC'), not both"),
+    ({"shape": "6x6", "digits": "1-9", "constraints": [{"type": "anti-knight"}]},
+     "anti-knight is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
+    ({"shape": "2x3", "regions": [["r1c1", "r1c2"], ["r1c3", "r2c3", "r2c2"], ["r2c1"]]},
+     "regions must split the 6 cells of a 2x3 grid into regions of one size"),
+])
+def test_shaped_refused(doc, message):
+    with pytest.raises(PuzzleError, match=re.escape(message)):
+        read_variant(doc)
+
+
+def test_what_needs_a_square_grid_says_so():
+    from conftest import run_cli
+    doc = json.dumps({"shape": "6x6", "digits": "1-9", "box": "2x3"})
+    native = run_cli("solve", "--solver", "native", "-", input=doc)
+    assert "native search needs an N x N grid of N digits" in native.output
+    unique = json.dumps(SHAPED[0]["puzzle"])
+    assert "rating needs an N x N grid" in run_cli("rate", "-", input=unique).output
+    converted = run_cli("convert", "--lossy", "--format", "fpuzzles", "-", input=doc)
+    assert "f-puzzles and SudokuPad links hold N x N grids of N digits" in converted.output
+
+
+@pytest.mark.parametrize("rule", [
+    {"type": "killer", "cells": ["r1c1", "r2c2"], "sum": 6},
+    {"type": "arrow", "circle": ["r1c1"], "cells": ["r1c2", "r2c3"]},
+    {"type": "thermometer", "cells": ["r2c1", "r1c2", "r2c3"]},
+    {"type": "slow-thermometer", "cells": ["r1c1", "r1c2", "r1c3"]},
+    {"type": "german-whispers", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "palindrome", "cells": ["r1c1", "r1c2", "r2c3"]},
+    {"type": "renban", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "between", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "kropki-white", "cells": ["r1c2", "r2c2"]},
+    {"type": "kropki-black", "cells": ["r1c1", "r1c2"]},
+    {"type": "xv", "cells": ["r1c3", "r2c3"], "sum": 5},
+    {"type": "extra-region", "cells": ["r1c1", "r2c1", "r2c2", "r2c3"]},
+], ids=lambda rule: rule["type"])
+def test_rules_on_any_shape_match_their_check(rule):
+    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4: the fillings
+    SAT counts are those whose houses hold distinct digits and the rule's own check passes."""
+    puzzle = read_variant({"shape": "2x3", "digits": "1-4", "constraints": [rule]})
+    geo = puzzle.geometry
+    expected = sum(1 for cells in itertools.product(range(1, 5), repeat=6)
+                   if puzzle.check(Grid(geo, cells)) == [])
+    result = satdoku.count(puzzle, limit=10_000)
+    assert expected and result.count == expected and not result.at_limit
+
+
+@pytest.mark.parametrize("entry", SHAPES + SHAPED + CHAOS, ids=lambda e: e["puzzle"]["name"])
+def test_the_spec_checker_holds_the_published_solutions(entry):
+    """tests/spec_checker.py, written from the spec apart from satdoku's classes, finds
+    nothing wrong with each published solution, and satdoku writes documents it reads."""
+    from spec_checker import check_document, violations
+    doc = variant_document(read_variant(entry["puzzle"]))
+    check_document(doc)
+    if any(c["type"] == "chaos" for c in doc["constraints"]):
+        assert violations(doc, entry["solution"]) == ["#0 chaos"]  # no regions drawn
+        return
+    assert violations(doc, entry["solution"]) == []
+
+
+def test_the_spec_checker_holds_a_chaos_answer_with_its_regions():
+    from spec_checker import violations
+    doc = {"format": "satdoku-variant", "version": 1, "size": 4, "box": "none",
+           "givens": "1..4.3..34.2.12.",
+           "constraints": [{"type": "chaos", "together": [["r1c1", "r2c1"]]}]}
+    puzzle = read_variant(doc)
+    answer = satdoku.solve(puzzle).solution
+    from satdoku.io.text import format_regions
+    drawn = format_regions(answer.geometry)
+    assert violations(doc, text_of(puzzle, answer), drawn) == []
+    assert violations(doc, text_of(puzzle, answer), "AABB" * 4) == ["#0 chaos"]

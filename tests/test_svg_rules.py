@@ -279,8 +279,11 @@ CASES = {
              "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [1, 2]},
                                                  {"from": "b", "to": "b", "digits": [3]}]},
             lambda r: LINE_COLOURS["nfa"] in strokes(r)
-            and strokes(r, "circle") == [LINE_COLOURS["nfa"]] * 2
-            and notes(r) == "rules: nfa (2 states) r1c1-r1c2"),
+            and [e.get("fill") for e in r.iter(NS + "circle")] == [LINE_COLOURS["nfa"]]
+            and notes(r) == "rules: nfa: 2 states"),
+    "connected-values": ({"type": "connected-values", "digits": [1, 3], "cells": ["r1c1", "r1c2"]},
+                         lambda r: tints(r) == [COLOURS["extra_region"]] * 2
+                         and notes(r) == "rules: connected-values 1,3 in r1c1-r1c2"),
 }
 
 
@@ -458,6 +461,7 @@ GALLERY = [
     {"type": "global-mod"}, {"type": "anti-taxicab"}, {"type": "dutch-flatmates"},
     {"type": "nfa", "cells": ["r9c6", "r9c7"], "states": ["s"], "start": ["s"],
      "accepting": ["s"], "transitions": [{"from": "s", "to": "s", "digits": [1, 9]}]},
+    {"type": "connected-values", "digits": [1, 3, 5, 7, 9]},
 ]
 
 
@@ -469,8 +473,8 @@ def test_gallery_has_every_type():
                            "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
                            "no other X or V, pair: a + b == 10, regex: [1-4].*, or (odd r8c9 | even "
                            "r7c9), and (odd r6c9), full-rank ties any, global entropy, "
-                           "global mod 3, anti-taxicab, dutch flatmates, nfa (1 states) "
-                           "r9c6-r9c7")
+                           "global mod 3, anti-taxicab, dutch flatmates, nfa: 1 states, "
+                           "connected-values 1,3,5,7,9")
 
 
 def test_clone_shows_over_an_area():

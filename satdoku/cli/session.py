@@ -9,6 +9,7 @@ exits 130, a closed pipe (``| head``) ends quietly, a library error is one line,
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import signal
 import stat
@@ -23,7 +24,7 @@ from ..io.inputs import Inputs, count_lines, is_file_input
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..output.report import DOCUMENT_FORMATS, NoPicture, place
-from ..tasks.base import Outcome
+from ..tasks.base import Block, Outcome
 
 class Interrupted(KeyboardInterrupt):
     """SIGTERM or SIGHUP, handled like Ctrl-C."""
@@ -42,6 +43,30 @@ def install_signals() -> None:
     if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         from ..sat.clock import keep_interrupts_ignored
         keep_interrupts_ignored()
+
+
+#: A write this long (a chunk of ``--jobs``) holds Ctrl-C, SIGTERM and SIGHUP back until it is
+#: done: stdout's buffer takes it in pieces, and an interruption between two (the pipe full)
+#: lost the rest of the text, results cut mid-line. A shorter text is copied into the
+#: buffer whole, which keeps what an interrupted flush did not write.
+_WHOLE_WRITE = io.DEFAULT_BUFFER_SIZE
+
+_HELD = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
+              if s is not None)
+
+
+@contextlib.contextmanager
+def _signals_held(hold: bool) -> Iterator[None]:
+    """Signals that end a run wait (are delivered) until the block is done, with ``hold``
+    where the system can hold them (POSIX)."""
+    if not hold or not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class Progress:
@@ -135,7 +160,8 @@ class Session:
             return
         if self.interactive:
             self.progress.clear()
-        self.out.write(text)
+        with _signals_held(len(text) >= _WHOLE_WRITE):
+            self.out.write(text)
         self.wrote = True
         if self.interactive or time.monotonic() - self.flushed > 0.1:
             self.out.flush()
@@ -170,12 +196,12 @@ class Session:
             out.commit()
         self.pictures += 1
 
-    def result(self, text: str, notes: Iterable[str], code: int) -> None:
-        """One finished result: its text, its stderr lines, its exit code."""
+    def result(self, text: str, notes: Iterable[str], code: int, count: int = 1) -> None:
+        """One finished result (or ``count`` of them): text, stderr lines, exit code."""
         self.write(text)
         for line in notes:
             self.note(line)
-        self.written += 1
+        self.written += count
         self.code = max(self.code, code)
 
     def run(self, body: Callable[["Session"], Any]) -> None:
@@ -323,6 +349,10 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | Non
         session.write(report.header())
         progress.begin()
         for number, outcome in enumerate(outcomes, 1):
+            if isinstance(outcome, Block):  # a chunk a worker wrote out
+                lines.update(outcome)
+                session.result(outcome.text, outcome.notes, outcome.code, outcome.count)
+                continue
             puzzle = outcome.puzzle
             lines.update(puzzle)
             if documents:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import click
 
-from ..model.result import EXIT_WRONG, exit_code
-from ..tasks.base import Outcome
 from ..tasks.commands import CountOptions, SolveOptions
 from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, require_extra, task_options)
@@ -27,7 +25,7 @@ def check_time_limit(sat_solver: str | None, timeout: float | None,
 
 def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, options,
              multiple_ok) -> None:
-    from ..output.report import OutcomeReport
+    from ..output.report import DOCUMENT_FORMATS, OutcomeReport
     from ..run.stream import stream
     from ..tasks.solvers import racing
     puzzles = puzzles_of(inputs, reading)
@@ -40,16 +38,13 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
                                    "remote cluster's workers; use --jobs or --scheduler local")
         require_extra("--scheduler")
     task = options.task_class()
-
-    def code_of(outcome: Outcome) -> int:
-        if outcome.disagreements:
-            return EXIT_WRONG
-        return exit_code(outcome.result.status, multiple_ok=multiple_ok)
-
-    outcomes = stream(puzzles, options, jobs=jobs, scheduler=scheduler)
-    show(puzzles, outcomes, OutcomeReport(fmt, stats=options.stats, color=paint,
-                                                   proof=options.proof is not None), output,
-         force, "counting" if options.most > 1 else task.label, code_of)
+    report = OutcomeReport(fmt, stats=options.stats, color=paint,
+                           proof=options.proof is not None, multiple_ok=multiple_ok)
+    # The workers write their outcomes out (not pictures: one file each, named here).
+    render = None if fmt in DOCUMENT_FORMATS else report.render
+    outcomes = stream(puzzles, options, jobs=jobs, scheduler=scheduler, render=render)
+    show(puzzles, outcomes, report, output, force,
+         "counting" if options.most > 1 else task.label, report.code)
 
 
 def batch_options(options_class):

@@ -192,32 +192,20 @@ def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, readin
              options: DecodeOptions) -> Outcome:
     """The outcome of one model: its puzzle (from --puzzle or the CNF's comments), decoded
     with the encoding the options or the CNF's comments give, verified."""
-    from ..cnf.decode import decode_file, model_formula, read_header
+    from ..cnf.decode import decode_file, model_formula
     from ..errors import ModelError
-    from ..io.text import parse_puzzle
     from ..model.puzzle import Puzzle
     from ..model.result import Result
-    encoding, amo = options.encoding, options.amo
     try:
-        if cnf is not None:
-            header = read_header(cnf)
-            for name, given, said in (("--encoding", encoding, header.encoding),
-                                      ("--amo", amo, header.amo)):
-                if given is not None and given != said:
-                    raise ModelError(f"{name} {given}, but its comments say {said}", source=cnf)
-            encoding, amo = header.encoding, header.amo
-            if puzzle_text is None and (header.rules or header.puzzle is None):
-                raise ModelError("encodes variant rules or no puzzle line; give the puzzle "
-                                 "with --puzzle", source=cnf)
-        p = (one_puzzle(puzzle_text, reading, options.index) if puzzle_text is not None else
-             parse_puzzle(header.puzzle, cnf, box=header.box))
+        p, encoding, amo = _decode_inputs(cnf, puzzle_text, reading, options)
         if model is None:
             raise ModelError("no model file for it (MODELS/NAME or NAME.*)", source=cnf)
-        formula = model_formula(p.grid, encoding, amo, p.constraints)
-    except (ModelError, SatdokuError) as error:
-        return Outcome(Puzzle(None, cnf or model), Result("error", message=str(error)))
+        grid = p.valid_grid
+        formula = model_formula(grid, encoding, amo, p.constraints)
+    except SatdokuError as error:
+        return Outcome(Puzzle(None, cnf or model or ""), Result("error", message=str(error)))
     try:
-        result = Result("solved", decode_file(model, p.grid, formula, p.constraints),
+        result = Result("solved", decode_file(model, grid, formula, p.constraints),
                         encoding=formula.encoding)
     except UnsatisfiableError as error:
         if options.proof is None:
@@ -232,6 +220,29 @@ def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, readin
             raise
         result = Result("error", encoding=formula.encoding, message=str(error))
     return Outcome(p, result)
+
+
+def _decode_inputs(cnf: str | None, puzzle_text: str | None, reading, options: DecodeOptions):
+    """(puzzle, encoding, amo) of one decode: the puzzle from --puzzle, else from the CNF's
+    comments, and the encoding and at-most-one the CNF's comments say (an option that
+    disagrees is a ModelError), else the options'."""
+    from ..cnf.decode import read_header
+    from ..errors import ModelError
+    from ..io.text import parse_puzzle
+    encoding, amo = options.encoding, options.amo
+    header = read_header(cnf) if cnf is not None else None
+    if header is not None:
+        for name, given, said in (("--encoding", encoding, header.encoding),
+                                  ("--amo", amo, header.amo)):
+            if given is not None and given != said:
+                raise ModelError(f"{name} {given}, but its comments say {said}", source=cnf)
+        encoding, amo = header.encoding, header.amo
+    if puzzle_text is not None:
+        return one_puzzle(puzzle_text, reading, options.index), encoding, amo
+    if header is None or header.rules or header.puzzle is None:
+        raise ModelError("encodes variant rules or no puzzle line; give the puzzle with "
+                         "--puzzle", source=cnf)
+    return parse_puzzle(header.puzzle, cnf or "", box=header.box), encoding, amo
 
 
 def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | None):

@@ -182,13 +182,20 @@ def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     [(729, 8829), (729, 11745), (729, 11988), (1215, 7695)]
     """
     enc = check_encoding(encoding)
-    n = geometry.size
+    n, ncells = geometry.size, geometry.ncells
     if enc.triads:
         return _triad_size(geometry, amo)
-    groups = 3 * n * n + (n * n if enc.cell_amo else 0)
-    clauses = n * n + groups * amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
-    extra = 0 if amo == "pairwise" else groups * n
-    return n ** 3 + extra, clauses
+    if geometry.is_square:
+        groups = 3 * n * n + (n * n if enc.cell_amo else 0)
+        clauses = n * n + groups * amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
+        extra = 0 if amo == "pairwise" else groups * n
+        return n ** 3 + extra, clauses
+    lengths = [len(h) for h in geometry.houses for _ in range(n)] + \
+        ([n] * ncells if enc.cell_amo else [])
+    clauses = ncells + sum(amo_size(k, amo) for k in lengths) + \
+        (n * sum(geometry.full) if enc.house_alo else 0)
+    extra = 0 if amo == "pairwise" else sum(lengths)
+    return ncells * n + extra, clauses
 
 
 def _triad_size(geometry: Geometry, amo: str) -> tuple[int, int]:
@@ -242,11 +249,13 @@ def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     enc = check_encoding(encoding)
     if enc.reduced:
         raise OptionError("the reduced encoding has no base formula: it is built per puzzle")
+    if enc.triads and not geometry.is_square:
+        raise OptionError(f"the {encoding} encoding needs an N x N grid of N digits")
     n = geometry.size
-    pool = pool or IDPool(start_from=n ** 3 + 1)
+    pool = pool or IDPool(start_from=geometry.ncells * n + 1)
     at_most_one = amo_clauses(amo, pool)
     triad = triads(geometry, pool) if enc.triads else {}
-    cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(n * n)]
+    cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(geometry.ncells)]
     yield [list(lits) for lits in cell_lits]
     chunk: list[Clause] = []
     if enc.cell_amo:
@@ -266,8 +275,9 @@ def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
             chunk = []
     if chunk:
         yield chunk
-    if enc.house_alo and not enc.triads:
-        yield [[c * n + d for c in house] for house in geometry.houses for d in range(1, n + 1)]
+    if enc.house_alo and not enc.triads:  # a house of fewer cells than digits has none
+        yield [[c * n + d for c in house] for house, full in zip(geometry.houses, geometry.full)
+               if full for d in range(1, n + 1)]
 
 
 def _triad_groups(geometry: Geometry, triad: dict[tuple[int, int], int]) -> Iterator[list[int]]:
@@ -301,7 +311,7 @@ def base_formula(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     >>> nvars, len(clauses)
     (729, 11988)
     """
-    n3 = geometry.size ** 3
+    n3 = geometry.ncells * geometry.size
     pool = IDPool(start_from=n3 + 1)
     clauses = tuple(c for chunk in base_clauses(geometry, encoding, amo, pool) for c in chunk)
     return max(n3, pool.top), clauses

@@ -56,7 +56,7 @@ class Formula:
     @property
     def nmapped(self) -> int:
         """``N**3``: the variables that mean "cell holds digit"; the only ones decoded."""
-        return self.geometry.size ** 3
+        return self.geometry.ncells * self.geometry.size
 
     def lit(self, cell: int, d: int) -> int:
         return cell * self.geometry.size + d
@@ -116,14 +116,15 @@ def _full(grid: Grid, encoding: str, amo: str, clues: str, budget: Budget) -> Fo
     n = grid.size
     budget.refuse(formula_size(grid.geometry, encoding, amo)[1],
                   f"a {n}x{n} grid in the {encoding} encoding")
-    pool = IDPool(start_from=n ** 3 + 1)
+    n3 = grid.geometry.ncells * n  # N**3 on an N x N grid
+    pool = IDPool(start_from=n3 + 1)
     clauses: list[Clause] = []
     for chunk in base_clauses(grid.geometry, encoding, amo, pool):
         clauses.extend(chunk)
         budget.deadline.check()
     if clues == "units":
         clauses.extend([lit] for lit in full_map(grid.geometry).clue_literals(grid))
-    return Formula(grid.geometry, encoding, amo, max(n ** 3, pool.top), clauses,
+    return Formula(grid.geometry, encoding, amo, max(n3, pool.top), clauses,
                    givens=clues == "units")
 
 

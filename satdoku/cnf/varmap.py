@@ -77,7 +77,7 @@ class FullMap(VarMap):
     def __init__(self, geometry: Geometry) -> None:
         self.geometry = geometry
         n = self.size = geometry.size
-        self.nmapped = n ** 3
+        self.nmapped = geometry.ncells * n  # N**3 on an N x N grid
         # digit_of[v] for v = 1..N**3: decoding is one slice and one lookup per true variable.
         self.digit_of = [0] + list(range(1, n + 1)) * geometry.ncells
         self.cellbase = tuple(range(0, self.nmapped, n))  # var(cell, d) - d, in cell order
@@ -126,7 +126,7 @@ class FullMap(VarMap):
                              f"({geometry.cell_name(cell)}, digit {d0 + 1}); it sets {given} of "
                              f"the {n3} variables (a model of another puzzle size?)")
         cells = []
-        for cell in range(n * n):
+        for cell in range(geometry.ncells):
             true = [d for d in range(1, n + 1) if value[cell * n + d] == 2]
             if len(true) != 1:
                 raise ModelError(_problem(true), cell=geometry.cell_name(cell))
@@ -142,11 +142,11 @@ class FullMap(VarMap):
         return list(map(operator.sub, self.negbase, solution.cells))
 
     def comments(self) -> list[str]:
-        n = self.size
-        return [f"variable v = cell*{n} + d means 'cell holds digit d' (cells 0..{n * n - 1} row "
-                f"by row, digits 1..{n}, v = 1..{n ** 3})",
+        n, w = self.size, self.geometry.width
+        return [f"variable v = cell*{n} + d means 'cell holds digit d' (cells "
+                f"0..{self.geometry.ncells - 1} row by row, digits 1..{n}, v = 1..{self.nmapped})",
                 f"decoding: cell = (v-1) // {n}, digit = (v-1) % {n} + 1, "
-                f"row = cell // {n} + 1, column = cell % {n} + 1"]
+                f"row = cell // {w} + 1, column = cell % {w} + 1"]
 
     def __repr__(self) -> str:
         return f"FullMap({self.geometry!r})"

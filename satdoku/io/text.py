@@ -154,14 +154,15 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     if paint is not None:
         texts = [paint(cell, text) for cell, text in enumerate(texts)]
     r, c = grid.geometry.band_shape
+    h, w = grid.geometry.height, grid.geometry.width  # N and N but in a grid of other shape
     group_width = c * (width + 1) - 1
-    rule = "-+-".join(["-" * group_width] * (n // c))
+    rule = "-+-".join(["-" * group_width] * (w // c))
     lines = []
-    for row in range(n):
+    for row in range(h):
         if row and row % r == 0:
             lines.append(rule)
-        start = row * n
-        groups = [" ".join(texts[start + j:start + j + c]) for j in range(0, n, c)]
+        start = row * w
+        groups = [" ".join(texts[start + j:start + j + c]) for j in range(0, w, c)]
         lines.append(" | ".join(groups))
     return "\n".join(lines)
 
@@ -198,7 +199,7 @@ def format_regions(geometry: Geometry, style: str = "line") -> str:
     C C C C
     D D D D
     """
-    n = geometry.size
+    n, w = geometry.size, geometry.width
     names = [""] * geometry.ncells
     for i, region in enumerate(geometry.regions or ()):
         for cell in region:
@@ -206,5 +207,5 @@ def format_regions(geometry: Geometry, style: str = "line") -> str:
     if style == "line":
         return ("" if n <= len(REGION_LETTERS) else " ").join(names)
     width = max(map(len, names))
-    return "\n".join(" ".join(name.rjust(width) for name in names[row * n:(row + 1) * n])
-                     for row in range(n))
+    return "\n".join(" ".join(name.rjust(width) for name in names[row * w:(row + 1) * w])
+                     for row in range(geometry.height))

@@ -31,7 +31,7 @@ from ..rules import Constraint, constraint_from_json, parse_cell
 from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
 from ..model.geometry import (MAX_SIZE, Geometry, boxless, check_low, default_box, geometry,
-                              jigsaw)
+                              jigsaw, shaped, sigh_box)
 from ..model.grid import Grid, check_givens
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
@@ -45,8 +45,8 @@ TOO_DEEP = "not JSON satdoku reads: nested too deeply"
 
 FORMAT = "satdoku-variant"
 VERSION = 1
-_FIELDS = ("format", "version", "name", "author", "source", "size", "box", "regions", "digits",
-           "givens", "constraints")
+_FIELDS = ("format", "version", "name", "author", "source", "size", "shape", "box", "regions",
+           "digits", "givens", "constraints")
 _BOX = re.compile(r"(\d+)x(\d+)")
 _VALUES = re.compile(r"(\d+)-(\d+)")
 #: A classic one-line puzzle (digits, dots, and what follows a '#').
@@ -65,6 +65,8 @@ def _text(doc: dict, key: str) -> str | None:
 
 
 def _geometry(doc: dict) -> Geometry:
+    if "shape" in doc:
+        return _shaped(doc)
     size = doc.get("size")
     if not isinstance(size, int) or isinstance(size, bool) or not 1 <= size <= MAX_SIZE:
         raise _fail(f"'size' must be an integer 1..{MAX_SIZE}, not {size!r}"
@@ -86,6 +88,50 @@ def _geometry(doc: dict) -> Geometry:
     if not m or int(m.group(1)) * int(m.group(2)) != size:
         raise _fail(f"'box' must be 'RxC' with R*C = {size}, or 'none', not {box!r}")
     return geometry(int(m.group(1)), int(m.group(2)), low=low)
+
+
+def _shaped(doc: dict) -> Geometry:
+    """A grid of other shape: ``shape`` "RxC", ``digits`` (default 1 to the longer side),
+    ``box`` "RxC" tiling it (default: boxes of as many cells as the longer side when such
+    boxes tile it, as sigh's solver makes them; else none), "none", or ``regions``."""
+    if "size" in doc:
+        raise _fail("give 'size' (an N x N grid) or 'shape' ('RxC'), not both")
+    m = _BOX.fullmatch(doc["shape"]) if isinstance(doc["shape"], str) else None
+    if not m:
+        raise _fail(f"'shape' must be 'RxC' (rows x columns), not {doc['shape']!r}")
+    h, w = int(m.group(1)), int(m.group(2))
+    low, k = _values(doc.get("digits"), max(h, w))
+    box, regions = doc.get("box"), doc.get("regions")
+    try:
+        if box is not None and regions is not None:
+            raise _fail("give 'box' or 'regions', not both")
+        if regions is not None:
+            probe = shaped(h, w, k, low=low)
+            if not isinstance(regions, list) or not all(isinstance(r, list) for r in regions):
+                raise _fail("'regions' must be lists of cell names")
+            cells = [[parse_cell(name, probe) for name in region] for region in regions]
+            return shaped(h, w, k, regions=cells, low=low)
+        if box == "none" or box is None and sigh_box(h, w) is None:
+            return shaped(h, w, k, low=low)
+        if box is None:
+            return shaped(h, w, k, box=sigh_box(h, w), low=low)
+        m = _BOX.fullmatch(box) if isinstance(box, str) else None
+        if not m:
+            raise _fail(f"'box' must be 'RxC' or 'none', not {box!r}")
+        return shaped(h, w, k, box=(int(m.group(1)), int(m.group(2))), low=low)
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+
+
+def _values(digits: Any, least: int) -> tuple[int, int]:
+    """(low, count) of the ``digits`` field of a grid of other shape: at least ``least``."""
+    if digits is None:
+        return 1, least
+    m = _VALUES.fullmatch(digits) if isinstance(digits, str) else None
+    if not m or int(m.group(2)) - int(m.group(1)) + 1 < least:
+        raise _fail(f"'digits' must be 'LOW-HIGH', {least} or more values in a row, not "
+                    f"{digits!r}")
+    return int(m.group(1)), int(m.group(2)) - int(m.group(1)) + 1
 
 
 def _low(digits: Any, size: int) -> int:
@@ -139,10 +185,11 @@ def _givens(value: Any, geo: Geometry) -> Grid:
         text = "".join(value.split())
         alphabet = alphabet_for(n, geo.low)
         if alphabet.is_numbers:
-            raise _fail(f"'givens' of a {n}x{n} grid must be an object (too many digits for "
-                        f"one symbol each)")
+            raise _fail(f"'givens' of a {geo.height}x{geo.width} grid must be an object (too "
+                        f"many digits for one symbol each)")
         if len(text) != geo.ncells:
-            raise _fail(f"'givens' has {len(text)} symbols; a {n}x{n} grid has {geo.ncells}")
+            raise _fail(f"'givens' has {len(text)} symbols; a {geo.height}x{geo.width} grid "
+                        f"has {geo.ncells}")
         for cell, ch in enumerate(text):
             try:
                 cells[cell] = alphabet.digit(ch)
@@ -247,12 +294,17 @@ def variant_document(puzzle: Puzzle) -> dict:
     for key, field in (("name", "name"), ("author", "author"), ("source", "citation")):
         if getattr(puzzle, field) is not None:
             doc[key] = getattr(puzzle, field)
-    doc["size"] = geo.size
-    if geo.regions is None or not geo.has_boxes:  # boxed, or no boxes ('none')
-        doc["box"] = geo.shape
+    if geo.is_square:
+        doc["size"] = geo.size
+    else:
+        doc["shape"] = f"{geo.height}x{geo.width}"
+    if geo.regions is None:
+        doc["box"] = f"{geo.box_rows}x{geo.box_cols}"
+    elif not geo.has_boxes:
+        doc["box"] = "none"
     else:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
-    if geo.low != 1:
+    if geo.low != 1 or geo.size != max(geo.height, geo.width):
         doc["digits"] = geo.values_text
     doc["givens"] = {geo.cell_name(c): geo.value(d) for c, d in puzzle.valid_grid.givens()}
     doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]

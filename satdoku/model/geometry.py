@@ -35,8 +35,8 @@ from typing import Any, Callable, Sequence
 
 from ..errors import OptionError
 
-__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "box_shapes", "default_box",
-           "geometry_for_size"]
+__all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "shaped", "sigh_box",
+           "box_shapes", "default_box", "geometry_for_size"]
 
 #: Largest grid size satdoku accepts (a 400 x 400 grid has 64 million (cell, digit) pairs).
 MAX_SIZE = 1024
@@ -78,38 +78,61 @@ class Geometry:
     regions: tuple[tuple[int, ...], ...] | None = field(default=None, repr=False)
     low: int = 1
     side: int = 0
+    grid_rows: int = 0  # a grid of other shape (:func:`shaped`): its rows, columns and values
+    grid_cols: int = 0
+    nvalues: int = 0
     size: int = field(init=False)
+    height: int = field(init=False)
+    width: int = field(init=False)
     ncells: int = field(init=False)
     houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
     cell_houses: tuple[tuple[int, ...], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         r, c = self.box_rows, self.box_cols
-        if self.regions is None:
-            n = r * c
-            boxes = []
-            for b in range(n):
-                top, left = (b // r) * r, (b % r) * c
-                boxes.append(tuple((top + i) * n + left + j for i in range(r) for j in range(c)))
+        if self.grid_rows:
+            h, w = self.grid_rows, self.grid_cols
         else:
-            n = len(self.regions) or self.side
+            h = w = r * c if self.regions is None else len(self.regions) or self.side
+        if self.regions is None:
+            per = w // c  # boxes side by side in a band
+            boxes = []
+            for b in range(h * w // (r * c)):
+                top, left = (b // per) * r, (b % per) * c
+                boxes.append(tuple((top + i) * w + left + j for i in range(r) for j in range(c)))
+        else:
             boxes = [tuple(sorted(region)) for region in self.regions]
-        box_of = [0] * (n * n)
+        box_of = [0] * (h * w)
         for b, box in enumerate(boxes):
             for cell in box:
                 box_of[cell] = b
-        rows = [tuple(range(i * n, (i + 1) * n)) for i in range(n)]
-        cols = [tuple(range(j, n * n, n)) for j in range(n)]
+        rows = [tuple(range(i * w, (i + 1) * w)) for i in range(h)]
+        cols = [tuple(range(j, h * w, w)) for j in range(w)]
         cell_houses: tuple[tuple[int, ...], ...]
         if boxes:
-            cell_houses = tuple((cell // n, n + cell % n, 2 * n + box_of[cell])
-                                for cell in range(n * n))
+            cell_houses = tuple((cell // w, h + cell % w, h + w + box_of[cell])
+                                for cell in range(h * w))
         else:
-            cell_houses = tuple((cell // n, n + cell % n) for cell in range(n * n))
-        object.__setattr__(self, "size", n)
-        object.__setattr__(self, "ncells", n * n)
+            cell_houses = tuple((cell // w, h + cell % w) for cell in range(h * w))
+        object.__setattr__(self, "size", self.nvalues or max(h, w))
+        object.__setattr__(self, "height", h)
+        object.__setattr__(self, "width", w)
+        object.__setattr__(self, "ncells", h * w)
         object.__setattr__(self, "houses", tuple(rows + cols + boxes))
         object.__setattr__(self, "cell_houses", cell_houses)
+
+    @property
+    def is_square(self) -> bool:
+        """True for an N x N grid of N digits, the shape everything in satdoku takes; a grid
+        of other shape (:func:`shaped`) is solved and counted, and refused by what needs
+        this one (native search, the ladder, pictures, most rules)."""
+        return self.height == self.width == self.size
+
+    @functools.cached_property
+    def full(self) -> tuple[bool, ...]:
+        """For each house, whether it has a cell for every digit (then it holds each once;
+        a shorter house holds distinct digits)."""
+        return tuple(len(house) == self.size for house in self.houses)
 
     @property
     def is_boxed(self) -> bool:
@@ -131,12 +154,17 @@ class Geometry:
         (True, False, True)
         """
         return self is other or (not other.has_boxes and bool(self.regions)
-                                 and self.size == other.size and self.low == other.low)
+                                 and self.size == other.size and self.low == other.low
+                                 and other.is_square)
 
     @property
     def shape(self) -> str:
         """The box shape as written on the command line, e.g. ``'3x3'`` (``'jigsaw'``,
-        ``'none'``)."""
+        ``'none'``); a grid of other shape says its size first (``'6x8 grid, 2x4'``)."""
+        if self.grid_rows:
+            box = f"{self.box_rows}x{self.box_cols}" if self.regions is None else (
+                "jigsaw" if self.regions else "no boxes")
+            return f"{self.height}x{self.width} grid of {self.size} digits, {box}"
         if self.regions is None:
             return f"{self.box_rows}x{self.box_cols}"
         return "jigsaw" if self.regions else "none"
@@ -147,7 +175,7 @@ class Geometry:
         grid for a jigsaw (no straight rules)."""
         if self.regions is None:
             return self.box_rows, self.box_cols
-        return self.size, self.size
+        return self.height, self.width
 
     @functools.cached_property
     def segments(self) -> tuple[Segment, ...]:
@@ -162,7 +190,7 @@ class Geometry:
         out: list[Segment] = []
         if not self.has_boxes:
             return ()
-        for line in range(2 * self.size):
+        for line in range(self.height + self.width):
             by_box: dict[int, list[int]] = {}
             for cell in self.houses[line]:
                 by_box.setdefault(self.cell_houses[cell][2], []).append(cell)
@@ -205,22 +233,25 @@ class Geometry:
 
     def cell(self, row: int, col: int) -> int:
         """The cell at 0-based ``row``, ``col``."""
-        return row * self.size + col
+        return row * self.width + col
 
     def row_col(self, cell: int) -> tuple[int, int]:
         """0-based (row, column) of ``cell``."""
-        return divmod(cell, self.size)
+        return divmod(cell, self.width)
 
     def cell_name(self, cell: int) -> str:
         """``'r3c7'``: the 1-based name of ``cell`` used in every message."""
-        r, c = divmod(cell, self.size)
+        r, c = divmod(cell, self.width)
         return f"r{r + 1}c{c + 1}"
 
     def house_name(self, house: int) -> str:
         """``'row 3'``, ``'column 7'`` or ``'box 5'`` (1-based)."""
-        kind, index = divmod(house, self.size)
-        box = "box" if self.regions is None else "region"
-        return f"{('row', 'column', box)[kind]} {index + 1}"
+        h, w = self.height, self.width
+        if house < h:
+            return f"row {house + 1}"
+        if house < h + w:
+            return f"column {house - h + 1}"
+        return f"{'box' if self.regions is None else 'region'} {house - h - w + 1}"
 
     def __repr__(self) -> str:
         values = "" if self.low == 1 else f", values={self.values_text}"
@@ -229,6 +260,9 @@ class Geometry:
     def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.grid_rows:
+            return (_shaped, (self.grid_rows, self.grid_cols, self.nvalues, self.box_rows,
+                              self.box_cols, self.regions, self.low))
         if self.regions == ():
             return (boxless, (self.size, self.low))
         if self.regions is not None:
@@ -301,6 +335,72 @@ def boxless(size: int, low: int = 1) -> Geometry:
         raise OptionError(f"{size}x{size} is out of range")
     check_low(low, size)
     return Geometry(0, 0, (), low, size)
+
+
+def shaped(height: int, width: int, values: int | None = None, *,
+           box: tuple[int, int] | None = None, regions: Sequence[Sequence[int]] | None = None,
+           low: int = 1) -> Geometry:
+    """The geometry of a ``height`` x ``width`` grid of ``values`` digits (default the longer
+    side; never fewer), with boxes of ``box`` (R x C, tiling the grid), or ``regions`` (equal
+    sizes, tiling it), or neither (rows and columns only). Rows, columns and boxes hold
+    distinct digits; one with a cell for every digit holds each once (sigh's semantics).
+    An N x N grid of N digits is the usual geometry (:func:`geometry`, :func:`jigsaw`,
+    :func:`boxless`).
+
+    >>> g = shaped(6, 8, box=(2, 4))
+    >>> g.size, g.ncells, len(g.houses), g.cell_name(47), g.house_name(14), g.is_square
+    (8, 48, 20, 'r6c8', 'box 1', False)
+    >>> shaped(4, 4, box=(2, 2)) is geometry(2, 2)
+    True
+    """
+    k = values if values is not None else max(height, width)
+    if not (1 <= height <= MAX_SIZE and 1 <= width <= MAX_SIZE) or k < max(height, width):
+        raise OptionError(f"a {height}x{width} grid needs {max(height, width)} to {MAX_SIZE} "
+                          f"digits, not {k}")
+    if height == width == k:
+        if regions is not None:
+            return jigsaw(regions, low)
+        return geometry(*box, low=low) if box is not None else boxless(k, low)
+    regs = None if regions is None else tuple(sorted(tuple(sorted(r)) for r in regions))
+    r, c = box or (0, 0)
+    return _shaped(height, width, k, r, c, () if box is None and regs is None else regs, low)
+
+
+@functools.lru_cache(maxsize=64)
+def _shaped(height: int, width: int, k: int, r: int, c: int,
+            regions: tuple[tuple[int, ...], ...] | None, low: int) -> Geometry:
+    check_low(low, k)
+    if regions is None:
+        if height % r or width % c or r * c > k:
+            raise OptionError(f"boxes of {r}x{c} do not tile a {height}x{width} grid of {k} "
+                              f"digits")
+    elif regions:
+        size = len(regions[0])
+        seen = sorted(cell for region in regions for cell in region)
+        if any(len(region) != size for region in regions) or size > k or \
+                seen != list(range(height * width)):
+            raise OptionError(f"regions must split the {height * width} cells of a "
+                              f"{height}x{width} grid into regions of one size, at most {k}")
+    return Geometry(r, c, regions, low, 0, height, width, k)
+
+
+def sigh_box(height: int, width: int) -> tuple[int, int] | None:
+    """The boxes sigh's solver gives a grid: as many cells as the longer side, the squarest
+    shape that tiles it (its ``boxDimsForSize``), or None.
+
+    >>> sigh_box(6, 8), sigh_box(9, 8), sigh_box(6, 9), sigh_box(5, 10), sigh_box(7, 7)
+    ((2, 4), None, (3, 3), (5, 2), None)
+    """
+    size = max(height, width)
+    for small in range(math.isqrt(size), 1, -1):
+        if size % small:
+            continue
+        large = size // small
+        if height % small == 0 and width % large == 0:
+            return small, large
+        if large != small and height % large == 0 and width % small == 0:
+            return large, small
+    return None
 
 
 def box_shapes(size: int) -> list[tuple[int, int]]:

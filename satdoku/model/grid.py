@@ -186,11 +186,12 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
     if list(itertools.compress(cells, given)) != list(filter(None, given)):
         return False
     geo = solution.geometry  # the puzzle's, or one that refines it
-    if geo.size > _HOUSE_SUMS_MAX_SIZE:
+    if geo.size > _HOUSE_SUMS_MAX_SIZE or not geo.is_square:
         n = geo.size
         if min(cells) < 1 or max(cells) > n:
             return False
-        return all(len(set(map(cells.__getitem__, house))) == n for house in geo.houses)
+        return all(len(set(map(cells.__getitem__, house))) == len(house)
+                   for house in geo.houses)
     terms, target = _house_sums(geo)
     try:
         # bytes() refuses anything but 0..255, so no negative digit indexes from the end
@@ -225,8 +226,9 @@ def solution_problems(solution: Grid, puzzle: Grid,
 
     Checked from scratch: same geometry (or regions found for a grid without boxes:
     :meth:`~satdoku.model.geometry.Geometry.refines`; the houses checked are the solution's),
-    every cell filled with a digit 1..N, every house holds each digit once, and every given of
-    the puzzle kept. A fast check (:func:`_solution_ok`)
+    every cell filled with a digit 1..N, every house holds each digit once (one of fewer cells
+    than digits, in a grid of other shape, holds distinct digits), and every given of the
+    puzzle kept. A fast check (:func:`_solution_ok`)
     passes right answers; a wrong one is then gone through house by house, for the messages.
     Then each of ``constraints`` (variant rules) checks the grid itself, when it is a grid of
     the puzzle's shape filled with digits 1..N (what a rule's check reads).
@@ -256,11 +258,14 @@ def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
     value = geo.value
     full = set(range(1, n + 1))
     for h, house in enumerate(geo.houses):
-        digits = {solution.cells[c] for c in house}
-        if digits != full:
-            missing = sorted(full - digits)
-            lacking = ", ".join(str(value(d)) for d in missing)
+        digits = [solution.cells[c] for c in house]
+        if len(house) == n and set(digits) != full:
+            lacking = ", ".join(str(value(d)) for d in sorted(full - set(digits)))
             problems.append(f"{geo.house_name(h)} lacks {lacking}")
+        elif len(set(digits)) < len(digits):  # a house of fewer cells than digits
+            twice = sorted({d for d in digits if digits.count(d) > 1})
+            repeated = ", ".join(str(value(d)) for d in twice)
+            problems.append(f"{geo.house_name(h)} repeats {repeated}")
     for cell, d in puzzle.givens():
         if solution.cells[cell] != d:
             problems.append(f"{geo.cell_name(cell)}: given {value(d)} changed to "

@@ -12,10 +12,11 @@ verified by the same independent check.
   one column per cell, and per house and digit) is built once; a puzzle keeps the one row of
   each given cell and every row of the empty ones (clues by row selection). It is search with
   the propagation exact cover implies (naked and hidden singles through the column choice),
-  nothing more: no locked candidates, no learning. Its C call cannot be interrupted: the
-  deadline is checked before and after it (a 9x9 takes milliseconds; a hard big grid may run
-  long, which ``--timeout`` cannot cut short). It counts up to :data:`MAX_COUNT` solutions
-  (it returns them all at once). It reports no counters.
+  nothing more: no locked candidates, no learning. Its C call cannot be interrupted: up to
+  9x9 it runs in this process and the deadline is checked before and after it (a 9x9 takes
+  milliseconds); above, with a time limit, it runs in a forked child killed at the deadline
+  (:data:`CHILD_FROM`; that child's CPU is not in this process's). It counts up to
+  :data:`MAX_COUNT` solutions (it returns them all at once). It reports no counters.
 - ``cp-sat``: OR-tools' CP-SAT with one worker (``num_workers=1``, so its portfolio does not run)
   on the model a Python user would write: one integer variable per cell, ``AllDifferent`` per
   house, the givens fixed. The model of a geometry is built once and cloned per puzzle.
@@ -36,7 +37,7 @@ from typing import Any, Callable, Sequence
 
 from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
-from ..errors import OptionError
+from ..errors import OptionError, SolverError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
@@ -45,6 +46,10 @@ __all__ = ["BASELINES", "BASELINE_HINT", "ExactCoverSolver", "CpSatSolver"]
 
 #: The largest ``limit`` exact-cover takes: it returns every solution at once.
 MAX_COUNT = 10_000
+
+#: Above this size, with a time limit, exact-cover's C call runs in a forked child killed at
+#: the deadline (a 9x9 takes milliseconds in this process; a big grid may not end).
+CHILD_FROM = 9
 
 #: What to install for a baseline that is missing.
 BASELINE_HINT = "pip install 'satdoku[baselines]'"
@@ -105,8 +110,8 @@ class ExactCoverSolver(Closing):
 
     name = "exact-cover"
     encoding: str | None = None
-    capabilities = Capabilities(rules=False, assumptions=False, time_limit=False,
-                                conflicts=False)
+    #: The time limit is kept from 16x16 on (a child process) and checked around a 9x9's call.
+    capabilities = Capabilities(rules=False, assumptions=False, conflicts=False)
 
     def __init__(self) -> None:
         self._ec = _require("exact_cover", "exact-cover", self.name)
@@ -130,12 +135,15 @@ class ExactCoverSolver(Closing):
         stats: dict[str, Any] = {"rows": len(keep),
                                  "encode_ms": (time.perf_counter() - start) * 1000.0}
         t0 = time.perf_counter()
-        try:
-            covers = ([self._ec.get_exact_cover(rows)] if limit == 1 else
-                      sorted(self._ec.get_all_solutions(rows, limit)))
-        except self._ec.error.NoSolution:
-            covers = []
+        if n > CHILD_FROM and not deadline.unlimited:
+            covers = _in_child(self._covers, rows, limit, deadline)
+            stats["child"] = True
+        else:
+            covers = self._covers(rows, limit)
         stats["solve_ms"] = (time.perf_counter() - t0) * 1000.0
+        if covers is None:  # the child was stopped at the deadline
+            return _result(self.name, "timeout", [], limit, start, stats,
+                           deadline.message(0 if limit >= 2 else None))
         found = []
         for cover in covers:
             cells = [0] * geo.ncells
@@ -148,6 +156,42 @@ class ExactCoverSolver(Closing):
             return _result(self.name, "timeout", found, limit, start, stats,
                            deadline.message(len(found) if limit >= 2 else None))
         return _result(self.name, _ended(found, limit), found, limit, start, stats)
+
+
+    def _covers(self, rows: Any, limit: int) -> list[Any]:
+        """The exact covers of ``rows``, up to ``limit`` (one C call)."""
+        try:
+            return ([self._ec.get_exact_cover(rows)] if limit == 1 else
+                    sorted(self._ec.get_all_solutions(rows, limit)))
+        except self._ec.error.NoSolution:
+            return []
+
+
+def _in_child(covers: Callable[[Any, int], list[Any]], rows: Any, limit: int,
+              deadline: Deadline) -> list[Any] | None:
+    """``covers(rows, limit)`` in a forked child killed at ``deadline`` (None then): the C
+    call cannot be stopped any other way."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def run() -> None:
+        send.send([list(map(int, cover)) for cover in covers(rows, limit)])
+
+    child = context.Process(target=run, daemon=True)
+    child.start()
+    send.close()
+    try:
+        if receive.poll(max(deadline.remaining(), 0.0)):
+            return receive.recv()
+        return None
+    except EOFError:  # the child died without an answer
+        raise SolverError("exact-cover's child process ended without an answer") from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
 
 
 class CpSatSolver(Closing):

@@ -31,7 +31,7 @@ from ..errors import SolverError
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
 from .propagate import Constraint, Propagation, propagate
-from .tables import Tables, Timeout, tables
+from .tables import Tables, Timeout, need_boxes, tables
 
 __all__ = ["NativeSolver", "Constraint"]
 
@@ -88,9 +88,10 @@ class NativeSolver(Closing):
         """
         if limit < 1:
             raise SolverError(f"limit must be at least 1, not {limit}")
-        if not grid.geometry.has_boxes:  # its tables and branching count three houses a cell
-            return Result("refused", solver=self.name, limit=limit,
-                          message="native search needs boxes or regions; this grid has none")
+        try:  # its tables and branching count three houses of N cells a cell
+            need_boxes(grid.geometry, "native search")
+        except SolverError as error:
+            return Result("refused", solver=self.name, limit=limit, message=error.message)
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         t = tables(grid.geometry)

@@ -107,7 +107,7 @@ class Tables:
     nhouses: int
     full: int
     peers: Any  # tuple of tuples, or HousePeers
-    cell_houses: tuple[tuple[int, int, int], ...]
+    cell_houses: tuple[tuple[int, ...], ...]  # three a cell: need_boxes
     houses: tuple[tuple[int, ...], ...]
     house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
     packed: Packed | None  # packed locked candidates, or None
@@ -181,9 +181,12 @@ def _packed_tables(geo: Geometry) -> Packed | None:
 
 
 def need_boxes(geo: Geometry, what: str) -> None:
-    """Refuse a grid without boxes: native search and the ladder count three houses a cell."""
+    """Refuse a grid without boxes, or not N x N of N digits: native search and the ladder
+    count three houses of N cells a cell."""
     if not geo.has_boxes:
         raise SolverError(f"{what} needs boxes or regions; this grid has none")
+    if not geo.is_square:
+        raise SolverError(f"{what} needs an N x N grid of N digits; this is a {geo.shape}")
 
 
 @functools.lru_cache(maxsize=32)

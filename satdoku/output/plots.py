@@ -34,7 +34,8 @@ from typing import Any, Iterable, Sequence
 from ..errors import SatdokuError
 from ..io.files import publish
 
-__all__ = ["PANELS", "PLOT_FORMATS", "read_rows", "plot_rows", "label_of", "check_plot_path"]
+__all__ = ["PANELS", "PLOT_FORMATS", "CLOCKS", "read_rows", "plot_rows", "cpu_rows", "label_of",
+           "check_plot_path"]
 
 PANELS = ("cactus", "cdf", "scatter", "throughput")
 
@@ -95,18 +96,47 @@ def label_of(row: dict[str, Any]) -> str:
     return f"{row['solver']}/{row['encoding']}" if row.get("encoding") else str(row["solver"])
 
 
+def _shown(label: str) -> str:
+    """A label as a plot shows it: an ``exec:`` command by its program's base name."""
+    if not label.startswith("exec:"):
+        return label
+    program, _, rest = label[len("exec:"):].strip().partition(" ")
+    return f"exec:{os.path.basename(program.strip(chr(34) + chr(39)))} {rest}".strip()
+
+
 def _first_pass(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return [r for r in rows if r.get("repeat", 1) in (1, None) and r.get("time_ms") is not None]
 
 
+#: What ``clock`` of :func:`plot_rows` can be: the time charged, or CPU time.
+CLOCKS = ("charged", "cpu")
+
+
+def cpu_rows(rows: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``rows`` with ``time_ms`` replaced by the CPU time of the solve (an ``exec:`` solver's
+    own process's, else this process's; a timeout keeps the limit): on a loaded machine wall
+    times stretch, CPU times much less."""
+    out = []
+    for r in rows:
+        cpu = r.get("solver_cpu_ms") if r.get("solver_cpu_ms") is not None else r.get("cpu_ms")
+        out.append(r if cpu is None or r.get("status") == "timeout" else {**r, "time_ms": cpu})
+    return out
+
+
 def plot_rows(rows: Sequence[dict[str, Any]], path: str, *,
               panels: Sequence[str] = PANELS, reference: str | None = None,
-              title: str | None = None) -> None:
+              title: str | None = None, clock: str = "charged", dpi: int = 110) -> None:
     """Draw ``panels`` of per-puzzle ``rows`` into ``path`` (see the module docstring).
 
-    ``reference`` is the SAT label the scatter puts on x (default: the first SAT label).
-    Raises SatdokuError for an unknown panel, a bad extension or no rows to draw.
+    ``reference`` is the SAT label the scatter puts on x (default: the first SAT label);
+    ``clock`` ``'cpu'`` draws CPU times (:func:`cpu_rows`) instead of the times charged;
+    ``dpi`` sets a PNG's resolution.
+    Raises SatdokuError for an unknown panel or clock, a bad extension or no rows to draw.
     """
+    if clock not in CLOCKS:
+        raise SatdokuError(f"unknown clock {clock!r}; choose {' or '.join(CLOCKS)}")
+    if clock == "cpu":
+        rows = cpu_rows(rows)
     from .bench import check_matplotlib
     fmt = check_plot_path(path)
     unknown = [p for p in panels if p not in PANELS]
@@ -148,11 +178,12 @@ def plot_rows(rows: Sequence[dict[str, Any]], path: str, *,
             else:
                 _throughput(ax, mine, labels, styles)
             ax.set_title(f"{os.path.basename(source)}: {_TITLES[panel]}"
-                         + (f"\n{search} against {reference}" if search else ""),
+                         + (f"\n{_shown(search)} against {_shown(reference or '')}"
+                            if search else ""),
                          fontsize="medium")
-    if title:
-        fig.suptitle(title)
-    _save_atomically(fig, path, fmt)
+    if title or clock == "cpu":
+        fig.suptitle((title or "") + (" (CPU times)" if clock == "cpu" else ""))
+    _save_atomically(fig, path, fmt, dpi)
 
 
 _TITLES = {"cactus": "cactus plot", "cdf": "share answered within a time",
@@ -171,7 +202,8 @@ def _cactus(ax: Any, rows: list[dict[str, Any]], labels: list[str],
         if times:
             colour, marker = styles[label]
             ax.plot(range(1, len(times) + 1), times, color=colour, marker=marker,
-                    markevery=max(1, len(times) // 8), markersize=4, linewidth=1.4, label=label)
+                    markevery=max(1, len(times) // 8), markersize=4, linewidth=1.4,
+                    label=_shown(label))
     ax.set_yscale("log")
     ax.set_xlabel("puzzles answered")
     ax.set_ylabel("time per puzzle (ms, log)")
@@ -188,7 +220,7 @@ def _cdf(ax: Any, rows: list[dict[str, Any]], labels: list[str],
         if times:
             colour, _ = styles[label]
             ax.step(times, [100.0 * (k + 1) / total for k in range(len(times))], where="post",
-                    color=colour, linewidth=1.4, label=label)
+                    color=colour, linewidth=1.4, label=_shown(label))
     ax.set_xscale("log")
     ax.set_ylim(0, 102)
     ax.set_xlabel("time per puzzle (ms, log)")
@@ -225,8 +257,8 @@ def _scatter(ax: Any, rows: list[dict[str, Any]], reference: str | None,
                 transform=ax.transAxes, va="top", fontsize="x-small")
         ax.legend(fontsize="x-small", loc="lower right", title="level (SAT)",
                   title_fontsize="x-small")
-    ax.set_xlabel(f"{reference} (ms, log)")
-    ax.set_ylabel(f"{search} (ms, log)")
+    ax.set_xlabel(f"{_shown(reference or '')} (ms, log)")
+    ax.set_ylabel(f"{_shown(search or '')} (ms, log)")
     ax.grid(True, which="both", alpha=0.3)
 
 
@@ -255,7 +287,7 @@ def _throughput(ax: Any, rows: list[dict[str, Any]], labels: list[str],
         times = _times(rows, label)
         rate = len(times) / (sum(times) / 1000.0) if times and sum(times) > 0 else 0.0
         rates.append(rate)
-        ax.bar(i, rate, color=styles[label][0], label=label)
+        ax.bar(i, rate, color=styles[label][0], label=_shown(label))
         share = _no_guess(mine)
         ax.text(i, rate, "n/m" if share is None else f"{share:.0f}%", ha="center",
                 va="bottom", fontsize="x-small")
@@ -263,18 +295,19 @@ def _throughput(ax: Any, rows: list[dict[str, Any]], labels: list[str],
     if positive and min(positive) * 50 < max(positive):
         ax.set_yscale("log")
     ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=30, ha="right", fontsize="x-small")
+    ax.set_xticklabels([_shown(label) for label in labels], rotation=30, ha="right",
+                       fontsize="x-small")
     ax.set_ylabel("puzzles/s (above each bar: % settled without a guess)")
     ax.grid(True, axis="y", which="both", alpha=0.3)
 
 
-def _save_atomically(fig: Any, path: str, fmt: str) -> None:
+def _save_atomically(fig: Any, path: str, fmt: str, dpi: int) -> None:
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(path)}.", suffix=f".{fmt}",
                                dir=folder)
     os.close(fd)
     try:
-        fig.savefig(tmp, dpi=110, format=fmt)
+        fig.savefig(tmp, dpi=dpi, format=fmt)
         publish(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

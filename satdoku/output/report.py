@@ -27,6 +27,7 @@ from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
+from ..model.result import EXIT_WRONG, exit_code
 from ..io.text import format_grid, format_regions
 from ..model.grid import Grid
 
@@ -171,7 +172,6 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
      2  1
     """
     alphabet = alphabet or alphabet_for(grid.size, grid.geometry.low)
-    n = grid.size
     symbols = [alphabet.symbol(d) if d else "." for d in grid.cells]
     width = max(map(len, symbols))
     texts = [(f"[{s.rjust(width)}]" if cell in marked else f" {s.rjust(width)} ")
@@ -180,13 +180,14 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
         texts = [f"{_MARKED}{t}{_RESET}" if cell in marked else t
                  for cell, t in enumerate(texts)]
     r, c = grid.geometry.band_shape
-    rule = "+".join(["-" * (c * (width + 2))] * (n // c))
+    h, w = grid.geometry.height, grid.geometry.width
+    rule = "+".join(["-" * (c * (width + 2))] * (w // c))
     lines = []
-    for row in range(n):
+    for row in range(h):
         if row and row % r == 0:
             lines.append(rule)
-        cells = texts[row * n:(row + 1) * n]
-        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, n, c)).rstrip())
+        cells = texts[row * w:(row + 1) * w]
+        lines.append("|".join("".join(cells[j:j + c]) for j in range(0, w, c)).rstrip())
     return "\n".join(lines)
 
 
@@ -267,6 +268,15 @@ class Report:
         """Lines for stderr about one result (none by default)."""
         return []
 
+    def code(self, item: Any) -> int:
+        """One result's exit code (0 by default)."""
+        return 0
+
+    def render(self, item: Any) -> tuple[str, list[str], int]:
+        """One result written out: :meth:`format`, :meth:`diagnostics` and :meth:`code` (what
+        a worker of ``--jobs`` sends back for it: :func:`satdoku.run.stream.stream`)."""
+        return self.format(item), self.diagnostics(item), self.code(item)
+
 
 def _stats(result) -> dict[str, Any]:
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.stats.items()}
@@ -282,9 +292,15 @@ class OutcomeReport(Report):
                     "proof_checked_by")
 
     def __init__(self, fmt: str = "pretty", *, stats: bool = False, color: bool = False,
-                 proof: bool = False) -> None:
+                 proof: bool = False, multiple_ok: bool = False) -> None:
         super().__init__(fmt, stats=stats, color=color)
         self.proof = proof
+        self.multiple_ok = multiple_ok  # count: several solutions is an answer, not a failure
+
+    def code(self, outcome) -> int:
+        if outcome.disagreements:
+            return EXIT_WRONG
+        return exit_code(outcome.result.status, multiple_ok=self.multiple_ok)
 
     def columns(self) -> tuple[str, ...]:
         return self.fields + (self.PROOF_FIELDS if self.proof else ()) + \

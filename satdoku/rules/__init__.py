@@ -11,8 +11,10 @@ vocabulary is satdoku's variant format, version 1 (``satdoku/schema/variant-1.sc
 Modules by family: :mod:`.groups` (all different), :mod:`.pairs` (pair relations and the
 global chess rules), :mod:`.dots`, :mod:`.cells`, :mod:`.lines`, :mod:`.ranges`,
 :mod:`.killer` (cages, little killers, arrows), :mod:`.line_sums`, :mod:`.outside`,
-:mod:`.quadruple`, :mod:`.indexers`; :mod:`.sums` holds the sum encodings and :mod:`.base` the
-shared pieces. Each class declares in its body its ``type``, its JSON fields (:mod:`.fields`,
+:mod:`.quadruple`, :mod:`.indexers`; sigh's types in :mod:`.tallies` (counts),
+:mod:`.cages`, :mod:`.views` (outside clues, full rank), :mod:`.everywhere` (global rules),
+:mod:`.machine` (``nfa``) and :mod:`.connected`; :mod:`.sums` holds the sum encodings and
+:mod:`.base` the shared pieces. Each class declares in its body its ``type``, its JSON fields (:mod:`.fields`,
 read and written by the one reader of :class:`Constraint`) and its f-puzzles keys
 (:mod:`.exchange`); defining the class registers it, and :mod:`.registry` lists them all
 (:func:`rule_types`).
@@ -57,6 +59,7 @@ from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine
+from .connected import ConnectedValues
 from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 

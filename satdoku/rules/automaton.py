@@ -23,7 +23,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 __all__ = ["NFA", "parse_pattern", "encode_layers", "prune_layers", "layer_clauses",
            "LineMachine"]
@@ -349,7 +349,10 @@ class LineMachine:
     a cell twice). A mixin of :class:`.base.Constraint` subclasses."""
 
     line: tuple[int, ...]
-    nfa: NFA
+
+    if TYPE_CHECKING:  # a property of each rule
+        @property
+        def nfa(self) -> NFA: ...
 
     @property
     def cells(self) -> tuple[int, ...]:

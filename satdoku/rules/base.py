@@ -198,12 +198,15 @@ class Constraint:
     digits (equal, different, ordered, differences) sets it False and holds as written in a
     grid of any values (:attr:`~satdoku.model.geometry.Geometry.low`); the others are refused
     in a grid whose values are not 1..N. ``needs_boxes``: the rule is about boxes (a grid
-    without them refuses it).
+    without them refuses it). ``any_shape``: the rule holds as written in a grid of other
+    shape (R x C, more digits than cells in a row: :func:`~satdoku.model.geometry.shaped`);
+    the others are refused there.
     """
 
     type: ClassVar[str] = ""
     reads_values: ClassVar[bool] = True
     needs_boxes: ClassVar[bool] = False
+    any_shape: ClassVar[bool] = False
     fields: ClassVar[tuple[Field, ...]] = ()
     fpuzzles: ClassVar[tuple] = ()
     label: str | None = field(default=None, kw_only=True, compare=False, repr=False)
@@ -254,6 +257,9 @@ class Constraint:
                              f"not {geometry.values_text}")
         if cls.needs_boxes and not geometry.has_boxes:
             raise ValueError(f"{cls.type} is about boxes: this grid has none")
+        if not cls.any_shape and not geometry.is_square:
+            raise ValueError(f"{cls.type} is stated for an N x N grid of N digits; this is a "
+                             f"{geometry.shape}")
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)

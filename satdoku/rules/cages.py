@@ -43,16 +43,16 @@ class _Cage(Constraint):
 def _order(ctx, cell: int) -> tuple[list[int | None], list[Clause]]:
     """``le[d]``: the literal "``cell``'s digit <= d" for d = 1..N-1 (``le[0]`` and ``le[N]``
     are None: false and true)."""
-    n = ctx.size
-    le: list[int | None] = [None] * (n + 1)
+    le: list[int | None] = [None] * (ctx.size + 1)
     clauses: list[Clause] = []
-    for d in range(1, n):
+    prev = None
+    for d in range(1, ctx.size):
         x = ctx.var(cell, d)
-        if d == 1:
-            le[d] = x
-            continue
-        v = le[d] = ctx.fresh()
-        clauses += [[-le[d - 1], v], [-x, v], [-v, le[d - 1], x]]
+        if prev is not None:  # <= d: <= d - 1, or d
+            v = ctx.fresh()
+            clauses += [[-prev, v], [-x, v], [-v, prev, x]]
+            x = v
+        le[d] = prev = x
     return le, clauses
 
 
@@ -73,15 +73,18 @@ def _extremes(ctx, cells: tuple[int, ...]) -> tuple[list[int], list[int], list[C
         others = [le for j, le in enumerate(orders) if j != i]
         for d in range(1, n + 1):
             x = ctx.var(c, d)
+            below = [v for v in (le[d - 1] for le in others) if v is not None]  # other < d
+            upto = [v for v in (le[d] for le in others) if v is not None]  # other <= d
             # low and c = d: every other cell is above d; not low: some other is below d
-            clauses += [[-low, -x, -le[d]] for le in others if le[d] is not None]
+            clauses += [[-low, -x, -v] for v in upto]
             if d == n and others:
                 clauses.append([-low, -x])
-            clauses.append([low, -x] + [le[d - 1] for le in others if le[d - 1] is not None])
-            clauses += [[-high, -x, le[d - 1]] for le in others if le[d - 1] is not None]
+            clauses.append([low, -x] + below)
+            # high and c = d: every other cell is below d; not high: some other is above d
+            clauses += [[-high, -x, v] for v in below]
             if d == 1 and others:
                 clauses.append([-high, -x])
-            clauses.append([high, -x] + [-le[d] for le in others if le[d] is not None])
+            clauses.append([high, -x] + [-v for v in upto])
     return lows, highs, clauses
 
 

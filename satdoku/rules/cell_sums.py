@@ -181,7 +181,8 @@ def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
     common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
     inside = set(cells)
     return [{d: [ctx.var(c, d) for c in geo.houses[h] if c not in inside]
-             for d in range(1, ctx.size + 1)} for h in sorted(common)]
+             for d in range(1, ctx.size + 1)} for h in sorted(common)
+            if geo.full[h]]  # a house with a cell for every digit: each is in it once
 
 
 def distinct_groups(geometry, cells: Sequence[int], weights: Sequence[int]) -> list[list[int]]:

@@ -162,7 +162,7 @@ class Groups(Field):
 class Chaos(Constraint):
     """``chaos``: chaos construction: the solver draws N orthogonally connected regions of N
     cells, each holding every digit once, in a grid without boxes (``"box": "none"``); the
-    answer shows them. Each group of ``together`` lies in one region.
+    answer shows them. Each group of cells in ``together`` lies in one region.
 
     >>> from satdoku.model.geometry import boxless
     >>> Chaos(boxless(4)).describe(boxless(4))

@@ -72,7 +72,7 @@ class EncodeContext:
         self.geometry = geometry
         self.houses = houses
         self.size = geometry.size
-        self.top = geometry.size ** 3 if top is None else top
+        self.top = geometry.ncells * geometry.size if top is None else top
         self._fresh = fresh
         self.sum_encoding = sum_encoding
 

@@ -69,6 +69,7 @@ class KropkiWhite(_Dot):
     """
 
     type = "kropki-white"
+    any_shape = True
     reads_values = False
     pair: tuple[int, int]
     difference: int = 1
@@ -91,6 +92,7 @@ class KropkiBlack(_Dot):
     """``kropki-black``: one digit is ``ratio`` (default 2) times the other."""
 
     type = "kropki-black"
+    any_shape = True
     pair: tuple[int, int]
     ratio: int = 2
     number, key, default = "ratio", "ratio", 2
@@ -117,6 +119,7 @@ class XV(_Dot):
     """
 
     type = "xv"
+    any_shape = True
     pair: tuple[int, int]
     total: int = 10
     number, key = "total", "sum"

@@ -40,14 +40,14 @@ def parse_cell(name: Any, geometry: Geometry) -> int:
     >>> parse_cell("r2c1", geometry(2, 2))
     4
     """
-    n = geometry.size
+    h, w = geometry.height, geometry.width
     m = _CELL.fullmatch(name) if isinstance(name, str) else None
     if not m:
         raise ValueError(f"{name!r} is not a cell name like 'r1c1'")
     row, col = int(m.group(1)), int(m.group(2))
-    if not (1 <= row <= n and 1 <= col <= n):
-        raise ValueError(f"{name} is outside the {n}x{n} grid")
-    return (row - 1) * n + col - 1
+    if not (1 <= row <= h and 1 <= col <= w):
+        raise ValueError(f"{name} is outside the {h}x{w} grid")
+    return (row - 1) * w + col - 1
 
 
 def did_you_mean(word: Any, choices: Iterable[str]) -> str:
@@ -112,9 +112,10 @@ class Fields:
                     raise ValueError(f"'{name}' has {self.geometry.cell_name(cell)} twice")
                 seen.add(cell)
         if connected:
-            n = self.geometry.size
+            row_col = self.geometry.row_col
             for a, b in zip(cells, cells[1:]):
-                if a == b or max(abs(a // n - b // n), abs(a % n - b % n)) > 1:
+                (ra, ca), (rb, cb) = row_col(a), row_col(b)
+                if a == b or max(abs(ra - rb), abs(ca - cb)) > 1:
                     name_a, name_b = self.geometry.cell_name(a), self.geometry.cell_name(b)
                     raise ValueError(f"'{name}': {name_a} and {name_b} do not touch: a line "
                                      f"goes from a cell to a neighbour (diagonals too)")
@@ -265,8 +266,7 @@ class Pair(Cells):
 
     def read(self, f: Fields) -> tuple[int, int]:
         a, b = f.cells(self.name, exactly=2)
-        n = f.geometry.size
-        (ra, ca), (rb, cb) = divmod(a, n), divmod(b, n)
+        (ra, ca), (rb, cb) = f.geometry.row_col(a), f.geometry.row_col(b)
         if abs(ra - rb) + abs(ca - cb) != 1:
             name = f.geometry.cell_name
             raise ValueError(f"{name(a)} and {name(b)} are not orthogonally adjacent")

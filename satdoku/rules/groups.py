@@ -130,6 +130,7 @@ class ExtraRegion(CellsRule, _AllDifferent):
     """
 
     type = "extra-region"
+    any_shape = True
     reads_values = False
     region: tuple[int, ...]
     fields = (Cells("cells", "region", whole=True, doc="the region's N cells"),)

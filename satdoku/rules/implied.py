@@ -104,7 +104,9 @@ def regions(geometry: Geometry) -> list[tuple[str, tuple[int, ...], int]]:
     the grid is boxed, single rows and columns too), each box or region, the whole grid."""
     n = geometry.size
     houses = geometry.houses
-    out = []
+    out: list[tuple[str, tuple[int, ...], int]] = []
+    if not geometry.is_square:  # houses of fewer cells than digits have no known sum
+        return out
     for kind, first in (("row", 0), ("column", n)):
         for i in range(n):
             for j in range(i, n):
@@ -179,7 +181,8 @@ def houses(geometry: Geometry, constraints: Sequence[Constraint]
     grid's rows, columns and boxes (source None), and the puzzle's diagonals, extra regions
     and disjoint groups (source: the rule's index)."""
     out: list[tuple[str, frozenset[int], int | None]] = [
-        (geometry.house_name(h), frozenset(cells), None) for h, cells in enumerate(geometry.houses)]
+        (geometry.house_name(h), frozenset(cells), None) for h, cells in enumerate(geometry.houses)
+        if geometry.full[h]]  # a house of fewer cells than digits has no known sum
     for i, c in enumerate(constraints):
         if isinstance(c, (Diagonal, ExtraRegion, DisjointGroups)):
             out += [(f"rule {i + 1}", frozenset(g), i) for g in c.groups

@@ -230,6 +230,6 @@ class ValueIndexing(Constraint):
     def draw(self, canvas) -> None:
         """A dashed line from a small dot on the first cell, a small ring on the second (the
         distance)."""
-        canvas.line(self.line, "value_indexing", width=0.1, dash=(0.15, 0.1))
+        canvas.line(self.line, "value_indexing", width=0.08, dash=(0.15, 0.1))
         canvas.circle(self.line[0], radius=0.15, stroke=None, fill="value_indexing")
         canvas.circle(self.line[1], radius=0.15, stroke="value_indexing", fill="none")

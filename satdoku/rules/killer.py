@@ -89,6 +89,7 @@ class Killer(Constraint):
     """
 
     type = "killer"
+    any_shape = True
     fields = (Cells(doc="the cage"),
               Int("sum", "total", low=1, required=False, nullable=True, always=True,
                   doc="the cage's total, or null for none"))
@@ -231,6 +232,7 @@ class Arrow(Constraint):
     """
 
     type = "arrow"
+    any_shape = True
     fields = (Cells("circle", doc="the circle: one cell, or several read as one number"),
               Cells("cells", "shaft", doc="the shaft, in order"))
     fpuzzles = (FPuzzles("arrow", "arrow", how="one per line: circle = the entry's cells in "

@@ -61,6 +61,7 @@ class Thermometer(_Consecutive):
     """
 
     type = "thermometer"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     noun = "thermometer"
@@ -82,6 +83,7 @@ class SlowThermometer(_Consecutive):
     """``slow-thermometer``: digits never decrease from the bulb."""
 
     type = "slow-thermometer"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     noun = "slow thermometer"
@@ -106,6 +108,7 @@ class GermanWhispers(_Consecutive):
     whispers line unsolvable)."""
 
     type = "german-whispers"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     difference: int | None = None
@@ -138,6 +141,7 @@ class Palindrome(_Line):
     """``palindrome``: the line reads the same from both ends."""
 
     type = "palindrome"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     noun = "palindrome"

@@ -16,6 +16,7 @@ from typing import Any
 from ..model.geometry import Geometry
 from .automaton import MAX_SYMBOL, NFA, LineMachine
 from .base import Constraint, cell_span
+from .custom import _draw_line
 from .fields import Cells, Field, Fields
 
 __all__ = ["StateMachine", "MAX_STATES"]
@@ -156,9 +157,7 @@ class StateMachine(LineMachine, Constraint):
         return f"nfa ({len(self.states)} states) {cell_span(geometry, self.line)}"
 
     def draw(self, canvas) -> None:
-        """A dashed violet line with a small ring on each cell, the machine's size in a note
-        under the grid."""
-        canvas.line(self.line, "nfa", width=0.1, dash=(0.05, 0.12, 0.2, 0.12))
-        for c in dict.fromkeys(self.line):
-            canvas.circle(c, radius=0.12, stroke="nfa", fill="none")
-        canvas.note(self.describe(canvas.geometry))
+        """A thin dash-dotted violet line from a small disc on its first cell (as ``regex``
+        draws its lines), the machine's size once in a note under the grid."""
+        _draw_line(canvas, self.line, "nfa", (0.05, 0.12, 0.2, 0.12))
+        canvas.note(f"nfa: {len(self.states)} states")

@@ -69,6 +69,7 @@ class Renban(_LineCells):
     """
 
     type = "renban"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     fpuzzles = (FPuzzles("renban", "lines", source="SudokuSolver's user script",
@@ -138,6 +139,7 @@ class Between(_LineCells):
     """
 
     type = "between"
+    any_shape = True
     reads_values = False
     line: tuple[int, ...]
     fields = (Cells("cells", "line", at_least=2, repeats=True, connected=True,

@@ -207,6 +207,9 @@ class ContainExact(ContainAtLeast):
     """
 
     type = "contain-exact"
+    fields = (Cells(doc="the cells"),
+              Ints("digits", what="digits",
+                   doc="digits that appear exactly as often as listed (twice: exactly twice)"))
     exact = True
 
 

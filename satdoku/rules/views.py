@@ -12,7 +12,7 @@ anywhere, clued or not), ``only-unclued`` (the default: a clued entry ties with 
 
 Encodings: a numbered room is one clause per first digit k (``first = k -> k-th cell =
 clue``). A hidden skyscraper chooses the position of its first hidden cell: the cells before
-it increase, the one just before it is above the clue, and it holds the clue. A full-rank
+it never decrease, the one just before it is above the clue, and it holds the clue. A full-rank
 clue compares its entry with every other one, digit by digit, from order literals "cell <=
 d" (:func:`compare`), and counts the smaller ones (:func:`.tallies.count_in`).
 """
@@ -92,11 +92,11 @@ class HiddenSkyscraper(_Outside):
         cells, v, n = self.cells, self.digit, ctx.size
         var = ctx.var
         clauses: list[Clause] = []
-        rising = []  # rising[i]: cells[i] < cells[i + 1] (one way: chosen ones must hold)
+        rising = []  # rising[i]: cells[i] <= cells[i + 1], not hidden (one way suffices)
         for a, b in zip(cells, cells[1:-1]):
             up = ctx.fresh()
             rising.append(up)
-            clauses += [[-up, -var(a, d)] + [var(b, e) for e in range(d + 1, n + 1)]
+            clauses += [[-up, -var(a, d)] + [var(b, e) for e in range(d, n + 1)]
                         for d in range(1, n + 1)]
         chosen = []  # chosen[k - 1]: cells[k] is the first hidden one
         for k in range(1, len(cells)):
@@ -182,6 +182,8 @@ def compare(ctx, a: Sequence[int], b: Sequence[int], cache: dict
         else:
             equal = eq
         found.append(here)
+    if equal is None:
+        raise ValueError("no digits to compare")
     clauses += [[-less] + found] + [[-f, less] for f in found]
     for cell in dict.fromkeys(list(a) + list(b)):
         clauses += cache[cell][1]
@@ -255,7 +257,8 @@ class FullRank(_Outside):
         return self.ties != "any"
 
     def encode(self, ctx) -> list[Clause]:
-        mine, cache = self.cells, {}
+        mine = self.cells
+        cache: dict = {}
         clauses: list[Clause] = []
         smaller = []
         for other in entries(self.geometry):

@@ -356,7 +356,7 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
         progress: called after each puzzle of each pass as ``progress(done, total, label)``.
         jobs: worker processes (0: every core). With more than one, puzzles/s is the number of
             puzzles over the wall time of the timed pass (pool start included), and the
-            per-puzzle times are those measured inside the workers.
+            per-puzzle times are those measured inside the workers (:func:`_runner`).
         levels: for SAT groups, the share of puzzles settled by unit propagation
             (``'propagation'``), and also by failed-literal probing (``'failed-literals'``,
             slower: up to one propagation per candidate), in an untimed pass per file and
@@ -408,13 +408,21 @@ def run_bench(files: Sequence[str], groups: Sequence[Group] | None = None, *,
                     row = _row(path, puzzles, group, limit, seed)[0]
                     row.partial = True
                     raise BenchInterrupted(row) from None
-            run = _run_group if jobs == 1 else functools.partial(_run_group_parallel, jobs=jobs)
+            run = _runner(group, jobs)
             try:
                 yield _stamp(run(path, puzzles, group, limit=limit, timeout=timeout, seed=seed,
                                  warmup=warmup, step=step, levels=found, repeats=repeats,
                                  per_puzzle=per_puzzle))
             except BenchInterrupted as stop:
                 raise BenchInterrupted(_stamp(stop.row)) from None
+
+
+def _runner(group: Group, jobs: int) -> Callable[..., BenchRow]:
+    """How a group runs: here, or on ``jobs`` workers. A search binary runs here all the
+    same: it is a process a puzzle already, timed by its own CPU."""
+    if jobs == 1 or is_exec(group.solver):
+        return _run_group
+    return functools.partial(_run_group_parallel, jobs=jobs)
 
 
 def _check(limit: int, repeats: int, levels: str) -> None:

@@ -12,14 +12,18 @@ only reads the files and cuts them into chunks of raw lines where a cut cannot c
 say (:class:`satdoku.io.lines.LineSplitter`); the workers parse and run the task, and the parent
 puts the puzzles back together with their source, line and index, in input order. Workers get
 each parsed puzzle's geometry, digits, parse time and rules, and send back what the task packs:
-pickling whole puzzles and results cost the parent about as much as parsing.
+pickling whole puzzles and results cost the parent about as much as parsing. Given a
+``render`` (the command's formatter: outcome to text, stderr lines and exit code), the workers
+also write their puzzles' outcomes out, and the parent gets one :class:`~satdoku.tasks.base.Block`
+a chunk: one write, and no puzzle or result to rebuild (the parent was the bottleneck of
+``--jobs 2``: formatting, unpacking results and the pipe; docs/performance.md).
 """
 
 from __future__ import annotations
 
 import itertools
 import time
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from ..errors import PuzzleError
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
@@ -28,7 +32,7 @@ from ..model.alphabet import Alphabet
 from ..model.geometry import Geometry
 from ..model.grid import Grid, Rule, pack_cells
 from ..model.puzzle import Puzzle
-from ..tasks.base import Outcome, Task, TaskOptions
+from ..tasks.base import Block, Outcome, Task, TaskOptions
 
 __all__ = ["stream", "run_here"]
 
@@ -55,8 +59,12 @@ def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcom
         task.close()
 
 
+Render = Callable[[Outcome], "tuple[str, list[str], int]"]
+
+
 def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
-           scheduler: str | None = None, chunk_size: int | None = None) -> Iterator[Outcome]:
+           scheduler: str | None = None, chunk_size: int | None = None,
+           render: Render | None = None) -> Iterator[Outcome | Block]:
     """Outcomes of ``puzzles`` in input order: on a Dask cluster when ``scheduler`` is given,
     on a pool of ``jobs`` processes (0: one per core) when ``jobs != 1``, else here.
 
@@ -64,6 +72,11 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
     the workers, ``chunk_size`` raw lines a task; other iterables are parsed here, and sent
     ``chunk_size`` puzzles a task. Either way a task holds fewer big grids
     (:func:`satdoku.io.inputs.puzzle_work`: one 25x25 puzzle a task).
+
+    ``render`` (picklable; the same function the caller formats outcomes with) makes the
+    workers that parse a chunk of lines also write its outcomes out: such a chunk comes back
+    as one :class:`~satdoku.tasks.base.Block` in place of its outcomes (the others stay
+    outcomes).
 
     >>> from satdoku.io.text import parse_puzzles
     >>> from satdoku.tasks.solvers import SolveOptions
@@ -84,7 +97,7 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
         chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
         if isinstance(puzzles, Inputs) and not puzzles.started:
             return ordered_pool(puzzles.chunks(chunk_size), jobs=jobs, init=_init_worker,
-                                initargs=(options,), work=_pieces,
+                                initargs=(options, render), work=_pieces,
                                 pack=_PiecePacker(puzzles.box, puzzles.alphabet),
                                 join=_PieceJoiner(options), chunk_size=1)
         return ordered_pool(puzzles, jobs=jobs, init=_init_worker, initargs=(options,),
@@ -106,12 +119,14 @@ def _chunk_lines(puzzles: Any, most: int, workers: int) -> int | None:
 # In a worker process: the task, made once.
 
 _worker: Task | None = None  # this pool worker's task
+_render: Render | None = None  # and how it writes outcomes out (None: it sends them back)
 _dask_workers: dict[Any, Task] = {}  # per options (a Dask worker lives long)
 
 
-def _init_worker(options: TaskOptions) -> None:
-    global _worker
+def _init_worker(options: TaskOptions, render: Render | None = None) -> None:
+    global _worker, _render
     _worker = options.make()
+    _render = render
 
 
 def _pack(puzzle: Puzzle) -> tuple | None:
@@ -179,13 +194,14 @@ class _PiecePacker:
         return ("parsed", [_pack(p) for p in piece.puzzles])
 
 
-def _pieces(packed: list[tuple]) -> list[list[_PieceRow] | list[Any]]:
+def _pieces(packed: list[tuple]) -> list[list[_PieceRow] | list[Any] | Block]:
     assert _worker is not None, "worker not initialised"
-    return [_parse_and_run(_worker, item) if item[0] == "lines" else
+    return [_parse_and_run(_worker, item, _render) if item[0] == "lines" else
             _run_packed(_worker, item[1]) for item in packed]
 
 
-def _parse_and_run(task: Task, item: tuple) -> list[_PieceRow]:
+def _parse_and_run(task: Task, item: tuple,
+                   render: Render | None = None) -> list[_PieceRow] | Block:
     _, source, first_line, lines, comment, finish, (box, alphabet) = item
     puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
                           finish=finish, box=box, alphabet=alphabet)
@@ -200,6 +216,8 @@ def _parse_and_run(task: Task, item: tuple) -> list[_PieceRow]:
         parsed.append(puzzle)
     outcomes = iter(task.run_many([p for p in parsed
                                    if p.error is None and p.grid is not None]))
+    if render is not None:
+        return _block(task, parsed, outcomes, render, source, first_line)
     out: list[_PieceRow] = []
     for puzzle in parsed:
         grid = puzzle.grid
@@ -213,10 +231,28 @@ def _parse_and_run(task: Task, item: tuple) -> list[_PieceRow]:
     return out
 
 
+def _block(task: Task, parsed: list[Puzzle], outcomes: Iterator[Outcome], render: Render,
+           source: str, first_line: int) -> Block:
+    """The outcomes of a chunk's ``parsed`` puzzles (``outcomes``: of the readable ones, in
+    order) written out by ``render``."""
+    texts: list[str] = []
+    notes: list[str] = []
+    code = 0
+    for puzzle in parsed:
+        readable = puzzle.error is None and puzzle.grid is not None
+        text, lines, status = render(next(outcomes) if readable else task.invalid(puzzle))
+        texts.append(text)
+        if lines:
+            notes.extend(lines)
+        code = max(code, status)
+    return Block("".join(texts), notes, code, len(parsed), source,
+                 parsed[-1].line if parsed else first_line)
+
+
 class _PieceJoiner(_Joiner):
     """Puts the pieces back together, numbering each input's puzzles from its tally."""
 
-    def __call__(self, chunk: list, results: list[list]) -> Iterator[Outcome]:
+    def __call__(self, chunk: list, results: list[Any]) -> Iterator[Outcome | Block]:
         task = self.task
         for piece, items in zip(chunk, results):
             tally = piece.tally
@@ -229,16 +265,23 @@ class _PieceJoiner(_Joiner):
                 if tally is not None:
                     tally.found += len(piece.puzzles)
                 continue
-            source, base = piece.source, tally.found
-            for (line, index, name, alphabet, error, geo, cells, parse_ms, constraints,
-                 packed) in items:
-                grid = None if geo is None else Grid(geo, tuple(cells))
-                puzzle = Puzzle(grid, source, line, base + index, name, alphabet, error,
-                                parse_ms, constraints)
-                yield task.invalid(puzzle) if packed is None else task.unpack(puzzle, packed)
-            tally.found += len(items)
+            if isinstance(items, Block):  # written out by the worker
+                yield items
+                tally.found += items.count
+            else:
+                yield from self._rows(piece.source, tally.found, items)
+                tally.found += len(items)
             if piece.last and not tally.found:
-                yield task.invalid(no_puzzles(source))
+                yield task.invalid(no_puzzles(piece.source))
+
+    def _rows(self, source: str, base: int, items: list[_PieceRow]) -> Iterator[Outcome]:
+        task = self.task
+        for (line, index, name, alphabet, error, geo, cells, parse_ms, constraints,
+             packed) in items:
+            grid = None if geo is None else Grid(geo, tuple(cells))
+            puzzle = Puzzle(grid, source, line, base + index, name, alphabet, error,
+                            parse_ms, constraints)
+            yield task.invalid(puzzle) if packed is None else task.unpack(puzzle, packed)
 
 
 def _work(puzzle: Puzzle) -> float:

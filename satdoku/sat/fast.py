@@ -131,7 +131,9 @@ class FastPath:
         out: list[Result | None] = [None] * len(grids)
         by_geometry: dict[Geometry, list[int]] = {}
         for i, grid in enumerate(grids):
-            if grid.size <= SETTLE_MAX_SIZE and backend.encoding_for(grid) in SETTLED_ENCODINGS:
+            geo = grid.geometry  # sliced: three houses of N cells a cell
+            if grid.size <= SETTLE_MAX_SIZE and geo.has_boxes and geo.is_square and \
+                    backend.encoding_for(grid) in SETTLED_ENCODINGS:
                 by_geometry.setdefault(grid.geometry, []).append(i)
         status = "solved" if limit < 2 else "unique"
         counted = None if limit < 2 else 1

@@ -21,7 +21,7 @@ from ..model.puzzle import Puzzle
 from ..model.result import Capabilities
 from .options import TaskOptions
 
-__all__ = ["Outcome", "Task", "SolverTask", "TaskOptions", "puzzle_deadline"]
+__all__ = ["Outcome", "Block", "Task", "SolverTask", "TaskOptions", "puzzle_deadline"]
 
 
 @dataclass
@@ -34,6 +34,20 @@ class Outcome:
     puzzle: Puzzle
     result: Any
     disagreements: list[str] = field(default_factory=list)
+
+
+class Block:
+    """The outcomes of a chunk's puzzles as a worker wrote them out (``render``, see
+    :func:`satdoku.run.stream.stream`): their text in input order, for one write; their
+    stderr lines in order; the highest of their exit codes; how many they are; and the last
+    one's ``source`` and ``line`` (for a progress bar)."""
+
+    __slots__ = ("text", "notes", "code", "count", "source", "line")
+
+    def __init__(self, text: str, notes: list[str], code: int, count: int, source: str,
+                 line: int) -> None:
+        self.text, self.notes, self.code, self.count = text, notes, code, count
+        self.source, self.line = source, line
 
 
 class Task(Closing):

@@ -69,6 +69,9 @@ def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False,
     if target == "sigh":
         sigh = format_sigh(puzzle)
         return (None if sigh.lost and not lossy else sigh.text), sigh.lost
+    if not puzzle.geometry.is_square:  # not even --lossy: every cell would move
+        return None, [f"a {puzzle.geometry.shape}: f-puzzles and SudokuPad links hold N x N "
+                      f"grids of N digits"]
     export = to_fpuzzles(puzzle, solution)
     if export.lost and not lossy:
         return None, export.lost

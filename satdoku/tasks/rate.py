@@ -110,9 +110,10 @@ class Rater(Task):
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
             if result.status != "unique" or result.solution is None:
                 rating = Rating(result.status, solution=result.solution, message=result.message)
-            elif not grid.geometry.has_boxes:  # the board of the ladder and of the steps
+            elif not (grid.geometry.has_boxes and grid.geometry.is_square):  # the board
                 rating = Rating("refused", solution=result.solution,
-                                message="rating needs boxes or regions; this grid has none")
+                                message="rating needs an N x N grid of N digits with boxes or "
+                                        "regions")
             elif constraints:
                 rating = self._by_path(grid, result.solution, constraints, deadline)
             else:

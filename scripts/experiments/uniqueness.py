@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import os
 import subprocess
 import sys
 import time
@@ -52,7 +53,7 @@ from pysat.solvers import Solver
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
-PUZZLES = ROOT.parent / "shared" / "puzzles" / "9x9"
+PUZZLES = Path(os.environ.get("SATDOKU_PUZZLES", ROOT.parent / "shared" / "puzzles")) / "9x9"
 SETS = {"17_clue": "17_clue.txt", "top1465": "magictour_top1465.txt",
         "hardest": "forum_hardest_1106.txt"}
 N3 = 729

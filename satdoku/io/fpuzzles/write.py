@@ -54,6 +54,8 @@ class Writer:
         if puzzle.author:
             self.data["author"] = puzzle.author
         self.lost: list[str] = []
+        if not geo.has_boxes:
+            self.lost.append("no boxes: an f-puzzles grid has regions (written as one region)")
         if geo.low != 1:  # the rules a shifted grid takes only compare digits: still the puzzle
             self.lost.append(f"digits {geo.values_text}: f-puzzles has digits 1-{geo.size} "
                              f"only (written as 1-{geo.size})")

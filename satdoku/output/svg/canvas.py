@@ -41,14 +41,15 @@ class Canvas(RuleShapes):
                  alphabet: Alphabet | None = None, keyed: bool = False) -> None:
         self.geometry = geometry
         self.keyed = keyed
-        self.size = geometry.size
-        self.cell = cell or cell_size(geometry.size)
+        self.size = geometry.size  # digits; the grid is rows x cols (N x N but for shaped)
+        self.rows, self.cols = geometry.height, geometry.width
+        self.cell = cell or cell_size(max(self.rows, self.cols))
         self.alphabet = alphabet or alphabet_for(geometry.size, geometry.low)
         self.thin = max(1.0, self.cell / 40)
         self.thick = max(2.0, self.cell / 16)
         self._layers: dict[str, list[str]] = {name: [] for name in LAYERS}
-        side = self.size * self.cell
-        self._box = [0.0, 0.0, float(side), float(side)]  # min x, min y, max x, max y
+        self._box = [0.0, 0.0, float(self.cols * self.cell), float(self.rows * self.cell)]
+        # min x, min y, max x, max y
         self.notes: list[str] = []
         self._outside_taken: set[tuple[float, float]] = set()  # (row, col) of clues outside
         self._clones = 0
@@ -70,7 +71,7 @@ class Canvas(RuleShapes):
     def row_col(self, place: Place) -> tuple[float, float]:
         """0-based (row, column) of a place (a cell int or a (row, col) pair)."""
         if isinstance(place, int):
-            return divmod(place, self.size)
+            return divmod(place, self.cols)
         row, col = place
         return row, col
 
@@ -287,25 +288,27 @@ class Canvas(RuleShapes):
     def grid_lines(self) -> None:
         """Thin lines between all cells, thick lines between cells of different boxes
         (regions), and a thick border (a grid without boxes has no inner thick lines)."""
-        n, s, geo = self.size, self.cell, self.geometry
-        side = n * s
-        box = [h[2] if len(h) > 2 else 0 for h in geo.cell_houses]
-        for k in range(1, n):
-            self.path_at([(k * s, 0), (k * s, side)], stroke=COLOURS["thin"], width=self.thin,
+        h, w, s, geo = self.rows, self.cols, self.cell, self.geometry
+        box = [hs[2] if len(hs) > 2 else 0 for hs in geo.cell_houses]
+        for k in range(1, w):
+            self.path_at([(k * s, 0), (k * s, h * s)], stroke=COLOURS["thin"], width=self.thin,
                          cap="butt", css_class="thin", layer="grid")
-            self.path_at([(0, k * s), (side, k * s)], stroke=COLOURS["thin"], width=self.thin,
+        for k in range(1, h):
+            self.path_at([(0, k * s), (w * s, k * s)], stroke=COLOURS["thin"], width=self.thin,
                          cap="butt", css_class="thin", layer="grid")
-        for k in range(1, n):
-            # runs of the line between column k-1 and k (row k-1 and k) that part two boxes
-            vertical = [box[i * n + k - 1] != box[i * n + k] for i in range(n)]
-            horizontal = [box[(k - 1) * n + j] != box[k * n + j] for j in range(n)]
+        for k in range(1, w):
+            # runs of the line between column k-1 and k that part two boxes
+            vertical = [box[i * w + k - 1] != box[i * w + k] for i in range(h)]
             for a, b in _runs(vertical):
                 self.path_at([(k * s, a * s), (k * s, b * s)], stroke=COLOURS["thick"],
                              width=self.thick, cap="square", css_class="thick", layer="grid")
+        for k in range(1, h):
+            # and between row k-1 and k
+            horizontal = [box[(k - 1) * w + j] != box[k * w + j] for j in range(w)]
             for a, b in _runs(horizontal):
                 self.path_at([(a * s, k * s), (b * s, k * s)], stroke=COLOURS["thick"],
                              width=self.thick, cap="square", css_class="thick", layer="grid")
-        self.rect_at(0, 0, side, side, stroke=COLOURS["thick"], width=self.thick,
+        self.rect_at(0, 0, w * s, h * s, stroke=COLOURS["thick"], width=self.thick,
                      css_class="border", layer="grid")
 
     # -- output --------------------------------------------------------------------------

@@ -20,6 +20,8 @@ class RuleShapes:
 
     if TYPE_CHECKING:  # the canvas's sizes and primitives, for mypy (Canvas defines them)
         size: int
+        rows: int
+        cols: int
         cell: float
         thin: float
         _clones: int
@@ -212,11 +214,11 @@ class RuleShapes:
         right, ``index`` the 0-based column (top, bottom) or row (left, right); ``distance``
         cells out from the grid, by default the nearest place no clue took yet (a sandwich and
         an x-sum on one row stand side by side)."""
-        n = self.size
+        rows, cols = self.rows, self.cols
 
         def place_at(k: int) -> tuple[int, int]:
-            return {"top": (-k, index), "bottom": (n - 1 + k, index),
-                    "left": (index, -k), "right": (index, n - 1 + k)}[side]
+            return {"top": (-k, index), "bottom": (rows - 1 + k, index),
+                    "left": (index, -k), "right": (index, cols - 1 + k)}[side]
 
         if distance is None:
             distance = 1
