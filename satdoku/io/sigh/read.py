@@ -270,8 +270,8 @@ def read_sigh(text: str) -> SighReading:
         return SighReading(None, missing)
     geo, grid_fields, extra = layout.grid()
     reader = _Reader(geo)
-    constraints = [{"type": "extra-region", "cells": [geo.cell_name(c) for c in piece]}
-                   for piece in extra]
+    constraints: list[dict] = [{"type": "extra-region",
+                                "cells": [geo.cell_name(c) for c in piece]} for piece in extra]
     for item in items:
         if item.type in _LAYOUT_TYPES:
             continue
