@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, overload
 
 from ..errors import PuzzleError
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
@@ -60,6 +60,18 @@ def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcom
 
 
 Render = Callable[[Outcome], "tuple[str, list[str], int]"]
+
+
+@overload
+def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
+           scheduler: str | None = None, chunk_size: int | None = None,
+           render: None = None) -> Iterator[Outcome]: ...
+
+
+@overload
+def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
+           scheduler: str | None = None, chunk_size: int | None = None,
+           render: Render) -> Iterator[Outcome | Block]: ...
 
 
 def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
@@ -169,7 +181,7 @@ class _Joiner:
     def __init__(self, options: TaskOptions) -> None:
         self.task = options.task_class()
 
-    def __call__(self, chunk: list[Puzzle], results: list[Any]) -> Iterator[Outcome]:
+    def __call__(self, chunk: list[Puzzle], results: list[Any]) -> Iterator[Outcome | Block]:
         task = self.task
         for puzzle, item in zip(chunk, results):
             yield task.invalid(puzzle) if item is None else task.unpack(puzzle, item)
@@ -278,7 +290,7 @@ class _PieceJoiner(_Joiner):
         task = self.task
         for (line, index, name, alphabet, error, geo, cells, parse_ms, constraints,
              packed) in items:
-            grid = None if geo is None else Grid(geo, tuple(cells))
+            grid = None if geo is None or cells is None else Grid(geo, tuple(cells))
             puzzle = Puzzle(grid, source, line, base + index, name, alphabet, error,
                             parse_ms, constraints)
             yield task.invalid(puzzle) if packed is None else task.unpack(puzzle, packed)

@@ -31,7 +31,7 @@ from ..native.reduce import reduce_candidates
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status
 from ..sat.solver import SatSolver
 from .base import SolverTask
-from .commands import CandidatesOptions
+from .other_commands import CandidatesOptions
 
 __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
 
