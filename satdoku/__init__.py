@@ -281,7 +281,7 @@ def encode(puzzle: PuzzleLike, encoding: str | None = None, **options: Any
     >>> encode("1.3..4.2.34.4.23").nvars
     64
     """
-    from .tasks.commands import EncodeOptions
+    from .tasks.other_commands import EncodeOptions
     from .tasks.options import make_options
     reading = _reading(options)
     if encoding is not None:
@@ -302,7 +302,7 @@ def decode(model: str, puzzle: PuzzleLike, encoding: str | None = None,
     from .cnf.decode import decode_solution, model_formula
     from .errors import ModelError
     from .io.dimacs import UnsatisfiableError
-    from .tasks.commands import DecodeOptions
+    from .tasks.other_commands import DecodeOptions
     from .tasks.options import make_options
     if not isinstance(model, str):
         raise ModelError(f"a model is the text a SAT solver wrote, not {type(model).__name__}")
@@ -359,7 +359,7 @@ def generate(box: tuple[int, int] | None = None, **options: Any) -> Generated:
     >>> generate((2, 2), seed=1).puzzle.size
     4
     """
-    from .tasks.commands import GenerateOptions
+    from .tasks.other_commands import GenerateOptions
     from .tasks.options import make_options
     if box is not None:
         options["box"] = box

@@ -12,8 +12,8 @@ import click
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
-from ..tasks.commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
-                             RateOptions)
+from ..tasks.other_commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
+                                   RateOptions)
 from .options import (PICTURE_FORMATS, STEP_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, task_options)
 from .session import Progress, Session, puzzles_of, show

@@ -307,7 +307,7 @@ class _LineProgress:
         self.progress.update(self.done)
 
 
-def show(puzzles: Inputs, outcomes: Iterator[Outcome], report, output: str | None,
+def show(puzzles: Inputs, outcomes: Iterator[Outcome | Block], report, output: str | None,
          force: bool, label: str, code_of: Callable[[Outcome], int],
          summary: Callable[[list[Outcome]], str | None] | None = None) -> None:
     """The loop of every per-puzzle command: format the outcome of each of ``puzzles`` as it

@@ -12,7 +12,8 @@ from ..io.dimacs import UnsatisfiableError
 from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
 from ..output.report import printable
 from ..tasks.base import Outcome
-from ..tasks.commands import SOLVER_NAMES, DecodeOptions, EncodeOptions
+from ..tasks.commands import SOLVER_NAMES
+from ..tasks.other_commands import DecodeOptions, EncodeOptions
 from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)

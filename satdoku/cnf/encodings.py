@@ -44,7 +44,6 @@ import itertools
 from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
-from pysat.card import CardEnc, EncType
 from pysat.formula import IDPool
 
 from ..errors import OptionError
@@ -118,13 +117,10 @@ ENCODINGS: dict[str, Encoding] = {
                         cell_amo=True, house_alo=True, reduced=True),
 }
 
-#: At-most-one encodings by name: None is pairwise, else python-sat's cardinality encoding.
-AMO_ENCODINGS: dict[str, int | None] = {
-    "pairwise": None,
-    **{name: getattr(EncType, name) for name in (
-        "seqcounter", "ladder", "bitwise", "totalizer", "sortnetwrk", "cardnetwrk",
-        "mtotalizer", "kmtotalizer")},
-}
+#: At-most-one encodings by name: pairwise, else python-sat's cardinality encoding of that
+#: name (``pysat.card.EncType``, imported only when one is used).
+AMO_ENCODINGS: tuple[str, ...] = ("pairwise", "seqcounter", "ladder", "bitwise", "totalizer",
+                                  "sortnetwrk", "cardnetwrk", "mtotalizer", "kmtotalizer")
 
 
 def check_encoding(name: str) -> Encoding:
@@ -155,10 +151,11 @@ def check_choices(encoding: str | None, amo: str | None) -> None:
 
 def amo_clauses(amo: str, pool: IDPool) -> Callable[[Sequence[int]], list[Clause]]:
     """A function that writes "at most one of these lits" in the ``amo`` encoding."""
-    kind = AMO_ENCODINGS[check_amo(amo)]
-    if kind is None:
+    if check_amo(amo) == "pairwise":
         # itertools and map keep the pair loop in C: this is most of the 64x64 build time.
         return lambda lits: list(map(list, itertools.combinations([-x for x in lits], 2)))
+    from pysat.card import CardEnc, EncType
+    kind = getattr(EncType, amo)
     return lambda lits: CardEnc.atmost(lits=list(lits), bound=1, vpool=pool,
                                        encoding=kind).clauses
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import itertools
 import time
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, overload
 
 from ..errors import PuzzleError
 from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
@@ -60,6 +60,18 @@ def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcom
 
 
 Render = Callable[[Outcome], "tuple[str, list[str], int]"]
+
+
+@overload
+def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
+           scheduler: str | None = None, chunk_size: int | None = None,
+           render: None = None) -> Iterator[Outcome]: ...
+
+
+@overload
+def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
+           scheduler: str | None = None, chunk_size: int | None = None,
+           render: Render) -> Iterator[Outcome | Block]: ...
 
 
 def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
@@ -106,14 +118,18 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
     return run_here(puzzles, options)
 
 
+#: The fewest lines :func:`_chunk_lines` cuts a small input into: 375 hard puzzles went in two
+#: chunks of the default 256 lines and 119, one worker idle half the run.
+_FEWEST_LINES = 32
+
+
 def _chunk_lines(puzzles: Any, most: int, workers: int) -> int | None:
     """Lines a worker gets at a time when the task asks for up to ``most``: as many as keep
-    every worker busy on the input's lines (four chunks each at least), never fewer than the
-    stream's default (None)."""
+    every worker busy on the input's lines (four chunks each at least), never fewer than
+    :data:`_FEWEST_LINES` (None: the stream's default, for inputs not counted)."""
     from ..io.inputs import count_lines
-    from .parallel import DEFAULT_CHUNK_SIZE
     total = count_lines(puzzles.args)
-    return max(DEFAULT_CHUNK_SIZE, min(most, total // (4 * workers))) if total else None
+    return max(_FEWEST_LINES, min(most, total // (4 * workers))) if total else None
 
 
 # In a worker process: the task, made once.
@@ -169,7 +185,7 @@ class _Joiner:
     def __init__(self, options: TaskOptions) -> None:
         self.task = options.task_class()
 
-    def __call__(self, chunk: list[Puzzle], results: list[Any]) -> Iterator[Outcome]:
+    def __call__(self, chunk: list[Puzzle], results: list[Any]) -> Iterator[Outcome | Block]:
         task = self.task
         for puzzle, item in zip(chunk, results):
             yield task.invalid(puzzle) if item is None else task.unpack(puzzle, item)
@@ -278,7 +294,7 @@ class _PieceJoiner(_Joiner):
         task = self.task
         for (line, index, name, alphabet, error, geo, cells, parse_ms, constraints,
              packed) in items:
-            grid = None if geo is None else Grid(geo, tuple(cells))
+            grid = None if geo is None or cells is None else Grid(geo, tuple(cells))
             puzzle = Puzzle(grid, source, line, base + index, name, alphabet, error,
                             parse_ms, constraints)
             yield task.invalid(puzzle) if packed is None else task.unpack(puzzle, packed)

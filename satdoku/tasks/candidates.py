@@ -32,7 +32,7 @@ from ..model.result import ENDINGS, Answer, Capabilities, counted_status
 from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
-from .commands import CandidatesOptions
+from .other_commands import CandidatesOptions
 
 __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask", "NEEDS"]
 

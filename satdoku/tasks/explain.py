@@ -40,7 +40,7 @@ from ..model.result import ENDINGS, Answer, Capabilities
 from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
-from .commands import ExplainOptions
+from .other_commands import ExplainOptions
 from .solvers import solve
 from .disambiguate import (Fixes, givens_that_fix, removals_that_fix,
                            rules_that_fix)

@@ -234,7 +234,7 @@ class Generator(Closing):
                  difficulty: str | None = None, constraints: tuple = (),
                  givens: Grid | None = None, timeout: float | None = None,
                  max_clauses: int | None = None, amo: str | None = None) -> None:
-        from .commands import GenerateOptions
+        from .other_commands import GenerateOptions
         self.geometry = geometry
         self.seed = seed
         self.constraints = tuple(constraints)

@@ -25,7 +25,6 @@ task.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypeVar
 
@@ -186,6 +185,7 @@ def _box(name: str, value: Any) -> tuple[int, int]:
 
 
 def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    import difflib  # only a misspelt choice needs it
     close = difflib.get_close_matches(word, list(choices), n=1)
     return f"; did you mean {close[0]!r}?" if close else ""
 

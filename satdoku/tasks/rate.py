@@ -29,7 +29,7 @@ from ..model.difficulty import LABELS, label_for
 from ..model.result import Answer, Capabilities, status_of
 from ..model.grid import Grid
 from .base import Outcome, Task
-from .commands import RateOptions
+from .other_commands import RateOptions
 from .solvers import solve
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -1,0 +1,59 @@
+"""Start-up: a classic solve imports only what it uses (docs/performance.md, start-up).
+
+The modules are read from a real ``python -m satdoku solve`` process (its ``sys.modules`` at
+exit), so that an eager import anywhere on the way shows here.
+"""
+
+import subprocess
+import sys
+
+from conftest import PUZZLES
+
+_PROBE = """
+import atexit, sys
+atexit.register(lambda: sys.stderr.write("MODULES " + " ".join(sorted(sys.modules)) + "\\n"))
+sys.argv = ["satdoku"] + sys.argv[1:]
+from satdoku.cli import run
+run()
+"""
+
+#: What a classic solve must not import: the other commands and their options, pictures,
+#: formats it was not asked for, the process pool at -j 1, pysat's cardinality encodings
+#: (pairwise at-most-one), and "did you mean" suggestions.
+NOT_FOR_A_CLASSIC_SOLVE = (
+    "satdoku.cli.asking", "satdoku.cli.tools", "satdoku.cli.convert", "satdoku.cli.counting",
+    "satdoku.tasks.other_commands", "satdoku.tasks.explain", "satdoku.tasks.rate",
+    "satdoku.tasks.generate", "satdoku.tasks.candidates", "satdoku.tasks.enumerate",
+    "satdoku.output.asking", "satdoku.output.svg", "satdoku.run.parallel",
+    "satdoku.rules", "satdoku.native", "satdoku.sat.portfolio", "satdoku.sat.proofs",
+    "pysat.card", "difflib", "json", "csv", "concurrent.futures", "multiprocessing",
+)
+
+
+def _modules(*args):
+    done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
+    return done.stdout, set(line.split()[1:])
+
+
+def test_a_classic_solve_imports_only_what_it_uses():
+    out, modules = _modules("solve", str(PUZZLES / "9x9.txt"), "--format", "line")
+    assert out.splitlines()[0] == ("971468235624153987853927641538291476492876153716534829265"
+                                   "349718387612594149785362")
+    imported = sorted(name for name in modules
+                      if any(name == bad or name.startswith(bad + ".")
+                             for bad in NOT_FOR_A_CLASSIC_SOLVE))
+    assert imported == []
+    assert len([m for m in modules if m.startswith("satdoku")]) <= 50
+
+
+def test_the_command_list_still_names_every_command():
+    # the commands' modules are imported when a command is asked for; --help lists them all
+    done = subprocess.run([sys.executable, "-m", "satdoku", "--help"], capture_output=True,
+                          text=True, timeout=60)
+    listed = done.stdout.split("Commands:")[1].split()
+    for name in ("solve", "count", "explain", "candidates", "rate", "generate", "encode",
+                 "decode", "solvers", "bench", "convert", "rules"):
+        assert name in listed
