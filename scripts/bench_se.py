@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -75,9 +76,16 @@ def peer_rate(name: str, puzzle: str) -> dict:
     return {"score": r.score, "level": r.level.name.lower()}
 
 
-def _peer_loop(name: str, conn) -> None:
-    """A peer's worker: rate each puzzle received, send (rating or error, CPU seconds)."""
-    while (puzzle := conn.recv()) is not None:
+def _peer_loop(name: str, conn, parent: int) -> None:
+    """A peer's worker: rate each puzzle received, send (rating or error, CPU seconds); it
+    ends when told, or when the bench that started it is gone."""
+    while True:
+        if not conn.poll(1.0):
+            if os.getppid() != parent:
+                return
+            continue
+        if (puzzle := conn.recv()) is None:
+            return
         start = time.process_time()
         try:
             out = peer_rate(name, puzzle)
@@ -92,7 +100,6 @@ def _cpu_of(pid: int) -> float:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return 0.0
-    import os
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
@@ -106,7 +113,7 @@ class Peer:
     def _start(self) -> None:
         self.conn, child = multiprocessing.Pipe()
         self.proc = multiprocessing.get_context("fork").Process(
-            target=_peer_loop, args=(self.name, child), daemon=True)
+            target=_peer_loop, args=(self.name, child, os.getpid()), daemon=True)
         self.proc.start()
         self.rate(WARM_UP)
 

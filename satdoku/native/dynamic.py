@@ -357,9 +357,10 @@ class _Search:
                 self.add(size, ABSURD, "Contradiction Forcing", reason, start ^ 1)
         if not double:
             return
+        shared = on.parents.keys() & off.parents.keys()  # one C-level pass, then in order
         for want in (1, 0):
             for k in on.parents:
-                if k & 1 == want and k in off.parents:
+                if k & 1 == want and k in shared:
                     size = complexity([(on, k, None), (off, k, None)])
                     reason = f"({name}={d} and {name}<>{d} both lead to {self.name(k)})"
                     self.add(size, DOUBLE, "Double Forcing", reason, k)
@@ -378,9 +379,12 @@ class _Search:
 
     def common(self, what: str, outs: list[Outcome], sort_key: int, kind: str) -> None:
         """Potentials every outcome of ``outs`` reaches (on ones first): each holds."""
+        shared = outs[0].parents.keys() & set.intersection(*(set(o.parents) for o in outs[1:]))
+        if not shared:
+            return
         for want in (1, 0):
             for k in outs[0].parents:
-                if k & 1 == want and all(k in o.parents for o in outs[1:]):
+                if k & 1 == want and k in shared:
                     size = complexity([(o, k, None) for o in outs])
                     self.add(size, sort_key, f"{kind} Forcing",
                              f"({what} leads to {self.name(k)})", k)

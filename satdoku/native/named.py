@@ -422,21 +422,50 @@ def aligned_exclusion(board: Board, k: int = 3) -> NamedStep | None:
     return None
 
 
-def _exclusion(board: Board, cells, common) -> NamedStep | None:
-    geo, cand = board.geo, board.cand
-    allowed = [0] * len(cells)
-    seeing = [(i, j) for i, j in combinations(range(len(cells)), 2)
-              if cells[j] in geo.peers[cells[i]]]
-    for digits in product(*(bits(cand[c]) for c in cells)):
-        if any(digits[i] == digits[j] for i, j in seeing):
+#: _allowed's answers by its arguments: a ladder asks again at each step, mostly of cells whose
+#: candidates did not change (a pure function, so the answer is the same)
+_ALLOWED: dict = {}
+
+
+def _allowed(full, seeing, excluders) -> tuple[int, ...]:
+    """The digits (bits) of each cell in some choice of one digit a cell (``full``: their
+    candidates) that puts no digit twice in cells that see each other (``seeing``: pairs of
+    indexes) and leaves every excluder (candidate masks) a digit."""
+    allowed, target = [0] * len(full), list(full)
+    empties: dict[int, bool] = {}  # by the digits chosen: does it empty an excluder?
+    # digits as bits, so a choice's digits are one OR; once every digit of every cell is in a
+    # possible choice nothing can go, and the search stops
+    for choice in product(*([1 << (d - 1) for d in bits(m)] for m in full)):
+        if any(choice[i] == choice[j] for i, j in seeing):
             continue
         chosen = 0
-        for d in digits:
-            chosen |= 1 << (d - 1)
-        if any(cand[x] & ~chosen == 0 for x in common):
+        for b in choice:
+            chosen |= b
+        hit = empties.get(chosen)
+        if hit is None:
+            hit = empties[chosen] = any(m & ~chosen == 0 for m in excluders)
+        if hit:
             continue
-        for i, d in enumerate(digits):
-            allowed[i] |= 1 << (d - 1)
+        for i, b in enumerate(choice):
+            allowed[i] |= b
+        if allowed == target:
+            break
+    return tuple(allowed)
+
+
+def _exclusion(board: Board, cells, common) -> NamedStep | None:
+    geo, cand = board.geo, board.cand
+    full = tuple(cand[c] for c in cells)
+    seeing = tuple((i, j) for i, j in combinations(range(len(cells)), 2)
+                   if cells[j] in geo.peers[cells[i]])
+    key = (full, seeing, frozenset(cand[x] for x in common))
+    allowed = _ALLOWED.get(key)
+    if allowed is None:
+        if len(_ALLOWED) > 1 << 16:
+            _ALLOWED.clear()
+        allowed = _ALLOWED[key] = _allowed(*key)
+    if allowed == full:
+        return None
     removes = tuple((c, d) for c, ok in zip(cells, allowed) for d in bits(cand[c] & ~ok))
     if not removes:
         return None
