@@ -3,6 +3,7 @@ inside functions included, and no two modules import each other (directly or rou
 Module sizes are kept small enough to read (docs/architecture.md)."""
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -57,33 +58,49 @@ def _typing_only(tree: ast.Module) -> set[ast.AST]:
             for stmt in node.body for inner in ast.walk(stmt)}
 
 
+def _targets(node: ast.AST, package: str) -> set[str]:
+    """The satdoku modules an import statement in ``package`` names (none for other nodes)."""
+    if isinstance(node, ast.ImportFrom):
+        if node.level:
+            base = package.split(".")[:len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+        else:
+            target = node.module or ""
+        names = [f"{target}.{alias.name}" for alias in node.names]
+        return {n for n in names if n in MODULES} or ({target} & MODULES.keys())
+    if isinstance(node, ast.Import):
+        return {alias.name for alias in node.names if alias.name in MODULES}
+    return set()
+
+
+@functools.cache
+def _edges(module: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The satdoku modules ``module`` imports anywhere in its file, and those it imports at run
+    time (leaving out those imported for annotations only): one parse of the file."""
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
+    tree = ast.parse(path.read_text())
+    skip = _typing_only(tree)
+    found: set[str] = set()
+    runtime: set[str] = set()
+    for node in ast.walk(tree):
+        targets = _targets(node, package)
+        found |= targets
+        if node not in skip:
+            runtime |= targets
+    return frozenset(found - {module}), frozenset(runtime - {module})
+
+
 def imports(module: str, runtime: bool = False) -> set[str]:
     """The satdoku modules ``module`` imports, anywhere in its file (``runtime``: leaving out
     those imported for annotations only)."""
-    path = MODULES[module]
-    package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-    found = set()
-    tree = ast.parse(path.read_text())
-    skip = _typing_only(tree) if runtime else set()
-    for node in ast.walk(tree):
-        if node in skip:
-            continue
-        if isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = package.split(".")[:len(package.split(".")) - node.level + 1]
-                target = ".".join(base + ([node.module] if node.module else []))
-            else:
-                target = node.module or ""
-            names = [f"{target}.{alias.name}" for alias in node.names]
-            found |= {n for n in names if n in MODULES} or ({target} & MODULES.keys())
-        elif isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names if alias.name in MODULES}
-    found.discard(module)
-    return found
+    return set(_edges(module)[runtime])
 
 
-GRAPH = {module: imports(module) for module in MODULES}
-RUNTIME = {module: imports(module, runtime=True) for module in MODULES}
+@functools.cache
+def graph(runtime: bool = False) -> dict[str, set[str]]:
+    """Every module's imports (:func:`imports`), made when a test first asks, not at collection."""
+    return {module: imports(module, runtime) for module in MODULES}
 
 
 def test_every_module_has_a_layer():
@@ -93,7 +110,7 @@ def test_every_module_has_a_layer():
 
 @pytest.mark.parametrize("module", sorted(MODULES))
 def test_imports_go_only_downward(module):
-    upward = sorted(t for t in GRAPH[module] if layer(t) > layer(module))
+    upward = sorted(t for t in graph()[module] if layer(t) > layer(module))
     assert not upward, f"{module} (layer {layer(module)}) imports from above: {upward}"
 
 
@@ -106,7 +123,7 @@ def test_no_import_cycles():
     def visit(node: str) -> None:  # Tarjan's strongly connected components
         index[node] = low[node] = len(index)
         stack.append(node)
-        for target in RUNTIME[node]:
+        for target in graph(runtime=True)[node]:
             if target not in index:
                 visit(target)
                 low[node] = min(low[node], low[target])
@@ -122,7 +139,7 @@ def test_no_import_cycles():
             if len(component) > 1:
                 cycles.append(sorted(component))
 
-    for module in sorted(GRAPH):
+    for module in sorted(MODULES):
         if module not in index:
             visit(module)
     assert not cycles, f"modules that import each other: {cycles}"
