@@ -115,9 +115,9 @@ def test_timeout_before_anything(config):
                          ids=lambda c: "/".join(filter(None, c)))
 def test_timeout_while_counting(config):
     # exact-cover counts up to 10,000 (it holds every solution): test_baselines times it out.
-    # An empty 16x16 grid has too many solutions to count in 0.3 s.
+    # An empty 16x16 grid has too many solutions to count in 0.1 s.
     empty = Grid(geometry(4, 4), (0,) * 256)
-    deadline = Deadline(0.3)
+    deadline = Deadline(0.1)
     with _solver(config) as s:
         result = solve(s, empty, limit=10 ** 9, deadline=deadline)
     assert result.status == "timeout" and result.count is not None
