@@ -11,11 +11,12 @@ import os
 import signal
 import threading
 import time
-from typing import Callable
+from typing import Any, Callable
 
+from .deadline import Deadline, TimeUp
 from .errors import OptionError
 
-__all__ = ["worker_count", "die_with_parent", "parent_death_preexec"]
+__all__ = ["worker_count", "die_with_parent", "parent_death_preexec", "in_child", "ChildFailed"]
 
 
 def worker_count(jobs: int) -> int:
@@ -70,3 +71,48 @@ def parent_death_preexec() -> Callable[[], None] | None:
         if os.getppid() != parent:  # the parent went before the signal was set
             os._exit(1)
     return setup
+
+
+class ChildFailed(Exception):
+    """What :func:`in_child` raises when the child gave no answer: ``error`` is the text of the
+    exception it raised, or None when it died without a word."""
+
+    def __init__(self, error: str | None) -> None:
+        super().__init__(error or "the child process ended without an answer")
+        self.error = error
+
+
+def in_child(work: Callable[[], Any], deadline: Deadline) -> Any:
+    """``work()`` in a forked child process that dies with this one, its answer sent back
+    through a pipe: the one way to bound a C call that cannot be interrupted. The child is
+    killed at ``deadline`` (then TimeUp); no answer raises :class:`ChildFailed`."""
+    import multiprocessing
+    context = multiprocessing.get_context("fork")
+    receive, send = context.Pipe(duplex=False)
+
+    def run() -> None:
+        die_with_parent()
+        try:
+            send.send((True, work()))
+        except Exception as error:  # reported by the parent
+            send.send((False, f"{type(error).__name__}: {error}"))
+        finally:
+            send.close()
+
+    child = context.Process(target=run, daemon=True)
+    child.start()
+    send.close()
+    try:
+        if not receive.poll(None if deadline.unlimited else max(deadline.remaining(), 0.0)):
+            raise TimeUp
+        done, answer = receive.recv()
+    except EOFError:
+        raise ChildFailed(None) from None
+    finally:
+        if child.is_alive():
+            child.kill()
+        child.join()
+        receive.close()
+    if not done:
+        raise ChildFailed(answer)
+    return answer

@@ -171,27 +171,15 @@ def _in_child(covers: Callable[[Any, int], list[Any]], rows: Any, limit: int,
               deadline: Deadline) -> list[Any] | None:
     """``covers(rows, limit)`` in a forked child killed at ``deadline`` (None then): the C
     call cannot be stopped any other way."""
-    import multiprocessing
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-
-    def run() -> None:
-        send.send([list(map(int, cover)) for cover in covers(rows, limit)])
-
-    child = context.Process(target=run, daemon=True)
-    child.start()
-    send.close()
+    from ..children import ChildFailed, in_child
+    from ..deadline import TimeUp
     try:
-        if receive.poll(max(deadline.remaining(), 0.0)):
-            return receive.recv()
+        return in_child(lambda: [list(map(int, cover)) for cover in covers(rows, limit)],
+                        deadline)
+    except TimeUp:
         return None
-    except EOFError:  # the child died without an answer
-        raise SolverError("exact-cover's child process ended without an answer") from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
+    except ChildFailed as failed:
+        raise SolverError(f"exact-cover's child process: {failed}") from None
 
 
 class CpSatSolver(Closing):

@@ -21,7 +21,7 @@ from typing import Any, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import borrowed
-from ..deadline import NO_DEADLINE, Deadline, TimeUp
+from ..deadline import NO_DEADLINE, Deadline
 from ..errors import InternalError, OptionError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
@@ -175,45 +175,22 @@ def estimate_count(grid: Grid, *, constraints: tuple = (), epsilon: float = DEFA
 def _in_child(clauses, nvars: int, epsilon: float, delta: float, seed: int,
               deadline: Deadline) -> tuple[int, int]:
     """(cell count, hash count) from ApproxMC in a child process, killed at the deadline."""
-    import multiprocessing
-    context = multiprocessing.get_context("fork")
-    receive, send = context.Pipe(duplex=False)
-    child = context.Process(target=_count, args=(clauses, nvars, epsilon, delta, seed, send),
-                            daemon=True)
-    child.start()
-    send.close()
+    from ..children import ChildFailed, in_child
     try:
-        wait = None if deadline.unlimited else max(deadline.remaining(), 0)
-        if not receive.poll(wait):
-            raise TimeUp
-        answer = receive.recv()
-    except EOFError:
-        raise InternalError("ApproxMC ended without a count") from None
-    finally:
-        if child.is_alive():
-            child.kill()
-        child.join()
-        receive.close()
-    if isinstance(answer, str):
-        raise InternalError(f"ApproxMC failed: {answer}")
-    return answer
+        return in_child(lambda: _count(clauses, nvars, epsilon, delta, seed), deadline)
+    except ChildFailed as failed:
+        if failed.error is None:
+            raise InternalError("ApproxMC ended without a count") from None
+        raise InternalError(f"ApproxMC failed: {failed.error}") from None
 
 
-def _count(clauses, nvars: int, epsilon: float, delta: float, seed: int, send) -> None:
-    """In the child: ApproxMC's count, sent back as (cell count, hash count) or an error."""
-    from ..children import die_with_parent
-    die_with_parent()
-    try:
-        from pysat.allies.approxmc import Counter
-        from pysat.formula import CNF
-        with Counter(CNF(from_clauses=clauses), seed=seed, epsilon=epsilon,
-                     delta=delta) as counter:
-            counter.count(projection=list(range(1, nvars + 1)))
-            send.send((counter.cellc, counter.hashc))
-    except Exception as error:  # reported by the parent as an internal error
-        send.send(f"{type(error).__name__}: {error}")
-    finally:
-        send.close()
+def _count(clauses, nvars: int, epsilon: float, delta: float, seed: int) -> tuple[int, int]:
+    """In the child: ApproxMC's count, (cell count, hash count)."""
+    from pysat.allies.approxmc import Counter
+    from pysat.formula import CNF
+    with Counter(CNF(from_clauses=clauses), seed=seed, epsilon=epsilon, delta=delta) as counter:
+        counter.count(projection=list(range(1, nvars + 1)))
+        return counter.cellc, counter.hashc
 
 
 @dataclass
