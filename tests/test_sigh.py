@@ -112,7 +112,11 @@ def test_pair_keys_decode_as_sigh_writes_them():
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
     (".ConnectedValues~x~1.Var~V~x~2", "satdoku cannot use sigh's ConnectedValues; sigh's Var"),
     (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
-    (".Shape~6x9.AntiKnight", "satdoku cannot hold the grid of sigh's Shape (a 6x9 grid)"),
+    (".Shape~9x9~1-9~Raw", "satdoku cannot hold the grid of sigh's Shape (Raw grid)"),
+    (".Shape~6x9.AntiKnight", "satdoku cannot use sigh's AntiKnight (on a 6x9 grid of 9 values)"),
+    (".Shape~6x6~1-5", "sigh item 1 (.Shape): values 1-5 do not fill a 6x6 grid"),
+    (".Shape~6x6~9.RegionSize~5", "sigh item 2 (.RegionSize): '5' is not a region size 6..9"),
+    (".Replicate~C~R9C9.Thermo~R1C1~R1C2.End", "sigh item 1 (.Replicate): a target is past"),
 ])
 def test_a_bad_string_gets_one_located_line(text, message):
     with pytest.raises(PuzzleError) as caught:
@@ -178,3 +182,44 @@ def test_chaos_construction_reads_as_the_chaos_rule_with_its_together_groups():
     assert doc["constraints"] == [{"type": "chaos", "together": [["r1c1", "r2c2"]]}]
     assert dict(read_sigh(".ChaosConstruction.~R1C1_1").missing) == {
         "ChaosConstruction (beside boxes or a jigsaw)": 1}
+
+
+#: Puzzles of sigh's data files (sigh/Interactive-Sudoku-Solver, MIT) read from their
+#: constraint strings as sigh publishes them, with their published solutions.
+SIGH_READ = [json.loads(line) for line in
+             (Path(__file__).resolve().parent / "data" / "sigh_read.jsonl").read_text()
+             .splitlines()]
+_LETTERS = "0ABCDEFGHIJKLMNOP"  # sigh's solutions on values past 9: A for 1, B for 2...
+
+
+def sigh_values(grid) -> str:
+    """A solved grid's values as sigh writes a solution."""
+    geo = grid.geometry
+    values = [geo.value(d) for d in grid.cells]
+    return "".join(str(v) if geo.high < 10 or v == 0 else _LETTERS[v] for v in values)
+
+
+@pytest.mark.parametrize("entry", SIGH_READ, ids=lambda e: e["name"])
+def test_sigh_puzzles_read_and_solve_to_their_published_solution(entry):
+    result = satdoku.count(entry["sigh"], limit=2)
+    assert result.status == "unique"
+    assert sigh_values(result.solution) == entry["solution"]
+
+
+def test_sigh_layouts_read_as_satdoku_grids():
+    grid = read_sigh(".Shape~6x6~9.RegionSize~9.NoBoxes"
+                     ".Jigsaw~122222112223111233114333144433444443").document
+    assert grid["shape"] == "6x6" and grid["digits"] == "1-9" and len(grid["regions"]) == 4
+    assert read_sigh(".Shape~6x6~9.RegionSize~9").document["box"] == "3x3"
+    squish = read_sigh(".Shape~7x7~9.RegionSize~9"
+                       ".Jigsaw~1112333111233311123332222222444255544425554442555").document
+    assert squish["box"] == "none"  # no 9-cell boxes tile 7x7: the 4 pieces are extra regions
+    assert [c["type"] for c in squish["constraints"]] == ["extra-region"] * 4
+
+
+def test_replicate_copies_its_rules_onto_each_target():
+    # targets: bits 0 and 2 after R2C2 (R2C2 and R2C4); the template moves with the origin
+    doc = read_sigh(".Replicate~F~R2C2.Thermo~R2C2~R3C2.~R2C2_5.End").document
+    assert doc["constraints"] == [{"type": "thermometer", "cells": ["r2c2", "r3c2"]},
+                                  {"type": "thermometer", "cells": ["r2c4", "r3c4"]}]
+    assert doc["givens"] == {"r2c2": 5, "r2c4": 5}

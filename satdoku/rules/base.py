@@ -251,21 +251,37 @@ class Constraint:
     def from_json(cls, data: dict, geometry: Geometry) -> "Constraint":
         """The constraint of a JSON object (``type`` already known to match), read by its
         declared fields; ValueError naming the field when the object is wrong."""
-        if cls.reads_values and geometry.low != 1:
-            raise ValueError(f"{cls.type} reads the digits' values (sums, parity, named "
-                             f"digits): satdoku states it for digits 1-{geometry.size} only, "
-                             f"not {geometry.values_text}")
-        if cls.needs_boxes and not geometry.has_boxes:
-            raise ValueError(f"{cls.type} is about boxes: this grid has none")
-        if not cls.any_shape and not geometry.is_square:
-            raise ValueError(f"{cls.type} is stated for an N x N grid of N digits; this is a "
-                             f"{geometry.shape}")
+        refused = cls.refusal(geometry)
+        if refused is not None:
+            raise ValueError(refused[1])
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)
         if "geometry" in {f.name for f in dataclasses.fields(cls)}:
             values["geometry"] = geometry
         return cls(**values, label=reader.label)
+
+    @classmethod
+    def refusal(cls, geometry: Geometry) -> tuple[str, str] | None:
+        """Why the rule cannot be stated on ``geometry``: a short phrase (``'on values
+        0-8'``) and the message; None when it can.
+
+        >>> from satdoku.model.geometry import geometry
+        >>> CONSTRAINTS["killer"].refusal(geometry(3, 3, low=0))[0]
+        'on values 0-8'
+        """
+        if cls.reads_values and geometry.low != 1:
+            return (f"on values {geometry.values_text}",
+                    f"{cls.type} reads the digits' values (sums, parity, named digits): "
+                    f"satdoku states it for digits 1-{geometry.size} only, not "
+                    f"{geometry.values_text}")
+        if cls.needs_boxes and not geometry.has_boxes:
+            return "without boxes", f"{cls.type} is about boxes: this grid has none"
+        if not cls.any_shape and not geometry.is_square:
+            return (f"on a {geometry.height}x{geometry.width} grid of {geometry.size} values",
+                    f"{cls.type} is stated for an N x N grid of N digits; this is a "
+                    f"{geometry.shape}")
+        return None
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:

@@ -35,8 +35,6 @@ MISSING = {
     "ChaosCount": "a count over chaos regions",
     "RegionSameValues": "every region holds the same values",
     "Var": "named variables outside the grid",
-    "Replicate": "rules copied onto other cells",
-    "Container": "a container of rules",
     "Doppelganger": "a second digit per box",
     "ConnectedValues": "equal digits form connected groups",
 }
@@ -77,23 +75,26 @@ def _where(item: Item) -> str:
     return f"sigh item {item.number} (.{item.type})"
 
 
-def cell_index(token: str, n: int, item: Item) -> int:
-    """The cell of a sigh cell id (``R3C7``, ``rAcB`` above 9) in an N x N grid.
+def cell_index(token: str, rows: int, cols: int, item: Item) -> int:
+    """The cell of a sigh cell id (``R3C7``, ``rAcB`` above 9) in a grid of ``rows`` x
+    ``cols``.
 
-    >>> cell_index("R2c1", 9, Item(1, "Thermo", [])), cell_index("Rgcg", 16, Item(1, "X", []))
+    >>> cell_index("R2c1", 9, 9, Item(1, "Thermo", [])), cell_index("Rgcg", 16, 16, Item(1, "X", []))
     (9, 255)
     """
     t = token.lower()
     if len(t) == 4 and t[0] == "r" and t[2] == "c" and t[1] in _CELL_CHARS \
             and t[3] in _CELL_CHARS:
         row, col = _CELL_CHARS.index(t[1]), _CELL_CHARS.index(t[3])
-        if row < n and col < n:
-            return row * n + col
+        if row < rows and col < cols:
+            return row * cols + col
     if token[:2] == "CC":
         raise Missing("chaos region cells (CC...) in a rule")
     if token[:1] in ("V", "$"):
         raise Missing("Var")
-    raise Bad(f"{_where(item)}: {token!r} is not a cell of the {n}x{n} grid")
+    if token[:2] == "DG":
+        raise Missing("Doppelganger")
+    raise Bad(f"{_where(item)}: {token!r} is not a cell of the {rows}x{cols} grid")
 
 
 def sigh_cell(cell: int, n: int) -> str:
@@ -129,14 +130,14 @@ def _global(kind: str) -> Callable:
 
 def _adjacent_pairs(reader, item: Item) -> list[tuple[int, int]]:
     """sigh's pairs of a dot or XV over several cells: each orthogonal neighbour pair."""
-    n = reader.size
+    w, h = reader.geo.width, reader.geo.height
     cells = [reader.cell(t, item) for t in item.args]
     rest, pairs = set(cells), []
     for cell in cells:
         rest.discard(cell)
-        r, c = divmod(cell, n)
-        for other in (cell - n if r else None, cell - 1 if c else None,
-                      cell + 1 if c < n - 1 else None, cell + n if r < n - 1 else None):
+        r, c = divmod(cell, w)
+        for other in (cell - w if r else None, cell - 1 if c else None,
+                      cell + 1 if c < w - 1 else None, cell + w if r < h - 1 else None):
             if other is not None and other in rest:
                 pairs.append((cell, other))
     if not pairs:
@@ -202,7 +203,7 @@ def _with_number(kind: str, key: str, default: int | None = None) -> Callable:
 
 def _line_of(text: str, reader, item: Item) -> str:
     if len(text) >= 2 and text[0] in "RC" and text[1:].isdigit() \
-            and 1 <= int(text[1:]) <= reader.size:
+            and 1 <= int(text[1:]) <= (reader.geo.height if text[0] == "R" else reader.geo.width):
         return text[0].lower() + str(int(text[1:]))
     raise Bad(f"{_where(item)}: {text!r} is not a row or column (R1, C9)")
 
@@ -259,7 +260,9 @@ def _little_killer(reader, item: Item) -> list[dict]:
         raise Bad(f"{_where(item)}: a sum and the first cell of a diagonal")
     total = _int(item.args[0], item, "the sum")
     start = reader.cell(item.args[1], item)
-    n = reader.size
+    n = reader.geo.width
+    if not reader.geo.height == n:
+        raise Missing(f"LittleKiller (on a {reader.geo.height}x{n} grid)")
     run = _little_killer_runs(n).get(start)
     if run is None:
         raise Bad(f"{_where(item)}: no diagonal starts there", reader.geo.cell_name(start))
@@ -285,7 +288,7 @@ def _sum(reader, item: Item) -> list[dict]:
         if coeff_text[0] != "=" or len(coeff_text) - 1 != len(cells):
             raise Bad(f"{_where(item)}: coefficients '_=_a_b...' must be one a cell")
         coeffs = [_int(c, item, "a coefficient") for c in coeff_text[1:]]
-    name, n = reader.geo.cell_name, reader.size
+    name, n = reader.geo.cell_name, reader.geo.width
     if all(c == 1 for c in coeffs) and len(set(cells)) == len(cells) and total >= 1:
         if any(set(cells) <= set(house) for house in reader.geo.houses):
             return [{"type": "killer", "cells": [name(c) for c in cells], "sum": total}]
@@ -301,8 +304,8 @@ def _sum(reader, item: Item) -> list[dict]:
 
 def _quad(reader, item: Item) -> list[dict]:
     top = reader.cell(item.args[0] if item.args else "", item)
-    n = reader.size
-    if top % n == n - 1 or top // n == n - 1:
+    n = reader.geo.width
+    if top % n == n - 1 or top // n == reader.geo.height - 1:
         raise Bad(f"{_where(item)}: no 2x2 square starts there", reader.geo.cell_name(top))
     cells = [top, top + 1, top + n, top + n + 1]
     return [{"type": "quadruple", "cells": [reader.geo.cell_name(c) for c in cells],
@@ -315,8 +318,8 @@ def _same_values(reader, item: Item) -> list[dict]:
     if regions and len(regions) == len(item.args) - 1 == sets and "chaos" in CONSTRAINTS:
         # the chaos regions of these cells are the same: one region holds them all
         cells = [int(k) - 1 for k in regions]
-        if not all(0 <= c < reader.size ** 2 for c in cells):
-            raise Bad(f"{_where(item)}: a chaos region cell (CC1..CC{reader.size ** 2}) is "
+        if not all(0 <= c < reader.geo.ncells for c in cells):
+            raise Bad(f"{_where(item)}: a chaos region cell (CC1..CC{reader.geo.ncells}) is "
                       "out of range")
         reader.together.append(cells)
         return []
