@@ -71,9 +71,9 @@ def test_string_givens_use_the_values_symbols():
     ({"size": 4, "digits": 3}, "'digits' must be 'LOW-HIGH'"),
     ({"size": 9, "digits": "30-38"}, "'digits': values 30-38: a grid's values must lie in 0..35"),
     ({"size": 9, "digits": "0-8", "givens": {"r2c2": 9}}, "r2c2: 'givens': 9 is not a digit 0..8"),
-    ({"size": 4, "digits": "0-3", "constraints": [{"type": "killer", "cells": ["r1c1"],
+    ({"size": 4, "digits": "0-3", "constraints": [{"type": "sandwich", "line": "r1",
                                                    "sum": 3}]},
-     "constraints[0] (killer): killer reads the digits' values"),
+     "constraints[0] (sandwich): sandwich reads the digits' values"),
     ({"size": 4, "digits": "0-3", "constraints": [{"type": "or", "rules": [
         {"type": "odd", "cells": ["r1c1"]}, {"type": "anti-king"}]}]}, "odd reads the digits'"),
 ])
@@ -89,6 +89,73 @@ def test_rules_that_compare_digits_hold_shifted():
     puzzle = read_variant(doc)
     solution = satdoku.solve(puzzle).solution
     assert text_of(puzzle, solution)[:4] == "0123"
+
+
+@functools.cache
+def sudokus_4x4() -> list[tuple[int, ...]]:
+    """Every 4x4 Sudoku with 2x2 boxes as digits 1..4, row by row (brute force, no SAT)."""
+    houses = [[r * 4 + c for c in range(4)] for r in range(4)] + \
+        [[r * 4 + c for r in range(4)] for c in range(4)] + \
+        [[r * 4 + c for r in (br, br + 1) for c in (bc, bc + 1)] for br in (0, 2) for bc in (0, 2)]
+    rows = list(itertools.permutations(range(1, 5)))
+    return [cells for cells in (sum(rs, ()) for rs in itertools.product(rows, repeat=4))
+            if all(len({cells[c] for c in h}) == 4 for h in houses)]
+
+
+#: Rules that read values, on a 4x4 grid of values 0-3, each with its meaning written here
+#: apart from the rule's code (``v``: the 16 values, row by row).
+VALUE_RULES = [
+    ({"type": "killer", "cells": ["r1c1", "r1c2", "r2c1"], "sum": 3},
+     lambda v: v[0] + v[1] + v[4] == 3),
+    ({"type": "killer", "cells": ["r2c2", "r3c2"], "sum": 1}, lambda v: v[5] + v[9] == 1),
+    # every value once, so a 0 among the terms (sigh's "Killer sudoku, with 0 cage" found it)
+    ({"type": "killer", "cells": ["r1c2", "r2c3", "r3c4", "r4c1"], "sum": 6},
+     lambda v: len({v[1], v[6], v[11], v[12]}) == 4),
+    ({"type": "little-killer", "cells": ["r1c2", "r2c3", "r3c4"], "sum": 4},
+     lambda v: v[1] + v[6] + v[11] == 4),
+    ({"type": "arrow", "circle": ["r3c3"], "cells": ["r3c4", "r4c4"]},
+     lambda v: v[10] == v[11] + v[15]),
+    ({"type": "arrow", "circle": ["r1c1", "r1c2"], "cells": ["r2c1", "r3c1", "r3c2"]},
+     lambda v: 10 * v[0] + v[1] == v[4] + v[8] + v[9]),  # a pill may start with 0
+    ({"type": "xv", "cells": ["r1c1", "r1c2"], "sum": 5}, lambda v: v[0] + v[1] == 5),
+    ({"type": "kropki-black", "cells": ["r1c1", "r2c1"]},
+     lambda v: v[0] == 2 * v[4] or v[4] == 2 * v[0]),
+    ({"type": "edge-sum", "cells": ["r1c3", "r1c4"], "sum": 3}, lambda v: v[2] + v[3] == 3),
+    ({"type": "pair", "cells": ["r1c1", "r2c2", "r3c3"], "pairs": [[0, 3], [3, 0], [1, 2]]},
+     lambda v: {(v[0], v[5]), (v[5], v[10])} <= {(0, 3), (3, 0), (1, 2)}),
+    ({"type": "pair", "cells": ["r1c1", "r1c2"], "relation": "a * b == 0"},
+     lambda v: v[0] * v[1] == 0),
+]
+
+
+@pytest.mark.parametrize("rule, means", VALUE_RULES, ids=[r["type"] for r, _ in VALUE_RULES])
+def test_rules_that_read_values_count_as_a_brute_force_on_values_from_0(rule, means):
+    """SAT's count of a 4x4 grid of values 0-3 under one rule that reads values equals the
+    grids whose values (digit - 1) meet the rule's meaning, and the rule's own check agrees."""
+    puzzle = read_variant({"size": 4, "digits": "0-3", "constraints": [rule]})
+    geo = puzzle.geometry
+    grids = sudokus_4x4()
+    expected = sum(1 for cells in grids if means([d - 1 for d in cells]))
+    checked = sum(1 for cells in grids if puzzle.check(Grid(geo, cells)) == [])
+    result = satdoku.count(puzzle, limit=1000)
+    assert 0 < expected < len(grids) and checked == expected
+    assert result.count == expected and not result.at_limit
+
+
+def test_no_xv_reads_values_from_0():
+    """No edge sum of 3: on values 0-3 no two neighbours sum to 3 (0 and 3, 1 and 2)."""
+    puzzle = read_variant({"size": 4, "digits": "0-3",
+                           "constraints": [{"type": "no-xv", "sums": [3]}]})
+    pairs = [(a, a + 1) for a in range(16) if a % 4 < 3] + [(a, a + 4) for a in range(12)]
+    expected = sum(1 for cells in sudokus_4x4()
+                   if all(cells[a] + cells[b] - 2 != 3 for a, b in pairs))
+    assert expected and satdoku.count(puzzle, limit=1000).count == expected
+
+
+def test_native_search_refuses_rules_that_read_values_from_0():
+    puzzle = read_variant({"size": 4, "digits": "0-3", "constraints": [VALUE_RULES[0][0]]})
+    result = satdoku.solve(puzzle, solver="native")
+    assert result.status == "refused" and "values 1-4 only, not 0-3" in result.message
 
 
 def test_checker_names_values():

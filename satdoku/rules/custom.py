@@ -26,20 +26,22 @@ __all__ = ["PairRelation", "Regex", "GreaterThan"]
 
 
 class DigitPairs(Field):
-    """A list of digit pairs ``[[1, 2], [2, 4]]``, each digit 1..N, no pair twice."""
+    """A list of digit pairs ``[[1, 2], [2, 4]]``, each a value of the grid (1..N), no pair
+    twice."""
 
     kind = "digit pairs"
 
     def read(self, f: Fields) -> Any:
         if not f.has(self.name):
             return self.default
-        value, n = f.data[self.name], f.geometry.size
+        value, geo = f.data[self.name], f.geometry
         if not isinstance(value, list) or not value or not all(
                 isinstance(p, list) and len(p) == 2 and all(
-                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n for d in p)
+                    isinstance(d, int) and not isinstance(d, bool) and
+                    geo.low <= d <= geo.high for d in p)
                 for p in value):
-            raise ValueError(f"'{self.name}' must be a list of pairs of digits 1..{n}, like "
-                             f"[[1, 2], [2, 4]]")
+            raise ValueError(f"'{self.name}' must be a list of pairs of digits "
+                             f"{geo.low}..{geo.high}, like [[1, 2], [2, 4]]")
         pairs = tuple(tuple(p) for p in value)
         if len(set(pairs)) != len(pairs):
             raise ValueError(f"'{self.name}' lists a pair twice")
@@ -73,6 +75,7 @@ class PairRelation(PairRule):
     """
 
     type = "pair"
+    any_values = True
     line: tuple[int, ...]
     relation: str | None = None
     table: tuple[tuple[int, int], ...] | None = None

@@ -152,11 +152,11 @@ class Fields:
 
     def line(self, name: str = "line") -> str:
         """A row ``'r3'`` or column ``'c5'`` within the grid (written lower case)."""
-        value = self.data.get(name)
+        value, geo = self.data.get(name), self.geometry
         m = _LINE.fullmatch(value) if isinstance(value, str) else None
-        if not m or not 1 <= int(m.group(2)) <= self.geometry.size:
-            raise ValueError(f"'{name}' must be a row 'r1'..'r{self.geometry.size}' or a "
-                             f"column 'c1'..'c{self.geometry.size}', not {value!r}")
+        if not m or not 1 <= int(m.group(2)) <= (geo.height if m.group(1) in "rR" else geo.width):
+            raise ValueError(f"'{name}' must be a row 'r1'..'r{geo.height}' or a column "
+                             f"'c1'..'c{geo.width}', not {value!r}")
         return f"{m.group(1).lower()}{int(m.group(2))}"
 
 

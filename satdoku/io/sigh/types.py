@@ -401,7 +401,8 @@ def _pair(every: bool, legacy: bool = False) -> Callable:
         if legacy:  # sigh's Binary keys swap '-' and '_'
             key = key.translate(str.maketrans("-_", "_-"))
         try:
-            pairs = decode_pairs(key, reader.size)
+            shift = reader.geo.low - 1  # sigh's bits count from the lowest value
+            pairs = [[a + shift, b + shift] for a, b in decode_pairs(key, reader.size)]
         except ValueError as exc:
             raise Bad(f"{_where(item)}: {exc}") from None
         symmetric = all([b, a] in pairs for a, b in pairs)
