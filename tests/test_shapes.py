@@ -383,8 +383,8 @@ def test_shaped_grids_read_write_and_show():
     ({"shape": "6x6", "digits": "1-5"}, "'digits' must be 'LOW-HIGH', 6 or more values"),
     ({"shape": "6x8", "box": "3x3"}, "boxes of 3x3 do not tile a 6x8 grid of 8 digits"),
     ({"shape": "6x8", "size": 8}, "give 'size' (an N x N grid) or 'shape' ('RxC'), not both"),
-    ({"shape": "6x6", "digits": "1-9", "constraints": [{"type": "anti-knight"}]},
-     "anti-knight is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
+    ({"shape": "6x6", "digits": "1-9", "constraints": [{"type": "non-consecutive"}]},
+     "non-consecutive is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
     ({"shape": "2x3", "regions": [["r1c1", "r1c2"], ["r1c3", "r2c3", "r2c2"], ["r2c1"]]},
      "regions must split the 6 cells of a 2x3 grid into regions of one size"),
 ])
@@ -417,14 +417,29 @@ def test_what_needs_a_square_grid_says_so():
     {"type": "kropki-black", "cells": ["r1c1", "r1c2"]},
     {"type": "xv", "cells": ["r1c3", "r2c3"], "sum": 5},
     {"type": "extra-region", "cells": ["r1c1", "r2c1", "r2c2", "r2c3"]},
+    {"type": "skyscraper", "line": "c2", "from": "end", "count": 2},
+    {"type": "skyscraper", "line": "r1", "from": "start", "count": 2},
+    {"type": "numbered-room", "line": "r2", "from": "end", "digit": 2},
+    {"type": "greater-than", "cells": ["r1c2", "r2c2", "r2c3"]},
+    {"type": "anti-knight"},
+    {"type": "anti-king"},
+    {"type": "column-indexer", "cells": ["r1c2", "r2c1"]},
+    {"type": "row-indexer", "cells": ["r1c3"]},
+    {"type": "quadruple", "cells": ["r1c2", "r1c3", "r2c2", "r2c3"], "digits": [1, 4]},
+    {"type": "diagonal", "direction": "+"},
+    {"type": "disjoint-groups"},
 ], ids=lambda rule: rule["type"])
 def test_rules_on_any_shape_match_their_check(rule):
-    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4: the fillings
+    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4 (a square
+    3x3 of digits 1-4 for a diagonal, a 2x4 with 2x2 boxes for disjoint groups): the fillings
     SAT counts are those whose houses hold distinct digits and the rule's own check passes."""
-    puzzle = read_variant({"shape": "2x3", "digits": "1-4", "constraints": [rule]})
+    grid = {"diagonal": {"shape": "3x3"}, "disjoint-groups": {"shape": "2x4", "box": "2x2"}}
+    puzzle = read_variant({"shape": "2x3", "digits": "1-4", **grid.get(rule["type"], {}),
+                           "constraints": [rule]})
     geo = puzzle.geometry
-    expected = sum(1 for cells in itertools.product(range(1, 5), repeat=6)
-                   if puzzle.check(Grid(geo, cells)) == [])
+    rows = itertools.permutations(range(1, 5), geo.width)  # a row's digits differ
+    expected = sum(1 for cells in itertools.product(list(rows), repeat=geo.height)
+                   if puzzle.check(Grid(geo, sum(cells, ()))) == [])
     result = satdoku.count(puzzle, limit=10_000)
     assert expected and result.count == expected and not result.at_limit
 

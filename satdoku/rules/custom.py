@@ -184,6 +184,7 @@ class GreaterThan(PairRule):
     """
 
     type = "greater-than"
+    any_shape = True
     reads_values = False
     geometry: Geometry
     listed: tuple[int, ...]
@@ -191,7 +192,7 @@ class GreaterThan(PairRule):
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
-        n, cells = geometry.size, values["listed"]
+        n, cells = geometry.width, values["listed"]
         alone = [c for c in cells if not any(_adjacent(c, o, n) for o in cells)]
         if alone:
             raise ValueError(f"{geometry.cell_name(alone[0])} has no orthogonal neighbour "
@@ -203,7 +204,7 @@ class GreaterThan(PairRule):
 
     @functools.cached_property
     def pairs(self) -> tuple[tuple[int, int], ...]:
-        n = self.geometry.size
+        n = self.geometry.width
         return tuple((a, b) for i, a in enumerate(self.listed) for b in self.listed[i + 1:]
                      if _adjacent(a, b, n))
 
@@ -217,7 +218,7 @@ class GreaterThan(PairRule):
     def draw(self, canvas) -> None:
         """A '>' (or '<', '∧', '∨') on the edge of each pair, opening towards the greater."""
         for a, b in self.pairs:
-            (ra, ca), (rb, cb) = divmod(a, canvas.size), divmod(b, canvas.size)
+            (ra, ca), (rb, cb) = divmod(a, canvas.cols), divmod(b, canvas.cols)
             sign = {(0, 1): ">", (0, -1): "<", (1, 0): "∨", (-1, 0): "∧"}[rb - ra, cb - ca]
             canvas.edge_text(a, b, sign, size=0.4)
 

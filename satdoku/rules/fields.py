@@ -289,7 +289,7 @@ class Corner(Cells):
 
     def read(self, f: Fields) -> tuple[int, ...]:
         cells = f.cells(self.name, exactly=4)
-        n = f.geometry.size
+        n = f.geometry.width
         rows = sorted({c // n for c in cells})
         cols = sorted({c % n for c in cells})
         if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1:

@@ -225,6 +225,7 @@ class Skyscraper(_Outside):
     """
 
     type = "skyscraper"
+    any_shape = True
     reads_values = False
     geometry: Geometry
     line: str

@@ -234,6 +234,7 @@ class AntiKnight(_GlobalPairs):
     """
 
     type = "anti-knight"
+    any_shape = True
     reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiknight", "flag"),)
@@ -249,6 +250,7 @@ class AntiKing(_GlobalPairs):
     digits."""
 
     type = "anti-king"
+    any_shape = True
     reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiking", "flag"),)

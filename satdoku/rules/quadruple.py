@@ -28,6 +28,7 @@ class Quadruple(Constraint):
     """
 
     type = "quadruple"
+    any_shape = True
     cells: tuple[int, ...]
     digits: tuple[int, ...]
     fields = (Corner(doc="the 4 cells around a corner"),
@@ -47,7 +48,7 @@ class Quadruple(Constraint):
 
     def draw(self, canvas) -> None:
         """A white circle on the corner the four cells share, with the digits small in it."""
-        n = canvas.size
+        n = canvas.cols
         row, col = max(c // n for c in self.cells), max(c % n for c in self.cells)
         canvas.quadruple(row, col, [canvas.symbol(d) for d in self.digits])
 

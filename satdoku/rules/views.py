@@ -49,6 +49,7 @@ class NumberedRoom(_Outside):
     """
 
     type = "numbered-room"
+    any_shape = True
     geometry: Geometry
     line: str
     side: str = "start"
@@ -58,15 +59,16 @@ class NumberedRoom(_Outside):
               Int("digit", low=1, high="size", doc="the digit in the X-th cell"))
 
     def encode(self, ctx) -> list[Clause]:
+        """X past the line's cells (more digits than a row has cells) is no room (sigh)."""
         cells = self.cells
         return [[-ctx.var(cells[0], k), ctx.var(cells[k - 1], self.digit)]
-                for k in range(1, ctx.size + 1)]
+                if k <= len(cells) else [-ctx.var(cells[0], k)] for k in range(1, ctx.size + 1)]
 
     def clause_estimate(self, geometry: Geometry) -> int:
         return geometry.size
 
     def holds(self, digits: tuple[int, ...]) -> bool:
-        return digits[digits[0] - 1] == self.digit
+        return 1 <= digits[0] <= len(digits) and digits[digits[0] - 1] == self.digit
 
 
 @dataclass(frozen=True)
