@@ -125,6 +125,19 @@ VALUE_RULES = [
      lambda v: {(v[0], v[5]), (v[5], v[10])} <= {(0, 3), (3, 0), (1, 2)}),
     ({"type": "pair", "cells": ["r1c1", "r1c2"], "relation": "a * b == 0"},
      lambda v: v[0] * v[1] == 0),
+    ({"type": "region-sum", "cells": ["r1c2", "r1c3", "r2c3"]},
+     lambda v: v[1] == v[2] + v[6]),
+    ({"type": "double-arrow", "cells": ["r1c1", "r2c2", "r3c3"]}, lambda v: v[0] + v[10] == v[5]),
+    ({"type": "candidates", "cells": ["r1c1", "r2c3"], "digits": [0, 2]},
+     lambda v: v[0] in (0, 2) and v[6] in (0, 2)),
+    ({"type": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [0, 3]},
+     lambda v: {0, 3} <= {v[5], v[6], v[9], v[10]}),
+    ({"type": "look-and-say", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"], "clue": "2001"},
+     lambda v: [v[0], v[5], v[10], v[15]].count(0) == 2 and 1 not in (v[0], v[5], v[10], v[15])),
+    ({"type": "counting-circles", "cells": ["r1c1", "r1c2", "r2c3", "r3c4"]},
+     lambda v: all([v[0], v[1], v[6], v[11]].count(x) == x for x in (v[0], v[1], v[6], v[11]))),
+    ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
+     lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]
 
 

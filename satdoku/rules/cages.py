@@ -208,6 +208,7 @@ class EqualityCage(_Cage, CellsRule):
     """
 
     type = "equality-cage"
+    any_values = True
     geometry: Geometry
     cells: tuple[int, ...]
     fields = (Cells(doc="the cage's cells (an even number)"),)
@@ -221,10 +222,10 @@ class EqualityCage(_Cage, CellsRule):
         return f"equality cage {cell_span(geometry, self.cells)}"
 
     def _halves(self, d: int) -> tuple[int, int]:
-        """(+1 even / -1 odd, +1 low / -1 high / 0 middle) of digit d."""
+        """(+1 even / -1 odd value, +1 low / -1 high / 0 middle) of digit d."""
         n = self.geometry.size
         low = 1 if 2 * d < n + 1 else -1 if 2 * d > n + 1 else 0
-        return (1 if d % 2 == 0 else -1), low
+        return (1 if self.geometry.value(d) % 2 == 0 else -1), low
 
     def encode(self, ctx) -> list[Clause]:
         clauses = encode_distinct(ctx, self.cells)
@@ -238,7 +239,8 @@ class EqualityCage(_Cage, CellsRule):
             clauses += encode_sum(ctx, terms, 0)
         return clauses
 
-    def holds(self, digits: tuple[int, ...]) -> bool:
+    def holds(self, values: tuple[int, ...]) -> bool:
+        digits = [v - self.geometry.low + 1 for v in values]
         halves = [self._halves(d) for d in digits]
         return (len(set(digits)) == len(digits) and all(low for _, low in halves)
                 and sum(p for p, _ in halves) == 0 and sum(low for _, low in halves) == 0)
