@@ -294,6 +294,43 @@ def test_chaos_counts_match_brute_force(n, givens, together):
         assert regions and all(len({result.solution.cells[c] for c in r}) == n for r in regions)
 
 
+def run_length(region_of: dict, arms) -> int:
+    """sigh's ChaosArrow, written apart: along each arm the cells in the start's region up to
+    the first that is not, the start once."""
+    start, total = arms[0][0], 1
+    for arm in arms:
+        for c in arm[1:]:
+            if region_of[c] != region_of[start]:
+                break
+            total += 1
+    return total
+
+
+@pytest.mark.parametrize("clues, holds", [
+    ({"arrows": [{"cell": "r1c1", "arms": [["r1c1", "r1c2", "r1c3", "r1c4"],
+                                           ["r1c1", "r2c1", "r3c1", "r4c1"]]}]},
+     lambda v, reg: v[0] == run_length(reg, [(0, 1, 2, 3), (0, 4, 8, 12)])),
+    ({"arrows": [{"cell": "r2c2", "arms": [["r1c1", "r1c2", "r1c3"]], "offset": 1}]},
+     lambda v, reg: v[5] == run_length(reg, [(0, 1, 2)]) - 1),
+    ({"counts": [{"cell": "r4c4", "cells": ["r4c4", "r4c3", "r3c4", "r3c3", "r2c2"]}]},
+     lambda v, reg: v[15] == sum(reg[c] == reg[15] for c in (15, 14, 11, 10, 5))),
+])
+def test_chaos_clues_match_brute_force(clues, holds):
+    """Arrow and count clues on a 4x4 chaos construction: the digit grids SAT counts are the
+    Latin squares that some split into connected regions of every digit makes hold."""
+    doc = {"size": 4, "box": "none", "constraints": [{"type": "chaos", **clues}]}
+    splits = partitions(4, tuple(range(16)))
+    expected = 0
+    for cells in latin_squares(4):
+        for p in splits:
+            reg = {c: i for i, region in enumerate(p) for c in region}
+            if all(len({cells[c] for c in region}) == 4 for region in p) and holds(cells, reg):
+                expected += 1
+                break
+    result = satdoku.count(read_variant(doc), limit=1000)
+    assert 0 < expected and result.count == expected and not result.at_limit
+
+
 def test_chaos_answer_shows_regions_and_is_verified():
     from satdoku.model.geometry import boxless
     from satdoku.rules import Chaos
@@ -441,6 +478,14 @@ def test_what_needs_a_square_grid_says_so():
     {"type": "quadruple", "cells": ["r1c2", "r1c3", "r2c2", "r2c3"], "digits": [1, 4]},
     {"type": "diagonal", "direction": "+"},
     {"type": "disjoint-groups"},
+    {"type": "regex", "cells": ["r1c1", "r1c2", "r2c2"], "pattern": "[14]+"},
+    {"type": "nfa", "cells": ["r2c1", "r2c2", "r2c3"], "states": ["a", "b"], "start": ["a"],
+     "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [1, 2]},
+                                         {"from": "b", "to": "b", "digits": [3, 4]}]},
+    {"type": "counting-circles", "cells": ["r1c1", "r1c2", "r2c3"]},
+    {"type": "double-arrow", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "dutch-flatmates"},
+    {"type": "global-entropy"},
 ], ids=lambda rule: rule["type"])
 def test_rules_on_any_shape_match_their_check(rule):
     """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4 (a square

@@ -150,6 +150,7 @@ class Regex(LineMachine, Constraint):
     """
 
     type = "regex"
+    any_shape = True
     line: tuple[int, ...]
     pattern: str
     fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),

@@ -214,6 +214,7 @@ class DoubleArrow(CellsRule):
     """
 
     type = "double-arrow"
+    any_shape = True
     any_values = True
     line: tuple[int, ...]
     fields = (Cells("cells", "line", at_least=3, repeats=True, connected=True,

@@ -74,6 +74,7 @@ class CountingCircles(CellsRule):
     """
 
     type = "counting-circles"
+    any_shape = True
     any_values = True
     cells: tuple[int, ...]
     fields = (Cells(doc="the circled cells (one set: each counts the others)"),)

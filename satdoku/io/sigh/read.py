@@ -207,6 +207,8 @@ class _Reader:
         self.size = geo.size
         self.givens: dict[int, set[int]] = {}
         self.together: list[list[int]] = []  # chaos: groups of cells in one region
+        self.chaos = False  # the grid's regions are the solver's (ChaosConstruction)
+        self.clues: dict[str, list[dict]] = {"arrows": [], "counts": []}  # chaos clues
         self.missing: Counter = Counter()
         self.notes: list[str] = []
 
@@ -342,6 +344,7 @@ def read_sigh(text: str) -> SighReading:
         return SighReading(None, missing)
     geo, grid_fields, extra = layout.grid()
     reader = _Reader(geo)
+    reader.chaos = layout.chaos
     constraints: list[dict] = [{"type": "extra-region",
                                 "cells": [geo.cell_name(c) for c in piece]} for piece in extra]
     for item in items:
@@ -360,7 +363,8 @@ def read_sigh(text: str) -> SighReading:
         constraints += rules
     if layout.chaos:
         constraints.append({"type": "chaos", "together": [
-            [geo.cell_name(c) for c in group] for group in reader.together]})
+            [geo.cell_name(c) for c in group] for group in reader.together],
+            **{key: clues for key, clues in reader.clues.items() if clues}})
     givens, candidates = reader.given_fields()
     refused = _refusal({"type": "candidates"}, geo) if candidates else None
     if refused is not None:

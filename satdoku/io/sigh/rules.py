@@ -74,6 +74,54 @@ def _nfa(reader, item: Item) -> list[dict]:
     return out
 
 
+def _chaos_clue(reader, item: Item) -> list[dict]:
+    """sigh's ChaosArrow and ChaosCount: a clue of the chaos rule (its region variables), kept
+    on the reader as ``together`` is. Arms (split by ``-``) or counted cells are region cells
+    ``CC1``.. or grid cells; none: the four lines from the clue cell (an arrow), or its 3x3
+    neighbourhood, itself first (a count)."""
+    if not reader.chaos:
+        raise Missing(f"{item.type} (without ChaosConstruction)")
+    geo = reader.geo
+    cell = reader.cell(item.args[0] if item.args else "", item)
+    offset = item.args[1] if len(item.args) > 1 else ""
+    if offset not in ("", "0", "1"):
+        raise Bad(f"{_where(item)}: the offset is 0 or 1, not {offset!r}")
+
+    def region_cell(token: str) -> int:
+        if token[:2] == "CC" and token[2:].isdigit() and 1 <= int(token[2:]) <= geo.ncells:
+            return int(token[2:]) - 1
+        return reader.cell(token, item)
+    arms: list[list[int]] = [[]]
+    for token in item.args[2:]:
+        if token == "-":
+            arms.append([])
+        elif token:
+            arms[-1].append(region_cell(token))
+    arms = [arm for arm in arms if arm]
+    r, c = divmod(cell, geo.width)
+    inside = range(geo.height), range(geo.width)
+    if not arms and item.type == "ChaosArrow":
+        for dr, dc in ((0, -1), (0, 1), (-1, 0), (1, 0)):
+            steps = range(max(geo.height, geo.width))
+            arms.append([(r + k * dr) * geo.width + c + k * dc for k in steps
+                         if r + k * dr in inside[0] and c + k * dc in inside[1]])
+    elif not arms:
+        arms = [[cell] + [(r + dr) * geo.width + c + dc for dr, dc in (
+            (-1, 0), (1, 0), (0, -1), (0, 1), (-1, -1), (-1, 1), (1, -1), (1, 1))
+            if r + dr in inside[0] and c + dc in inside[1]]]
+    name = geo.cell_name
+    if item.type == "ChaosArrow":
+        if len({arm[0] for arm in arms}) > 1:
+            raise Bad(f"{_where(item)}: the arms must start on one cell")
+        clue = {"cell": name(cell), "arms": [[name(c) for c in arm] for arm in arms]}
+    else:
+        clue = {"cell": name(cell), "cells": [name(c) for c in arms[0] + sum(arms[1:], [])]}
+    if offset == "1":
+        clue["offset"] = 1
+    reader.clues["arrows" if item.type == "ChaosArrow" else "counts"].append(clue)
+    return []
+
+
 def _values(text: str) -> list[int]:
     return [int(v) for v in text.split("_")]
 
@@ -92,7 +140,7 @@ RULES: dict[str, Callable[..., list[dict]]] = {
     "FullRank": _both_ends("full-rank", "rank"), "FullRankTies": _ties,
     "GlobalEntropy": _global("global-entropy"), "GlobalMod": _global("global-mod"),
     "AntiTaxicab": _global("anti-taxicab"), "DutchFlatmates": _global("dutch-flatmates"),
-    "NFA": _nfa,
+    "NFA": _nfa, "ChaosArrow": _chaos_clue, "ChaosCount": _chaos_clue,
     "Given": _given,
     "Thermo": _cells_rule("thermometer"), "Renban": _cells_rule("renban"),
     "Palindrome": _cells_rule("palindrome"), "Between": _cells_rule("between"),

@@ -31,8 +31,6 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
 MISSING = {
-    "ChaosArrow": "an arrow over chaos regions",
-    "ChaosCount": "a count over chaos regions",
     "RegionSameValues": "every region holds the same values",
     "Var": "named variables outside the grid",
     "Doppelganger": "a second digit per box",
