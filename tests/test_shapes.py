@@ -136,6 +136,10 @@ VALUE_RULES = [
      lambda v: [v[0], v[5], v[10], v[15]].count(0) == 2 and 1 not in (v[0], v[5], v[10], v[15])),
     ({"type": "counting-circles", "cells": ["r1c1", "r1c2", "r2c3", "r3c4"]},
      lambda v: all([v[0], v[1], v[6], v[11]].count(x) == x for x in (v[0], v[1], v[6], v[11]))),
+    ({"type": "sum", "cells": ["r1c1", "r1c1", "r2c3", "r4c4"], "weights": [1, 2, -1, 1],
+      "sum": 4}, lambda v: 3 * v[0] - v[6] + v[15] == 4),  # a cell twice, a negative weight
+    ({"type": "sum", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"], "sum": 2},
+     lambda v: v[0] + v[5] + v[10] + v[15] == 2),
     ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
      lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]
@@ -486,6 +490,7 @@ def test_what_needs_a_square_grid_says_so():
     {"type": "double-arrow", "cells": ["r1c1", "r2c2", "r1c3"]},
     {"type": "dutch-flatmates"},
     {"type": "global-entropy"},
+    {"type": "sum", "cells": ["r1c1", "r2c2", "r1c3", "r1c1"], "sum": 9},
 ], ids=lambda rule: rule["type"])
 def test_rules_on_any_shape_match_their_check(rule):
     """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4 (a square

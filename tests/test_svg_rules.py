@@ -284,6 +284,9 @@ CASES = {
     "connected-values": ({"type": "connected-values", "digits": [1, 3], "cells": ["r1c1", "r1c2"]},
                          lambda r: tints(r) == [COLOURS["extra_region"]] * 2
                          and notes(r) == "rules: connected-values 1,3 in r1c1-r1c2"),
+    "sum": ({"type": "sum", "cells": ["r1c1", "r1c2", "r1c1"], "weights": [1, 2, 1], "sum": 9},
+            lambda r: [t for t, _, _ in texts(r)] == ["Σ9"]
+            and notes(r) == "rules: sum with weights 1, 2, 1"),
 }
 
 
@@ -453,6 +456,7 @@ GALLERY = [
     {"type": "rellik-cage", "cells": ["r1c4", "r1c5"], "sum": 3},
     {"type": "equality-cage", "cells": ["r2c4", "r2c5"]},
     {"type": "equal-sum", "segments": [["r3c4"], ["r3c5"]]},
+    {"type": "sum", "cells": ["r9c7", "r9c8"], "sum": 11},
     {"type": "value-indexing", "cells": ["r4c4", "r5c4", "r6c4"]},
     {"type": "numbered-room", "line": "r1", "from": "start", "digit": 1},
     {"type": "hidden-skyscraper", "line": "r2", "from": "end", "digit": 2},

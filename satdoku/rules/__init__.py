@@ -55,7 +55,7 @@ from .registry import CONSTRAINTS, RuleType, constraint_from_json, rule_types
 from .sum_line import SumLine
 # issue 32's rules from sigh's solver, after the others (the order `satdoku rules` lists)
 from .tallies import ContainAtLeast, ContainExact, CountDistinct, CountingCircles, LookAndSay
-from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
+from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage, WeightedSum
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine

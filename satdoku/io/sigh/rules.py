@@ -122,6 +122,22 @@ def _chaos_clue(reader, item: Item) -> list[dict]:
     return []
 
 
+def _connected(reader, item: Item) -> list[dict]:
+    """sigh's ConnectedValues over the grid (its group prefix empty; a group of named cells
+    is Var's): the cells holding the values connect, ``size`` of them when given."""
+    prefix, values, size = (item.args + ["", "", ""])[:3]
+    if prefix:
+        raise Missing("Var")
+    try:
+        digits = sorted(set(_values(values)))
+    except ValueError:
+        raise Bad(f"{_where(item)}: bad values {values!r}") from None
+    rule: dict = {"type": "connected-values", "digits": digits}
+    if size:
+        rule["size"] = int(size) if size.isdigit() else size
+    return [rule]
+
+
 def _values(text: str) -> list[int]:
     return [int(v) for v in text.split("_")]
 
@@ -141,6 +157,7 @@ RULES: dict[str, Callable[..., list[dict]]] = {
     "GlobalEntropy": _global("global-entropy"), "GlobalMod": _global("global-mod"),
     "AntiTaxicab": _global("anti-taxicab"), "DutchFlatmates": _global("dutch-flatmates"),
     "NFA": _nfa, "ChaosArrow": _chaos_clue, "ChaosCount": _chaos_clue,
+    "ConnectedValues": _connected,
     "Given": _given,
     "Thermo": _cells_rule("thermometer"), "Renban": _cells_rule("renban"),
     "Palindrome": _cells_rule("palindrome"), "Between": _cells_rule("between"),

@@ -34,7 +34,6 @@ MISSING = {
     "RegionSameValues": "every region holds the same values",
     "Var": "named variables outside the grid",
     "Doppelganger": "a second digit per box",
-    "ConnectedValues": "equal digits form connected groups",
 }
 
 #: sigh types that carry no rule.
@@ -154,8 +153,10 @@ def _pairwise(kind: str, **fields: Any) -> Callable:
 def _cage(reader, item: Item) -> list[dict]:
     total = _int(item.args[0], item, "the sum") if item.args and item.args[0].strip() else 0
     names = _names(reader, item, item.args[1:])
-    if len(set(names)) < len(names):  # sigh counts such a cell twice in the sum
-        raise Missing("Cage (a cell counted twice)")
+    if len(set(names)) < len(names):  # sigh counts such a cell twice in the sum, once in the
+        different = list(dict.fromkeys(names))  # no-repeat rule
+        return [{"type": "killer", "cells": different, "sum": None}] + (
+            [{"type": "sum", "cells": names, "sum": total}] if total else [])
     return [{"type": "killer", "cells": names, "sum": total or None}]
 
 
@@ -292,12 +293,15 @@ def _sum(reader, item: Item) -> list[dict]:
             return [{"type": "killer", "cells": [name(c) for c in cells], "sum": total}]
         if _diagonal_run(cells, n):
             return [{"type": "little-killer", "cells": [name(c) for c in cells], "sum": total}]
-        raise Missing("Sum (cells that may repeat)")
     k = next((k for k in (2, 3) if coeffs[:k] == [-10 ** (k - 1 - i) for i in range(k)]), 0)
-    if total == 0 and k and all(c == 1 for c in coeffs[k:]) and len(cells) > k:
+    if total == 0 and k and all(c == 1 for c in coeffs[k:]) and len(cells) > k \
+            and len(set(cells)) == len(cells):
         return [{"type": "arrow", "circle": [name(c) for c in cells[:k]],
                  "cells": [name(c) for c in cells[k:]]}]
-    raise Missing("Sum (with coefficients)")
+    rule: dict = {"type": "sum", "cells": [name(c) for c in cells], "sum": total}
+    if any(c != 1 for c in coeffs):
+        rule["weights"] = coeffs
+    return [rule]
 
 
 def _quad(reader, item: Item) -> list[dict]:
