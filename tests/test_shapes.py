@@ -102,6 +102,16 @@ def sudokus_4x4() -> list[tuple[int, ...]]:
             if all(len({cells[c] for c in h}) == 4 for h in houses)]
 
 
+def seen(heights) -> int:
+    """Buildings seen from the front: each taller than all before it; a 0 is none."""
+    return sum(1 for i, h in enumerate(heights) if h > max(heights[:i], default=0))
+
+
+def first_hidden(heights):
+    """The first building lower than one before it (None: none is)."""
+    return next((h for i, h in enumerate(heights) if i and h < max(heights[:i])), None)
+
+
 #: Rules that read values, on a 4x4 grid of values 0-3, each with its meaning written here
 #: apart from the rule's code (``v``: the 16 values, row by row).
 VALUE_RULES = [
@@ -140,6 +150,12 @@ VALUE_RULES = [
       "sum": 4}, lambda v: 3 * v[0] - v[6] + v[15] == 4),  # a cell twice, a negative weight
     ({"type": "sum", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"], "sum": 2},
      lambda v: v[0] + v[5] + v[10] + v[15] == 2),
+    ({"type": "skyscraper", "line": "r1", "from": "start", "count": 2},  # a 0 is not seen
+     lambda v: seen(v[0:4]) == 2),
+    ({"type": "skyscraper", "line": "c2", "from": "end", "count": 1},
+     lambda v: seen([v[13], v[9], v[5], v[1]]) == 1),
+    ({"type": "hidden-skyscraper", "line": "r2", "from": "end", "digit": 0},
+     lambda v: first_hidden([v[7], v[6], v[5], v[4]]) == 0),
     ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
      lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]

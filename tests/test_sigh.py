@@ -172,9 +172,13 @@ def test_a_grid_of_other_values_goes_to_sigh_and_back(line):
         == row["solution"]
 
 
-def test_a_skyscraper_on_values_from_0_is_refused_as_sigh_counts_no_0():
-    reading = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~")
-    assert dict(reading.missing) == {"Skyscraper (on values 0-3)": 1}
+def test_a_skyscraper_on_values_from_0_counts_no_0_as_sigh_does():
+    doc = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~").document
+    assert doc["constraints"] == [{"type": "skyscraper", "line": "r1", "from": "start",
+                                   "count": 2}]
+    assert satdoku.solve(".Shape~4x4~0-3.Skyscraper~R1~1~.~R1C1_0.~R1C2_3").solution
+    assert satdoku.solve(".Shape~4x4~0-3.Skyscraper~R1~2~.~R1C1_0.~R1C2_3").status == \
+        "unsolvable"  # the 0 is no building: the 3 alone is seen
 
 
 def test_chaos_construction_reads_as_the_chaos_rule_with_its_together_groups():

@@ -371,7 +371,11 @@ class WeightedSum(Constraint):
         return sum(w * v for w, v in zip(weights, values)) == self.total
 
     def prune(self, cand: list[int]) -> list[int] | None:
-        return prune_by_search(self.cells, cand, self.holds)
+        cells, weights = self.merged  # each cell once: its digit is one (values 1..N here)
+        if not cells:
+            return [] if self.total == 0 else None
+        return prune_by_search(cells, cand, lambda ds: sum(
+            w * d for w, d in zip(weights, ds)) == self.total)
 
     def draw(self, canvas) -> None:
         """A dashed outline with ``Σ`` and the total in its first cell (weights, when any,

@@ -82,16 +82,23 @@ class HiddenSkyscraper(_Outside):
     """
 
     type = "hidden-skyscraper"
+    any_values = True
     geometry: Geometry
     line: str
     side: str = "start"
     digit: int = 1
     number, key = "digit", "digit"
     fields = (LineName("line", doc="the row or column"), _FROM,
-              Int("digit", low=1, high="size", doc="the first hidden digit"))
+              Int("digit", doc="the first hidden digit (a value of the grid: 0..8 on 0-8)"))
 
-    def encode(self, ctx) -> list[Clause]:
-        cells, v, n = self.cells, self.digit, ctx.size
+    @classmethod
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        if not geometry.low <= values["digit"] <= geometry.high:
+            raise ValueError(f"'digit' must be {geometry.low}..{geometry.high}, not "
+                             f"{values['digit']}")
+
+    def encode(self, ctx) -> list[Clause]:  # (the clue as a digit: value 0 is digit 1)
+        cells, v, n = self.cells, self.digit - ctx.geometry.low + 1, ctx.size
         var = ctx.var
         clauses: list[Clause] = []
         rising = []  # rising[i]: cells[i] <= cells[i + 1], not hidden (one way suffices)

@@ -25,9 +25,6 @@ _DIMS = re.compile(r"(\d+)x(\d+)")
 _CELL = re.compile(r"[Rr][1-9a-gA-G][Cc][1-9a-gA-G]")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 _LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "ChaosConstruction")
-#: sigh types for which a 0 is no digit at all (a skyscraper of height 0 is no building), so
-#: they read values even where satdoku's rule only compares digits.
-_ZERO_IS_NOTHING = ("Skyscraper",)
 
 
 def looks_like_sigh(text: str) -> bool:
@@ -234,8 +231,6 @@ class _Reader:
         rules = handler(self, item)
         if any(rule["type"] not in CONSTRAINTS for rule in rules):
             raise Missing(item.type)  # a satdoku rule type this build does not have
-        if self.geo.low != 1 and item.type in _ZERO_IS_NOTHING:
-            raise Missing(f"{item.type} (on values {self.geo.values_text})")
         for rule in rules:
             refused = _refusal(rule, self.geo)
             if refused is not None:
