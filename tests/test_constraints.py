@@ -257,6 +257,8 @@ BASE_SAMPLES = [
     C.EqualSum(((0, 1), (1, 2))),
     C.WeightedSum((0, 1, 0), (1, 1, 1), 7), C.WeightedSum((0, 5, 10), (1, -1, 2), 3),
     C.WeightedSum((0, 15), None, 5),
+    C.SameValues(((0, 1), (6, 11))), C.SameValues(((0, 5, 10), (3, 6, 9), (12, 13, 14))),
+    C.RegionSameValues(G4),
     C.ValueIndexing((0, 1, 2, 3)), C.ValueIndexing((0, 5, 10, 15, 14)),
     C.ValueIndexing((3, 2, 1)),
     C.NumberedRoom(G4, "r1", "start", 3), C.NumberedRoom(G4, "c2", "end", 1),

@@ -60,7 +60,8 @@ from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine
 from .connected import ConnectedValues
-from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
+from .chaos import Chaos  # noqa: E402,I001 - the registry lists types in import order
+from .same import RegionSameValues, SameValues  # noqa: E402,I001 - after chaos (its field)
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 __all__ = [

@@ -157,7 +157,7 @@ RULES: dict[str, Callable[..., list[dict]]] = {
     "GlobalEntropy": _global("global-entropy"), "GlobalMod": _global("global-mod"),
     "AntiTaxicab": _global("anti-taxicab"), "DutchFlatmates": _global("dutch-flatmates"),
     "NFA": _nfa, "ChaosArrow": _chaos_clue, "ChaosCount": _chaos_clue,
-    "ConnectedValues": _connected,
+    "ConnectedValues": _connected, "RegionSameValues": _global("region-same-values"),
     "Given": _given,
     "Thermo": _cells_rule("thermometer"), "Renban": _cells_rule("renban"),
     "Palindrome": _cells_rule("palindrome"), "Between": _cells_rule("between"),

@@ -31,7 +31,6 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
 MISSING = {
-    "RegionSameValues": "every region holds the same values",
     "Var": "named variables outside the grid",
     "Doppelganger": "a second digit per box",
 }
@@ -328,8 +327,9 @@ def _same_values(reader, item: Item) -> list[dict]:
     names = _names(reader, item, item.args[1:])
     if sets < 2 or len(names) % sets:
         raise Bad(f"{_where(item)}: {len(names)} cells do not split into {sets} sets")
-    if len(names) != sets:
-        raise Missing("SameValues (sets of several cells)")
+    if len(names) != sets:  # sets of several cells: the same values, each as often
+        k = len(names) // sets
+        return [{"type": "same-values", "sets": [names[i:i + k] for i in range(0, len(names), k)]}]
     return [{"type": "clone", "cells": names[:-1], "clone": names[1:]}]
 
 
