@@ -175,6 +175,19 @@ def test_rules_that_read_values_count_as_a_brute_force_on_values_from_0(rule, me
     assert result.count == expected and not result.at_limit
 
 
+@pytest.mark.parametrize("rules", [
+    [{"type": "full-rank", "line": "c1", "from": "start", "rank": 10}],
+    [{"type": "full-rank", "line": "r4", "from": "end", "rank": 5},
+     {"type": "full-rank-ties", "ties": "any"}],
+])
+def test_full_rank_counts_the_same_on_values_from_0(rules):
+    """Numbers compared digit by digit keep their order when every digit is one less: the
+    same clues count alike on digits 1-4 and on values 0-3."""
+    counts = [satdoku.count(read_variant({"size": 4, **digits, "constraints": rules}),
+                            limit=1000).count for digits in ({}, {"digits": "0-3"})]
+    assert counts[0] == counts[1] > 0
+
+
 def test_no_xv_reads_values_from_0():
     """No edge sum of 3: on values 0-3 no two neighbours sum to 3 (0 and 3, 1 and 2)."""
     puzzle = read_variant({"size": 4, "digits": "0-3",

@@ -243,6 +243,7 @@ class FullRank(_Outside):
     """
 
     type = "full-rank"
+    any_values = True  # numbers compared digit by digit: the same order on any values
     geometry: Geometry
     line: str
     side: str = "start"
@@ -333,6 +334,7 @@ class FullRankTies(GlobalRule):
     """
 
     type = "full-rank-ties"
+    any_values = True  # numbers compared digit by digit: the same order on any values
     geometry: Geometry
     ties: str = "only-unclued"
     fields = (Choice("ties", TIES, default="only-unclued",
