@@ -228,3 +228,34 @@ def test_replicate_copies_its_rules_onto_each_target():
     assert doc["constraints"] == [{"type": "thermometer", "cells": ["r2c2", "r3c2"]},
                                   {"type": "thermometer", "cells": ["r2c4", "r3c4"]}]
     assert doc["givens"] == {"r2c2": 5, "r2c4": 5}
+
+
+@pytest.mark.parametrize("lengths", [[2, 1], [1, 0, 2], [0, 2], [2, 0], [1, 1, 1]])
+def test_a_machine_over_segments_reads_as_one_over_their_cells(lengths):
+    """sigh reads a break symbol (N+1) between segments: the machine satdoku makes over the
+    cells in a row accepts exactly the readings the original accepts with the breaks in."""
+    import itertools
+    from types import SimpleNamespace
+    from satdoku.io.sigh.rules import _unbroken
+    from satdoku.model.geometry import geometry
+    from satdoku.rules import constraint_from_json
+    # over digits 1-2 and the break 3: state 0 until a break, then 1; a 2 after a break
+    # moves to 2, which only 1s and breaks keep; accepting: 1 and 2
+    moves = [(0, 0, 1), (0, 0, 2), (0, 1, 3), (1, 1, 1), (1, 2, 2), (1, 1, 3), (2, 2, 1),
+             (2, 2, 3)]
+    machine = SimpleNamespace(states=3, start=(0,), accepting=(1, 2), moves=moves)
+
+    def accepts(symbols):
+        now = {0}
+        for s in symbols:
+            now = {b for a, b, t in moves if a in now and t == s}
+        return bool(now & {1, 2})
+    rule = _unbroken(machine, 2, lengths)
+    k = sum(lengths)
+    rule["cells"] = [f"r1c{i + 1}" for i in range(k)]
+    nfa = constraint_from_json(rule, geometry(2, 2)) if k else None
+    for digits in itertools.product((1, 2), repeat=k):
+        read, rest = [], list(digits)
+        for i, n in enumerate(lengths):
+            read += [rest.pop(0) for _ in range(n)] + ([3] if i < len(lengths) - 1 else [])
+        assert (nfa.holds(digits) if nfa else bool(rule["accepting"])) == accepts(read)

@@ -50,7 +50,7 @@ def _ties(reader, item: Item) -> list[dict]:
 
 def _nfa(reader, item: Item) -> list[dict]:
     """sigh's state machine on each of its lines (a line of several segments, which sigh reads
-    with a break symbol between them, is missing)."""
+    with a break symbol between them: :func:`_unbroken`)."""
     try:
         machine = decode_machine(item.args[0] if item.args else "")
     except ValueError as exc:
@@ -68,10 +68,55 @@ def _nfa(reader, item: Item) -> list[dict]:
                             for (a, b), ds in moves.items()]}
     out = []
     for group in _groups(item.args[1:]):
-        if "-" in group:
-            raise Missing("NFA (a line of several segments)")
-        out.append({**rule, "cells": _names(reader, item, group)})
+        if "-" not in group:
+            out.append({**rule, "cells": _names(reader, item, group)})
+            continue
+        segments = "~".join(group).split("-")  # (an empty one still reads its break)
+        cells = [_names(reader, item, [t for t in s.split("~") if t]) if s.strip("~") else []
+                 for s in segments]
+        out.append({**_unbroken(machine, reader.size, [len(c) for c in cells]),
+                    "cells": sum(cells, [])})
     return out
+
+
+def _unbroken(machine, n: int, lengths: list[int]) -> dict:
+    """sigh's machine over segments of ``lengths`` (it reads a break symbol, N+1, between
+    them) as a machine over their cells in a row: its states are (state, position), those
+    the start reaches, the breaks read at a position taken with the move that reaches it."""
+    breaks = [0] * (sum(lengths) + 1)  # breaks read once so many cells are read
+    total = 0
+    for k in lengths[:-1]:
+        total += k
+        breaks[total] += 1
+    total += lengths[-1]
+    moves: dict[int, list[tuple[int, int]]] = {}
+    for a, b, symbol in machine.moves:
+        moves.setdefault(a, []).append((b, symbol))
+
+    def broken(qs: set[int], times: int) -> set[int]:
+        for _ in range(times):
+            qs = {c for q in qs for c, e in moves.get(q, []) if e == n + 1}
+        return qs
+    start = broken(set(machine.start), breaks[0])
+    layer, states = start, [(q, 0) for q in sorted(start)]
+    steps: dict[tuple[tuple[int, int], tuple[int, int]], list[int]] = {}
+    for pos in range(total):
+        nxt = set()
+        for q in sorted(layer):
+            for b, d in moves.get(q, []):
+                for c in (broken({b}, breaks[pos + 1]) if d <= n else ()):
+                    steps.setdefault(((q, pos), (c, pos + 1)), []).append(d)
+                    nxt.add(c)
+        layer = nxt
+        states += [(q, pos + 1) for q in sorted(layer)]
+        if len(states) > MAX_STATES:
+            raise Missing(f"NFA (over {MAX_STATES} states once its segments are read)")
+    name = "s{}@{}".format
+    return {"type": "nfa", "states": [name(*s) for s in states],
+            "start": [name(q, 0) for q in sorted(start)],
+            "accepting": [name(q, total) for q in sorted(layer & set(machine.accepting))],
+            "transitions": [{"from": name(*a), "to": name(*b), "digits": sorted(set(ds))}
+                            for (a, b), ds in steps.items()]}
 
 
 def _chaos_clue(reader, item: Item) -> list[dict]:
