@@ -156,6 +156,10 @@ VALUE_RULES = [
      lambda v: seen([v[13], v[9], v[5], v[1]]) == 1),
     ({"type": "hidden-skyscraper", "line": "r2", "from": "end", "digit": 0},
      lambda v: first_hidden([v[7], v[6], v[5], v[4]]) == 0),
+    ({"type": "nfa", "cells": ["r1c1", "r1c2", "r1c3"], "states": ["a", "b"], "start": ["a"],
+      "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [0]},
+                                          {"from": "b", "to": "b", "digits": [2, 3]}]},
+     lambda v: v[0] == 0 and v[1] in (2, 3) and v[2] in (2, 3)),
     ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
      lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]

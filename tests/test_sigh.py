@@ -266,3 +266,25 @@ def test_a_machine_over_segments_reads_as_one_over_their_cells(lengths):
         for i, n in enumerate(lengths):
             read += [rest.pop(0) for _ in range(n)] + ([3] if i < len(lengths) - 1 else [])
         assert (nfa.holds(digits) if nfa else bool(rule["accepting"])) == accepts(read)
+
+
+@pytest.mark.parametrize("line", (VARIANTS.parent.parent / "tests" / "data" / "shaped.jsonl")
+                         .read_text().splitlines())
+def test_a_grid_of_other_shape_goes_to_sigh_and_back(line):
+    row = json.loads(line)  # sigh's 6x8, 4x7 jigsaw, 9x8 and 5x10 puzzles, its solutions
+    puzzle = satdoku.read(row["puzzle"])
+    export = format_sigh(puzzle)
+    assert export.lost == [] and export.text.startswith(".Shape~")
+    again = satdoku.read(export.text)
+    assert again.geometry is puzzle.geometry and again.constraints == puzzle.constraints
+
+
+def test_chaos_clues_go_to_sigh_and_back():
+    text = (".Shape~4x4.NoBoxes.ChaosConstruction.ChaosArrow~R1C1~1~CC1~CC2~-~CC1~CC5"
+            ".ChaosCount~R4C4~0~CC16~CC15~CC12")
+    puzzle = satdoku.read(text)
+    chaos = puzzle.constraints[0].to_json(puzzle.geometry)
+    assert chaos["arrows"] == [{"cell": "r1c1", "arms": [["r1c1", "r1c2"], ["r1c1", "r2c1"]],
+                                "offset": 1}]
+    assert chaos["counts"] == [{"cell": "r4c4", "cells": ["r4c4", "r4c3", "r3c4"]}]
+    assert satdoku.read(format_sigh(puzzle).text).constraints == puzzle.constraints

@@ -10,7 +10,7 @@ limit refuses a machine up front), and pruned by the same layers, forward and ba
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.geometry import Geometry
@@ -78,11 +78,12 @@ class Moves(Field):
             if not all(isinstance(move[k], str) for k in ("from", "to")):
                 raise ValueError(f"{where}: 'from' and 'to' must be state names")
             digits = move["digits"]
+            geo = f.geometry
             if not isinstance(digits, list) or not digits or not all(
                     isinstance(d, int) and not isinstance(d, bool)
-                    and 1 <= d <= f.geometry.size for d in digits):
+                    and geo.low <= d <= geo.high for d in digits):
                 raise ValueError(f"{where}: 'digits' must be a list of digits "
-                                 f"1..{f.geometry.size}")
+                                 f"{geo.low}..{geo.high}")
             out.append((move["from"], move["to"], tuple(sorted(set(digits)))))
         return tuple(out)
 
@@ -116,11 +117,13 @@ class StateMachine(LineMachine, Constraint):
 
     type = "nfa"
     any_shape = True
+    any_values = True  # its digits are values (0..8 on a 0-8 grid): the masks are shifted
     line: tuple[int, ...]
     states: tuple[str, ...]
     start: tuple[str, ...]
     accepting: tuple[str, ...]
     transitions: tuple[Move, ...]
+    geometry: Geometry | None = field(default=None, compare=False)  # None: digits 1..N
     fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),
               Names("states", doc="the machine's states, by name"),
               Names("start", doc="the states it starts in"),
@@ -140,19 +143,24 @@ class StateMachine(LineMachine, Constraint):
             for s in (a, b):
                 if s not in known:
                     raise ValueError(f"'transitions'[{i}] names {s!r}, not one of 'states'")
-            if any(not 1 <= d <= MAX_SYMBOL for d in digits):
-                raise ValueError(f"'transitions'[{i}]: digits must be 1..{MAX_SYMBOL}")
+            if any(not 0 <= d <= MAX_SYMBOL for d in digits):
+                raise ValueError(f"'transitions'[{i}]: digits must be 0..{MAX_SYMBOL}")
 
     @functools.cached_property
     def nfa(self) -> NFA:
         index = {s: i for i, s in enumerate(self.states)}
         moves: list[dict[int, int]] = [{} for _ in self.states]
+        low = self.geometry.low if self.geometry is not None else 1
         for a, b, digits in self.transitions:
-            mask = sum(1 << (d - 1) for d in digits)
+            mask = sum(1 << (v - low) for v in digits)  # the bit of the digit of value v
             moves[index[a]][index[b]] = moves[index[a]].get(index[b], 0) | mask
         return NFA(len(self.states), frozenset(index[s] for s in self.start),
                    frozenset(index[s] for s in self.accepting),
                    tuple(tuple(sorted((m, q2) for q2, m in out.items())) for out in moves))
+
+    def holds(self, values: tuple[int, ...]) -> bool:
+        low = self.geometry.low if self.geometry is not None else 1
+        return self.nfa.accepts(tuple(v - low + 1 for v in values))
 
     def describe(self, geometry: Geometry) -> str:
         return f"nfa ({len(self.states)} states) {cell_span(geometry, self.line)}"

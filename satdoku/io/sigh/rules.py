@@ -60,7 +60,7 @@ def _nfa(reader, item: Item) -> list[dict]:
     moves: dict[tuple[int, int], list[int]] = {}
     for a, b, symbol in machine.moves:
         if symbol <= reader.size:  # past N: sigh's break between segments
-            moves.setdefault((a, b), []).append(symbol)
+            moves.setdefault((a, b), []).append(symbol + reader.geo.low - 1)  # a value
     rule = {"type": "nfa", "states": [f"s{i}" for i in range(machine.states)],
             "start": [f"s{i}" for i in machine.start],
             "accepting": [f"s{i}" for i in machine.accepting],
@@ -74,12 +74,12 @@ def _nfa(reader, item: Item) -> list[dict]:
         segments = "~".join(group).split("-")  # (an empty one still reads its break)
         cells = [_names(reader, item, [t for t in s.split("~") if t]) if s.strip("~") else []
                  for s in segments]
-        out.append({**_unbroken(machine, reader.size, [len(c) for c in cells]),
-                    "cells": sum(cells, [])})
+        out.append({**_unbroken(machine, reader.size, [len(c) for c in cells],
+                                reader.geo.low), "cells": sum(cells, [])})
     return out
 
 
-def _unbroken(machine, n: int, lengths: list[int]) -> dict:
+def _unbroken(machine, n: int, lengths: list[int], low: int = 1) -> dict:
     """sigh's machine over segments of ``lengths`` (it reads a break symbol, N+1, between
     them) as a machine over their cells in a row: its states are (state, position), those
     the start reaches, the breaks read at a position taken with the move that reaches it."""
@@ -115,7 +115,8 @@ def _unbroken(machine, n: int, lengths: list[int]) -> dict:
     return {"type": "nfa", "states": [name(*s) for s in states],
             "start": [name(q, 0) for q in sorted(start)],
             "accepting": [name(q, total) for q in sorted(layer & set(machine.accepting))],
-            "transitions": [{"from": name(*a), "to": name(*b), "digits": sorted(set(ds))}
+            "transitions": [{"from": name(*a), "to": name(*b),
+                             "digits": sorted({d + low - 1 for d in ds})}  # values
                             for (a, b), ds in steps.items()]}
 
 

@@ -8,6 +8,7 @@ import base64
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ...model.geometry import sigh_box
 from ...model.puzzle import Puzzle
 from ..variant import variant_document
 from .nfa import Machine, encode_machine
@@ -64,17 +65,18 @@ class _Writer:
 
     def __init__(self, puzzle: Puzzle) -> None:
         self.doc = variant_document(puzzle)
-        self.n = puzzle.geometry.size
+        self.n = puzzle.geometry.size  # values; cells by the grid's width
+        self.width = puzzle.geometry.width
         self.geo = puzzle.geometry
         self.doc["constraints"] = [_full(c, self.geo) for c in puzzle.constraints]
         self.allowed: dict[int, set[int]] = {}
 
     def cell(self, name: str) -> str:
-        return sigh_cell(self.index(name), self.n)
+        return sigh_cell(self.index(name), self.width)
 
     def index(self, name: str) -> int:
         row, col = name[1:].split("c")
-        return (int(row) - 1) * self.n + int(col) - 1
+        return (int(row) - 1) * self.width + int(col) - 1
 
     def cells(self, names: list[str]) -> str:
         return "~".join(self.cell(c) for c in names)
@@ -85,6 +87,8 @@ class _Writer:
         self.allowed[cell] = self.allowed.get(cell, everything) & digits
 
     def layout(self) -> list[str]:
+        if not self.geo.is_square:
+            return self._shaped()
         n, out = self.n, []
         if n > 16:
             raise _Untranslatable(f"a {n}x{n} grid (sigh's grids go up to 16x16)")
@@ -103,6 +107,32 @@ class _Writer:
             for cell in house:
                 layout[cell] = symbols[k]
         return out + [".NoBoxes", ".Jigsaw~" + "".join(layout)]
+
+    def _shaped(self) -> list[str]:
+        """An R x C grid, or one of more values than rows: its Shape, RegionSize, boxes."""
+        geo = self.geo
+        h, w, longest = geo.height, geo.width, max(geo.height, geo.width)
+        if max(h, w) > 16 or geo.size > 16:
+            raise _Untranslatable(f"a {geo.shape} (sigh's grids go up to 16x16)")
+        out = [f".Shape~{h}x{w}~{geo.values_text}"]
+        if geo.regions is None:  # boxes: sigh makes them from their size
+            size = geo.box_rows * geo.box_cols
+            if sigh_box(h, w, size) != (geo.box_rows, geo.box_cols):
+                raise _Untranslatable(f"boxes of {geo.box_rows}x{geo.box_cols} on a {h}x{w} "
+                                      f"grid (sigh's boxes of {size} cells are others)")
+            return out + ([f".RegionSize~{size}"] if size != longest else [])
+        if not geo.regions:
+            return out + [".NoBoxes"]
+        size = len(geo.regions[0])
+        symbols = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+        if len(geo.regions) > len(symbols):
+            raise _Untranslatable(f"{len(geo.regions)} regions")
+        layout = [""] * geo.ncells
+        for k, region in enumerate(geo.regions):
+            for cell in region:
+                layout[cell] = symbols[k]
+        return out + [".NoBoxes"] + ([f".RegionSize~{size}"] if size != longest else []) + \
+            [".Jigsaw~" + "".join(layout)]
 
     def rule(self, rule: dict) -> list[str]:
         kind = rule["type"]
@@ -125,7 +155,7 @@ class _Writer:
             self.restrict(name, {digit})
         if not self.allowed:
             return []
-        return [".~" + "~".join(f"{sigh_cell(c, self.n)}_{'_'.join(map(str, sorted(ds)))}"
+        return [".~" + "~".join(f"{sigh_cell(c, self.width)}_{'_'.join(map(str, sorted(ds)))}"
                                 for c, ds in sorted(self.allowed.items()))]
 
 
@@ -154,7 +184,8 @@ def _arrow(w: _Writer, rule: dict) -> list[str]:
         raise _Untranslatable(f"an arrow with a circle of {k} cells")
     pill = [w.index(c) for c in circle]
     steps = {b - a for a, b in zip(pill, pill[1:])}
-    if steps <= {1, w.n, w.n + 1} and all(b % w.n >= a % w.n for a, b in zip(pill, pill[1:])):
+    if steps <= {1, w.width, w.width + 1} and all(b % w.width >= a % w.width
+                                                  for a, b in zip(pill, pill[1:])):
         return [f".PillArrow~{k}~{w.cells(circle)}~{w.cells(shaft)}"]
     coeffs = [-10 ** (k - 1 - i) for i in range(k)] + [1] * len(shaft)
     return [f".Sum~0_=_{'_'.join(map(str, coeffs))}~{w.cells(circle + shaft)}"]
@@ -200,10 +231,10 @@ def _extremum(w: _Writer, rule: dict) -> list[str]:
     out = []
     for c in rule["cells"]:
         cell = w.index(c)
-        r, col = divmod(cell, w.n)
+        r, col = divmod(cell, w.width)
         for dr, dc in ((-1, 0), (0, -1), (0, 1), (1, 0)):
-            if 0 <= r + dr < w.n and 0 <= col + dc < w.n:
-                other = sigh_cell(cell + dr * w.n + dc, w.n)
+            if 0 <= r + dr < w.geo.height and 0 <= col + dc < w.width:
+                other = sigh_cell(cell + dr * w.width + dc, w.width)
                 low, high = (w.cell(c), other) if rule["type"] == "minimum" else (other, w.cell(c))
                 out.append(f".GreaterThan~{high}~{low}")
     return out
@@ -211,7 +242,7 @@ def _extremum(w: _Writer, rule: dict) -> list[str]:
 
 def _quadruple(w: _Writer, rule: dict) -> list[str]:
     top = min(w.index(c) for c in rule["cells"])
-    return [f".Quad~{sigh_cell(top, w.n)}~" + "~".join(map(str, rule["digits"]))]
+    return [f".Quad~{sigh_cell(top, w.width)}~" + "~".join(map(str, rule["digits"]))]
 
 
 def _clone(w: _Writer, rule: dict) -> list[str]:
@@ -257,8 +288,8 @@ def _nfa(w: _Writer, rule: dict) -> list[str]:
     index = {name: i for i, name in enumerate(rule["states"])}
     machine = Machine(len(index), tuple(index[s] for s in rule["start"]),
                       tuple(index[s] for s in rule["accepting"]),
-                      tuple((index[m["from"]], index[m["to"]], d)
-                            for m in rule["transitions"] for d in m["digits"]))
+                      tuple((index[m["from"]], index[m["to"]], d - w.geo.low + 1)
+                            for m in rule["transitions"] for d in m["digits"]))  # symbols
     try:
         return [f".NFA~{encode_machine(machine, w.n)}~{w.cells(rule['cells'])}"]
     except ValueError as exc:
@@ -266,9 +297,16 @@ def _nfa(w: _Writer, rule: dict) -> list[str]:
 
 
 def _chaos(w: _Writer, rule: dict) -> list[str]:
-    groups = [".SameValues~{}~{}".format(len(g), "~".join(f"CC{w.index(c) + 1}" for c in g))
+    def region(c: str) -> str:
+        return f"CC{w.index(c) + 1}"
+    groups = [".SameValues~{}~{}".format(len(g), "~".join(map(region, g)))
               for g in rule.get("together", [])]
-    return [".ChaosConstruction"] + groups
+    clues = [f".ChaosArrow~{w.cell(c['cell'])}~{c.get('offset', 0)}~"
+             + "~-~".join("~".join(map(region, arm)) for arm in c["arms"])
+             for c in rule.get("arrows", [])]
+    clues += [f".ChaosCount~{w.cell(c['cell'])}~{c.get('offset', 0)}~"
+              + "~".join(map(region, c["cells"])) for c in rule.get("counts", [])]
+    return [".ChaosConstruction"] + groups + clues
 
 
 def _edge_sum(w: _Writer, rule: dict) -> list[str]:
