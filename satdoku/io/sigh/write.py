@@ -42,7 +42,8 @@ _GLOBAL = {"anti-knight": "AntiKnight", "anti-king": "AntiKing",
            "non-consecutive": "AntiConsecutive", "disjoint-groups": "DisjointSets",
            "windoku": "Windoku", "no-kropki": "StrictKropki", "no-xv": "StrictXV",
            "global-entropy": "GlobalEntropy", "global-mod": "GlobalMod",
-           "anti-taxicab": "AntiTaxicab", "dutch-flatmates": "DutchFlatmates"}
+           "anti-taxicab": "AntiTaxicab", "dutch-flatmates": "DutchFlatmates",
+           "region-same-values": "RegionSameValues"}
 #: satdoku types sigh states on 9x9 grids only.
 _NINE_ONLY = ("global-entropy", "global-mod", "dutch-flatmates")
 _DEFAULT_LISTS = {"differences": [1], "ratios": [2], "sums": [5, 10]}
@@ -309,6 +310,23 @@ def _chaos(w: _Writer, rule: dict) -> list[str]:
     return [".ChaosConstruction"] + groups + clues
 
 
+def _sum(w: _Writer, rule: dict) -> list[str]:
+    weights = rule.get("weights")
+    total = str(rule["sum"]) + ("_=_" + "_".join(map(str, weights)) if weights else "")
+    return [f".Sum~{total}~{w.cells(rule['cells'])}"]
+
+
+def _connected(w: _Writer, rule: dict) -> list[str]:
+    if rule.get("cells") is not None:
+        raise _Untranslatable("connected values over some cells (sigh's are over the grid)")
+    size = f"~{rule['size']}" if rule.get("size") is not None else ""
+    return [f".ConnectedValues~~{'_'.join(map(str, rule['digits']))}{size}"]
+
+
+def _same_values(w: _Writer, rule: dict) -> list[str]:
+    return [f".SameValues~{len(rule['sets'])}~" + "~".join(w.cells(s) for s in rule["sets"])]
+
+
 def _edge_sum(w: _Writer, rule: dict) -> list[str]:
     return [f".Sum~{rule['sum']}~{w.cells(rule['cells'])}"]
 
@@ -394,7 +412,8 @@ _WRITERS: dict[str, Callable[[_Writer, dict], list[str]]] = {
     "diagonal": _diagonal, "extra-region": _extra_region, "sandwich": _sandwich,
     "x-sum": _both_ends("XSum", "sum"), "skyscraper": _both_ends("Skyscraper", "count"),
     "rule-159": _rule_159, "regex": _regex, "pair": _pair, "nabner": _nabner,
-    "edge-sum": _edge_sum, "nfa": _nfa, "chaos": _chaos,
+    "edge-sum": _edge_sum, "nfa": _nfa, "chaos": _chaos, "sum": _sum,
+    "same-values": _same_values, "connected-values": _connected,
 }
 
 
