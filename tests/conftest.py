@@ -5,16 +5,29 @@ Test data as data: each puzzle once, with its known solution or count where a te
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import tempfile
 from pathlib import Path
+
+# The suite starts a few hundred ``python -m satdoku`` processes, which import the package from
+# this tree. Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of them compiled every
+# module again: about a third of a child's start-up. This process, the workers and the children
+# keep compiled modules in a private cache outside the tree instead.
+if sys.dont_write_bytecode:
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(
+        Path(tempfile.gettempdir()) / f"satdoku-tests-pycache-{os.getuid()}")
+    sys.dont_write_bytecode = False
 
 import pytest
 from click.testing import CliRunner
 
 from satdoku.io.text import parse_puzzle
-from satdoku.tasks.generate import pattern_grid
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
+from satdoku.tasks.generate import pattern_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
