@@ -3,6 +3,8 @@
     python scripts/tdoku_minisat.py                          # the whole files (minutes)
     python scripts/tdoku_minisat.py --first 300              # a quick look
     python scripts/tdoku_minisat.py --rows rows.csv --check  # keep the rows; exit 1 off target
+    python scripts/tdoku_minisat.py --sets top1465 --rows a.csv    # one set at a time, then
+    python scripts/tdoku_minisat.py --from-rows a.csv b.csv c.csv  # the table of them all
 
 It runs one command over the three shared 9x9 sets (17_clue, magictour_top1465,
 forum_hardest_1106 under ``SATDOKU_PUZZLES``, default ../shared/puzzles):
@@ -140,14 +142,21 @@ def main(argv: list[str] | None = None) -> int:
                                                   "(default: the whole files)")
     parser.add_argument("--rows", help="keep the per-puzzle rows in this file (.csv); it must "
                                        "not exist (default: a temporary file)")
-    parser.add_argument("--from-rows", help="no run: read the rows of an earlier run")
+    parser.add_argument("--sets", default=",".join(SETS),
+                        help=f"comma-separated, of {', '.join(SETS)} (default: all three)")
+    parser.add_argument("--from-rows", nargs="+", metavar="ROWS",
+                        help="no run: read the rows of earlier runs (several are pooled)")
     parser.add_argument("--check", action="store_true",
                         help="exit 1 unless every comparison of issue 31 holds")
     args = parser.parse_args(argv)
+    unknown = set(args.sets.split(",")) - set(SETS)
+    if unknown:
+        parser.error(f"--sets: no set {sorted(unknown)[0]!r} (sets: {', '.join(SETS)})")
     with tempfile.TemporaryDirectory(prefix="tdoku-minisat-") as folder:
-        rows = args.from_rows or args.rows or os.path.join(folder, "rows.csv")
+        rows = args.rows or os.path.join(folder, "rows.csv")
         if not args.from_rows:
-            files = [PUZZLES / spec[0] for spec in SETS.values()]
+            files = [PUZZLES / spec[0] for name, spec in SETS.items()
+                     if name in args.sets.split(",")]
             missing = [f for f in files if not f.exists()]
             if missing:
                 print(f"tdoku_minisat: {missing[0]} does not exist (set SATDOKU_PUZZLES)",
@@ -162,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"bench: {done.wall:.1f} s wall, {done.cpu:.1f} s CPU")
         sys.path.insert(0, str(ROOT))
         from satdoku.output.plots import read_rows
-        figures = summarise(read_rows(rows))
+        figures = summarise([r for path in (args.from_rows or [rows]) for r in read_rows(path)])
     text, held, total = table(figures)
     print(text)
     print(f"issue 31's comparisons: {held} of {total} hold"
