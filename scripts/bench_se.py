@@ -18,6 +18,10 @@ pencilmark hodoku-py``). Each peer runs in a worker process of its own, warmed u
 puzzle, bounded by ``--peer-timeout`` CPU seconds a puzzle (a puzzle it does not finish counts as a
 miss, its CPU as what it spent); CPU is each process's own ``process_time``.
 
+``--log FILE`` writes each puzzle's result as it comes (a JSON line); ``--tables LOG...``
+prints the tables of such files, so that parts of a file rated side by side (or a run cut
+short) make one table.
+
 ``--speed`` rates puzzle files (any format satdoku reads, ``--first``/``--every`` as
 scripts/serate.py samples) with each of ``--tools`` (satdoku, hodoku, pencilmark) in turn, for
 ``--rounds``, each in a worker bounded by ``--peer-timeout`` CPU seconds a puzzle, and
@@ -27,6 +31,8 @@ prints the CPU seconds per tool and round and the puzzles each did not finish.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import multiprocessing
 import os
 import statistics
@@ -143,9 +149,10 @@ class Peer:
         self.proc.join()
 
 
-def compare(rows, peers=()):
+def compare(rows, peers=(), log=None):
     """One result per row: (reference, ours (er, ep, ed), complete, technique, cpu seconds,
-    {peer: (rating, cpu seconds)})."""
+    {peer: (rating, cpu seconds)}); each also written to ``log`` (a file), a JSON line, as
+    it comes."""
     out = []
     for puzzle, ref, technique, source in rows:
         for peer in peers:  # the peers work while satdoku does
@@ -155,7 +162,16 @@ def compare(rows, peers=()):
         out.append((ref, (r.er, r.ep, r.ed), (r.complete, r.ep_exact, r.ed_exact), r.hardest,
                     technique, source, time.process_time() - start,
                     {p.name: p.receive() for p in peers}))
+        if log is not None:
+            log.write(json.dumps(out[-1]) + "\n")
+            log.flush()
     return out
+
+
+def read_logs(paths):
+    """The results :func:`compare` wrote to ``--log`` files, in the order of the files."""
+    return [tuple(json.loads(line)) for path in paths
+            for line in Path(path).read_text().splitlines() if line.strip()]
 
 
 def close(a: float, b: float) -> bool:
@@ -258,18 +274,29 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="--speed: A B A B rounds")
     parser.add_argument("--tools", default="satdoku,hodoku",
                         help="--speed: raters, in turn (satdoku, hodoku, pencilmark)")
+    parser.add_argument("--log", type=Path,
+                        help="write each puzzle's result to this file (a JSON line) as it comes")
+    parser.add_argument("--tables", action="store_true",
+                        help="FILEs are --log files (say, of parts run side by side): their "
+                             "tables, rating nothing")
     args = parser.parse_args(argv)
     if args.speed:
         print("\n".join(speed(args.files, args.first, args.every, args.rounds,
                               args.peer_timeout, args.tools.split(","))))
         return 0
-    rows, skipped = read_reference(args.files)
-    peers = [Peer(name, args.peer_timeout) for name in PEERS] if args.peers else []
-    results = compare(rows, peers)
-    for peer in peers:
-        peer.close()
+    if args.tables:
+        results, skipped = read_logs(args.files), 0
+        with_peers = all(x[7] for x in results)
+    else:
+        rows, skipped = read_reference(args.files)
+        peers = [Peer(name, args.peer_timeout) for name in PEERS] if args.peers else []
+        with (open(args.log, "w") if args.log else contextlib.nullcontext()) as log:
+            results = compare(rows, peers, log)
+        for peer in peers:
+            peer.close()
+        with_peers = bool(peers)
     print("\n".join(table(results)))
-    if peers:
+    if with_peers:
         print("\n" + "\n".join(peer_table(results)))
     print(f"\n{len(results)} puzzles rated by serate ({skipped} serate timeouts skipped)")
     if args.misses:
