@@ -73,6 +73,9 @@ FIELDS = {
     "rellik-cage": ({"cells", "sum"}, set()),
     "equality-cage": ({"cells"}, set()),
     "equal-sum": ({"segments"}, set()),
+    "sum": ({"cells", "sum"}, {"weights"}),
+    "same-values": ({"sets"}, set()),
+    "region-same-values": (set(), set()),
     "value-indexing": ({"cells"}, set()),
     "numbered-room": ({"line", "from", "digit"}, set()),
     "hidden-skyscraper": ({"line", "from", "digit"}, set()),
@@ -526,6 +529,11 @@ CHECKS = {
     "equality-cage": lambda g, k, cells, v: _equality(v, g.n),
     "equal-sum": lambda g, k, cells, v: len({sum(g.at[rc(x, g.n)] for x in segment)
                                              for segment in k["segments"]}) == 1,
+    "same-values": lambda g, k, cells, v: len({tuple(sorted(g.at[rc(x, g.n)] for x in s))
+                                               for s in k["sets"]}) == 1,
+    "region-same-values": lambda g, k, cells, v: True,  # (an N x N grid of N digits)
+    "sum": lambda g, k, cells, v: sum(w * g.at[rc(x, g.n)] for x, w in zip(
+        k["cells"], k.get("weights") or [1] * len(k["cells"]))) == k["sum"],
     "value-indexing": lambda g, k, cells, v: v[1] + 1 < len(v) and v[v[1] + 1] == v[0],
     "numbered-room": lambda g, k, cells, v: g.line(k)[g.line(k)[0] - 1] == k["digit"],
     "hidden-skyscraper": lambda g, k, cells, v: _hidden(g.line(k), k["digit"]),

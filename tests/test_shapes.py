@@ -71,9 +71,9 @@ def test_string_givens_use_the_values_symbols():
     ({"size": 4, "digits": 3}, "'digits' must be 'LOW-HIGH'"),
     ({"size": 9, "digits": "30-38"}, "'digits': values 30-38: a grid's values must lie in 0..35"),
     ({"size": 9, "digits": "0-8", "givens": {"r2c2": 9}}, "r2c2: 'givens': 9 is not a digit 0..8"),
-    ({"size": 4, "digits": "0-3", "constraints": [{"type": "killer", "cells": ["r1c1"],
+    ({"size": 4, "digits": "0-3", "constraints": [{"type": "sandwich", "line": "r1",
                                                    "sum": 3}]},
-     "constraints[0] (killer): killer reads the digits' values"),
+     "constraints[0] (sandwich): sandwich reads the digits' values"),
     ({"size": 4, "digits": "0-3", "constraints": [{"type": "or", "rules": [
         {"type": "odd", "cells": ["r1c1"]}, {"type": "anti-king"}]}]}, "odd reads the digits'"),
 ])
@@ -89,6 +89,119 @@ def test_rules_that_compare_digits_hold_shifted():
     puzzle = read_variant(doc)
     solution = satdoku.solve(puzzle).solution
     assert text_of(puzzle, solution)[:4] == "0123"
+
+
+@functools.cache
+def sudokus_4x4() -> list[tuple[int, ...]]:
+    """Every 4x4 Sudoku with 2x2 boxes as digits 1..4, row by row (brute force, no SAT)."""
+    houses = [[r * 4 + c for c in range(4)] for r in range(4)] + \
+        [[r * 4 + c for r in range(4)] for c in range(4)] + \
+        [[r * 4 + c for r in (br, br + 1) for c in (bc, bc + 1)] for br in (0, 2) for bc in (0, 2)]
+    rows = list(itertools.permutations(range(1, 5)))
+    return [cells for cells in (sum(rs, ()) for rs in itertools.product(rows, repeat=4))
+            if all(len({cells[c] for c in h}) == 4 for h in houses)]
+
+
+def seen(heights) -> int:
+    """Buildings seen from the front: each taller than all before it; a 0 is none."""
+    return sum(1 for i, h in enumerate(heights) if h > max(heights[:i], default=0))
+
+
+def first_hidden(heights):
+    """The first building lower than one before it (None: none is)."""
+    return next((h for i, h in enumerate(heights) if i and h < max(heights[:i])), None)
+
+
+#: Rules that read values, on a 4x4 grid of values 0-3, each with its meaning written here
+#: apart from the rule's code (``v``: the 16 values, row by row).
+VALUE_RULES = [
+    ({"type": "killer", "cells": ["r1c1", "r1c2", "r2c1"], "sum": 3},
+     lambda v: v[0] + v[1] + v[4] == 3),
+    ({"type": "killer", "cells": ["r2c2", "r3c2"], "sum": 1}, lambda v: v[5] + v[9] == 1),
+    # every value once, so a 0 among the terms (sigh's "Killer sudoku, with 0 cage" found it)
+    ({"type": "killer", "cells": ["r1c2", "r2c3", "r3c4", "r4c1"], "sum": 6},
+     lambda v: len({v[1], v[6], v[11], v[12]}) == 4),
+    ({"type": "little-killer", "cells": ["r1c2", "r2c3", "r3c4"], "sum": 4},
+     lambda v: v[1] + v[6] + v[11] == 4),
+    ({"type": "arrow", "circle": ["r3c3"], "cells": ["r3c4", "r4c4"]},
+     lambda v: v[10] == v[11] + v[15]),
+    ({"type": "arrow", "circle": ["r1c1", "r1c2"], "cells": ["r2c1", "r3c1", "r3c2"]},
+     lambda v: 10 * v[0] + v[1] == v[4] + v[8] + v[9]),  # a pill may start with 0
+    ({"type": "xv", "cells": ["r1c1", "r1c2"], "sum": 5}, lambda v: v[0] + v[1] == 5),
+    ({"type": "kropki-black", "cells": ["r1c1", "r2c1"]},
+     lambda v: v[0] == 2 * v[4] or v[4] == 2 * v[0]),
+    ({"type": "edge-sum", "cells": ["r1c3", "r1c4"], "sum": 3}, lambda v: v[2] + v[3] == 3),
+    ({"type": "pair", "cells": ["r1c1", "r2c2", "r3c3"], "pairs": [[0, 3], [3, 0], [1, 2]]},
+     lambda v: {(v[0], v[5]), (v[5], v[10])} <= {(0, 3), (3, 0), (1, 2)}),
+    ({"type": "pair", "cells": ["r1c1", "r1c2"], "relation": "a * b == 0"},
+     lambda v: v[0] * v[1] == 0),
+    ({"type": "region-sum", "cells": ["r1c2", "r1c3", "r2c3"]},
+     lambda v: v[1] == v[2] + v[6]),
+    ({"type": "double-arrow", "cells": ["r1c1", "r2c2", "r3c3"]}, lambda v: v[0] + v[10] == v[5]),
+    ({"type": "candidates", "cells": ["r1c1", "r2c3"], "digits": [0, 2]},
+     lambda v: v[0] in (0, 2) and v[6] in (0, 2)),
+    ({"type": "quadruple", "cells": ["r2c2", "r2c3", "r3c2", "r3c3"], "digits": [0, 3]},
+     lambda v: {0, 3} <= {v[5], v[6], v[9], v[10]}),
+    ({"type": "look-and-say", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"], "clue": "2001"},
+     lambda v: [v[0], v[5], v[10], v[15]].count(0) == 2 and 1 not in (v[0], v[5], v[10], v[15])),
+    ({"type": "counting-circles", "cells": ["r1c1", "r1c2", "r2c3", "r3c4"]},
+     lambda v: all([v[0], v[1], v[6], v[11]].count(x) == x for x in (v[0], v[1], v[6], v[11]))),
+    ({"type": "sum", "cells": ["r1c1", "r1c1", "r2c3", "r4c4"], "weights": [1, 2, -1, 1],
+      "sum": 4}, lambda v: 3 * v[0] - v[6] + v[15] == 4),  # a cell twice, a negative weight
+    ({"type": "sum", "cells": ["r1c1", "r2c2", "r3c3", "r4c4"], "sum": 2},
+     lambda v: v[0] + v[5] + v[10] + v[15] == 2),
+    ({"type": "skyscraper", "line": "r1", "from": "start", "count": 2},  # a 0 is not seen
+     lambda v: seen(v[0:4]) == 2),
+    ({"type": "skyscraper", "line": "c2", "from": "end", "count": 1},
+     lambda v: seen([v[13], v[9], v[5], v[1]]) == 1),
+    ({"type": "hidden-skyscraper", "line": "r2", "from": "end", "digit": 0},
+     lambda v: first_hidden([v[7], v[6], v[5], v[4]]) == 0),
+    ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
+     lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
+]
+
+
+@pytest.mark.parametrize("rule, means", VALUE_RULES, ids=[r["type"] for r, _ in VALUE_RULES])
+def test_rules_that_read_values_count_as_a_brute_force_on_values_from_0(rule, means):
+    """SAT's count of a 4x4 grid of values 0-3 under one rule that reads values equals the
+    grids whose values (digit - 1) meet the rule's meaning, and the rule's own check agrees."""
+    puzzle = read_variant({"size": 4, "digits": "0-3", "constraints": [rule]})
+    geo = puzzle.geometry
+    grids = sudokus_4x4()
+    expected = sum(1 for cells in grids if means([d - 1 for d in cells]))
+    checked = sum(1 for cells in grids if puzzle.check(Grid(geo, cells)) == [])
+    result = satdoku.count(puzzle, limit=1000)
+    assert 0 < expected < len(grids) and checked == expected
+    assert result.count == expected and not result.at_limit
+
+
+@pytest.mark.parametrize("rules", [
+    [{"type": "full-rank", "line": "c1", "from": "start", "rank": 10}],
+    [{"type": "full-rank", "line": "r4", "from": "end", "rank": 5},
+     {"type": "full-rank-ties", "ties": "any"}],
+])
+def test_full_rank_counts_the_same_on_values_from_0(rules):
+    """Numbers compared digit by digit keep their order when every digit is one less: the
+    same clues count alike on digits 1-4 and on values 0-3."""
+    counts = [satdoku.count(read_variant({"size": 4, **digits, "constraints": rules}),
+                            limit=1000).count for digits in ({}, {"digits": "0-3"})]
+    assert counts[0] == counts[1] > 0
+
+
+def test_no_xv_reads_values_from_0():
+    """No edge sum of 3: on values 0-3 no two neighbours sum to 3 (0 and 3, 1 and 2)."""
+    puzzle = read_variant({"size": 4, "digits": "0-3",
+                           "constraints": [{"type": "no-xv", "sums": [3]}]})
+    pairs = [(a, a + 1) for a in range(16) if a % 4 < 3] + [(a, a + 4) for a in range(12)]
+    expected = sum(1 for cells in sudokus_4x4()
+                   if all(cells[a] + cells[b] - 2 != 3 for a, b in pairs))
+    assert expected and satdoku.count(puzzle, limit=1000).count == expected
+
+
+def test_native_search_refuses_rules_that_read_values_from_0():
+    puzzle = read_variant({"size": 4, "digits": "0-3", "constraints": [VALUE_RULES[0][0]]})
+    result = satdoku.solve(puzzle, solver="native")
+    assert result.status == "refused" and "values 1-4 only, not 0-3" in result.message
 
 
 def test_checker_names_values():
@@ -214,6 +327,43 @@ def test_chaos_counts_match_brute_force(n, givens, together):
         assert regions and all(len({result.solution.cells[c] for c in r}) == n for r in regions)
 
 
+def run_length(region_of: dict, arms) -> int:
+    """sigh's ChaosArrow, written apart: along each arm the cells in the start's region up to
+    the first that is not, the start once."""
+    start, total = arms[0][0], 1
+    for arm in arms:
+        for c in arm[1:]:
+            if region_of[c] != region_of[start]:
+                break
+            total += 1
+    return total
+
+
+@pytest.mark.parametrize("clues, holds", [
+    ({"arrows": [{"cell": "r1c1", "arms": [["r1c1", "r1c2", "r1c3", "r1c4"],
+                                           ["r1c1", "r2c1", "r3c1", "r4c1"]]}]},
+     lambda v, reg: v[0] == run_length(reg, [(0, 1, 2, 3), (0, 4, 8, 12)])),
+    ({"arrows": [{"cell": "r2c2", "arms": [["r1c1", "r1c2", "r1c3"]], "offset": 1}]},
+     lambda v, reg: v[5] == run_length(reg, [(0, 1, 2)]) - 1),
+    ({"counts": [{"cell": "r4c4", "cells": ["r4c4", "r4c3", "r3c4", "r3c3", "r2c2"]}]},
+     lambda v, reg: v[15] == sum(reg[c] == reg[15] for c in (15, 14, 11, 10, 5))),
+])
+def test_chaos_clues_match_brute_force(clues, holds):
+    """Arrow and count clues on a 4x4 chaos construction: the digit grids SAT counts are the
+    Latin squares that some split into connected regions of every digit makes hold."""
+    doc = {"size": 4, "box": "none", "constraints": [{"type": "chaos", **clues}]}
+    splits = partitions(4, tuple(range(16)))
+    expected = 0
+    for cells in latin_squares(4):
+        for p in splits:
+            reg = {c: i for i, region in enumerate(p) for c in region}
+            if all(len({cells[c] for c in region}) == 4 for region in p) and holds(cells, reg):
+                expected += 1
+                break
+    result = satdoku.count(read_variant(doc), limit=1000)
+    assert 0 < expected and result.count == expected and not result.at_limit
+
+
 def test_chaos_answer_shows_regions_and_is_verified():
     from satdoku.model.geometry import boxless
     from satdoku.rules import Chaos
@@ -316,8 +466,8 @@ def test_shaped_grids_read_write_and_show():
     ({"shape": "6x6", "digits": "1-5"}, "'digits' must be 'LOW-HIGH', 6 or more values"),
     ({"shape": "6x8", "box": "3x3"}, "boxes of 3x3 do not tile a 6x8 grid of 8 digits"),
     ({"shape": "6x8", "size": 8}, "give 'size' (an N x N grid) or 'shape' ('RxC'), not both"),
-    ({"shape": "6x6", "digits": "1-9", "constraints": [{"type": "anti-knight"}]},
-     "anti-knight is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
+    ({"shape": "6x6", "digits": "1-9", "constraints": [{"type": "non-consecutive"}]},
+     "non-consecutive is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
     ({"shape": "2x3", "regions": [["r1c1", "r1c2"], ["r1c3", "r2c3", "r2c2"], ["r2c1"]]},
      "regions must split the 6 cells of a 2x3 grid into regions of one size"),
 ])
@@ -350,14 +500,40 @@ def test_what_needs_a_square_grid_says_so():
     {"type": "kropki-black", "cells": ["r1c1", "r1c2"]},
     {"type": "xv", "cells": ["r1c3", "r2c3"], "sum": 5},
     {"type": "extra-region", "cells": ["r1c1", "r2c1", "r2c2", "r2c3"]},
+    {"type": "skyscraper", "line": "c2", "from": "end", "count": 2},
+    {"type": "skyscraper", "line": "r1", "from": "start", "count": 2},
+    {"type": "numbered-room", "line": "r2", "from": "end", "digit": 2},
+    {"type": "greater-than", "cells": ["r1c2", "r2c2", "r2c3"]},
+    {"type": "anti-knight"},
+    {"type": "anti-king"},
+    {"type": "column-indexer", "cells": ["r1c2", "r2c1"]},
+    {"type": "row-indexer", "cells": ["r1c3"]},
+    {"type": "quadruple", "cells": ["r1c2", "r1c3", "r2c2", "r2c3"], "digits": [1, 4]},
+    {"type": "diagonal", "direction": "+"},
+    {"type": "disjoint-groups"},
+    {"type": "regex", "cells": ["r1c1", "r1c2", "r2c2"], "pattern": "[14]+"},
+    {"type": "nfa", "cells": ["r2c1", "r2c2", "r2c3"], "states": ["a", "b"], "start": ["a"],
+     "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [1, 2]},
+                                         {"from": "b", "to": "b", "digits": [3, 4]}]},
+    {"type": "counting-circles", "cells": ["r1c1", "r1c2", "r2c3"]},
+    {"type": "double-arrow", "cells": ["r1c1", "r2c2", "r1c3"]},
+    {"type": "dutch-flatmates"},
+    {"type": "global-entropy"},
+    {"type": "sum", "cells": ["r1c1", "r2c2", "r1c3", "r1c1"], "sum": 9},
+    {"type": "same-values", "sets": [["r1c1", "r1c2"], ["r2c2", "r2c3"]]},
+    {"type": "region-same-values"},  # the rows, 3 cells of digits 1-4: the same 3 digits
 ], ids=lambda rule: rule["type"])
 def test_rules_on_any_shape_match_their_check(rule):
-    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4: the fillings
+    """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4 (a square
+    3x3 of digits 1-4 for a diagonal, a 2x4 with 2x2 boxes for disjoint groups): the fillings
     SAT counts are those whose houses hold distinct digits and the rule's own check passes."""
-    puzzle = read_variant({"shape": "2x3", "digits": "1-4", "constraints": [rule]})
+    grid = {"diagonal": {"shape": "3x3"}, "disjoint-groups": {"shape": "2x4", "box": "2x2"}}
+    puzzle = read_variant({"shape": "2x3", "digits": "1-4", **grid.get(rule["type"], {}),
+                           "constraints": [rule]})
     geo = puzzle.geometry
-    expected = sum(1 for cells in itertools.product(range(1, 5), repeat=6)
-                   if puzzle.check(Grid(geo, cells)) == [])
+    rows = itertools.permutations(range(1, 5), geo.width)  # a row's digits differ
+    expected = sum(1 for cells in itertools.product(list(rows), repeat=geo.height)
+                   if puzzle.check(Grid(geo, sum(cells, ()))) == [])
     result = satdoku.count(puzzle, limit=10_000)
     assert expected and result.count == expected and not result.at_limit
 

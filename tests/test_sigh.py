@@ -7,6 +7,7 @@ for bad strings, and SudokuPad links that carry the solution.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from pathlib import Path
@@ -113,9 +114,14 @@ def test_pair_keys_decode_as_sigh_writes_them():
     (".Shape~4x4.Cage~x~R1C1~R1C2", "sigh item 2 (.Cage): the sum 'x' is not a whole number"),
     (".LittleKiller~10~R5C5", "r5c5: sigh item 1 (.LittleKiller): no diagonal starts there"),
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
-    (".ConnectedValues~x~1.Var~V~x~2", "satdoku cannot use sigh's ConnectedValues; sigh's Var"),
+    (".Doppelganger.Var~V~x~2", "satdoku cannot use sigh's Doppelganger; sigh's Var"),
     (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
-    (".Shape~6x9.AntiKnight", "satdoku cannot hold the grid of sigh's Shape (a 6x9 grid)"),
+    (".Shape~9x9~1-9~Raw", "satdoku cannot hold the grid of sigh's Shape (Raw grid)"),
+    (".Shape~6x9.AntiConsecutive",
+     "satdoku cannot use sigh's AntiConsecutive (on a 6x9 grid of 9 values)"),
+    (".Shape~6x6~1-5", "sigh item 1 (.Shape): values 1-5 do not fill a 6x6 grid"),
+    (".Shape~6x6~9.RegionSize~5", "sigh item 2 (.RegionSize): '5' is not a region size 6..9"),
+    (".Replicate~C~R9C9.Thermo~R1C1~R1C2.End", "sigh item 1 (.Replicate): a target is past"),
 ])
 def test_a_bad_string_gets_one_located_line(text, message):
     with pytest.raises(PuzzleError) as caught:
@@ -125,9 +131,9 @@ def test_a_bad_string_gets_one_located_line(text, message):
 
 
 def test_ignore_unknown_leaves_out_what_satdoku_lacks_with_a_warning():
-    puzzle = satdoku.read(".ConnectedValues~x~1.Thermo~R1C1~R1C2", ignore_unknown=True)
+    puzzle = satdoku.read(".Doppelganger.Thermo~R1C1~R1C2", ignore_unknown=True)
     assert [c.type for c in puzzle.constraints] == ["thermometer"]
-    assert puzzle.warnings == ("left out: sigh's ConnectedValues",)
+    assert puzzle.warnings == ("left out: sigh's Doppelganger",)
 
 
 def test_convert_writes_sigh_and_reads_it_on_the_command_line():
@@ -170,9 +176,13 @@ def test_a_grid_of_other_values_goes_to_sigh_and_back(line):
         == row["solution"]
 
 
-def test_a_skyscraper_on_values_from_0_is_refused_as_sigh_counts_no_0():
-    reading = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~")
-    assert dict(reading.missing) == {"Skyscraper (on values 0-3)": 1}
+def test_a_skyscraper_on_values_from_0_counts_no_0_as_sigh_does():
+    doc = read_sigh(".Shape~4x4~0-3.Skyscraper~R1~2~").document
+    assert doc["constraints"] == [{"type": "skyscraper", "line": "r1", "from": "start",
+                                   "count": 2}]
+    assert satdoku.solve(".Shape~4x4~0-3.Skyscraper~R1~1~.~R1C1_0.~R1C2_3").solution
+    assert satdoku.solve(".Shape~4x4~0-3.Skyscraper~R1~2~.~R1C1_0.~R1C2_3").status == \
+        "unsolvable"  # the 0 is no building: the 3 alone is seen
 
 
 def test_chaos_construction_reads_as_the_chaos_rule_with_its_together_groups():
@@ -181,3 +191,81 @@ def test_chaos_construction_reads_as_the_chaos_rule_with_its_together_groups():
     assert doc["constraints"] == [{"type": "chaos", "together": [["r1c1", "r2c2"]]}]
     assert dict(read_sigh(".ChaosConstruction.~R1C1_1").missing) == {
         "ChaosConstruction (beside boxes or a jigsaw)": 1}
+
+
+#: Puzzles of sigh's data files (sigh/Interactive-Sudoku-Solver, MIT) read from their
+#: constraint strings as sigh publishes them, with their published solutions.
+SIGH_READ = [json.loads(line) for line in
+             (Path(__file__).resolve().parent / "data" / "sigh_read.jsonl").read_text()
+             .splitlines()]
+_LETTERS = "0ABCDEFGHIJKLMNOP"  # sigh's solutions on values past 9: A for 1, B for 2...
+
+
+def sigh_values(grid) -> str:
+    """A solved grid's values as sigh writes a solution."""
+    geo = grid.geometry
+    values = [geo.value(d) for d in grid.cells]
+    return "".join(str(v) if geo.high < 10 or v == 0 else _LETTERS[v] for v in values)
+
+
+@pytest.mark.parametrize("entry", SIGH_READ, ids=lambda e: e["name"])
+def test_sigh_puzzles_read_and_solve_to_their_published_solution(entry):
+    text = entry["sigh"]
+    if entry.get("given_solution"):  # a 9x9 chaos construction, minutes to solve on a loaded
+        # machine: its published digits given, satdoku finds the regions and checks them
+        n = math.isqrt(len(entry["solution"]))
+        text += ".~" + "~".join(f"R{i // n + 1}C{i % n + 1}_{v}"
+                                for i, v in enumerate(entry["solution"]))
+    result = satdoku.count(text, limit=2)
+    assert result.status == "unique"
+    assert sigh_values(result.solution) == entry["solution"]
+
+
+def test_sigh_layouts_read_as_satdoku_grids():
+    grid = read_sigh(".Shape~6x6~9.RegionSize~9.NoBoxes"
+                     ".Jigsaw~122222112223111233114333144433444443").document
+    assert grid["shape"] == "6x6" and grid["digits"] == "1-9" and len(grid["regions"]) == 4
+    assert read_sigh(".Shape~6x6~9.RegionSize~9").document["box"] == "3x3"
+    squish = read_sigh(".Shape~7x7~9.RegionSize~9"
+                       ".Jigsaw~1112333111233311123332222222444255544425554442555").document
+    assert squish["box"] == "none"  # no 9-cell boxes tile 7x7: the 4 pieces are extra regions
+    assert [c["type"] for c in squish["constraints"]] == ["extra-region"] * 4
+
+
+def test_replicate_copies_its_rules_onto_each_target():
+    # targets: bits 0 and 2 after R2C2 (R2C2 and R2C4); the template moves with the origin
+    doc = read_sigh(".Replicate~F~R2C2.Thermo~R2C2~R3C2.~R2C2_5.End").document
+    assert doc["constraints"] == [{"type": "thermometer", "cells": ["r2c2", "r3c2"]},
+                                  {"type": "thermometer", "cells": ["r2c4", "r3c4"]}]
+    assert doc["givens"] == {"r2c2": 5, "r2c4": 5}
+
+
+@pytest.mark.parametrize("lengths", [[2, 1], [1, 0, 2], [0, 2], [2, 0], [1, 1, 1]])
+def test_a_machine_over_segments_reads_as_one_over_their_cells(lengths):
+    """sigh reads a break symbol (N+1) between segments: the machine satdoku makes over the
+    cells in a row accepts exactly the readings the original accepts with the breaks in."""
+    import itertools
+    from types import SimpleNamespace
+    from satdoku.io.sigh.rules import _unbroken
+    from satdoku.model.geometry import geometry
+    from satdoku.rules import constraint_from_json
+    # over digits 1-2 and the break 3: state 0 until a break, then 1; a 2 after a break
+    # moves to 2, which only 1s and breaks keep; accepting: 1 and 2
+    moves = [(0, 0, 1), (0, 0, 2), (0, 1, 3), (1, 1, 1), (1, 2, 2), (1, 1, 3), (2, 2, 1),
+             (2, 2, 3)]
+    machine = SimpleNamespace(states=3, start=(0,), accepting=(1, 2), moves=moves)
+
+    def accepts(symbols):
+        now = {0}
+        for s in symbols:
+            now = {b for a, b, t in moves if a in now and t == s}
+        return bool(now & {1, 2})
+    rule = _unbroken(machine, 2, lengths)
+    k = sum(lengths)
+    rule["cells"] = [f"r1c{i + 1}" for i in range(k)]
+    nfa = constraint_from_json(rule, geometry(2, 2)) if k else None
+    for digits in itertools.product((1, 2), repeat=k):
+        read, rest = [], list(digits)
+        for i, n in enumerate(lengths):
+            read += [rest.pop(0) for _ in range(n)] + ([3] if i < len(lengths) - 1 else [])
+        assert (nfa.holds(digits) if nfa else bool(rule["accepting"])) == accepts(read)

@@ -284,6 +284,13 @@ CASES = {
     "connected-values": ({"type": "connected-values", "digits": [1, 3], "cells": ["r1c1", "r1c2"]},
                          lambda r: tints(r) == [COLOURS["extra_region"]] * 2
                          and notes(r) == "rules: connected-values 1,3 in r1c1-r1c2"),
+    "same-values": ({"type": "same-values", "sets": [["r1c1", "r1c2"], ["r3c3", "r4c4"]]},
+                    lambda r: [t for t, _, _ in texts(r)] == ["≡", "≡"]
+                    and tints(r) == [COLOURS["extra_region"]] * 4),
+    "region-same-values": ({"type": "region-same-values"}, check_note("region same values")),
+    "sum": ({"type": "sum", "cells": ["r1c1", "r1c2", "r1c1"], "weights": [1, 2, 1], "sum": 9},
+            lambda r: [t for t, _, _ in texts(r)] == ["Σ9"]
+            and notes(r) == "rules: sum with weights 1, 2, 1"),
 }
 
 
@@ -453,6 +460,9 @@ GALLERY = [
     {"type": "rellik-cage", "cells": ["r1c4", "r1c5"], "sum": 3},
     {"type": "equality-cage", "cells": ["r2c4", "r2c5"]},
     {"type": "equal-sum", "segments": [["r3c4"], ["r3c5"]]},
+    {"type": "sum", "cells": ["r9c7", "r9c8"], "sum": 11},
+    {"type": "same-values", "sets": [["r9c1", "r9c2"], ["r8c8", "r8c9"]]},
+    {"type": "region-same-values"},
     {"type": "value-indexing", "cells": ["r4c4", "r5c4", "r6c4"]},
     {"type": "numbered-room", "line": "r1", "from": "start", "digit": 1},
     {"type": "hidden-skyscraper", "line": "r2", "from": "end", "digit": 2},
@@ -472,7 +482,7 @@ def test_gallery_has_every_type():
                            "rules: diagonal non-consecutive, rule 1-5-9, anti-knight, "
                            "anti-king, non-consecutive, disjoint groups, no other kropki dots, "
                            "no other X or V, pair: a + b == 10, regex: [1-4].*, or (odd r8c9 | even "
-                           "r7c9), and (odd r6c9), full-rank ties any, global entropy, "
+                           "r7c9), and (odd r6c9), region same values, full-rank ties any, global entropy, "
                            "global mod 3, anti-taxicab, dutch flatmates, nfa: 1 states, "
                            "connected-values 1,3,5,7,9")
 

@@ -37,7 +37,7 @@ from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
 from .jsontext import loads as loads_json
 
-__all__ = ["FORMAT", "VERSION", "read_variant", "variant_document", "format_variant",
+__all__ = ["FORMAT", "VERSION", "read_variant", "variant_document", "grid_fields", "format_variant",
            "parse_variants", "read_variants", "read_variant_lines"]
 
 #: What a document nested beyond what Python's JSON reader takes is told.
@@ -294,6 +294,20 @@ def variant_document(puzzle: Puzzle) -> dict:
     for key, field in (("name", "name"), ("author", "author"), ("source", "citation")):
         if getattr(puzzle, field) is not None:
             doc[key] = getattr(puzzle, field)
+    doc.update(grid_fields(geo))
+    doc["givens"] = {geo.cell_name(c): geo.value(d) for c, d in puzzle.valid_grid.givens()}
+    doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
+    return doc
+
+
+def grid_fields(geo: Geometry) -> dict[str, Any]:
+    """The fields of a document that make its grid: ``size`` or ``shape``, ``box`` or
+    ``regions``, and ``digits`` when they are not 1 to the longer side.
+
+    >>> grid_fields(geometry(3, 3, low=0))
+    {'size': 9, 'box': '3x3', 'digits': '0-8'}
+    """
+    doc: dict[str, Any] = {}
     if geo.is_square:
         doc["size"] = geo.size
     else:
@@ -306,8 +320,6 @@ def variant_document(puzzle: Puzzle) -> dict:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
     if geo.low != 1 or geo.size != max(geo.height, geo.width):
         doc["digits"] = geo.values_text
-    doc["givens"] = {geo.cell_name(c): geo.value(d) for c, d in puzzle.valid_grid.givens()}
-    doc["constraints"] = [c.to_json(geo) for c in puzzle.constraints]
     return doc
 
 

@@ -384,14 +384,17 @@ def _shaped(height: int, width: int, k: int, r: int, c: int,
     return Geometry(r, c, regions, low, 0, height, width, k)
 
 
-def sigh_box(height: int, width: int) -> tuple[int, int] | None:
-    """The boxes sigh's solver gives a grid: as many cells as the longer side, the squarest
-    shape that tiles it (its ``boxDimsForSize``), or None.
+def sigh_box(height: int, width: int, size: int | None = None) -> tuple[int, int] | None:
+    """The boxes sigh's solver gives a grid: ``size`` cells (default as many as the longer
+    side; sigh's ``RegionSize``), the squarest shape that tiles it (its ``boxDimsForSize``),
+    or None.
 
     >>> sigh_box(6, 8), sigh_box(9, 8), sigh_box(6, 9), sigh_box(5, 10), sigh_box(7, 7)
     ((2, 4), None, (3, 3), (5, 2), None)
+    >>> sigh_box(6, 6, 9), sigh_box(7, 7, 9)
+    ((3, 3), None)
     """
-    size = max(height, width)
+    size = max(height, width) if size is None else size
     for small in range(math.isqrt(size), 1, -1):
         if size % small:
             continue

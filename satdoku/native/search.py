@@ -90,6 +90,9 @@ class NativeSolver(Closing):
             raise SolverError(f"limit must be at least 1, not {limit}")
         try:  # its tables and branching count three houses of N cells a cell
             need_boxes(grid.geometry, "native search")
+            if grid.geometry.low != 1 and any(map(_reads_values, constraints)):
+                raise SolverError(f"native search prunes rules that read values on values "
+                                  f"1-{grid.size} only, not {grid.geometry.values_text}")
         except SolverError as error:
             return Result("refused", solver=self.name, limit=limit, message=error.message)
         start = time.perf_counter()
@@ -133,6 +136,11 @@ class NativeSolver(Closing):
     def close(self) -> None:
         """Nothing to release."""
 
+
+
+def _reads_values(constraint) -> bool:
+    """Whether a rule, or one inside it (``or``, ``and``), reads the values of digits."""
+    return constraint.reads_values or any(map(_reads_values, getattr(constraint, "rules", ())))
 
 
 def _accepted(cand: list[int], constraints: tuple) -> bool:

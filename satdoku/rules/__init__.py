@@ -55,12 +55,13 @@ from .registry import CONSTRAINTS, RuleType, constraint_from_json, rule_types
 from .sum_line import SumLine
 # issue 32's rules from sigh's solver, after the others (the order `satdoku rules` lists)
 from .tallies import ContainAtLeast, ContainExact, CountDistinct, CountingCircles, LookAndSay
-from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage
+from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage, WeightedSum
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
 from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine
 from .connected import ConnectedValues
-from .chaos import Chaos  # noqa: E402,I001 - last: the registry lists types in import order
+from .chaos import Chaos  # noqa: E402,I001 - the registry lists types in import order
+from .same import RegionSameValues, SameValues  # noqa: E402,I001 - after chaos (its field)
 from .sums import DEFAULT_SUM_ENCODING, SUM_ENCODINGS
 
 __all__ = [

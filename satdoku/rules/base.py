@@ -65,14 +65,14 @@ def sees(geometry: Geometry, a: int, b: int) -> bool:
 
 def orthogonal_pairs(geometry: Geometry) -> list[tuple[int, int]]:
     """Every pair of orthogonally adjacent cells, (left, right) and (top, bottom)."""
-    n = geometry.size
+    h, w = geometry.height, geometry.width
     out = []
-    for cell in range(n * n):
-        r, c = divmod(cell, n)
-        if c + 1 < n:
+    for cell in range(h * w):
+        r, c = divmod(cell, w)
+        if c + 1 < w:
             out.append((cell, cell + 1))
-        if r + 1 < n:
-            out.append((cell, cell + n))
+        if r + 1 < h:
+            out.append((cell, cell + w))
     return out
 
 
@@ -166,7 +166,7 @@ def line_cells(geometry: Geometry, line: str, side: str = "start") -> tuple[int,
     (13, 9, 5, 1)
     """
     kind, index = line[0], int(line[1:]) - 1
-    house = geometry.houses[index if kind == "r" else geometry.size + index]
+    house = geometry.houses[index if kind == "r" else geometry.height + index]
     return house if side == "start" else tuple(reversed(house))
 
 
@@ -197,7 +197,10 @@ class Constraint:
     (sums, ratios, parity, named digits: digit d is the value d). A rule that only compares
     digits (equal, different, ordered, differences) sets it False and holds as written in a
     grid of any values (:attr:`~satdoku.model.geometry.Geometry.low`); the others are refused
-    in a grid whose values are not 1..N. ``needs_boxes``: the rule is about boxes (a grid
+    in a grid whose values are not 1..N, unless ``any_values``: the rule reads every cell by
+    the value its digit stands for (:meth:`~satdoku.model.geometry.Geometry.value`: the check
+    gets values, sums take them from :func:`.sums.cell_term`, pair relations from
+    :func:`.pairs.encode_pairs`), so it holds as written on any values. ``needs_boxes``: the rule is about boxes (a grid
     without them refuses it). ``any_shape``: the rule holds as written in a grid of other
     shape (R x C, more digits than cells in a row: :func:`~satdoku.model.geometry.shaped`);
     the others are refused there.
@@ -205,6 +208,7 @@ class Constraint:
 
     type: ClassVar[str] = ""
     reads_values: ClassVar[bool] = True
+    any_values: ClassVar[bool] = False
     needs_boxes: ClassVar[bool] = False
     any_shape: ClassVar[bool] = False
     fields: ClassVar[tuple[Field, ...]] = ()
@@ -251,21 +255,37 @@ class Constraint:
     def from_json(cls, data: dict, geometry: Geometry) -> "Constraint":
         """The constraint of a JSON object (``type`` already known to match), read by its
         declared fields; ValueError naming the field when the object is wrong."""
-        if cls.reads_values and geometry.low != 1:
-            raise ValueError(f"{cls.type} reads the digits' values (sums, parity, named "
-                             f"digits): satdoku states it for digits 1-{geometry.size} only, "
-                             f"not {geometry.values_text}")
-        if cls.needs_boxes and not geometry.has_boxes:
-            raise ValueError(f"{cls.type} is about boxes: this grid has none")
-        if not cls.any_shape and not geometry.is_square:
-            raise ValueError(f"{cls.type} is stated for an N x N grid of N digits; this is a "
-                             f"{geometry.shape}")
+        refused = cls.refusal(geometry)
+        if refused is not None:
+            raise ValueError(refused[1])
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)
         if "geometry" in {f.name for f in dataclasses.fields(cls)}:
             values["geometry"] = geometry
         return cls(**values, label=reader.label)
+
+    @classmethod
+    def refusal(cls, geometry: Geometry) -> tuple[str, str] | None:
+        """Why the rule cannot be stated on ``geometry``: a short phrase (``'on values
+        0-8'``) and the message; None when it can.
+
+        >>> from satdoku.model.geometry import geometry
+        >>> CONSTRAINTS["sandwich"].refusal(geometry(3, 3, low=0))[0]
+        'on values 0-8'
+        """
+        if cls.reads_values and not cls.any_values and geometry.low != 1:
+            return (f"on values {geometry.values_text}",
+                    f"{cls.type} reads the digits' values (sums, parity, named digits): "
+                    f"satdoku states it for digits 1-{geometry.size} only, not "
+                    f"{geometry.values_text}")
+        if cls.needs_boxes and not geometry.has_boxes:
+            return "without boxes", f"{cls.type} is about boxes: this grid has none"
+        if not cls.any_shape and not geometry.is_square:
+            return (f"on a {geometry.height}x{geometry.width} grid of {geometry.size} values",
+                    f"{cls.type} is stated for an N x N grid of N digits; this is a "
+                    f"{geometry.shape}")
+        return None
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
@@ -296,8 +316,10 @@ class Constraint:
         raise NotImplementedError
 
     def check(self, grid: Grid) -> list[str]:
-        """What is wrong with a complete grid (empty when the rule holds)."""
-        digits = tuple(grid.cells[c] for c in self.cells)
+        """What is wrong with a complete grid (empty when the rule holds). A rule that reads
+        values is given them (:attr:`any_values`), one that compares digits the digits."""
+        value = grid.geometry.value if self.reads_values else int
+        digits = tuple(value(grid.cells[c]) for c in self.cells)
         if self.holds(digits):
             return []
         return [f"{self.describe(grid.geometry)}: {self._explain(grid.geometry, digits)}"]

@@ -22,13 +22,14 @@ from typing import Any, Iterator
 
 from ..model.geometry import Geometry
 from .base import CellsRule, Clause, Constraint, cell_span, contradiction, prune_by_search
-from .fields import Cells, Field, Fields, Int, parse_cell
+from .cell_sums import encode_cell_sum
+from .fields import Cells, Field, Fields, Int, Ints, parse_cell
 from .groups import encode_distinct
 from .line_sums import _encode_equal_sums, _prune_equal_sums
 from .sums import encode_sum, gated_term
 from .tallies import used_digits
 
-__all__ = ["Lunchbox", "RellikCage", "EqualityCage", "EqualSum"]
+__all__ = ["Lunchbox", "RellikCage", "EqualityCage", "EqualSum", "WeightedSum"]
 
 
 class _Cage(Constraint):
@@ -208,6 +209,7 @@ class EqualityCage(_Cage, CellsRule):
     """
 
     type = "equality-cage"
+    any_values = True
     geometry: Geometry
     cells: tuple[int, ...]
     fields = (Cells(doc="the cage's cells (an even number)"),)
@@ -221,10 +223,10 @@ class EqualityCage(_Cage, CellsRule):
         return f"equality cage {cell_span(geometry, self.cells)}"
 
     def _halves(self, d: int) -> tuple[int, int]:
-        """(+1 even / -1 odd, +1 low / -1 high / 0 middle) of digit d."""
+        """(+1 even / -1 odd value, +1 low / -1 high / 0 middle) of digit d."""
         n = self.geometry.size
         low = 1 if 2 * d < n + 1 else -1 if 2 * d > n + 1 else 0
-        return (1 if d % 2 == 0 else -1), low
+        return (1 if self.geometry.value(d) % 2 == 0 else -1), low
 
     def encode(self, ctx) -> list[Clause]:
         clauses = encode_distinct(ctx, self.cells)
@@ -238,7 +240,8 @@ class EqualityCage(_Cage, CellsRule):
             clauses += encode_sum(ctx, terms, 0)
         return clauses
 
-    def holds(self, digits: tuple[int, ...]) -> bool:
+    def holds(self, values: tuple[int, ...]) -> bool:
+        digits = [v - self.geometry.low + 1 for v in values]
         halves = [self._halves(d) for d in digits]
         return (len(set(digits)) == len(digits) and all(low for _, low in halves)
                 and sum(p for p, _ in halves) == 0 and sum(low for _, low in halves) == 0)
@@ -318,3 +321,65 @@ class EqualSum(Constraint):
         """Each segment in a dashed outline with '=' small in its first cell."""
         for s in self.segments:
             canvas.cage(s, "=")
+
+
+@dataclass(frozen=True)
+class WeightedSum(Constraint):
+    """``sum``: the cells' values, each times its weight (default 1), add up to ``total``; a
+    cell may come twice (it counts twice) and the values may repeat (sigh's Sum).
+
+    >>> WeightedSum((0, 1, 0), (1, 1, 1), 7).holds((2, 3, 2)), WeightedSum((0, 1), (10, -1), 9).holds((1, 1))
+    (True, True)
+    """
+
+    type = "sum"
+    any_shape = True
+    any_values = True
+    fields = (Cells(repeats=True, doc="the cells (one listed twice counts twice)"),
+              Ints("weights", low=-10 ** 6, high=None, required=False, default=None,
+                   omit_default=True, doc="each cell's weight, in order (default: all 1)"),
+              Int("sum", "total", low=-10 ** 6, doc="the total"))
+    cells: tuple[int, ...]
+    weights: tuple[int, ...] | None = None
+    total: int = 0
+
+    @classmethod
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        if values["weights"] is not None and len(values["weights"]) != len(values["cells"]):
+            raise ValueError("'weights' must give one weight a cell")
+
+    @functools.cached_property
+    def merged(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """Each cell once with its weights added up (cells of weight 0 left out)."""
+        weight: dict[int, int] = {}
+        for c, w in zip(self.cells, self.weights or (1,) * len(self.cells)):
+            weight[c] = weight.get(c, 0) + w
+        kept = [(c, w) for c, w in weight.items() if w]
+        return tuple(c for c, _ in kept), tuple(w for _, w in kept)
+
+    def describe(self, geometry: Geometry) -> str:
+        return f"sum {cell_span(geometry, self.cells)} = {self.total}"
+
+    def encode(self, ctx) -> list[Clause]:
+        cells, weights = self.merged
+        if not cells:
+            return [] if self.total == 0 else contradiction(ctx)
+        return encode_cell_sum(ctx, cells, weights, self.total)
+
+    def holds(self, values: tuple[int, ...]) -> bool:
+        weights = self.weights or (1,) * len(self.cells)
+        return sum(w * v for w, v in zip(weights, values)) == self.total
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        cells, weights = self.merged  # each cell once: its digit is one (values 1..N here)
+        if not cells:
+            return [] if self.total == 0 else None
+        return prune_by_search(cells, cand, lambda ds: sum(
+            w * d for w, d in zip(weights, ds)) == self.total)
+
+    def draw(self, canvas) -> None:
+        """A dashed outline with ``Σ`` and the total in its first cell (weights, when any,
+        in a note under the grid)."""
+        canvas.cage(self.cells, f"Σ{self.total}")
+        if self.weights is not None:
+            canvas.note(f"sum with weights {', '.join(map(str, self.weights))}")

@@ -40,13 +40,14 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     """
     digits = digits or {}
     full = range(1, ctx.size + 1)
+    value = ctx.geometry.value  # sums are of the values digits stand for (0-8 grids...)
     targets = {target} if isinstance(target, int) else {v for v, _ in target}
     groups = distinct_groups(ctx.geometry, cells, weights) if ctx.houses else \
         [[i] for i in range(len(cells))]
     domains = []
     for group in groups:
         w = weights[group[0]]
-        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        values = sorted({value(d) for i in group for d in digits.get(cells[i], full)})
         domains.append(sorted(w * t for t in _subset_sums(tuple(values), len(group))))
     found = sum_supports(domains, targets)
     if found is None:
@@ -60,9 +61,9 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
         if len(group) == 1:
             cell = cells[group[0]]
             clauses += [[-ctx.var(cell, d)] for d in digits.get(cell, full)
-                        if w * d not in support]
-            terms.append(tuple((w * d, ctx.var(cell, d)) for d in digits.get(cell, full)
-                               if w * d in support))
+                        if w * value(d) not in support]
+            terms.append(tuple((w * value(d), ctx.var(cell, d)) for d in digits.get(cell, full)
+                               if w * value(d) in support))
             continue
         members = [cell_term(ctx, cells[i], 1, digits.get(cells[i])) for i in group]
         rest = house_rest(ctx, [cells[i] for i in group])
@@ -138,7 +139,7 @@ def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],
     sums = {0}
     for group in distinct_groups(geometry, cells, weights):
         w = weights[group[0]]
-        values = sorted({d for i in group for d in digits.get(cells[i], full)})
+        values = sorted({geometry.value(d) for i in group for d in digits.get(cells[i], full)})
         sums = {a + w * t for a in sums for t in _subset_sums(tuple(values), len(group))}
     return sums
 
@@ -180,7 +181,7 @@ def house_rest(ctx, cells: Sequence[int]) -> list[dict[int, list[int]]]:
         return []
     common = set(geo.cell_houses[cells[0]]).intersection(*(geo.cell_houses[c] for c in cells))
     inside = set(cells)
-    return [{d: [ctx.var(c, d) for c in geo.houses[h] if c not in inside]
+    return [{geo.value(d): [ctx.var(c, d) for c in geo.houses[h] if c not in inside]
              for d in range(1, ctx.size + 1)} for h in sorted(common)
             if geo.full[h]]  # a house with a cell for every digit: each is in it once
 
@@ -229,6 +230,9 @@ def number_term(ctx, cells: Sequence[int], values: set[int]) -> tuple[Term, list
     the numbers that have it there, so a digit ruled out rules its numbers out.
     """
     k = len(cells)
+    low = ctx.geometry.low
+    if low != 1:
+        raise ValueError("a number spelt by several cells is read on values 1..N only")
     numbers = [v for v in sorted(values) if 10 ** (k - 1) <= v < 10 ** k
                and all(1 <= int(ch) <= ctx.size for ch in str(v))]
     lits = [ctx.fresh() for _ in numbers]

@@ -88,11 +88,12 @@ class Candidates(CellsRule):
     """
 
     type = "candidates"
+    any_values = True
     cells: tuple[int, ...]
     digits: tuple[int, ...]
     fields = (Cells(doc="the cells"),
-              Ints("digits", min_items=1, unique=True, what="digits",
-                   doc="the digits each of them may hold"))
+              Ints("digits", min_items=1, unique=True, what="digits", values=True,
+                   doc="the digits (values: 0..8 on a 0-8 grid) each of them may hold"))
     fpuzzles = (FPuzzles("givenPencilMarks", "pencilmarks",
                          how="a grid cell's given pencil marks; cells with the same marks in "
                              "one constraint"),)
@@ -105,8 +106,9 @@ class Candidates(CellsRule):
         return sum(bit(d) for d in self.digits)
 
     def encode(self, ctx) -> list[Clause]:
+        value = ctx.geometry.value
         return [[-ctx.var(c, d)] for c in self.cells
-                for d in range(1, ctx.size + 1) if d not in self.digits]
+                for d in range(1, ctx.size + 1) if value(d) not in self.digits]
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         return all(d in self.digits for d in digits)
@@ -124,7 +126,8 @@ class Candidates(CellsRule):
     def draw(self, canvas) -> None:
         """The digits small in each cell, where a solver writes pencil marks."""
         for c in self.cells:
-            canvas.pencil_marks(c, [canvas.symbol(d) for d in self.digits])
+            canvas.pencil_marks(c, [canvas.symbol(v - canvas.geometry.low + 1)
+                                    for v in self.digits])
 
 
 class _Extreme(PairRule):

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .base import Clause, Constraint, cell_span, orthogonal_pairs
+from .chaos_clues import Clues, ChaosClue, clue_clauses, clue_problem
 from .context import sequential_at_most_one
 from .fields import Field, Fields, parse_cell
 
@@ -162,7 +163,8 @@ class Groups(Field):
 class Chaos(Constraint):
     """``chaos``: chaos construction: the solver draws N orthogonally connected regions of N
     cells, each holding every digit once, in a grid without boxes (``"box": "none"``); the
-    answer shows them. Each group of cells in ``together`` lies in one region.
+    answer shows them. Each group of cells in ``together`` lies in one region; ``arrows`` and
+    ``counts`` are digits that count region cells (:mod:`.chaos_clues`).
 
     >>> from satdoku.model.geometry import boxless
     >>> Chaos(boxless(4)).describe(boxless(4))
@@ -172,9 +174,17 @@ class Chaos(Constraint):
     type = "chaos"
     reads_values = False
     fields = (Groups("together", required=False, default=(), omit_default=True,
-                     doc="groups of cells that lie in one region (cages no border crosses)"),)
+                     doc="groups of cells that lie in one region (cages no border crosses)"),
+              Clues("arrows", True, required=False, default=(), omit_default=True,
+                    doc="the cell's value is the cells of its arms' runs in the region of "
+                        "their start (sigh's ChaosArrow)"),
+              Clues("counts", False, required=False, default=(), omit_default=True,
+                    doc="the cell's value is how many of the cells share the first one's "
+                        "region (sigh's ChaosCount)"))
     geometry: Geometry
     together: tuple[tuple[int, ...], ...] = ()
+    arrows: tuple[ChaosClue, ...] = ()
+    counts: tuple[ChaosClue, ...] = ()
 
     def __post_init__(self) -> None:
         if self.geometry.has_boxes:
@@ -189,7 +199,13 @@ class Chaos(Constraint):
         return "chaos construction"
 
     def encode(self, ctx) -> list[Clause]:
-        return region_clauses(ctx, self.geometry, self.together)[0]
+        return self.region_formula(ctx)[0]
+
+    def region_formula(self, ctx) -> tuple[list[Clause], list[list[int]]]:
+        """The rule's clauses and ``x`` (``x[c][r]``: cell c is in region r), to read an
+        answer's regions back (:mod:`satdoku.sat.regions`)."""
+        clauses, x = region_clauses(ctx, self.geometry, self.together)
+        return clauses + clue_clauses(ctx, x, self.arrows + self.counts), x
 
     def clause_estimate(self, geometry: Geometry) -> int:
         """The digits' y definitions alone: 3 clauses per cell, region and digit."""
@@ -207,7 +223,10 @@ class Chaos(Constraint):
         region_of = {c: h for c, (_, _, h) in enumerate(geo.cell_houses)}
         problems += [f"chaos construction: {cell_span(geo, group)} are not in one region"
                      for group in self.together if len({region_of[c] for c in group}) > 1]
-        return problems
+        values = [geo.value(d) for d in grid.cells]
+        regions = [region_of[c] for c in range(geo.ncells)]
+        return problems + [p for clue in self.arrows + self.counts
+                           if (p := clue_problem(clue, geo, values, regions))]
 
     def prune(self, cand: list[int]) -> list[int] | None:
         """Nothing: native search refuses a grid without boxes."""
@@ -218,4 +237,8 @@ class Chaos(Constraint):
         it)."""
         for group in self.together:
             canvas.shade(group, "extra_region", area=True)
-        canvas.note("chaos construction: the solver draws the regions")
+        for clue in self.arrows + self.counts:  # as sigh marks them: the clue cell ringed
+            canvas.circle(clue.cell, radius=0.42)
+        canvas.note("chaos construction: the solver draws the regions"
+                    + ("; a ringed digit counts region cells" if self.arrows + self.counts
+                       else ""))

@@ -26,20 +26,22 @@ __all__ = ["PairRelation", "Regex", "GreaterThan"]
 
 
 class DigitPairs(Field):
-    """A list of digit pairs ``[[1, 2], [2, 4]]``, each digit 1..N, no pair twice."""
+    """A list of digit pairs ``[[1, 2], [2, 4]]``, each a value of the grid (1..N), no pair
+    twice."""
 
     kind = "digit pairs"
 
     def read(self, f: Fields) -> Any:
         if not f.has(self.name):
             return self.default
-        value, n = f.data[self.name], f.geometry.size
+        value, geo = f.data[self.name], f.geometry
         if not isinstance(value, list) or not value or not all(
                 isinstance(p, list) and len(p) == 2 and all(
-                    isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= n for d in p)
+                    isinstance(d, int) and not isinstance(d, bool) and
+                    geo.low <= d <= geo.high for d in p)
                 for p in value):
-            raise ValueError(f"'{self.name}' must be a list of pairs of digits 1..{n}, like "
-                             f"[[1, 2], [2, 4]]")
+            raise ValueError(f"'{self.name}' must be a list of pairs of digits "
+                             f"{geo.low}..{geo.high}, like [[1, 2], [2, 4]]")
         pairs = tuple(tuple(p) for p in value)
         if len(set(pairs)) != len(pairs):
             raise ValueError(f"'{self.name}' lists a pair twice")
@@ -73,6 +75,7 @@ class PairRelation(PairRule):
     """
 
     type = "pair"
+    any_values = True
     line: tuple[int, ...]
     relation: str | None = None
     table: tuple[tuple[int, int], ...] | None = None
@@ -147,6 +150,7 @@ class Regex(LineMachine, Constraint):
     """
 
     type = "regex"
+    any_shape = True
     line: tuple[int, ...]
     pattern: str
     fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),
@@ -181,6 +185,7 @@ class GreaterThan(PairRule):
     """
 
     type = "greater-than"
+    any_shape = True
     reads_values = False
     geometry: Geometry
     listed: tuple[int, ...]
@@ -188,7 +193,7 @@ class GreaterThan(PairRule):
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
-        n, cells = geometry.size, values["listed"]
+        n, cells = geometry.width, values["listed"]
         alone = [c for c in cells if not any(_adjacent(c, o, n) for o in cells)]
         if alone:
             raise ValueError(f"{geometry.cell_name(alone[0])} has no orthogonal neighbour "
@@ -200,7 +205,7 @@ class GreaterThan(PairRule):
 
     @functools.cached_property
     def pairs(self) -> tuple[tuple[int, int], ...]:
-        n = self.geometry.size
+        n = self.geometry.width
         return tuple((a, b) for i, a in enumerate(self.listed) for b in self.listed[i + 1:]
                      if _adjacent(a, b, n))
 
@@ -214,7 +219,7 @@ class GreaterThan(PairRule):
     def draw(self, canvas) -> None:
         """A '>' (or '<', '∧', '∨') on the edge of each pair, opening towards the greater."""
         for a, b in self.pairs:
-            (ra, ca), (rb, cb) = divmod(a, canvas.size), divmod(b, canvas.size)
+            (ra, ca), (rb, cb) = divmod(a, canvas.cols), divmod(b, canvas.cols)
             sign = {(0, 1): ">", (0, -1): "<", (1, 0): "∨", (-1, 0): "∧"}[rb - ra, cb - ca]
             canvas.edge_text(a, b, sign, size=0.4)
 

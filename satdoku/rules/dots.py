@@ -93,6 +93,7 @@ class KropkiBlack(_Dot):
 
     type = "kropki-black"
     any_shape = True
+    any_values = True
     pair: tuple[int, int]
     ratio: int = 2
     number, key, default = "ratio", "ratio", 2
@@ -120,6 +121,7 @@ class XV(_Dot):
 
     type = "xv"
     any_shape = True
+    any_values = True
     pair: tuple[int, int]
     total: int = 10
     number, key = "total", "sum"
@@ -154,6 +156,7 @@ class EdgeSum(_Dot):
     """
 
     type = "edge-sum"
+    any_values = True
     pair: tuple[int, int]
     total: int = 10
     number, key = "total", "sum"
@@ -213,6 +216,7 @@ class NoKropki(_Negative):
     """
 
     type = "no-kropki"
+    any_values = True
     geometry: Geometry
     marked: frozenset | None = None
     differences: tuple[int, ...] = (1,)
@@ -251,6 +255,7 @@ class NoXV(_Negative):
     5 and 10)."""
 
     type = "no-xv"
+    any_values = True
     geometry: Geometry
     marked: frozenset | None = None
     sums: tuple[int, ...] = (5, 10)

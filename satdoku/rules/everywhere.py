@@ -29,9 +29,9 @@ __all__ = ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "squar
 @functools.lru_cache(maxsize=None)
 def squares(geometry: Geometry) -> tuple[tuple[int, int, int, int], ...]:
     """Every 2x2 block of cells, in reading order of its top-left cell."""
-    n = geometry.size
-    return tuple((r * n + c, r * n + c + 1, (r + 1) * n + c, (r + 1) * n + c + 1)
-                 for r in range(n - 1) for c in range(n - 1))
+    w = geometry.width
+    return tuple((r * w + c, r * w + c + 1, (r + 1) * w + c, (r + 1) * w + c + 1)
+                 for r in range(geometry.height - 1) for c in range(w - 1))
 
 
 class _Squares(GlobalRule):
@@ -56,7 +56,7 @@ class _Squares(GlobalRule):
                 for square in squares(self.geometry) for digits in classes]
 
     def clause_estimate(self, geometry: Geometry) -> int:
-        return 3 * (geometry.size - 1) ** 2
+        return 3 * (geometry.height - 1) * (geometry.width - 1)
 
     def check(self, grid: Grid) -> list[str]:
         n, name = grid.size, grid.geometry.cell_name
@@ -96,6 +96,7 @@ class GlobalEntropy(_Squares):
     """
 
     type = "global-entropy"
+    any_shape = True
     geometry: Geometry
     words = "low,middle,high"
 
@@ -117,6 +118,7 @@ class GlobalMod(_Squares):
     """
 
     type = "global-mod"
+    any_shape = True
     geometry: Geometry
     words = "3-6-9,1-4-7,2-5-8"
 
@@ -196,6 +198,7 @@ class DutchFlatmates(GlobalRule):
     """
 
     type = "dutch-flatmates"
+    any_shape = True
     geometry: Geometry
 
     @property
@@ -208,12 +211,12 @@ class DutchFlatmates(GlobalRule):
 
     def _mates(self, cell: int) -> list[tuple[int, int]]:
         """(cell above, 1) and (cell below, N), those inside the grid."""
-        n = self.geometry.size
+        w, geo = self.geometry.width, self.geometry
         out = []
-        if cell >= n:
-            out.append((cell - n, 1))
-        if cell + n < n * n:
-            out.append((cell + n, n))
+        if cell >= w:
+            out.append((cell - w, 1))
+        if cell + w < geo.ncells:
+            out.append((cell + w, geo.size))
         return out
 
     def describe(self, geometry: Geometry) -> str:

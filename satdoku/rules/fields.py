@@ -152,11 +152,11 @@ class Fields:
 
     def line(self, name: str = "line") -> str:
         """A row ``'r3'`` or column ``'c5'`` within the grid (written lower case)."""
-        value = self.data.get(name)
+        value, geo = self.data.get(name), self.geometry
         m = _LINE.fullmatch(value) if isinstance(value, str) else None
-        if not m or not 1 <= int(m.group(2)) <= self.geometry.size:
-            raise ValueError(f"'{name}' must be a row 'r1'..'r{self.geometry.size}' or a "
-                             f"column 'c1'..'c{self.geometry.size}', not {value!r}")
+        if not m or not 1 <= int(m.group(2)) <= (geo.height if m.group(1) in "rR" else geo.width):
+            raise ValueError(f"'{name}' must be a row 'r1'..'r{geo.height}' or a column "
+                             f"'c1'..'c{geo.width}', not {value!r}")
         return f"{m.group(1).lower()}{int(m.group(2))}"
 
 
@@ -288,8 +288,7 @@ class Corner(Cells):
         super().__init__(name, attr, exactly=4, **options)
 
     def read(self, f: Fields) -> tuple[int, ...]:
-        cells = f.cells(self.name, exactly=4)
-        n = f.geometry.size
+        cells, n = f.cells(self.name, exactly=4), f.geometry.width
         rows = sorted({c // n for c in cells})
         cols = sorted({c % n for c in cells})
         if len(rows) != 2 or len(cols) != 2 or rows[1] - rows[0] != 1 or cols[1] - cols[0] != 1:
@@ -346,33 +345,34 @@ class Int(Field):
 
 
 class Ints(Field):
-    """A list of integers ``low``..``high`` (``high='size'``: N), ``min_items`` to ``max_items``
-    of them, each once when ``unique``; ``what`` names one in messages (``digits``)."""
+    """A list of integers ``low``..``high`` (``high='size'``: N; ``values``: the grid's values),
+    ``min_items`` to ``max_items`` of them, each once when ``unique``; ``what`` names one."""
 
     kind = "integers"
 
     def __init__(self, name: str, attr: str | None = None, *, low: int = 1,
                  high: int | Literal["size"] | None = "size", min_items: int = 1,
                  max_items: int | None = None, unique: bool = False, what: str = "integers",
-                 **options: Any) -> None:
+                 values: bool = False, **options: Any) -> None:
         super().__init__(name, attr, **options)
         self.low, self.high, self.min_items, self.max_items = low, high, min_items, max_items
-        self.unique, self.what = unique, what
+        self.unique, self.what, self.values = unique, what, values
 
     def read(self, f: Fields) -> tuple[int, ...] | None:
         if not f.has(self.name):
             if self.required:
                 raise ValueError(f"'{self.name}' is missing")
             return self.default
-        value = f.data[self.name]
-        high = f.geometry.size if isinstance(self.high, str) else self.high
+        value, geo = f.data[self.name], f.geometry
+        low, high = (geo.low, geo.high) if self.values else (
+            self.low, geo.size if isinstance(self.high, str) else self.high)
         count = (f"{self.min_items} to {self.max_items}" if self.max_items is not None
                  else f"{self.min_items} or more")
-        span = f"{self.low}..{high}" if high is not None else f"from {self.low}"
+        span = f"{low}..{high}" if high is not None else f"from {low}"
         message = f"'{self.name}' must be a list of {count} {self.what} {span}"
         if (not isinstance(value, list) or len(value) < self.min_items
                 or (self.max_items is not None and len(value) > self.max_items)
-                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= self.low
+                or not all(isinstance(v, int) and not isinstance(v, bool) and v >= low
                            and (high is None or v <= high) for v in value)):
             raise ValueError(message)
         if self.unique and len(set(value)) != len(value):
@@ -383,7 +383,7 @@ class Ints(Field):
         return list(value)
 
     def schema(self) -> dict:
-        item: dict = {"type": "integer", "minimum": self.low}
+        item: dict = {"type": "integer", "minimum": 0 if self.values else self.low}
         if isinstance(self.high, int):
             item["maximum"] = self.high
         out: dict = {"type": "array", "items": item, "minItems": self.min_items}

@@ -165,6 +165,7 @@ class Diagonal(_AllDifferent):
     """
 
     type = "diagonal"
+    any_shape = True  # on a square grid (more digits than rows: its cells differ)
     reads_values = False
     geometry: Geometry
     direction: str = "-"
@@ -176,12 +177,14 @@ class Diagonal(_AllDifferent):
                          how="direction '-' (top left to bottom right)"))
 
     def __post_init__(self) -> None:
+        if self.geometry.height != self.geometry.width:
+            raise ValueError("a diagonal needs a square grid")
         if self.direction not in "+-" or len(self.direction) != 1:
             raise ValueError(f"direction must be '+' or '-', not {self.direction!r}")
 
     @property
     def cells(self) -> tuple[int, ...]:
-        n = self.geometry.size
+        n = self.geometry.width
         if self.direction == "-":
             return tuple(i * n + i for i in range(n))
         return tuple((n - 1 - i) * n + i for i in range(n))
@@ -209,6 +212,7 @@ class DisjointGroups(GlobalRule, _AllDifferent):
     """
 
     type = "disjoint-groups"
+    any_shape = True
     needs_boxes = True
     reads_values = False
     geometry: Geometry
@@ -220,9 +224,9 @@ class DisjointGroups(GlobalRule, _AllDifferent):
 
     @property
     def groups(self):
-        n = self.geometry.size
-        boxes = self.geometry.houses[2 * n:]
-        return tuple(tuple(box[p] for box in boxes) for p in range(n))
+        geo = self.geometry
+        boxes = geo.houses[geo.height + geo.width:]
+        return tuple(tuple(box[p] for box in boxes) for p in range(geo.box_rows * geo.box_cols))
 
     def describe(self, geometry: Geometry) -> str:
         return "disjoint groups"

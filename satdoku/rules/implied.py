@@ -132,6 +132,8 @@ def implied_constraints(geometry: Geometry, constraints: Sequence[Constraint], *
     ('implied sum r2c2 = 4 (box 1)', 'implied sum r2c1-r2c3-r2c4 = 6 (outside row 1)')
     """
     n = geometry.size
+    if geometry.low != 1:  # a house's values sum to another total: none implied there yet
+        return ()
     house_total = n * (n + 1) // 2
     found = pieces(constraints)
     seen = {_key(coeff, total) for _, coeff, total in found}

@@ -65,14 +65,22 @@ class _Indexer(Constraint):
         canvas.shade(self.cells, self.tint, area=True)
 
     def encode(self, ctx) -> list[Clause]:
+        """Each value v the cell may hold puts its index in the v-th cell of its house; a
+        value past the house's cells (more digits than a row has cells) is no index."""
         return [[-ctx.var(cell, v), ctx.var(target, index)]
                 for cell, targets in self._links
-                for v, (target, index) in enumerate(targets, 1) if target != cell]
+                for v, (target, index) in enumerate(targets, 1) if target != cell] + \
+            [[-ctx.var(cell, v)] for cell, targets in self._links
+             for v in range(len(targets) + 1, ctx.size + 1)]
 
     def check(self, grid: Grid) -> list[str]:
         name, cells, out = grid.geometry.cell_name, grid.cells, []
         for cell, targets in self._links:
             v = cells[cell]
+            if v > len(targets):
+                out.append(f"{self.describe(grid.geometry)}: {name(cell)} is {v}, past its "
+                           f"{self.noun.split()[0]}'s {len(targets)} cells")
+                continue
             target, index = targets[v - 1]
             if cells[target] != index:
                 out.append(f"{self.describe(grid.geometry)}: {name(cell)} is {v} but "
@@ -110,6 +118,7 @@ class ColumnIndexer(_Indexer):
     """
 
     type = "column-indexer"
+    any_shape = True
     geometry: Geometry
     cells: tuple[int, ...]
     noun = "column indexer"
@@ -124,6 +133,7 @@ class RowIndexer(_Indexer):
     """``row-indexer``: a cell r,c holding v says that v,c holds r."""
 
     type = "row-indexer"
+    any_shape = True
     geometry: Geometry
     cells: tuple[int, ...]
     noun = "row indexer"

@@ -90,6 +90,7 @@ class Killer(Constraint):
 
     type = "killer"
     any_shape = True
+    any_values = True
     fields = (Cells(doc="the cage"),
               Int("sum", "total", low=1, required=False, nullable=True, always=True,
                   doc="the cage's total, or null for none"))
@@ -135,6 +136,7 @@ class LittleKiller(Constraint):
     """
 
     type = "little-killer"
+    any_values = True
     fields = (Cells(doc="the diagonal run, each cell one step further in one direction"),
               Int("sum", "total", low=1, doc="the run's total"),
               Place("clue", required=False, doc="where the clue is drawn, outside the grid"),
@@ -233,6 +235,7 @@ class Arrow(Constraint):
 
     type = "arrow"
     any_shape = True
+    any_values = True
     fields = (Cells("circle", doc="the circle: one cell, or several read as one number"),
               Cells("cells", "shaft", doc="the shaft, in order"))
     fpuzzles = (FPuzzles("arrow", "arrow", how="one per line: circle = the entry's cells in "
@@ -269,7 +272,8 @@ class Arrow(Constraint):
         if len(self.circle) == 1:
             return encode_cell_sum(ctx, self.shaft, [1] * len(self.shaft),
                                    cell_term(ctx, self.circle[0]))
-        if ctx.size > 9:  # a circle digit of 10 or more: no decimal reading to list
+        if ctx.size > 9 or ctx.geometry.low != 1:  # a circle digit of 10 or more, or a 0:
+            # no decimal reading to list; the weighted sum says the same
             return encode_cell_sum(ctx, self.cells, self.weights, 0)
         shaft = [1] * len(self.shaft)
         reach = reachable_sums(ctx.geometry, self.shaft, shaft) if ctx.houses else \

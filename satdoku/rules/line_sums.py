@@ -41,7 +41,7 @@ def _weighted(part) -> tuple[list[int], list[int]]:
 def _encode_equal_sums(ctx, parts, total_term=None) -> list[Clause]:
     """Every part sums to the same total (``total_term``, or a new one-hot integer)."""
     clauses: list[Clause] = []
-    digits = range(1, ctx.size + 1)
+    digits = [ctx.geometry.value(d) for d in range(1, ctx.size + 1)]  # values, as cell_term
     if total_term is None:
         values = set.intersection(*(
             _sums([[w * d for d in digits] for w in _weighted(part)[1]]) for part in parts))
@@ -86,6 +86,7 @@ class RegionSum(Constraint):
     """
 
     type = "region-sum"
+    any_values = True
     needs_boxes = True
     geometry: Geometry
     line: tuple[int, ...]
@@ -147,6 +148,7 @@ class Zipper(CellsRule):
     """
 
     type = "zipper"
+    any_values = True
     line: tuple[int, ...]
     fields = (Cells("cells", "line", repeats=True, connected=True,
                     doc="the line's cells in order"),)
@@ -212,6 +214,8 @@ class DoubleArrow(CellsRule):
     """
 
     type = "double-arrow"
+    any_shape = True
+    any_values = True
     line: tuple[int, ...]
     fields = (Cells("cells", "line", at_least=3, repeats=True, connected=True,
                     doc="circle, the line's cells, circle"),)

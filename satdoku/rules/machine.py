@@ -115,6 +115,7 @@ class StateMachine(LineMachine, Constraint):
     """
 
     type = "nfa"
+    any_shape = True
     line: tuple[int, ...]
     states: tuple[str, ...]
     start: tuple[str, ...]

@@ -225,7 +225,8 @@ class Skyscraper(_Outside):
     """
 
     type = "skyscraper"
-    reads_values = False
+    any_shape = True
+    any_values = True  # a 0 is no building (sigh): it is not seen
     geometry: Geometry
     line: str
     side: str = "start"
@@ -238,12 +239,18 @@ class Skyscraper(_Outside):
                          how="from as for xsum; count = the clue"),)
 
     def encode(self, ctx) -> list[Clause]:
-        n, cells = ctx.size, self.cells
-        var = ctx.var
+        first = ctx.var(self.cells[0], 1)
+        if ctx.geometry.low == 0:  # the first cell is seen unless it holds 0, no building
+            return self._encode_seen(ctx, [((1, -first), (0, first))], 0)
+        return self._encode_seen(ctx, [], 1)
+
+    def _encode_seen(self, ctx, terms: list, first: int) -> list[Clause]:
+        """The cells after the first each seen when taller than the highest before; with
+        ``terms`` (the first cell's), ``count - first`` of them."""
+        n, cells, var = ctx.size, self.cells, ctx.var
         clauses: list[Clause] = []
         # high[t] <-> the highest digit before this cell is >= t (t = 2..n; >= 1 holds)
         high: dict[int, int] = {}
-        terms = []
         for k, cell in enumerate(cells):
             if k:  # seen <-> taller than the highest before
                 seen = ctx.fresh()
@@ -264,7 +271,7 @@ class Skyscraper(_Outside):
                 else:
                     clauses.append([-g] + at_least)
             high = new
-        return clauses + encode_sum(ctx, terms, self.count - 1)
+        return clauses + encode_sum(ctx, terms, self.count - first)
 
     def holds(self, digits: tuple[int, ...]) -> bool:
         seen, top = 0, 0

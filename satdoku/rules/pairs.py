@@ -36,13 +36,13 @@ FEW_CONFLICTS = 2
 def offset_pairs(geometry: Geometry, offsets: Sequence[tuple[int, int]]
                  ) -> tuple[tuple[int, int], ...]:
     """Every pair of cells (a, b), a < b, whose (row, column) differ by one of ``offsets``."""
-    n = geometry.size
+    h, w = geometry.height, geometry.width
     out = set()
-    for a in range(n * n):
-        r, c = divmod(a, n)
+    for a in range(h * w):
+        r, c = divmod(a, w)
         for dr, dc in offsets:
-            if 0 <= r + dr < n and 0 <= c + dc < n:
-                b = (r + dr) * n + c + dc
+            if 0 <= r + dr < h and 0 <= c + dc < w:
+                b = (r + dr) * w + c + dc
                 out.add((min(a, b), max(a, b)))
     return tuple(sorted(out))
 
@@ -54,7 +54,7 @@ def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
     digits (:func:`_pair_templates`), and written for each pair with its cells' variables.
     """
     n = ctx.size
-    supports, conflicts = pair_templates(allowed, n)
+    supports, conflicts = pair_templates(allowed, n, ctx.geometry.low)
     var = ctx.var
     lits: dict[int, list[int]] = {}
     for pair in pairs:
@@ -71,21 +71,22 @@ def encode_pairs(ctx, pairs, allowed) -> list[Clause]:
     return clauses
 
 
-def pair_templates(allowed, n: int) -> tuple[tuple, tuple]:
+def pair_templates(allowed, n: int, low: int = 1) -> tuple[tuple, tuple]:
     """:func:`_pair_templates`, cached when the relation can be hashed."""
     try:
-        return _pair_templates(allowed, n)
+        return _pair_templates(allowed, n, low)
     except TypeError:  # a relation that cannot be hashed (a rule with a list field)
-        return _pair_templates.__wrapped__(allowed, n)
+        return _pair_templates.__wrapped__(allowed, n, low)
 
 
 @functools.lru_cache(maxsize=256)
-def _pair_templates(allowed, n: int) -> tuple[tuple, tuple]:
+def _pair_templates(allowed, n: int, low: int = 1) -> tuple[tuple, tuple]:
     """The clauses of one pair ``(a, b)`` as digits: unit and support clauses ``(side, x,
     digits of the other cell allowed)`` (none allowed: a unit clause), in order, and the
-    binary conflicts ``(x, y)`` (:data:`FEW_CONFLICTS`) that no unit already covers."""
+    binary conflicts ``(x, y)`` (:data:`FEW_CONFLICTS`) that no unit already covers. The
+    relation is asked about the values the digits stand for (digit d is ``low + d - 1``)."""
     digits = range(1, n + 1)
-    ok = [[allowed(x, y, n) for y in digits] for x in digits]
+    ok = [[allowed(x + low - 1, y + low - 1, n) for y in digits] for x in digits]
     supports: list[tuple[int, int, tuple[int, ...]]] = []
     gone: set[tuple[int, int]] = set()
     conflicts: set[tuple[int, int]] = set()
@@ -128,11 +129,12 @@ class PairRule(Constraint):
 
     def clause_estimate(self, geometry: Geometry) -> int:
         """Exact: each pair gets the clauses of the relation's template."""
-        supports, conflicts = pair_templates(self.allowed, geometry.size)
+        supports, conflicts = pair_templates(self.allowed, geometry.size, geometry.low)
         return len(self.pairs) * (len(supports) + len(conflicts))
 
     def check(self, grid: Grid) -> list[str]:
-        geo, cells, n = grid.geometry, grid.cells, grid.size
+        geo, n = grid.geometry, grid.size
+        cells = [geo.value(d) for d in grid.cells]  # a relation is over values
         name = geo.cell_name
         return [f"{self.describe(geo)}: {name(a)}={cells[a]} and {name(b)}={cells[b]}"
                 for a, b in self.pairs if not self.allowed(cells[a], cells[b], n)]
@@ -232,6 +234,7 @@ class AntiKnight(_GlobalPairs):
     """
 
     type = "anti-knight"
+    any_shape = True
     reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiknight", "flag"),)
@@ -247,6 +250,7 @@ class AntiKing(_GlobalPairs):
     digits."""
 
     type = "anti-king"
+    any_shape = True
     reads_values = False
     allowed = staticmethod(_different)
     fpuzzles = (FPuzzles("antiking", "flag"),)

@@ -28,10 +28,12 @@ class Quadruple(Constraint):
     """
 
     type = "quadruple"
+    any_shape = True
+    any_values = True
     cells: tuple[int, ...]
     digits: tuple[int, ...]
     fields = (Corner(doc="the 4 cells around a corner"),
-              Ints("digits", min_items=1, max_items=4, what="digits",
+              Ints("digits", min_items=1, max_items=4, what="digits", values=True,
                    doc="digits that appear among them (a digit listed twice appears twice)"))
     fpuzzles = (FPuzzles("quadruple", "quadruple", how="digits = values"),)
 
@@ -47,9 +49,10 @@ class Quadruple(Constraint):
 
     def draw(self, canvas) -> None:
         """A white circle on the corner the four cells share, with the digits small in it."""
-        n = canvas.size
+        n = canvas.cols
         row, col = max(c // n for c in self.cells), max(c % n for c in self.cells)
-        canvas.quadruple(row, col, [canvas.symbol(d) for d in self.digits])
+        low = canvas.geometry.low  # the digits are values
+        canvas.quadruple(row, col, [canvas.symbol(v - low + 1) for v in self.digits])
 
     def encode(self, ctx) -> list[Clause]:
         k = len(self.cells)
@@ -57,6 +60,7 @@ class Quadruple(Constraint):
         for d, count in self.counts.items():
             if count > k:
                 return contradiction(ctx)
+            d -= ctx.geometry.low - 1  # the digit of value d
             clauses += [[ctx.var(c, d) for c in group]
                         for group in itertools.combinations(self.cells, k - count + 1)]
         return clauses

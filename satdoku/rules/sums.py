@@ -65,10 +65,12 @@ SETS_LIMIT = 20000
 
 
 def cell_term(ctx, cell: int, weight: int = 1, digits: Sequence[int] | None = None) -> Term:
-    """The term "``weight`` times the digit of ``cell``" (``digits``: only those digits; the
-    caller rules the others out)."""
+    """The term "``weight`` times the value of ``cell``" (the value its digit stands for,
+    :meth:`~satdoku.model.geometry.Geometry.value`; ``digits``: only those digits, the caller
+    rules the others out). Every sum reads cells through here or :mod:`.cell_sums`."""
     digits = range(1, ctx.size + 1) if digits is None else digits
-    return tuple((weight * d, ctx.var(cell, d)) for d in digits)
+    value = ctx.geometry.value  # the value digit d stands for: d on grids of values 1..N
+    return tuple((weight * value(d), ctx.var(cell, d)) for d in digits)
 
 
 def one_hot(ctx, values: Sequence[int]) -> tuple[Term, list[Clause]]:
@@ -138,7 +140,8 @@ def _value_sets(universe: tuple[int, ...], low: int, high: int, sums: frozenset[
     (at most :data:`COMBINATION_LIMIT` + 1 of them); the same cages come again and again."""
     values = sorted(universe)
     out: list[frozenset] = []
-    if not sums:
+    high = min(high, len(values))  # more terms than values: some terms are 0 (values from 0)
+    if not sums or low > high:
         return ()
     top, bottom = max(sums), min(sums)
     # ahead[j][r]: the least sum of r values from values[j:]; big[r]: the largest r values'

@@ -74,6 +74,8 @@ class CountingCircles(CellsRule):
     """
 
     type = "counting-circles"
+    any_shape = True
+    any_values = True
     cells: tuple[int, ...]
     fields = (Cells(doc="the circled cells (one set: each counts the others)"),)
 
@@ -82,8 +84,9 @@ class CountingCircles(CellsRule):
 
     def encode(self, ctx) -> list[Clause]:
         clauses: list[Clause] = []
-        for d in range(1, ctx.size + 1):
-            clauses += count_in(ctx, [ctx.var(c, d) for c in self.cells], (0, d))
+        for d in range(1, ctx.size + 1):  # as many circles hold d as its value, or none
+            clauses += count_in(ctx, [ctx.var(c, d) for c in self.cells],
+                                (0, ctx.geometry.value(d)))
         return clauses
 
     def holds(self, digits: tuple[int, ...]) -> bool:
@@ -224,9 +227,7 @@ def parse_look_and_say(text: str) -> dict[int, int]:
         raise ValueError("must be pairs of a count and a digit, like '2312' (two 3s, one 2)")
     out: dict[int, int] = {}
     for i in range(0, len(text), 2):
-        count, digit = int(text[i]), int(text[i + 1])
-        if digit == 0:
-            raise ValueError(f"pair {i // 2 + 1} names digit 0")
+        count, digit = int(text[i]), int(text[i + 1])  # a value: 0 on grids of values from 0
         if digit in out:
             raise ValueError(f"names digit {digit} twice")
         out[digit] = count
@@ -244,6 +245,7 @@ class LookAndSay(Constraint):
     """
 
     type = "look-and-say"
+    any_values = True
     cells: tuple[int, ...]
     clue: str
     fields = (Cells(doc="the cells"),
@@ -262,8 +264,9 @@ class LookAndSay(Constraint):
 
     def encode(self, ctx) -> list[Clause]:
         clauses: list[Clause] = []
-        for d, m in self.counts.items():
-            if d > ctx.size:
+        for v, m in self.counts.items():
+            d = v - ctx.geometry.low + 1  # the digit of value v
+            if not 1 <= d <= ctx.size:
                 clauses += [] if m == 0 else contradiction(ctx)
                 continue
             clauses += count_in(ctx, [ctx.var(c, d) for c in self.cells], [m])

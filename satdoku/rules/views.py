@@ -49,6 +49,7 @@ class NumberedRoom(_Outside):
     """
 
     type = "numbered-room"
+    any_shape = True
     geometry: Geometry
     line: str
     side: str = "start"
@@ -58,15 +59,16 @@ class NumberedRoom(_Outside):
               Int("digit", low=1, high="size", doc="the digit in the X-th cell"))
 
     def encode(self, ctx) -> list[Clause]:
+        """X past the line's cells (more digits than a row has cells) is no room (sigh)."""
         cells = self.cells
         return [[-ctx.var(cells[0], k), ctx.var(cells[k - 1], self.digit)]
-                for k in range(1, ctx.size + 1)]
+                if k <= len(cells) else [-ctx.var(cells[0], k)] for k in range(1, ctx.size + 1)]
 
     def clause_estimate(self, geometry: Geometry) -> int:
         return geometry.size
 
     def holds(self, digits: tuple[int, ...]) -> bool:
-        return digits[digits[0] - 1] == self.digit
+        return 1 <= digits[0] <= len(digits) and digits[digits[0] - 1] == self.digit
 
 
 @dataclass(frozen=True)
@@ -80,16 +82,23 @@ class HiddenSkyscraper(_Outside):
     """
 
     type = "hidden-skyscraper"
+    any_values = True
     geometry: Geometry
     line: str
     side: str = "start"
     digit: int = 1
     number, key = "digit", "digit"
     fields = (LineName("line", doc="the row or column"), _FROM,
-              Int("digit", low=1, high="size", doc="the first hidden digit"))
+              Int("digit", doc="the first hidden digit (a value of the grid: 0..8 on 0-8)"))
 
-    def encode(self, ctx) -> list[Clause]:
-        cells, v, n = self.cells, self.digit, ctx.size
+    @classmethod
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        if not geometry.low <= values["digit"] <= geometry.high:
+            raise ValueError(f"'digit' must be {geometry.low}..{geometry.high}, not "
+                             f"{values['digit']}")
+
+    def encode(self, ctx) -> list[Clause]:  # (the clue as a digit: value 0 is digit 1)
+        cells, v, n = self.cells, self.digit - ctx.geometry.low + 1, ctx.size
         var = ctx.var
         clauses: list[Clause] = []
         rising = []  # rising[i]: cells[i] <= cells[i + 1], not hidden (one way suffices)
@@ -234,6 +243,7 @@ class FullRank(_Outside):
     """
 
     type = "full-rank"
+    any_values = True  # numbers compared digit by digit: the same order on any values
     geometry: Geometry
     line: str
     side: str = "start"
@@ -324,6 +334,7 @@ class FullRankTies(GlobalRule):
     """
 
     type = "full-rank-ties"
+    any_values = True  # numbers compared digit by digit: the same order on any values
     geometry: Geometry
     ties: str = "only-unclued"
     fields = (Choice("ties", TIES, default="only-unclued",

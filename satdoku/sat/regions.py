@@ -17,7 +17,7 @@ from ..deadline import Deadline
 from ..model.geometry import jigsaw
 from ..model.grid import Grid
 from ..rules import EncodeContext
-from ..rules.chaos import Chaos, region_clauses
+from ..rules.chaos import Chaos
 from .catalogue import DEFAULT_SAT_SOLVER
 from .clock import pysat_call
 
@@ -41,7 +41,7 @@ def with_regions(solution: Grid, constraints: Sequence[object],
         return solution
     geo = solution.geometry
     ctx = EncodeContext(geo)
-    clauses, x = region_clauses(ctx, geo, drawers[0].together)
+    clauses, x = drawers[0].region_formula(ctx)
     clauses += [[ctx.var(cell, d)] for cell, d in enumerate(solution.cells)]
     if deadline is not None:
         deadline.check()

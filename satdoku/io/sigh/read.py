@@ -9,10 +9,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import PuzzleError, Where
-from ...model.geometry import Geometry, boxless, geometry, jigsaw
+from ...model.geometry import MAX_VALUE, Geometry, shaped, sigh_box
 from ...rules import CONSTRAINTS, constraint_from_json
+from ..variant import grid_fields
 from .rules import RULES
-from .types import COMPOSITES, MISSING, NOTES, SIGH_TYPES, Bad, Missing, Item, cell_index
+from .types import (_B64, COMPOSITES, MISSING, NOTES, SIGH_TYPES, Bad, Missing, Item, cell_index,
+                    sigh_cell)
 
 __all__ = ["MISSING", "SIGH_TYPES", "SighReading", "looks_like_sigh", "parse_items", "read_sigh",
            "convert_sigh"]
@@ -20,11 +22,9 @@ __all__ = ["MISSING", "SIGH_TYPES", "SighReading", "looks_like_sigh", "parse_ite
 #: A string of items: each a dot, a type (empty for givens), and its ``~`` arguments.
 _ITEMS = re.compile(r"(?:\.[A-Za-z]*(?:~[^.~]*)*)+")
 _DIMS = re.compile(r"(\d+)x(\d+)")
+_CELL = re.compile(r"[Rr][1-9a-gA-G][Cc][1-9a-gA-G]")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
 _LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "ChaosConstruction")
-#: sigh types for which a 0 is no digit at all (a skyscraper of height 0 is no building), so
-#: they read values even where satdoku's rule only compares digits.
-_ZERO_IS_NOTHING = ("Skyscraper",)
 
 
 def looks_like_sigh(text: str) -> bool:
@@ -89,30 +89,45 @@ class SighReading:
 
 
 class _Layout:
-    """The grid of the top-level layout items: its size, boxes or regions, extra regions."""
+    """The grid of the top-level layout items: its shape and values, boxes or regions, the
+    jigsaw pieces that stay extra regions."""
 
     def __init__(self, items: list[Item], missing: Counter) -> None:
         by_type: dict[str, list[Item]] = {}
         for item in items:
             by_type.setdefault(item.type, []).append(item)
-        self.size, self.low = self._shape(by_type.get("Shape", []), missing)
+        self.rows, self.cols, self.values, self.low = self._shape(by_type.get("Shape", []),
+                                                                  missing)
         self.boxes = "NoBoxes" not in by_type
         self.chaos = "ChaosConstruction" in by_type  # regions the solver draws
         if self.chaos and (self.boxes or "Jigsaw" in by_type):
             missing["ChaosConstruction (beside boxes or a jigsaw)"] += 1
+        self.region = max(self.rows, self.cols)  # sigh's RegionSize: boxes' and pieces' cells
+        for item in by_type.get("RegionSize", [])[:1]:
+            size = item.args[0] if len(item.args) == 1 else ""
+            if not size.isdigit() or not self.region <= int(size) <= self.values:
+                raise Bad(f"sigh item {item.number} (.RegionSize): {'~'.join(item.args)!r} is "
+                          f"not a region size {self.region}..{self.values}")
+            self.region = int(size)
+        if self.chaos and (self.region != self.values or self.rows != self.cols):
+            missing[f"ChaosConstruction (regions of {self.region} cells, "
+                    f"{self.values} values)"] += 1
         self.pieces: list[list[int]] = []
-        for item in by_type.get("RegionSize", []):
-            if item.args[:1] != [str(self.size)]:
-                missing["RegionSize"] += 1
         if not missing:
             for item in by_type.get("Jigsaw", []):
                 self.pieces += self._jigsaw(item)
+        self.box = sigh_box(self.rows, self.cols, self.region) if self.boxes else None
+        self.as_regions = self.box is None and not self.chaos and bool(self.pieces) and \
+            self._tiling(self.pieces)
+        if not self.as_regions and any(len(p) != self.values for p in self.pieces):
+            missing["Jigsaw (pieces of fewer cells than values, not tiling the grid)"] += 1
 
     @staticmethod
-    def _shape(items: list[Item], missing: Counter) -> tuple[int, int]:
-        """The grid's size and the value of its lowest digit (sigh's ``9x9~0-8``: 0)."""
+    def _shape(items: list[Item], missing: Counter) -> tuple[int, int, int, int]:
+        """The grid's rows, columns, how many values, and the lowest (``9x9~0-8``: 9, 9, 9,
+        0; ``6x6~9``: 6, 6, 9, 1)."""
         if not items:
-            return 9, 1
+            return 9, 9, 9, 1
         item = items[0]
         dims, rng, kind = (item.args + ["", ""])[:3]
         m = _DIMS.fullmatch(dims)
@@ -120,54 +135,65 @@ class _Layout:
             raise Bad(f"sigh item {item.number} (.Shape): {'~'.join(item.args)!r} is not a "
                       "shape like 9x9 (1 to 16 rows and columns)")
         rows, cols = int(m.group(1)), int(m.group(2))
-        if rows != cols:
-            missing[f"Shape (a {rows}x{cols} grid)"] += 1
         r = _RANGE.fullmatch(rng) if rng else None
         if rng and r is None:
             raise Bad(f"sigh item {item.number} (.Shape): bad value range {rng!r}")
-        n, low = max(rows, cols), 1
+        low, high = 1, max(rows, cols)
         if r is not None:  # "0-8": values 0..8; a bare "9": values 1..9
             low = int(r.group(1)) if r.group(2) is not None else 1
             high = int(r.group(2)) if r.group(2) is not None else int(r.group(1))
-            if high - low + 1 != n or not 0 <= low <= 1:
-                missing[f"Shape (values {low}-{high} on {rows}x{cols})"] += 1
+        if high - low + 1 < max(rows, cols) or not 0 <= low <= 1 or high > MAX_VALUE:
+            raise Bad(f"sigh item {item.number} (.Shape): values {low}-{high} do not fill a "
+                      f"{rows}x{cols} grid (from 0 or 1, {max(rows, cols)} or more, up to "
+                      f"{MAX_VALUE})")
         if kind not in ("", "Sudoku"):
             missing[f"Shape ({kind} grid)"] += 1
-        return n, low
+        return rows, cols, high - low + 1, low
 
     def _jigsaw(self, item: Item) -> list[list[int]]:
+        """sigh's pieces: those of ``RegionSize`` cells (one piece of another size is left
+        out, as sigh leaves it out of a partly drawn layout)."""
         layout = item.args[-1] if 1 <= len(item.args) <= 2 else None
-        n = self.size
-        if layout is None or len(layout) != n * n:
-            raise Bad(f"sigh item {item.number} (.Jigsaw): the layout must have {n * n} "
+        cells = self.rows * self.cols
+        if layout is None or len(layout) != cells:
+            raise Bad(f"sigh item {item.number} (.Jigsaw): the layout must have {cells} "
                       f"symbols, one a cell")
         pieces: dict[str, list[int]] = {}
         for cell, ch in enumerate(layout):
             pieces.setdefault(ch, []).append(cell)
         if len(pieces) == 1:
             return []
-        odd = [p for p in pieces.values() if len(p) != n]
+        odd = [p for p in pieces.values() if len(p) != self.region]
         if len(odd) > 1:
-            raise Bad(f"sigh item {item.number} (.Jigsaw): regions of {len(odd[1])} cells in "
-                      f"a {n}x{n} grid (every region but one must have {n})")
-        return [p for p in pieces.values() if len(p) == n]
+            raise Bad(f"sigh item {item.number} (.Jigsaw): pieces of {len(odd[1])} cells (every "
+                      f"piece but one must have {self.region})")
+        return [p for p in pieces.values() if len(p) == self.region]
+
+    def _tiling(self, pieces: list[list[int]]) -> bool:
+        return sorted(c for p in pieces for c in p) == list(range(self.rows * self.cols))
 
     def grid(self) -> tuple[Geometry, dict[str, Any], list[list[int]]]:
-        """The satdoku geometry, its document fields, and the regions that stay extra."""
-        n = self.size
-        height = next((s for s in range(int(n ** 0.5), 1, -1) if n % s == 0), 1) \
-            if self.boxes else 1  # sigh's boxes (CellGeometry.boxDimsForSize); 1: none
-        digits = {} if self.low == 1 else {"digits": f"{self.low}-{self.low + n - 1}"}
-        if self.chaos:
-            return boxless(n, self.low), {"box": "none", **digits}, []
-        if height == 1 and len(self.pieces) == n:
-            geo = jigsaw(self.pieces, self.low)
-            names = [[geo.cell_name(c) for c in p] for p in self.pieces]
-            return geo, {"regions": names, **digits}, []
-        if height == 1:  # rows and columns only (jigsaw pieces, if any, are extra regions)
-            return boxless(n, self.low), {"box": "none", **digits}, self.pieces
-        return geometry(height, n // height, self.low), \
-            {"box": f"{height}x{n // height}", **digits}, self.pieces
+        """The satdoku geometry, its document fields, and the pieces that stay extra regions
+        (beside boxes, or not tiling the grid)."""
+        h, w, k, low = self.rows, self.cols, self.values, self.low
+        try:
+            if self.chaos:
+                geo, extra = shaped(h, w, k, low=low), []
+            elif self.as_regions:
+                geo, extra = shaped(h, w, k, regions=self.pieces, low=low), []
+            else:  # sigh's boxes (boxDimsForSize), if any tile the grid
+                geo, extra = shaped(h, w, k, box=self.box, low=low), self.pieces
+        except ValueError as exc:
+            raise Bad(f"sigh's layout: {exc}") from None
+        return geo, grid_fields(geo), extra
+
+
+def _refusal(rule: dict, geo: Geometry) -> str | None:
+    """Why satdoku cannot state a rule object on this grid (its composites' parts too)."""
+    refused = CONSTRAINTS[rule["type"]].refusal(geo)
+    if refused is not None:
+        return refused[0]
+    return next((r for part in rule.get("rules", []) if (r := _refusal(part, geo))), None)
 
 
 class _Reader:
@@ -178,11 +204,13 @@ class _Reader:
         self.size = geo.size
         self.givens: dict[int, set[int]] = {}
         self.together: list[list[int]] = []  # chaos: groups of cells in one region
+        self.chaos = False  # the grid's regions are the solver's (ChaosConstruction)
+        self.clues: dict[str, list[dict]] = {"arrows": [], "counts": []}  # chaos clues
         self.missing: Counter = Counter()
         self.notes: list[str] = []
 
     def cell(self, token: str, item: Item) -> int:
-        return cell_index(token, self.size, item)
+        return cell_index(token, self.geo.height, self.geo.width, item)
 
     def rules(self, item: Item, top: bool) -> list[dict]:
         """The satdoku rules of one item (givens at the top level are kept apart)."""
@@ -193,7 +221,7 @@ class _Reader:
             self._givens(item)
             return []
         if item.children is not None:
-            return self._composite(item)
+            return self._composite(item, top)
         if item.type in MISSING:
             raise Missing(item.type)
         handler = RULES.get(item.type)
@@ -203,25 +231,66 @@ class _Reader:
         rules = handler(self, item)
         if any(rule["type"] not in CONSTRAINTS for rule in rules):
             raise Missing(item.type)  # a satdoku rule type this build does not have
-        if self.geo.low != 1 and (item.type in _ZERO_IS_NOTHING or any(
-                CONSTRAINTS[r["type"]].reads_values for r in rules)):
-            raise Missing(f"{item.type} (on values {self.geo.values_text})")
+        for rule in rules:
+            refused = _refusal(rule, self.geo)
+            if refused is not None:
+                raise Missing(f"{item.type} ({refused})")
         return rules
 
-    def _composite(self, item: Item) -> list[dict]:
-        if item.type not in ("Or", "And"):
+    def _composite(self, item: Item, top: bool) -> list[dict]:
+        """An ``Or`` of its children's rules; ``And`` and ``Replicate`` (unconditional, as in
+        sigh's builder: their givens are givens at the top level) their rules."""
+        children = item.children or []
+        if item.type == "Replicate":
+            children = [shifted for target in self._targets(item)
+                        for child in children for shifted in [self._shift(child, *target)]]
+        elif item.type not in ("Or", "And", "Container"):
             raise Missing(item.type)
+        if item.type != "Or":
+            return [rule for child in children for rule in self.rules(child, top)]
         parts = []
-        for child in item.children or []:
+        for child in children:
             rules = self.rules(child, top=False)
-            if item.type == "Or" and len(rules) != 1:
+            if len(rules) != 1:
                 rules = [{"type": "and", "rules": rules}] if rules else []
             parts += rules
-        if item.type == "And":
-            return parts
         if len(parts) < 2:
             return parts
         return [{"type": "or", "rules": parts}]
+
+    def _targets(self, item: Item) -> list[tuple[int, int]]:
+        """sigh's Replicate targets as (rows, columns) from its origin: a bitset, six bits a
+        symbol, bit i the cell i cells after the origin in reading order."""
+        key, origin = (item.args + ["", "R1C1"])[:2]
+        start = self.cell(origin or "R1C1", item)
+        width = self.geo.width
+        out = []
+        for i, ch in enumerate(key):
+            if ch not in _B64:
+                raise Bad(f"sigh item {item.number} (.Replicate): {key!r} is not a bitset")
+            out += [divmod(start + 6 * i + k, width) for k in range(6)
+                    if _B64.index(ch) >> k & 1]
+        if any(cell >= self.geo.ncells for cell in (r * width + c for r, c in out)):
+            raise Bad(f"sigh item {item.number} (.Replicate): a target is past the last cell")
+        row, col = divmod(start, width)
+        return [(r - row, c - col) for r, c in out]
+
+    def _shift(self, item: Item, rows: int, cols: int) -> Item:
+        """A copy of ``item`` (children too) with every cell moved ``rows`` down and ``cols``
+        right, as sigh's makeShifted moves them."""
+        def move(token: str) -> str:
+            head, sep, tail = token.partition("_")
+            if not _CELL.fullmatch(head):
+                return token
+            r, c = divmod(self.cell(head, item), self.geo.width)
+            r, c = r + rows, c + cols
+            if not (0 <= r < self.geo.height and 0 <= c < self.geo.width):
+                raise Bad(f"sigh item {item.number} (.{item.type}): replicated, {token} "
+                          "leaves the grid")
+            return sigh_cell(r * self.geo.width + c, self.geo.width) + sep + tail
+        children = None if item.children is None else \
+            [self._shift(child, rows, cols) for child in item.children]
+        return Item(item.number, item.type, [move(a) for a in item.args], children)
 
     def _givens(self, item: Item) -> None:
         for token in item.args:
@@ -259,9 +328,9 @@ def read_sigh(text: str) -> SighReading:
         Bad: (a ValueError) what makes the string no puzzle: a bad cell, value or argument,
             naming the item and the cell.
 
-    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.ConnectedValues~x~1")
+    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.Doppelganger")
     >>> r.document["givens"], r.document["constraints"], dict(r.missing)
-    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'ConnectedValues': 1})
+    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'Doppelganger': 1})
     """
     items = parse_items(text)
     missing: Counter = Counter()
@@ -270,6 +339,7 @@ def read_sigh(text: str) -> SighReading:
         return SighReading(None, missing)
     geo, grid_fields, extra = layout.grid()
     reader = _Reader(geo)
+    reader.chaos = layout.chaos
     constraints: list[dict] = [{"type": "extra-region",
                                 "cells": [geo.cell_name(c) for c in piece]} for piece in extra]
     for item in items:
@@ -288,11 +358,13 @@ def read_sigh(text: str) -> SighReading:
         constraints += rules
     if layout.chaos:
         constraints.append({"type": "chaos", "together": [
-            [geo.cell_name(c) for c in group] for group in reader.together]})
+            [geo.cell_name(c) for c in group] for group in reader.together],
+            **{key: clues for key, clues in reader.clues.items() if clues}})
     givens, candidates = reader.given_fields()
-    if candidates and geo.low != 1 and CONSTRAINTS["candidates"].reads_values:
-        reader.missing[f"Given (candidates on values {geo.values_text})"] += 1
-    document = {"size": geo.size, **grid_fields, "givens": givens,
+    refused = _refusal({"type": "candidates"}, geo) if candidates else None
+    if refused is not None:
+        reader.missing[f"Given (candidates {refused})"] += 1
+    document = {**grid_fields, "givens": givens,
                 "constraints": candidates + constraints}
     return SighReading(document, reader.missing, reader.notes)
 

@@ -31,14 +31,8 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
 MISSING = {
-    "ChaosArrow": "an arrow over chaos regions",
-    "ChaosCount": "a count over chaos regions",
-    "RegionSameValues": "every region holds the same values",
     "Var": "named variables outside the grid",
-    "Replicate": "rules copied onto other cells",
-    "Container": "a container of rules",
     "Doppelganger": "a second digit per box",
-    "ConnectedValues": "equal digits form connected groups",
 }
 
 #: sigh types that carry no rule.
@@ -77,23 +71,26 @@ def _where(item: Item) -> str:
     return f"sigh item {item.number} (.{item.type})"
 
 
-def cell_index(token: str, n: int, item: Item) -> int:
-    """The cell of a sigh cell id (``R3C7``, ``rAcB`` above 9) in an N x N grid.
+def cell_index(token: str, rows: int, cols: int, item: Item) -> int:
+    """The cell of a sigh cell id (``R3C7``, ``rAcB`` above 9) in a grid of ``rows`` x
+    ``cols``.
 
-    >>> cell_index("R2c1", 9, Item(1, "Thermo", [])), cell_index("Rgcg", 16, Item(1, "X", []))
+    >>> cell_index("R2c1", 9, 9, Item(1, "Thermo", [])), cell_index("Rgcg", 16, 16, Item(1, "X", []))
     (9, 255)
     """
     t = token.lower()
     if len(t) == 4 and t[0] == "r" and t[2] == "c" and t[1] in _CELL_CHARS \
             and t[3] in _CELL_CHARS:
         row, col = _CELL_CHARS.index(t[1]), _CELL_CHARS.index(t[3])
-        if row < n and col < n:
-            return row * n + col
+        if row < rows and col < cols:
+            return row * cols + col
     if token[:2] == "CC":
         raise Missing("chaos region cells (CC...) in a rule")
     if token[:1] in ("V", "$"):
         raise Missing("Var")
-    raise Bad(f"{_where(item)}: {token!r} is not a cell of the {n}x{n} grid")
+    if token[:2] == "DG":
+        raise Missing("Doppelganger")
+    raise Bad(f"{_where(item)}: {token!r} is not a cell of the {rows}x{cols} grid")
 
 
 def sigh_cell(cell: int, n: int) -> str:
@@ -129,14 +126,14 @@ def _global(kind: str) -> Callable:
 
 def _adjacent_pairs(reader, item: Item) -> list[tuple[int, int]]:
     """sigh's pairs of a dot or XV over several cells: each orthogonal neighbour pair."""
-    n = reader.size
+    w, h = reader.geo.width, reader.geo.height
     cells = [reader.cell(t, item) for t in item.args]
     rest, pairs = set(cells), []
     for cell in cells:
         rest.discard(cell)
-        r, c = divmod(cell, n)
-        for other in (cell - n if r else None, cell - 1 if c else None,
-                      cell + 1 if c < n - 1 else None, cell + n if r < n - 1 else None):
+        r, c = divmod(cell, w)
+        for other in (cell - w if r else None, cell - 1 if c else None,
+                      cell + 1 if c < w - 1 else None, cell + w if r < h - 1 else None):
             if other is not None and other in rest:
                 pairs.append((cell, other))
     if not pairs:
@@ -155,8 +152,10 @@ def _pairwise(kind: str, **fields: Any) -> Callable:
 def _cage(reader, item: Item) -> list[dict]:
     total = _int(item.args[0], item, "the sum") if item.args and item.args[0].strip() else 0
     names = _names(reader, item, item.args[1:])
-    if len(set(names)) < len(names):  # sigh counts such a cell twice in the sum
-        raise Missing("Cage (a cell counted twice)")
+    if len(set(names)) < len(names):  # sigh counts such a cell twice in the sum, once in the
+        different = list(dict.fromkeys(names))  # no-repeat rule
+        return [{"type": "killer", "cells": different, "sum": None}] + (
+            [{"type": "sum", "cells": names, "sum": total}] if total else [])
     return [{"type": "killer", "cells": names, "sum": total or None}]
 
 
@@ -202,7 +201,7 @@ def _with_number(kind: str, key: str, default: int | None = None) -> Callable:
 
 def _line_of(text: str, reader, item: Item) -> str:
     if len(text) >= 2 and text[0] in "RC" and text[1:].isdigit() \
-            and 1 <= int(text[1:]) <= reader.size:
+            and 1 <= int(text[1:]) <= (reader.geo.height if text[0] == "R" else reader.geo.width):
         return text[0].lower() + str(int(text[1:]))
     raise Bad(f"{_where(item)}: {text!r} is not a row or column (R1, C9)")
 
@@ -259,7 +258,9 @@ def _little_killer(reader, item: Item) -> list[dict]:
         raise Bad(f"{_where(item)}: a sum and the first cell of a diagonal")
     total = _int(item.args[0], item, "the sum")
     start = reader.cell(item.args[1], item)
-    n = reader.size
+    n = reader.geo.width
+    if not reader.geo.height == n:
+        raise Missing(f"LittleKiller (on a {reader.geo.height}x{n} grid)")
     run = _little_killer_runs(n).get(start)
     if run is None:
         raise Bad(f"{_where(item)}: no diagonal starts there", reader.geo.cell_name(start))
@@ -285,24 +286,27 @@ def _sum(reader, item: Item) -> list[dict]:
         if coeff_text[0] != "=" or len(coeff_text) - 1 != len(cells):
             raise Bad(f"{_where(item)}: coefficients '_=_a_b...' must be one a cell")
         coeffs = [_int(c, item, "a coefficient") for c in coeff_text[1:]]
-    name, n = reader.geo.cell_name, reader.size
+    name, n = reader.geo.cell_name, reader.geo.width
     if all(c == 1 for c in coeffs) and len(set(cells)) == len(cells) and total >= 1:
         if any(set(cells) <= set(house) for house in reader.geo.houses):
             return [{"type": "killer", "cells": [name(c) for c in cells], "sum": total}]
         if _diagonal_run(cells, n):
             return [{"type": "little-killer", "cells": [name(c) for c in cells], "sum": total}]
-        raise Missing("Sum (cells that may repeat)")
     k = next((k for k in (2, 3) if coeffs[:k] == [-10 ** (k - 1 - i) for i in range(k)]), 0)
-    if total == 0 and k and all(c == 1 for c in coeffs[k:]) and len(cells) > k:
+    if total == 0 and k and all(c == 1 for c in coeffs[k:]) and len(cells) > k \
+            and len(set(cells)) == len(cells):
         return [{"type": "arrow", "circle": [name(c) for c in cells[:k]],
                  "cells": [name(c) for c in cells[k:]]}]
-    raise Missing("Sum (with coefficients)")
+    rule: dict = {"type": "sum", "cells": [name(c) for c in cells], "sum": total}
+    if any(c != 1 for c in coeffs):
+        rule["weights"] = coeffs
+    return [rule]
 
 
 def _quad(reader, item: Item) -> list[dict]:
     top = reader.cell(item.args[0] if item.args else "", item)
-    n = reader.size
-    if top % n == n - 1 or top // n == n - 1:
+    n = reader.geo.width
+    if top % n == n - 1 or top // n == reader.geo.height - 1:
         raise Bad(f"{_where(item)}: no 2x2 square starts there", reader.geo.cell_name(top))
     cells = [top, top + 1, top + n, top + n + 1]
     return [{"type": "quadruple", "cells": [reader.geo.cell_name(c) for c in cells],
@@ -315,16 +319,17 @@ def _same_values(reader, item: Item) -> list[dict]:
     if regions and len(regions) == len(item.args) - 1 == sets and "chaos" in CONSTRAINTS:
         # the chaos regions of these cells are the same: one region holds them all
         cells = [int(k) - 1 for k in regions]
-        if not all(0 <= c < reader.size ** 2 for c in cells):
-            raise Bad(f"{_where(item)}: a chaos region cell (CC1..CC{reader.size ** 2}) is "
+        if not all(0 <= c < reader.geo.ncells for c in cells):
+            raise Bad(f"{_where(item)}: a chaos region cell (CC1..CC{reader.geo.ncells}) is "
                       "out of range")
         reader.together.append(cells)
         return []
     names = _names(reader, item, item.args[1:])
     if sets < 2 or len(names) % sets:
         raise Bad(f"{_where(item)}: {len(names)} cells do not split into {sets} sets")
-    if len(names) != sets:
-        raise Missing("SameValues (sets of several cells)")
+    if len(names) != sets:  # sets of several cells: the same values, each as often
+        k = len(names) // sets
+        return [{"type": "same-values", "sets": [names[i:i + k] for i in range(0, len(names), k)]}]
     return [{"type": "clone", "cells": names[:-1], "clone": names[1:]}]
 
 
@@ -398,7 +403,8 @@ def _pair(every: bool, legacy: bool = False) -> Callable:
         if legacy:  # sigh's Binary keys swap '-' and '_'
             key = key.translate(str.maketrans("-_", "_-"))
         try:
-            pairs = decode_pairs(key, reader.size)
+            shift = reader.geo.low - 1  # sigh's bits count from the lowest value
+            pairs = [[a + shift, b + shift] for a, b in decode_pairs(key, reader.size)]
         except ValueError as exc:
             raise Bad(f"{_where(item)}: {exc}") from None
         symmetric = all([b, a] in pairs for a, b in pairs)

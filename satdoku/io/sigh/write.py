@@ -277,7 +277,8 @@ def _edge_sum(w: _Writer, rule: dict) -> list[str]:
 
 def _nabner(w: _Writer, rule: dict) -> list[str]:
     cells = list(dict.fromkeys(rule["cells"]))
-    pairs = [[a, b] for a in range(1, w.n + 1) for b in range(1, w.n + 1) if abs(a - b) > 1]
+    values = range(w.geo.low, w.geo.high + 1)
+    pairs = [[a, b] for a in values for b in values if abs(a - b) > 1]
     return _pair(w, {"cells": cells, "pairs": pairs, "between": "all"})
 
 
@@ -285,9 +286,9 @@ def _pair(w: _Writer, rule: dict) -> list[str]:
     pairs = rule.get("pairs")
     if pairs is None:
         raise _Untranslatable("a pair rule given by a relation (sigh's is a table)")
-    n, bits = w.n, [0] * (w.n * w.n)
-    for a, b in pairs:
-        bits[(a - 1) * n + b - 1] = 1
+    n, bits, low = w.n, [0] * (w.n * w.n), w.geo.low
+    for a, b in pairs:  # sigh's bit of values a, b: from the lowest value
+        bits[(a - low) * n + b - low] = 1
     if rule.get("between", "next") == "all":
         bits = [bits[i] & bits[(i % n) * n + i // n] for i in range(n * n)]
     key = "".join(_B64[sum(bit << k for k, bit in enumerate(bits[i:i + 6]))]

@@ -233,7 +233,7 @@ class RuleShapes:
     def diagonal(self, *, anti: bool = False, colour: str = COLOURS["diagonal"],
                  width: float = 0.05) -> None:
         """The main diagonal (top left to bottom right) or the anti-diagonal."""
-        n = self.size
+        n = self.cols  # a square grid (a diagonal needs one)
         ends = [self.corner(0, n), self.corner(n, 0)] if anti else [self.corner(0, 0),
                                                                     self.corner(n, n)]
         self.path_at(ends, stroke=colour, width=width * self.cell, cap="butt")
