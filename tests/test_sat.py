@@ -470,3 +470,16 @@ def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
             result = s.solve(puzzle.grid, limit=2, constraints=puzzle.constraints)
             assert result.status == "unique"
             assert all(not c.check(result.solution) for c in puzzle.constraints)
+
+
+@pytest.mark.parametrize("name", ["glucose4", "cadical195"])
+def test_a_conflict_budget_does_not_stop_the_next_timed_call(name):
+    # Variant puzzles first solve within a budget (implied sums join after it): a MiniSat-like
+    # solver kept that budget into the timed call and answered "timeout" at once.
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+    from satdoku.sat.clock import Clock
+    clock = Clock(check_sat_solver(name))
+    with Solver(name=name, bootstrap_with=PHP(6).clauses) as s:
+        assert clock.solve(s, [], Deadline(None), conflicts=1) is None
+        assert clock.solve(s, [], Deadline(60)) is False

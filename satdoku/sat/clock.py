@@ -102,6 +102,7 @@ class Clock:
             if self._watchdog is None:
                 self._watchdog = _Watchdog()
             self._watchdog.arm(deadline.at, solver.interrupt)
+            solver.conf_budget(0)  # a budget an earlier call set would stop this one too
             try:
                 return pysat_call(solver.solve_limited, assumptions=assumptions,
                                   expect_interrupt=True)
