@@ -154,18 +154,16 @@ class Backend:
         small = engine.geometry.size <= OPTIONS_MAX_SIZE
         pending = engine.implied
         try:
+            cap = self._cap(engine, conflicts)
             if pending is not None and conflicts is None and set(pending[1]) <= set(assumptions):
                 if self.info.budget:  # easy puzzles end first, and never pay for them
                     answer = self.clock.solve(engine.solver, assumptions, deadline,
-                                              IMPLIED_AFTER, small)
+                                              IMPLIED_AFTER if cap is None
+                                              else min(cap, IMPLIED_AFTER), small)
                     if answer is not None or deadline.expired():
                         return answer
+                    cap = self._cap(engine, conflicts)
                 engine.add_implied()
-            cap = None
-            if conflicts is None and engine.escalate_at is not None:
-                cap = engine.escalate_at - engine.solver.accum_stats().get("conflicts", 0)
-                if cap <= 0:
-                    raise Escalate
             answer = self.clock.solve(engine.solver, assumptions, deadline, conflicts, small,
                                       cap)
             if answer is None and cap is not None and not deadline.expired():
@@ -174,6 +172,17 @@ class Backend:
         except KeyboardInterrupt:
             self.drop(engine)
             raise
+
+    @staticmethod
+    def _cap(engine: Engine, conflicts: int | None) -> int | None:
+        """Conflicts left before ``engine.escalate_at`` (None: no such limit); Escalate when
+        none are."""
+        if conflicts is not None or engine.escalate_at is None:
+            return None
+        cap = engine.escalate_at - engine.solver.accum_stats().get("conflicts", 0)
+        if cap <= 0:
+            raise Escalate
+        return cap
 
     def drop(self, engine: Engine) -> None:
         """Mark ``engine`` broken (interrupted inside the solver) and forget it."""
