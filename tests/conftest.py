@@ -149,6 +149,15 @@ def all_solutions(grid: Grid, constraints: tuple = ()) -> list[Grid]:
     return out
 
 
+def cli_commands() -> dict:
+    """The command line's commands by name (each module imported, as ``satdoku --help`` does)."""
+    import click
+
+    from satdoku.cli import main
+    ctx = click.Context(main)
+    return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
+
+
 def run_cli(*args, input=None):
     """Run ``satdoku ARGS`` in-process; the click Result (stdout, stderr, exit_code)."""
     from satdoku.cli import main

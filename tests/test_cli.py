@@ -13,7 +13,7 @@ import time
 
 import pytest
 
-from conftest import (EMPTY_4X4, canonical_puzzle, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLUTION, SEVENTEEN,
+from conftest import (EMPTY_4X4, canonical_puzzle, cli_commands, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLUTION, SEVENTEEN,
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       last_word, run_cli as run, wait_for_cpu)
 from satdoku.cli import main
@@ -372,7 +372,7 @@ def test_refusals_name_only_options_the_command_has(command):
     rec, = records(result.stdout)
     assert (result.exit_code, rec["status"]) == (1, "refused")
     options = set(re.findall(r"--[a-z-]+", rec["message"]))
-    assert options and options <= {o for p in main.commands[command].params for o in p.opts}
+    assert options and options <= {o for p in cli_commands()[command].params for o in p.opts}
 
 
 def test_statuses_are_one_list():
@@ -501,7 +501,7 @@ def test_encode_then_decode_round_trip(tmp_path):
 def test_every_command_has_help_and_is_documented():
     readme = (ROOT / "README.md").read_text()
     reference = (ROOT / "docs" / "commands.md").read_text()
-    for name, command in main.commands.items():
+    for name, command in cli_commands().items():
         result = run(name, "--help")
         assert result.exit_code == 0 and command.help
         assert f"satdoku {name}" in readme, f"README does not show 'satdoku {name}'"
