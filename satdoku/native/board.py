@@ -16,10 +16,14 @@ board is simple lists walked in order.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .tables import need_boxes
+
+_B = TypeVar("_B", bound="Board")
 
 __all__ = ["Board"]
 
@@ -44,7 +48,7 @@ class Board:
         return cls.of_givens(grid)
 
     @classmethod
-    def of_givens(cls, grid: Grid) -> tuple["Board", bool]:
+    def of_givens(cls: type[_B], grid: Grid) -> tuple[_B, bool]:
         """What :meth:`from_grid` returns, on any geometry."""
         geo = grid.geometry
         board = cls(geo, [full_mask(geo.size)] * geo.ncells, [False] * geo.ncells)

@@ -47,7 +47,7 @@ __all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KIND
 
 
 def _naked_single(board: Board, path: StepPath) -> Step | None:
-    if (found := naked_single(board)) is None:
+    if (found := naked_single(board)) is None or found.place is None:
         return None
     cell, d = found.place
     name = path.geometry.cell_name(cell)
