@@ -15,8 +15,12 @@ the ladder placed a digit, or took a step, before it stopped), and CPU ms per pu
 SE's table and, ER only, on the DiufSudoku table its 96% claim is made with) and hodoku-py (its
 score and level), benchmark tools that are never satdoku's dependencies (``pip install
 pencilmark hodoku-py``). Each peer runs in a worker process of its own, warmed up on one easy
-puzzle, bounded by ``--peer-timeout`` CPU seconds a puzzle (a puzzle it does not finish counts as a
-miss, its CPU as what it spent); CPU is each process's own ``process_time``.
+puzzle, bounded by ``--peer-timeout`` CPU seconds a puzzle, kept while satdoku rates too (a puzzle it
+does not finish counts as a miss, its CPU as what it spent); CPU is each process's own ``process_time``.
+
+``--log FILE`` writes each puzzle's result as it comes (a JSON line); ``--tables LOG...``
+prints the tables of such files, so that parts of a file rated side by side (or a run cut
+short) make one table.
 
 ``--speed`` rates puzzle files (any format satdoku reads, ``--first``/``--every`` as
 scripts/serate.py samples) with each of ``--tools`` (satdoku, hodoku, pencilmark) in turn, for
@@ -27,10 +31,13 @@ prints the CPU seconds per tool and round and the puzzles each did not finish.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import multiprocessing
 import os
 import statistics
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -115,7 +122,11 @@ class Peer:
         self.proc = multiprocessing.get_context("fork").Process(
             target=_peer_loop, args=(self.name, child, os.getpid()), daemon=True)
         self.proc.start()
-        self.rate(WARM_UP)
+        timeout, self.timeout = self.timeout, float("inf")  # the imports are not the puzzle's
+        try:
+            self.rate(WARM_UP)
+        finally:
+            self.timeout = timeout
 
     def rate(self, puzzle: str) -> tuple[dict, float]:
         """(rating, CPU seconds); ``{"error": "timeout"}`` and the CPU spent when cut off."""
@@ -124,38 +135,77 @@ class Peer:
 
     def send(self, puzzle: str) -> None:
         """Start on a puzzle (the worker runs while this process does something else)."""
-        self.before = _cpu_of(self.proc.pid)
+        self.before, self.cut = _cpu_of(self.proc.pid), None
         self.conn.send(puzzle)
+
+    def check(self) -> None:
+        """Stop the worker once the puzzle last sent has had its CPU seconds (a watch while
+        this process rates, :func:`watching`, and :meth:`receive` call it)."""
+        if self.cut is None and (spent := _cpu_of(self.proc.pid) - self.before) > self.timeout:
+            self.cut = spent
+            self.proc.kill()
 
     def receive(self) -> tuple[dict, float]:
         """What :meth:`rate` returns, for the puzzle last sent. The bound is CPU seconds, so
         that a loaded machine does not cut a peer short."""
-        while not self.conn.poll(0.2):
-            spent = _cpu_of(self.proc.pid) - self.before
-            if spent > self.timeout:
-                self.close()
-                self._start()
-                return {"error": "timeout"}, spent
-        return self.conn.recv()
+        while self.cut is None and not self.conn.poll(0.2):
+            self.check()
+        if self.cut is None:
+            return self.conn.recv()
+        spent = self.cut
+        self.close()
+        self._start()
+        return {"error": "timeout"}, spent
 
     def close(self) -> None:
         self.proc.kill()
         self.proc.join()
 
 
-def compare(rows, peers=()):
+@contextlib.contextmanager
+def watching(peers):
+    """Keep the peers to their bound while this process rates (a thread that looks at their
+    CPU five times a second)."""
+    stop = threading.Event()
+
+    def watch():
+        while not stop.wait(0.2):
+            for peer in peers:
+                peer.check()
+
+    thread = threading.Thread(target=watch, daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join()
+
+
+def compare(rows, peers=(), log=None):
     """One result per row: (reference, ours (er, ep, ed), complete, technique, cpu seconds,
-    {peer: (rating, cpu seconds)})."""
+    {peer: (rating, cpu seconds)}); each also written to ``log`` (a file), a JSON line, as
+    it comes."""
     out = []
     for puzzle, ref, technique, source in rows:
         for peer in peers:  # the peers work while satdoku does
             peer.send(puzzle)
         start = time.process_time()
-        r = se_rate(parse_puzzle(puzzle).grid)
+        with watching(peers):
+            r = se_rate(parse_puzzle(puzzle).grid)
         out.append((ref, (r.er, r.ep, r.ed), (r.complete, r.ep_exact, r.ed_exact), r.hardest,
                     technique, source, time.process_time() - start,
                     {p.name: p.receive() for p in peers}))
+        if log is not None:
+            log.write(json.dumps(out[-1]) + "\n")
+            log.flush()
     return out
+
+
+def read_logs(paths):
+    """The results :func:`compare` wrote to ``--log`` files, in the order of the files."""
+    return [tuple(json.loads(line)) for path in paths
+            for line in Path(path).read_text().splitlines() if line.strip()]
 
 
 def close(a: float, b: float) -> bool:
@@ -258,18 +308,29 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=2, help="--speed: A B A B rounds")
     parser.add_argument("--tools", default="satdoku,hodoku",
                         help="--speed: raters, in turn (satdoku, hodoku, pencilmark)")
+    parser.add_argument("--log", type=Path,
+                        help="write each puzzle's result to this file (a JSON line) as it comes")
+    parser.add_argument("--tables", action="store_true",
+                        help="FILEs are --log files (say, of parts run side by side): their "
+                             "tables, rating nothing")
     args = parser.parse_args(argv)
     if args.speed:
         print("\n".join(speed(args.files, args.first, args.every, args.rounds,
                               args.peer_timeout, args.tools.split(","))))
         return 0
-    rows, skipped = read_reference(args.files)
-    peers = [Peer(name, args.peer_timeout) for name in PEERS] if args.peers else []
-    results = compare(rows, peers)
-    for peer in peers:
-        peer.close()
+    if args.tables:
+        results, skipped = read_logs(args.files), 0
+        with_peers = all(x[7] for x in results)
+    else:
+        rows, skipped = read_reference(args.files)
+        peers = [Peer(name, args.peer_timeout) for name in PEERS] if args.peers else []
+        with (open(args.log, "w") if args.log else contextlib.nullcontext()) as log:
+            results = compare(rows, peers, log)
+        for peer in peers:
+            peer.close()
+        with_peers = bool(peers)
     print("\n".join(table(results)))
-    if peers:
+    if with_peers:
         print("\n" + "\n".join(peer_table(results)))
     print(f"\n{len(results)} puzzles rated by serate ({skipped} serate timeouts skipped)")
     if args.misses:

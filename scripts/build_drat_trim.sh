@@ -1,7 +1,7 @@
 #!/bin/sh
 # Build the independent proof checkers drat-trim and lrat-check (Marijn Heule,
 # github.com/marijnheule/drat-trim, MIT licence) outside the repository, for
-# `satdoku solve/count --proof DIR` and scripts/crosscheck_proofs.py.
+# `satdoku solve/count --proof DIR` and `decode --proof FILE`.
 #
 #   scripts/build_drat_trim.sh [SOURCE] [DEST]
 #

@@ -5,22 +5,69 @@ Test data as data: each puzzle once, with its known solution or count where a te
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import sys
+import tempfile
 from pathlib import Path
+
+# The suite starts a few hundred ``python -m satdoku`` processes, which import the package from
+# this tree. Where bytecode is not written (PYTHONDONTWRITEBYTECODE), each of them compiled every
+# module again: about a third of a child's start-up. This process, the workers and the children
+# keep compiled modules in a private cache outside the tree instead.
+if sys.dont_write_bytecode:
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+    os.environ["PYTHONPYCACHEPREFIX"] = sys.pycache_prefix = str(
+        Path(tempfile.gettempdir()) / f"satdoku-tests-pycache-{os.getuid()}")
+    sys.dont_write_bytecode = False
 
 import pytest
 from click.testing import CliRunner
 
 from satdoku.io.text import parse_puzzle
-from satdoku.tasks.generate import pattern_grid
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
+from satdoku.tasks.generate import pattern_grid
 
 ROOT = Path(__file__).resolve().parents[1]
 PUZZLES = ROOT / "puzzles"
 #: The shared puzzle collections beside the checkout (absent: the tests that need them skip).
 SHARED = ROOT.parent / "shared" / "puzzles"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/puzzles is absent")
+
+#: The shipped variant puzzles and their published solutions (stem -> digits).
+VARIANTS = PUZZLES / "variants"
+VARIANT_SOLUTIONS = dict(
+    line.split("\t") for line in (VARIANTS / "solutions.tsv").read_text().splitlines()
+    if line and not line.startswith("#"))
+#: Fields of a rule that say only how to draw it.
+DRAWING_ONLY = {"label", "clue", "direction"}
+
+
+def rules_of(document: dict) -> list[str]:
+    """A document's rules as satdoku writes them (defaults left out), sorted, without the
+    fields that only draw."""
+    from satdoku.io.variant import read_variant, variant_document
+    written = variant_document(read_variant(document))
+    return sorted(json.dumps({k: v for k, v in c.items() if k not in DRAWING_ONLY},
+                             sort_keys=True) for c in written["constraints"])
+
+
+def canonical_puzzle(document: dict, drawing: bool = True) -> dict:
+    """A document as satdoku reads and writes it, whatever the order of its rules and regions,
+    without its name and source (``drawing=False``: nor the fields that only draw). Two
+    documents with the same canonical form have the same solutions."""
+    from satdoku.io.variant import read_variant, variant_document
+    written = variant_document(read_variant(document))
+    for key in ("name", "author", "source"):
+        written.pop(key, None)
+    written["constraints"] = sorted(
+        json.dumps({k: v for k, v in c.items() if drawing or k not in DRAWING_ONLY},
+                   sort_keys=True) for c in written.get("constraints", []))
+    if "regions" in written:
+        written["regions"] = sorted(sorted(region) for region in written["regions"])
+    return written
 
 # 'sample' of Sudoku Redux (2013): unique.
 SAMPLE = ".714....5....5..8...39.76.......1....9.8.6..3......82..6..4.7.83......9.....85..."
@@ -100,6 +147,15 @@ def all_solutions(grid: Grid, constraints: tuple = ()) -> list[Grid]:
 
     fill(0)
     return out
+
+
+def cli_commands() -> dict:
+    """The command line's commands by name (each module imported, as ``satdoku --help`` does)."""
+    import click
+
+    from satdoku.cli import main
+    ctx = click.Context(main)
+    return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
 
 
 def run_cli(*args, input=None):

@@ -4,7 +4,6 @@ the solution; what a target cannot hold is named and refused unless --lossy; sat
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -14,31 +13,14 @@ from satdoku.io.fpuzzles.write import to_fpuzzles
 from satdoku.io.variant import read_variant, variant_document
 from satdoku.rules import CONSTRAINTS
 from satdoku.tasks.convert import TARGETS, convert
+from conftest import VARIANTS, canonical_puzzle, rules_of
 
-VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
-DRAWING_ONLY = {"label", "clue", "direction"}
-
-
-def rules_of(document: dict) -> list[str]:
-    """A document's rules as sorted JSON (as satdoku writes them: defaults left out), fields
-    that only say how to draw left out."""
-    written = variant_document(read_variant(document))
-    return sorted(json.dumps({k: v for k, v in c.items() if k not in DRAWING_ONLY},
-                             sort_keys=True) for c in written["constraints"])
 
 
 def same_puzzle(one: dict, other: dict) -> bool:
-    """Whether two documents state the same puzzle down to every field (drawing ones too), read
-    and written by satdoku, whatever the order of their rules and regions and their source."""
-    def canonical(document: dict) -> dict:
-        written = variant_document(read_variant(document))
-        written.pop("source", None)
-        written["constraints"] = sorted(json.dumps(c, sort_keys=True)
-                                        for c in written.get("constraints", []))
-        if "regions" in written:
-            written["regions"] = sorted(sorted(region) for region in written["regions"])
-        return written
-    return canonical(one) == canonical(other)
+    """Whether two documents state the same puzzle down to every field (drawing ones too),
+    whatever the order of their rules and regions, their name and source."""
+    return canonical_puzzle(one) == canonical_puzzle(other)
 
 
 def solution_of(document: dict):

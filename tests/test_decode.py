@@ -1,5 +1,7 @@
 """decode: reading solver output strictly, and turning models into verified grids."""
 
+import json
+
 import pytest
 
 from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of
@@ -178,3 +180,51 @@ def test_decode_a_folder(tmp_path):
     assert bad.exit_code == 2 and "takes --cnf DIR/" in bad.output
     neither = runner.invoke(main, ["decode", str(cnfs[0])])
     assert neither.exit_code == 2 and "give --puzzle" in neither.output
+
+
+@pytest.mark.parametrize("solver", ["minisat", "cadical"])
+def test_a_whole_file_round_trips_through_an_external_solver(tmp_path, solver):
+    """encode FILE -o DIR/, a solver binary (Debian's minisat: result files; cadical:
+    competition output) on every CNF, decode MODELS/ --cnf DIR/: one verified grid a puzzle,
+    in the file's order. puzzles/9x9.txt holds two unique puzzles (its 1st and 4th) and two
+    with many solutions, whose grids the solver picks (decode checks them against the
+    puzzle)."""
+    import shutil
+    import subprocess
+    from click.testing import CliRunner
+    from satdoku.cli import main
+    binary = shutil.which(solver)
+    if binary is None:
+        pytest.skip(f"{solver} is not installed (apt-get install {solver})")
+    runner = CliRunner()
+    cnfs, models = tmp_path / "cnf", tmp_path / "models"
+    assert runner.invoke(main, ["encode", "puzzles/9x9.txt", "-o", f"{cnfs}/"]).exit_code == 0
+    models.mkdir()
+    for cnf in cnfs.glob("*.cnf"):
+        model = models / (cnf.stem + ".out")
+        if solver == "minisat":
+            subprocess.run([binary, str(cnf), str(model)], capture_output=True, timeout=60)
+        else:
+            model.write_text(subprocess.run([binary, "-q", str(cnf)], capture_output=True,
+                                            text=True, timeout=60).stdout)
+    done = runner.invoke(main, ["decode", f"{models}/", "--cnf", f"{cnfs}/", "--format",
+                                "json"])
+    assert done.exit_code == 0, done.output
+    records = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [r["source"].rsplit("/", 1)[1] for r in records] == [  # the file's order
+        "9x9-3.cnf", "9x9-4.cnf", "9x9-5.cnf", "9x9-6.cnf"]
+    assert all(r["status"] == "solved" for r in records)
+    solved = runner.invoke(main, ["count", "puzzles/9x9.txt", "--format", "line"]).stdout
+    unique = [line for line in solved.splitlines() if len(line) == 81]
+    assert [records[0]["solution"], records[3]["solution"]] == unique
+
+
+def test_a_folder_is_decoded_in_the_order_of_its_numbers(tmp_path):
+    from satdoku.cli.tools import _model_pairs
+    for stem in ("pe-102", "pe-12", "pe-9", "pe-10"):
+        (tmp_path / f"{stem}.cnf").write_text("")
+        (tmp_path / f"{stem}.out").write_text("")
+    pairs = _model_pairs(str(tmp_path), str(tmp_path))
+    assert [p[1].rsplit("/", 1)[1] for p in pairs] == [
+        "pe-9.cnf", "pe-10.cnf", "pe-12.cnf", "pe-102.cnf"]
+    assert all(model.endswith(".out") for model, _ in pairs)

@@ -38,7 +38,12 @@ def test_var_unvar_round_trip(shape):
 def expected_augmented(r, c):
     """(variables, clauses) of the augmented encoding of r x c boxes, from its definition:
     exactly-one (one clause + pairwise) over each cell's digits, over each triad's cells and
-    its negation, over each line's segments and over each box's row and column segments."""
+    its negation, over each line's segments and over each box's row and column segments.
+
+    The definition is tdoku's (Tom Dillon, github.com/t-dillon/tdoku,
+    ``other/other_minisat.cc``: ``InitializeTriadDefinitions``, ``InitializeTriadConstraints``,
+    every group through ``Constrain(literals, true, true)``), written there for 3x3 boxes: 1,215
+    variables (``15 * 9 * 9``); generalised to r x c boxes in docs/commands.md."""
     n = r * c
 
     def exactly_one(k):
@@ -52,7 +57,20 @@ def expected_augmented(r, c):
 
 
 def expected_clauses(n, encoding):
-    """Clause counts derived from the constraint families, pairwise at-most-one."""
+    """Clause counts of an N x N grid derived from the constraint families, pairwise
+    at-most-one, as the papers define them:
+
+    - ``minimal``: Lynce and Ouaknine, "Sudoku as a SAT Problem" (AIMATH 2006), the minimal
+      encoding: cell definedness (N^2 clauses of N literals) and row, column and block
+      uniqueness (3 N^2 C(N,2) binary clauses); 8,829 clauses at 9x9, as tdoku's docs/sudoku.md
+      counts them (81 + 3 x 81 x C(9,2));
+    - ``natural``: the minimal encoding plus cell uniqueness (N^2 C(N,2)), tdoku's "natural"
+      representation (``other/other_minisat.cc``), the literature's "efficient" encoding;
+    - ``extended``: Lynce and Ouaknine's extended encoding, natural plus row, column and block
+      definedness (3 N^2 clauses of N literals), tdoku's "complete".
+
+    Each pair of cells sharing a box and a line is counted twice (in both houses' uniqueness),
+    as the papers count it; satdoku writes those duplicate clauses too."""
     pairs = comb(n, 2)
     cells, house_digits = n * n, 3 * n * n  # 3N houses, N digits each
     count = cells * 1 + house_digits * pairs  # cell >= 1, house <= 1
@@ -74,6 +92,37 @@ def test_clause_counts(shape, encoding):
         assert formula.nvars == geo.size ** 3
         assert len(formula.clauses) == expected_clauses(geo.size, encoding)
     assert formula_size(geo, encoding) == (formula.nvars, len(formula.clauses))
+
+
+@pytest.mark.parametrize("encoding", FULL)
+@pytest.mark.parametrize("k", [3, 4, pytest.param(5, marks=pytest.mark.slow)])
+def test_counts_of_the_papers_at_9x9_16x16_25x25(k, encoding):
+    """Each encoding built at 9x9 and 16x16 (25x25 under -m slow: 1 to 2 s each) has the
+    variables and clauses the papers' formulas give (:func:`expected_clauses`,
+    :func:`expected_augmented`)."""
+    formula = encode_base(geometry(k, k), encoding)
+    expected = expected_augmented(k, k) if encoding == "augmented" else (
+        k ** 6, expected_clauses(k * k, encoding))
+    assert (formula.nvars, len(formula.clauses)) == expected
+
+
+def test_the_docs_table_is_the_papers_formulas():
+    """docs/commands.md's table of sizes (9x9, 16x16, 25x25) says what the formulas give, and
+    so does the count satdoku makes without building (25x25 included)."""
+    import re
+    from conftest import ROOT
+    text = (ROOT / "docs" / "commands.md").read_text()
+    for encoding in FULL:
+        row = re.search(rf"^\| `{encoding}`[^|]*\|[^|]*\| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \| "
+                        rf"([\d,]+) \|$", text, re.M)
+        assert row, encoding
+        nvars, *clauses = (int(g.replace(",", "")) for g in row.groups())
+        for k, documented in zip((3, 4, 5), clauses):
+            expected = expected_augmented(k, k) if encoding == "augmented" else (
+                k ** 6, expected_clauses(k * k, encoding))
+            assert formula_size(geometry(k, k), encoding) == expected
+            assert documented == expected[1], (encoding, k)
+        assert nvars == formula_size(geometry(3, 3), encoding)[0]
 
 
 def test_9x9_numbers_for_the_readme():

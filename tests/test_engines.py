@@ -13,14 +13,14 @@ from satdoku.tasks.solvers import make_solver, solve
 
 
 def test_retired_rules_are_dropped_by_a_rebuild():
+    # Every shipped 9x9 variant is unique (test_cli checks each against its published
+    # solution); one session serving them in turn must say so of each, dropping the clauses of
+    # the rules it retired several times on the way.
     puzzles = [p for p in iter_inputs([str(p) for p in sorted(
         (PUZZLE_FILES / "variants").glob("*.json"))]) if p.grid.size == 9]
-    with SatSolver() as alone:
-        expected = [alone.solve(p.grid, limit=2, constraints=p.constraints).status
-                    for p in puzzles]
     with SatSolver() as session:
         statuses, rebuilt, largest = [], 0, 0
-        for p in puzzles * 2:
+        for p in puzzles:
             engine = session.backend.engines.get((p.grid.geometry, "extended"))
             before = engine.solver if engine is not None else None
             statuses.append(session.solve(p.grid, limit=2, constraints=p.constraints).status)
@@ -29,8 +29,8 @@ def test_retired_rules_are_dropped_by_a_rebuild():
             # Never more retired rule clauses than base clauses, plus one puzzle's worth.
             largest = max(largest, engine.rule_clauses)
             assert engine.retired <= engine.base + largest
-        assert statuses == expected * 2
-        assert rebuilt >= 1
+        assert statuses == ["unique"] * len(puzzles)
+        assert rebuilt >= 3
 
 
 class _Endless(Constraint, register=False):

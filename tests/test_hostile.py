@@ -16,7 +16,7 @@ import time
 import pytest
 
 from conftest import (PUZZLES, SAMPLE, SHARED, SMALL, SMALL_SOLUTION, last_word, needs_shared,
-                      wait_for_cpu)
+                      run_cli, wait_for_cpu)
 
 TIME_LIMIT = 30  # seconds any single case may take, a generous bound on a loaded machine
 
@@ -28,6 +28,15 @@ def satdoku(*args, stdin=None, input=None, preexec_fn=None, timeout=TIME_LIMIT, 
                           preexec_fn=preexec_fn, **kw)
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, proc.stdout, proc.stderr
+
+
+def in_process(*args, input=None):
+    """``satdoku ARGS`` in this process, where the process itself is not what is tested;
+    (exit code, stdout, stderr)."""
+    result = run_cli(*args, input=input)
+    assert result.exception is None or isinstance(result.exception, SystemExit), \
+        repr(result.exception)
+    return result.exit_code, result.stdout, result.stderr
 
 
 def one_line(err):
@@ -76,7 +85,7 @@ def test_a_fifo_output_is_written_in_place(tmp_path):
 def test_an_input_is_never_its_own_output(tmp_path, command):
     path = tmp_path / "in.txt"
     path.write_text(SMALL + "\n")
-    code, _, err = satdoku(command[0], path, *command[1:], "-o", path, "--force")
+    code, _, err = in_process(command[0], path, *command[1:], "-o", path, "--force")
     assert code == 2 and err.splitlines()[-1] == \
         f"Error: {path} is an input of this run; choose another output"
     assert path.read_text() == SMALL + "\n"
@@ -159,7 +168,7 @@ def test_jobs_are_capped(jobs):
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-1", "0", "1e400", "x"])
 def test_time_limits_must_be_finite_and_positive(value):
-    code, _, err = satdoku("solve", SMALL, "--timeout", value)
+    code, _, err = in_process("solve", SMALL, "--timeout", value)
     assert code == 2 and "Invalid value for '--timeout'" in err.splitlines()[-1]
 
 
@@ -326,7 +335,7 @@ def test_names_that_cannot_be_puzzles_are_missing_files(tmp_path):
     ("junk \x01\n", "1: expected 's SATISFIABLE' or 'SAT', found 'junk \\x01'"),
 ])
 def test_decode_reads_models_strictly(model, message):
-    code, out, err = satdoku("decode", "-", "--puzzle", SMALL, input=model)
+    code, out, err = in_process("decode", "-", "--puzzle", SMALL, input=model)
     assert code == 1 and out == ""
     assert one_line(err).startswith(f"Error: <stdin>:{message}")
 
@@ -560,7 +569,6 @@ GOOD_ANSWER = {"explain": "unique: by SAT", "candidates": "r1c2=2 r1c3=3 r1c4=4"
 def test_the_named_cases_through_every_command(tmp_path, command):
     # In-process (signals and memory are not the point here): each named case is one line of
     # error or an answer, and the batch goes on to the good puzzle.
-    from conftest import run_cli
     batch = _named_batch(tmp_path)
     if command == "bench":
         result = run_cli("bench", batch, "--format", "csv")

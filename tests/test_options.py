@@ -9,7 +9,7 @@ import pytest
 import satdoku
 from satdoku.cli import main
 from satdoku.cli.options import RUN_OPTIONS
-from conftest import ROOT
+from conftest import ROOT, cli_commands
 from satdoku.errors import OptionError
 from satdoku.tasks import commands as declared
 from satdoku.tasks.options import specs
@@ -30,7 +30,7 @@ SMALL = "1.3..4.2.34.4.23"
 
 
 def _cli_names(command: str) -> set[str]:
-    params = main.commands[command].params
+    params = cli_commands()[command].params
     return {p.name for p in params if p.name not in RUN_OPTIONS | ARGUMENTS}
 
 
@@ -46,7 +46,7 @@ def test_the_library_and_the_command_line_take_the_same_options(command, cls):
 def test_every_option_is_documented_once(command, cls):
     for name, _, spec in specs(cls):
         assert spec.help and spec.help[0].isupper(), (command, name)
-        option = next(p for p in main.commands[command].params if p.name == name)
+        option = next(p for p in cli_commands()[command].params if p.name == name)
         assert option.help == spec.help
 
 
@@ -119,7 +119,7 @@ def test_run_options_are_the_command_lines_own():
     # where a batch runs and how it is written: the library returns one answer instead
     assert RUN_OPTIONS >= {"inputs", "jobs", "fmt", "output", "force"}
     for command, _ in COMMANDS:
-        assert isinstance(main.commands[command], click.Command)
+        assert isinstance(cli_commands()[command], click.Command)
 
 
 def test_a_rules_file_of_several_puzzles_is_refused():

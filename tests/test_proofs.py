@@ -73,12 +73,63 @@ def test_solve_proves_an_unsolvable_puzzle_in_json(tmp_path):
     assert all(r["proof"]["ok"] for r in records) and records[0]["proof"]["lemmas"] > 0
 
 
+def _rule_clauses(cnf):
+    """The numbers (from 1) of the clauses the CNF's comments give to variant rules."""
+    import re
+    spans = re.findall(r"^c rule \d+: .*: clauses (\d+)-(\d+)$", cnf.read_text(), re.M)
+    return {i for a, b in spans for i in range(int(a), int(b) + 1)}
+
+
 def test_a_variant_puzzle_is_proved_with_its_rules(tmp_path):
+    """The formula a variant's proof refutes is the puzzle's: its rules (without them the
+    solution is not the only grid) and the clause ruling the solution out (its last clause;
+    without it the formula has exactly that solution). 6x6 Extreme Killer has no given: its
+    cages, minimum and maximum alone make it unique."""
+    from pysat.solvers import Solver
+    from satdoku.cnf.encodings import var
     killer = PUZZLES / "variants" / "6x6-extreme-killer.json"
     result = satdoku.count(str(killer), proof=str(tmp_path))
     assert result.status == "unique" and result.proof["ok"], result.proof
-    cnf = (tmp_path / "6x6-extreme-killer-1.cnf")
-    assert len(_clauses(cnf)) > len(refutation(result.solution, "unsolvable").clauses) - 36
+    clauses = _clauses(tmp_path / "6x6-extreme-killer-1.cnf")
+    solution = [var(cell, d, 6) for cell, d in enumerate(result.solution.cells)]
+    assert sorted(clauses[-1]) == sorted(-v for v in solution)  # no given: every cell
+    with Solver(name="minisat22", bootstrap_with=clauses[:-1]) as solver:
+        assert solver.solve() and set(solution) <= set(solver.get_model())
+        solver.add_clause(clauses[-1])
+        assert not solver.solve()  # the claim the proof certifies
+    rules = _rule_clauses(tmp_path / "6x6-extreme-killer-1.cnf")
+    assert len(rules) > 100
+    without_rules = [c for i, c in enumerate(clauses, 1) if i not in rules]
+    with Solver(name="minisat22", bootstrap_with=without_rules) as solver:
+        assert solver.solve()  # another 6x6 grid: the rules are what the proof refutes
+
+
+def test_drat_trim_checks_a_variant_proof_and_needs_every_clause(tmp_path):
+    """drat-trim (scripts/build_drat_trim.sh; on PATH or SATDOKU_DRAT_TRIM) accepts the proof
+    of a variant from puzzles/variants/ against the CNF satdoku wrote, and rejects it once the
+    CNF loses its last clause (the other solution ruled out) or its variant rules."""
+    import subprocess
+    tool = proofs.external_checkers().get("drat-trim")
+    if tool is None:
+        pytest.skip("drat-trim is not on PATH (scripts/build_drat_trim.sh, SATDOKU_DRAT_TRIM)")
+    killer = PUZZLES / "variants" / "6x6-extreme-killer.json"
+    result = satdoku.count(str(killer), proof=str(tmp_path / "p"))
+    assert result.proof["ok"] and "drat-trim" in result.proof["checked_by"], result.proof
+    cnf, drat = tmp_path / "p" / "6x6-extreme-killer-1.cnf", result.proof["drat"]
+    clauses = _clauses(cnf)
+    rules = _rule_clauses(cnf)
+
+    def verdict(kept):
+        path = tmp_path / "cut.cnf"
+        nvars = max(abs(lit) for c in clauses for lit in c)
+        path.write_text(f"p cnf {nvars} {len(kept)}\n"
+                        + "".join(" ".join(map(str, c)) + " 0\n" for c in kept))
+        done = subprocess.run([tool, str(path), drat], capture_output=True, text=True,
+                              timeout=60)
+        return "s VERIFIED" in done.stdout.splitlines()
+    assert verdict(clauses)
+    assert not verdict(clauses[:-1])
+    assert not verdict([c for i, c in enumerate(clauses, 1) if i not in rules])
 
 
 def test_a_folder_with_proofs_is_refused(tmp_path):

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,39 +15,27 @@ from hypothesis import strategies as st
 import satdoku
 from satdoku.io.fpuzzles import encode_fpuzzles, from_fpuzzles
 from satdoku.io.fpuzzles.write import to_fpuzzles
-from satdoku.io.variant import read_variant, variant_document
+from satdoku.io.variant import read_variant
 from satdoku.model.puzzle import Puzzle
+from conftest import VARIANT_SOLUTIONS, VARIANTS, rules_of
 from spec_checker import violations
 
-VARIANTS = Path(__file__).resolve().parent.parent / "puzzles" / "variants"
-SOLUTIONS = dict(line.split("\t") for line in (VARIANTS / "solutions.tsv").read_text().splitlines()
-                 if line and not line.startswith("#"))
-DRAWING_ONLY = {"label", "clue", "direction"}
-
-
-def rules_of(document: dict) -> list[str]:
-    """The rules as satdoku writes them, sorted, without the fields that only draw."""
-    written = variant_document(read_variant(document))
-    return sorted(json.dumps({k: v for k, v in c.items() if k not in DRAWING_ONLY},
-                             sort_keys=True) for c in written["constraints"])
-
-
 def test_every_puzzle_has_a_published_solution_and_a_json():
-    assert set(SOLUTIONS) == {p.stem for p in VARIANTS.glob("*.json")}
-    assert {p.stem for p in VARIANTS.glob("*.txt")} <= set(SOLUTIONS)
+    assert set(VARIANT_SOLUTIONS) == {p.stem for p in VARIANTS.glob("*.json")}
+    assert {p.stem for p in VARIANTS.glob("*.txt")} <= set(VARIANT_SOLUTIONS)
 
 
-@pytest.mark.parametrize("stem", sorted(SOLUTIONS))
+@pytest.mark.parametrize("stem", sorted(VARIANT_SOLUTIONS))
 def test_each_published_puzzle_is_unique_with_its_solution(stem):
     document = json.loads((VARIANTS / f"{stem}.json").read_text())
     puzzle = read_variant(document)
     result = satdoku.count(puzzle)
     assert result.status == "unique"
-    assert "".join(map(str, result.solution.cells)) == SOLUTIONS[stem]
-    assert violations(document, SOLUTIONS[stem]) == []  # and the spec's own reading agrees
+    assert "".join(map(str, result.solution.cells)) == VARIANT_SOLUTIONS[stem]
+    assert violations(document, VARIANT_SOLUTIONS[stem]) == []  # and the spec's own reading agrees
 
 
-@pytest.mark.parametrize("stem", sorted(SOLUTIONS))
+@pytest.mark.parametrize("stem", sorted(VARIANT_SOLUTIONS))
 def test_each_published_puzzle_keeps_its_rules_through_f_puzzles_or_names_what_it_cannot(stem):
     document = json.loads((VARIANTS / f"{stem}.json").read_text())
     export = to_fpuzzles(read_variant(document))

@@ -470,3 +470,37 @@ def test_rebuilt_engines_add_variant_rules_again(monkeypatch):
             result = s.solve(puzzle.grid, limit=2, constraints=puzzle.constraints)
             assert result.status == "unique"
             assert all(not c.check(result.solution) for c in puzzle.constraints)
+
+
+@pytest.mark.parametrize("name", ["glucose4", "cadical195"])
+def test_a_conflict_budget_does_not_stop_the_next_timed_call(name):
+    # Variant puzzles first solve within a budget (implied sums join after it): a MiniSat-like
+    # solver kept that budget into the timed call and answered "timeout" at once.
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+    from satdoku.sat.clock import Clock
+    clock = Clock(check_sat_solver(name))
+    with Solver(name=name, bootstrap_with=PHP(6).clauses) as s:
+        assert clock.solve(s, [], Deadline(None), conflicts=1) is None
+        assert clock.solve(s, [], Deadline(60)) is False
+
+
+def test_a_puzzle_past_the_conflicts_of_the_shared_engine_gets_its_own(monkeypatch):
+    # Escalated at once, a puzzle is counted again on an engine of its own (clues and rules
+    # as unit clauses) with the same answer; the shared engine serves the next puzzle.
+    import satdoku
+    from satdoku.model.grid import Grid
+    from satdoku.sat import solver as solver_module
+    arrows = next(iter(satdoku.puzzles(str(PUZZLE_FILES / "variants" / "159-arrows.json"))))
+    empty = Grid(arrows.grid.geometry, (0,) * 81)  # half its arrows alone: many solutions
+    cases = [(grid_of(SAMPLE), ()), (empty, tuple(arrows.constraints[::2]))]
+    with SatSolver() as s:
+        plain = [s.solve(grid, limit=2, deadline=Deadline(60), constraints=rules)
+                 for grid, rules in cases]
+    monkeypatch.setattr(solver_module, "ESCALATE_AFTER", 0)
+    with SatSolver() as s:
+        for (grid, rules), before in zip(cases * 2, plain * 2):
+            result = s.solve(grid, limit=2, deadline=Deadline(60), constraints=rules)
+            assert result.stats.get("escalated") == 1 and "escalated" not in before.stats
+            assert (result.status, result.count) == (before.status, before.count)
+            assert is_solution(result.solution, grid)

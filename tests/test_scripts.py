@@ -100,6 +100,7 @@ RUNS = {
     "bench_peers.py": (["classic", "--sets", "17_clue", "--first", "1", "--rounds", "1"],
                        "| 17_clue |", "skipped: give --qqwing"),
     "bench_se.py": (["{T}/se.txt"], "2 puzzles rated by serate", None),
+    "tdoku_minisat.py": (["--first", "2"], "| top1465 | augmented | 2 | 4.0 |", None),
     "plot_rows.py": (["{ROOT}/tests/data/bench_rows.csv"], "| 9x9.txt | native | 4 | 4 |",
                      None),
     "serate.py": (["{T}/three.txt", "--first", "1", "--timeout", "20"], "\t",

@@ -11,6 +11,7 @@ from conftest import (SAMPLE, SAMPLE_HARD, SEVENTEEN, SMALL, UNSOLVABLE_4X4, gri
 from satdoku.model.geometry import geometry, jigsaw
 from satdoku.model.grid import Grid, solution_problems
 from satdoku.model.puzzle import Puzzle
+from satdoku.native.search import NativeSolver
 from satdoku.sat.levels import Levels
 from satdoku.sat.sliced import settle
 from satdoku.tasks.generate import pattern_grid
@@ -56,6 +57,22 @@ def test_settled_is_what_unit_propagation_settles(locked, encoding):
     finally:
         levels.close()
     assert 0 < sum(c is not None for c in got) < len(got)
+
+
+@pytest.mark.parametrize("locked", [False, True])
+def test_settled_is_what_the_native_passes_settle(locked):
+    """The batch pass and native search's passes (naked and hidden singles, and pointing and
+    claiming) are the same rules written for two boards: a puzzle is settled by one exactly
+    when the other solves it without a guess, to the same grid."""
+    grids = [grid_of(text) for text in BATCH]
+    got = settle(grids[0].geometry, [g.cells for g in grids], locked=locked)
+    with NativeSolver(locked_candidates=locked, subsets=0) as native:
+        for grid, cells in zip(grids, got):
+            r = native.solve(grid)
+            by_passes = r.status == "solved" and r.stats["guesses"] == 0
+            assert (cells is not None) == by_passes, grid
+            if by_passes:
+                assert cells == r.solution.cells
 
 
 def _solvable(grid):

@@ -71,6 +71,18 @@ class _Group(click.Group):
         except BrokenPipeError:
             raise _PipeClosed from None
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(_WHERE)
+
+    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
+        """The command ``name``, its module imported when first asked for."""
+        import importlib
+        module = _WHERE.get(name)
+        if module is None:
+            return None
+        commands = importlib.import_module(f"{__name__}.{module}").COMMANDS
+        return next(command for command in commands if command.name == name)
+
 
 #: Each command's module, imported when the command is asked for: a solve does not pay for
 #: the imports of explain, generate or bench (docs/performance.md, start-up).
@@ -79,56 +91,7 @@ _WHERE = {"solve": "solving", "count": "solving", "explain": "asking", "candidat
           "solvers": "tools", "bench": "tools", "convert": "convert", "rules": "convert"}
 
 
-class _Commands(dict):
-    """The group's commands by name, each module imported on first use (listing them all
-    imports them all)."""
-
-    def _load(self, name: str) -> None:
-        import importlib
-        module = _WHERE.get(name)
-        if module is None or dict.__contains__(self, name):
-            return
-        for command in importlib.import_module(f"{__name__}.{module}").COMMANDS:
-            dict.__setitem__(self, command.name, command)
-
-    def _load_all(self) -> None:
-        for name in _WHERE:
-            self._load(name)
-
-    def get(self, name: Any, default: Any = None) -> Any:
-        self._load(name)
-        return dict.get(self, name, default)
-
-    def __getitem__(self, name: Any) -> Any:
-        self._load(name)
-        return dict.__getitem__(self, name)
-
-    def __contains__(self, name: Any) -> bool:
-        return name in _WHERE or dict.__contains__(self, name)
-
-    def __iter__(self) -> Any:
-        self._load_all()
-        return dict.__iter__(self)
-
-    def __len__(self) -> int:
-        self._load_all()
-        return dict.__len__(self)
-
-    def keys(self) -> Any:
-        self._load_all()
-        return dict.keys(self)
-
-    def items(self) -> Any:
-        self._load_all()
-        return dict.items(self)
-
-    def values(self) -> Any:
-        self._load_all()
-        return dict.values(self)
-
-
-@click.group(cls=_Group, commands=_Commands(),
-             context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True,
               callback=_version_callback, help="Show satdoku's and python-sat's versions.")
 def main() -> None:

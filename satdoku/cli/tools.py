@@ -175,11 +175,16 @@ def decode(model, puzzle_text, cnf, reading, fmt, output, force, paint, **values
 
 
 def _model_pairs(models: str, cnfs: str) -> list[tuple[str | None, str]]:
-    """(model, CNF) for each NAME.cnf of ``cnfs``: the model is the file of ``models`` named
-    NAME or NAME.* (None when there is none: that puzzle is an error)."""
+    """(model, CNF) for each NAME.cnf of ``cnfs``, numbers in names by value (``9x9-10``
+    after ``9x9-9``: the input's order for the CNFs of one file): the model is the file of
+    ``models`` named NAME or NAME.* (None when there is none: that puzzle is an error)."""
+    import re
+
+    def by_number(name: str) -> list:
+        return [(0, int(t), "") if t.isdigit() else (1, 0, t) for t in re.split(r"(\d+)", name)]
     names = sorted(os.listdir(models))
     pairs: list[tuple[str | None, str]] = []
-    for name in sorted(n for n in os.listdir(cnfs) if n.endswith(".cnf")):
+    for name in sorted((n for n in os.listdir(cnfs) if n.endswith(".cnf")), key=by_number):
         stem, cnf_path = name[:-len(".cnf")], os.path.join(cnfs, name)
         found = [n for n in names if (n == stem or n.startswith(stem + "."))
                  and os.path.join(models, n) != cnf_path and not n.endswith(".cnf")]

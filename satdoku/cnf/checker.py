@@ -3,8 +3,8 @@
 A solver that says "unsatisfiable" can be wrong; a proof lets anyone check the claim without
 trusting the solver. These checkers share no code with any solver (python-sat is not imported
 here) and are small enough to read in one sitting; ``drat-trim`` and ``lrat-check``
-(scripts/build_drat_trim.sh) are the references they are cross-checked against
-(scripts/crosscheck_proofs.py).
+(scripts/build_drat_trim.sh) are the references they are cross-checked against (every
+``--proof`` run with them at hand checks each proof with both: :mod:`satdoku.sat.proofs`).
 
 - A DRAT proof is a list of steps, each adding a lemma or deleting a clause. :func:`check_drat`
   checks every lemma forward: it must be RUP (asserting its negation, unit propagation over the

@@ -23,7 +23,7 @@ from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
-           "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle"]
+           "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle", "timed"]
 
 _LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
 
@@ -58,7 +58,8 @@ def iter_inputs(args: Iterable[str], *, box: tuple[int, int] | None = None,
     return Inputs(list(args) or ["-"], box, alphabet, ignore_unknown)
 
 
-def _timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
+def timed(puzzles: Iterator[Puzzle]) -> Iterator[Puzzle]:
+    """The puzzles, each with the time its reading took (``parse_ms``)."""
     clock = time.perf_counter
     while True:
         start = clock()
@@ -286,7 +287,7 @@ class Inputs:
 
     def __next__(self) -> Puzzle:
         if self._puzzles is None:
-            self._puzzles = _timed(_iter_inputs(self.args, self.box, self.alphabet,
+            self._puzzles = timed(_iter_inputs(self.args, self.box, self.alphabet,
                                                 self.ignore_unknown))
         return next(self._puzzles)
 
@@ -308,7 +309,7 @@ class Inputs:
             if is_file_input(arg):
                 yield from self._file_chunks(arg, lines)
             else:
-                yield ParsedChunk(list(_timed(_iter_inputs([arg], self.box, self.alphabet,
+                yield ParsedChunk(list(timed(_iter_inputs([arg], self.box, self.alphabet,
                                                            self.ignore_unknown))))
 
     def _file_chunks(self, arg: str, size: int) -> Iterator[LineChunk | ParsedChunk]:
@@ -386,7 +387,7 @@ class Inputs:
         parsed: list[Puzzle] = []
         found = 0
         try:
-            for puzzle in _timed(puzzles):
+            for puzzle in timed(puzzles):
                 parsed.append(puzzle)
                 found += 1
                 if len(parsed) >= size:

@@ -99,19 +99,37 @@ def _matrix(geo: Geometry) -> Any:
     return matrix
 
 
-class ExactCoverSolver(Closing):
-    """Algorithm X in C (see the module docstring; the examples need satdoku[baselines]).
+class _Baseline(Closing):
+    """What both baselines are: no CNF encoding; no rules, assumptions or conflicts; a search
+    that does not start once the deadline has passed. (The example needs satdoku[baselines].)
 
     >>> from satdoku.io.text import parse_puzzle
-    >>> with ExactCoverSolver() as s:  # doctest: +SKIP
+    >>> with BASELINES["exact-cover"]() as s:  # doctest: +SKIP
     ...     s.solve(parse_puzzle("1.3..4.2.34.4.23").grid, limit=2).status
     'unique'
     """
 
-    name = "exact-cover"
+    name = ""
     encoding: str | None = None
-    #: The time limit is kept from 16x16 on (a child process) and checked around a 9x9's call.
     capabilities = Capabilities(rules=False, assumptions=False, conflicts=False)
+
+    def _begin(self, limit: int, deadline: Deadline | None
+               ) -> tuple[float, Deadline, Result | None]:
+        """The start time, the deadline to keep, and the result to give at once when it has
+        passed already (else None)."""
+        start = time.perf_counter()
+        deadline = deadline or NO_DEADLINE
+        if deadline.expired():
+            return start, deadline, _result(self.name, "timeout", [], limit, start, {},
+                                            deadline.message())
+        return start, deadline, None
+
+
+class ExactCoverSolver(_Baseline):
+    """Algorithm X in C (see the module docstring). The time limit is kept from 16x16 on (a
+    child process) and checked around a 9x9's call."""
+
+    name = "exact-cover"
 
     def __init__(self) -> None:
         self._ec = _require("exact_cover", "exact-cover", self.name)
@@ -120,10 +138,9 @@ class ExactCoverSolver(Closing):
               constraints: Sequence[Any] = ()) -> Result:
         """Solve ``grid`` (``limit`` 1) or count its solutions up to ``limit``."""
         import numpy as np
-        start = time.perf_counter()
-        deadline = deadline or NO_DEADLINE
-        if deadline.expired():
-            return _result(self.name, "timeout", [], limit, start, {}, deadline.message())
+        start, deadline, late = self._begin(limit, deadline)
+        if late is not None:
+            return late
         if limit > MAX_COUNT:
             return _result(self.name, "refused", [], limit, start, {},
                            f"{self.name} counts up to {MAX_COUNT:,} solutions (its C call "
@@ -182,18 +199,10 @@ def _in_child(covers: Callable[[Any, int], list[Any]], rows: Any, limit: int,
         raise SolverError(f"exact-cover's child process: {failed}") from None
 
 
-class CpSatSolver(Closing):
-    """OR-tools CP-SAT with one worker (see the module docstring; needs satdoku[baselines]).
-
-    >>> from satdoku.io.text import parse_puzzle
-    >>> with CpSatSolver() as s:  # doctest: +SKIP
-    ...     s.solve(parse_puzzle("1.3..4.2.34.4.23").grid).status
-    'solved'
-    """
+class CpSatSolver(_Baseline):
+    """OR-tools CP-SAT with one worker (see the module docstring)."""
 
     name = "cp-sat"
-    encoding: str | None = None
-    capabilities = Capabilities(rules=False, assumptions=False, conflicts=False)
 
     def __init__(self) -> None:
         self._cp = _require("ortools.sat.python.cp_model", "ortools", self.name)
@@ -212,10 +221,9 @@ class CpSatSolver(Closing):
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: Sequence[Any] = ()) -> Result:
         """Solve ``grid`` (``limit`` 1) or count its solutions up to ``limit``."""
-        start = time.perf_counter()
-        deadline = deadline or NO_DEADLINE
-        if deadline.expired():
-            return _result(self.name, "timeout", [], limit, start, {}, deadline.message())
+        start, deadline, late = self._begin(limit, deadline)
+        if late is not None:
+            return late
         geo = grid.geometry
         model = self._model(geo).clone()
         for cell, given in enumerate(grid.cells):

@@ -16,10 +16,14 @@ board is simple lists walked in order.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .tables import need_boxes
+
+_B = TypeVar("_B", bound="Board")
 
 __all__ = ["Board"]
 
@@ -38,9 +42,15 @@ class Board:
     @classmethod
     def from_grid(cls, grid: Grid) -> tuple["Board", bool]:
         """The board of ``grid``'s givens, and whether placing them broke nothing (no two
-        givens clash, no cell is left without candidates)."""
+        givens clash, no cell is left without candidates); for the ladder, which needs boxes
+        (:func:`of_givens` takes any geometry, as the step path does)."""
+        need_boxes(grid.geometry, "the ladder of techniques")
+        return cls.of_givens(grid)
+
+    @classmethod
+    def of_givens(cls: type[_B], grid: Grid) -> tuple[_B, bool]:
+        """What :meth:`from_grid` returns, on any geometry."""
         geo = grid.geometry
-        need_boxes(geo, "the ladder of techniques")
         board = cls(geo, [full_mask(geo.size)] * geo.ncells, [False] * geo.ncells)
         for cell, d in grid.givens():
             board.cand[cell] = 1 << (d - 1)
@@ -80,8 +90,8 @@ class Board:
             ok = ok and bool(cand[c])
         return ok
 
-    def open_cells(self) -> int:
-        return self.placed.count(False)
+    def open_cells(self) -> list[int]:
+        return [c for c, done in enumerate(self.placed) if not done]
 
     def solved(self) -> bool:
         return all(self.placed)

@@ -23,7 +23,7 @@ from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
 from .board import Board
 
-__all__ = ["NamedStep", "full_house_or_hidden_single", "naked_single", "direct_locking",
+__all__ = ["NamedStep", "full_house_or_hidden_single", "hidden_single", "naked_single", "direct_locking",
            "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe", "every_locking",
            "every_hidden_set", "every_naked_set", "every_fish", "aligned_exclusion"]
 
@@ -76,23 +76,32 @@ def _removed(geo: Geometry, removes) -> str:
 def full_house_or_hidden_single(board: Board) -> NamedStep | None:
     """A house's last open cell (full house, 1.0), else a digit with one place in a house:
     in a box 1.2, in a line 1.5."""
-    geo, cand, placed = board.geo, board.cand, board.placed
+    geo, placed = board.geo, board.placed
+    last = {h for h in se_houses(geo) if sum(not placed[c] for c in geo.houses[h]) == 1}
     for alone in (True, False):
-        for h in se_houses(geo):
-            house = geo.houses[h]
-            if (sum(not placed[c] for c in house) == 1) != alone:
-                continue
-            once, twice, done = house_tally(house, cand, placed)
-            single = once & ~twice & ~done
-            if not single:
-                continue
+        found = hidden_single(board, [h for h in se_houses(geo) if (h in last) == alone])
+        if found is None:
+            continue
+        h, cell, d = found
+        where = f"in {geo.house_name(h)}"
+        if alone:
+            return NamedStep("Full House", 1.0, where, place=(cell, d))
+        return NamedStep("Hidden Single", 1.2 if h >= 2 * geo.size else 1.5, where,
+                         place=(cell, d))
+    return None
+
+
+def hidden_single(board: Board, houses) -> tuple[int, int, int] | None:
+    """The first of ``houses`` (house numbers, in the order to scan) where a digit has one
+    place left, as (house, cell, digit), its lowest such digit; None where there is none."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    for h in houses:
+        house = geo.houses[h]
+        once, twice, done = house_tally(house, cand, placed)
+        single = once & ~twice & ~done
+        if single:
             bit = single & -single
-            cell = next(c for c in house if not placed[c] and cand[c] & bit)
-            where, d = f"in {geo.house_name(h)}", bit.bit_length()
-            if alone:
-                return NamedStep("Full House", 1.0, where, place=(cell, d))
-            return NamedStep("Hidden Single", 1.2 if h >= 2 * geo.size else 1.5, where,
-                             place=(cell, d))
+            return h, next(c for c in house if not placed[c] and cand[c] & bit), bit.bit_length()
     return None
 
 
@@ -219,6 +228,18 @@ def _position_masks(cells, cand, placed, size: int) -> list[int]:
     return where
 
 
+def _k_unions(items, mask, k: int):
+    """Each ``k`` of ``items`` (in ``combinations``' order) whose masks (``mask[item]``)
+    together have ``k`` bits, with that union: a naked set's cells and digits, a hidden set's
+    digits and places."""
+    for chosen in combinations(items, k):
+        union = 0
+        for x in chosen:
+            union |= mask[x]
+        if union.bit_count() == k:
+            yield chosen, union
+
+
 def hidden_set(board: Board, k: int, direct: bool = False) -> NamedStep | None:
     """``k`` digits whose places in a house are the same ``k`` cells: those cells lose their
     other digits. ``direct``: only when that leaves a hidden single in the house."""
@@ -236,12 +257,7 @@ def every_hidden_set(board: Board, k: int, direct: bool = False):
         # each digit's places as a mask over the house's cells (bit i: the house's i-th cell)
         where = _position_masks(house, cand, board.placed, geo.size)
         digits = [d for d in range(1, geo.size + 1) if where[d].bit_count() >= 2]
-        for ds in combinations(digits, k):
-            union = 0
-            for d in ds:
-                union |= where[d]
-            if union.bit_count() != k:
-                continue
+        for ds, union in _k_unions(digits, where, k):
             cells = [house[i] for i in range(len(house)) if union >> i & 1]
             keep = sum(1 << (d - 1) for d in ds)
             removes = tuple((c, d) for c in cells for d in bits(cand[c] & ~keep))
@@ -274,12 +290,7 @@ def every_naked_set(board: Board, k: int):
         open_cells = [c for c in house if not placed[c] and cand[c].bit_count() >= 2]
         if sum(not placed[c] for c in house) < 2 * k:
             continue
-        for cells in combinations(open_cells, k):
-            union = 0
-            for c in cells:
-                union |= cand[c]
-            if union.bit_count() != k:
-                continue
+        for cells, union in _k_unions(open_cells, cand, k):
             removes = tuple((c, d) for c in house if not placed[c] and c not in cells
                             for d in bits(cand[c] & union))
             if removes:

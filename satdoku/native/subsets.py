@@ -129,17 +129,9 @@ def _naked(p: Propagation, h: int, ms: tuple[int, ...], counts: list[int],
         p.fail.append(h)
         return None
     cand, cells = p.cand, p.t.houses[h]
-    found = False
-    for where, digits in groups:
-        keep = ~digits
-        for i, c in enumerate(cells):
-            x = cand[c]
-            if x & digits and not where >> i & 1:
-                if not p.narrow(c, x & keep):
-                    p.fail.append(h)
-                    return None
-                found = True
-    return found
+    return _narrow_all(p, h, ((c, cand[c] & ~digits) for where, digits in groups
+                              for i, c in enumerate(cells)
+                              if cand[c] & digits and not where >> i & 1))
 
 
 def _hidden(p: Propagation, h: int, ms: tuple[int, ...], top: int) -> bool | None:
@@ -178,12 +170,19 @@ def _hidden(p: Propagation, h: int, ms: tuple[int, ...], top: int) -> bool | Non
         p.fail.append(h)
         return None
     cand, cells = p.cand, p.t.houses[h]
+    return _narrow_all(p, h, ((c, cand[c] & digits) for digits, where in groups
+                              for i, c in enumerate(cells)
+                              if where >> i & 1 and cand[c] & ~digits))
+
+
+def _narrow_all(p: Propagation, h: int, narrowed) -> bool | None:
+    """Narrow each cell of ``narrowed``, pairs (cell, candidates kept), read one at a time
+    (each after the last is made): whether one was, or None (and house ``h`` failed) when a
+    cell is left with none."""
     found = False
-    for digits, where in groups:
-        for i, c in enumerate(cells):
-            if where >> i & 1 and cand[c] & ~digits:
-                if not p.narrow(c, cand[c] & digits):
-                    p.fail.append(h)
-                    return None
-                found = True
+    for c, keep in narrowed:
+        if not p.narrow(c, keep):
+            p.fail.append(h)
+            return None
+        found = True
     return found

@@ -22,11 +22,10 @@ a chunk: one write, and no puzzle or result to rebuild (the parent was the bottl
 from __future__ import annotations
 
 import itertools
-import time
 from typing import Any, Callable, Iterable, Iterator, overload
 
 from ..errors import PuzzleError
-from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work
+from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work, timed
 from ..io.lines import parse_chunk
 from ..model.alphabet import Alphabet
 from ..model.geometry import Geometry
@@ -221,15 +220,7 @@ def _parse_and_run(task: Task, item: tuple,
     _, source, first_line, lines, comment, finish, (box, alphabet) = item
     puzzles = parse_chunk(lines, source, first_line=first_line, comment=comment,
                           finish=finish, box=box, alphabet=alphabet)
-    clock = time.perf_counter
-    parsed = []
-    while True:
-        start = clock()
-        puzzle = next(puzzles, None)
-        if puzzle is None:
-            break
-        puzzle.parse_ms = (clock() - start) * 1000
-        parsed.append(puzzle)
+    parsed = list(timed(puzzles))
     outcomes = iter(task.run_many([p for p in parsed
                                    if p.error is None and p.grid is not None]))
     if render is not None:

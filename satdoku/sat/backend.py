@@ -25,11 +25,21 @@ from .catalogue import CONFIGURABLE, OPTIONS_MAX_SIZE, SatSolverInfo
 from .clock import Clock, pysat_call
 from .engines import Engine, FullEngine, ReducedEngine, Settled
 
-__all__ = ["Backend", "IMPLIED_AFTER"]
+__all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER"]
 
 #: Conflicts a solve under variant rules may take before their implied constraints are added
 #: (:meth:`Backend.run`; :mod:`satdoku.rules.implied`, docs/sum-encodings.md).
 IMPLIED_AFTER = 300
+
+#: Conflicts a puzzle may take on a shared engine (clues and rules as assumptions) before it
+#: gets an engine of its own, where they are unit clauses (:class:`Escalate`; on a hard puzzle
+#: the solver ran 1.7-2.5 times as fast there, docs/performance.md).
+ESCALATE_AFTER = 2000
+
+
+class Escalate(Exception):
+    """A puzzle used up :data:`ESCALATE_AFTER` conflicts on a shared engine: solve it again on
+    one of its own (:meth:`satdoku.sat.solver.SatSolver.solve`)."""
 
 
 class Backend:
@@ -139,21 +149,40 @@ class Backend:
             conflicts: int | None = None) -> bool | None:
         """One solve call: True, False, or None when the deadline (or ``conflicts``, a budget
         that gives the same answer on every machine) ran out first. Ctrl-C inside the solver
-        leaves it unusable (CaDiCaL aborts on the next call): the engine is marked broken."""
+        leaves it unusable (CaDiCaL aborts on the next call): the engine is marked broken.
+        Raises :class:`Escalate` once the solver passes ``engine.escalate_at`` conflicts."""
         small = engine.geometry.size <= OPTIONS_MAX_SIZE
         pending = engine.implied
         try:
+            cap = self._cap(engine, conflicts)
             if pending is not None and conflicts is None and set(pending[1]) <= set(assumptions):
                 if self.info.budget:  # easy puzzles end first, and never pay for them
                     answer = self.clock.solve(engine.solver, assumptions, deadline,
-                                              IMPLIED_AFTER, small)
+                                              IMPLIED_AFTER if cap is None
+                                              else min(cap, IMPLIED_AFTER), small)
                     if answer is not None or deadline.expired():
                         return answer
+                    cap = self._cap(engine, conflicts)
                 engine.add_implied()
-            return self.clock.solve(engine.solver, assumptions, deadline, conflicts, small)
+            answer = self.clock.solve(engine.solver, assumptions, deadline, conflicts, small,
+                                      cap)
+            if answer is None and cap is not None and not deadline.expired():
+                raise Escalate
+            return answer
         except KeyboardInterrupt:
             self.drop(engine)
             raise
+
+    @staticmethod
+    def _cap(engine: Engine, conflicts: int | None) -> int | None:
+        """Conflicts left before ``engine.escalate_at`` (None: no such limit); Escalate when
+        none are."""
+        if conflicts is not None or engine.escalate_at is None:
+            return None
+        cap = engine.escalate_at - engine.solver.accum_stats().get("conflicts", 0)
+        if cap <= 0:
+            raise Escalate
+        return cap
 
     def drop(self, engine: Engine) -> None:
         """Mark ``engine`` broken (interrupted inside the solver) and forget it."""

@@ -85,15 +85,21 @@ class Clock:
         self._watchdog: _Watchdog | None = None
 
     def solve(self, solver: Any, assumptions: list[int], deadline: Deadline,
-              conflicts: int | None = None, small: bool = True) -> bool | None:
+              conflicts: int | None = None, small: bool = True,
+              cap: int | None = None) -> bool | None:
         """One solve call of a python-sat ``solver``: True, False, or None when the deadline
         (or ``conflicts``, a budget that gives the same answer on every machine) ran out first.
-        ``small``: a grid up to OPTIONS_MAX_SIZE, solved in one call when there is no limit."""
+        ``small``: a grid up to OPTIONS_MAX_SIZE, solved in one call when there is no limit.
+        ``cap``: at most this many conflicts as well as the deadline (None when either runs
+        out; ``conflicts`` alone does not look at the deadline)."""
         if conflicts is not None:
             solver.conf_budget(conflicts)
             return pysat_call(solver.solve_limited, assumptions=assumptions)
         if deadline.unlimited and (small or not self.info.budget):
-            return pysat_call(solver.solve, assumptions=assumptions)
+            if cap is None:
+                return pysat_call(solver.solve, assumptions=assumptions)
+            solver.conf_budget(max(1, cap))
+            return pysat_call(solver.solve_limited, assumptions=assumptions)
         # Bigger grids solve in slices even without a limit, so that Python gets control back
         # often enough to act on SIGTERM and SIGHUP (only Ctrl-C reaches into a solve call).
         if deadline.expired():
@@ -102,6 +108,8 @@ class Clock:
             if self._watchdog is None:
                 self._watchdog = _Watchdog()
             self._watchdog.arm(deadline.at, solver.interrupt)
+            # 0: no budget (one an earlier call set would stop this one too)
+            solver.conf_budget(max(1, cap) if cap is not None else 0)
             try:
                 return pysat_call(solver.solve_limited, assumptions=assumptions,
                                   expect_interrupt=True)
@@ -111,20 +119,22 @@ class Clock:
         # Start small: on a 25x25 puzzle CaDiCaL may manage only 1,000 conflicts a second.
         budget = 10
         first = time.perf_counter()
+        left = cap if cap is not None else -1  # conflicts left under the cap (-1: no cap)
         while True:
             begun = time.perf_counter()
             conflicts_before = solver.accum_stats().get("conflicts", 0)
-            solver.conf_budget(budget)
+            solver.conf_budget(budget if left < 0 else max(1, min(budget, left)))
             answer = pysat_call(solver.solve_limited, assumptions=assumptions)
             if answer is not None:
                 return answer
             now = time.perf_counter()
-            if now >= deadline.at:
+            done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
+            if now >= deadline.at or 0 <= left <= done:
                 return None
+            left = left - done if left >= 0 else left
             # Size the next slice at the rate just seen: half the time this call has taken so
             # far, at least SLICE_MIN_S, and at most half of what is left, so that a slower
             # rate than the one just seen still ends it before the deadline.
-            done = max(1, solver.accum_stats().get("conflicts", 0) - conflicts_before)
             rate = done / max(now - begun, 1e-6)
             target = min(max(SLICE_MIN_S, (now - first) / 2), (deadline.at - now) / 2)
             budget = max(10, min(4 * budget, int(rate * target)))

@@ -81,6 +81,9 @@ class Engine:
         # rule -> (activation literal, clauses): rules in the solver
         self.kept: dict[object, tuple[int, int]] = {}
         self.implied: _Pending | None = None  # implied constraints to add (add_implied)
+        # The solver's conflict count at which the puzzle being solved must leave this
+        # engine for one of its own (satdoku.sat.backend.Escalate); None: never.
+        self.escalate_at: int | None = None
         self.retired = 0  # clauses of rules retired for good, still in the solver
         self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
 
@@ -168,6 +171,9 @@ class Engine:
             else list(constraints)
         encode_rules(new, ctx, add)
         acts = [self.kept[c][0] for c in constraints] if wanted else [a for a, _ in loose]
+        if self.per_puzzle:  # true for good: the solver simplifies the guards away, and its
+            # learnt clauses do not carry them (assumed, they slowed a hard puzzle 2x)
+            pysat_call(self.solver.append_formula, [[act] for act in acts])
         # Holding the constraints keeps their ids (the key) valid; the last, the implied
         # constraints' clauses (add_implied).
         self.rules = (key, tuple(constraints), acts, loose, 0)

@@ -29,7 +29,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import SolverError, TooBigError
 from ..model.grid import Grid
 from ..model.result import Result, counted_status, result_of, status_of
-from .backend import Backend
+from .backend import ESCALATE_AFTER, Backend, Escalate
 from .catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS, check_sat_solver
 from .counting import count
 from .engines import Engine, FullEngine, Settled
@@ -128,15 +128,46 @@ class SatSolver(Closing):
     def _solve_loaded(self, grid: Grid, limit: int, deadline: Deadline, constraints: tuple,
                       start: float) -> Result:
         """:meth:`solve` the general way: on the grid's engine, with the stages timed and the
-        time limit, the clause limit and a reduction that decides the puzzle as statuses."""
+        time limit, the clause limit and a reduction that decides the puzzle as statuses. A
+        puzzle that passes :data:`~satdoku.sat.backend.ESCALATE_AFTER` conflicts on a shared
+        engine is counted again, from the start, on an engine of its own."""
         backend = self.backend
         stats: dict[str, Any] = {}
         solutions: list[Grid] = []
-        engine: Engine | None = None
         status = message = None
+        units = not backend.incremental
+        while status is None and message is None:
+            solutions.clear()
+            try:
+                status = self._count_on(grid, limit, deadline, constraints, units, stats,
+                                        solutions)
+            except Escalate:
+                units = True
+                stats["escalated"] = 1
+            except (TimeUp, TooBigError) as error:
+                status, message = status_of(error, deadline,
+                                            len(solutions) if limit > 1 else None)
+                if isinstance(error, TimeUp) and "solve_ms" not in stats:  # while building
+                    stats.update(encode_ms=(time.perf_counter() - start) * 1000, solve_ms=0.0)
+            except Settled as settled:
+                stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
+                             solve_ms=0.0)
+                status = _settled(settled, grid, constraints, limit, solutions)
+        assert status is not None  # status_of gives a status with every message
+        return result_of(status, solutions, limit=limit, solver=self.name,
+                         encoding=self.encoding_for(grid),
+                         time_ms=(time.perf_counter() - start) * 1000, stats=stats,
+                         message=message)
+
+    def _count_on(self, grid: Grid, limit: int, deadline: Deadline, constraints: tuple,
+                  units: bool, stats: dict[str, Any], solutions: list[Grid]) -> str:
+        """Count ``grid`` on its engine (``units``: one of its own, the clues and rules unit
+        clauses), the stages' times and the solver's figures into ``stats``."""
+        backend = self.backend
+        engine: Engine | None = None
         before: dict[str, int] | None = None
         try:
-            engine = backend.engine(grid, deadline, units=not backend.incremental)
+            engine = backend.engine(grid, deadline, units=units)
             engine.charge(stats)
             if self.fast is not None and isinstance(engine, FullEngine):
                 self.fast.admit(engine)
@@ -147,28 +178,21 @@ class SatSolver(Closing):
                     constraints, Budget(backend.max_clauses, deadline))
             t1 = time.perf_counter()
             stats["encode_ms"] += (t1 - t0) * 1000
-            before = engine.solver.accum_stats() if self.stats else None
+            shared = not engine.per_puzzle and backend.info.budget
+            before = engine.solver.accum_stats() if self.stats or shared else None
+            if shared and before is not None:
+                engine.escalate_at = before.get("conflicts", 0) + ESCALATE_AFTER
             try:
-                status = count(backend, engine, grid, assumptions, limit, deadline, solutions)
+                return count(backend, engine, grid, assumptions, limit, deadline, solutions)
             finally:
-                stats["solve_ms"] = (time.perf_counter() - t1) * 1000
-        except (TimeUp, TooBigError) as error:
-            status, message = status_of(error, deadline, len(solutions) if limit > 1 else None)
-            if isinstance(error, TimeUp) and engine is None:  # stopped building the formula
-                stats.update(encode_ms=(time.perf_counter() - start) * 1000, solve_ms=0.0)
-        except Settled as settled:
-            stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
-                         solve_ms=0.0)
-            status = _settled(settled, grid, constraints, limit, solutions)
+                stats["solve_ms"] = (stats.get("solve_ms", 0.0)
+                                     + (time.perf_counter() - t1) * 1000)
         finally:
-            if engine is not None and not engine.broken:
-                engine.measure(stats, before)
             if engine is not None:
+                engine.escalate_at = None
+                if not engine.broken:
+                    engine.measure(stats, before if self.stats else None)
                 backend.release(engine)
-        return result_of(status, solutions, limit=limit, solver=self.name,
-                         encoding=self.encoding_for(grid),
-                         time_ms=(time.perf_counter() - start) * 1000, stats=stats,
-                         message=message)
 
     def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]:
         """The batch pass of the fast path (:meth:`satdoku.sat.fast.FastPath.settle`): the

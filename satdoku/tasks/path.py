@@ -19,15 +19,18 @@ Glossary (adds to :mod:`satdoku.sat.facts`):
 
 from __future__ import annotations
 
+import functools
 import math
+import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
 from ..model.alphabet import Alphabet
-from ..model.digits import bit, bits, full_mask
+from ..model.digits import bit, bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..native.board import Board as LadderBoard
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
@@ -349,53 +352,41 @@ def path_rating(path: StepPath) -> PathRating:
     return PathRating(er, ep, ed, hardest, path.status == "timeout")
 
 
-class Board:
-    """Candidates along a path: ``cand`` bitmasks, ``placed`` flags, and which cells changed
-    since :meth:`changes` was last asked."""
+class Board(LadderBoard):
+    """The ladder's board (:class:`satdoku.native.board.Board`) along a path: it takes a
+    :class:`Step`, and says which cells changed since :meth:`changes` was last asked."""
 
-    def __init__(self, grid: Grid) -> None:
-        geo = self.geometry = grid.geometry
-        self.cand = [full_mask(geo.size)] * geo.ncells
-        self.placed = [False] * geo.ncells
-        self.changed: set[int] = set(range(geo.ncells))
-        for cell, d in grid.givens():
-            self.cand[cell] = bit(d)
-        for cell, d in grid.givens():
-            self.place(cell, d)
+    __slots__ = ("_seen",)
 
-    def place(self, cell: int, d: int) -> None:
-        b = bit(d)
-        self.cand[cell] = b
-        self.placed[cell] = True
-        self.changed.add(cell)
-        cand, placed = self.cand, self.placed
-        for p in self.geometry.peers[cell]:
-            if not placed[p] and cand[p] & b:
-                cand[p] &= ~b
-                self.changed.add(p)
+    def __init__(self, geo: Geometry, cand: list[int], placed: list[bool]) -> None:
+        super().__init__(geo, cand, placed)
+        self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
 
-    def strike(self, cell: int, digits) -> None:
-        for d in digits:
-            self.cand[cell] &= ~bit(d)
-        self.changed.add(cell)
+    @classmethod
+    def of(cls, grid: Grid) -> "Board":
+        """The board of ``grid``'s givens (clashing givens are the path's to find)."""
+        return cls.of_givens(grid)[0]
 
     def apply(self, step: Step) -> None:
         """Take ``step``: strike its eliminations, then make its placements."""
         for cell, ds in step.eliminated:
-            self.strike(cell, ds)
+            self.strike((cell,), functools.reduce(operator.or_, map(bit, ds), 0))
         for cell, d in step.placed:
-            self.place(cell, d)
+            self.place(cell, bit(d))
 
     def snapshot(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
         """The candidates and placed flags as they stand (a copy)."""
         return tuple(self.cand), tuple(self.placed)
 
     def changes(self) -> set[int]:
-        changed, self.changed = self.changed, set()
-        return changed
-
-    def open_cells(self) -> list[int]:
-        return [c for c, done in enumerate(self.placed) if not done]
+        """The cells whose candidates or placed flag changed since the last call (at first,
+        every cell)."""
+        now, seen = self.snapshot(), self._seen
+        self._seen = now
+        if seen is None:
+            return set(range(len(self.cand)))
+        return {c for c, (a, b, p, q) in enumerate(zip(now[0], seen[0], now[1], seen[1]))
+                if a != b or p != q}
 
 
 def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
@@ -409,7 +400,7 @@ def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool
     >>> len(boards), sum(boards[0][1]), all(boards[-1][1])
     (8, 9, True)
     """
-    board = Board(grid)
+    board = Board.of(grid)
     boards = [board.snapshot()]
     for step in path.steps:
         board.apply(step)

@@ -11,9 +11,10 @@ story. Where the ladder stops (a step beyond its rungs) the path goes on as a va
 Each step of a variant's path is the easiest deduction found, tier by tier
 (:mod:`satdoku.tasks.deduce`):
 
-1. singles, without SAT: a digit with one place left in a house (hidden single; boxes, then
-   rows, then columns), then a cell with one candidate left (naked single), in SE's order
-   (a hidden single rates lower);
+1. singles, without SAT, found as the ladder finds them (:mod:`satdoku.native.named`): a
+   digit with one place left in a house (hidden single; boxes, then columns, then rows, as
+   SE scans them), then a cell with one candidate left (naked single), in SE's order (a
+   hidden single rates lower);
 2. one rule with the candidates of its cells, fewest facts first: for a house these are the
    subsets (naked and hidden pairs, triples, quads), for a killer cage its sums;
 3. two rules that share a cell: locked candidates (a box and a line), a cage and its box;
@@ -35,8 +36,8 @@ from dataclasses import replace
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..model.alphabet import Alphabet, alphabet_for
-from ..model.digits import house_tally
 from ..model.grid import Grid
+from ..native.named import hidden_single, naked_single, se_houses
 from .deduce import Deducer
 from .path import (STEP_KINDS, Board, PathRating, RuleFact, Step, StepPath, path_rating,
                    rule_facts, step_rating)
@@ -46,31 +47,23 @@ __all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KIND
 
 
 def _naked_single(board: Board, path: StepPath) -> Step | None:
-    for cell, m in enumerate(board.cand):
-        if not board.placed[cell] and m & (m - 1) == 0:
-            d = m.bit_length()
-            name = path.geometry.cell_name(cell)
-            return Step(0, "naked single", f"{name} = {path.alphabet.symbol(d)}, the only digit "
-                        f"left in {name}", placed=((cell, d),), cells=((cell, m),))
-    return None
+    if (found := naked_single(board)) is None or found.place is None:
+        return None
+    cell, d = found.place
+    name = path.geometry.cell_name(cell)
+    return Step(0, "naked single", f"{name} = {path.alphabet.symbol(d)}, the only digit "
+                f"left in {name}", placed=((cell, d),), cells=((cell, board.cand[cell]),))
 
 
 def _hidden_single(board: Board, path: StepPath) -> Step | None:
     geo = path.geometry
-    n = geo.size
-    cand, placed = board.cand, board.placed
-    for h in list(range(2 * n, 3 * n)) + list(range(2 * n)):  # boxes, then rows, columns
-        once, twice, done = house_tally(geo.houses[h], cand, placed)
-        single = once & ~twice & ~done
-        if single:
-            b = single & -single
-            cell = next(c for c in geo.houses[h] if not placed[c] and cand[c] & b)
-            d = b.bit_length()
-            others = tuple((c, cand[c]) for c in geo.houses[h] if c != cell)
-            return Step(0, "hidden single", f"{geo.cell_name(cell)} = {path.alphabet.symbol(d)},"
-                        f" the only place for {path.alphabet.symbol(d)} in {geo.house_name(h)}",
-                        placed=((cell, d),), rules=(h,), cells=others, houses=(h,))
-    return None
+    if (found := hidden_single(board, se_houses(geo))) is None:
+        return None
+    h, cell, d = found
+    others = tuple((c, board.cand[c]) for c in geo.houses[h] if c != cell)
+    return Step(0, "hidden single", f"{geo.cell_name(cell)} = {path.alphabet.symbol(d)},"
+                f" the only place for {path.alphabet.symbol(d)} in {geo.house_name(h)}",
+                placed=((cell, d),), rules=(h,), cells=others, houses=(h,))
 
 
 def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
@@ -102,7 +95,7 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
     path = StepPath(geo, alphabet or alphabet_for(geo.size, geo.low),
                     rule_facts(geo, tuple(constraints), budget), max_rules=max_rules)
-    board = Board(grid)
+    board = Board.of(grid)
     deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
                       deadline=deadline, max_rules=max_rules)
     try:

@@ -176,6 +176,7 @@ class _Layout:
         """The satdoku geometry, its document fields, and the pieces that stay extra regions
         (beside boxes, or not tiling the grid)."""
         h, w, k, low = self.rows, self.cols, self.values, self.low
+        extra: list[list[int]]
         try:
             if self.chaos:
                 geo, extra = shaped(h, w, k, low=low), []
