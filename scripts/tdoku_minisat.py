@@ -22,7 +22,7 @@ puzzles: tdoku's ``other/other_minisat.cc`` makes a fresh solver once its counts
 files of 21, since ``bench`` serves each file with a solver of its own (``--rebuild-every 0``:
 the whole files, one incremental solver each, which learns across thousands of puzzles: on
 the 17-clue file MiniSat then settles 52.5% of the puzzles with no guess on ``extended``,
-against 44.6% with fresh solvers every 21 puzzles, tdoku's 44.5%).
+against 44.7% with fresh solvers every 21 puzzles, tdoku's 44.5%).
 
 *The unit.* tdoku's guesses are MiniSat's ``decisions`` minus the models found
 (``other/other_minisat.cc``: MiniSat counts one decision more in each solve that finds a model,
