@@ -72,6 +72,11 @@ def test_the_estimate_brackets_the_published_counts():
     rows = estimate_count(grid_of(ROW_FIXED_6X6))
     assert rows.low <= ROW_FIXED_6X6_SOLUTIONS <= rows.high
     assert estimate_count(grid_of(ROW_FIXED_6X6)).count == rows.count  # the same seed
+
+
+@pytest.mark.slow  # ApproxMC on the miracle's rules: 10 s of CPU
+@needs_approx
+def test_a_small_count_of_a_variant_is_exact():
     puzzle = read_puzzle(MIRACLE_EMPTY)
     exact = estimate_count(puzzle.grid, constraints=puzzle.constraints)
     assert exact.exact and exact.count == 72

@@ -208,7 +208,15 @@ def sigh_values(grid) -> str:
     return "".join(str(v) if geo.high < 10 or v == 0 else _LETTERS[v] for v in values)
 
 
-@pytest.mark.parametrize("entry", SIGH_READ, ids=lambda e: e["name"])
+#: Those that take over half a second of CPU: a larger case of what the others cover (-m slow).
+SIGH_READ_SLOW = {"7x7: Killer Squishdoku", "Between The Skyscrapers", "Sunblock",
+                  "Chaos Construction", "Odd Blockade Runners", "Stepped Thermos",
+                  "Cavernous Construction: 6x6"}
+
+
+@pytest.mark.parametrize("entry", [
+    pytest.param(e, marks=pytest.mark.slow) if e["name"] in SIGH_READ_SLOW else e
+    for e in SIGH_READ], ids=lambda e: e["name"])
 def test_sigh_puzzles_read_and_solve_to_their_published_solution(entry):
     text = entry["sigh"]
     if entry.get("given_solution"):  # a 9x9 chaos construction, minutes to solve on a loaded
