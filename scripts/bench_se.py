@@ -269,6 +269,25 @@ def peer_table(results) -> list[str]:
     return lines
 
 
+def source_table(results) -> list[str]:
+    """CPU seconds of each rater on each source file's puzzles (the same puzzles, the same
+    run); a peer cut off counts what it had spent."""
+    by: dict[str, list] = {}
+    for x in results:
+        by.setdefault(x[5].split(":")[0], []).append(x)
+    lines = ["| source | puzzles | satdoku CPU s | pencilmark CPU s | hodoku CPU s "
+             "| hodoku / satdoku | peers not finished |", "|---|---:|---:|---:|---:|---:|---|"]
+    for source, part in sorted(by.items(), key=lambda i: -len(i[1])):
+        ours = sum(x[6] for x in part)
+        cpu = {p: sum(x[7][p][1] for x in part) for p in PEERS}
+        failed = ", ".join(f"{p} {k}" for p in PEERS
+                           if (k := sum(1 for x in part if "error" in x[7][p][0])))
+        lines.append(f"| {source} | {len(part)} | {ours:.1f} | {cpu['pencilmark']:.1f} "
+                     f"| {cpu['hodoku']:.1f} | {cpu['hodoku'] / ours if ours else 0:.2f} "
+                     f"| {failed or 0} |")
+    return lines
+
+
 def speed(paths, first: int, every: int, rounds: int, timeout: float, tools) -> list[str]:
     """CPU seconds per tool and round, A B A B, on the same puzzles; and what each missed."""
     puzzles = [line for path in paths for line, _ in sample(path, first, every)]
@@ -332,6 +351,7 @@ def main(argv=None) -> int:
     print("\n".join(table(results)))
     if with_peers:
         print("\n" + "\n".join(peer_table(results)))
+        print("\n" + "\n".join(source_table(results)))
     print(f"\n{len(results)} puzzles rated by serate ({skipped} serate timeouts skipped)")
     if args.misses:
         for ref, ours, complete, mine, theirs, source, *_ in results:
