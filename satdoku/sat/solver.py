@@ -153,6 +153,7 @@ class SatSolver(Closing):
                 stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
                              solve_ms=0.0)
                 status = _settled(settled, grid, constraints, limit, solutions)
+        assert status is not None  # every way out of the loop sets it
         return result_of(status, solutions, limit=limit, solver=self.name,
                          encoding=self.encoding_for(grid),
                          time_ms=(time.perf_counter() - start) * 1000, stats=stats,
