@@ -498,6 +498,7 @@ def test_a_puzzle_past_the_conflicts_of_the_shared_engine_gets_its_own(monkeypat
         plain = [s.solve(grid, limit=2, deadline=Deadline(60), constraints=rules)
                  for grid, rules in cases]
     monkeypatch.setattr(solver_module, "ESCALATE_AFTER", 0)
+    monkeypatch.setattr(solver_module, "ESCALATE_CLAUSES", 10**9)
     with SatSolver() as s:
         for (grid, rules), before in zip(cases * 2, plain * 2):
             result = s.solve(grid, limit=2, deadline=Deadline(60), constraints=rules)

@@ -25,7 +25,7 @@ from .catalogue import CONFIGURABLE, OPTIONS_MAX_SIZE, SatSolverInfo
 from .clock import Clock, pysat_call
 from .engines import Engine, FullEngine, ReducedEngine, Settled
 
-__all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER"]
+__all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER", "ESCALATE_CLAUSES"]
 
 #: Conflicts a solve under variant rules may take before their implied constraints are added
 #: (:meth:`Backend.run`; :mod:`satdoku.rules.implied`, docs/sum-encodings.md).
@@ -35,6 +35,10 @@ IMPLIED_AFTER = 300
 #: gets an engine of its own, where they are unit clauses (:class:`Escalate`; on a hard puzzle
 #: the solver ran 1.7-2.5 times as fast there, docs/performance.md).
 ESCALATE_AFTER = 2000
+
+#: And one conflict more for this many clauses of the puzzle's rules, which the own engine
+#: encodes again (an NFA puzzle of 238,000 clauses took twice the CPU when it escalated at 2,000).
+ESCALATE_CLAUSES = 10
 
 
 class Escalate(Exception):

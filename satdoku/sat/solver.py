@@ -29,7 +29,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import SolverError, TooBigError
 from ..model.grid import Grid
 from ..model.result import Result, counted_status, result_of, status_of
-from .backend import ESCALATE_AFTER, Backend, Escalate
+from .backend import ESCALATE_AFTER, ESCALATE_CLAUSES, Backend, Escalate
 from .catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS, check_sat_solver
 from .counting import count
 from .engines import Engine, FullEngine, Settled
@@ -153,7 +153,7 @@ class SatSolver(Closing):
                 stats.update(encode_ms=(time.perf_counter() - start) * 1000, load_ms=0.0,
                              solve_ms=0.0)
                 status = _settled(settled, grid, constraints, limit, solutions)
-        assert status is not None  # status_of gives a status with every message
+        assert status is not None  # every way out of the loop sets it
         return result_of(status, solutions, limit=limit, solver=self.name,
                          encoding=self.encoding_for(grid),
                          time_ms=(time.perf_counter() - start) * 1000, stats=stats,
@@ -181,7 +181,9 @@ class SatSolver(Closing):
             shared = not engine.per_puzzle and backend.info.budget
             before = engine.solver.accum_stats() if self.stats or shared else None
             if shared and before is not None:
-                engine.escalate_at = before.get("conflicts", 0) + ESCALATE_AFTER
+                # An own engine encodes the rules again: a big encoding waits longer.
+                engine.escalate_at = (before.get("conflicts", 0) + ESCALATE_AFTER
+                                      + engine.rule_clauses // ESCALATE_CLAUSES)
             try:
                 return count(backend, engine, grid, assumptions, limit, deadline, solutions)
             finally:
