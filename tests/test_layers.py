@@ -51,11 +51,29 @@ def layer(module: str) -> int:
     return LEVEL[parts[1] if len(parts) > 1 else "__init__"]
 
 
+@functools.cache
+def _tree(module: str) -> ast.Module:
+    """The module's syntax tree: one parse, for every test that asks."""
+    return ast.parse(MODULES[module].read_text())
+
+
+def statements(node: ast.AST):
+    """Every statement in ``node``, at any depth (imports and functions are statements, and
+    statements sit only in other statements' bodies: the expressions are not walked)."""
+    for _, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            for item in value:
+                if isinstance(item, (ast.stmt, ast.excepthandler, ast.match_case)):
+                    if isinstance(item, ast.stmt):
+                        yield item
+                    yield from statements(item)
+
+
 def _typing_only(tree: ast.Module) -> set[ast.AST]:
     """The import statements under ``if TYPE_CHECKING:`` (annotations only: no runtime edge)."""
-    return {inner for node in ast.walk(tree) if isinstance(node, ast.If)
+    return {inner for node in statements(tree) if isinstance(node, ast.If)
             and getattr(node.test, "id", None) == "TYPE_CHECKING"
-            for stmt in node.body for inner in ast.walk(stmt)}
+            for stmt in node.body for inner in [stmt, *statements(stmt)]}
 
 
 def _targets(node: ast.AST, package: str) -> set[str]:
@@ -79,11 +97,11 @@ def _edges(module: str) -> tuple[frozenset[str], frozenset[str]]:
     time (leaving out those imported for annotations only): one parse of the file."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rsplit(".", 1)[0]
-    tree = ast.parse(path.read_text())
+    tree = _tree(module)
     skip = _typing_only(tree)
     found: set[str] = set()
     runtime: set[str] = set()
-    for node in ast.walk(tree):
+    for node in statements(tree):
         targets = _targets(node, package)
         found |= targets
         if node not in skip:
@@ -152,7 +170,7 @@ def test_modules_and_functions_stay_small(module):
     text = MODULES[module].read_text()
     assert len(text.splitlines()) <= MAX_MODULE_LINES, f"{module} is over {MAX_MODULE_LINES} lines"
     long = [f"{node.name} ({node.end_lineno - node.lineno + 1} lines)"
-            for node in ast.walk(ast.parse(text))
+            for node in statements(_tree(module))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES]
     assert not long, f"{module}: functions over {MAX_FUNCTION_LINES} lines: {long}"
