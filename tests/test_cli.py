@@ -546,7 +546,9 @@ def _long_runs():
         hard = next(line for line in FRISCH.read_text().splitlines()
                     if line and not line.startswith("#")).split()[0]
         runs += [("solve", SMALL, hard, "--unique", "--format", "line"),
-                 ("explain", SMALL, hard), ("rate", SMALL, hard)]
+                 # every command, 20 times each: scripts/check_interrupts.py
+                 pytest.param(("explain", SMALL, hard), marks=pytest.mark.slow),
+                 pytest.param(("rate", SMALL, hard), marks=pytest.mark.slow)]
     return runs
 
 

@@ -182,7 +182,9 @@ def test_a_tiny_time_limit_times_out_on_every_solver():
 
 # It must clean up.
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize("sig", [  # SIGINT: test_cli's Ctrl-C cases; SIGHUP: SIGTERM's handler
+    signal.SIGTERM, pytest.param(signal.SIGHUP, marks=pytest.mark.slow),
+    pytest.param(signal.SIGINT, marks=pytest.mark.slow)])
 def test_a_signal_keeps_the_results_and_leaves_no_temporary_file(tmp_path, sig):
     out = tmp_path / "out.txt"
     # SIGINT as at a terminal: a background job (``pytest &``) starts its children with it
@@ -544,6 +546,7 @@ def _named_batch(folder):
     return batch
 
 
+@pytest.mark.slow  # the corpus in two workers: the one-job run above, larger
 def test_the_variant_corpus_in_parallel(variant_corpus, tmp_path):
     folder, batch, names, _ = variant_corpus
     code, out, err = satdoku("count", "--jobs", "2", batch, SMALL, "--format", "line",

@@ -60,6 +60,8 @@ def kinds(tmp_path_factory):
 
 
 KINDS = ["9x9 file", "16x16 file", "variant JSON", "f-puzzles link", "inline", "stdin"]
+#: The kinds as test cases: the 16x16 file, a larger case of the 9x9 one, under -m slow.
+KIND_CASES = [pytest.param(k, marks=pytest.mark.slow) if k == "16x16 file" else k for k in KINDS]
 
 
 @pytest.fixture(scope="module")
@@ -88,7 +90,7 @@ def test_the_16x16_reference_is_a_solution(kinds):
     assert is_solution(grid, puzzle.grid)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KIND_CASES)
 def test_solve_and_count(kinds, kind):
     args, stdin, solution = kinds[kind]
     result, record = _record("solve", args, stdin)
@@ -99,7 +101,7 @@ def test_solve_and_count(kinds, kind):
     assert record["solution"] == solution
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KIND_CASES)
 def test_explain_with_steps(path_kinds, kind):
     args, stdin, solution = path_kinds[kind]
     result, record = _record("explain", args, stdin, "--steps")
@@ -116,7 +118,7 @@ def test_explain_with_steps(path_kinds, kind):
     assert placed == open_cells  # the path fills every open cell
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KIND_CASES)
 def test_candidates_of_a_unique_puzzle_are_its_solution(kinds, kind):
     args, stdin, solution = kinds[kind]
     if kind == "16x16 file":
@@ -130,7 +132,7 @@ def test_candidates_of_a_unique_puzzle_are_its_solution(kinds, kind):
         assert digits == solution[(row - 1) * size + col - 1]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KIND_CASES)
 def test_rate(path_kinds, kind):
     args, stdin, _ = path_kinds[kind]
     result, record = _record("rate", args, stdin)
@@ -138,7 +140,7 @@ def test_rate(path_kinds, kind):
     assert record["status"] == "unique" and record["score"] is not None and record["label"]
 
 
-@pytest.mark.parametrize("kind", [k for k in KINDS if k != "stdin"])
+@pytest.mark.parametrize("kind", [k for k in KIND_CASES if k != "stdin"])
 def test_encode_then_decode_a_model(kinds, kind, tmp_path):
     # The CNF that 'encode' writes, solved by a solver outside satdoku's own path, decodes to
     # the solution (rules included: their auxiliary variables come after the cells').

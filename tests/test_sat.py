@@ -327,6 +327,7 @@ def test_size_chooses_the_encoding():
         assert s.encoding_for(Grid(geometry(6, 6), (0,) * 36 ** 2)) == "reduced"
 
 
+@pytest.mark.slow  # a large grid solved: test_formats solves a 400x400 one
 @needs_shared
 def test_large_100x100_solves():
     from satdoku.io.text import read_puzzles

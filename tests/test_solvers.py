@@ -22,7 +22,9 @@ def test_shipped_puzzle_files_exist():
     assert {"4x4.txt", "6x6.txt", "9x9.txt", "12x12.txt", "16x16.txt", "25x25.txt"} <= names
 
 
-@pytest.mark.parametrize("sat_solver", ["minisat22", "glucose4", DEFAULT_SAT_SOLVER])
+@pytest.mark.parametrize("sat_solver", [  # every offered solver, on a few: test_sat
+    pytest.param("minisat22", marks=pytest.mark.slow), pytest.param("glucose4", marks=pytest.mark.slow),
+    DEFAULT_SAT_SOLVER])
 @pytest.mark.parametrize("path", GOOD_FILES, ids=lambda p: p.name)
 def test_every_shipped_puzzle_solved_by_sat(path, sat_solver):
     solver = make_solver("sat", sat_solver=sat_solver)
