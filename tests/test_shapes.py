@@ -566,3 +566,16 @@ def test_the_spec_checker_holds_a_chaos_answer_with_its_regions():
     drawn = format_regions(answer.geometry)
     assert violations(doc, text_of(puzzle, answer), drawn) == []
     assert violations(doc, text_of(puzzle, answer), "AABB" * 4) == ["#0 chaos"]
+
+
+@pytest.mark.parametrize("doc, header", [
+    ({"shape": "5x10", "box": "5x2"}, "a Sudoku on a 5x10 grid of 10 digits (boxes 5x2)"),
+    ({"shape": "6x8", "box": "none"}, "a Sudoku on a 6x8 grid of 8 digits (no boxes)"),
+    ({"size": 9}, "a 9x9 Sudoku (boxes 3x3)"),
+])
+def test_a_dimacs_header_names_the_grids_shape(doc, header):
+    from satdoku.cnf.export import dimacs_header
+    from satdoku.cnf.formula import encode_base
+    geo = read_variant({"format": "satdoku-variant", "version": 1, **doc}).grid.geometry
+    assert dimacs_header(encode_base(geo, "extended"))[0] == f"c satdoku {satdoku.__version__}: " \
+        f"{header} as CNF"

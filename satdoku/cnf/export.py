@@ -30,8 +30,12 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
     geo = formula.geometry
     n = geo.size
     reduced = isinstance(formula, ReducedFormula)
-    lines = [f"satdoku {version}: a {n}x{n} Sudoku (boxes {geo.shape}) as "
-             f"{'reduced ' if reduced else ''}CNF"]
+    if geo.grid_rows:  # a grid of other shape: its shape says its size first
+        size, _, box = geo.shape.partition(", ")
+        what = f"Sudoku on a {size} ({box if box == 'no boxes' else 'boxes ' + box})"
+    else:
+        what = f"{n}x{n} Sudoku (boxes {geo.shape})"
+    lines = [f"satdoku {version}: a {what} as {'reduced ' if reduced else ''}CNF"]
     if puzzle_text is not None:
         lines += [f"puzzle: {part}" for part in puzzle_text.splitlines() or [""]]
     if grid is not None:
