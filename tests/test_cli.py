@@ -1042,3 +1042,21 @@ def test_encode_says_when_a_file_holds_more_puzzles():
     assert result.exit_code == 0 and "holds more than one puzzle; this is the first" in \
         result.stderr
     assert "holds more" not in run("encode", str(ROOT / "puzzles" / "4x4.txt")).stderr
+
+
+def test_ctrl_c_while_the_command_line_is_imported_is_one_line(monkeypatch, capsys):
+    # Before the command line's signal handling is set, a Ctrl-C printed a traceback.
+    import builtins
+
+    import satdoku.__main__ as entry
+    real = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "cli":  # the entry point's 'from .cli import run'
+            raise KeyboardInterrupt
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    with pytest.raises(SystemExit) as exit:
+        entry.main()
+    assert exit.value.code == 130 and capsys.readouterr().err == "interrupted\n"
