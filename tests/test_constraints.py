@@ -1,6 +1,7 @@
 """constraints: each rule's clauses, check() and prune() agree with each other and with brute
 force, on a test puzzle per constraint type and on every 4x4 grid."""
 
+import contextlib
 import doctest
 import importlib
 import inspect
@@ -127,16 +128,16 @@ def test_every_type_has_a_test_puzzle():
     assert types == set(C.CONSTRAINTS) - {"chaos"}  # no boxes: test_shapes.py brute-forces it
 
 
-@pytest.mark.parametrize("method", METHODS)
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
-def test_puzzle_has_one_solution_by_sat(puzzle, method):
-    found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.grid.givens()),
-                      method, limit=2)
-    assert len(found) == 1
-    solution = Grid(puzzle.geometry, found[0])
-    assert puzzle.check(solution) == []
-    for constraint in puzzle.constraints:
-        assert constraint.check(solution) == []
+def test_puzzle_has_one_solution_by_sat(puzzle):
+    for method in METHODS:
+        found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.grid.givens()),
+                          method, limit=2)
+        assert len(found) == 1, method
+        solution = Grid(puzzle.geometry, found[0])
+        assert puzzle.check(solution) == [], method
+        for constraint in puzzle.constraints:
+            assert constraint.check(solution) == [], method
 
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
@@ -283,6 +284,26 @@ def sample_id(constraint):
     return constraint.describe(G4)
 
 
+@contextlib.contextmanager
+def naming(constraint):
+    """An assertion that fails inside says which sample it was about."""
+    try:
+        yield
+    except AssertionError as error:
+        raise AssertionError(f"{sample_id(constraint)}: {error}") from None
+
+
+def by_type(constraints):
+    """``constraints`` grouped by rule type, sorted: the tests over the samples take one item a
+    type and check its samples in turn, naming the one that fails (one item a sample made 2,000
+    items, and their overhead under xdist was some 6 s of the suite's CPU)."""
+    groups: dict[str, list] = {}
+    for constraint in constraints:
+        groups.setdefault(constraint.type, []).append(constraint)
+    return pytest.mark.parametrize("samples", [pytest.param(v, id=k)
+                                               for k, v in sorted(groups.items())])
+
+
 _PASSING: dict[int, list] = {}
 
 
@@ -295,59 +316,65 @@ def passing(constraint):
     return _PASSING[key]
 
 
-@pytest.mark.parametrize("method", METHODS)
-@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
-def test_encoding_allows_exactly_the_grids_check_passes(constraint, method):
-    assert sorted(solutions(G4, [constraint], method=method)) == passing(constraint)
+@by_type(SAMPLES)
+def test_encoding_allows_exactly_the_grids_check_passes(samples):
+    for constraint in samples:
+        for method in METHODS:
+            assert sorted(solutions(G4, [constraint], method=method)) == passing(constraint), \
+                (sample_id(constraint), method)
 
 
 def test_samples_cover_every_type_on_4x4():
     assert {c.type for c in SAMPLES} == set(C.CONSTRAINTS) - {"rule-159", "chaos"}
 
 
-@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
-def test_prune_keeps_every_digit_a_solution_uses(constraint):
+@by_type(SAMPLES)
+def test_prune_keeps_every_digit_a_solution_uses(samples):
     """Random candidate sets around a grid the rule allows: no digit that some allowed grid
     within the candidates uses is pruned, and a contradiction is only claimed when there is
     no such grid. A full grid the rule forbids is always a contradiction."""
-    rng = random.Random(sample_id(constraint))
-    allowed = passing(constraint)
-    for grid in rng.sample(GRIDS4, 20):
-        if grid not in allowed:
-            assert constraint.prune([1 << (d - 1) for d in grid]) is None
-    for _ in range(30 if allowed else 0):
-        target = rng.choice(allowed)
-        cand = [(1 << (d - 1)) | rng.getrandbits(4) for d in target]
-        inside = [g for g in allowed if all(m >> (d - 1) & 1 for m, d in zip(cand, g))]
-        used = [0] * 16
-        for g in inside:
-            used = [u | 1 << (d - 1) for u, d in zip(used, g)]
-        before = list(cand)
-        changed = constraint.prune(cand)
-        assert changed is not None
-        assert all(c & u == u for c, u in zip(cand, used))
-        assert sorted(changed) == [i for i in range(16) if cand[i] != before[i]]
-        assert all(c & b == c for c, b in zip(cand, before))
+    for constraint in samples:
+        with naming(constraint):
+            rng = random.Random(sample_id(constraint))
+            allowed = passing(constraint)
+            for grid in rng.sample(GRIDS4, 20):
+                if grid not in allowed:
+                    assert constraint.prune([1 << (d - 1) for d in grid]) is None
+            for _ in range(30 if allowed else 0):
+                target = rng.choice(allowed)
+                cand = [(1 << (d - 1)) | rng.getrandbits(4) for d in target]
+                inside = [g for g in allowed if all(m >> (d - 1) & 1 for m, d in zip(cand, g))]
+                used = [0] * 16
+                for g in inside:
+                    used = [u | 1 << (d - 1) for u, d in zip(used, g)]
+                before = list(cand)
+                changed = constraint.prune(cand)
+                assert changed is not None
+                assert all(c & u == u for c, u in zip(cand, used))
+                assert sorted(changed) == [i for i in range(16) if cand[i] != before[i]]
+                assert all(c & b == c for c, b in zip(cand, before))
 
 
-@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
-def test_prune_removes_what_breaks_the_rule_when_one_cell_is_open(constraint):
+@by_type(SAMPLES)
+def test_prune_removes_what_breaks_the_rule_when_one_cell_is_open(samples):
     """Every cell fixed as in a grid the rule allows but one, which has all digits: prune
     (repeated while it changes) keeps that grid's digit and drops each digit that breaks the
     rule."""
-    rng = random.Random(sample_id(constraint) + "one")
-    allowed = passing(constraint)
-    for grid in rng.sample(allowed, min(8, len(allowed))):
-        cell = rng.choice(constraint.cells)
-        cand = [1 << (d - 1) for d in grid]
-        cand[cell] = 0b1111
-        ok = {d for d in range(1, 5)
-              if not constraint.check(Grid(G4, grid[:cell] + (d,) + grid[cell + 1:]))}
-        result = constraint.prune(cand)
-        while result:
-            result = constraint.prune(cand)
-        assert result is not None
-        assert grid[cell] in digits_of(cand[cell]) and set(digits_of(cand[cell])) <= ok
+    for constraint in samples:
+        with naming(constraint):
+            rng = random.Random(sample_id(constraint) + "one")
+            allowed = passing(constraint)
+            for grid in rng.sample(allowed, min(8, len(allowed))):
+                cell = rng.choice(constraint.cells)
+                cand = [1 << (d - 1) for d in grid]
+                cand[cell] = 0b1111
+                ok = {d for d in range(1, 5)
+                      if not constraint.check(Grid(G4, grid[:cell] + (d,) + grid[cell + 1:]))}
+                result = constraint.prune(cand)
+                while result:
+                    result = constraint.prune(cand)
+                assert result is not None
+                assert grid[cell] in digits_of(cand[cell]) and set(digits_of(cand[cell])) <= ok
 
 
 # -- properties on random grids -------------------------------------------------------------
@@ -472,13 +499,16 @@ ALL = [(c, G4, SIBLINGS) for c in BASE_SAMPLES] + [(c, p.geometry, p.constraints
                                               for c in p.constraints]
 
 
-@pytest.mark.parametrize("constraint, geo, siblings", ALL, ids=lambda x: getattr(x, "type", ""))
-def test_json_round_trip(constraint, geo, siblings):
-    data = constraint.to_json(geo)
-    again = C.CONSTRAINTS[data["type"]].from_json(data, geo)
-    assert again.bind(siblings) == constraint
-    assert again.to_json(geo) == data
-    assert constraint.describe(geo)
+@pytest.mark.parametrize("cases", [pytest.param([case for case in ALL if case[0].type == kind],
+                                                id=kind)
+                                   for kind in sorted({case[0].type for case in ALL})])
+def test_json_round_trip(cases):
+    for constraint, geo, siblings in cases:
+        data = constraint.to_json(geo)
+        again = C.CONSTRAINTS[data["type"]].from_json(data, geo)
+        assert again.bind(siblings) == constraint, data
+        assert again.to_json(geo) == data
+        assert constraint.describe(geo)
 
 
 @pytest.mark.parametrize("kind", sorted(C.CONSTRAINTS))
@@ -531,21 +561,23 @@ def test_docstring_examples(name):
     assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
 
 
-@pytest.mark.parametrize("constraint", SAMPLES, ids=sample_id)
-def test_the_spec_checker_and_the_rule_agree(constraint):
+@by_type(SAMPLES)
+def test_the_spec_checker_and_the_rule_agree(samples):
     """Two readings of the spec, written apart (tests/spec_checker.py and the rule class),
     judge 60 grids alike; a negative rule comes with clues on the pairs it exempts."""
     from satdoku.io.variant import variant_document
     from satdoku.model.puzzle import Puzzle
     from spec_checker import violations
-    marked = sorted(tuple(sorted(p)) for p in getattr(constraint, "marked", None) or ())
-    clue = C.KropkiWhite if constraint.type == "no-kropki" else lambda p: C.XV(p, 5)
-    doc = variant_document(Puzzle(Grid(G4, (0,) * 16),
-                                  constraints=(constraint, *(clue(p) for p in marked))))
-    rng = random.Random(sample_id(constraint) + "spec")
-    for grid in rng.sample(GRIDS4, 60):
-        broken = f"#0 {constraint.type}" in violations(doc, "".join(map(str, grid)))
-        assert broken == bool(constraint.check(Grid(G4, grid))), grid
+    for constraint in samples:
+        with naming(constraint):
+            marked = sorted(tuple(sorted(p)) for p in getattr(constraint, "marked", None) or ())
+            clue = C.KropkiWhite if constraint.type == "no-kropki" else lambda p: C.XV(p, 5)
+            doc = variant_document(Puzzle(Grid(G4, (0,) * 16),
+                                          constraints=(constraint, *(clue(p) for p in marked))))
+            rng = random.Random(sample_id(constraint) + "spec")
+            for grid in rng.sample(GRIDS4, 60):
+                broken = f"#0 {constraint.type}" in violations(doc, "".join(map(str, grid)))
+                assert broken == bool(constraint.check(Grid(G4, grid))), grid
 
 
 EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.GreaterThan,
@@ -555,16 +587,18 @@ EXACT = [c for c in SAMPLES if isinstance(c, (C.PairRelation, C.Regex, C.Greater
                                                C.DutchFlatmates)) or hasattr(c, "allowed")]
 
 
-@pytest.mark.parametrize("constraint", EXACT, ids=sample_id)
-def test_a_pair_or_pattern_clause_estimate_is_what_the_encoding_writes(constraint):
+@by_type(EXACT)
+def test_a_pair_or_pattern_clause_estimate_is_what_the_encoding_writes(samples):
     """The builder refuses a rule up front by its estimate: for every pair rule (relations,
     dots, lines, chess rules), pattern, and an or/and of them, exactly what encode writes."""
-    estimate = constraint.clause_estimate(G4)
-    written = len(constraint.encode(C.EncodeContext(G4)))
-    inner = getattr(constraint, "rules", ())
-    if all(r.clause_estimate(G4) == len(r.encode(C.EncodeContext(G4))) for r in inner):
-        assert estimate == written
-    assert 0 <= estimate <= written
+    for constraint in samples:
+        with naming(constraint):
+            estimate = constraint.clause_estimate(G4)
+            written = len(constraint.encode(C.EncodeContext(G4)))
+            inner = getattr(constraint, "rules", ())
+            if all(r.clause_estimate(G4) == len(r.encode(C.EncodeContext(G4))) for r in inner):
+                assert estimate == written
+            assert 0 <= estimate <= written
 
 
 @pytest.mark.parametrize("box, least", [((2, 2), 2), ((2, 3), 3), ((3, 3), 5)])
