@@ -951,11 +951,14 @@ def test_a_terminal_is_told_what_is_going_on(tmp_path):
     # results go down a pipe (| head), which may show them on the same terminal.
     many = tmp_path / "many.txt"
     many.write_text("." * 256 + "\n" + SMALL + "\n")
+    shown = 10.0  # the seconds the bar took to show, then twice that (at least 0.5) for none
     for output, bar in ((["-o", tmp_path / "out.txt"], True), ([], False)):
         proc, master = _on_a_terminal(["count", many, "--limit", "1000000000", "--format",
                                        "line", *output], stdin_tty=False, cwd=tmp_path)
         try:
-            screen = _screen_until(master, "0%", 10.0 if bar else 2.0)
+            started = time.monotonic()
+            screen = _screen_until(master, "0%", shown if bar else max(0.5, 2 * shown))
+            shown = time.monotonic() - started
             assert ("counting [------------------------------]   0%" in screen) == bar
             assert proc.poll() is None  # the first puzzle is still being counted
         finally:
