@@ -41,7 +41,8 @@ from .context import sequential_at_most_one
 from .mdd import Clauses, mdd, negated, partial_sums, reachable
 
 __all__ = [
-    "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
+    "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "GROUP_SUM_ENCODING", "sum_method",
+    "cell_term", "gated_term", "one_hot",
     "negated", "encode_sum", "combinations",
     "sum_supports", "prune_cell_sum", "PRUNE_WORK", "SETS_LIMIT",
 ]
@@ -50,6 +51,12 @@ Term = tuple[tuple[int, int], ...]
 
 SUM_ENCODINGS = ("table", "mdd", "totalizer")
 DEFAULT_SUM_ENCODING = "table"
+
+#: Under each encoding, how the group sums of a sum whose digits may repeat are added up
+#: (:func:`.cell_sums.encode_cell_sum`): the table keeps its value sets inside the groups and
+#: adds the groups' sums by a totalizer, which needs about half the conflicts of partial sums on
+#: the little killers of sigh_hard (docs/sum-encodings.md, run 4).
+GROUP_SUM_ENCODING = {"table": "totalizer", "mdd": "mdd", "totalizer": "totalizer"}
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
 COMBINATION_LIMIT = 2000
@@ -115,10 +122,7 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
             such house the literals of each value on its other cells (:func:`house_rest`): a
             value the rest of the house cannot hold is one of the terms' (value sets only).
     """
-    method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
-    if method not in SUM_ENCODINGS:
-        raise ValueError(f"unknown sum encoding {method!r}; choose one of "
-                         f"{', '.join(SUM_ENCODINGS)}")
+    method = sum_method(ctx, method)
     terms = [t for t in terms if t]
     if method in ("table", "mdd") and distinct:
         clauses = _combination_table(ctx, terms, target, outside)
@@ -131,6 +135,15 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
     if method == "mdd":
         return mdd(ctx, terms, target)
     return _totalizer(ctx, terms, target)
+
+
+def sum_method(ctx, method: str | None = None) -> str:
+    """The encoding a sum uses: ``method``, else ``ctx.sum_encoding``, else the default."""
+    method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
+    if method not in SUM_ENCODINGS:
+        raise ValueError(f"unknown sum encoding {method!r}; choose one of "
+                         f"{', '.join(SUM_ENCODINGS)}")
+    return method
 
 
 @functools.lru_cache(maxsize=4096)
