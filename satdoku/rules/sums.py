@@ -18,8 +18,10 @@ Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks on
   variable per value, the OR of its literals), so ruling out a digit anywhere rules out every
   combination with it. Sets that cannot be all different are never listed: a 2-cell 10 has no
   5. Pairwise at-most-one per value keeps it sound on its own. Terms that may repeat a value
-  (a little killer across boxes, an arrow) get a layered table of partial sums instead: one
+  (zipper pairs, skyscraper counts) get a layered table of partial sums instead: one
   variable per reachable prefix sum, with forward and backward clauses through each term.
+  The group sums of a little killer or an arrow (:mod:`.cell_sums`) are added by a totalizer
+  (:data:`GROUP_SUM_ENCODING`).
 - ``mdd``: value sets for distinct terms as in ``table``; for the others the layered states
   with a variable per transition (:func:`.mdd.mdd`), arc-consistent under unit propagation.
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
