@@ -18,7 +18,8 @@ import math
 from typing import Sequence
 
 from .context import Clause, contradiction
-from .sums import (COMBINATION_LIMIT, Term, cell_term, encode_sum, one_hot, sum_supports)
+from .sums import (COMBINATION_LIMIT, GROUP_SUM_ENCODING, Term, cell_term, encode_sum, one_hot,
+                   sum_method, sum_supports)
 
 __all__ = ["encode_cell_sum", "clause_estimate", "number_term", "distinct_groups", "house_rest", "reachable_sums",
            "sum_bounds"]
@@ -35,7 +36,8 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     sum to 21..39 before any digit is placed). Only the group sums that some choice reaching the
     target uses are written (:func:`sum_supports`): a tight sum, such as a long arrow whose
     circle is barely big enough, leaves each group few sums, and a group left one sum is a plain
-    cage. The group sums are then added up by :func:`encode_sum` (partial sums).
+    cage. The group sums are then added up by :func:`encode_sum` in the encoding
+    :data:`~.sums.GROUP_SUM_ENCODING` gives (under ``table``, a totalizer).
     ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
     """
     digits = digits or {}
@@ -90,7 +92,8 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     if not terms:
         return clauses if isinstance(goal, int) else clauses + [[lit] for v, lit in goal if not v]
     terms.sort(key=lambda t: max(v for v, _ in t) - min(v for v, _ in t))  # fewer states
-    return clauses + encode_sum(ctx, terms, goal, method=method)
+    outer = GROUP_SUM_ENCODING[sum_method(ctx, method)]
+    return clauses + encode_sum(ctx, terms, goal, method=outer)
 
 
 def clause_estimate(geometry, cells: Sequence[int], weights: Sequence[int], low: int,

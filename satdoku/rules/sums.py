@@ -18,8 +18,10 @@ Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks on
   variable per value, the OR of its literals), so ruling out a digit anywhere rules out every
   combination with it. Sets that cannot be all different are never listed: a 2-cell 10 has no
   5. Pairwise at-most-one per value keeps it sound on its own. Terms that may repeat a value
-  (a little killer across boxes, an arrow) get a layered table of partial sums instead: one
+  (zipper pairs, skyscraper counts) get a layered table of partial sums instead: one
   variable per reachable prefix sum, with forward and backward clauses through each term.
+  The group sums of a little killer or an arrow (:mod:`.cell_sums`) are added by a totalizer
+  (:data:`GROUP_SUM_ENCODING`).
 - ``mdd``: value sets for distinct terms as in ``table``; for the others the layered states
   with a variable per transition (:func:`.mdd.mdd`), arc-consistent under unit propagation.
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
@@ -41,7 +43,8 @@ from .context import sequential_at_most_one
 from .mdd import Clauses, mdd, negated, partial_sums, reachable
 
 __all__ = [
-    "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "cell_term", "gated_term", "one_hot",
+    "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "GROUP_SUM_ENCODING", "sum_method",
+    "cell_term", "gated_term", "one_hot",
     "negated", "encode_sum", "combinations",
     "sum_supports", "prune_cell_sum", "PRUNE_WORK", "SETS_LIMIT",
 ]
@@ -50,6 +53,12 @@ Term = tuple[tuple[int, int], ...]
 
 SUM_ENCODINGS = ("table", "mdd", "totalizer")
 DEFAULT_SUM_ENCODING = "table"
+
+#: Under each encoding, how the group sums of a sum whose digits may repeat are added up
+#: (:func:`.cell_sums.encode_cell_sum`): the table keeps its value sets inside the groups and
+#: adds the groups' sums by a totalizer, which needs about half the conflicts of partial sums on
+#: the little killers of sigh_hard (docs/sum-encodings.md, run 4).
+GROUP_SUM_ENCODING = {"table": "totalizer", "mdd": "mdd", "totalizer": "totalizer"}
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
 COMBINATION_LIMIT = 2000
@@ -115,10 +124,7 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
             such house the literals of each value on its other cells (:func:`house_rest`): a
             value the rest of the house cannot hold is one of the terms' (value sets only).
     """
-    method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
-    if method not in SUM_ENCODINGS:
-        raise ValueError(f"unknown sum encoding {method!r}; choose one of "
-                         f"{', '.join(SUM_ENCODINGS)}")
+    method = sum_method(ctx, method)
     terms = [t for t in terms if t]
     if method in ("table", "mdd") and distinct:
         clauses = _combination_table(ctx, terms, target, outside)
@@ -131,6 +137,15 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
     if method == "mdd":
         return mdd(ctx, terms, target)
     return _totalizer(ctx, terms, target)
+
+
+def sum_method(ctx, method: str | None = None) -> str:
+    """The encoding a sum uses: ``method``, else ``ctx.sum_encoding``, else the default."""
+    method = method or getattr(ctx, "sum_encoding", None) or DEFAULT_SUM_ENCODING
+    if method not in SUM_ENCODINGS:
+        raise ValueError(f"unknown sum encoding {method!r}; choose one of "
+                         f"{', '.join(SUM_ENCODINGS)}")
+    return method
 
 
 @functools.lru_cache(maxsize=4096)
