@@ -345,9 +345,9 @@ def _pair(k: dict, v: list[int]) -> bool:
 
 
 def _regex(k: dict, v: list[int]) -> bool:
-    """Python's own regular expressions over the digits as symbols (10 and up as A, B...)."""
+    """Python's own regular expressions over the values as symbols (10 and up as A, B...)."""
     return re.fullmatch("".join(k["pattern"].split()),
-                        "".join("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x - 1] for x in v),
+                        "".join("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x] for x in v),
                         re.IGNORECASE) is not None
 
 

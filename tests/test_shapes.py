@@ -160,6 +160,9 @@ VALUE_RULES = [
       "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [0]},
                                           {"from": "b", "to": "b", "digits": [2, 3]}]},
      lambda v: v[0] == 0 and v[1] in (2, 3) and v[2] in (2, 3)),
+    ({"type": "regex", "cells": ["r1c1", "r2c2", "r2c2", "r3c1"], "pattern": "0?[13]+"},  # twice
+     lambda v: v[0] == 0 and v[5] in (1, 3) and v[8] in (1, 3) or all(
+         x in (1, 3) for x in (v[0], v[5], v[8]))),
     ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
      lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]
