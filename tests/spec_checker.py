@@ -85,6 +85,7 @@ FIELDS = {
     "global-mod": (set(), set()),
     "anti-taxicab": (set(), set()),
     "dutch-flatmates": (set(), set()),
+    "doppelganger": (set(), set()),
     "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
     "connected-values": ({"digits"}, {"cells", "size"}),
 }
@@ -431,6 +432,26 @@ def _flatmates(g: Grid) -> bool:
                for (r, c), x in g.at.items() if x == middle)
 
 
+def _doppelganger(g: Grid) -> bool:
+    """Each row, column and box holds 0 and lacks one of 1..n; the rows (columns, boxes) lack
+    different values; a 0's row, column and box lack different values."""
+    lack = {}  # (kind, cell) -> the value its house of that kind lacks
+    for kind, houses in enumerate((g.rows, g.cols, g.regions)):
+        gone = []
+        for house in houses:
+            held = {g.at[x] for x in house}
+            missing = set(range(1, g.n + 1)) - held
+            if 0 not in held or len(missing) != 1:
+                return False
+            gone.append(missing.pop())
+            lack.update({(kind, x): gone[-1] for x in house})
+        if len(set(gone)) != len(gone):
+            return False
+    kinds = 3 if g.regions else 2
+    return all(len({lack[(k, x)] for k in range(kinds)}) == kinds
+               for x, v in g.at.items() if v == 0)
+
+
 #: type -> check(grid, constraint, cells, digits); True when the rule holds.
 CHECKS = {
     "diagonal": lambda g, k, cells, v: _distinct([g.at[(j, j if k["direction"] == "-"
@@ -544,6 +565,7 @@ CHECKS = {
     "global-mod": lambda g, k, cells, v: _squares(g, lambda x: x % 3),
     "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
     "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
+    "doppelganger": lambda g, k, cells, v: _doppelganger(g),
     "nfa": lambda g, k, cells, v: _nfa(k, v),
     "connected-values": lambda g, k, cells, v: _connected(g, k),
 }
