@@ -85,6 +85,7 @@ FIELDS = {
     "global-mod": (set(), set()),
     "anti-taxicab": (set(), set()),
     "dutch-flatmates": (set(), set()),
+    "doppelganger": (set(), set()),
     "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
     "connected-values": ({"digits"}, {"cells", "size"}),
 }
@@ -345,9 +346,9 @@ def _pair(k: dict, v: list[int]) -> bool:
 
 
 def _regex(k: dict, v: list[int]) -> bool:
-    """Python's own regular expressions over the digits as symbols (10 and up as A, B...)."""
+    """Python's own regular expressions over the values as symbols (10 and up as A, B...)."""
     return re.fullmatch("".join(k["pattern"].split()),
-                        "".join("123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x - 1] for x in v),
+                        "".join("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"[x] for x in v),
                         re.IGNORECASE) is not None
 
 
@@ -429,6 +430,26 @@ def _flatmates(g: Grid) -> bool:
     middle = (g.n + 1) // 2
     return all(g.at.get((r - 1, c)) == 1 or g.at.get((r + 1, c)) == g.n
                for (r, c), x in g.at.items() if x == middle)
+
+
+def _doppelganger(g: Grid) -> bool:
+    """Each row, column and box holds 0 and lacks one of 1..n; the rows (columns, boxes) lack
+    different values; a 0's row, column and box lack different values."""
+    lack = {}  # (kind, cell) -> the value its house of that kind lacks
+    for kind, houses in enumerate((g.rows, g.cols, g.regions)):
+        gone = []
+        for house in houses:
+            held = {g.at[x] for x in house}
+            missing = set(range(1, g.n + 1)) - held
+            if 0 not in held or len(missing) != 1:
+                return False
+            gone.append(missing.pop())
+            lack.update({(kind, x): gone[-1] for x in house})
+        if len(set(gone)) != len(gone):
+            return False
+    kinds = 3 if g.regions else 2
+    return all(len({lack[(k, x)] for k in range(kinds)}) == kinds
+               for x, v in g.at.items() if v == 0)
 
 
 #: type -> check(grid, constraint, cells, digits); True when the rule holds.
@@ -544,6 +565,7 @@ CHECKS = {
     "global-mod": lambda g, k, cells, v: _squares(g, lambda x: x % 3),
     "anti-taxicab": lambda g, k, cells, v: _taxicab(g),
     "dutch-flatmates": lambda g, k, cells, v: _flatmates(g),
+    "doppelganger": lambda g, k, cells, v: _doppelganger(g),
     "nfa": lambda g, k, cells, v: _nfa(k, v),
     "connected-values": lambda g, k, cells, v: _connected(g, k),
 }

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import satdoku
 import satdoku.rules as C
 from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
@@ -66,7 +67,7 @@ def test_a_pattern_accepts_what_python_re_matches(pattern):
 @pytest.mark.parametrize("pattern, message", [
     ("1(2", "expected ')' but found the end"), ("*1", "found '*' at column 1"),
     ("1**", "a repeat of a repeat"), ("[3-1]", "ends below its start"), ("[12", "no ']'"),
-    ("1{5,2}", "n <= m <= 100"), ("0", "'0' at column 1 is not a digit"),
+    ("1{5,2}", "n <= m <= 100"), ("0", "'0' at column 1 is not a value (1-9"),
     ("(1{50}){50}", "more than 2000 states"), (")", "unexpected ')' at column 1"),
 ])
 def test_a_bad_pattern_says_where(pattern, message):
@@ -103,6 +104,19 @@ def test_a_bad_relation_in_a_file_is_one_located_line(tmp_path):
     [puzzle] = parse_variants([json.dumps(doc)], "bad.jsonl")
     assert str(puzzle.error).splitlines() == [
         "bad.jsonl:1: constraints[0] (pair): 'relation' 'a => b': unexpected '>' at column 4"]
+
+
+def test_a_pattern_reads_values_so_0_is_a_value_only_in_a_grid_of_values_from_0():
+    from satdoku.io.variant import parse_variants
+    doc = {"format": "satdoku-variant", "version": 1, "size": 4, "digits": "0-3",
+           "givens": {"r1c1": 0}, "constraints": [{"type": "regex", "cells": ["r1c1", "r1c2"],
+                                                   "pattern": "0[^12]"}]}
+    [zero] = parse_variants([json.dumps(doc)], "zero.jsonl")
+    assert satdoku.solve(zero).solution.cells[:2] == (1, 4)  # digits of the values 0 and 3
+    [one] = parse_variants([json.dumps({**doc, "digits": "1-4", "givens": {}})], "one.jsonl")
+    assert str(one.error).splitlines() == [
+        "one.jsonl:1: constraints[0] (regex): 'pattern' '0[^12]': '0' at column 1 is not a "
+        "value (1-9, then A-Z for 10-35)"]
 
 
 def test_a_9x9_with_a_relation_and_a_pattern_has_one_solution():

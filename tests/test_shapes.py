@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import satdoku
+import satdoku.rules as C
 from satdoku.errors import OptionError, PuzzleError
 from satdoku.io.fpuzzles.write import to_fpuzzles
 from satdoku.io.variant import read_variant, variant_document
@@ -160,6 +161,9 @@ VALUE_RULES = [
       "accepting": ["b"], "transitions": [{"from": "a", "to": "b", "digits": [0]},
                                           {"from": "b", "to": "b", "digits": [2, 3]}]},
      lambda v: v[0] == 0 and v[1] in (2, 3) and v[2] in (2, 3)),
+    ({"type": "regex", "cells": ["r1c1", "r2c2", "r2c2", "r3c1"], "pattern": "0?[13]+"},  # twice
+     lambda v: v[0] == 0 and v[5] in (1, 3) and v[8] in (1, 3) or all(
+         x in (1, 3) for x in (v[0], v[5], v[8]))),
     ({"type": "equality-cage", "cells": ["r1c1", "r1c2"]},  # one of 0, 1 and one of 2, 3
      lambda v: (v[0] % 2 != v[1] % 2) and (v[0] < 2) != (v[1] < 2)),
 ]
@@ -410,6 +414,9 @@ def test_pictures_of_shapes():
     drawn = render_svg(puzzle.grid, answer, constraints=puzzle.constraints)
     assert 'class="thick"' not in empty and 'class="thick"' in drawn  # the answer's regions
     assert ">0<" in empty and "the solver draws the regions" in empty
+    doppel = read_variant({"shape": "4x4", "digits": "0-4", "givens": {"r1c1": 0},
+                           "constraints": [{"type": "doppelganger"}]})
+    assert ">rules: doppelganger<" in render_svg(doppel.grid, constraints=doppel.constraints)
 
 
 # -- grids of other shape: R x C, more digits than a row has cells ----------------------------
@@ -474,6 +481,11 @@ def test_shaped_grids_read_write_and_show():
      "non-consecutive is stated for an N x N grid of N digits; this is a 6x6 grid of 9 digits, 2x3"),
     ({"shape": "2x3", "regions": [["r1c1", "r1c2"], ["r1c3", "r2c3", "r2c2"], ["r2c1"]]},
      "regions must split the 6 cells of a 2x3 grid into regions of one size"),
+    ({"size": 4, "constraints": [{"type": "doppelganger"}]},
+     "doppelganger is stated for an N x N grid of values 0..N with houses of N cells; this "
+     "is a 4x4 grid of values 1-4"),
+    ({"shape": "4x5", "digits": "0-4", "constraints": [{"type": "little-killer", "cells":
+      ["r1c1", "r2c2"], "sum": 3}]}, "little-killer is stated for a square grid (its diagonals)"),
 ])
 def test_shaped_refused(doc, message):
     with pytest.raises(PuzzleError, match=re.escape(message)):
@@ -540,6 +552,30 @@ def test_rules_on_any_shape_match_their_check(rule):
                    if puzzle.check(Grid(geo, sum(cells, ()))) == [])
     result = satdoku.count(puzzle, limit=10_000)
     assert expected and result.count == expected and not result.at_limit
+
+
+def test_doppelganger_counts_as_its_meaning_written_apart():
+    """Every 4x4 grid of values 0-4 with 2x2 boxes and the first row 0 1 2 3 whose houses
+    differ (brute force, no SAT; a 3x3 of values 0-3 has none): SAT's count and the rule's
+    own check both match the rule's meaning (the spec checker's)."""
+    puzzle = read_variant({"shape": "4x4", "digits": "0-4", "box": "2x2",
+                           "givens": {f"r1c{c + 1}": c for c in range(4)},
+                           "constraints": [{"type": "doppelganger"}]})
+    geo = puzzle.geometry
+    grids = [(0, 1, 2, 3)]
+    for _ in range(3):  # a row at a time, its values apart from those above them
+        grids = [g + row for g in grids for row in itertools.permutations(range(5), 4)
+                 if all(row[c] not in g[c::4] for c in range(4))]
+    grids = [g for g in grids if all(len({g[c] for c in h}) == 4 for h in geo.houses)]
+    from spec_checker import violations  # the rule's meaning, written apart
+    doc = variant_document(puzzle)
+    expected = sum(1 for g in grids if violations(doc, "".join(map(str, g))) == [])
+    checked = sum(1 for g in grids if puzzle.check(Grid(geo, tuple(x + 1 for x in g))) == [])
+    result = satdoku.count(puzzle, limit=10_000)
+    assert 0 < expected < len(grids) and checked == expected
+    assert result.count == expected and not result.at_limit
+    [rule] = puzzle.constraints
+    assert rule.clause_estimate(geo) == len(rule.encode(C.EncodeContext(geo)))
 
 
 @pytest.mark.parametrize("entry", SHAPES + SHAPED + CHAOS, ids=lambda e: e["puzzle"]["name"])

@@ -114,7 +114,8 @@ def test_pair_keys_decode_as_sigh_writes_them():
     (".Shape~4x4.Cage~x~R1C1~R1C2", "sigh item 2 (.Cage): the sum 'x' is not a whole number"),
     (".LittleKiller~10~R5C5", "r5c5: sigh item 1 (.LittleKiller): no diagonal starts there"),
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
-    (".Doppelganger.Var~V~x~2", "satdoku cannot use sigh's Doppelganger; sigh's Var"),
+    (".Doppelganger.Var~V~x~2", "satdoku cannot use sigh's Doppelganger (on a 9x9 grid of "
+                                "values 1-9); sigh's Var"),
     (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
     (".Shape~9x9~1-9~Raw", "satdoku cannot hold the grid of sigh's Shape (Raw grid)"),
     (".Shape~6x9.AntiConsecutive",
@@ -133,7 +134,7 @@ def test_a_bad_string_gets_one_located_line(text, message):
 def test_ignore_unknown_leaves_out_what_satdoku_lacks_with_a_warning():
     puzzle = satdoku.read(".Doppelganger.Thermo~R1C1~R1C2", ignore_unknown=True)
     assert [c.type for c in puzzle.constraints] == ["thermometer"]
-    assert puzzle.warnings == ("left out: sigh's Doppelganger",)
+    assert puzzle.warnings == ("left out: sigh's Doppelganger (on a 9x9 grid of values 1-9)",)
 
 
 def test_convert_writes_sigh_and_reads_it_on_the_command_line():

@@ -57,7 +57,7 @@ from .sum_line import SumLine
 from .tallies import ContainAtLeast, ContainExact, CountDistinct, CountingCircles, LookAndSay
 from .cages import EqualityCage, EqualSum, Lunchbox, RellikCage, WeightedSum
 from .views import FullRank, FullRankTies, HiddenSkyscraper, NumberedRoom
-from .everywhere import AntiTaxicab, DutchFlatmates, GlobalEntropy, GlobalMod
+from .everywhere import AntiTaxicab, Doppelganger, DutchFlatmates, GlobalEntropy, GlobalMod
 from .machine import StateMachine
 from .connected import ConnectedValues
 from .chaos import Chaos  # noqa: E402,I001 - the registry lists types in import order

@@ -2,8 +2,9 @@
 
 Glossary:
 
-- symbol: one digit of the pattern, written ``1``..``9``, then ``A``..``Z`` for 10..35 (either
-  case); ``.`` is any digit, ``[1-4]`` a class, ``[^5]`` its complement.
+- symbol: one value of the pattern, written ``0``..``9``, then ``A``..``Z`` for 10..35 (either
+  case), read as the digit standing for it (value v is digit ``v - low + 1`` in a grid of
+  values from ``low``); ``.`` is any digit, ``[1-4]`` a class, ``[^5]`` its complement.
 - NFA: states ``0..count-1``, ``start`` and ``accept`` sets, and ``moves[q]``: pairs (digit
   mask, next state), bit ``d - 1`` for digit ``d``. Thompson's construction, then the empty
   moves folded away, so every move reads one digit.
@@ -59,8 +60,8 @@ class _Builder:
     """Thompson's construction: fragments are (entry state, exit state) joined by empty
     moves; a parse of the pattern by recursive descent."""
 
-    def __init__(self, text: str) -> None:
-        self.text, self.at, self.depth = text, 0, 0
+    def __init__(self, text: str, low: int = 1) -> None:
+        self.text, self.at, self.depth, self.low = text, 0, 0, low
         self.empty: list[list[int]] = []
         self.reads: list[list[tuple[int, int]]] = []
 
@@ -184,10 +185,11 @@ class _Builder:
     def symbol(self) -> int:
         c = self.peek()
         value = _symbol_value(c)
-        if value is None:
-            raise ValueError(f"{self.where()} is not a digit (1-9, then A-Z for 10-35)")
+        if value is None or value < self.low:
+            raise ValueError(f"{self.where()} is not a value ({self.low}-9, then A-Z for "
+                             "10-35)")
         self.at += 1
-        return 1 << (value - 1)
+        return 1 << (value - self.low)
 
     def char_class(self) -> int:
         self.at += 1
@@ -212,7 +214,7 @@ class _Builder:
 def _symbol_value(c: str | None) -> int | None:
     if c is None:
         return None
-    if c in "123456789":
+    if c in "0123456789":
         return int(c)
     if c.isascii() and c.isalpha():
         return ord(c.upper()) - ord("A") + 10
@@ -220,11 +222,18 @@ def _symbol_value(c: str | None) -> int | None:
 
 
 @functools.lru_cache(maxsize=128)
-def parse_pattern(text: str) -> NFA:
-    """The NFA of a regular expression over digits; ValueError saying what is wrong and where.
+def parse_pattern(text: str, low: int = 1) -> NFA:
+    """The NFA of a regular expression over the values from ``low``, reading digits;
+    ValueError saying what is wrong and where.
 
     >>> parse_pattern("(12|3)+").accepts((1, 2, 3, 1, 2))
     True
+    >>> parse_pattern("0+1", low=0).accepts((1, 1, 2))
+    True
+    >>> parse_pattern("0")
+    Traceback (most recent call last):
+    ...
+    ValueError: '0' at column 1 is not a value (1-9, then A-Z for 10-35)
     >>> parse_pattern("1(2")
     Traceback (most recent call last):
     ...
@@ -233,7 +242,7 @@ def parse_pattern(text: str) -> NFA:
     if not isinstance(text, str) or not text:
         raise ValueError("the pattern is empty")
     text = "".join(text.split())
-    b = _Builder(text)
+    b = _Builder(text, low)
     entry, exit_ = b.alternation()
     if b.peek() is not None:
         raise ValueError(f"unexpected {b.where()}")
@@ -372,5 +381,5 @@ class LineMachine:
         changed = prune_layers(self.nfa, self.line, cand)
         if changed is None or len(set(self.line)) == len(self.line):
             return changed
-        more = prune_by_search(self.line, cand, self.holds)  # a cell read twice
+        more = prune_by_search(self.line, cand, self.nfa.accepts)  # a cell read twice: digits
         return None if more is None else sorted(set(changed) | set(more))

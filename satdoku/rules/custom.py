@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.geometry import Geometry
@@ -141,9 +141,9 @@ class PairRelation(PairRule):
 @dataclass(frozen=True)
 class Regex(LineMachine, Constraint):
     """``regex``: the line's digits, read in order, match the regular expression
-    ``pattern`` (the whole line: digits ``1``-``9`` then ``A``-``Z`` for 10 and up, ``.``,
-    ``[...]``, ``[^...]``, ``(...)``, ``|``, ``*``, ``+``, ``?``, ``{n}``, ``{n,}``,
-    ``{n,m}``).
+    ``pattern`` (the whole line: values ``1``-``9`` then ``A``-``Z`` for 10 and up, ``0`` in
+    a grid of values from 0, ``.``, ``[...]``, ``[^...]``, ``(...)``, ``|``, ``*``, ``+``,
+    ``?``, ``{n}``, ``{n,}``, ``{n,m}``).
 
     >>> Regex((0, 1, 2), "1[2-4]+").holds((1, 3, 2)), Regex((0, 1, 2), "1[2-4]+").holds((2, 3, 4))
     (True, False)
@@ -151,18 +151,32 @@ class Regex(LineMachine, Constraint):
 
     type = "regex"
     any_shape = True
+    any_values = True  # its characters are values (0..8 on a 0-8 grid): the masks are shifted
     line: tuple[int, ...]
     pattern: str
+    geometry: Geometry | None = field(default=None, compare=False)  # None: digits 1..N
     fields = (Cells("cells", "line", repeats=True, doc="the line's cells in order"),
-              Text("pattern", parse=parse_pattern, what="regular expression over digits",
-                   doc="what the digits along the line read, the whole of it: '1[2-4]*9'"))
+              Text("pattern", parse=lambda text: parse_pattern(text, 0 if "0" in text else 1),
+                   what="regular expression over values",
+                   doc="what the values along the line read, the whole of it: '1[2-4]*9'"))
+
+    @classmethod
+    def _check_json(cls, values: dict, geometry: Geometry) -> None:
+        try:
+            parse_pattern(values["pattern"], geometry.low)
+        except ValueError as error:
+            raise ValueError(f"'pattern' {values['pattern']!r}: {error}") from None
 
     def __post_init__(self) -> None:
-        parse_pattern(self.pattern)
+        self.nfa  # noqa: B018 (a bad pattern is a ValueError here)
 
     @property
     def nfa(self):
-        return parse_pattern(self.pattern)
+        return parse_pattern(self.pattern, self.geometry.low if self.geometry else 1)
+
+    def holds(self, values: tuple[int, ...]) -> bool:
+        low = self.geometry.low if self.geometry is not None else 1
+        return self.nfa.accepts(tuple(v - low + 1 for v in values))
 
     def describe(self, geometry: Geometry) -> str:
         return f"regex {self.pattern!r} {cell_span(geometry, self.line)}"

@@ -1,5 +1,5 @@
 """Global rules from sigh's Interactive Sudoku Solver: ``global-entropy``, ``global-mod``,
-``anti-taxicab`` and ``dutch-flatmates``. They have no cells of their own: they hold
+``anti-taxicab``, ``dutch-flatmates`` and ``doppelganger``. They have no cells of their own: they hold
 everywhere on the grid.
 
 Glossary: a *square* is any 2x2 block of cells ((N-1)^2 of them, overlapping); a *class* is
@@ -9,7 +9,10 @@ of two cells is the number of rows plus the number of columns between them.
 
 Encodings, one clause each: a square holds a digit of a class (the OR of 4 x |class|
 literals); two cells at taxicab distance d are not both d; a middle digit has a 1 above it
-or an N below it.
+or an N below it. A doppelganger grid (values 0..N on N x N) gets a variable "house h misses
+value v" per house and value 1..N (true exactly when no cell of h holds v), a clause per
+house for its 0, at most one house of a kind missing each value, and at each cell "a 0 here
+and two of its houses missing v" ruled out.
 """
 
 from __future__ import annotations
@@ -23,7 +26,8 @@ from ..model.grid import Grid
 from .base import Clause, GlobalRule, bit, restrict, sees
 from .lines import _ranks
 
-__all__ = ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "squares"]
+__all__ = ["GlobalEntropy", "GlobalMod", "AntiTaxicab", "DutchFlatmates", "Doppelganger",
+           "squares"]
 
 
 @functools.lru_cache(maxsize=None)
@@ -248,5 +252,125 @@ class DutchFlatmates(GlobalRule):
             if len(able) == 1 and cand[c] == mid:
                 m, d = able[0]
                 if not restrict(cand, m, bit(d), changed):
+                    return None
+        return sorted(changed)
+
+
+@dataclass(frozen=True)
+class Doppelganger(GlobalRule):
+    """``doppelganger``: on an N x N grid of values 0..N, every row, column and box holds 0
+    and all of 1..N but one; no two rows (columns, boxes) miss the same value; at each 0,
+    its row, column and box miss three different values (sigh's Doppelganger).
+
+    >>> from satdoku.model.geometry import shaped
+    >>> Doppelganger(shaped(4, 4, 5, box=(2, 2), low=0)).kinds[0]
+    ((0, 1, 2, 3), (4, 5, 6, 7), (8, 9, 10, 11), (12, 13, 14, 15))
+    """
+
+    type = "doppelganger"
+    any_shape = True
+    any_values = True  # it names the value 0
+    geometry: Geometry
+
+    @classmethod
+    def refusal(cls, geometry: Geometry) -> tuple[str, str] | None:
+        n = geometry.height
+        if geometry.width != n or geometry.low != 0 or geometry.size != n + 1 or any(
+                len(h) != n for h in geometry.houses):
+            shape = f"{geometry.height}x{geometry.width} grid of values {geometry.values_text}"
+            return (f"on a {shape}", "doppelganger is stated for an N x N grid of values 0..N "
+                    f"with houses of N cells; this is a {shape}")
+        return None
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return tuple(range(self.geometry.ncells))
+
+    @functools.cached_property
+    def kinds(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The houses by kind: rows, columns, and boxes when the grid has them."""
+        houses, n = self.geometry.houses, self.geometry.height
+        kinds = (houses[:n], houses[n:2 * n], houses[2 * n:])
+        return kinds if kinds[2] else kinds[:2]
+
+    def encode(self, ctx) -> list[Clause]:
+        n, zero = self.geometry.height, 1  # value v is digit v + 1
+        clauses: list[Clause] = []
+        missing: list[list[list[int]]] = []  # [kind][house][v - 1]
+        for kind in self.kinds:
+            missing.append([])
+            for house in kind:
+                clauses.append([ctx.var(c, zero) for c in house])
+                row = [ctx.fresh() for _ in range(n)]
+                missing[-1].append(row)
+                for v, m in enumerate(row, start=1):
+                    clauses += [[-m, -ctx.var(c, v + 1)] for c in house]
+                    clauses.append([m] + [ctx.var(c, v + 1) for c in house])
+            for v in range(n):
+                ms = [row[v] for row in missing[-1]]
+                clauses += [[-a, -b] for i, a in enumerate(ms) for b in ms[i + 1:]]
+        house_of = self._house_of()
+        for cell in range(self.geometry.ncells):
+            mine = [missing[k][house_of[k][cell]] for k in range(len(self.kinds))]
+            for v in range(n):
+                clauses += [[-ctx.var(cell, zero), -a[v], -b[v]]
+                            for i, a in enumerate(mine) for b in mine[i + 1:]]
+        return clauses
+
+    def _house_of(self) -> list[list[int]]:
+        out = []
+        for kind in self.kinds:
+            index = [0] * self.geometry.ncells
+            for h, house in enumerate(kind):
+                for c in house:
+                    index[c] = h
+            out.append(index)
+        return out
+
+    def clause_estimate(self, geometry: Geometry) -> int:
+        n, k = geometry.height, len(self.kinds)
+        pairs = k * (k - 1) // 2
+        return k * n * (1 + n * (n + 1)) + k * n * n * (n - 1) // 2 + n * n * n * pairs
+
+    def missing(self, grid: Grid) -> list[list[set[int]]]:
+        """The values 1..N each house of each kind lacks."""
+        value = grid.geometry.value
+        return [[set(range(1, grid.geometry.height + 1)) - {value(grid.cells[c]) for c in h}
+                 for h in kind] for kind in self.kinds]
+
+    def check(self, grid: Grid) -> list[str]:
+        geo, value = grid.geometry, grid.geometry.value
+        lacks = self.missing(grid)
+        names = {h: geo.house_name(i) for i, h in enumerate(geo.houses)}
+        out = [f"doppelganger: {names[h]} has no 0" for kind in self.kinds for h in kind
+               if all(value(grid.cells[c]) != 0 for c in h)]
+        out += [f"doppelganger: {names[h]} misses {sorted(gone)}, not one value"
+                for kind, gones in zip(self.kinds, lacks) for h, gone in zip(kind, gones)
+                if len(gone) != 1]
+        for kind, gones in zip(self.kinds, lacks):
+            for i, h in enumerate(kind):
+                twin = next((names[g] for g, other in zip(kind[i + 1:], gones[i + 1:])
+                             if other & gones[i]), None)
+                if twin is not None:
+                    out.append(f"doppelganger: {names[h]} and {twin} miss the same value")
+        if out:
+            return out
+        house_of = self._house_of()
+        for cell in range(geo.ncells):
+            gone = [min(lacks[k][house_of[k][cell]]) for k in range(len(self.kinds))]
+            if value(grid.cells[cell]) == 0 and len(set(gone)) < len(gone):
+                out.append(f"doppelganger: the 0 at {geo.cell_name(cell)} has houses that "
+                           f"miss the same value ({gone})")
+        return out
+
+    def prune(self, cand: list[int]) -> list[int] | None:
+        """A house's 0 goes to its only cell that can hold it."""
+        changed: set[int] = set()
+        for kind in self.kinds:
+            for house in kind:
+                able = [c for c in house if cand[c] & 1]
+                if not able:
+                    return None
+                if len(able) == 1 and not restrict(cand, able[0], 1, changed):
                     return None
         return sorted(changed)

@@ -137,6 +137,7 @@ class LittleKiller(Constraint):
 
     type = "little-killer"
     any_values = True
+    any_shape = True  # a square grid of more values too (sigh's 9x9 of 0-9): not other sides
     fields = (Cells(doc="the diagonal run, each cell one step further in one direction"),
               Int("sum", "total", low=1, doc="the run's total"),
               Place("clue", required=False, doc="where the clue is drawn, outside the grid"),
@@ -150,6 +151,13 @@ class LittleKiller(Constraint):
     clue: str | None = None
     direction: str | None = None
 
+    @classmethod
+    def refusal(cls, geometry: Geometry) -> tuple[str, str] | None:
+        if geometry.height != geometry.width:
+            return (f"on a {geometry.height}x{geometry.width} grid", "little-killer is stated "
+                    f"for a square grid (its diagonals); this is a {geometry.shape}")
+        return super().refusal(geometry)
+
     def describe(self, geometry: Geometry) -> str:
         where = f"at {self.clue}" if self.clue else cell_span(geometry, self.cells)
         return f"little killer {where} = {self.total}"
@@ -158,7 +166,7 @@ class LittleKiller(Constraint):
         """The sum outside the grid where the diagonal comes in, with a small arrow along it:
         at ``clue`` when the document gives it, else one step before the end of the run that
         touches the border."""
-        place, step = self.placement(canvas.size)
+        place, step = self.placement(canvas.geometry.width)
         canvas.little_killer(place, step, self.total)
 
     def placement(self, n: int) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -198,7 +206,7 @@ class LittleKiller(Constraint):
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
-        cells, n = values["cells"], geometry.size
+        cells, n = values["cells"], geometry.width
         steps = {(b // n - a // n, b % n - a % n) for a, b in zip(cells, cells[1:])}
         if len(steps) > 1 or not steps <= set(DIRECTIONS.values()):
             raise ValueError("'cells' must be a diagonal run, each cell one step further "

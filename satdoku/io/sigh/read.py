@@ -329,9 +329,9 @@ def read_sigh(text: str) -> SighReading:
         Bad: (a ValueError) what makes the string no puzzle: a bad cell, value or argument,
             naming the item and the cell.
 
-    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.Doppelganger")
+    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.Var~A")
     >>> r.document["givens"], r.document["constraints"], dict(r.missing)
-    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'Doppelganger': 1})
+    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'Var': 1})
     """
     items = parse_items(text)
     missing: Counter = Counter()

@@ -202,6 +202,7 @@ RULES: dict[str, Callable[..., list[dict]]] = {
     "FullRank": _both_ends("full-rank", "rank"), "FullRankTies": _ties,
     "GlobalEntropy": _global("global-entropy"), "GlobalMod": _global("global-mod"),
     "AntiTaxicab": _global("anti-taxicab"), "DutchFlatmates": _global("dutch-flatmates"),
+    "Doppelganger": _global("doppelganger"),
     "NFA": _nfa, "ChaosArrow": _chaos_clue, "ChaosCount": _chaos_clue,
     "ConnectedValues": _connected, "RegionSameValues": _global("region-same-values"),
     "Given": _given,

@@ -32,7 +32,6 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 #: rule type is not registered counts as missing too.)
 MISSING = {
     "Var": "named variables outside the grid",
-    "Doppelganger": "a second digit per box",
 }
 
 #: sigh types that carry no rule.
@@ -89,7 +88,7 @@ def cell_index(token: str, rows: int, cols: int, item: Item) -> int:
     if token[:1] in ("V", "$"):
         raise Missing("Var")
     if token[:2] == "DG":
-        raise Missing("Doppelganger")
+        raise Missing("Doppelganger cells (DGR...: a house's missing value) in a rule")
     raise Bad(f"{_where(item)}: {token!r} is not a cell of the {rows}x{cols} grid")
 
 

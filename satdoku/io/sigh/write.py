@@ -43,6 +43,7 @@ _GLOBAL = {"anti-knight": "AntiKnight", "anti-king": "AntiKing",
            "windoku": "Windoku", "no-kropki": "StrictKropki", "no-xv": "StrictXV",
            "global-entropy": "GlobalEntropy", "global-mod": "GlobalMod",
            "anti-taxicab": "AntiTaxicab", "dutch-flatmates": "DutchFlatmates",
+           "doppelganger": "Doppelganger",
            "region-same-values": "RegionSameValues"}
 #: satdoku types sigh states on 9x9 grids only.
 _NINE_ONLY = ("global-entropy", "global-mod", "dutch-flatmates")
