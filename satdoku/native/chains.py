@@ -217,19 +217,24 @@ def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> Na
     return best[1] if best else None
 
 
-def every_chain(board: Board, deadline: Deadline | None = None):
-    """Every cycle and forcing chain, easiest first, as (step, complexity)."""
-    found = sorted(_chains(board, deadline, prune=False), key=lambda kept: kept[0])
+def every_chain(board: Board, deadline: Deadline | None = None,
+                since: list[int] | None = None):
+    """Every cycle and forcing chain, easiest first, as (step, complexity). With ``since``
+    (each cell's candidates before some were taken out), the search leaves out the starts
+    whose chains cannot pass a link that needs one of those gone (``NamedStep.absent``)."""
+    found = sorted(_chains(board, deadline, prune=False, since=since), key=lambda kept: kept[0])
     return [(step, key[1]) for key, step in found]
 
 
-def _chains(board: Board, deadline: Deadline | None, prune: bool):
+def _chains(board: Board, deadline: Deadline | None, prune: bool,
+            since: list[int] | None = None):
     """(SE's sort key, step) of the cycles and forcing chains; with ``prune``, only those that
-    can still be the easiest."""
+    can still be the easiest; with ``since``, see :func:`every_chain`."""
     geo, cand, placed = board.geo, board.cand, board.placed
     best = None
     seq = 0
     links = _Links(board)
+    reach = None if since is None else _reach_changed(board, links, since)
     for y, x, sort_key in PASSES:
         if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
@@ -244,13 +249,16 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool):
                     deadline.check()
                 start = _Node(cell, d, True)
                 both = x and y
+                cycle, from_on, from_off = _worth(reach, cell, d)
                 cap = _limit(best, 7.0 if both else 6.5)
-                found = [(True, end) for end in _cycles(links, start, y, x, cap)]
+                found = [(True, end) for end in _cycles(links, start, y, x, cap)] if cycle else []
                 if x:
                     cap = _limit(best, 7.0 if both else 6.6)
-                    found += [(False, end) for end in _forcing(links, start, y, cap)]
-                    found += [(False, end) for end in _forcing(links, _Node(cell, d, False), y,
-                                                                cap)]
+                    if from_on:
+                        found += [(False, end) for end in _forcing(links, start, y, cap)]
+                    if from_off:
+                        found += [(False, end) for end in _forcing(links, _Node(cell, d, False),
+                                                                    y, cap)]
                 for is_cycle, end in found:
                     seq += 1
                     step = _chain_step(board, end, is_cycle, y, x)
@@ -260,6 +268,61 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool):
                     if prune and (best is None or key < best):
                         best = key
                     yield key, step
+
+
+def _worth(reach, cell: int, d: int) -> tuple[bool, bool, bool]:
+    """Whether to look for a cycle from ``d`` on in ``cell``, a forcing chain from it on, and
+    one from it off: each needs its start to lead to a changed link's off and that link's on
+    to lead to its end (``reach``: see :func:`_reach_changed`; None: look for all)."""
+    if reach is None:
+        return True, True, True
+    back, ahead = reach
+    on, off = (cell, d, True), (cell, d, False)
+    return off in back and on in ahead, off in back and off in ahead, on in back and on in ahead
+
+
+def _reach_changed(board: Board, links: _Links, since: list[int]) -> tuple[set, set]:
+    """The links of a chain that need something of ``since`` gone (:func:`_absent`): an off
+    turning on its cell's other digit in a cell that lost some, or its digit's other place
+    where a house the two share lost some of it. Returns the potentials whose conjugates
+    those links' offs lead to (so, links being contrapositive, the potentials that lead to
+    those offs, conjugated) and the potentials their ons lead to."""
+    lost_house = [0] * len(board.geo.houses)
+    for cell, houses in enumerate(links.houses):
+        lost = since[cell] & ~board.cand[cell]
+        for h in houses:
+            lost_house[h] |= lost
+    offs, ons = [], []
+    for cell in range(board.geo.ncells):
+        if board.placed[cell]:
+            continue
+        for d in bits(board.cand[cell]):
+            for c, e in links.off_to_on(_Node(cell, d, False), True, True):
+                if c == cell:
+                    changed = since[cell] != board.cand[cell]
+                else:
+                    shared = set(links.houses[cell]) & set(links.houses[c])
+                    changed = any(lost_house[h] >> (d - 1) & 1 for h in shared)
+                if changed:
+                    offs.append((cell, d, True))
+                    ons.append((c, e, True))
+    return _reach(links, offs), _reach(links, ons)
+
+
+def _reach(links: _Links, starts: list[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
+    """Every potential ``starts`` lead to by the links (X and Y), themselves included."""
+    seen = set(starts)
+    todo = list(seen)
+    while todo:
+        cell, d, on = todo.pop()
+        node = _Node(cell, d, on)
+        targets = links.on_to_off(node, True) if on else links.off_to_on(node, True, True)
+        for c, e in targets:
+            key = (c, e, not on)
+            if key not in seen:
+                seen.add(key)
+                todo.append(key)
+    return seen
 
 
 def _limit(best, base: float) -> int:
