@@ -248,10 +248,10 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
     best = None
     seq = 0
     links = _Links(board)
-    reach = None if since is None else _reach_changed(board, links, since)
     for y, x, sort_key in PASSES:
         if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
+        reach = None if since is None else _reach_changed(board, links, since, y, x)
         for cell in range(geo.ncells):
             m = cand[cell]
             if placed[cell] or m.bit_count() < 2 or (not x and m.bit_count() > 2):
@@ -295,8 +295,10 @@ def _worth(reach, cell: int, d: int) -> tuple[bool, bool, bool]:
     return off in back and on in ahead, off in back and off in ahead, on in back and on in ahead
 
 
-def _reach_changed(board: Board, links: _Links, since: list[int]) -> tuple[set, set]:
-    """The links of a chain that need something of ``since`` gone (:func:`_absent`): an off
+def _reach_changed(board: Board, links: _Links, since: list[int], y: bool,
+                   x: bool) -> tuple[set, set]:
+    """The links of a pass (``y``, ``x``) that need something of ``since`` gone
+    (:func:`_absent`): an off
     turning on its cell's other digit in a cell that lost some, or its digit's other place
     where a house the two share lost some of it. Returns the potentials whose conjugates
     those links' offs lead to (so, links being contrapositive, the potentials that lead to
@@ -311,7 +313,7 @@ def _reach_changed(board: Board, links: _Links, since: list[int]) -> tuple[set, 
         if board.placed[cell]:
             continue
         for d in bits(board.cand[cell]):
-            for c, e in links.off_to_on(cell, d, True, True):
+            for c, e in links.off_to_on(cell, d, y, x):
                 if c == cell:
                     changed = since[cell] != board.cand[cell]
                 else:
@@ -320,16 +322,17 @@ def _reach_changed(board: Board, links: _Links, since: list[int]) -> tuple[set, 
                 if changed:
                     offs.append((cell, d, True))
                     ons.append((c, e, True))
-    return _reach(links, offs), _reach(links, ons)
+    return _reach(links, offs, y, x), _reach(links, ons, y, x)
 
 
-def _reach(links: _Links, starts: list[tuple[int, int, bool]]) -> set[tuple[int, int, bool]]:
-    """Every potential ``starts`` lead to by the links (X and Y), themselves included."""
+def _reach(links: _Links, starts: list[tuple[int, int, bool]], y: bool,
+           x: bool) -> set[tuple[int, int, bool]]:
+    """Every potential ``starts`` lead to by a pass's links, themselves included."""
     seen = set(starts)
     todo = list(seen)
     while todo:
         cell, d, on = todo.pop()
-        targets = links.on_to_off(cell, d, True) if on else links.off_to_on(cell, d, True, True)
+        targets = links.on_to_off(cell, d, y) if on else links.off_to_on(cell, d, y, x)
         for c, e in targets:
             key = (c, e, not on)
             if key not in seen:
