@@ -83,39 +83,39 @@ class _Links:
         self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
         self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
 
-    def on_to_off(self, p: _Node, y: bool) -> list[tuple[int, int]]:
-        """The (cell, digit) ``p`` on turns off: the cell's other digits (``y``), then the
-        digit's other places in its box, row and column."""
-        key = (p.cell, p.digit, y)
+    def on_to_off(self, cell: int, digit: int, y: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``digit`` on in ``cell`` turns off: the cell's other digits
+        (``y``), then the digit's other places in its box, row and column."""
+        key = (cell, digit, y)
         targets = self.memo_off.get(key)
         if targets is None:
             targets = []
             if y:
-                targets += [(p.cell, d) for d in bits(self.cand[p.cell]) if d != p.digit]
-            added = {p.cell}
-            for h in self.houses[p.cell]:
-                for c in self.places[h][p.digit]:
+                targets += [(cell, d) for d in bits(self.cand[cell]) if d != digit]
+            added = {cell}
+            for h in self.houses[cell]:
+                for c in self.places[h][digit]:
                     if c not in added:
                         added.add(c)
-                        targets.append((c, p.digit))
+                        targets.append((c, digit))
             self.memo_off[key] = targets
         return targets
 
-    def off_to_on(self, p: _Node, y: bool, x: bool) -> list[tuple[int, int]]:
-        """The (cell, digit) ``p`` off turns on: the cell's other digit when it has two
-        (``y``), the digit's other place in a house that has two (``x``)."""
-        key = (p.cell, p.digit, y, x)
+    def off_to_on(self, cell: int, digit: int, y: bool, x: bool) -> list[tuple[int, int]]:
+        """The (cell, digit) ``digit`` off in ``cell`` turns on: the cell's other digit when
+        it has two (``y``), the digit's other place in a house that has two (``x``)."""
+        key = (cell, digit, y, x)
         targets = self.memo_on.get(key)
         if targets is None:
             targets = []
-            m = self.cand[p.cell]
+            m = self.cand[cell]
             if y and m.bit_count() == 2:
-                targets.append((p.cell, (m & ~(1 << (p.digit - 1))).bit_length()))
+                targets.append((cell, (m & ~(1 << (digit - 1))).bit_length()))
             if x:
-                for h in self.houses[p.cell]:
-                    two = self.places[h][p.digit]
+                for h in self.houses[cell]:
+                    two = self.places[h][digit]
                     if len(two) == 2:
-                        targets.append((two[0] if two[1] == p.cell else two[1], p.digit))
+                        targets.append((two[0] if two[1] == cell else two[1], digit))
             self.memo_on[key] = targets
         return targets
 
@@ -140,14 +140,14 @@ def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[
         length += 1
         while pending_on:
             p = pending_on.popleft()
-            for c, d in links.on_to_off(p, y):
+            for c, d in links.on_to_off(p.cell, p.digit, y):
                 key = (c, d, False)
                 if key != p.key and not p.has_ancestor(key):
                     pending_off.append(_Node(c, d, False, p))
         length += 1
         while pending_off:
             p = pending_off.popleft()
-            for c, d in links.off_to_on(p, y, x):
+            for c, d in links.off_to_on(p.cell, p.digit, y, x):
                 key = (c, d, True)
                 if length >= 4 and key == source.key:
                     found.append(_Node(c, d, True, p))
@@ -158,32 +158,46 @@ def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[
 
 
 def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
-    found: dict[tuple, _Node] = {}
-    seen = {source.key}
-    pending_on = deque([source] if source.on else [])
-    pending_off = deque([] if source.on else [source])
+    """The first chain, breadth first, from ``source`` to its conjugate (none or one)."""
+    start = source.key
     conj = (source.cell, source.digit, not source.on)
+    parent: dict[tuple, tuple | None] = {start: None}
+    layer_on = [start] if source.on else []
+    layer_off = [] if source.on else [start]
     length = 0
-    while (pending_on or pending_off) and length < limit:
+    while (layer_on or layer_off) and length < limit:
         length += 2
-        while pending_on:
-            p = pending_on.popleft()
-            _spread(p, links.on_to_off(p, y), False, conj, found, seen, pending_off)
-        while pending_off:
-            p = pending_off.popleft()
-            _spread(p, links.off_to_on(p, y, True), True, conj, found, seen, pending_on)
-    return list(found.values())
+        layer_off += _layer(links, layer_on, False, y, parent)
+        layer_on, layer_off = _layer(links, layer_off, True, y, parent), []
+        if conj in parent:
+            return [_path_node(parent, conj)]
+    return []
 
 
-def _spread(p: _Node, targets, on: bool, conj, found: dict, seen: set, pending: deque) -> None:
-    """Queue what ``p`` turns on (or off) that is new; keep a node that reaches ``conj``."""
-    for c, d in targets:
-        key = (c, d, on)
-        if key == conj and key not in found:
-            found[key] = _Node(c, d, on, p)
-        if key not in seen:
-            seen.add(key)
-            pending.append(_Node(c, d, on, p))
+def _layer(links: _Links, layer: list[tuple], on: bool, y: bool,
+           parent: dict[tuple, tuple | None]) -> list[tuple]:
+    """What ``layer``'s potentials turn ``on`` (or off) that no earlier one did, in order;
+    each keeps its parent."""
+    after = []
+    for p in layer:
+        targets = links.off_to_on(p[0], p[1], y, True) if on else links.on_to_off(p[0], p[1], y)
+        for c, d in targets:
+            key = (c, d, on)
+            if key not in parent:
+                parent[key] = p
+                after.append(key)
+    return after
+
+
+def _path_node(parent: dict[tuple, tuple | None], key: tuple) -> _Node:
+    """The chain to ``key`` (its node), from the parents a search kept."""
+    keys = [key]
+    while parent[keys[-1]] is not None:
+        keys.append(parent[keys[-1]])
+    node = None
+    for k in reversed(keys):
+        node = _Node(*k, node)
+    return node
 
 
 def _complexity(node: _Node) -> int:
@@ -217,15 +231,19 @@ def forcing_chain_or_cycle(board: Board, deadline: Deadline | None = None) -> Na
     return best[1] if best else None
 
 
-def every_chain(board: Board, deadline: Deadline | None = None):
-    """Every cycle and forcing chain, easiest first, as (step, complexity)."""
-    found = sorted(_chains(board, deadline, prune=False), key=lambda kept: kept[0])
+def every_chain(board: Board, deadline: Deadline | None = None,
+                since: list[int] | None = None):
+    """Every cycle and forcing chain, easiest first, as (step, complexity). With ``since``
+    (each cell's candidates before some were taken out), the search leaves out the starts
+    whose chains cannot pass a link that needs one of those gone (``NamedStep.absent``)."""
+    found = sorted(_chains(board, deadline, prune=False, since=since), key=lambda kept: kept[0])
     return [(step, key[1]) for key, step in found]
 
 
-def _chains(board: Board, deadline: Deadline | None, prune: bool):
+def _chains(board: Board, deadline: Deadline | None, prune: bool,
+            since: list[int] | None = None):
     """(SE's sort key, step) of the cycles and forcing chains; with ``prune``, only those that
-    can still be the easiest."""
+    can still be the easiest; with ``since``, see :func:`every_chain`."""
     geo, cand, placed = board.geo, board.cand, board.placed
     best = None
     seq = 0
@@ -233,6 +251,7 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool):
     for y, x, sort_key in PASSES:
         if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
+        reach = None if since is None else _reach_changed(board, links, since, y, x)
         for cell in range(geo.ncells):
             m = cand[cell]
             if placed[cell] or m.bit_count() < 2 or (not x and m.bit_count() > 2):
@@ -244,13 +263,16 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool):
                     deadline.check()
                 start = _Node(cell, d, True)
                 both = x and y
+                cycle, from_on, from_off = _worth(reach, cell, d)
                 cap = _limit(best, 7.0 if both else 6.5)
-                found = [(True, end) for end in _cycles(links, start, y, x, cap)]
+                found = [(True, end) for end in _cycles(links, start, y, x, cap)] if cycle else []
                 if x:
                     cap = _limit(best, 7.0 if both else 6.6)
-                    found += [(False, end) for end in _forcing(links, start, y, cap)]
-                    found += [(False, end) for end in _forcing(links, _Node(cell, d, False), y,
-                                                                cap)]
+                    if from_on:
+                        found += [(False, end) for end in _forcing(links, start, y, cap)]
+                    if from_off:
+                        found += [(False, end) for end in _forcing(links, _Node(cell, d, False),
+                                                                    y, cap)]
                 for is_cycle, end in found:
                     seq += 1
                     step = _chain_step(board, end, is_cycle, y, x)
@@ -260,6 +282,63 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool):
                     if prune and (best is None or key < best):
                         best = key
                     yield key, step
+
+
+def _worth(reach, cell: int, d: int) -> tuple[bool, bool, bool]:
+    """Whether to look for a cycle from ``d`` on in ``cell``, a forcing chain from it on, and
+    one from it off: each needs its start to lead to a changed link's off and that link's on
+    to lead to its end (``reach``: see :func:`_reach_changed`; None: look for all)."""
+    if reach is None:
+        return True, True, True
+    back, ahead = reach
+    on, off = (cell, d, True), (cell, d, False)
+    return off in back and on in ahead, off in back and off in ahead, on in back and on in ahead
+
+
+def _reach_changed(board: Board, links: _Links, since: list[int], y: bool,
+                   x: bool) -> tuple[set, set]:
+    """The links of a pass (``y``, ``x``) that need something of ``since`` gone
+    (:func:`_absent`): an off
+    turning on its cell's other digit in a cell that lost some, or its digit's other place
+    where a house the two share lost some of it. Returns the potentials whose conjugates
+    those links' offs lead to (so, links being contrapositive, the potentials that lead to
+    those offs, conjugated) and the potentials their ons lead to."""
+    lost_house = [0] * len(board.geo.houses)
+    for cell, houses in enumerate(links.houses):
+        lost = since[cell] & ~board.cand[cell]
+        for h in houses:
+            lost_house[h] |= lost
+    offs, ons = [], []
+    for cell in range(board.geo.ncells):
+        if board.placed[cell]:
+            continue
+        for d in bits(board.cand[cell]):
+            for c, e in links.off_to_on(cell, d, y, x):
+                if c == cell:
+                    changed = since[cell] != board.cand[cell]
+                else:
+                    shared = set(links.houses[cell]) & set(links.houses[c])
+                    changed = any(lost_house[h] >> (d - 1) & 1 for h in shared)
+                if changed:
+                    offs.append((cell, d, True))
+                    ons.append((c, e, True))
+    return _reach(links, offs, y, x), _reach(links, ons, y, x)
+
+
+def _reach(links: _Links, starts: list[tuple[int, int, bool]], y: bool,
+           x: bool) -> set[tuple[int, int, bool]]:
+    """Every potential ``starts`` lead to by a pass's links, themselves included."""
+    seen = set(starts)
+    todo = list(seen)
+    while todo:
+        cell, d, on = todo.pop()
+        targets = links.on_to_off(cell, d, y) if on else links.off_to_on(cell, d, y, x)
+        for c, e in targets:
+            key = (c, e, not on)
+            if key not in seen:
+                seen.add(key)
+                todo.append(key)
+    return seen
 
 
 def _limit(best, base: float) -> int:

@@ -199,7 +199,7 @@ class Chaining:
             for rule in rules:
                 if found:
                     break
-                for step, size in rule(board, self.deadline):
+                for step, size in rule(board, self.deadline, cand0):
                     gone = tuple(_key(c, d, False) for cells, mask in step.absent for c in cells
                                  for d in bits(cand0[c] & ~cand[c] & mask))
                     if gone:
@@ -402,7 +402,7 @@ class _Search:
 
 def _simple(every):
     """A rule applied inside dynamic chains from a finder of every step: (step, 0) each."""
-    return lambda board, deadline: ((step, 0) for step in every(board))
+    return lambda board, deadline, since: ((step, 0) for step in every(board))
 
 
 #: What dynamic forcing chains apply inside at each nesting level past 0, SE's: locking, hidden
