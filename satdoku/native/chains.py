@@ -192,11 +192,12 @@ def _layer(links: _Links, layer: list[tuple], on: bool, y: bool,
 def _path_node(parent: dict[tuple, tuple | None], key: tuple) -> _Node:
     """The chain to ``key`` (its node), from the parents a search kept."""
     keys = [key]
-    while parent[keys[-1]] is not None:
-        keys.append(parent[keys[-1]])
-    node = None
-    for k in reversed(keys):
-        node = _Node(*k, node)
+    while (up := parent[keys[-1]]) is not None:
+        keys.append(up)
+    cell, digit, on = keys[-1]
+    node = _Node(cell, digit, on)
+    for cell, digit, on in reversed(keys[:-1]):
+        node = _Node(cell, digit, on, node)
     return node
 
 
