@@ -36,6 +36,35 @@ PUZZLES = ROOT / "puzzles"
 SHARED = ROOT.parent / "shared" / "puzzles"
 needs_shared = pytest.mark.skipif(not SHARED.is_dir(), reason="../shared/puzzles is absent")
 
+#: Tests of seconds each (a browser, mypy on a cold cache, processes of their own), longest
+#: first: they run before the rest, so that the two workers, which take work from each other
+#: at the end (``--dist worksteal`` in pyproject.toml), finish together rather than one waiting
+#: out the other's last long test. Only the order changes; a name that goes stale costs time.
+FIRST = (
+    "test_typing.py::test_mypy_passes_and_the_api_has_precise_types",
+    "test_screenshot.py::test_step_one_and_the_last_step_are_screenshotted",
+    "test_hostile.py::test_the_variant_corpus_is_read_one_line_a_case",
+    "test_scripts.py::test_each_script_runs_on_a_tiny_input",
+    "test_steps.py::test_a_classic_path_is_rated_by_se_ladder_which_it_begins_with",
+    "test_shapes.py::test_rules_that_read_values_count_as_a_brute_force_on_values_from_0",
+    "test_ladder.py::test_ratings_agree_with_serate_and_every_step_keeps_the_solution",
+    "test_hostile.py::test_sigterm_reaches_a_long_solve_without_a_time_limit",
+    "test_setters_guide.py::test_every_example_shows_what_the_command_prints",
+    "test_hostile.py::test_a_grid_too_big_for_memory_is_refused_at_once",
+    "test_hostile.py::test_an_ignored_interrupt_stays_ignored",
+    "test_engines.py::test_retired_rules_are_dropped_by_a_rebuild",
+    "test_cli.py::test_a_pool_stopped_by_a_broken_pipe_never_hangs",
+    "test_batch.py::test_pieces_parse_as_the_whole_stream",
+    "test_parallel.py::test_ctrl_c_with_two_jobs_keeps_whole_results_and_exits_130",
+)
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.rsplit("/", 1)[-1].split("[")[0],
+                                         len(FIRST)))
+
+
 #: The shipped variant puzzles and their published solutions (stem -> digits).
 VARIANTS = PUZZLES / "variants"
 VARIANT_SOLUTIONS = dict(
