@@ -50,6 +50,16 @@ def all_grids(geo):
 GRIDS4 = all_grids(G4)
 
 
+def methods_that_differ(geo, constraints):
+    """The sum encodings under which ``constraints`` write different clauses, the first of each
+    kind: rules that write no sum are checked once, not once per encoding."""
+    kinds: dict[str, str] = {}
+    for method in METHODS:
+        ctx = C.EncodeContext(geo, sum_encoding=method)
+        kinds.setdefault(repr(list(C.encode_constraints(constraints, ctx))), method)
+    return list(kinds.values())
+
+
 def solutions(geo, constraints, givens=(), method=None, limit=None):
     """Every solution (up to ``limit``) of the Sudoku rules + ``constraints`` (bound) +
     ``givens`` (cell, digit pairs as unit clauses), found by SAT through the encoders."""
@@ -131,7 +141,7 @@ def test_every_type_has_a_test_puzzle():
 
 @pytest.mark.parametrize("puzzle", PUZZLES, ids=puzzle_id)
 def test_puzzle_has_one_solution_by_sat(puzzle):
-    for method in METHODS:
+    for method in methods_that_differ(puzzle.geometry, puzzle.constraints):
         found = solutions(puzzle.geometry, puzzle.constraints, list(puzzle.grid.givens()),
                           method, limit=2)
         assert len(found) == 1, method
@@ -320,7 +330,7 @@ def passing(constraint):
 @by_type(SAMPLES)
 def test_encoding_allows_exactly_the_grids_check_passes(samples):
     for constraint in samples:
-        for method in METHODS:
+        for method in methods_that_differ(G4, [constraint]):
             assert sorted(solutions(G4, [constraint], method=method)) == passing(constraint), \
                 (sample_id(constraint), method)
 
