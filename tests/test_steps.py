@@ -111,6 +111,24 @@ def test_a_classic_path_is_rated_by_se_ladder_which_it_begins_with():
     assert check_path(puzzle.grid, path, solution) == []
 
 
+def test_the_checker_refuses_a_ladder_step_the_board_does_not_force():
+    import dataclasses
+    from satdoku.io.text import read_puzzles
+    puzzle = next(iter(read_puzzles(str(PUZZLES / "9x9.txt"))))
+    with SatSolver() as sat:
+        solution = solve(sat, puzzle.grid, limit=2).solution
+    path = step_path(puzzle.grid, solution)
+    first = path.steps[0]
+    assert first.rating is not None and not first.rules and not first.cells  # a ladder step
+    cell = next(c for c in range(81) if puzzle.grid.cells[c] == 0
+                and c not in {p for p, _ in first.placed})
+    # one more elimination the board cannot force: the cell's own digit in the solution
+    wrong = path.steps[0] = dataclasses.replace(
+        first, eliminated=first.eliminated + ((cell, (solution.cells[cell],)),))
+    problems = check_path(puzzle.grid, path, solution)
+    assert problems[0] == f"step 1 ({wrong.text}): the board does not force it"
+
+
 def test_the_ratings_of_a_variant_path():
     puzzle, solution = _puzzle("peak.json")
     path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
