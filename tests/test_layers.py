@@ -129,7 +129,8 @@ def test_every_module_has_a_layer():
 def test_imports_go_only_downward():
     upward = {module: sorted(t for t in graph()[module] if layer(t) > layer(module))
               for module in sorted(MODULES)}
-    assert not {m: u for m, u in upward.items() if u}, "modules that import from above"
+    above = {f"{m} (layer {layer(m)})": u for m, u in upward.items() if u}
+    assert not above, f"modules that import from above: {above}"
 
 
 def test_no_import_cycles():
