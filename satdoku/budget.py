@@ -123,8 +123,11 @@ class guarded:
             return self
         if budget.deadline.unlimited and budget.max_clauses is None:
             return self
-        if signal.getitimer(signal.ITIMER_REAL)[0]:  # someone else's timer: leave it alone
-            return self
+        if signal.getitimer(signal.ITIMER_REAL)[0] and callable(signal.getsignal(signal.SIGALRM)):
+            return self  # someone else's timer, handled in Python: leave it alone
+        # A timer with no Python handler is a C library's: MapleChrono and MapleCM arm a
+        # 2,500 s alarm (their strategy switch) at every solve and leave it running after. It
+        # used to turn the guard off for the rest of the process; the next solve arms it again.
         # The peak so far (a cheap call; the current size is read at the timer's ticks).
         self.start = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
         self.previous = signal.signal(signal.SIGALRM, self._look)
