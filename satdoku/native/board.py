@@ -16,7 +16,7 @@ board is simple lists walked in order.
 
 from __future__ import annotations
 
-from typing import TypeVar
+from typing import Sequence, TypeVar
 
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
@@ -25,7 +25,7 @@ from .tables import need_boxes
 
 _B = TypeVar("_B", bound="Board")
 
-__all__ = ["Board"]
+__all__ = ["Board", "fold_givens"]
 
 
 class Board:
@@ -51,14 +51,8 @@ class Board:
     def of_givens(cls: type[_B], grid: Grid) -> tuple[_B, bool]:
         """What :meth:`from_grid` returns, on any geometry."""
         geo = grid.geometry
-        board = cls(geo, [full_mask(geo.size)] * geo.ncells, [False] * geo.ncells)
-        for cell, d in grid.givens():
-            board.cand[cell] = 1 << (d - 1)
-            board.placed[cell] = True
-        ok = True
-        for cell, d in grid.givens():
-            ok = board.place(cell, 1 << (d - 1)) and ok
-        return board, ok
+        cand, _, clash_free = fold_givens(geo, grid.cells)
+        return cls(geo, cand, [bool(d) for d in grid.cells]), clash_free and all(cand)
 
     def copy(self) -> "Board":
         return Board(self.geo, list(self.cand), list(self.placed))
@@ -100,3 +94,41 @@ class Board:
         """The open cells with one candidate left (or none), in cell order."""
         cand, placed = self.cand, self.placed
         return [c for c, m in enumerate(cand) if not placed[c] and not m & (m - 1)]
+
+
+def fold_givens(geo: Geometry, cells: Sequence[int]) -> tuple[list[int], list[int], bool]:
+    """The board of the givens ``cells`` (a digit, or 0 for an open cell), before any
+    technique: each cell's candidates (its given, or the digits none of its houses holds), each
+    house's given digits (bitmasks, by house number), and whether no digit repeats in a house.
+
+    The one start of every board: the ladder's and the step path's (:class:`Board`), native
+    search's (:mod:`satdoku.native.search`), the reduced encoding's folding
+    (:mod:`satdoku.native.reduce`). A pass over the cells and their houses, not over their
+    peers: 3 N**2 steps, which matters at 400 x 400.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> fold_givens(geometry(1, 2), (1, 0, 0, 0))
+    ([1, 2, 2, 3], [1, 0, 1, 0, 1, 0], True)
+    """
+    given = []
+    clash_free = True
+    for house in geo.houses:
+        m = k = 0
+        for d in map(cells.__getitem__, house):
+            if d:
+                m |= 1 << (d - 1)
+                k += 1
+        given.append(m)
+        clash_free = clash_free and m.bit_count() == k
+    full = full_mask(geo.size)
+    cell_houses = geo.cell_houses
+    if len(cell_houses[0]) == 2:  # no boxes: a cell's houses as three, its column twice
+        cell_houses = tuple((a, b, b) for a, b in cell_houses)
+    cand = [0] * len(cells)
+    for cell, d in enumerate(cells):
+        if d:
+            cand[cell] = 1 << (d - 1)
+        else:
+            a, b, c = cell_houses[cell]
+            cand[cell] = full & ~(given[a] | given[b] | given[c])
+    return cand, given, clash_free

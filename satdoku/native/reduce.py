@@ -27,6 +27,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..model.geometry import Geometry
 from ..model.digits import bits
 from ..model.grid import Grid
+from .board import fold_givens
 from .tables import need_boxes
 
 __all__ = ["Reduction", "reduce_candidates"]
@@ -72,14 +73,8 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     need_boxes(geo, "candidate elimination")
     n = geo.size
     cells = list(grid.cells)
-    placed = [0] * (3 * n)
-    for h, house in enumerate(geo.houses):
-        m = 0
-        for d in map(cells.__getitem__, house):
-            if d:
-                m |= 1 << (d - 1)
-        placed[h] = m
-    red = Reduction(geo, cells, _fold_givens(geo, cells, placed))
+    cand, placed, _ = fold_givens(geo, cells)
+    red = Reduction(geo, cells, cand)
     if max_clauses is not None:
         pairs = sum(map(int.bit_count, itertools.compress(red.cand, [not d for d in cells])))
         check_size(4 * pairs, max_clauses, f"the reduced formula of this {n}x{n} puzzle",
@@ -99,20 +94,6 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
             break
     red.assigned = singles.assigned
     return red
-
-
-def _fold_givens(geo: Geometry, cells: list[int], placed: list[int]) -> list[int]:
-    """Every cell's candidates: its given, or the digits its houses have not ``placed``."""
-    full = (1 << geo.size) - 1
-    cell_houses = geo.cell_houses
-    cand = [0] * len(cells)
-    for cell, d in enumerate(cells):
-        if d:
-            cand[cell] = 1 << (d - 1)
-        else:
-            a, b, c = cell_houses[cell]
-            cand[cell] = full & ~(placed[a] | placed[b] | placed[c])
-    return cand
 
 
 class _Singles:
