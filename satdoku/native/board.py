@@ -16,7 +16,7 @@ board is simple lists walked in order.
 
 from __future__ import annotations
 
-from typing import Sequence, TypeVar
+from typing import Iterable, Sequence, TypeVar
 
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
@@ -29,15 +29,18 @@ __all__ = ["Board", "fold_givens"]
 
 
 class Board:
-    """Candidates and placements along a solving path."""
+    """Candidates and placements along a solving path: the ladder's (:mod:`.ladder`) and the
+    step path's (:mod:`satdoku.tasks.steps`), which also asks it what changed
+    (:meth:`changes`)."""
 
-    __slots__ = ("geo", "full", "cand", "placed")
+    __slots__ = ("geo", "full", "cand", "placed", "_seen")
 
     def __init__(self, geo: Geometry, cand: list[int], placed: list[bool]) -> None:
         self.geo = geo
         self.full = full_mask(geo.size)
         self.cand = cand
         self.placed = placed
+        self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
 
     @classmethod
     def from_grid(cls, grid: Grid) -> tuple["Board", bool]:
@@ -75,6 +78,17 @@ class Board:
                     ok = ok and m != bit
         return ok
 
+    def apply(self, removes: Iterable[tuple[int, int]],
+              places: Iterable[tuple[int, int]]) -> bool:
+        """Take a step: strike each (cell, digit) of ``removes``, then place each (cell,
+        digit) of ``places``; False when that breaks the board (never on a unique puzzle)."""
+        ok = True
+        for cell, d in removes:
+            ok = self.strike((cell,), 1 << (d - 1)) and ok
+        for cell, d in places:
+            ok = self.place(cell, 1 << (d - 1)) and ok
+        return ok
+
     def strike(self, cells, digits: int) -> bool:
         """Take ``digits`` from ``cells``; False when one is left without candidates."""
         cand = self.cand
@@ -94,6 +108,20 @@ class Board:
         """The open cells with one candidate left (or none), in cell order."""
         cand, placed = self.cand, self.placed
         return [c for c, m in enumerate(cand) if not placed[c] and not m & (m - 1)]
+
+    def snapshot(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """The candidates and placed flags as they stand (a copy)."""
+        return tuple(self.cand), tuple(self.placed)
+
+    def changes(self) -> set[int]:
+        """The cells whose candidates or placed flag changed since the last call (at first,
+        every cell)."""
+        now, seen = self.snapshot(), self._seen
+        self._seen = now
+        if seen is None:
+            return set(range(len(self.cand)))
+        return {c for c, (a, b, p, q) in enumerate(zip(now[0], seen[0], now[1], seen[1]))
+                if a != b or p != q}
 
 
 def fold_givens(geo: Geometry, cells: Sequence[int]) -> tuple[list[int], list[int], bool]:
