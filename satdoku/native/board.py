@@ -139,17 +139,17 @@ def fold_givens(geo: Geometry, cells: Sequence[int]) -> tuple[list[int], list[in
     ([1, 2, 2, 3], [1, 0, 1, 0, 1, 0], True)
     """
     given = []
-    clash_free = True
     for house in geo.houses:
-        m = k = 0
+        m = 0
         for d in map(cells.__getitem__, house):
             if d:
                 m |= 1 << (d - 1)
-                k += 1
         given.append(m)
-        clash_free = clash_free and m.bit_count() == k
-    full = full_mask(geo.size)
     cell_houses = geo.cell_houses
+    # each given is one digit in each of its houses: fewer there, and two givens share one
+    clash_free = sum(map(int.bit_count, given)) == (len(cells) - cells.count(0)) * len(
+        cell_houses[0])
+    full = full_mask(geo.size)
     if len(cell_houses[0]) == 2:  # no boxes: a cell's houses as three, its column twice
         cell_houses = tuple((a, b, b) for a, b in cell_houses)
     cand = [0] * len(cells)

@@ -11,6 +11,12 @@ Glossary (besides :mod:`satdoku.native.board`): a digit's *places* in a house ar
 cells there that still have it; *direct* variants (SE's name) are the steps whose eliminations
 would leave a hidden single at once: they place it and, as SE does, make no elimination (the
 reason names what the pattern would remove).
+
+The singles and locked candidates here are those of :mod:`satdoku.native.propagate`'s passes,
+found one step at a time in SE's order (which step, where, rated) rather than applied together
+to a fixed point; ``tests/test_passes_agree.py`` checks that the ladder's board and those
+passes end with the same candidates. The step path (:mod:`satdoku.tasks.steps`) finds its
+singles here too.
 """
 
 from __future__ import annotations

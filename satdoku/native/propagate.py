@@ -29,6 +29,14 @@ candidates, False when it found nothing, None on a contradiction:
 order until one removes something, which sends it back to singles. It stops at the fixed point
 or at a contradiction. Only what changed is revisited: the queue, the touched houses, the dirty
 houses. What was tried and measured is in `docs/native-search.md <../docs/native-search.md>`_.
+
+These passes are the rules of every board that settles candidates: the same rules, on other
+boards for speed, fold the reduced encoding's big grids (:mod:`satdoku.native.reduce`: lists of
+a house's open cells a digit, for 400 x 400) and settle batches of puzzles at once
+(:mod:`satdoku.sat.sliced`: one int a candidate across the batch); the ladder
+(:mod:`satdoku.native.named`) finds them one step at a time, in Sudoku Explainer's order, to
+name and rate each. ``tests/test_passes_agree.py`` checks that all four leave every cell the
+same candidates.
 """
 
 from __future__ import annotations
