@@ -28,6 +28,7 @@ from itertools import combinations, product
 from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
 from .board import Board
+from .propagate import locked_digits
 
 __all__ = ["NamedStep", "full_house_or_hidden_single", "hidden_single", "naked_single", "direct_locking",
            "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe", "every_locking",
@@ -160,9 +161,8 @@ def _locked(board: Board, direct: bool):
         # per segment: the digits confined to it in the first house that the second has outside
         found = []
         for s in segs:
-            inside, line_other, box_other = union(s.cells), union(s.line_rest), union(s.box_rest)
-            found.append(inside & ~box_other & line_other if pointing
-                         else inside & ~line_other & box_other)
+            digits = locked_digits(union(s.cells), union(s.line_rest), union(s.box_rest))
+            found.append(digits[0] if pointing else digits[1])
         for d in range(1, geo.size + 1):
             bit = 1 << (d - 1)
             for s, digits in zip(segs, found):
