@@ -3,7 +3,7 @@
 pass, the ladder's board and its finders) leave every cell the same candidates.
 
 The puzzles are random holes in random full grids of several box shapes and jigsaw regions
-(seeded): always solvable, so every pass runs to its fixed point without a contradiction, and
+(seeded), and three published 9x9 puzzles: always solvable, so every pass runs to its fixed point without a contradiction, and
 the fixed point of rules that only remove candidates is one set of candidates whatever the
 order they run in.
 """
@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+from conftest import SAMPLE, SAMPLE_HARD, SEVENTEEN, grid_of
 from satdoku.model.geometry import geometry, jigsaw
 from satdoku.model.grid import Grid
 from satdoku.native.board import Board
@@ -93,6 +94,8 @@ def by_ladder(grid, locked):
 def test_every_board_settles_the_same_candidates(geo, locked):
     rng = random.Random(f"{geo}-{locked}")
     grids = _puzzles(geo, rng, 5)
+    if geo is geometry(3, 3):  # and published puzzles: the README's, a 17-clue
+        grids += [grid_of(text) for text in (SAMPLE, SAMPLE_HARD, SEVENTEEN)]
     slices = by_slices(grids, locked)
     moved = 0
     for grid, batch in zip(grids, slices):
