@@ -161,8 +161,8 @@ def _locked(board: Board, direct: bool):
         # per segment: the digits confined to it in the first house that the second has outside
         found = []
         for s in segs:
-            digits = locked_digits(union(s.cells), union(s.line_rest), union(s.box_rest))
-            found.append(digits[0] if pointing else digits[1])
+            both = locked_digits(union(s.cells), union(s.line_rest), union(s.box_rest))
+            found.append(both[0] if pointing else both[1])
         for d in range(1, geo.size + 1):
             bit = 1 << (d - 1)
             for s, digits in zip(segs, found):
