@@ -128,6 +128,7 @@ SLOW_RUNS = {
     "bench_scaling.py": (["--quick", "--puzzles", "{T}/p", "--cache", "{T}/c.json",
                           "--no-plot", "--timeout", "5"], "| 9x9 |", None),
     "bench_steps.py": (["1"], "| set | ladder ER: mean", None),
+    "bench_fold.py": (["{ROOT}/puzzles/4x4.txt", "--rounds", "1"], "| yes |", None),
     "sigh_collection.py": (["--only", "Classic sudoku", "--timeout", "10"],
                            "| Classic sudoku | string | yes | unique |", "no sigh checkout"),
 }

@@ -141,13 +141,7 @@ def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | Non
 
 def apply_step(board: Board, step: NamedStep) -> bool:
     """Make ``step`` on ``board``; False when that breaks it (never on a unique puzzle)."""
-    ok = True
-    for cell, d in step.removes:
-        ok = board.strike((cell,), 1 << (d - 1)) and ok
-    if step.place is not None:
-        cell, d = step.place
-        ok = board.place(cell, 1 << (d - 1)) and ok
-    return ok
+    return board.apply(step.removes, () if step.place is None else (step.place,))
 
 
 def se_steps(grid: Grid, deadline: Deadline | None = None):

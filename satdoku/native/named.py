@@ -11,6 +11,12 @@ Glossary (besides :mod:`satdoku.native.board`): a digit's *places* in a house ar
 cells there that still have it; *direct* variants (SE's name) are the steps whose eliminations
 would leave a hidden single at once: they place it and, as SE does, make no elimination (the
 reason names what the pattern would remove).
+
+The singles and locked candidates here are those of :mod:`satdoku.native.propagate`'s passes,
+found one step at a time in SE's order (which step, where, rated) rather than applied together
+to a fixed point; ``tests/test_passes_agree.py`` checks that the ladder's board and those
+passes end with the same candidates. The step path (:mod:`satdoku.tasks.steps`) finds its
+singles here too.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from itertools import combinations, product
 from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
 from .board import Board
+from .propagate import locked_digits
 
 __all__ = ["NamedStep", "full_house_or_hidden_single", "hidden_single", "naked_single", "direct_locking",
            "locking", "hidden_set", "naked_set", "fish", "xy_wing", "describe", "every_locking",
@@ -154,9 +161,8 @@ def _locked(board: Board, direct: bool):
         # per segment: the digits confined to it in the first house that the second has outside
         found = []
         for s in segs:
-            inside, line_other, box_other = union(s.cells), union(s.line_rest), union(s.box_rest)
-            found.append(inside & ~box_other & line_other if pointing
-                         else inside & ~line_other & box_other)
+            both = locked_digits(union(s.cells), union(s.line_rest), union(s.box_rest))
+            found.append(both[0] if pointing else both[1])
         for d in range(1, geo.size + 1):
             bit = 1 << (d - 1)
             for s, digits in zip(segs, found):

@@ -29,6 +29,14 @@ candidates, False when it found nothing, None on a contradiction:
 order until one removes something, which sends it back to singles. It stops at the fixed point
 or at a contradiction. Only what changed is revisited: the queue, the touched houses, the dirty
 houses. What was tried and measured is in `docs/native-search.md <../docs/native-search.md>`_.
+
+These passes are the rules of every board that settles candidates: the same rules, on other
+boards for speed, fold the reduced encoding's big grids (:mod:`satdoku.native.reduce`: lists of
+a house's open cells a digit, for 400 x 400) and settle batches of puzzles at once
+(:mod:`satdoku.sat.sliced`: one int a candidate across the batch); the ladder
+(:mod:`satdoku.native.named`) finds them one step at a time, in Sudoku Explainer's order, to
+name and rate each. ``tests/test_passes_agree.py`` checks that all four leave every cell the
+same candidates.
 """
 
 from __future__ import annotations
@@ -43,7 +51,8 @@ from .subsets import naked_and_hidden_subsets
 from .tables import Tables, Timeout
 
 __all__ = ["Constraint", "Propagation", "propagate", "naked_singles", "hidden_singles",
-           "locked_candidates", "locked_packed", "locked_by_segment", "rule_prunes"]
+           "locked_candidates", "locked_packed", "locked_by_segment", "locked_digits",
+           "rule_prunes"]
 
 _INF = float("inf")
 
@@ -285,13 +294,26 @@ def locked_by_segment(p: Propagation) -> bool | None:
         inside = or_all(seg_get(cand))
         line_other = or_all(line_get(cand))
         box_other = or_all(box_get(cand))
-        # pointing: in the box only here, so not elsewhere in the line; claiming: the reverse
-        struck = strike(p, ((inside & ~box_other & line_other, line_rest),
-                            (inside & ~line_other & box_other, box_rest)))
+        pointing, claiming = locked_digits(inside, line_other, box_other)
+        struck = strike(p, ((pointing, line_rest), (claiming, box_rest)))
         if struck is None:
             return None
         found = struck or found
     return found
+
+
+def locked_digits(inside: int, line_other: int, box_other: int) -> tuple[int, int]:
+    """The rule of locked candidates on one segment, from the digits of its cells (``inside``),
+    of the rest of its line and of the rest of its box: (pointing, claiming). Pointing digits
+    are in the box only here, so they leave the rest of the line (where some are); claiming
+    digits are in the line only here, so they leave the rest of the box. The ladder's finder
+    (:mod:`satdoku.native.named`) asks it too; :func:`locked_packed` is the same rule on the
+    packed grid.
+
+    >>> locked_digits(0b011, 0b001, 0b010)
+    (1, 2)
+    """
+    return inside & ~box_other & line_other, inside & ~line_other & box_other
 
 
 def strike(p: Propagation, eliminations) -> bool | None:

@@ -15,6 +15,15 @@ The passes of :mod:`satdoku.native.propagate` walk every peer of an assigned cel
 beyond 64 x 64) and fold whole houses for hidden singles, where this module visits only the
 open cells that hold the digit. What was tried against the hard 64x64 and 225x225 puzzles, and
 what it showed: ``docs/large-grids.md``.
+
+The rules are those of :mod:`satdoku.native.propagate` (:func:`~.propagate.naked_singles`,
+:func:`~.propagate.hidden_singles`, :func:`~.propagate.locked_by_segment`) on this other
+board, and ``tests/test_passes_agree.py`` checks that both (and the bit-sliced batch pass and
+the ladder's board) leave every cell the same candidates. Folding with those passes instead
+was measured (2026-11-28, docs/performance.md "One board, one pass"): singles to their fixed
+point took 0.65 s CPU against 0.33 s here on the 144x144 puzzle, and 60 s against 3.7 s on
+the 400x400 one, so this copy stays. The board of the givens is the shared one
+(:func:`~satdoku.native.board.fold_givens`).
 """
 
 from __future__ import annotations
@@ -27,6 +36,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..model.geometry import Geometry
 from ..model.digits import bits
 from ..model.grid import Grid
+from .board import fold_givens
 from .tables import need_boxes
 
 __all__ = ["Reduction", "reduce_candidates"]
@@ -72,14 +82,8 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     need_boxes(geo, "candidate elimination")
     n = geo.size
     cells = list(grid.cells)
-    placed = [0] * (3 * n)
-    for h, house in enumerate(geo.houses):
-        m = 0
-        for d in map(cells.__getitem__, house):
-            if d:
-                m |= 1 << (d - 1)
-        placed[h] = m
-    red = Reduction(geo, cells, _fold_givens(geo, cells, placed))
+    cand, placed, _ = fold_givens(geo, cells)
+    red = Reduction(geo, cells, cand)
     if max_clauses is not None:
         pairs = sum(map(int.bit_count, itertools.compress(red.cand, [not d for d in cells])))
         check_size(4 * pairs, max_clauses, f"the reduced formula of this {n}x{n} puzzle",
@@ -101,22 +105,10 @@ def reduce_candidates(grid: Grid, propagate: bool = True, locked: bool = False, 
     return red
 
 
-def _fold_givens(geo: Geometry, cells: list[int], placed: list[int]) -> list[int]:
-    """Every cell's candidates: its given, or the digits its houses have not ``placed``."""
-    full = (1 << geo.size) - 1
-    cell_houses = geo.cell_houses
-    cand = [0] * len(cells)
-    for cell, d in enumerate(cells):
-        if d:
-            cand[cell] = 1 << (d - 1)
-        else:
-            a, b, c = cell_houses[cell]
-            cand[cell] = full & ~(placed[a] | placed[b] | placed[c])
-    return cand
-
-
 class _Singles:
-    """Naked and hidden singles to a fixed point on a :class:`Reduction`.
+    """Naked and hidden singles to a fixed point on a :class:`Reduction`: the rules of
+    :func:`~satdoku.native.propagate.naked_singles` and
+    :func:`~satdoku.native.propagate.hidden_singles` on this module's board (module docstring).
 
     ``holders[h * n + d - 1]``: the open cells of house h that had candidate d when
     propagation started (later some lose it: look at ``cand``). Walking these instead of whole
@@ -256,7 +248,8 @@ class _Singles:
 
 def _locked_pass(geo: Geometry, cells: list[int], cand: list[int], placed: list[int],
                  holders: list[list[int]], eliminate) -> int:
-    """One pass of locked candidates over every (house, digit); returns how many pairs went.
+    """One pass of locked candidates over every (house, digit); returns how many pairs went
+    (the rule of :func:`~satdoku.native.propagate.locked_by_segment`, module docstring).
 
     When the places of a digit in a house all lie in one other house, they lie in the segment
     where the two meet (:class:`~satdoku.model.geometry.Segment`), and the digit leaves the rest

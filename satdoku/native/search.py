@@ -30,6 +30,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..errors import SolverError
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
+from .board import fold_givens
 from .propagate import Constraint, Propagation, propagate
 from .tables import Tables, Timeout, need_boxes, tables
 
@@ -180,14 +181,13 @@ def _search(grid: Grid, p: Propagation, limit: int, solutions: list[list[int]],
     """Depth-first search appending up to ``limit`` solutions; False when the deadline passed."""
     t: Tables = p.t
     cell_houses = t.cell_houses
-    cand = [t.full] * t.ncells
-    placed = [0] * t.nhouses
-    queue = []
-    touched: set[int] = set()
-    for cell, d in grid.givens():
-        cand[cell] = 1 << (d - 1)
-        queue.append(cell)
-        touched.update(cell_houses[cell])
+    cand, placed, clash_free = fold_givens(grid.geometry, grid.cells)
+    if not clash_free or not all(cand):
+        stats["nodes"] = 1
+        return True
+    # the givens are placed and propagated: what is left is the open cells they single out
+    queue = [c for c, (d, m) in enumerate(zip(grid.cells, cand)) if not d and not m & (m - 1)]
+    touched = set(range(t.nhouses))
     nodes = guesses = backtracks = 0
     clock = time.perf_counter
     interval = t.search_interval

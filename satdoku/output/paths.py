@@ -67,7 +67,7 @@ def board_at(grid: Grid, path, number: int) -> tuple[Grid, dict[int, list[int]]]
 
 
 def board_grid(grid: Grid, board) -> tuple[Grid, dict[int, list[int]]]:
-    """A :meth:`~satdoku.tasks.path.Board.snapshot` as a grid of its placed digits and the
+    """A :meth:`~satdoku.native.board.Board.snapshot` as a grid of its placed digits and the
     candidates of its open cells."""
     cand, placed = board
     cells = tuple(m.bit_length() if done else 0 for m, done in zip(cand, placed))

@@ -27,7 +27,7 @@ from ..errors import InternalError
 from ..model.puzzle import Puzzle
 from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
-from ..native.reduce import reduce_candidates
+from ..native.board import fold_givens
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status
 from ..sat import questions
 from ..sat.solver import SatSolver
@@ -107,9 +107,9 @@ def true_candidates(grid: Grid, *, constraints: tuple = (), solver: SatSolver | 
             if first is not None:
                 found(first)
                 # Only digits the givens leave open can be true candidates.
-                reduction = reduce_candidates(grid, propagate=False)
+                givens = fold_givens(grid.geometry, grid.cells)[0]
                 for cell in open_cells:
-                    for d in bits(reduction.cand[cell]):
+                    for d in bits(givens[cell]):
                         if d in marked[cell]:
                             continue
                         solution = questions.first_solution(
@@ -159,9 +159,9 @@ def _count(out: Candidates, solver: SatSolver, constraints: tuple, deadline: Dea
             d = solution.cells[c]
             counts[c][d] = counts[c].get(d, 0) + 1
     if total > most:  # too many for one pass: count each pair below the limit on its own
-        reduction = reduce_candidates(grid, propagate=False)
+        givens = fold_givens(grid.geometry, grid.cells)[0]
         for c in open_cells:
-            for d in bits(reduction.cand[c]):
+            for d in bits(givens[c]):
                 if counts[c].get(d, 0) >= limit:
                     continue
                 n = 0

@@ -29,8 +29,9 @@ from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
 from ..model.digits import bit, bits
 from ..model.grid import Grid
+from ..native.board import Board
 from ..sat.facts import FactSolver
-from .path import Board, Step, StepPath
+from .path import Step, StepPath
 
 __all__ = ["Deducer", "name_step", "COMBINATION_TRIES"]
 

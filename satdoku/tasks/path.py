@@ -1,5 +1,7 @@
-"""The vocabulary of step paths (:mod:`satdoku.tasks.steps`): rule facts, steps, paths, the
-candidates board they are taken on, and how hard a step and a path are.
+"""The vocabulary of step paths (:mod:`satdoku.tasks.steps`): rule facts, steps, paths, and how
+hard a step and a path are. A path is taken on the ladder's candidates board
+(:class:`satdoku.native.board.Board`), one step at a time (:attr:`Step.removes`,
+:attr:`Step.placed`).
 
 Glossary (adds to :mod:`satdoku.sat.facts`):
 
@@ -19,23 +21,21 @@ Glossary (adds to :mod:`satdoku.sat.facts`):
 
 from __future__ import annotations
 
-import functools
 import math
-import operator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
 from ..model.alphabet import Alphabet
-from ..model.digits import bit, bits
+from ..model.digits import bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from ..native.board import Board as LadderBoard
+from ..native.board import Board
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
 
-__all__ = ["STEP_KINDS", "RuleFact", "Piece", "rule_facts", "Step", "StepPath", "Board",
+__all__ = ["STEP_KINDS", "RuleFact", "Piece", "rule_facts", "Step", "StepPath",
            "SE_RATINGS", "step_rating", "PathRating", "path_rating", "replay"]
 
 
@@ -191,6 +191,11 @@ class Step:
     def size(self) -> int:
         """How many facts the step cites."""
         return len(self.rules) + len(self.cells)
+
+    @property
+    def removes(self) -> tuple[tuple[int, int], ...]:
+        """The (cell, digit) pairs the step strikes, one digit a pair."""
+        return tuple((cell, d) for cell, ds in self.eliminated for d in ds)
 
     @property
     def kind(self) -> str:
@@ -352,43 +357,6 @@ def path_rating(path: StepPath) -> PathRating:
     return PathRating(er, ep, ed, hardest, path.status == "timeout")
 
 
-class Board(LadderBoard):
-    """The ladder's board (:class:`satdoku.native.board.Board`) along a path: it takes a
-    :class:`Step`, and says which cells changed since :meth:`changes` was last asked."""
-
-    __slots__ = ("_seen",)
-
-    def __init__(self, geo: Geometry, cand: list[int], placed: list[bool]) -> None:
-        super().__init__(geo, cand, placed)
-        self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
-
-    @classmethod
-    def of(cls, grid: Grid) -> "Board":
-        """The board of ``grid``'s givens (clashing givens are the path's to find)."""
-        return cls.of_givens(grid)[0]
-
-    def apply(self, step: Step) -> None:
-        """Take ``step``: strike its eliminations, then make its placements."""
-        for cell, ds in step.eliminated:
-            self.strike((cell,), functools.reduce(operator.or_, map(bit, ds), 0))
-        for cell, d in step.placed:
-            self.place(cell, bit(d))
-
-    def snapshot(self) -> tuple[tuple[int, ...], tuple[bool, ...]]:
-        """The candidates and placed flags as they stand (a copy)."""
-        return tuple(self.cand), tuple(self.placed)
-
-    def changes(self) -> set[int]:
-        """The cells whose candidates or placed flag changed since the last call (at first,
-        every cell)."""
-        now, seen = self.snapshot(), self._seen
-        self._seen = now
-        if seen is None:
-            return set(range(len(self.cand)))
-        return {c for c, (a, b, p, q) in enumerate(zip(now[0], seen[0], now[1], seen[1]))
-                if a != b or p != q}
-
-
 def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:
     """The board (:meth:`Board.snapshot`) before each step of ``path`` from ``grid``, then
     after its last: the candidates a person's pencil marks show along the path.
@@ -400,9 +368,9 @@ def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool
     >>> len(boards), sum(boards[0][1]), all(boards[-1][1])
     (8, 9, True)
     """
-    board = Board.of(grid)
+    board = Board.of_givens(grid)[0]
     boards = [board.snapshot()]
     for step in path.steps:
-        board.apply(step)
+        board.apply(step.removes, step.placed)
         boards.append(board.snapshot())
     return boards

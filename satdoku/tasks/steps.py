@@ -37,9 +37,10 @@ from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.grid import Grid
+from ..native.board import Board
 from ..native.named import hidden_single, naked_single, se_houses
 from .deduce import Deducer
-from .path import (STEP_KINDS, Board, PathRating, RuleFact, Step, StepPath, path_rating,
+from .path import (STEP_KINDS, PathRating, RuleFact, Step, StepPath, path_rating,
                    rule_facts, step_rating)
 
 __all__ = ["RuleFact", "Step", "StepPath", "rule_facts", "step_path", "STEP_KINDS",
@@ -95,7 +96,7 @@ def step_path(grid: Grid, solution: Grid, *, constraints: tuple = (),
     budget = Budget(DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses, deadline)
     path = StepPath(geo, alphabet or alphabet_for(geo.size, geo.low),
                     rule_facts(geo, tuple(constraints), budget), max_rules=max_rules)
-    board = Board.of(grid)
+    board = Board.of_givens(grid)[0]  # clashing givens are the path's to find
     deducer = Deducer(path, board, solution, sat_solver=sat_solver, max_clauses=max_clauses,
                       deadline=deadline, max_rules=max_rules)
     try:
@@ -140,4 +141,4 @@ def _take(path: StepPath, board: Board, step: Step) -> None:
     path.steps.append(step)
     if step.technique == "guess":
         path.status = "guess"
-    board.apply(step)
+    board.apply(step.removes, step.placed)
