@@ -34,7 +34,7 @@ import statistics
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Any, Iterator
+from typing import Any, Generator, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import Closing
@@ -284,7 +284,8 @@ class CubeSolver(Closing):
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         cubes: list[Cube] = []
-        refuted, cube_s, solutions = 0, 0.0, []
+        refuted, cube_s = 0, 0.0
+        solutions: list[Grid] = []
         status = message = None
         try:
             cubes, refuted, settled = self._cubes(grid, deadline)
@@ -355,7 +356,7 @@ class CubeSolver(Closing):
         return counted_status(len(solutions))
 
     def _events(self, grid: Grid, cubes: list[Cube], limit: int, deadline: Deadline
-                ) -> Iterator[tuple]:
+                ) -> Generator[tuple, None, None]:
         """What conquering says, from this process (one job) or from the workers."""
         if self.jobs <= 1 or len(cubes) <= 1:
             with _sat_solver(*self.config) as solver:
@@ -363,7 +364,8 @@ class CubeSolver(Closing):
             return
         from .portfolio import _context, _stop_racers, Config
         context = _context()
-        pipes, processes = [], []
+        pipes: list[Any] = []
+        processes = []
         try:
             for w in range(min(self.jobs, len(cubes))):
                 receive, send = context.Pipe(duplex=False)
@@ -381,7 +383,7 @@ class CubeSolver(Closing):
                 remaining = None if deadline.unlimited else deadline.remaining() + 0.5
                 if remaining is not None and remaining <= 0:
                     return
-                ready = wait(pipes, timeout=remaining)
+                ready: list[Any] = wait(pipes, timeout=remaining)
                 if not ready:
                     return
                 for conn in ready:
