@@ -218,9 +218,10 @@ def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
         except PuzzleError as error:
             from dataclasses import replace
             p = replace(p, error=error)
-    if getattr(made, "portfolio", False):
+    if getattr(made, "portfolio", False) or getattr(made, "cube", 0):
         from .tasks.solvers import racing
-        made, _ = racing(made, 0, scheduler=None, single=lambda: True)
+        made, _ = racing(made, 1 if getattr(made, "cube", 0) else 0, scheduler=None,
+                         single=lambda: True)
     with made.make() as task:
         return task.run(p).result
 
@@ -229,7 +230,8 @@ def solve(puzzle: PuzzleLike, **options: Any) -> Result:
     """A verified :class:`~satdoku.model.result.Result` for ``puzzle`` under its rules. The
     options are ``satdoku solve``'s (:class:`~satdoku.tasks.commands.SolveOptions`):
     ``solver``, ``sat_solver``, ``encoding``, ``amo``, ``max_clauses``, ``timeout`` (seconds
-    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, ``proof`` (a
+    for every stage), ``unique``, ``check``, ``fresh``, ``stats``, ``portfolio``, ``cube`` (cube-and-conquer
+    to that depth, in this process), ``proof`` (a
     folder: an ``unsolvable`` or ``unique`` answer gets a checked DRAT proof there, described
     by ``result.proof``), and ``box``, ``alphabet``, ``ignore_unknown`` to read it.
 

@@ -17,6 +17,10 @@ Three modes (every run prints the date, the load average and the command first):
     # the command a user types, timed (any satdoku options after --)
     python scripts/bench_hard.py cli FILE -- count --portfolio --jobs 2
 
+    # cube-and-conquer against the default, whole processes timed from outside, A B A B
+    # (CPU: the process and its workers); each cube run's figures per puzzle
+    python scripts/bench_hard.py cubes FILE --limit 1 --timeout 60 --cube 10 --jobs 1
+
 Configurations are written as :func:`satdoku.sat.portfolio.parse_config` reads them
 (``SOLVER[/ENCODING][/KEY=VALUE,...]``); ``incremental`` is satdoku's default batch path (one
 incremental solver, clues as assumptions), run in this process. Results are docs/hard-grids.md.
@@ -27,11 +31,13 @@ from __future__ import annotations
 import argparse
 import datetime
 import itertools
+import json
 import os
 import resource
 import shlex
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -146,10 +152,57 @@ def run_cli(args: argparse.Namespace) -> None:
     print(f"\nexit {done.returncode}, {len(lines)} lines, {wall:.1f} s wall")
 
 
+CUBE_FIGURES = ("cubes", "cubes_refuted_at_cubing", "cube_s", "cubes_sat", "cubes_unsat",
+                "cubes_open", "cube_conflicts_median", "cube_conflicts_max",
+                "cube_cpu_s_median", "cube_cpu_s_max", "open_cpu_s", "estimate_s")
+
+
+def _timed(command: list[str]) -> tuple[float, float, list[dict]]:
+    """Wall and CPU seconds of one whole process (and its children), and its JSON answers."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=ROOT)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    answers = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    if not answers:
+        print(done.stderr.strip()[-2000:])
+    return wall, cpu, answers
+
+
+def run_cubes(args: argparse.Namespace) -> None:
+    """The default and ``--cube`` on the whole file, A B A B, each a whole process."""
+    path = Path(args.file).resolve()
+    if args.first:  # the first N puzzle lines, into a file of their own
+        lines = [line for line in path.read_text().splitlines()
+                 if line.strip() and not line.startswith("#")][:args.first]
+        path = Path(tempfile.mkdtemp()) / f"first{args.first}_{path.name}"
+        path.write_text("\n".join(lines) + "\n")
+    command = [sys.executable, "-m", "satdoku", "solve" if args.limit == 1 else "count",
+               str(path), "--timeout", str(args.timeout), "--stats",
+               "--format", "json"]
+    variants = {"default": command,
+                f"cube {args.cube}, jobs {args.jobs}": command + [
+                    "--cube", str(args.cube), "--jobs", str(args.jobs)]}
+    for round_ in range(args.rounds):
+        for label, argv in variants.items():
+            wall, cpu, answers = _timed(argv)
+            statuses: dict[str, int] = {}
+            for a in answers:
+                statuses[a["status"]] = statuses.get(a["status"], 0) + 1
+            print(f"round {round_ + 1} {label}: {wall:.1f} s wall, {cpu:.1f} s CPU; " +
+                  ", ".join(f"{k} {v}" for k, v in sorted(statuses.items())), flush=True)
+            for a in answers if "cube" in label else []:
+                figures = ", ".join(f"{k} {a['stats'].get(k)}" for k in CUBE_FIGURES)
+                print(f"  line {a['line']}: {a['status']} in {a['time_ms'] / 1000:.1f} s; "
+                      f"{figures}", flush=True)
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=["configs", "file", "cli"])
+    parser.add_argument("mode", choices=["configs", "file", "cli", "cubes"])
     parser.add_argument("file")
     parser.add_argument("--config", action="append", help="configs: a configuration; repeat")
     parser.add_argument("--timeout", type=float, default=60.0)
@@ -162,11 +215,14 @@ def main(argv: list[str]) -> None:
     parser.add_argument("--fresh", action="store_true", help="file: a fresh solver per puzzle")
     parser.add_argument("--portfolio", type=int, default=0, help="file: race K configurations")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--cube", type=int, default=8, help="cubes: the cube depth")
+    parser.add_argument("--rounds", type=int, default=2, help="cubes: A B rounds")
     rest = argv[argv.index("--") + 1:] if "--" in argv else []
     args = parser.parse_args(argv[:len(argv) - len(rest) - (1 if rest else 0)])
     args.rest = rest
     _banner(argv)
-    {"configs": run_configs, "file": run_file, "cli": run_cli}[args.mode](args)
+    {"configs": run_configs, "file": run_file, "cli": run_cli,
+     "cubes": run_cubes}[args.mode](args)
 
 
 if __name__ == "__main__":

@@ -9,5 +9,6 @@
   ``counting``, ``questions`` (cores, assumed and other solutions), ``fast`` (the fast path);
   ``clock``: time limits; ``oneshot``: solving afresh.
 - ``facts``: guarded facts for explanations; ``levels``: what propagation and probing settle;
-  ``sliced``: the bit-sliced batch pass; ``portfolio``: configurations racing in processes.
+  ``sliced``: the bit-sliced batch pass; ``portfolio``: configurations racing in processes;
+  ``cubes``: cube-and-conquer.
 """

@@ -31,8 +31,9 @@ SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
 @dataclass(frozen=True)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
-    ``racers`` K >= 1 races K SAT configurations on each puzzle (set by
-    :func:`satdoku.tasks.solvers.racing` from ``portfolio`` and the cores)."""
+    ``racers`` K >= 1 races K SAT configurations on each puzzle, or with ``cube`` conquers
+    its cubes on K workers (set by :func:`satdoku.tasks.solvers.racing` from ``portfolio``,
+    ``cube`` and the cores)."""
 
     solver: str = option("sat", "SAT through python-sat, native search, or a compiled search "
                                 "baseline (exact-cover, cp-sat: satdoku[baselines]).", "choice",
@@ -40,13 +41,17 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
     portfolio: bool = option(False, "Race SAT configurations on each puzzle, one a core "
                                     "(--jobs of them); on by itself for a single puzzle with "
                                     "--jobs other than 1.", "flag")
+    cube: int = option(0, "Cube-and-conquer each puzzle: split it by lookahead into cubes of "
+                          "at most D literals, conquered on --jobs workers (0: off); --stats "
+                          "adds the cubes' figures.", "whole", maximum=16, metavar="D")
     stats: bool = option(False, "Add each stage's time and solver figures.", "flag")
     proof: str | None = option(None, "Back each 'unsolvable' and 'unique' answer with a DRAT "
                                      "proof checked by satdoku and drat-trim/lrat-check when "
                                      "on PATH: DIR/NAME.cnf, .drat (.lrat), NAME the input "
                                      "and line; a proof that fails makes status error.",
                                "folder", metavar="DIR")
-    racers: int = option(0, "Configurations raced on each puzzle.", "whole", hidden=True)
+    racers: int = option(0, "Processes on each puzzle: configurations raced, or with cube "
+                            "workers conquering its cubes.", "whole", hidden=True)
 
     check: ClassVar[bool] = False
     fresh: ClassVar[bool] = False
@@ -110,7 +115,7 @@ class CountOptions(SearchOptions):
         super().__post_init__()
         if self.all and self.estimate:
             raise OptionError("--all and --estimate do not go together")
-        given = {"portfolio": self.portfolio, "stats": self.stats,
+        given = {"portfolio": self.portfolio, "stats": self.stats, "cube": bool(self.cube),
                  "solver": self.solver != "sat", "proof": self.proof is not None}
         if self.estimate:
             given.update(limit=self.limit is not None, encoding=self.encoding is not None,

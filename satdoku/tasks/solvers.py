@@ -64,7 +64,8 @@ DEFAULT_SOLVER = "sat"
 def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 incremental: bool = True, stats: bool = True,
-                max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0) -> Solver:
+                max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0,
+                cube: int = 0) -> Solver:
     """A solver for ``method`` (a name in :data:`SOLVERS`, or ``'exec:COMMAND'``, a search
     binary: :mod:`satdoku.sat.searchbin`); SAT options are ignored by the others.
 
@@ -73,6 +74,8 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     ``portfolio`` K >= 1 (SAT only) races K configurations on each puzzle
     (:class:`satdoku.sat.portfolio.PortfolioSolver`): ``sat_solver`` and ``encoding``, when
     given, make the first configuration, then :data:`~satdoku.sat.portfolio.DEFAULT_PORTFOLIO`.
+    ``cube`` D >= 1 (SAT only) cubes each puzzle to depth D and conquers the cubes on
+    ``portfolio`` workers (:class:`satdoku.sat.cubes.CubeSolver`; 0 or 1: in this process).
 
     >>> with make_solver("sat", sat_solver="minisat22") as s:
     ...     s.name
@@ -86,6 +89,10 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     except KeyError:
         raise OptionError(f"unknown solver {method!r}; choose one of "
                           f"{', '.join(SOLVERS)}") from None
+    if cube and method == "sat":
+        from ..sat.cubes import CubeSolver
+        return CubeSolver(cube, jobs=portfolio or 1, sat_solver=sat_solver, encoding=encoding,
+                          amo=amo, max_clauses=max_clauses)
     if portfolio and method == "sat":
         from ..sat.portfolio import DEFAULT_PORTFOLIO, Config, PortfolioSolver
         configs = list(DEFAULT_PORTFOLIO)
@@ -219,12 +226,19 @@ def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
     """The options and worker count to solve with: a portfolio of configurations racing on
     each puzzle when ``requested`` (``--portfolio``) or when ``jobs`` would leave cores idle
     on a ``single`` puzzle (read ahead only when it matters); the cores then race on each
-    puzzle in turn. OptionError when a portfolio cannot be (native search, Dask).
+    puzzle in turn. With ``cube`` the ``jobs`` workers conquer each puzzle's cubes in turn.
+    OptionError when a portfolio or cubes cannot be (native search, Dask).
 
     >>> racing(SolveOptions(), 1, scheduler=None, single=lambda: True)[1]
     1
     """
     requested = options.portfolio
+    if options.cube:
+        if options.solver != "sat" or scheduler is not None or requested:
+            raise OptionError("--cube conquers with SAT on --jobs workers: it takes neither "
+                              "--solver native, --scheduler nor --portfolio")
+        from ..children import worker_count
+        return dataclasses.replace(options, racers=worker_count(jobs)), 1
     if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
         from ..sat.portfolio import portfolio_size
         size = portfolio_size(jobs, requested=requested, single=not requested and single())
@@ -275,7 +289,8 @@ class SolveTask(Task):
         o = self.options
         return make_solver(method, sat_solver=o.sat_solver, encoding=o.encoding, amo=o.amo,
                            incremental=o.incremental, stats=o.stats, max_clauses=o.clause_limit,
-                           portfolio=o.racers if method == "sat" else 0)
+                           portfolio=o.racers if method == "sat" else 0,
+                           cube=o.cube if method == "sat" else 0)
 
     def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
         """The outcomes of ``puzzles`` in order, the ones propagation settles first of all."""

@@ -1,0 +1,408 @@
+"""Cube-and-conquer for one hard puzzle: split its formula into cubes by lookahead, then solve
+the cubes as assumptions on one incremental CaDiCaL per worker.
+
+Glossary:
+
+- cube: a conjunction of literals over the (cell, digit) variables; the cubes of a puzzle
+  partition its solutions (each split is on a literal and its negation), so counts add and
+  any cube's solution is the puzzle's.
+- lookahead: unit propagation of one literal on top of a cube, by a MiniSat-family solver's
+  ``propagate()`` (python-sat has it on MiniSat and Glucose only). A literal whose propagation
+  fails is *failed*: its negation joins the cube (both failed: the cube is refuted at cubing).
+  The split literal is the one whose two sides propagate most (march's product score
+  ``(pos + 1) * (neg + 1)``, counted in literals set beyond the cube's own).
+- pool: lookahead looks only at the :data:`POOL` literals that scored best at the root, where at
+  most :data:`ROOT_PROBES` literals, those of the cells with the fewest candidates, are probed
+  (a 225x225 grid has 218,430 open pairs: probing them all costs over a minute).
+- conquer: each worker builds its solver once (the formula satdoku always builds:
+  :class:`~satdoku.sat.solver.SatSolver`'s backend) and takes its cubes, most propagated first,
+  in rounds: every open cube gets a budget of conflicts (:data:`FIRST_BUDGET`, doubled each
+  round), so the statistics at a time limit cover every cube and not only the first.
+
+Counting (``limit`` >= 2) blocks each solution found, behind an activation literal, and asks the
+same cube again. With ``jobs`` >= 2 the cubes are dealt to forked workers (the portfolio's
+processes: :mod:`satdoku.sat.portfolio`) that send each cube's outcome through a pipe; the
+parent verifies every solution, stops the workers at the first (solve) or at ``limit``
+(count), and keeps the statistics (:func:`cube_stats`). Measured in docs/hard-grids.md.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import statistics
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import wait
+from typing import Any, Generator, Iterator
+
+from ..budget import DEFAULT_MAX_CLAUSES
+from ..closing import Closing
+from ..children import die_with_parent, worker_count
+from ..deadline import NO_DEADLINE, Deadline, TimeUp
+from ..errors import InternalError, OptionError, SolverError, TooBigError
+from ..model.grid import Grid, solution_problems
+from ..model.result import Capabilities, Result, counted_status, result_of, status_of
+
+__all__ = ["Cube", "CubeSolver", "make_cubes", "cube_stats", "POOL", "ROOT_PROBES",
+           "FIRST_BUDGET"]
+
+#: Literals lookahead scores at each node (the best of the root's probes).
+POOL = 48
+#: Literals probed at the root to choose the pool (those of the cells with fewest candidates).
+ROOT_PROBES = 30000
+#: Conflicts each open cube gets in the first round of conquering; doubled every round.
+FIRST_BUDGET = 500
+#: The solver that probes: propagate() exists on MiniSat and Glucose only.
+PROBE_SOLVER = "glucose4"
+
+
+@dataclass
+class Cube:
+    """One cube, and what conquering it cost so far."""
+
+    lits: tuple[int, ...]
+    score: int  # literals its propagation sets: the more, the easier it should be
+    state: str = "open"  # open, sat (a solution found in it), unsat
+    conflicts: int = 0
+    cpu_s: float = 0.0
+
+
+def _probe(probe: Any, lits: list[int]) -> tuple[bool, int]:
+    ok, props = probe.propagate(assumptions=lits)
+    return bool(ok), len(props)
+
+
+def _node(probe: Any, base: list[int], cube: list[int], pool: list[int]
+          ) -> tuple[list[int] | None, int, int | None]:
+    """Lookahead at one node: the cube grown by its failed literals (None: refuted), the
+    literals it sets, and the literal to split on (None: a leaf, no pool literal is open)."""
+    while True:
+        ok, size = _probe(probe, base + cube)
+        if not ok:
+            return None, size, None
+        best, best_score, grown = None, -1, False
+        for lit in pool:
+            if lit in cube or -lit in cube:
+                continue
+            pos_ok, pos = _probe(probe, base + cube + [lit])
+            neg_ok, neg = _probe(probe, base + cube + [-lit])
+            if not pos_ok and not neg_ok:
+                return None, size, None
+            if not pos_ok or not neg_ok:  # a failed literal: its other side is implied
+                cube = cube + [-lit if not pos_ok else lit]
+                grown = True
+                break
+            if pos == size + 1 and neg == size + 1:
+                continue  # set by the cube already (or decides nothing)
+            score = (pos - size) * (neg - size)
+            if score > best_score:
+                best, best_score = lit, score
+        if not grown:
+            return cube, size, best
+
+
+def _root_pool(probe: Any, base: list[int], candidates: list[list[int]]) -> list[int]:
+    """The :data:`POOL` literals with the best lookahead score at the root, probed among the
+    literals of the cells with fewest candidates (at most :data:`ROOT_PROBES` of them)."""
+    probed: list[tuple[int, int]] = []
+    ok, size = _probe(probe, base)
+    budget = ROOT_PROBES
+    for lits in sorted(candidates, key=len):
+        if budget <= 0:
+            break
+        budget -= len(lits)
+        for lit in lits:
+            pos_ok, pos = _probe(probe, base + [lit])
+            neg_ok, neg = _probe(probe, base + [-lit])
+            score = (pos - size) * (neg - size) if pos_ok and neg_ok else 0
+            probed.append((score, lit))
+    probed.sort(key=lambda p: -p[0])
+    return [lit for score, lit in probed[:POOL] if score > 0]
+
+
+def make_cubes(probe: Any, base: list[int], candidates: list[list[int]], depth: int,
+               deadline: Deadline = NO_DEADLINE) -> tuple[list[Cube], int]:
+    """The cubes of a formula loaded in ``probe`` (a solver with ``propagate()``) under the
+    ``base`` assumptions, split to ``depth`` literals at most, most propagated first, and how
+    many were refuted at cubing. ``candidates``: each open cell's candidate literals."""
+    pool = _root_pool(probe, base, candidates) if depth else []
+    leaves: list[Cube] = []
+    refuted = 0
+    todo: list[tuple[list[int], int]] = [([], 0)]
+    while todo:
+        deadline.check()
+        cube, splits = todo.pop()
+        grown, size, lit = _node(probe, base, cube, pool if splits < depth else [])
+        if grown is None:
+            refuted += 1
+        elif lit is None:
+            leaves.append(Cube(tuple(grown), size))
+        else:
+            todo += [(grown + [-lit], splits + 1), (grown + [lit], splits + 1)]
+    leaves.sort(key=lambda c: -c.score)
+    return leaves, refuted
+
+
+def _conquer(solver: Any, grid: Grid, cubes: dict[int, Cube], limit: int,
+             deadline: Deadline) -> Iterator[tuple]:
+    """Conquer ``cubes`` (index -> cube) in rounds of doubling conflict budgets on
+    ``solver``'s engine for ``grid``: yields ``("cube", index, state, conflicts, cpu_s)`` after
+    each call, and ``("solution", index, cells)`` for each solution."""
+    backend = solver.backend
+    engine = backend.engine(grid, deadline, units=True)
+    try:
+        base = engine.assumptions(grid)
+        sat = engine.solver
+        act = 0
+        budget = FIRST_BUDGET
+        todo = list(cubes)
+        while todo:
+            for index in list(todo):
+                lits = base + list(cubes[index].lits) + ([act] if act else [])
+                before, cpu = sat.accum_stats().get("conflicts", 0), time.process_time()
+                answer = backend.run(engine, lits, deadline, conflicts=budget)
+                spent = sat.accum_stats().get("conflicts", 0) - before
+                cpu = time.process_time() - cpu
+                if answer is True:
+                    found = engine.decode(sat.get_model())
+                    yield "cube", index, "sat", spent, cpu
+                    yield "solution", index, found.cells
+                    if limit < 2:
+                        return
+                    if not act:
+                        act = engine.fresh_var()
+                    sat.add_clause([-act] + engine.varmap.blocking(found, grid))
+                    continue
+                if answer is False:
+                    todo.remove(index)
+                yield "cube", index, "unsat" if answer is False else "open", spent, cpu
+                if deadline.expired():
+                    return
+            budget *= 2
+    finally:
+        backend.release(engine)
+
+
+def _worker(config: tuple, grid: Grid, cubes: dict[int, Cube], limit: int,
+            at: float | None, seconds: float | None, conn: Any) -> None:
+    """A forked worker: conquer its share of the cubes, each outcome sent to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
+    die_with_parent()
+    try:
+        deadline = Deadline(seconds, at - seconds) if seconds is not None and at else \
+            NO_DEADLINE
+        with _sat_solver(*config) as solver:
+            for event in _conquer(solver, grid, cubes, limit, deadline):
+                conn.send(event)
+        conn.send(("done",))
+    except Exception as error:
+        conn.send(("exception", f"{type(error).__name__}: {error}"))
+    finally:
+        conn.close()
+        os._exit(0)
+
+
+def _sat_solver(sat_solver: str, encoding: str | None, amo: str | None, max_clauses: int):
+    from .solver import SatSolver
+    return SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses, fast=False)
+
+
+def cube_stats(cubes: list[Cube], refuted: int, cube_s: float) -> dict[str, Any]:
+    """What the cubes say: how many were made and refuted at cubing, their states, the
+    conflicts and CPU seconds per cube (median, max), and the estimated CPU seconds left:
+    the open cubes times the mean CPU of the cubes closed (``estimate_s``; None while none
+    is), with ``open_cpu_s`` the CPU each open cube has already taken without an answer."""
+    states = {s: sum(c.state == s for c in cubes) for s in ("sat", "unsat", "open")}
+    closed = [c.cpu_s for c in cubes if c.state != "open"]
+    open_cpu = [c.cpu_s for c in cubes if c.state == "open"]
+    conflicts = [c.conflicts for c in cubes] or [0]
+    cpu = [c.cpu_s for c in cubes] or [0.0]
+    return {"cubes": len(cubes), "cubes_refuted_at_cubing": refuted,
+            "cube_s": round(cube_s, 3), "cubes_sat": states["sat"],
+            "cubes_unsat": states["unsat"], "cubes_open": states["open"],
+            "cube_conflicts_median": int(statistics.median(conflicts)),
+            "cube_conflicts_max": max(conflicts),
+            "cube_cpu_s_median": round(statistics.median(cpu), 3),
+            "cube_cpu_s_max": round(max(cpu), 3),
+            "open_cpu_s": round(statistics.mean(open_cpu), 3) if open_cpu else 0.0,
+            "estimate_s": (round(states["open"] * statistics.mean(closed), 1) if closed
+                           else None)}
+
+
+def _candidates(varmap: Any, grid: Grid) -> list[list[int]]:
+    """Each open cell's candidate literals (the pairs the formula has a variable for)."""
+    n = grid.size
+    out = []
+    for cell, given in enumerate(grid.cells):
+        if given:
+            continue
+        lits = [v for v in (varmap.lit(cell, d) for d in range(1, n + 1)) if type(v) is int]
+        if len(lits) > 1:
+            out.append(lits)
+    return out
+
+
+class CubeSolver(Closing):
+    """Cube-and-conquer on each puzzle (see the module docstring).
+
+    Args:
+        depth: split each puzzle into cubes of at most ``depth`` literals (up to 2**depth).
+        jobs: workers conquering the cubes (0: one per core); 1 conquers in this process.
+        sat_solver, encoding, amo, max_clauses: the conquering solver's
+            (:class:`~satdoku.sat.solver.SatSolver`'s).
+
+    >>> from satdoku.io.text import parse_puzzle
+    >>> with CubeSolver(depth=2) as s:
+    ...     r = s.solve(parse_puzzle("1.3..4.2.34.4.23").grid, limit=2)
+    >>> r.status, r.stats["cubes"] >= 1
+    ('unique', True)
+    """
+
+    encoding: str | None = None
+    capabilities = Capabilities(assumptions=False, conflicts=False, rules=False)
+
+    def __init__(self, depth: int = 6, *, jobs: int = 1, sat_solver: str | None = None,
+                 encoding: str | None = None, amo: str | None = None,
+                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
+        from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
+        info = check_sat_solver(sat_solver or DEFAULT_SAT_SOLVER)
+        if not (info.assumptions and info.budget):
+            raise OptionError(
+                f"cube-and-conquer solves cubes as assumptions under a conflict budget: "
+                f"{info.name} cannot; choose cadical195")
+        self.depth = depth
+        self.jobs = worker_count(jobs)
+        self.config = (info.name, encoding, amo,
+                       DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses)
+        self.name = f"cube:{info.name}"
+        self.encoding = encoding
+
+    def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
+              constraints: tuple = ()) -> Result:
+        """Cube ``grid``, conquer the cubes; every solution checked before it counts."""
+        start = time.perf_counter()
+        deadline = deadline or NO_DEADLINE
+        cubes: list[Cube] = []
+        refuted, cube_s = 0, 0.0
+        solutions: list[Grid] = []
+        status = message = None
+        try:
+            cubes, refuted, settled = self._cubes(grid, deadline)
+            cube_s = time.perf_counter() - start
+            if settled is not None:
+                return settled
+            status = self._conquer(grid, cubes, limit, deadline, solutions)
+        except (TimeUp, TooBigError, SolverError, InternalError) as error:
+            status, message = status_of(error, deadline,
+                                        len(solutions) if limit > 1 else None)
+        stats = cube_stats(cubes, refuted, cube_s)
+        return result_of(status, solutions, limit=limit, solver=self.name,
+                         encoding=self.encoding, time_ms=(time.perf_counter() - start) * 1000,
+                         stats=stats, message=message)
+
+    def _cubes(self, grid: Grid, deadline: Deadline) -> tuple[list[Cube], int, Result | None]:
+        """The cubes of ``grid`` and how many were refuted, or the plain solver's result when
+        the reduction settles the puzzle before any SAT call."""
+        from .engines import Settled
+        name, encoding, amo, max_clauses = self.config
+        with _sat_solver(PROBE_SOLVER, encoding, amo, max_clauses) as prober:
+            try:
+                engine = prober.backend.engine(grid, deadline, units=True)
+            except Settled:
+                with _sat_solver(*self.config) as plain:
+                    return [], 0, plain.solve(grid, limit=2, deadline=deadline)
+            try:
+                self.encoding = prober.encoding_for(grid)
+                cubes, refuted = make_cubes(engine.solver, engine.assumptions(grid),
+                                            _candidates(engine.varmap, grid), self.depth,
+                                            deadline)
+            finally:
+                prober.backend.release(engine)
+        return cubes, refuted, None
+
+    def _conquer(self, grid: Grid, cubes: list[Cube], limit: int, deadline: Deadline,
+                 solutions: list[Grid]) -> str:
+        """Conquer ``cubes`` (in this process or in workers); the status. Each solution is
+        checked, and a wrong one is an error, never an answer."""
+        events = self._events(grid, cubes, limit, deadline)
+        seen: set[tuple[int, ...]] = set()
+        try:
+            for event in events:
+                if event[0] == "exception":
+                    raise InternalError(f"a cube worker failed: {event[1]}")
+                if event[0] == "cube":
+                    cube = cubes[event[1]]
+                    cube.state = event[2] if cube.state != "sat" else "sat"
+                    cube.conflicts += event[3]
+                    cube.cpu_s += event[4]
+                elif event[0] == "solution" and event[2] not in seen:
+                    found = Grid(grid.geometry, tuple(event[2]))
+                    problems = solution_problems(found, grid)
+                    if problems:
+                        raise InternalError(
+                            f"cube {event[1]} gave a wrong solution: {problems[0]}")
+                    seen.add(event[2])
+                    cubes[event[1]].state = "sat"
+                    solutions.append(found)
+                    if len(solutions) >= limit:
+                        break
+        finally:
+            events.close()
+        if len(solutions) < limit and any(c.state == "open" for c in cubes):
+            raise TimeUp
+        if limit < 2:
+            return "solved" if solutions else "unsolvable"
+        return counted_status(len(solutions))
+
+    def _events(self, grid: Grid, cubes: list[Cube], limit: int, deadline: Deadline
+                ) -> Generator[tuple, None, None]:
+        """What conquering says, from this process (one job) or from the workers."""
+        if self.jobs <= 1 or len(cubes) <= 1:
+            with _sat_solver(*self.config) as solver:
+                yield from _conquer(solver, grid, dict(enumerate(cubes)), limit, deadline)
+            return
+        from .portfolio import _context, _stop_racers, Config
+        context = _context()
+        pipes: list[Any] = []
+        processes = []
+        try:
+            for w in range(min(self.jobs, len(cubes))):
+                receive, send = context.Pipe(duplex=False)
+                share = {i: c for i, c in enumerate(cubes) if i % self.jobs == w}
+                process = context.Process(
+                    target=_worker, daemon=True, name=f"satdoku-cubes {w}",
+                    args=(self.config, grid, share, limit,
+                          None if deadline.unlimited else deadline.at, deadline.seconds,
+                          send))
+                process.start()
+                send.close()
+                pipes.append(receive)
+                processes.append(process)
+            while pipes:
+                remaining = None if deadline.unlimited else deadline.remaining() + 0.5
+                if remaining is not None and remaining <= 0:
+                    return
+                ready: list[Any] = wait(pipes, timeout=remaining)
+                if not ready:
+                    return
+                for conn in ready:
+                    try:
+                        event = conn.recv()
+                    except (EOFError, OSError):
+                        event = ("done",)
+                    if event[0] == "done":
+                        pipes.remove(conn)
+                        conn.close()
+                    else:
+                        yield event
+        finally:
+            _stop_racers([(Config(), p) for p in processes])
+            for conn in pipes:
+                conn.close()
+
+    def close(self) -> None:
+        """Nothing is kept between puzzles."""
+
+    def __repr__(self) -> str:
+        return f"CubeSolver(depth={self.depth}, jobs={self.jobs})"

@@ -1,0 +1,54 @@
+"""Cube-and-conquer (``--cube``): a hard puzzle split into cubes by lookahead, the cubes
+conquered as assumptions, every answer verified, the figures of the cubes in the stats."""
+
+import json
+
+import satdoku
+from conftest import run_cli
+from satdoku.deadline import Deadline
+from satdoku.sat.cubes import CubeSolver
+from satdoku.io.text import parse_puzzle
+from satdoku.tasks.solvers import solve
+
+# Arto Inkala's "world's hardest sudoku" (2012) and the solution he published.
+INKALA = "8..........36......7..9.2...5...7.......457.....1...3...1....68..85...1..9....4.."
+INKALA_SOLUTION = ("812753649943682175675491283154237896369845721287169534521974368438526917"
+                   "796318452")
+
+
+def _text(result):
+    return "".join(map(str, result.solution.cells))
+
+
+def test_solve_and_count_through_cubes():
+    solved = satdoku.solve(INKALA, cube=4, stats=True)
+    assert (solved.status, _text(solved)) == ("solved", INKALA_SOLUTION)
+    assert solved.solver == "cube:cadical195"
+    counted = satdoku.count(INKALA, cube=4, stats=True)
+    assert (counted.status, counted.count, _text(counted)) == ("unique", 1, INKALA_SOLUTION)
+    stats = counted.stats  # every cube closed: the one with the solution, the rest refuted
+    assert stats["cubes"] > 1 and stats["cubes_sat"] == 1 and stats["cubes_open"] == 0
+    assert stats["cubes_sat"] + stats["cubes_unsat"] == stats["cubes"]
+
+
+def test_two_workers_on_the_command_line(tmp_path):
+    path = tmp_path / "hard.txt"
+    path.write_text(INKALA + "\n")
+    done = run_cli("count", path, "--cube", "3", "--jobs", "2", "--stats", "--format", "json")
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.output.splitlines()[0])
+    assert (answer["status"], answer["solution"]) == ("unique", INKALA_SOLUTION)
+    assert answer["stats"]["cubes_open"] == 0
+
+
+def test_several_solutions_and_a_time_limit():
+    with CubeSolver(depth=2) as s:
+        two = solve(s, parse_puzzle("12..34..........").grid, limit=2)
+        late = solve(s, parse_puzzle(INKALA).grid, limit=2, deadline=Deadline(1e-9))
+    assert (two.status, two.count) == ("multiple", 2) and two.solution != two.second
+    assert (late.status, late.solution) == ("timeout", None)
+
+
+def test_cube_takes_sat_only():
+    done = run_cli("solve", INKALA, "--cube", "2", "--solver", "native")
+    assert done.exit_code == 2 and "--cube conquers with SAT" in done.output
