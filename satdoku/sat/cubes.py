@@ -34,7 +34,7 @@ import statistics
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import wait
-from typing import Any, Generator, Iterator
+from typing import TYPE_CHECKING, Any, Generator, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import Closing
@@ -43,6 +43,9 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.grid import Grid, solution_problems
 from ..model.result import Capabilities, Result, counted_status, result_of, status_of
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .solver import SatSolver
 
 __all__ = ["Cube", "CubeSolver", "make_cubes", "cube_stats", "POOL", "ROOT_PROBES",
            "FIRST_BUDGET"]
@@ -203,9 +206,13 @@ def _worker(config: tuple, grid: Grid, cubes: dict[int, Cube], limit: int,
         os._exit(0)
 
 
-def _sat_solver(sat_solver: str, encoding: str | None, amo: str | None, max_clauses: int):
-    from .solver import SatSolver
-    return SatSolver(sat_solver, encoding, amo, max_clauses=max_clauses, fast=False)
+def _sat_solver(sat_solver: str, encoding: str | None, amo: str | None,
+                max_clauses: int) -> SatSolver:
+    """A python-sat solver of this configuration, built where every solver is
+    (:meth:`satdoku.sat.config.SatConfig.python_sat`); assumptions are what a cube is."""
+    from .config import SatConfig
+    return SatConfig(sat_solver, encoding, amo, max_clauses).python_sat(
+        task="cube-and-conquer", fast=False)
 
 
 def cube_stats(cubes: list[Cube], refuted: int, cube_s: float) -> dict[str, Any]:
