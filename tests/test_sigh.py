@@ -115,7 +115,9 @@ def test_pair_keys_decode_as_sigh_writes_them():
     (".LittleKiller~10~R5C5", "r5c5: sigh item 1 (.LittleKiller): no diagonal starts there"),
     (".~R1C1_1.~R1C1_2", "r1c1: sigh item 2: no value is left for the cell"),
     (".Doppelganger.Var~V~x~2", "satdoku cannot use sigh's Doppelganger (on a 9x9 grid of "
-                                "values 1-9); sigh's Var"),
+                                "values 1-9)"),
+    (".Var~A~~2.Thermo~R9C1~VA1", "sigh item 2 (.Thermo): VA1 is outside the grid: "
+                                  "it has no row or column"),
     (".NFA~!~R1C1", "sigh item 1 (.NFA): the state machine is empty"),
     (".Shape~9x9~1-9~Raw", "satdoku cannot hold the grid of sigh's Shape (Raw grid)"),
     (".Shape~6x9.AntiConsecutive",

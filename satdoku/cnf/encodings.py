@@ -182,7 +182,7 @@ def formula_size(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     n, ncells = geometry.size, geometry.ncells
     if enc.triads:
         return _triad_size(geometry, amo)
-    if geometry.is_square:
+    if geometry.is_plain:
         groups = 3 * n * n + (n * n if enc.cell_amo else 0)
         clauses = n * n + groups * amo_size(n, amo) + (3 * n * n if enc.house_alo else 0)
         extra = 0 if amo == "pairwise" else groups * n

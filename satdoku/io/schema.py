@@ -18,8 +18,9 @@ from ..rules import CONSTRAINTS
 __all__ = ["variant_schema", "schema_text"]
 
 _DEFS = {
-    "cell": {"type": "string", "pattern": "^[rR][0-9]+[cC][0-9]+$",
-             "description": "r{row}c{col}, 1-based (r1c1 is top left)"},
+    "cell": {"type": "string", "pattern": "^([rR][0-9]+[cC][0-9]+|[A-Z][A-Z0-9_]*)$",
+             "description": "r{row}c{col}, 1-based (r1c1 is top left), or the name of a cell "
+                            "outside the grid (extra-cells)"},
     "cells": {"type": "array", "items": {"$ref": "#/$defs/cell"}, "minItems": 1,
               "uniqueItems": True},
     "path": {"type": "array", "items": {"$ref": "#/$defs/cell"}, "minItems": 1,
@@ -46,6 +47,10 @@ def _document() -> dict:
         "regions": {"type": ["array", "null"], "items": {"$ref": "#/$defs/cells"}},
         "digits": {"type": "string", "pattern": "^[0-9]+-[0-9]+$",
                    "description": "the values the digits stand for, e.g. 0-8 (default 1-N)"},
+        "extra-cells": {"type": "array", "uniqueItems": True, "items": {
+            "type": "string", "pattern": "^[A-Z][A-Z0-9_]*$"},
+            "description": "names of cells outside the grid (sigh's Var): each holds one of the "
+                           "grid's values, in no row, column or box; rules name them"},
         "givens": {"anyOf": [
             {"type": "null"}, {"type": "string"},
             {"type": "object", "propertyNames": {"$ref": "#/$defs/cell"},

@@ -131,7 +131,16 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
     ----+----
     . . | . .
     . . | . .
+
+    Cells outside the grid (:attr:`Geometry.extra`) follow it as ``NAME=value``: after a
+    space on a line, on a last line ``outside the grid: VA=3 VB=.`` when pretty.
     """
+    extra = _extra_text(grid)
+    if extra:
+        geo = grid.geometry
+        inside = format_grid(Grid(geo.plain, grid.cells[:geo.ngrid]), style, alphabet, paint)
+        return f"{inside} {extra}" if style == "line" else \
+            f"{inside}\noutside the grid: {extra}"
     if alphabet is None:
         alphabet = alphabet_for(grid.size, grid.geometry.low)
     n = grid.size
@@ -165,6 +174,15 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
         groups = [" ".join(texts[start + j:start + j + c]) for j in range(0, w, c)]
         lines.append(" | ".join(groups))
     return "\n".join(lines)
+
+
+def _extra_text(grid: Grid) -> str:
+    """``VA=3 VB=.``: the cells outside the grid with their values ('' when it has none)."""
+    geo = grid.geometry
+    if not geo.extra:
+        return ""
+    return " ".join(f"{name}={geo.value(d) if d else '.'}"
+                    for name, d in zip(geo.extra, grid.cells[geo.ngrid:]))
 
 
 def parse_box(text: str) -> tuple[int, int]:

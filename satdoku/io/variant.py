@@ -5,7 +5,8 @@ Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.rules`):
 - document: one JSON object of the satdoku variant format, version 1 (``"format":
   "satdoku-variant"``): ``size``, ``box`` (``"none"``: rows and columns only) or ``regions``,
   ``givens``, ``constraints``, and optional ``digits`` (the values the digits stand for,
-  ``"0-8"``; ``"1-N"`` by default), ``name``, ``author``, ``source``; givens name values.
+  ``"0-8"``; ``"1-N"`` by default), ``extra-cells`` (cells outside the grid: ``["VA", "VB"]``,
+  :mod:`satdoku.model.outside`), ``name``, ``author``, ``source``; givens name values.
   ``satdoku/schema/variant-1.schema.json`` is its JSON Schema.
 - stream: JSON Lines, one document a line. A document may also span several lines (pretty
   printed): a line that leaves an object unfinished is continued by the next ones, unless
@@ -32,6 +33,7 @@ from ..errors import PuzzleError, abridge
 from ..model.alphabet import alphabet_for
 from ..model.geometry import (MAX_SIZE, Geometry, boxless, check_low, default_box, geometry,
                               jigsaw, shaped, sigh_box)
+from ..model.outside import extra_cells
 from ..model.grid import Grid, check_givens
 from ..model.puzzle import Puzzle
 from .forms import FALLBACK, form_of_json, form_of_text, read_form
@@ -46,7 +48,7 @@ TOO_DEEP = "not JSON satdoku reads: nested too deeply"
 FORMAT = "satdoku-variant"
 VERSION = 1
 _FIELDS = ("format", "version", "name", "author", "source", "size", "shape", "box", "regions",
-           "digits", "givens", "constraints")
+           "digits", "extra-cells", "givens", "constraints")
 _BOX = re.compile(r"(\d+)x(\d+)")
 _VALUES = re.compile(r"(\d+)-(\d+)")
 #: A classic one-line puzzle (digits, dots, and what follows a '#').
@@ -187,9 +189,9 @@ def _givens(value: Any, geo: Geometry) -> Grid:
         if alphabet.is_numbers:
             raise _fail(f"'givens' of a {geo.height}x{geo.width} grid must be an object (too "
                         f"many digits for one symbol each)")
-        if len(text) != geo.ncells:
+        if len(text) != geo.ngrid:
             raise _fail(f"'givens' has {len(text)} symbols; a {geo.height}x{geo.width} grid "
-                        f"has {geo.ncells}")
+                        f"has {geo.ngrid}")
         for cell, ch in enumerate(text):
             try:
                 cells[cell] = alphabet.digit(ch)
@@ -272,7 +274,7 @@ def _read(doc: Any) -> Puzzle:
     if doc.get("version", VERSION) != VERSION:
         raise _fail(f"version {doc['version']!r} is not one satdoku reads (it reads "
                     f"version {VERSION})")
-    geo = _geometry(doc)
+    geo = extra_cells(_geometry(doc), doc.get("extra-cells"))
     givens = _givens(doc.get("givens"), geo)
     check_givens(givens)
     return Puzzle(givens, name=_text(doc, "name"), alphabet=alphabet_for(geo.size, geo.low),
@@ -320,6 +322,7 @@ def grid_fields(geo: Geometry) -> dict[str, Any]:
         doc["regions"] = [[geo.cell_name(c) for c in region] for region in geo.regions]
     if geo.low != 1 or geo.size != max(geo.height, geo.width):
         doc["digits"] = geo.values_text
+    doc.update({"extra-cells": list(geo.extra)} if geo.extra else {})
     return doc
 
 

@@ -81,6 +81,7 @@ class Geometry:
     grid_rows: int = 0  # a grid of other shape (:func:`shaped`): its rows, columns and values
     grid_cols: int = 0
     nvalues: int = 0
+    extra: tuple[str, ...] = ()  # cells outside the grid (:func:`satdoku.model.outside.with_extra`)
     size: int = field(init=False)
     height: int = field(init=False)
     width: int = field(init=False)
@@ -117,9 +118,9 @@ class Geometry:
         object.__setattr__(self, "size", self.nvalues or max(h, w))
         object.__setattr__(self, "height", h)
         object.__setattr__(self, "width", w)
-        object.__setattr__(self, "ncells", h * w)
+        object.__setattr__(self, "ncells", h * w + len(self.extra))
         object.__setattr__(self, "houses", tuple(rows + cols + boxes))
-        object.__setattr__(self, "cell_houses", cell_houses)
+        object.__setattr__(self, "cell_houses", cell_houses + ((),) * len(self.extra))
 
     @property
     def is_square(self) -> bool:
@@ -127,6 +128,11 @@ class Geometry:
         of other shape (:func:`shaped`) is solved and counted, and refused by what needs
         this one (native search, the ladder, pictures, most rules)."""
         return self.height == self.width == self.size
+
+    @property
+    def is_plain(self) -> bool:
+        """:attr:`is_square` with no cells outside the grid (what native search takes)."""
+        return self.is_square and not self.extra
 
     @functools.cached_property
     def full(self) -> tuple[bool, ...]:
@@ -155,7 +161,7 @@ class Geometry:
         """
         return self is other or (not other.has_boxes and bool(self.regions)
                                  and self.size == other.size and self.low == other.low
-                                 and other.is_square)
+                                 and other.is_square and self.extra == other.extra)
 
     @property
     def shape(self) -> str:
@@ -236,11 +242,39 @@ class Geometry:
         return row * self.width + col
 
     def row_col(self, cell: int) -> tuple[int, int]:
-        """0-based (row, column) of ``cell``."""
+        """0-based (row, column) of ``cell``; ValueError for a cell outside the grid."""
+        if cell >= self.height * self.width:
+            raise ValueError(f"{self.cell_name(cell)} is outside the grid: it has no row or column")
         return divmod(cell, self.width)
 
+    @property
+    def ngrid(self) -> int:
+        """How many cells the grid has: the cells outside it (:attr:`extra`) follow them."""
+        return self.height * self.width
+
+    def outside_cell(self, name: Any) -> int:
+        """The cell outside the grid named ``name`` (ValueError: not that, nor like r1c1)."""
+        if isinstance(name, str) and name in self.extra_cell:
+            return self.extra_cell[name]
+        known = f" or a cell outside the grid ({', '.join(self.extra[:3])}...)" * bool(self.extra)
+        raise ValueError(f"{name!r} is not a cell name like 'r1c1'{known}")
+
+    @functools.cached_property
+    def extra_cell(self) -> dict[str, int]:
+        """Each cell outside the grid by its name (``'VA1'``) -> its cell int."""
+        return {name: self.ngrid + i for i, name in enumerate(self.extra)}
+
+    @property
+    def plain(self) -> "Geometry":
+        """This geometry without its cells outside the grid (itself when it has none)."""
+        make, args = self._make()
+        return make(*args) if self.extra else self
+
     def cell_name(self, cell: int) -> str:
-        """``'r3c7'``: the 1-based name of ``cell`` used in every message."""
+        """``'r3c7'``: the 1-based name of ``cell`` used in every message; a cell outside
+        the grid is named by its own name (``'VA1'``)."""
+        if cell >= self.height * self.width:
+            return self.extra[cell - self.height * self.width]
         r, c = divmod(cell, self.width)
         return f"r{r + 1}c{c + 1}"
 
@@ -260,6 +294,11 @@ class Geometry:
     def __reduce__(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         # Unpickled in a worker process, a geometry is the cached one of that process, so
         # identity checks (``solution.geometry is puzzle.geometry``) hold across processes.
+        if self.extra:
+            return (named_cells, (self.plain, self.extra))
+        return self._make()
+
+    def _make(self) -> tuple[Callable[..., Geometry], tuple[Any, ...]]:
         if self.grid_rows:
             return (_shaped, (self.grid_rows, self.grid_cols, self.nvalues, self.box_rows,
                               self.box_cols, self.regions, self.low))
@@ -382,6 +421,13 @@ def _shaped(height: int, width: int, k: int, r: int, c: int,
             raise OptionError(f"regions must split the {height * width} cells of a "
                               f"{height}x{width} grid into regions of one size, at most {k}")
     return Geometry(r, c, regions, low, 0, height, width, k)
+
+
+@functools.lru_cache(maxsize=64)
+def named_cells(base: Geometry, names: tuple[str, ...]) -> Geometry:
+    """``base`` with the cells outside the grid ``names`` (checked: :mod:`.outside`)."""
+    return Geometry(base.box_rows, base.box_cols, base.regions, base.low, base.side,
+                    base.grid_rows, base.grid_cols, base.nvalues, names)
 
 
 def sigh_box(height: int, width: int, size: int | None = None) -> tuple[int, int] | None:

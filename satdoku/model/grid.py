@@ -144,7 +144,10 @@ def clash_free(grid: Grid) -> bool:
     cell_houses, stride = geo.cell_houses, geo.size + 1
     keys = {h * stride + cells[cell]
             for cell in itertools.compress(range(geo.ncells), cells) for h in cell_houses[cell]}
-    return len(keys) == len(cell_houses[0]) * (geo.ncells - cells.count(0))
+    given = geo.ncells - cells.count(0)
+    if geo.extra:  # cells outside the grid are in no house
+        given -= len(geo.extra) - cells[geo.ngrid:].count(0)
+    return len(keys) == len(cell_houses[0]) * given
 
 
 #: Grids up to this size get the table of :func:`_house_sums` (a 16x16 table is ~1 MB).
@@ -186,7 +189,7 @@ def _solution_ok(solution: Grid, puzzle: Grid) -> bool:
     if list(itertools.compress(cells, given)) != list(filter(None, given)):
         return False
     geo = solution.geometry  # the puzzle's, or one that refines it
-    if geo.size > _HOUSE_SUMS_MAX_SIZE or not geo.is_square:
+    if geo.size > _HOUSE_SUMS_MAX_SIZE or not geo.is_plain:
         n = geo.size
         if min(cells) < 1 or max(cells) > n:
             return False

@@ -146,10 +146,13 @@ def fold_givens(geo: Geometry, cells: Sequence[int]) -> tuple[list[int], list[in
                 m |= 1 << (d - 1)
         given.append(m)
     cell_houses = geo.cell_houses
+    full = full_mask(geo.size)
+    outside = [1 << (d - 1) if d else full for d in cells[geo.ngrid:]]  # in no house
+    if outside:
+        cells = cells[:geo.ngrid]
     # each given is one digit in each of its houses: fewer there, and two givens share one
     clash_free = sum(map(int.bit_count, given)) == (len(cells) - cells.count(0)) * len(
         cell_houses[0])
-    full = full_mask(geo.size)
     if len(cell_houses[0]) == 2:  # no boxes: a cell's houses as three, its column twice
         cell_houses = tuple((a, b, b) for a, b in cell_houses)
     cand = [0] * len(cells)
@@ -159,4 +162,4 @@ def fold_givens(geo: Geometry, cells: Sequence[int]) -> tuple[list[int], list[in
         else:
             a, b, c = cell_houses[cell]
             cand[cell] = full & ~(given[a] | given[b] | given[c])
-    return cand, given, clash_free
+    return cand + outside, given, clash_free

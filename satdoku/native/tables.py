@@ -187,6 +187,9 @@ def need_boxes(geo: Geometry, what: str) -> None:
         raise SolverError(f"{what} needs boxes or regions; this grid has none")
     if not geo.is_square:
         raise SolverError(f"{what} needs an N x N grid of N digits; this is a {geo.shape}")
+    if geo.extra:
+        raise SolverError(f"{what} takes the grid's cells only; this puzzle has "
+                          f"{len(geo.extra)} outside it ({geo.extra[0]}...)")
 
 
 @functools.lru_cache(maxsize=32)

@@ -50,7 +50,7 @@ def region_clauses(ctx, geometry: Geometry, together: tuple[tuple[int, ...], ...
     """The clauses of a chaos construction over ``geometry`` (see the module docstring), its
     ``together`` groups each in one region, and ``x``: ``x[c][r]`` the variable "cell c is
     in region r", to read the regions back."""
-    n, ncells = geometry.size, geometry.ncells
+    n, ncells = geometry.size, geometry.ngrid
     clauses: list[Clause] = []
     x = [[ctx.fresh() for _ in range(n)] for _ in range(ncells)]
     for lits in x:
@@ -193,7 +193,7 @@ class Chaos(Constraint):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     def describe(self, geometry: Geometry) -> str:
         return "chaos construction"
@@ -209,7 +209,7 @@ class Chaos(Constraint):
 
     def clause_estimate(self, geometry: Geometry) -> int:
         """The digits' y definitions alone: 3 clauses per cell, region and digit."""
-        return 3 * geometry.ncells * geometry.size ** 2
+        return 3 * geometry.ngrid * geometry.size ** 2
 
     def check(self, grid: Grid) -> list[str]:
         """The answer's regions (its geometry) each connected; their sizes and digits are the
@@ -220,11 +220,11 @@ class Chaos(Constraint):
         problems = [f"chaos construction: region {i + 1} ({cell_span(geo, region)}) is not "
                     f"connected" for i, region in enumerate(geo.regions)
                     if not connected(geo, region)]
-        region_of = {c: h for c, (_, _, h) in enumerate(geo.cell_houses)}
+        region_of = {c: hs[2] for c, hs in enumerate(geo.cell_houses) if hs}
         problems += [f"chaos construction: {cell_span(geo, group)} are not in one region"
                      for group in self.together if len({region_of[c] for c in group}) > 1]
         values = [geo.value(d) for d in grid.cells]
-        regions = [region_of[c] for c in range(geo.ncells)]
+        regions = [region_of[c] for c in range(geo.ngrid)]
         return problems + [p for clue in self.arrows + self.counts
                            if (p := clue_problem(clue, geo, values, regions))]
 

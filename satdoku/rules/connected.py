@@ -59,7 +59,7 @@ class ConnectedValues(Constraint):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return self.group if self.group is not None else tuple(range(self.geometry.ncells))
+        return self.group if self.group is not None else tuple(range(self.geometry.ngrid))
 
     @functools.cached_property
     def neighbours(self) -> dict[int, tuple[int, ...]]:

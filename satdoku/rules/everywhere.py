@@ -46,7 +46,7 @@ class _Squares(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     def klass(self, d: int, n: int) -> int:
         raise NotImplementedError
@@ -148,7 +148,7 @@ class AntiTaxicab(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     @functools.cached_property
     def away(self) -> dict[int, tuple[tuple[int, int], ...]]:
@@ -207,7 +207,7 @@ class DutchFlatmates(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     @property
     def middle(self) -> int:
@@ -219,7 +219,7 @@ class DutchFlatmates(GlobalRule):
         out = []
         if cell >= w:
             out.append((cell - w, 1))
-        if cell + w < geo.ncells:
+        if cell + w < geo.ngrid:
             out.append((cell + w, geo.size))
         return out
 
@@ -228,15 +228,15 @@ class DutchFlatmates(GlobalRule):
 
     def encode(self, ctx) -> list[Clause]:
         return [[-ctx.var(c, self.middle)] + [ctx.var(m, d) for m, d in self._mates(c)]
-                for c in range(self.geometry.ncells)]
+                for c in range(self.geometry.ngrid)]
 
     def clause_estimate(self, geometry: Geometry) -> int:
-        return geometry.ncells
+        return geometry.ngrid
 
     def check(self, grid: Grid) -> list[str]:
         name, cells = grid.geometry.cell_name, grid.cells
         return [f"dutch flatmates: {name(c)} holds {self.middle} with no 1 above and no "
-                f"{grid.size} below" for c in range(grid.geometry.ncells)
+                f"{grid.size} below" for c in range(grid.geometry.ngrid)
                 if cells[c] == self.middle
                 and not any(cells[m] == d for m, d in self._mates(c))]
 
@@ -284,7 +284,7 @@ class Doppelganger(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     @functools.cached_property
     def kinds(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
@@ -310,7 +310,7 @@ class Doppelganger(GlobalRule):
                 ms = [row[v] for row in missing[-1]]
                 clauses += [[-a, -b] for i, a in enumerate(ms) for b in ms[i + 1:]]
         house_of = self._house_of()
-        for cell in range(self.geometry.ncells):
+        for cell in range(self.geometry.ngrid):
             mine = [missing[k][house_of[k][cell]] for k in range(len(self.kinds))]
             for v in range(n):
                 clauses += [[-ctx.var(cell, zero), -a[v], -b[v]]
@@ -320,7 +320,7 @@ class Doppelganger(GlobalRule):
     def _house_of(self) -> list[list[int]]:
         out = []
         for kind in self.kinds:
-            index = [0] * self.geometry.ncells
+            index = [0] * self.geometry.ngrid
             for h, house in enumerate(kind):
                 for c in house:
                     index[c] = h
@@ -356,7 +356,7 @@ class Doppelganger(GlobalRule):
         if out:
             return out
         house_of = self._house_of()
-        for cell in range(geo.ncells):
+        for cell in range(geo.ngrid):
             gone = [min(lacks[k][house_of[k][cell]]) for k in range(len(self.kinds))]
             if value(grid.cells[cell]) == 0 and len(set(gone)) < len(gone):
                 out.append(f"doppelganger: the 0 at {geo.cell_name(cell)} has houses that "

@@ -43,7 +43,7 @@ def parse_cell(name: Any, geometry: Geometry) -> int:
     h, w = geometry.height, geometry.width
     m = _CELL.fullmatch(name) if isinstance(name, str) else None
     if not m:
-        raise ValueError(f"{name!r} is not a cell name like 'r1c1'")
+        return geometry.outside_cell(name)  # or ValueError: not a cell name
     row, col = int(m.group(1)), int(m.group(2))
     if not (1 <= row <= h and 1 <= col <= w):
         raise ValueError(f"{name} is outside the {h}x{w} grid")

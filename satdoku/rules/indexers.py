@@ -208,8 +208,9 @@ class ValueIndexing(Constraint):
 
     type = "value-indexing"
     line: tuple[int, ...]
-    fields = (Cells("cells", "line", at_least=3,
-                    doc="the line: the digit, the distance, then the cells it indexes"),)
+    fields = (Cells("cells", "line", at_least=3, repeats=True,
+                    doc="the line: the digit, the distance, then the cells it indexes (a "
+                        "cell may come twice, as in sigh: the distance also indexed)"),)
 
     @property
     def cells(self) -> tuple[int, ...]:

@@ -106,7 +106,7 @@ class RegionSameValues(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     def describe(self, geometry: Geometry) -> str:
         return "region same values"

@@ -342,7 +342,7 @@ class FullRankTies(GlobalRule):
 
     @property
     def cells(self) -> tuple[int, ...]:
-        return tuple(range(self.geometry.ncells))
+        return tuple(range(self.geometry.ngrid))
 
     def describe(self, geometry: Geometry) -> str:
         return f"full-rank ties {self.ties}"

@@ -132,7 +132,7 @@ class FastPath:
         by_geometry: dict[Geometry, list[int]] = {}
         for i, grid in enumerate(grids):
             geo = grid.geometry  # sliced: three houses of N cells a cell
-            if grid.size <= SETTLE_MAX_SIZE and geo.has_boxes and geo.is_square and \
+            if grid.size <= SETTLE_MAX_SIZE and geo.has_boxes and geo.is_plain and \
                     backend.encoding_for(grid) in SETTLED_ENCODINGS:
                 by_geometry.setdefault(grid.geometry, []).append(i)
         status = "solved" if limit < 2 else "unique"

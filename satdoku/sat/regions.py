@@ -15,6 +15,7 @@ from pysat.solvers import Solver as PysatSolver
 
 from ..deadline import Deadline
 from ..model.geometry import jigsaw
+from ..model.outside import with_extra
 from ..model.grid import Grid
 from ..rules import EncodeContext
 from ..rules.chaos import Chaos
@@ -52,4 +53,4 @@ def with_regions(solution: Grid, constraints: Sequence[object],
     regions: list[list[int]] = [[] for _ in range(geo.size)]
     for cell, lits in enumerate(x):
         regions[next(r for r, v in enumerate(lits) if v in true)].append(cell)
-    return Grid(jigsaw(regions, geo.low), solution.cells)
+    return Grid(with_extra(jigsaw(regions, geo.low), geo.extra), solution.cells)

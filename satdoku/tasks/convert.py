@@ -72,6 +72,10 @@ def convert_puzzle(puzzle: Puzzle, target: str, *, lossy: bool = False,
     if not puzzle.geometry.is_square:  # not even --lossy: every cell would move
         return None, [f"a {puzzle.geometry.shape}: f-puzzles and SudokuPad links hold N x N "
                       f"grids of N digits"]
+    if puzzle.geometry.extra:  # not even --lossy: the rules on them would be lost
+        return None, [f"{len(puzzle.geometry.extra)} cells outside the grid "
+                      f"({', '.join(puzzle.geometry.extra[:3])}...): f-puzzles and SudokuPad "
+                      "links hold the grid's cells only"]
     export = to_fpuzzles(puzzle, solution)
     if export.lost and not lossy:
         return None, export.lost

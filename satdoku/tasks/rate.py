@@ -110,10 +110,10 @@ class Rater(Task):
             result = solve(sat, grid, limit=2, deadline=deadline, constraints=constraints)
             if result.status != "unique" or result.solution is None:
                 rating = Rating(result.status, solution=result.solution, message=result.message)
-            elif not (grid.geometry.has_boxes and grid.geometry.is_square):  # the board
+            elif not (grid.geometry.has_boxes and grid.geometry.is_plain):  # the board
                 rating = Rating("refused", solution=result.solution,
                                 message="rating needs an N x N grid of N digits with boxes or "
-                                        "regions")
+                                        "regions, and no cells outside it")
             elif constraints:
                 rating = self._by_path(grid, result.solution, constraints, deadline)
             else:

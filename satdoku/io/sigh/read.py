@@ -10,6 +10,7 @@ from typing import Any
 
 from ...errors import PuzzleError, Where
 from ...model.geometry import MAX_VALUE, Geometry, shaped, sigh_box
+from ...model.outside import with_extra
 from ...rules import CONSTRAINTS, constraint_from_json
 from ..variant import grid_fields
 from .rules import RULES
@@ -24,7 +25,8 @@ _ITEMS = re.compile(r"(?:\.[A-Za-z]*(?:~[^.~]*)*)+")
 _DIMS = re.compile(r"(\d+)x(\d+)")
 _CELL = re.compile(r"[Rr][1-9a-gA-G][Cc][1-9a-gA-G]")
 _RANGE = re.compile(r"(\d+)(?:-(\d+))?")
-_LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "ChaosConstruction")
+_LAYOUT_TYPES = ("Shape", "NoBoxes", "Jigsaw", "RegionSize", "ChaosConstruction", "Var")
+_VAR_SIZE = re.compile(r"(?:([1-9]\d*)x)?([1-9]\d*)")
 
 
 def looks_like_sigh(text: str) -> bool:
@@ -117,6 +119,7 @@ class _Layout:
             for item in by_type.get("Jigsaw", []):
                 self.pieces += self._jigsaw(item)
         self.box = sigh_box(self.rows, self.cols, self.region) if self.boxes else None
+        self.extra = [name for item in by_type.get("Var", []) for name in self._var(item)]
         self.as_regions = self.box is None and not self.chaos and bool(self.pieces) and \
             self._tiling(self.pieces)
         if not self.as_regions and any(len(p) != self.values for p in self.pieces):
@@ -169,6 +172,21 @@ class _Layout:
                       f"piece but one must have {self.region})")
         return [p for p in pieces.values() if len(p) == self.region]
 
+    @staticmethod
+    def _var(item: Item) -> list[str]:
+        """The names of a ``Var`` group's cells, as sigh names them: ``VA`` for a group of
+        one, ``VA1``, ``VA2``... in reading order of an ``RxC`` group (a size that is neither
+        a count nor ``RxC`` means one cell, as in sigh)."""
+        prefix, _label, size = (item.args + ["", "", ""])[:3]
+        if not re.fullmatch(r"[A-Z]+", prefix):
+            raise Bad(f"sigh item {item.number} (.Var): the prefix {prefix!r} must be upper-case "
+                      "letters A-Z")
+        m = _VAR_SIZE.fullmatch(size)
+        count = (int(m.group(1) or 1) * int(m.group(2))) if m else 1
+        if count > 4096:
+            raise Bad(f"sigh item {item.number} (.Var): {count} cells is more than 4096")
+        return [f"V{prefix}"] if count == 1 else [f"V{prefix}{n}" for n in range(1, count + 1)]
+
     def _tiling(self, pieces: list[list[int]]) -> bool:
         return sorted(c for p in pieces for c in p) == list(range(self.rows * self.cols))
 
@@ -184,6 +202,7 @@ class _Layout:
                 geo, extra = shaped(h, w, k, regions=self.pieces, low=low), []
             else:  # sigh's boxes (boxDimsForSize), if any tile the grid
                 geo, extra = shaped(h, w, k, box=self.box, low=low), self.pieces
+            geo = with_extra(geo, self.extra)
         except ValueError as exc:
             raise Bad(f"sigh's layout: {exc}") from None
         return geo, grid_fields(geo), extra
@@ -211,6 +230,9 @@ class _Reader:
         self.notes: list[str] = []
 
     def cell(self, token: str, item: Item) -> int:
+        """The cell of a sigh cell id: ``R3C7``, or a ``Var`` cell's name (``VA1``)."""
+        if token in self.geo.extra_cell:
+            return self.geo.extra_cell[token]
         return cell_index(token, self.geo.height, self.geo.width, item)
 
     def rules(self, item: Item, top: bool) -> list[dict]:
@@ -329,9 +351,9 @@ def read_sigh(text: str) -> SighReading:
         Bad: (a ValueError) what makes the string no puzzle: a bad cell, value or argument,
             naming the item and the cell.
 
-    >>> r = read_sigh(".Shape~4x4.Thermo~R1C1~R1C2.~R1C1_2.Var~A")
-    >>> r.document["givens"], r.document["constraints"], dict(r.missing)
-    ({'r1c1': 2}, [{'type': 'thermometer', 'cells': ['r1c1', 'r1c2']}], {'Var': 1})
+    >>> r = read_sigh(".Shape~4x4.Cage~~R1C1~VA2.~R1C1_2.Var~A~~2")
+    >>> r.document["extra-cells"], r.document["givens"], r.document["constraints"]
+    (['VA1', 'VA2'], {'r1c1': 2}, [{'type': 'killer', 'cells': ['r1c1', 'VA2'], 'sum': None}])
     """
     items = parse_items(text)
     missing: Counter = Counter()

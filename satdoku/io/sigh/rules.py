@@ -173,7 +173,7 @@ def _connected(reader, item: Item) -> list[dict]:
     is Var's): the cells holding the values connect, ``size`` of them when given."""
     prefix, values, size = (item.args + ["", "", ""])[:3]
     if prefix:
-        raise Missing("Var")
+        raise Missing("ConnectedValues (over a Var group's rows and columns)")
     try:
         digits = sorted(set(_values(values)))
     except ValueError:

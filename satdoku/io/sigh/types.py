@@ -30,9 +30,7 @@ COMPOSITES = frozenset({"Or", "And", "Replicate", "Container"})
 
 #: sigh types satdoku has no rule for: what each says. (A type of :data:`RULES` whose satdoku
 #: rule type is not registered counts as missing too.)
-MISSING = {
-    "Var": "named variables outside the grid",
-}
+MISSING: dict[str, str] = {}
 
 #: sigh types that carry no rule.
 NOTES = {"SearchPriority": "a search hint for sigh's solver"}
@@ -85,7 +83,7 @@ def cell_index(token: str, rows: int, cols: int, item: Item) -> int:
             return row * cols + col
     if token[:2] == "CC":
         raise Missing("chaos region cells (CC...) in a rule")
-    if token[:1] in ("V", "$"):
+    if token[:1] == "$":
         raise Missing("Var")
     if token[:2] == "DG":
         raise Missing("Doppelganger cells (DGR...: a house's missing value) in a rule")

@@ -5,6 +5,7 @@ givens (``.~R1C1_5~R2C2_1_3``)."""
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
@@ -62,6 +63,29 @@ def _full(constraint, geo) -> dict:
     return out
 
 
+def _var_items(names: tuple[str, ...]) -> list[str]:
+    """sigh's ``Var`` items for the cells outside the grid: ``.Var~A`` for ``VA``,
+    ``.Var~B~~3`` for ``VB1``..``VB3`` (sigh's own names; other names have no sigh form)."""
+    groups: dict[str, list[str]] = {}
+    for name in names:
+        m = re.fullmatch(r"V([A-Z]+)([1-9]\d*)?", name)
+        if m is None:
+            raise _Untranslatable(f"the cell outside the grid {name} (sigh names them VA, VA1, "
+                                  "VA2...)")
+        groups.setdefault(m.group(1), []).append(m.group(2) or "")
+    out = []
+    for prefix, numbers in groups.items():
+        if numbers == [""]:
+            out.append(f".Var~{prefix}")
+        elif numbers == [str(k) for k in range(1, len(numbers) + 1)] and len(numbers) > 1:
+            out.append(f".Var~{prefix}~~{len(numbers)}")
+        else:
+            raise _Untranslatable(f"the cells outside the grid V{prefix}"
+                                  f"{', V'.join(prefix + n for n in numbers)} (sigh numbers "
+                                  f"a group VA1, VA2... from 1, or names one cell VA)")
+    return out
+
+
 class _Writer:
     """One puzzle being written."""
 
@@ -74,9 +98,13 @@ class _Writer:
         self.allowed: dict[int, set[int]] = {}
 
     def cell(self, name: str) -> str:
+        if name in self.geo.extra_cell:
+            return name
         return sigh_cell(self.index(name), self.width)
 
     def index(self, name: str) -> int:
+        if name in self.geo.extra_cell:
+            return self.geo.extra_cell[name]
         row, col = name[1:].split("c")
         return (int(row) - 1) * self.width + int(col) - 1
 
@@ -157,7 +185,8 @@ class _Writer:
             self.restrict(name, {digit})
         if not self.allowed:
             return []
-        return [".~" + "~".join(f"{sigh_cell(c, self.width)}_{'_'.join(map(str, sorted(ds)))}"
+        return [".~" + "~".join(f"{self.cell(self.geo.cell_name(c))}_"
+                                f"{'_'.join(map(str, sorted(ds)))}"
                                 for c, ds in sorted(self.allowed.items()))]
 
 
@@ -430,7 +459,7 @@ def format_sigh(puzzle: Puzzle) -> SighExport:
     """
     writer = _Writer(puzzle)
     try:
-        out = writer.layout()
+        out = writer.layout() + _var_items(puzzle.geometry.extra)
     except _Untranslatable as exc:
         return SighExport("", [str(exc)])
     lost = []
