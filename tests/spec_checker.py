@@ -87,7 +87,7 @@ FIELDS = {
     "dutch-flatmates": (set(), set()),
     "doppelganger": (set(), set()),
     "nfa": ({"cells", "states", "start", "accepting", "transitions"}, set()),
-    "connected-values": ({"digits"}, {"cells", "size"}),
+    "connected-values": ({"digits"}, {"cells", "size", "columns"}),
 }
 
 DOCUMENT_KEYS = {"format", "version", "name", "author", "source", "size", "shape", "box",
@@ -403,7 +403,10 @@ def _nfa(k: dict, v: list[int]) -> bool:
 def _connected(g: Grid, k: dict) -> bool:
     """Grow one region from a cell holding a digit; every such cell must join it."""
     area = [rc(x, g.n) for x in k["cells"]] if "cells" in k else list(g.at)
-    marked = {x for x in area if g.at[x] in k["digits"]}
+    if "columns" in k:  # the cells laid out in rows of that many, in reading order
+        marked = {divmod(i, k["columns"]) for i, x in enumerate(area) if g.at[x] in k["digits"]}
+    else:
+        marked = {x for x in area if g.at[x] in k["digits"]}
     if "size" in k and len(marked) != k["size"]:
         return False
     region = set(list(marked)[:1])

@@ -36,7 +36,9 @@ __all__ = ["ConnectedValues"]
 class ConnectedValues(Constraint):
     """``connected-values``: the cells (default: the whole grid) holding any of ``digits``
     form one orthogonally connected region, of ``size`` cells when a size is given (sigh's
-    ConnectedValues).
+    ConnectedValues). With ``columns``, the cells are laid out in reading order in rows of
+    that many, and neighbours are neighbours there (sigh's over an ``RxC`` group of cells
+    outside the grid); else they are the grid's neighbours.
 
     >>> from satdoku.model.geometry import geometry
     >>> rule = ConnectedValues(geometry(2, 2), (1, 2))
@@ -49,13 +51,20 @@ class ConnectedValues(Constraint):
     digits: tuple[int, ...]
     group: tuple[int, ...] | None = None
     size: int | None = None
+    columns: int | None = None
     fields = (Ints("digits", unique=True, what="digits", doc="the digits whose cells connect"),
               Cells("cells", "group", required=False, omit_default=True,
                     doc="the cells it is about (default: the whole grid)"),
-              Int("size", low=1, required=False, doc="how many cells hold the digits"))
+              Int("size", low=1, required=False, doc="how many cells hold the digits"),
+              Int("columns", low=1, required=False,
+                  doc="lay the cells out in rows of this many, in reading order (needed for "
+                      "cells outside the grid)"))
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "digits", tuple(sorted(self.digits)))
+        if self.columns is None and max(self.cells, default=0) >= self.geometry.ngrid:
+            raise ValueError(f"{self.geometry.cell_name(max(self.cells))} is outside the grid: "
+                             "give 'columns' to lay the cells out in rows")
 
     @property
     def cells(self) -> tuple[int, ...]:
@@ -65,6 +74,8 @@ class ConnectedValues(Constraint):
     def neighbours(self) -> dict[int, tuple[int, ...]]:
         """Each cell's orthogonal neighbours within the cells."""
         n, members = self.geometry.size, set(self.cells)
+        if self.columns is not None:
+            return _laid_out(self.cells, self.columns)
         out = {}
         for c in self.cells:
             r, col = divmod(c, n)
@@ -105,7 +116,8 @@ class ConnectedValues(Constraint):
             clauses += [[-later, -inside[c]]] + ([[-later, none_before]] if none_before else [])
             clauses.append([later, inside[c]] + ([-none_before] if none_before else []))
             none_before = later
-        for _ in range(self._steps(ctx.size, ctx.houses)):
+        in_houses = ctx.houses and max(cells) < self.geometry.ngrid  # N of a digit at most
+        for _ in range(self._steps(ctx.size, in_houses)):
             step = {}
             for c in cells:
                 v = step[c] = ctx.fresh()
@@ -171,6 +183,22 @@ class ConnectedValues(Constraint):
         if self.group is not None:
             canvas.shade(self.group, "extra_region")
         canvas.note(self.describe(canvas.geometry))
+
+
+def _laid_out(cells: tuple[int, ...], columns: int) -> dict[int, tuple[int, ...]]:
+    """Each cell's orthogonal neighbours with ``cells`` in rows of ``columns``, reading order.
+
+    >>> _laid_out((20, 21, 22, 23), 2)
+    {20: (22, 21), 21: (23, 20), 22: (20, 23), 23: (21, 22)}
+    """
+    out = {}
+    for i, c in enumerate(cells):
+        r, col = divmod(i, columns)
+        out[c] = tuple(cells[j] for j in (i - columns if r else -1, i + columns,
+                                          i - 1 if col else -1,
+                                          i + 1 if col + 1 < columns else -1)
+                       if 0 <= j < len(cells))
+    return out
 
 
 def _flood(neighbours: dict[int, tuple[int, ...]], start: int, allowed: set[int]) -> set[int]:

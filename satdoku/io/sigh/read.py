@@ -119,7 +119,8 @@ class _Layout:
             for item in by_type.get("Jigsaw", []):
                 self.pieces += self._jigsaw(item)
         self.box = sigh_box(self.rows, self.cols, self.region) if self.boxes else None
-        self.extra = [name for item in by_type.get("Var", []) for name in self._var(item)]
+        self.groups = dict(self._var(item) for item in by_type.get("Var", []))  # VA: names, cols
+        self.extra = [name for names, _ in self.groups.values() for name in names]
         self.as_regions = self.box is None and not self.chaos and bool(self.pieces) and \
             self._tiling(self.pieces)
         if not self.as_regions and any(len(p) != self.values for p in self.pieces):
@@ -173,10 +174,10 @@ class _Layout:
         return [p for p in pieces.values() if len(p) == self.region]
 
     @staticmethod
-    def _var(item: Item) -> list[str]:
-        """The names of a ``Var`` group's cells, as sigh names them: ``VA`` for a group of
-        one, ``VA1``, ``VA2``... in reading order of an ``RxC`` group (a size that is neither
-        a count nor ``RxC`` means one cell, as in sigh)."""
+    def _var(item: Item) -> tuple[str, tuple[list[str], int]]:
+        """A ``Var`` group: its name (``VA``), its cells' names as sigh names them (``VA`` for
+        a group of one, ``VA1``, ``VA2``... in reading order of an ``RxC`` group; a size that
+        is neither a count nor ``RxC`` means one cell, as in sigh) and its columns (C, or 0)."""
         prefix, _label, size = (item.args + ["", "", ""])[:3]
         if not re.fullmatch(r"[A-Z]+", prefix):
             raise Bad(f"sigh item {item.number} (.Var): the prefix {prefix!r} must be upper-case "
@@ -185,7 +186,9 @@ class _Layout:
         count = (int(m.group(1) or 1) * int(m.group(2))) if m else 1
         if count > 4096:
             raise Bad(f"sigh item {item.number} (.Var): {count} cells is more than 4096")
-        return [f"V{prefix}"] if count == 1 else [f"V{prefix}{n}" for n in range(1, count + 1)]
+        columns = int(m.group(2)) if m and m.group(1) else 0
+        names = [f"V{prefix}"] if count == 1 else [f"V{prefix}{n}" for n in range(1, count + 1)]
+        return f"V{prefix}", (names, columns)
 
     def _tiling(self, pieces: list[list[int]]) -> bool:
         return sorted(c for p in pieces for c in p) == list(range(self.rows * self.cols))
@@ -225,6 +228,7 @@ class _Reader:
         self.givens: dict[int, set[int]] = {}
         self.together: list[list[int]] = []  # chaos: groups of cells in one region
         self.chaos = False  # the grid's regions are the solver's (ChaosConstruction)
+        self.groups: dict[str, tuple[list[str], int]] = {}  # Var groups: names, columns
         self.clues: dict[str, list[dict]] = {"arrows": [], "counts": []}  # chaos clues
         self.missing: Counter = Counter()
         self.notes: list[str] = []
@@ -281,35 +285,49 @@ class _Reader:
             return parts
         return [{"type": "or", "rules": parts}]
 
+    def _layer(self, token: str, item: Item) -> tuple[list[str] | None, int, int]:
+        """Where a cell lies for Replicate: its layer (None: the grid; else its ``Var``
+        group's names), the layer's width (a group's columns, or one row), its place there."""
+        cell = self.cell(token, item)
+        if cell < self.geo.ngrid:
+            return None, self.geo.width, cell
+        names, columns = next(g for g in self.groups.values() if token in g[0])
+        return names, columns or len(names), names.index(token)
+
     def _targets(self, item: Item) -> list[tuple[int, int]]:
         """sigh's Replicate targets as (rows, columns) from its origin: a bitset, six bits a
-        symbol, bit i the cell i cells after the origin in reading order."""
+        symbol, bit i the cell i cells after the origin in reading order (of its layer: the
+        grid, or a ``Var`` group's rows)."""
         key, origin = (item.args + ["", "R1C1"])[:2]
-        start = self.cell(origin or "R1C1", item)
-        width = self.geo.width
+        names, width, start = self._layer(origin or "R1C1", item)
         out = []
         for i, ch in enumerate(key):
             if ch not in _B64:
                 raise Bad(f"sigh item {item.number} (.Replicate): {key!r} is not a bitset")
             out += [divmod(start + 6 * i + k, width) for k in range(6)
                     if _B64.index(ch) >> k & 1]
-        if any(cell >= self.geo.ncells for cell in (r * width + c for r, c in out)):
+        last = self.geo.ngrid if names is None else len(names)
+        if any(cell >= last for cell in (r * width + c for r, c in out)):
             raise Bad(f"sigh item {item.number} (.Replicate): a target is past the last cell")
         row, col = divmod(start, width)
         return [(r - row, c - col) for r, c in out]
 
     def _shift(self, item: Item, rows: int, cols: int) -> Item:
         """A copy of ``item`` (children too) with every cell moved ``rows`` down and ``cols``
-        right, as sigh's makeShifted moves them."""
+        right (a ``Var`` cell within its group's rows), as sigh's makeShifted moves them."""
         def move(token: str) -> str:
             head, sep, tail = token.partition("_")
-            if not _CELL.fullmatch(head):
+            if not _CELL.fullmatch(head) and head not in self.geo.extra_cell:
                 return token
-            r, c = divmod(self.cell(head, item), self.geo.width)
+            names, width, place = self._layer(head, item)
+            r, c = divmod(place, width)
             r, c = r + rows, c + cols
-            if not (0 <= r < self.geo.height and 0 <= c < self.geo.width):
+            height = self.geo.height if names is None else -(-len(names) // width)
+            if not (0 <= r < height and 0 <= c < width) or names and r * width + c >= len(names):
                 raise Bad(f"sigh item {item.number} (.{item.type}): replicated, {token} "
-                          "leaves the grid")
+                          f"leaves the {'grid' if names is None else 'group'}")
+            if names is not None:
+                return names[r * width + c] + sep + tail
             return sigh_cell(r * self.geo.width + c, self.geo.width) + sep + tail
         children = None if item.children is None else \
             [self._shift(child, rows, cols) for child in item.children]
@@ -362,7 +380,7 @@ def read_sigh(text: str) -> SighReading:
         return SighReading(None, missing)
     geo, grid_fields, extra = layout.grid()
     reader = _Reader(geo)
-    reader.chaos = layout.chaos
+    reader.chaos, reader.groups = layout.chaos, layout.groups
     constraints: list[dict] = [{"type": "extra-region",
                                 "cells": [geo.cell_name(c) for c in piece]} for piece in extra]
     for item in items:

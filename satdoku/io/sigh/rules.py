@@ -172,13 +172,18 @@ def _connected(reader, item: Item) -> list[dict]:
     """sigh's ConnectedValues over the grid (its group prefix empty; a group of named cells
     is Var's): the cells holding the values connect, ``size`` of them when given."""
     prefix, values, size = (item.args + ["", "", ""])[:3]
-    if prefix:
-        raise Missing("ConnectedValues (over a Var group's rows and columns)")
+    names, columns = reader.groups.get(prefix, (None, 0)) if prefix else (None, 0)
+    if prefix and names is None:
+        raise Bad(f"{_where(item)}: no Var group {prefix!r}")
+    if prefix and not columns:
+        raise Missing("ConnectedValues (over a Var group of a count, not RxC)")
     try:
         digits = sorted(set(_values(values)))
     except ValueError:
         raise Bad(f"{_where(item)}: bad values {values!r}") from None
     rule: dict = {"type": "connected-values", "digits": digits}
+    if names:
+        rule.update(cells=names, columns=columns)
     if size:
         rule["size"] = int(size) if size.isdigit() else size
     return [rule]
