@@ -54,6 +54,10 @@ class Canvas(RuleShapes):
         self._outside_taken: set[tuple[float, float]] = set()  # (row, col) of clues outside
         self._clones = 0
         self.legend: dict[str, tuple[str, float]] = {}  # words -> (colour, width in cells)
+        if geometry.extra:  # cells outside the grid: rows under it, by the grid's width
+            names = geometry.extra
+            named = ", ".join(names) if len(names) < 4 else f"{names[0]} to {names[-1]}"
+            self.note(f"the cells under the grid are {named}, row by row")
 
     def symbol(self, digit: int) -> str:
         """How ``digit`` is written in this picture (the grid's alphabet)."""
