@@ -146,7 +146,9 @@ class FullMap(VarMap):
         return [f"variable v = cell*{n} + d means 'cell holds digit d' (cells "
                 f"0..{self.geometry.ncells - 1} row by row, digits 1..{n}, v = 1..{self.nmapped})",
                 f"decoding: cell = (v-1) // {n}, digit = (v-1) % {n} + 1, "
-                f"row = cell // {w} + 1, column = cell % {w} + 1"]
+                f"row = cell // {w} + 1, column = cell % {w} + 1"] + [
+                f"cells {self.geometry.ngrid}.. are outside the grid, in order: "
+                f"{' '.join(self.geometry.extra)}"] * bool(self.geometry.extra)
 
     def __repr__(self) -> str:
         return f"FullMap({self.geometry!r})"
