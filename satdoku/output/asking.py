@@ -405,6 +405,9 @@ class CandidatesReport(Report):
                 lines.append(rule)
             part = [c2.ljust(width) for c2 in cells[row * n:(row + 1) * n]]
             lines.append(" | ".join(" ".join(part[j:j + bc]) for j in range(0, n, bc)).rstrip())
+        if geo.extra:  # as format_grid writes them, each cell's candidates for its value
+            lines.append("outside the grid: " + " ".join(
+                f"{name}={text}" for name, text in zip(geo.extra, cells[geo.ngrid:])))
         lines += constraint_lines(p)
         return "\n".join(lines) + "\n\n"
 
