@@ -538,6 +538,7 @@ def test_what_needs_a_square_grid_says_so():
     {"type": "sum", "cells": ["r1c1", "r2c2", "r1c3", "r1c1"], "sum": 9},
     {"type": "same-values", "sets": [["r1c1", "r1c2"], ["r2c2", "r2c3"]]},
     {"type": "region-same-values"},  # the rows, 3 cells of digits 1-4: the same 3 digits
+    {"type": "candidates", "cells": ["r1c1", "r2c3"], "digits": [2, 4]},
 ], ids=lambda rule: rule["type"])
 def test_rules_on_any_shape_match_their_check(rule):
     """Each rule that takes a grid of other shape, on a 2x3 grid of digits 1-4 (a square

@@ -89,6 +89,7 @@ class Candidates(CellsRule):
 
     type = "candidates"
     any_values = True
+    any_shape = True  # a restriction of each cell's digits, whatever the grid
     cells: tuple[int, ...]
     digits: tuple[int, ...]
     fields = (Cells(doc="the cells"),

@@ -68,6 +68,7 @@ class _Composite(Constraint):
 
     rules: tuple[Constraint, ...]
     joiner = ""
+    any_shape = True  # on any grid its inner rules take (each refuses the others itself)
 
     @property
     def cells(self) -> tuple[int, ...]:
