@@ -4,11 +4,13 @@ published sigh puzzle that names them, and the refusals of what cannot take them
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 
 import satdoku
 from satdoku.errors import PuzzleError
+from satdoku.io.sigh import format_sigh
 from satdoku.model.grid import Grid
 
 # Two cells outside a 4x4 grid, tied to each other by a cage and to the grid by an arrow.
@@ -61,6 +63,12 @@ def test_a_sigh_var_puzzle_solves_to_its_published_solution():
     assert result.status == "unique" and geo.extra[0] == "VA1" and len(geo.extra) == 8
     assert "".join(map(str, result.solution.cells[:geo.ngrid])) == BATES_SOLUTION
     assert satdoku.read(BATES_MOTEL).is_solution(result.solution)
+    # and back: a group a connected-values lays out in rows is written as sigh's RxC group
+    doc = {"size": 4, "extra-cells": ["VL1", "VL2", "VL3", "VL4"], "givens": {"VL1": 1},
+           "constraints": [{"type": "connected-values", "digits": [1], "cells": ["VL1", "VL2",
+                            "VL3", "VL4"], "columns": 2, "size": 2}]}
+    assert format_sigh(satdoku.read(json.dumps(doc))).text == \
+        ".Shape~4x4.Var~L~~2x2.ConnectedValues~VL~1~2.~VL1_1"
 
 
 def test_what_needs_a_cells_place_refuses_cells_outside_the_grid_by_name():

@@ -63,9 +63,12 @@ def _full(constraint, geo) -> dict:
     return out
 
 
-def _var_items(names: tuple[str, ...]) -> list[str]:
+def _var_items(names: tuple[str, ...], rules: list[dict]) -> list[str]:
     """sigh's ``Var`` items for the cells outside the grid: ``.Var~A`` for ``VA``,
-    ``.Var~B~~3`` for ``VB1``..``VB3`` (sigh's own names; other names have no sigh form)."""
+    ``.Var~B~~3`` for ``VB1``..``VB3``, ``.Var~L~~6x6`` for a group a ``connected-values``
+    lays out in rows of 6 (sigh's own names; other names have no sigh form)."""
+    columns = {rule["cells"][0][:-1]: rule["columns"] for rule in rules
+               if rule["type"] == "connected-values" and rule.get("columns")}
     groups: dict[str, list[str]] = {}
     for name in names:
         m = re.fullmatch(r"V([A-Z]+)([1-9]\d*)?", name)
@@ -78,7 +81,9 @@ def _var_items(names: tuple[str, ...]) -> list[str]:
         if numbers == [""]:
             out.append(f".Var~{prefix}")
         elif numbers == [str(k) for k in range(1, len(numbers) + 1)] and len(numbers) > 1:
-            out.append(f".Var~{prefix}~~{len(numbers)}")
+            c = columns.get(f"V{prefix}", 0)
+            shape = f"{len(numbers) // c}x{c}" if c and len(numbers) % c == 0 else len(numbers)
+            out.append(f".Var~{prefix}~~{shape}")
         else:
             raise _Untranslatable(f"the cells outside the grid V{prefix}"
                                   f"{', V'.join(prefix + n for n in numbers)} (sigh numbers "
@@ -347,10 +352,17 @@ def _sum(w: _Writer, rule: dict) -> list[str]:
 
 
 def _connected(w: _Writer, rule: dict) -> list[str]:
-    if rule.get("cells") is not None:
-        raise _Untranslatable("connected values over some cells (sigh's are over the grid)")
+    """Over the grid, or over a whole ``Var`` group in order, in its rows (``VL1``...)."""
+    cells, group = rule.get("cells"), ""
+    if cells is not None:
+        group = re.sub(r"1$", "", cells[0])
+        whole = [n for n in w.geo.extra if re.fullmatch(rf"{group}\d+", n)]
+        if cells != whole or len(cells) % rule.get("columns", 0) or \
+                not all(c == f"{group}{k}" for k, c in enumerate(cells, 1)):
+            raise _Untranslatable("connected values over some cells (sigh's are over the grid "
+                                  "or a whole Var group, VL1... in rows)")
     size = f"~{rule['size']}" if rule.get("size") is not None else ""
-    return [f".ConnectedValues~~{'_'.join(map(str, rule['digits']))}{size}"]
+    return [f".ConnectedValues~{group}~{'_'.join(map(str, rule['digits']))}{size}"]
 
 
 def _same_values(w: _Writer, rule: dict) -> list[str]:
@@ -459,7 +471,7 @@ def format_sigh(puzzle: Puzzle) -> SighExport:
     """
     writer = _Writer(puzzle)
     try:
-        out = writer.layout() + _var_items(puzzle.geometry.extra)
+        out = writer.layout() + _var_items(puzzle.geometry.extra, writer.doc["constraints"])
     except _Untranslatable as exc:
         return SighExport("", [str(exc)])
     lost = []
