@@ -34,7 +34,7 @@ from ..errors import OptionError
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Task
 
-__all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_value",
+__all__ = ["TaskOptions", "Spec", "option", "fields_mixin", "specs", "make_options", "check_value",
            "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
            "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
 
@@ -247,7 +247,13 @@ class TaskOptions:
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
-@dataclass(frozen=True)
+#: The decorator of the field mixins below: frozen like the options dataclasses they are mixed
+#: into, which write their own __init__, __repr__, __eq__ and __hash__ over every field; the
+#: mixins' own would never be called, and each costs a compile at start-up (docs/performance.md).
+fields_mixin = dataclass(frozen=True, init=False, repr=False, eq=False)
+
+
+@fields_mixin
 class SolverField:
     """Who solves the CNF (mixed into an options dataclass)."""
 
@@ -256,7 +262,7 @@ class SolverField:
               "also take exec:\"COMMAND\", a solver binary.", "sat_solver", metavar="NAME")
 
 
-@dataclass(frozen=True)
+@fields_mixin
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
@@ -270,7 +276,7 @@ class ClausesField:
         return DEFAULT_MAX_CLAUSES if self.max_clauses is None else self.max_clauses
 
 
-@dataclass(frozen=True)
+@fields_mixin
 class EncodingFields:
     """Which CNF (mixed into an options dataclass)."""
 
@@ -280,7 +286,7 @@ class EncodingFields:
                                    "seqcounter for long lists).", "choice", choices=amo_names)
 
 
-@dataclass(frozen=True)
+@fields_mixin
 class SatFields(ClausesField, EncodingFields, SolverField):
     """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
     who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
@@ -300,7 +306,7 @@ class SatFields(ClausesField, EncodingFields, SolverField):
                          reduced_from)
 
 
-@dataclass(frozen=True)
+@fields_mixin
 class TimeoutField:
     """The time limit every per-puzzle task takes (mixed into its options dataclass)."""
 
