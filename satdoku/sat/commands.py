@@ -11,7 +11,6 @@ works as it is. Running them is :mod:`satdoku.sat.external`'s.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 from dataclasses import dataclass
 
@@ -54,6 +53,7 @@ def parse_command(spec: str) -> Command:
     ('exec:minisat', ('minisat', '-verb=0', '{cnf}', '{model}'), True)
     """
     text = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
+    import shlex  # only an exec: solver needs it
     try:
         argv = shlex.split(text)
     except ValueError as error:
