@@ -15,11 +15,10 @@ import shutil
 from dataclasses import dataclass
 
 from ..errors import OptionError
+from . import PREFIX
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command"]
 
-#: A --sat-solver name with this prefix is an external command.
-PREFIX = "exec:"
 _PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
 
 
