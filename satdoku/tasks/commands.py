@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..errors import OptionError
-from .options import SatFields, TaskOptions, TimeoutField, fields_mixin, option
+from .options import SatFields, TaskOptions, TimeoutField, option
 
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Task
@@ -28,7 +28,8 @@ SETTLE_BATCH = 4096
 SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
 
 
-@fields_mixin  # only its two subclasses are made: they write their own methods
+# only its two subclasses are made, and write their own methods (see tasks.options)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
     ``racers`` K >= 1 races K SAT configurations on each puzzle, or with ``cube`` conquers

@@ -34,7 +34,7 @@ from ..errors import OptionError
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Task
 
-__all__ = ["TaskOptions", "Spec", "option", "fields_mixin", "specs", "make_options", "check_value",
+__all__ = ["TaskOptions", "Spec", "option", "specs", "make_options", "check_value",
            "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
            "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
 
@@ -247,13 +247,13 @@ class TaskOptions:
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
-#: The decorator of the field mixins below: frozen like the options dataclasses they are mixed
-#: into, which write their own __init__, __repr__, __eq__ and __hash__ over every field; the
-#: mixins' own would never be called, and each costs a compile at start-up (docs/performance.md).
-fields_mixin = dataclass(frozen=True, init=False, repr=False, eq=False)
+# The field mixins below are frozen like the options dataclasses they are mixed into, which
+# write their own __init__, __repr__, __eq__ and __hash__ over every field: the mixins' own
+# would never be called, and each costs a compile at start-up (docs/performance.md). The
+# decorator is written out on each (mypy reads only a literal dataclass(...) call).
 
 
-@fields_mixin
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SolverField:
     """Who solves the CNF (mixed into an options dataclass)."""
 
@@ -262,7 +262,7 @@ class SolverField:
               "also take exec:\"COMMAND\", a solver binary.", "sat_solver", metavar="NAME")
 
 
-@fields_mixin
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
@@ -276,7 +276,7 @@ class ClausesField:
         return DEFAULT_MAX_CLAUSES if self.max_clauses is None else self.max_clauses
 
 
-@fields_mixin
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class EncodingFields:
     """Which CNF (mixed into an options dataclass)."""
 
@@ -286,7 +286,7 @@ class EncodingFields:
                                    "seqcounter for long lists).", "choice", choices=amo_names)
 
 
-@fields_mixin
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SatFields(ClausesField, EncodingFields, SolverField):
     """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
     who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
@@ -306,7 +306,7 @@ class SatFields(ClausesField, EncodingFields, SolverField):
                          reduced_from)
 
 
-@fields_mixin
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class TimeoutField:
     """The time limit every per-puzzle task takes (mixed into its options dataclass)."""
 
