@@ -19,14 +19,16 @@ run()
 
 #: What a classic solve must not import: the other commands and their options, pictures,
 #: formats it was not asked for, the process pool at -j 1, pysat's cardinality encodings
-#: (pairwise at-most-one), and "did you mean" suggestions.
+#: (pairwise at-most-one), "did you mean" suggestions, and what only an exec: solver
+#: (satdoku.sat.commands, shlex) or a file written (glob) needs.
 NOT_FOR_A_CLASSIC_SOLVE = (
     "satdoku.cli.asking", "satdoku.cli.tools", "satdoku.cli.convert", "satdoku.cli.counting",
     "satdoku.tasks.other_commands", "satdoku.tasks.explain", "satdoku.tasks.rate",
     "satdoku.tasks.generate", "satdoku.tasks.candidates", "satdoku.tasks.enumerate",
     "satdoku.output.asking", "satdoku.output.svg", "satdoku.run.parallel",
     "satdoku.rules", "satdoku.native", "satdoku.sat.portfolio", "satdoku.sat.proofs",
-    "pysat.card", "difflib", "json", "csv", "concurrent.futures", "multiprocessing",
+    "satdoku.sat.commands", "pysat.card", "difflib", "json", "csv", "concurrent.futures",
+    "multiprocessing", "shlex", "glob",
 )
 
 

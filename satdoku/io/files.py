@@ -21,7 +21,6 @@ killed (SIGKILL) is removed by the next run that writes NAME, once that process 
 from __future__ import annotations
 
 import contextlib
-import glob
 import os
 import re
 import stat
@@ -95,13 +94,15 @@ def _reason(error: OSError) -> str:
     return error.strerror or str(error)
 
 
-_TMP = re.compile(r"\.(?P<name>.+)\.satdoku-(?P<pid>\d+)\.tmp$")
+#: A temporary's name (compiled by ``re`` when first used: a start does not need it).
+_TMP = r"\.(?P<name>.+)\.satdoku-(?P<pid>\d+)\.tmp$"
 
 
 def _remove_stale(folder: str, name: str) -> None:
     """Remove temporaries of ``name`` left by satdoku processes that no longer run."""
+    import glob  # only a file written (--output, a proof) needs it
     for tmp in glob.glob(os.path.join(glob.escape(folder), f".{glob.escape(name)}.satdoku-*.tmp")):
-        match = _TMP.search(os.path.basename(tmp))
+        match = re.search(_TMP, os.path.basename(tmp))
         if not match or match["name"] != name:
             continue
         pid = int(match["pid"])

@@ -25,7 +25,9 @@ from .lines import read_lines
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
            "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle", "timed"]
 
-_LOOKS_LIKE_PATH = re.compile(r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$")
+#: What a puzzle that could not be read looks like when it was meant as a file name (compiled
+#: by ``re`` when first used: only a failed puzzle needs it).
+_LOOKS_LIKE_PATH = r"[/\\]|\.[A-Za-z]{2,5}$|^[A-Za-z][A-Za-z_-]*$"
 
 
 def is_file_input(arg: str) -> bool:
@@ -156,7 +158,7 @@ def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
             yield parse_puzzle(arg, source, box=box, alphabet=alphabet)
         except PuzzleError as error:
             failed = error
-            if _LOOKS_LIKE_PATH.search(arg):
+            if re.search(_LOOKS_LIKE_PATH, arg):
                 failed = MissingInput("no such file (and not a puzzle either)",
                                       source=abridge(arg))
             yield _failed(failed.source or source, failed)

@@ -12,3 +12,7 @@
   ``sliced``: the bit-sliced batch pass; ``portfolio``: configurations racing in processes;
   ``cubes``: cube-and-conquer.
 """
+
+#: A --sat-solver name with this prefix is an external command. Here, not in ``commands``
+#: (which reads it): ``catalogue`` needs it on every start and ``commands`` only for such a name.
+PREFIX = "exec:"

@@ -16,7 +16,7 @@ from pysat.solvers import SolverNames
 
 from ..errors import OptionError
 from ..model.result import Capabilities
-from .commands import PREFIX, check_command
+from . import PREFIX
 
 __all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "PREFIX", "is_exec",
            "check_sat_solver", "check_sat_name", "capabilities_of", "check_for"]
@@ -144,6 +144,7 @@ def check_sat_name(name: str) -> str:
     'minisat22'
     """
     if is_exec(name):
+        from .commands import check_command
         return check_command(name).spec
     return check_sat_solver(name).name
 

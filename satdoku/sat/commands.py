@@ -11,16 +11,14 @@ works as it is. Running them is :mod:`satdoku.sat.external`'s.
 from __future__ import annotations
 
 import os
-import shlex
 import shutil
 from dataclasses import dataclass
 
 from ..errors import OptionError
+from . import PREFIX
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command"]
 
-#: A --sat-solver name with this prefix is an external command.
-PREFIX = "exec:"
 _PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
 
 
@@ -54,6 +52,7 @@ def parse_command(spec: str) -> Command:
     ('exec:minisat', ('minisat', '-verb=0', '{cnf}', '{model}'), True)
     """
     text = spec[len(PREFIX):] if spec.startswith(PREFIX) else spec
+    import shlex  # only an exec: solver needs it
     try:
         argv = shlex.split(text)
     except ValueError as error:

@@ -28,7 +28,8 @@ SETTLE_BATCH = 4096
 SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
 
 
-@dataclass(frozen=True)
+# only its two subclasses are made, and write their own methods (see tasks.options)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
     ``racers`` K >= 1 races K SAT configurations on each puzzle, or with ``cube`` conquers

@@ -247,7 +247,13 @@ class TaskOptions:
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
-@dataclass(frozen=True)
+# The field mixins below are frozen like the options dataclasses they are mixed into, which
+# write their own __init__, __repr__, __eq__ and __hash__ over every field: the mixins' own
+# would never be called, and each costs a compile at start-up (docs/performance.md). The
+# decorator is written out on each (mypy reads only a literal dataclass(...) call).
+
+
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SolverField:
     """Who solves the CNF (mixed into an options dataclass)."""
 
@@ -256,7 +262,7 @@ class SolverField:
               "also take exec:\"COMMAND\", a solver binary.", "sat_solver", metavar="NAME")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
@@ -270,7 +276,7 @@ class ClausesField:
         return DEFAULT_MAX_CLAUSES if self.max_clauses is None else self.max_clauses
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class EncodingFields:
     """Which CNF (mixed into an options dataclass)."""
 
@@ -280,7 +286,7 @@ class EncodingFields:
                                    "seqcounter for long lists).", "choice", choices=amo_names)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class SatFields(ClausesField, EncodingFields, SolverField):
     """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
     who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
@@ -300,7 +306,7 @@ class SatFields(ClausesField, EncodingFields, SolverField):
                          reduced_from)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, repr=False, eq=False)
 class TimeoutField:
     """The time limit every per-puzzle task takes (mixed into its options dataclass)."""
 
