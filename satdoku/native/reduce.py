@@ -22,7 +22,9 @@ board, and ``tests/test_passes_agree.py`` checks that both (and the bit-sliced b
 the ladder's board) leave every cell the same candidates. Folding with those passes instead
 was measured (2026-11-28, docs/performance.md "One board, one pass"): singles to their fixed
 point took 0.65 s CPU against 0.33 s here on the 144x144 puzzle, and 60 s against 3.7 s on
-the 400x400 one, so this copy stays. The board of the givens is the shared one
+the 400x400 one, so this copy stays. A position mask a (house, digit), the design meant to
+serve both (``dual`` in ``scripts/bench_fold.py``), folds as fast as this board; native search
+does not use it yet (the same page). The board of the givens is the shared one
 (:func:`~satdoku.native.board.fold_givens`).
 """
 
