@@ -52,3 +52,23 @@ def test_several_solutions_and_a_time_limit():
 def test_cube_takes_sat_only():
     done = run_cli("solve", INKALA, "--cube", "2", "--solver", "native")
     assert done.exit_code == 2 and "--cube conquers with SAT" in done.output
+
+
+def test_variant_puzzles_through_cubes(tmp_path):
+    """A variant puzzle's rules are in every cube (and in the lookahead): counted through
+    cubes, in this process and on two workers, it is unique and equal to its published
+    solution; a puzzle of several solutions counts as many as without cubes."""
+    from conftest import VARIANTS
+    path = VARIANTS / "eddies.txt"
+    published = path.read_text().split("# solution: ")[1].split()[0]
+    counted = satdoku.count(str(path), cube=3, stats=True)
+    assert (counted.status, _text(counted)) == ("unique", published)
+    assert counted.solver == "cube:cadical195" and counted.stats["cubes"] > 1
+    done = run_cli("count", path, "--cube", "3", "--jobs", "2", "--format", "json")
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.output.splitlines()[0])["solution"] == published
+    several = json.dumps({"format": "satdoku-variant", "version": 1, "size": 4,
+                          "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"],
+                                           "sum": 3}]})
+    plain, cubed = satdoku.count(several, limit=100), satdoku.count(several, limit=100, cube=2)
+    assert cubed.status == plain.status == "multiple" and cubed.count == plain.count > 1

@@ -13,8 +13,8 @@ from satdoku.model.geometry import geometry
 from satdoku.model.grid import Grid
 from satdoku.rules.context import sequential_at_most_one
 from satdoku.rules.implied import ImpliedSum
-from satdoku.rules.cell_sums import (distinct_groups, encode_cell_sum, number_term,
-                                     reachable_sums)
+from satdoku.rules.cell_sums import (complement_sum, distinct_groups, encode_cell_sum,
+                                     number_term, reachable_sums)
 from satdoku.rules.sums import SUM_ENCODINGS
 
 G4 = geometry(2, 2)
@@ -181,3 +181,38 @@ def test_a_classic_run_never_loads_the_rules():
     out = subprocess.run([sys.executable, "-c", code, str(puzzle)], capture_output=True,
                          text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_sum_over_most_of_its_houses_is_the_rest_of_them(seed):
+    """A sum over most cells of the rows (columns, boxes) it touches is encoded as the sum of
+    the rest of them, and still allows exactly the grids that meet it."""
+    rng = random.Random(seed)
+    grid = rng.choice(GRIDS4)
+    rows = rng.sample(range(4), rng.randint(1, 3))
+    band = [r * 4 + c for r in rows for c in range(4)]
+    cells = tuple(sorted(rng.sample(band, len(band) - rng.randint(0, len(rows)))))
+    rest = complement_sum(G4, cells, 99)
+    assert rest is not None and len(rest[0]) < len(cells)
+    s = C.WeightedSum(cells, None, sum(grid[c] for c in cells))
+    want = {g for g in GRIDS4 if s.holds(tuple(g[c] for c in s.cells))}
+    assert want and sat_grids(G4, s.encode) == want, s
+
+
+def test_a_sum_counts_on_the_candidates_its_puzzle_gives():
+    """On a 4x4 of values 1-6 whose cells are given 1-4 (sigh's Rectangle Sums on a 9x9 of
+    1-15), the sum over two rows less a cell is that cell's complement: once bound to the
+    puzzle's candidates, its encoding is the small one, and its grids are the same."""
+    from satdoku.model.geometry import shaped
+    from satdoku.tasks.solvers import make_solver, solve
+    geo = shaped(4, 4, 6, box=(2, 2))
+    given = C.Candidates(tuple(range(16)), (1, 2, 3, 4))
+    cells = tuple(range(1, 8))
+    rule = C.WeightedSum(cells, None, 17)  # r1c1 is 20 - 17 = 3
+    bound = rule.bind([given, rule])
+    assert bound.domains == tuple((c, (1, 2, 3, 4)) for c in range(16)) and bound != rule
+    assert len(bound.encode(C.EncodeContext(geo))) < len(rule.encode(C.EncodeContext(geo)))
+    want = sum(1 for g in GRIDS4 if g[0] == 3)
+    result = solve(make_solver("sat"), Grid(geo, (0,) * 16), limit=1000,
+                   constraints=(given, bound))
+    assert result.status == "multiple" and result.count == want

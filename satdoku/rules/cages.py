@@ -16,12 +16,15 @@ share the region-sum lines' code (:func:`.line_sums._encode_equal_sums`).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 from ..model.geometry import Geometry
+from ..model.grid import Rule
 from .base import CellsRule, Clause, Constraint, cell_span, contradiction, prune_by_search
+from .cells import Candidates
 from .cell_sums import encode_cell_sum
 from .fields import Cells, Field, Fields, Int, Ints, parse_cell
 from .groups import encode_distinct
@@ -342,11 +345,28 @@ class WeightedSum(Constraint):
     cells: tuple[int, ...]
     weights: tuple[int, ...] | None = None
     total: int = 0
+    # The values the puzzle's top-level candidates rules leave each cell ((cell, values)
+    # pairs, set by :meth:`bind`; not a field of the format): the sum is encoded over them.
+    domains: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
         if values["weights"] is not None and len(values["weights"]) != len(values["cells"]):
             raise ValueError("'weights' must give one weight a cell")
+
+    def bind(self, constraints: Sequence[Rule]) -> "WeightedSum":
+        """A copy that knows the values the puzzle's ``candidates`` rules leave every cell
+        (a 9x9 of values 1-15 whose grid cells are 1-9: Rectangle Sums), so that the sum's
+        encoding counts on them and on the houses they fill."""
+        domains: dict[int, set[int]] = {}
+        for rule in constraints:
+            if isinstance(rule, Candidates):
+                for c in rule.cells:
+                    domains[c] = domains.get(c, set(rule.digits)) & set(rule.digits)
+        if not domains:
+            return self
+        return dataclasses.replace(self, domains=tuple(
+            (c, tuple(sorted(v))) for c, v in sorted(domains.items())))
 
     @functools.cached_property
     def merged(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -364,7 +384,10 @@ class WeightedSum(Constraint):
         cells, weights = self.merged
         if not cells:
             return [] if self.total == 0 else contradiction(ctx)
-        return encode_cell_sum(ctx, cells, weights, self.total)
+        value = ctx.geometry.value
+        digits = {c: [d for d in range(1, ctx.size + 1) if value(d) in values]
+                  for c, values in self.domains}
+        return encode_cell_sum(ctx, cells, weights, self.total, digits=digits)
 
     def holds(self, values: tuple[int, ...]) -> bool:
         weights = self.weights or (1,) * len(self.cells)

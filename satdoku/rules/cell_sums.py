@@ -21,8 +21,8 @@ from .context import Clause, contradiction
 from .sums import (COMBINATION_LIMIT, GROUP_SUM_ENCODING, Term, cell_term, encode_sum, one_hot,
                    sum_method, sum_supports)
 
-__all__ = ["encode_cell_sum", "clause_estimate", "number_term", "distinct_groups", "house_rest", "reachable_sums",
-           "sum_bounds"]
+__all__ = ["encode_cell_sum", "clause_estimate", "complement_sum", "number_term",
+           "distinct_groups", "house_rest", "reachable_sums", "sum_bounds"]
 
 
 def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: int | Term, *,
@@ -40,6 +40,13 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     :data:`~.sums.GROUP_SUM_ENCODING` gives (under ``table``, a totalizer).
     ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
     """
+    if ctx.houses and isinstance(target, int) and set(weights) == {1}:
+        outside = complement_sum(ctx.geometry, cells, target, digits)
+        if outside is not None:
+            cells, target = outside
+            weights = [1] * len(cells)
+            if not cells:
+                return [] if target == 0 else contradiction(ctx)
     digits = digits or {}
     full = range(1, ctx.size + 1)
     value = ctx.geometry.value  # sums are of the values digits stand for (0-8 grids...)
@@ -109,6 +116,11 @@ def clause_estimate(geometry, cells: Sequence[int], weights: Sequence[int], low:
     >>> clause_estimate(geometry(3, 3), [0, 10, 20, 30, 40, 50, 60, 70, 80], [1] * 9, 45, 45)
     1444
     """
+    if low == high and set(weights) == {1}:
+        outside = complement_sum(geometry, cells, low)
+        if outside is not None:
+            cells, low = outside
+            high, weights = low, [1] * len(cells)
     n = geometry.size
     spans = []
     for group in distinct_groups(geometry, cells, weights):
@@ -131,6 +143,45 @@ def clause_estimate(geometry, cells: Sequence[int], weights: Sequence[int], low:
                 total += (b - a + 1) * values if b > a else 0
         before = after
     return total
+
+
+def complement_sum(geometry, cells: Sequence[int], total: int,
+                   digits: dict[int, Sequence[int]] | None = None
+                   ) -> tuple[list[int], int] | None:
+    """The same sum stated over fewer cells, when there is one: ``cells`` (each once, weight 1)
+    summing to ``total`` lie in the houses of one kind they touch (rows, columns or boxes);
+    when each of those houses has as many cells as its cells have digits between them (all of
+    the grid's, or fewer by ``digits``: a cell's possible digits where fewer than all), it
+    holds each of those once, so the rest of those houses sums to their total less ``total``.
+    The kind that leaves the fewest cells, when fewer than ``cells``: (the rest, its total);
+    None when no kind does (or a cell is outside the grid, or listed twice).
+    A rectangle of 8 x 8 cells in a 9x9 grid is its rows but one column's 8 cells.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> complement_sum(geometry(2, 2), [0, 1, 2, 4, 5, 6], 15)
+    ([3, 7], 5)
+    >>> complement_sum(geometry(2, 2), [0, 1, 4, 5], 10), complement_sum(geometry(2, 2), [0, 5], 4)
+    (([], 0), None)
+    """
+    houses = geometry.cell_houses
+    if len(set(cells)) != len(cells) or any(not houses[c] for c in cells):
+        return None
+    digits = digits or {}
+    full = range(1, geometry.size + 1)
+    inside, best = set(cells), None
+    for kind in range(min(len(houses[c]) for c in cells)):
+        touched = {houses[c][kind] for c in cells}
+        whole = 0  # what the touched houses sum to
+        for h in touched:
+            held = {d for c in geometry.houses[h] for d in digits.get(c, full)}
+            if len(held) != len(geometry.houses[h]):
+                break
+            whole += sum(geometry.value(d) for d in held)
+        else:
+            rest = sorted(c for h in touched for c in geometry.houses[h] if c not in inside)
+            if len(rest) < len(cells) and (best is None or len(rest) < len(best[0])):
+                best = (rest, whole - total)
+    return best
 
 
 def reachable_sums(geometry, cells: Sequence[int], weights: Sequence[int],

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any, Generator, Iterator
 
-from ..budget import DEFAULT_MAX_CLAUSES
+from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..closing import Closing
 from ..children import die_with_parent, worker_count
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
@@ -147,15 +147,29 @@ def make_cubes(probe: Any, base: list[int], candidates: list[list[int]], depth: 
     return leaves, refuted
 
 
-def _conquer(solver: Any, grid: Grid, cubes: dict[int, Cube], limit: int,
+def _base(engine: Any, grid: Grid, constraints: tuple, max_clauses: int,
+          deadline: Deadline) -> list[int]:
+    """The assumptions every cube of ``grid`` sits on: its clues and, for a variant puzzle,
+    its rules' activation literals, the rules' implied constraints added at once (a cube is
+    solved under a conflict budget, which :meth:`~satdoku.sat.backend.Backend.run` never
+    adds them under)."""
+    base = engine.assumptions(grid)
+    if constraints:
+        base = base + engine.rule_acts(constraints, Budget(max_clauses, deadline))
+        engine.add_implied()
+    return base
+
+
+def _conquer(solver: Any, grid: Grid, constraints: tuple, cubes: dict[int, Cube], limit: int,
              deadline: Deadline) -> Iterator[tuple]:
     """Conquer ``cubes`` (index -> cube) in rounds of doubling conflict budgets on
-    ``solver``'s engine for ``grid``: yields ``("cube", index, state, conflicts, cpu_s)`` after
-    each call, and ``("solution", index, cells)`` for each solution."""
+    ``solver``'s engine for ``grid`` and its ``constraints``: yields ``("cube", index, state,
+    conflicts, cpu_s)`` after each call, and ``("solution", index, cells)`` for each
+    solution."""
     backend = solver.backend
     engine = backend.engine(grid, deadline, units=True)
     try:
-        base = engine.assumptions(grid)
+        base = _base(engine, grid, constraints, backend.max_clauses, deadline)
         sat = engine.solver
         act = 0
         budget = FIRST_BUDGET
@@ -187,7 +201,7 @@ def _conquer(solver: Any, grid: Grid, cubes: dict[int, Cube], limit: int,
         backend.release(engine)
 
 
-def _worker(config: tuple, grid: Grid, cubes: dict[int, Cube], limit: int,
+def _worker(config: tuple, grid: Grid, constraints: tuple, cubes: dict[int, Cube], limit: int,
             at: float | None, seconds: float | None, conn: Any) -> None:
     """A forked worker: conquer its share of the cubes, each outcome sent to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and kills us
@@ -196,7 +210,7 @@ def _worker(config: tuple, grid: Grid, cubes: dict[int, Cube], limit: int,
         deadline = Deadline(seconds, at - seconds) if seconds is not None and at else \
             NO_DEADLINE
         with _sat_solver(*config) as solver:
-            for event in _conquer(solver, grid, cubes, limit, deadline):
+            for event in _conquer(solver, grid, constraints, cubes, limit, deadline):
                 conn.send(event)
         conn.send(("done",))
     except Exception as error:
@@ -267,7 +281,7 @@ class CubeSolver(Closing):
     """
 
     encoding: str | None = None
-    capabilities = Capabilities(assumptions=False, conflicts=False, rules=False)
+    capabilities = Capabilities(assumptions=False, conflicts=False)
 
     def __init__(self, depth: int = 6, *, jobs: int = 1, sat_solver: str | None = None,
                  encoding: str | None = None, amo: str | None = None,
@@ -287,7 +301,8 @@ class CubeSolver(Closing):
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: tuple = ()) -> Result:
-        """Cube ``grid``, conquer the cubes; every solution checked before it counts."""
+        """Cube ``grid`` under its ``constraints`` (variant rules), conquer the cubes; every
+        solution checked before it counts."""
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         cubes: list[Cube] = []
@@ -295,11 +310,11 @@ class CubeSolver(Closing):
         solutions: list[Grid] = []
         status = message = None
         try:
-            cubes, refuted, settled = self._cubes(grid, deadline)
+            cubes, refuted, settled = self._cubes(grid, constraints, deadline)
             cube_s = time.perf_counter() - start
             if settled is not None:
                 return settled
-            status = self._conquer(grid, cubes, limit, deadline, solutions)
+            status = self._conquer(grid, constraints, cubes, limit, deadline, solutions)
         except (TimeUp, TooBigError, SolverError, InternalError) as error:
             status, message = status_of(error, deadline,
                                         len(solutions) if limit > 1 else None)
@@ -308,7 +323,8 @@ class CubeSolver(Closing):
                          encoding=self.encoding, time_ms=(time.perf_counter() - start) * 1000,
                          stats=stats, message=message)
 
-    def _cubes(self, grid: Grid, deadline: Deadline) -> tuple[list[Cube], int, Result | None]:
+    def _cubes(self, grid: Grid, constraints: tuple, deadline: Deadline
+               ) -> tuple[list[Cube], int, Result | None]:
         """The cubes of ``grid`` and how many were refuted, or the plain solver's result when
         the reduction settles the puzzle before any SAT call."""
         from .engines import Settled
@@ -318,21 +334,23 @@ class CubeSolver(Closing):
                 engine = prober.backend.engine(grid, deadline, units=True)
             except Settled:
                 with _sat_solver(*self.config) as plain:
-                    return [], 0, plain.solve(grid, limit=2, deadline=deadline)
+                    return [], 0, plain.solve(grid, limit=2, deadline=deadline,
+                                              constraints=constraints)
             try:
                 self.encoding = prober.encoding_for(grid)
-                cubes, refuted = make_cubes(engine.solver, engine.assumptions(grid),
+                base = _base(engine, grid, constraints, max_clauses, deadline)
+                cubes, refuted = make_cubes(engine.solver, base,
                                             _candidates(engine.varmap, grid), self.depth,
                                             deadline)
             finally:
                 prober.backend.release(engine)
         return cubes, refuted, None
 
-    def _conquer(self, grid: Grid, cubes: list[Cube], limit: int, deadline: Deadline,
-                 solutions: list[Grid]) -> str:
+    def _conquer(self, grid: Grid, constraints: tuple, cubes: list[Cube], limit: int,
+                 deadline: Deadline, solutions: list[Grid]) -> str:
         """Conquer ``cubes`` (in this process or in workers); the status. Each solution is
         checked, and a wrong one is an error, never an answer."""
-        events = self._events(grid, cubes, limit, deadline)
+        events = self._events(grid, constraints, cubes, limit, deadline)
         seen: set[tuple[int, ...]] = set()
         try:
             for event in events:
@@ -345,7 +363,7 @@ class CubeSolver(Closing):
                     cube.cpu_s += event[4]
                 elif event[0] == "solution" and event[2] not in seen:
                     found = Grid(grid.geometry, tuple(event[2]))
-                    problems = solution_problems(found, grid)
+                    problems = solution_problems(found, grid, constraints)
                     if problems:
                         raise InternalError(
                             f"cube {event[1]} gave a wrong solution: {problems[0]}")
@@ -362,12 +380,13 @@ class CubeSolver(Closing):
             return "solved" if solutions else "unsolvable"
         return counted_status(len(solutions))
 
-    def _events(self, grid: Grid, cubes: list[Cube], limit: int, deadline: Deadline
-                ) -> Generator[tuple, None, None]:
+    def _events(self, grid: Grid, constraints: tuple, cubes: list[Cube], limit: int,
+                deadline: Deadline) -> Generator[tuple, None, None]:
         """What conquering says, from this process (one job) or from the workers."""
         if self.jobs <= 1 or len(cubes) <= 1:
             with _sat_solver(*self.config) as solver:
-                yield from _conquer(solver, grid, dict(enumerate(cubes)), limit, deadline)
+                yield from _conquer(solver, grid, constraints, dict(enumerate(cubes)), limit,
+                                    deadline)
             return
         from .portfolio import _context, _stop_racers, Config
         context = _context()
@@ -379,7 +398,7 @@ class CubeSolver(Closing):
                 share = {i: c for i, c in enumerate(cubes) if i % self.jobs == w}
                 process = context.Process(
                     target=_worker, daemon=True, name=f"satdoku-cubes {w}",
-                    args=(self.config, grid, share, limit,
+                    args=(self.config, grid, constraints, share, limit,
                           None if deadline.unlimited else deadline.at, deadline.seconds,
                           send))
                 process.start()
