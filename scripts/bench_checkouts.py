@@ -8,7 +8,9 @@ reports every round's wall and CPU seconds (the child's) with the load before an
     python scripts/bench_checkouts.py ../main . --rounds 3
     python scripts/bench_checkouts.py OLD NEW --files 17_clue,top1465,hardest,variants
 
-``variants`` is the shipped variant puzzles (``puzzles/variants/*.json`` of the second
+A name in ``--files`` that is none of those is the path of a puzzle file of any format satdoku
+reads (sigh constraint strings, one a line, for instance). ``variants`` is the shipped variant
+puzzles (``puzzles/variants/*.json`` of the second
 checkout) as one JSON Lines file, so that each round runs them as one batch. The puzzle
 collections are looked for in ``SATDOKU_PUZZLES`` (default ``../shared/puzzles``). The table ends
 with the medians of the CPU times and B / A of the medians (below 1: B is faster).
@@ -62,10 +64,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("after", type=Path, help="the second checkout (B)")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--files", default="17_clue,top1465",
-                        help=f"comma-separated, of {', '.join(FILES)}, variants")
+                        help=f"comma-separated, of {', '.join(FILES)}, variants, or paths of "
+                             "puzzle files")
     parser.add_argument("--tasks", default="solve,count")
     args = parser.parse_args(argv)
-    files = [_variants(args.after) if name == "variants" else PUZZLES / FILES[name]
+    files = [_variants(args.after) if name == "variants" else
+             PUZZLES / FILES[name] if name in FILES else Path(name)
              for name in args.files.split(",")]
     tasks = args.tasks.split(",")
     for path in files:

@@ -208,6 +208,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="write every row to this JSON Lines file")
     ap.add_argument("--read-only", action="store_true",
                     help="only read each puzzle (what is read, and why not), no solving")
+    ap.add_argument("--strings", type=Path, metavar="FILE",
+                    help="instead: write each read puzzle (of --only) to FILE, one a line, as "
+                         "the sigh string satdoku reads (a batch for bench_checkouts.py)")
     ap.add_argument("--written", nargs="*", type=Path, metavar="FILE",
                     help="instead: write these satdoku variant files as sigh strings and "
                          "compare sigh's answers with satdoku's (the writer's check)")
@@ -232,6 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     if args.only:
         parts = [p.strip() for p in args.only.split(",")]
         cases = [c for c in cases if any(p in c.name for p in parts)]
+    if args.strings:
+        for case in cases:
+            read_case(case)
+        texts = [c.text for c in cases if c.read]
+        args.strings.write_text("".join(t + "\n" for t in texts))
+        print(f"{len(texts)} of {len(cases)} puzzles read, written to {args.strings}")
+        return 0
     sigh = SighServer(args.sigh, args.sigh_server, args.node) \
         if args.sigh_server.exists() else None
     wrong = 0

@@ -506,3 +506,33 @@ def test_a_puzzle_past_the_conflicts_of_the_shared_engine_gets_its_own(monkeypat
             assert result.stats.get("escalated") == 1 and "escalated" not in before.stats
             assert (result.status, result.count) == (before.status, before.count)
             assert is_solution(result.solution, grid)
+
+
+def test_a_hard_puzzle_gets_the_solvers_own_defaults(monkeypatch):
+    # The options that speed up easy 9x9 puzzles (no inprocessing...) slow down a long
+    # search: an escalated puzzle's own engine, and a cube's, keep CaDiCaL's defaults.
+    from satdoku.sat import solver as solver_module
+    from satdoku.sat.backend import Backend
+    from satdoku.sat.catalogue import SOLVER_OPTIONS
+    made = []
+    engine = Backend.engine
+
+    def spy(self, grid, deadline, units=False, keep=False, hard=False):
+        made.append((units, hard, engine(self, grid, deadline, units, keep, hard)))
+        return made[-1][2]
+
+    monkeypatch.setattr(Backend, "engine", spy)
+    monkeypatch.setattr(solver_module, "ESCALATE_AFTER", 0)
+    monkeypatch.setattr(solver_module, "ESCALATE_CLAUSES", 10**9)
+    import satdoku
+    arrows = next(iter(satdoku.puzzles(str(PUZZLE_FILES / "variants" / "159-arrows.json"))))
+    with SatSolver() as s:
+        result = s.solve(arrows.grid, limit=2, deadline=Deadline(60),
+                         constraints=arrows.constraints)
+    assert result.status == "unique" and result.stats.get("escalated") == 1
+    (shared, _, first), (units, hard, own) = made
+    assert not shared and first.settings == SOLVER_OPTIONS["cadical195"]
+    assert units and hard and own.settings is None
+    with SatSolver(incremental=False) as s:  # a fresh engine that did not escalate: as before
+        s.solve(Grid(arrows.grid.geometry, (0,) * 81), deadline=Deadline(60))
+    assert made[-1][:2] == (True, False) and made[-1][2].settings is not None

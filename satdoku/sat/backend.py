@@ -88,9 +88,13 @@ class Backend:
         return encoding
 
     def engine(self, grid: Grid, deadline: Deadline, units: bool = False,
-               keep: bool = False) -> Engine:
+               keep: bool = False, hard: bool = False) -> Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to
         :meth:`release`.
+
+        ``hard`` (with ``units``): a puzzle known to be hard (it escalated, or is cubed) gets
+        the SAT solver's own defaults, not :data:`~satdoku.sat.catalogue.SOLVER_OPTIONS`:
+        its long search wants the inprocessing those options leave out (docs/tuning.md).
 
         ``keep``: the engine is never rebuilt from now on. Cores and other solutions ask for
         it: their callers (explain, generate) go by answers that depend on what the solver
@@ -109,7 +113,7 @@ class Backend:
         elif engine is not None and engine.due():
             engine.rebuild()  # the fast path passes it by until a solve charged the rebuild
         if engine is None:
-            engine = self._full(grid.geometry, encoding, units, keep)
+            engine = self._full(grid.geometry, encoding, units, keep, hard and units)
             if not units:
                 self.engines[key] = engine
         try:
@@ -124,13 +128,14 @@ class Backend:
                        [[lit] for lit in engine.varmap.clue_literals(grid)])
         return engine
 
-    def _full(self, geo: Geometry, encoding: str, units: bool, keep: bool) -> FullEngine:
+    def _full(self, geo: Geometry, encoding: str, units: bool, keep: bool,
+              hard: bool = False) -> FullEngine:
         """A new full engine, refused (TooBigError) over the clause limit before any work."""
         amo = self.amo or DEFAULT_AMO
         n = geo.size
         Budget(self.max_clauses).refuse(formula_size(geo, encoding, amo)[1],
                                         f"a {n}x{n} grid in the {encoding} encoding")
-        engine = FullEngine(self.info, geo, encoding, amo, units, self.configure)
+        engine = FullEngine(self.info, geo, encoding, amo, units, self.configure, hard)
         if keep:
             engine.never_rebuild()
         return engine

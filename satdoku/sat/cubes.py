@@ -167,7 +167,7 @@ def _conquer(solver: Any, grid: Grid, constraints: tuple, cubes: dict[int, Cube]
     conflicts, cpu_s)`` after each call, and ``("solution", index, cells)`` for each
     solution."""
     backend = solver.backend
-    engine = backend.engine(grid, deadline, units=True)
+    engine = backend.engine(grid, deadline, units=True, hard=True)
     try:
         base = _base(engine, grid, constraints, backend.max_clauses, deadline)
         sat = engine.solver

@@ -239,9 +239,10 @@ class FullEngine(Engine):
     """
 
     def __init__(self, info: SatSolverInfo, geometry: Geometry, encoding: str, amo: str,
-                 units: bool = False, configure: dict[str, int] | None = None) -> None:
+                 units: bool = False, configure: dict[str, int] | None = None,
+                 hard: bool = False) -> None:
         small = geometry.size <= OPTIONS_MAX_SIZE
-        super().__init__(info, geometry, small, configure)
+        super().__init__(info, geometry, small and not hard, configure)
         self.varmap = full_map(geometry)
         self.n3 = self.varmap.nmapped
         # Clues as unit clauses: a fresh engine for one puzzle, which keeps the plain ways.

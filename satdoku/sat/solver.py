@@ -136,13 +136,14 @@ class SatSolver(Closing):
         solutions: list[Grid] = []
         status = message = None
         units = not backend.incremental
+        hard = False
         while status is None and message is None:
             solutions.clear()
             try:
                 status = self._count_on(grid, limit, deadline, constraints, units, stats,
-                                        solutions)
+                                        solutions, hard)
             except Escalate:
-                units = True
+                units = hard = True
                 stats["escalated"] = 1
             except (TimeUp, TooBigError) as error:
                 status, message = status_of(error, deadline,
@@ -160,14 +161,17 @@ class SatSolver(Closing):
                          message=message)
 
     def _count_on(self, grid: Grid, limit: int, deadline: Deadline, constraints: tuple,
-                  units: bool, stats: dict[str, Any], solutions: list[Grid]) -> str:
+                  units: bool, stats: dict[str, Any], solutions: list[Grid],
+                  hard: bool = False) -> str:
         """Count ``grid`` on its engine (``units``: one of its own, the clues and rules unit
-        clauses), the stages' times and the solver's figures into ``stats``."""
+        clauses; ``hard``: with the solver's defaults, see
+        :meth:`~satdoku.sat.backend.Backend.engine`), the stages' times and the solver's
+        figures into ``stats``."""
         backend = self.backend
         engine: Engine | None = None
         before: dict[str, int] | None = None
         try:
-            engine = backend.engine(grid, deadline, units=units)
+            engine = backend.engine(grid, deadline, units=units, hard=hard)
             engine.charge(stats)
             if self.fast is not None and isinstance(engine, FullEngine):
                 self.fast.admit(engine)
