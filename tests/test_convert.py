@@ -107,6 +107,12 @@ def test_convert_command_writes_each_puzzle_and_names_the_losses(run, tmp_path):
     lossy = run("convert", json.dumps(doc), "--format", "fpuzzles-json", "--lossy")
     assert lossy.exit_code == 0 and json.loads(lossy.stdout)["antiking"] is True
     assert "leaves out: sum line" in lossy.stderr
+    outside = {"size": 4, "extra-cells": ["VA"], "constraints": [
+        {"type": "killer", "cells": ["VA", "r1c1"], "sum": 5}]}
+    for extra in ((), ("--lossy",)):  # what --lossy cannot lift is not offered to it
+        whole = run("convert", json.dumps(outside), "--format", "fpuzzles", *extra)
+        assert whole.exit_code == 1 and "cells outside the grid" in whole.stderr
+        assert "not converted\n" in whole.stderr and "--lossy" not in whole.stderr
     both = run("convert", VARIANTS / "peak.txt", VARIANTS / "miracle.json", "--format", "json")
     assert both.exit_code == 0 and len(both.stdout.splitlines()) == 2
     assert [json.loads(x)["size"] for x in both.stdout.splitlines()] == [4, 9]

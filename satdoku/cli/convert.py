@@ -46,7 +46,8 @@ class _ConvertReport:
         verb = "leaves out" if item.text is not None else "cannot hold"
         lines += [f"{place(p)}: {self.fmt} {verb}: {printable(x)}" for x in item.lost]
         if item.refused:
-            lines.append(f"{place(p)}: not converted (--lossy writes the rest)")
+            lines.append(f"{place(p)}: not converted" + ("" if item.whole else
+                                                          " (--lossy writes the rest)"))
         return lines
 
 

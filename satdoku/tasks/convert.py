@@ -39,13 +39,16 @@ TARGETS = ("json", "sigh") + FPUZZLES_FORMS
 @dataclass
 class Converted:
     """One puzzle converted: its ``text`` (None when refused or unreadable), what the target
-    could not hold (``lost``), what reading left out (``warnings``), and the reading error."""
+    could not hold (``lost``), what reading left out (``warnings``), and the reading error.
+    ``whole``: refused because the target cannot take the puzzle at all (a grid of another
+    shape, cells outside the grid), which writing what it can hold (``lossy``) does not lift."""
 
     puzzle: Puzzle | None
     text: str | None
     lost: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     error: PuzzleError | None = None
+    whole: bool = False
 
     @property
     def refused(self) -> bool:
@@ -104,7 +107,9 @@ class Convert(Task):
             if solution is None:
                 warnings.append(f"no solution stored: {why}")
         text, lost = convert_puzzle(puzzle, self.target, lossy=self.lossy, solution=solution)
-        return Outcome(puzzle, Converted(puzzle, text, lost, warnings))
+        whole = text is None and (self.lossy or convert_puzzle(
+            puzzle, self.target, lossy=True, solution=solution)[0] is None)
+        return Outcome(puzzle, Converted(puzzle, text, lost, warnings, whole=whole))
 
     def proven(self, puzzle: Puzzle) -> tuple[Grid | None, str]:
         """The puzzle's only solution when satdoku proves it unique (a verified count to 2
