@@ -27,7 +27,7 @@ __all__ = ["encode_cell_sum", "clause_estimate", "complement_sum", "number_term"
 
 def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: int | Term, *,
                     digits: dict[int, Sequence[int]] | None = None,
-                    method: str | None = None) -> list[Clause]:
+                    method: str | None = None, grouped: bool = True) -> list[Clause]:
     """Clauses for ``sum(weight * digit) == target`` over ``cells`` whose digits may repeat.
 
     The cells are split into groups that share a house and a weight (:func:`distinct_groups`),
@@ -39,6 +39,8 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     cage. The group sums are then added up by :func:`encode_sum` in the encoding
     :data:`~.sums.GROUP_SUM_ENCODING` gives (under ``table``, a totalizer).
     ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
+    ``grouped`` False: every cell a term of its own (a little killer's: see
+    :class:`~.killer.LittleKiller`).
     """
     if ctx.houses and isinstance(target, int) and set(weights) == {1}:
         outside = complement_sum(ctx.geometry, cells, target, digits)
@@ -51,7 +53,7 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     full = range(1, ctx.size + 1)
     value = ctx.geometry.value  # sums are of the values digits stand for (0-8 grids...)
     targets = {target} if isinstance(target, int) else {v for v, _ in target}
-    groups = distinct_groups(ctx.geometry, cells, weights) if ctx.houses else \
+    groups = distinct_groups(ctx.geometry, cells, weights) if ctx.houses and grouped else \
         [[i] for i in range(len(cells))]
     domains = []
     for group in groups:

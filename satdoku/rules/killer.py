@@ -213,7 +213,14 @@ class LittleKiller(Constraint):
                              "in the same diagonal direction")
 
     def encode(self, ctx) -> list[Clause]:
-        return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total)
+        """The cells summed one at a time by a chain of order-encoded prefix sums (``chain``),
+        not grouped by box: a diagonal has at most a box's side of cells in a box, and on the
+        hard little killers the groups' value sets cost more search speed than they saved
+        conflicts (docs/sum-encodings.md, run 5). A sum encoding chosen for the context
+        (``ctx.sum_encoding``, the benchmarks') is kept."""
+        return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total,
+                               method=getattr(ctx, "sum_encoding", None) or "chain",
+                               grouped=False)
 
     def clause_estimate(self, geometry: Geometry) -> int:
         return clause_estimate(geometry, self.cells, [1] * len(self.cells), self.total,

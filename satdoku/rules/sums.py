@@ -11,7 +11,7 @@ Glossary:
 - sum constraint: ``sum(terms) == target``, the target an int or another term.
 - distinct: the terms' non-zero values are all different (a killer cage, cells of one house).
 
-Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
+Four encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one):
 
 - ``table``: the digit combinations a setter lists. For distinct terms, one selector per set
   of values with the right sum (and size); a selector fixes which values are used (a "used"
@@ -27,6 +27,10 @@ Three encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks on
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
   partial sums: each tree node has a literal "sum >= v" per value it can reach (values above
   the target merged into one), with the clauses for both directions, so it enforces ``==``.
+- ``chain``: the totalizer's nodes merged one term at a time, left to right (a chain of
+  order-encoded prefix sums, "the first i terms sum to >= v"), not as a balanced tree. A
+  little killer uses it on its cells one by one (:class:`~.killer.LittleKiller`, measured in
+  docs/sum-encodings.md).
 
 Which is faster is measured in ``docs/sum-encodings.md`` (``scripts/bench_sums.py``); the
 faster is :data:`DEFAULT_SUM_ENCODING`.
@@ -51,14 +55,15 @@ __all__ = [
 
 Term = tuple[tuple[int, int], ...]
 
-SUM_ENCODINGS = ("table", "mdd", "totalizer")
+SUM_ENCODINGS = ("table", "mdd", "totalizer", "chain")
 DEFAULT_SUM_ENCODING = "table"
 
 #: Under each encoding, how the group sums of a sum whose digits may repeat are added up
 #: (:func:`.cell_sums.encode_cell_sum`): the table keeps its value sets inside the groups and
 #: adds the groups' sums by a totalizer, which needs about half the conflicts of partial sums on
 #: the little killers of sigh_hard (docs/sum-encodings.md, run 4).
-GROUP_SUM_ENCODING = {"table": "totalizer", "mdd": "mdd", "totalizer": "totalizer"}
+GROUP_SUM_ENCODING = {"table": "totalizer", "mdd": "mdd", "totalizer": "totalizer",
+                      "chain": "chain"}
 
 #: Above this many value sets the table encoding of distinct terms uses partial sums instead.
 COMBINATION_LIMIT = 2000
@@ -136,7 +141,7 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
         return partial_sums(ctx, terms, target)
     if method == "mdd":
         return mdd(ctx, terms, target)
-    return _totalizer(ctx, terms, target)
+    return _totalizer(ctx, terms, target, chain=method == "chain")
 
 
 def sum_method(ctx, method: str | None = None) -> str:
@@ -239,7 +244,9 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
 
 # -- totalizer -----------------------------------------------------------------------------
 
-def _totalizer(ctx, terms: list[Term], target: int) -> list[Clause]:
+def _totalizer(ctx, terms: list[Term], target: int, chain: bool = False) -> list[Clause]:
+    """The generalized totalizer of ``sum(terms) == target``: the terms' order literals
+    merged pairwise up a balanced tree, or with ``chain`` one term at a time."""
     shift = sum(min(v for v, _ in t) for t in terms)
     target -= shift
     if target < 0 or target > sum(max(v for v, _ in t) for t in terms) - shift:
@@ -247,6 +254,8 @@ def _totalizer(ctx, terms: list[Term], target: int) -> list[Clause]:
     cap = target + 1  # every value above the target is "too much": one literal for all
     clauses: list[Clause] = []
     nodes = [_leaf(ctx, t, cap, clauses) for t in terms]
+    while chain and len(nodes) > 1:
+        nodes[:2] = [_merge(ctx, nodes[0], nodes[1], cap, clauses)]
     while len(nodes) > 1:
         paired = [_merge(ctx, nodes[i], nodes[i + 1], cap, clauses)
                   for i in range(0, len(nodes) - 1, 2)]
