@@ -294,10 +294,19 @@ class Constraint:
     def bind(self, constraints: Sequence[Rule]) -> "Constraint":
         """This constraint, told about the puzzle's other constraints.
 
-        Only negative constraints (``no-kropki``, ``no-xv``) use them: they return a copy that
-        knows which pairs carry a dot. The others return themselves.
+        Negative constraints (``no-kropki``, ``no-xv``) return a copy that knows which pairs
+        carry a dot, ``full-rank`` the puzzle's way with ties, ``sum`` the puzzle's
+        ``candidates`` (see :attr:`requires`). The others return themselves.
         """
         return self
+
+    @property
+    def requires(self) -> tuple["Constraint", ...]:
+        """Other rules of the puzzle whose clauses this rule's encoding counts on (a bound
+        ``sum`` the ``candidates`` rules): an engine switches its clauses on only with theirs
+        (:meth:`satdoku.sat.engines.Engine.rule_acts`), so a core or a subset of the rules
+        without them never leans on them, and binds it again to a set that lacks them."""
+        return ()
 
     def encode(self, ctx) -> list[Clause]:
         """CNF clauses over ``ctx.var(cell, d)`` and auxiliaries from ``ctx.fresh()``."""

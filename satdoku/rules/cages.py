@@ -345,9 +345,9 @@ class WeightedSum(Constraint):
     cells: tuple[int, ...]
     weights: tuple[int, ...] | None = None
     total: int = 0
-    # The values the puzzle's top-level candidates rules leave each cell ((cell, values)
-    # pairs, set by :meth:`bind`; not a field of the format): the sum is encoded over them.
-    domains: tuple[tuple[int, tuple[int, ...]], ...] = ()
+    # The puzzle's top-level candidates rules (set by :meth:`bind`; not a field of the
+    # format): the sum is encoded over the values they leave (:attr:`domains`).
+    given: tuple[Candidates, ...] = ()
 
     @classmethod
     def _check_json(cls, values: dict, geometry: Geometry) -> None:
@@ -355,18 +355,24 @@ class WeightedSum(Constraint):
             raise ValueError("'weights' must give one weight a cell")
 
     def bind(self, constraints: Sequence[Rule]) -> "WeightedSum":
-        """A copy that knows the values the puzzle's ``candidates`` rules leave every cell
-        (a 9x9 of values 1-15 whose grid cells are 1-9: Rectangle Sums), so that the sum's
-        encoding counts on them and on the houses they fill."""
+        """A copy that knows the puzzle's ``candidates`` rules (a 9x9 of values 1-15 whose
+        grid cells are 1-9: Rectangle Sums), so that the sum's encoding counts on the values
+        they leave and on the houses those fill; bound to a set without any, it knows none."""
+        given = tuple(r for r in constraints if isinstance(r, Candidates))
+        return self if given == self.given else dataclasses.replace(self, given=given)
+
+    @property
+    def requires(self) -> tuple[Constraint, ...]:
+        return self.given
+
+    @functools.cached_property
+    def domains(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(cell, values) for each cell the ``candidates`` rules it is bound to restrict."""
         domains: dict[int, set[int]] = {}
-        for rule in constraints:
-            if isinstance(rule, Candidates):
-                for c in rule.cells:
-                    domains[c] = domains.get(c, set(rule.digits)) & set(rule.digits)
-        if not domains:
-            return self
-        return dataclasses.replace(self, domains=tuple(
-            (c, tuple(sorted(v))) for c, v in sorted(domains.items())))
+        for rule in self.given:
+            for c in rule.cells:
+                domains[c] = domains.get(c, set(rule.digits)) & set(rule.digits)
+        return tuple((c, tuple(sorted(v))) for c, v in sorted(domains.items()))
 
     @functools.cached_property
     def merged(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -385,8 +391,9 @@ class WeightedSum(Constraint):
         if not cells:
             return [] if self.total == 0 else contradiction(ctx)
         value = ctx.geometry.value
+        # Not where each rule's clauses must say only that rule (a step path's facts).
         digits = {c: [d for d in range(1, ctx.size + 1) if value(d) in values]
-                  for c, values in self.domains}
+                  for c, values in self.domains} if ctx.houses else {}
         return encode_cell_sum(ctx, cells, weights, self.total, digits=digits)
 
     def holds(self, values: tuple[int, ...]) -> bool:

@@ -41,6 +41,9 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     ``digits``: a cell's possible digits where fewer than all (the caller rules the others out).
     ``grouped`` False: every cell a term of its own (a little killer's: see
     :class:`~.killer.LittleKiller`).
+    First of all, a sum over most of the houses it touches is stated over the rest of them
+    (:func:`complement_sum`, which reads ``digits`` for those houses' other cells too: they
+    must hold wherever these clauses do).
     """
     if ctx.houses and isinstance(target, int) and set(weights) == {1}:
         outside = complement_sum(ctx.geometry, cells, target, digits)
@@ -166,7 +169,7 @@ def complement_sum(geometry, cells: Sequence[int], total: int,
     (([], 0), None)
     """
     houses = geometry.cell_houses
-    if len(set(cells)) != len(cells) or any(not houses[c] for c in cells):
+    if not cells or len(set(cells)) != len(cells) or any(not houses[c] for c in cells):
         return None
     digits = digits or {}
     full = range(1, geometry.size + 1)

@@ -217,7 +217,7 @@ class LittleKiller(Constraint):
         not grouped by box: a diagonal has at most a box's side of cells in a box, and on the
         hard little killers the groups' value sets cost more search speed than they saved
         conflicts (docs/sum-encodings.md, run 5). A sum encoding chosen for the context
-        (``ctx.sum_encoding``, the benchmarks') is kept."""
+        (``ctx.sum_encoding``, the benchmarks') replaces the chain; the cells stay ungrouped."""
         return encode_cell_sum(ctx, self.cells, [1] * len(self.cells), self.total,
                                method=getattr(ctx, "sum_encoding", None) or "chain",
                                grouped=False)

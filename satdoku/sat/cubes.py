@@ -363,7 +363,9 @@ class CubeSolver(Closing):
                     cube.cpu_s += event[4]
                 elif event[0] == "solution" and event[2] not in seen:
                     found = Grid(grid.geometry, tuple(event[2]))
-                    problems = solution_problems(found, grid, constraints)
+                    # The grid here; its rules (and a chaos construction's regions, found
+                    # from the answer) are checked with every answer's (tasks.solvers.checked).
+                    problems = solution_problems(found, grid)
                     if problems:
                         raise InternalError(
                             f"cube {event[1]} gave a wrong solution: {problems[0]}")

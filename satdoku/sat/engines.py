@@ -137,7 +137,13 @@ class Engine:
         again, in this puzzle or the next (explain, candidates and a setter's session ask many
         questions of one puzzle; a batch's puzzles share global rules such as anti-knight).
         Rules are the same when equal (they are frozen dataclasses); rules of the puzzle before
-        that are not asked for again retire for good."""
+        that are not asked for again retire for good. A rule that counts on others
+        (:attr:`~satdoku.rules.base.Constraint.requires`) has its clauses switched on by its
+        literal and theirs together; asked without them (a subset of a puzzle's rules), it is
+        bound again to the set at hand first."""
+        constraints = tuple(c.bind(constraints) if any(r not in constraints for r in
+                                                       getattr(c, "requires", ())) else c
+                            for c in constraints)
         try:
             key = tuple(constraints)
             wanted = set(key)
@@ -156,10 +162,15 @@ class Engine:
         budget.used = self.base + sum(count for _, count in self.kept.values())
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self.fresh_var)
         loose: list[tuple[int, int]] = []  # (act, clauses) of rules for this set only
+        needing: list[tuple[int, int, tuple]] = []  # (act, guard, required rules)
 
         def add(constraint: object, clauses: list[list[int]]) -> None:
-            act = self.fresh_var()
-            guarded = [[-act] + clause for clause in clauses]
+            act = guard = self.fresh_var()
+            required = getattr(constraint, "requires", ())
+            if required:
+                guard = self.fresh_var()  # on when act and the required rules' acts are
+                needing.append((act, guard, required))
+            guarded = [[-guard] + clause for clause in clauses]
             pysat_call(self.solver.append_formula, guarded)
             self.nclauses += len(guarded)
             if wanted:
@@ -171,6 +182,11 @@ class Engine:
             else list(constraints)
         encode_rules(new, ctx, add)
         acts = [self.kept[c][0] for c in constraints] if wanted else [a for a, _ in loose]
+        if needing:  # each required rule is one of constraints (bound again above if not)
+            links = [[-act, guard] + [-acts[constraints.index(r)] for r in required]
+                     for act, guard, required in needing]
+            pysat_call(self.solver.append_formula, links)
+            self.nclauses += len(links)
         if self.per_puzzle:  # true for good: the solver simplifies the guards away, and its
             # learnt clauses do not carry them (assumed, they slowed a hard puzzle 2x)
             pysat_call(self.solver.append_formula, [[act] for act in acts])
