@@ -392,8 +392,9 @@ class WeightedSum(Constraint):
             return [] if self.total == 0 else contradiction(ctx)
         value = ctx.geometry.value
         # Not where each rule's clauses must say only that rule (a step path's facts).
-        digits = {c: [d for d in range(1, ctx.size + 1) if value(d) in values]
-                  for c, values in self.domains} if ctx.houses else {}
+        digits: dict[int, Sequence[int]] = {
+            c: [d for d in range(1, ctx.size + 1) if value(d) in values]
+            for c, values in self.domains} if ctx.houses else {}
         return encode_cell_sum(ctx, cells, weights, self.total, digits=digits)
 
     def holds(self, values: tuple[int, ...]) -> bool:

@@ -45,13 +45,12 @@ def encode_cell_sum(ctx, cells: Sequence[int], weights: Sequence[int], target: i
     (:func:`complement_sum`, which reads ``digits`` for those houses' other cells too: they
     must hold wherever these clauses do).
     """
-    if ctx.houses and isinstance(target, int) and set(weights) == {1}:
-        outside = complement_sum(ctx.geometry, cells, target, digits)
-        if outside is not None:
-            cells, target = outside
-            weights = [1] * len(cells)
-            if not cells:
-                return [] if target == 0 else contradiction(ctx)
+    outside = complement_sum(ctx.geometry, cells, target, digits) if ctx.houses and \
+        isinstance(target, int) and set(weights) == {1} else None
+    if outside is not None:
+        (cells, target), weights = outside, [1] * len(outside[0])
+        if not cells:
+            return [] if target == 0 else contradiction(ctx)
     digits = digits or {}
     full = range(1, ctx.size + 1)
     value = ctx.geometry.value  # sums are of the values digits stand for (0-8 grids...)
