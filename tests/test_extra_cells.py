@@ -80,3 +80,13 @@ def test_what_needs_a_cells_place_refuses_cells_outside_the_grid_by_name():
     with pytest.raises(PuzzleError, match=r"constraints\[0\] \(thermometer\): VB is outside "
                                           "the grid: it has no row or column"):
         satdoku.read(bad)
+
+
+def test_explain_marks_a_cell_outside_the_grid_where_two_solutions_differ(run):
+    """A full grid and one free cell outside it: the two solutions differ there only, and the
+    marked grids show it (they used to show the grid alone, the same twice)."""
+    doc = '{"size": 4, "extra-cells": ["VA"], "givens": "1234341221434321"}'
+    done = run("explain", doc)
+    assert "differ at 1 cell (VA), marked:" in done.stdout
+    marks = [line for line in done.stdout.splitlines() if line.startswith("outside the grid:")]
+    assert len(marks) == 2 and all("VA=[" in line for line in marks) and marks[0] != marks[1]

@@ -101,8 +101,9 @@ class ExplanationReport(Report):
             out += [f"  {printable(e.describe(('rule', i)))}" for i in e.core_rules]
             out.append(marked_grid(e.grid, {c for c, _ in e.core}, alphabet, self.color))
         elif e.status == "multiple":
-            out.append(f"{head}multiple solutions; two of them differ at {len(e.differing)} "
-                       f"cells ({cell_list(geo, e.differing, 20)}), marked:")
+            out.append(f"{head}multiple solutions; two of them differ at "
+                       f"{plural(len(e.differing), 'cell')} ({cell_list(geo, e.differing, 20)}), "
+                       "marked:")
             out.append(marked_grid(e.solution, set(e.differing), alphabet, self.color))
             out.append("")
             out.append(marked_grid(e.second, set(e.differing), alphabet, self.color))

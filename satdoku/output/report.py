@@ -163,7 +163,7 @@ def painter(givens: Grid | None, marked: AbstractSet[int] = frozenset(), color: 
 def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
                 color: bool = False) -> str:
     """The pretty grid with the ``marked`` cells' symbols in brackets, others padded (and, with
-    ``color``, the marked ones on yellow).
+    ``color``, the marked ones on yellow); cells outside the grid on a last line.
 
     >>> from satdoku.model.geometry import geometry
     >>> print(marked_grid(Grid(geometry(1, 2), (1, 2, 2, 1)), {0}))
@@ -188,6 +188,11 @@ def marked_grid(grid: Grid, marked: set[int], alphabet: Alphabet | None = None,
             lines.append(rule)
         cells = texts[row * w:(row + 1) * w]
         lines.append("|".join("".join(cells[j:j + c]) for j in range(0, w, c)).rstrip())
+    extra = grid.geometry.extra  # as format_grid writes them, marked ones in brackets too
+    if extra:
+        lines.append("outside the grid: " + " ".join(
+            f"{name}={t.strip() if cell not in marked else t}"
+            for name, cell, t in zip(extra, range(h * w, h * w + len(extra)), texts[h * w:])))
     return "\n".join(lines)
 
 
