@@ -73,15 +73,15 @@ class ConnectedValues(Constraint):
     @functools.cached_property
     def neighbours(self) -> dict[int, tuple[int, ...]]:
         """Each cell's orthogonal neighbours within the cells."""
-        n, members = self.geometry.size, set(self.cells)
+        h, w, members = self.geometry.height, self.geometry.width, set(self.cells)
         if self.columns is not None:
             return _laid_out(self.cells, self.columns)
         out = {}
         for c in self.cells:
-            r, col = divmod(c, n)
-            out[c] = tuple(x for x in ((r - 1) * n + col if r else None,
-                                       (r + 1) * n + col if r + 1 < n else None,
-                                       c - 1 if col else None, c + 1 if col + 1 < n else None)
+            r, col = divmod(c, w)
+            out[c] = tuple(x for x in ((r - 1) * w + col if r else None,
+                                       (r + 1) * w + col if r + 1 < h else None,
+                                       c - 1 if col else None, c + 1 if col + 1 < w else None)
                            if x is not None and x in members)
         return out
 
