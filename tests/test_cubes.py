@@ -54,7 +54,7 @@ def test_cube_takes_sat_only():
     assert done.exit_code == 2 and "--cube conquers with SAT" in done.output
 
 
-def test_variant_puzzles_through_cubes(tmp_path):
+def test_variant_puzzles_through_cubes():
     """A variant puzzle's rules are in every cube (and in the lookahead): counted through
     cubes, in this process and on two workers, it is unique and equal to its published
     solution; a puzzle of several solutions counts as many as without cubes."""
