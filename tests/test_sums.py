@@ -234,3 +234,14 @@ def test_a_sum_counts_on_the_candidates_its_puzzle_gives():
         clues = engine.assumptions(four)
         assert engine.solver.solve(assumptions=clues + [sum_act]) is True
         assert engine.solver.solve(assumptions=clues + [sum_act, given_act]) is False
+    # The same inside an 'or' (its inner rules are bound to the puzzle's): the 'or' counts on
+    # what they count on.
+    never = C.Candidates((0,), (6,))  # r1c1 is 1-4 by the candidates: this branch never holds
+    either = C.AnyOf((rule, never)).bind([given, C.AnyOf((rule, never))])
+    assert either.requires == (given,)
+    with SatSolver() as sat:
+        engine = sat.backend.engine(four, NO_DEADLINE)
+        given_act, or_act = engine.rule_acts((given, either), Budget())
+        clues = engine.assumptions(four)
+        assert engine.solver.solve(assumptions=clues + [or_act]) is True
+        assert engine.solver.solve(assumptions=clues + [or_act, given_act]) is False

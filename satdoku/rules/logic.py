@@ -79,6 +79,11 @@ class _Composite(Constraint):
         return dataclasses.replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
                                                      for r in self.rules))
 
+    @property
+    def requires(self) -> tuple[Constraint, ...]:
+        """What the inner rules count on (their clauses are this rule's)."""
+        return tuple(dict.fromkeys(r for rule in self.rules for r in rule.requires))
+
     def describe(self, geometry: Geometry) -> str:
         inner = f" {self.joiner} ".join(rule.describe(geometry) for rule in self.rules)
         return f"{self.type} ({inner})"
