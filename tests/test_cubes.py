@@ -72,3 +72,44 @@ def test_variant_puzzles_through_cubes():
                                            "sum": 3}]})
     plain, cubed = satdoku.count(several, limit=100), satdoku.count(several, limit=100, cube=2)
     assert cubed.status == plain.status == "multiple" and cubed.count == plain.count > 1
+
+
+def test_cubes_on_cells():
+    """``--cube-on cells`` splits on every digit of D cells, those of the smallest rules first:
+    the cubes partition the solutions (a 4x4 killer of many solutions counts as many as
+    without cubes), a variant puzzle is unique and equal to its published solution, and the
+    option without --cube is a usage error."""
+    from conftest import VARIANTS
+    from satdoku.model.geometry import geometry
+    from satdoku.model.grid import Grid
+    from satdoku.rules import Killer
+    from satdoku.sat.cubes import cube_cells
+    several = json.dumps({"format": "satdoku-variant", "version": 1, "size": 4,
+                          "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"],
+                                           "sum": 3}]})
+    plain = satdoku.count(several, limit=1000)
+    cubed = satdoku.count(several, limit=1000, cube=3, cube_on="cells", stats=True)
+    assert cubed.status == plain.status == "multiple" and cubed.count == plain.count > 2
+    assert cubed.stats["cubes"] > 1 and cubed.stats["cubes_open"] == 0
+    grid = Grid(geometry(2, 2), (0,) * 16)
+    candidates = {c: [c * 4 + d for d in range(1, 5)] for c in range(16)}
+    candidates[5] = [21, 22]  # fewest candidates: the first cell after the rules'
+    rules = (Killer((0, 1, 2), 9), Killer((9, 3), 7))
+    assert cube_cells(grid, rules, candidates, 6) == [9, 3, 0, 1, 2, 5]
+    assert cube_cells(grid, rules, candidates, 3) == [9, 3, 0]
+    path = VARIANTS / "eddies.txt"
+    published = path.read_text().split("# solution: ")[1].split()[0]
+    done = run_cli("count", path, "--cube", "4", "--cube-on", "cells", "--jobs", "2",
+                   "--format", "json", "--stats")
+    assert done.exit_code == 0, done.output
+    answer = json.loads(done.output.splitlines()[0])
+    assert (answer["status"], answer["solution"]) == ("unique", published)
+    assert answer["stats"]["cubes"] > 1
+    alone = run_cli("count", path, "--cube-on", "cells")
+    assert alone.exit_code == 2 and "give --cube D too" in alone.output
+
+
+def test_cube_on_names_match():
+    from satdoku.sat.cubes import CUBE_ON
+    from satdoku.tasks.commands import CUBE_ON as NAMES
+    assert CUBE_ON == NAMES

@@ -11,6 +11,12 @@ Glossary:
   fails is *failed*: its negation joins the cube (both failed: the cube is refuted at cubing).
   The split literal is the one whose two sides propagate most (march's product score
   ``(pos + 1) * (neg + 1)``, counted in literals set beyond the cube's own).
+- cells (``on="cells"``, the other way to split): every candidate of one cell after another,
+  the cells of the puzzle's smallest rules first (a variant puzzle's tightest places: the two
+  5-cell diagonals of a little-killer snipe), then those with fewest candidates; a choice whose
+  propagation fails is dropped, and the splitting stops before the cubes would pass
+  :data:`MOST_CELL_CUBES`. Lookahead's binary splits leave such a puzzle one hard cube among
+  easy ones (docs/hard-grids.md).
 - pool: lookahead looks only at the :data:`POOL` literals that scored best at the root, where at
   most :data:`ROOT_PROBES` literals, those of the cells with the fewest candidates, are probed
   (a 225x225 grid has 218,430 open pairs: probing them all costs over a minute).
@@ -47,8 +53,8 @@ from ..model.result import Capabilities, Result, counted_status, result_of, stat
 if TYPE_CHECKING:  # pragma: no cover
     from .solver import SatSolver
 
-__all__ = ["Cube", "CubeSolver", "make_cubes", "cube_stats", "POOL", "ROOT_PROBES",
-           "FIRST_BUDGET"]
+__all__ = ["Cube", "CubeSolver", "make_cubes", "cell_cubes", "cube_cells", "cube_stats",
+           "POOL", "ROOT_PROBES", "FIRST_BUDGET", "MOST_CELL_CUBES", "CUBE_ON"]
 
 #: Literals lookahead scores at each node (the best of the root's probes).
 POOL = 48
@@ -56,6 +62,10 @@ POOL = 48
 ROOT_PROBES = 30000
 #: Conflicts each open cube gets in the first round of conquering; doubled every round.
 FIRST_BUDGET = 500
+#: Splitting on cells stops before a level would make more cubes than this.
+MOST_CELL_CUBES = 100_000
+#: What a puzzle is split on (:class:`CubeSolver`'s ``on``).
+CUBE_ON = ("lookahead", "cells")
 #: The solver that probes: propagate() exists on MiniSat and Glucose only.
 PROBE_SOLVER = "glucose4"
 
@@ -145,6 +155,62 @@ def make_cubes(probe: Any, base: list[int], candidates: list[list[int]], depth: 
             todo += [(grown + [-lit], splits + 1), (grown + [lit], splits + 1)]
     leaves.sort(key=lambda c: -c.score)
     return leaves, refuted
+
+
+def cube_cells(grid: Grid, constraints: tuple, candidates: dict[int, list[int]],
+               depth: int) -> list[int]:
+    """The ``depth`` open cells (keys of ``candidates``) to split on: those of the rules with
+    fewest cells first (in the rule's order), then those with fewest candidates."""
+    chosen: dict[int, None] = {}
+    for rule in sorted(constraints, key=lambda r: len(getattr(r, "cells", ()) or ())):
+        for cell in getattr(rule, "cells", ()) or ():
+            if len(chosen) < depth and cell in candidates:
+                chosen.setdefault(cell)
+    for cell in sorted(candidates, key=lambda c: len(candidates[c])):
+        if len(chosen) >= depth:
+            break
+        chosen.setdefault(cell)
+    return list(chosen)
+
+
+def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
+               deadline: Deadline = NO_DEADLINE, most: int = MOST_CELL_CUBES
+               ) -> tuple[list[Cube], int]:
+    """Cubes that split on every literal of each of ``cells`` in turn (each a cell's
+    candidate literals), under the ``base`` assumptions of a formula loaded in ``probe``: one
+    cube a choice whose propagation does not fail, level by level while the cubes stay at
+    most ``most``; most propagated first, and how many choices failed. A cell holds one of its
+    candidates, so the cubes partition the solutions; none left: there are none.
+
+    >>> from pysat.solvers import Solver
+    >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [3, 4], [-1, -3]]) as probe:
+    ...     cubes, failed = cell_cubes(probe, [], [[1, 2], [3, 4]])
+    >>> sorted(c.lits for c in cubes), failed
+    ([(1, 4), (2, 3), (2, 4)], 1)
+    """
+    ok, size = _probe(probe, base)
+    level: list[tuple[list[int], int]] = [([], size)] if ok else []
+    failed = 0 if ok else 1
+    for lits in cells:
+        grown: list[tuple[list[int], int]] = []
+        dropped = 0
+        for cube, _ in level:
+            deadline.check()
+            for lit in lits:
+                ok, size = _probe(probe, base + cube + [lit])
+                if ok:
+                    grown.append((cube + [lit], size))
+                else:
+                    dropped += 1
+            if len(grown) > most:
+                break
+        if len(grown) > most:
+            break
+        level = grown
+        failed += dropped
+    cubes = [Cube(tuple(cube), size) for cube, size in level]
+    cubes.sort(key=lambda c: -c.score)
+    return cubes, failed
 
 
 def _base(engine: Any, grid: Grid, constraints: tuple, max_clauses: int,
@@ -251,16 +317,16 @@ def cube_stats(cubes: list[Cube], refuted: int, cube_s: float) -> dict[str, Any]
                            else None)}
 
 
-def _candidates(varmap: Any, grid: Grid) -> list[list[int]]:
+def _candidates(varmap: Any, grid: Grid) -> dict[int, list[int]]:
     """Each open cell's candidate literals (the pairs the formula has a variable for)."""
     n = grid.size
-    out = []
+    out = {}
     for cell, given in enumerate(grid.cells):
         if given:
             continue
         lits = [v for v in (varmap.lit(cell, d) for d in range(1, n + 1)) if type(v) is int]
         if len(lits) > 1:
-            out.append(lits)
+            out[cell] = lits
     return out
 
 
@@ -268,8 +334,11 @@ class CubeSolver(Closing):
     """Cube-and-conquer on each puzzle (see the module docstring).
 
     Args:
-        depth: split each puzzle into cubes of at most ``depth`` literals (up to 2**depth).
+        depth: split each puzzle into cubes of at most ``depth`` literals (up to 2**depth),
+            or on ``depth`` cells.
         jobs: workers conquering the cubes (0: one per core); 1 conquers in this process.
+        on: ``'lookahead'`` (split on the literals lookahead scores best) or ``'cells'`` (on
+            every candidate of one cell after another: :func:`cell_cubes`).
         sat_solver, encoding, amo, max_clauses: the conquering solver's
             (:class:`~satdoku.sat.solver.SatSolver`'s).
 
@@ -283,7 +352,8 @@ class CubeSolver(Closing):
     encoding: str | None = None
     capabilities = Capabilities(assumptions=False, conflicts=False)
 
-    def __init__(self, depth: int = 6, *, jobs: int = 1, sat_solver: str | None = None,
+    def __init__(self, depth: int = 6, *, jobs: int = 1, on: str = "lookahead",
+                 sat_solver: str | None = None,
                  encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
         from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
@@ -292,7 +362,10 @@ class CubeSolver(Closing):
             raise OptionError(
                 f"cube-and-conquer solves cubes as assumptions under a conflict budget: "
                 f"{info.name} cannot; choose cadical195")
+        if on not in CUBE_ON:
+            raise OptionError(f"cubes split on {' or '.join(CUBE_ON)}, not {on!r}")
         self.depth = depth
+        self.on = on
         self.jobs = worker_count(jobs)
         self.config = (info.name, encoding, amo,
                        DEFAULT_MAX_CLAUSES if max_clauses is None else max_clauses)
@@ -339,9 +412,14 @@ class CubeSolver(Closing):
             try:
                 self.encoding = prober.encoding_for(grid)
                 base = _base(engine, grid, constraints, max_clauses, deadline)
-                cubes, refuted = make_cubes(engine.solver, base,
-                                            _candidates(engine.varmap, grid), self.depth,
-                                            deadline)
+                candidates = _candidates(engine.varmap, grid)
+                if self.on == "cells":
+                    cells = cube_cells(grid, constraints, candidates, self.depth)
+                    cubes, refuted = cell_cubes(engine.solver, base,
+                                                [candidates[c] for c in cells], deadline)
+                else:
+                    cubes, refuted = make_cubes(engine.solver, base, list(candidates.values()),
+                                                self.depth, deadline)
             finally:
                 prober.backend.release(engine)
         return cubes, refuted, None
@@ -433,4 +511,4 @@ class CubeSolver(Closing):
         """Nothing is kept between puzzles."""
 
     def __repr__(self) -> str:
-        return f"CubeSolver(depth={self.depth}, jobs={self.jobs})"
+        return f"CubeSolver(depth={self.depth}, jobs={self.jobs}, on={self.on!r})"

@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["SETTLE_BATCH", "ExplainOptions", "CandidatesOptions", "RateOptions",
            "SearchOptions", "SolveOptions", "CountOptions", "GenerateOptions", "EncodeOptions",
-           "DecodeOptions", "search_options", "SOLVER_NAMES"]
+           "DecodeOptions", "search_options", "SOLVER_NAMES", "CUBE_ON"]
 
 #: Puzzles a batch pre-solves by propagation at a time (:meth:`SolveTask.run_many`): a pass
 #: costs less a puzzle the more puzzles it holds (docs/tuning.md).
@@ -26,6 +26,10 @@ SETTLE_BATCH = 4096
 #: The names of :data:`satdoku.tasks.solvers.SOLVERS`, here so the command line's choices need
 #: not import the solvers.
 SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
+
+#: What cube-and-conquer splits on (:data:`satdoku.sat.cubes.CUBE_ON`), here for the same
+#: reason.
+CUBE_ON = ("lookahead", "cells")
 
 
 # only its two subclasses are made, and write their own methods (see tasks.options)
@@ -45,6 +49,11 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
     cube: int = option(0, "Cube-and-conquer each puzzle: split it by lookahead into cubes of "
                           "at most D literals, conquered on --jobs workers (0: off); --stats "
                           "adds the cubes' figures.", "whole", maximum=16, metavar="D")
+    cube_on: str = option("lookahead", "What --cube splits on: lookahead (the literals whose "
+                                       "two sides propagate most, D of them at most) or cells "
+                                       "(every digit of D cells, those of the puzzle's smallest "
+                                       "rules first, then those with fewest candidates).",
+                          "choice", choices=lambda: CUBE_ON)
     stats: bool = option(False, "Add each stage's time and solver figures.", "flag")
     proof: str | None = option(None, "Back each 'unsolvable' and 'unique' answer with a DRAT "
                                      "proof checked by satdoku and drat-trim/lrat-check when "
@@ -56,6 +65,12 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
 
     check: ClassVar[bool] = False
     fresh: ClassVar[bool] = False
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.cube_on != "lookahead" and not self.cube:
+            raise OptionError(f"--cube-on {self.cube_on} says what --cube splits on: give "
+                              f"--cube D too")
 
     @property
     def most(self) -> int:
@@ -117,6 +132,7 @@ class CountOptions(SearchOptions):
         if self.all and self.estimate:
             raise OptionError("--all and --estimate do not go together")
         given = {"portfolio": self.portfolio, "stats": self.stats, "cube": bool(self.cube),
+                 "cube-on": self.cube_on != "lookahead",
                  "solver": self.solver != "sat", "proof": self.proof is not None}
         if self.estimate:
             given.update(limit=self.limit is not None, encoding=self.encoding is not None,

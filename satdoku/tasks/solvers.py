@@ -65,7 +65,7 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                 encoding: str | None = None, amo: str | None = None,
                 incremental: bool = True, stats: bool = True,
                 max_clauses: int | None = DEFAULT_MAX_CLAUSES, portfolio: int = 0,
-                cube: int = 0) -> Solver:
+                cube: int = 0, cube_on: str = "lookahead") -> Solver:
     """A solver for ``method`` (a name in :data:`SOLVERS`, or ``'exec:COMMAND'``, a search
     binary: :mod:`satdoku.sat.searchbin`); SAT options are ignored by the others.
 
@@ -74,8 +74,9 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
     ``portfolio`` K >= 1 (SAT only) races K configurations on each puzzle
     (:class:`satdoku.sat.portfolio.PortfolioSolver`): ``sat_solver`` and ``encoding``, when
     given, make the first configuration, then :data:`~satdoku.sat.portfolio.DEFAULT_PORTFOLIO`.
-    ``cube`` D >= 1 (SAT only) cubes each puzzle to depth D and conquers the cubes on
-    ``portfolio`` workers (:class:`satdoku.sat.cubes.CubeSolver`; 0 or 1: in this process).
+    ``cube`` D >= 1 (SAT only) cubes each puzzle to depth D (split ``cube_on`` lookahead
+    literals or cells) and conquers the cubes on ``portfolio`` workers
+    (:class:`satdoku.sat.cubes.CubeSolver`; 0 or 1: in this process).
 
     >>> with make_solver("sat", sat_solver="minisat22") as s:
     ...     s.name
@@ -91,8 +92,8 @@ def make_solver(method: str = DEFAULT_SOLVER, *, sat_solver: str | None = None,
                           f"{', '.join(SOLVERS)}") from None
     if cube and method == "sat":
         from ..sat.cubes import CubeSolver
-        return CubeSolver(cube, jobs=portfolio or 1, sat_solver=sat_solver, encoding=encoding,
-                          amo=amo, max_clauses=max_clauses)
+        return CubeSolver(cube, jobs=portfolio or 1, on=cube_on, sat_solver=sat_solver,
+                          encoding=encoding, amo=amo, max_clauses=max_clauses)
     if portfolio and method == "sat":
         from ..sat.portfolio import DEFAULT_PORTFOLIO, Config, PortfolioSolver
         configs = list(DEFAULT_PORTFOLIO)
@@ -290,7 +291,7 @@ class SolveTask(Task):
         return make_solver(method, sat_solver=o.sat_solver, encoding=o.encoding, amo=o.amo,
                            incremental=o.incremental, stats=o.stats, max_clauses=o.clause_limit,
                            portfolio=o.racers if method == "sat" else 0,
-                           cube=o.cube if method == "sat" else 0)
+                           cube=o.cube if method == "sat" else 0, cube_on=o.cube_on)
 
     def run_many(self, puzzles: list[Puzzle]) -> Iterator[Outcome]:
         """The outcomes of ``puzzles`` in order, the ones propagation settles first of all."""
