@@ -633,6 +633,13 @@ def test_progress_never_shares_a_line_with_results(monkeypatch):
     for i, (name, text) in enumerate(writes):
         if name == "out":
             assert writes[i - 1] == ("err", "\r\x1b[K"), writes[:i + 1]
+    # a stage inside a puzzle (the cubes of --cube) draws on the same line, wiped the same way
+    writes.clear()
+    progress.drawn_at = 0
+    progress.stage("cubes", 3, 10, "1 solution")
+    session.result("result 4\n", [], 0)
+    assert writes[0][0] == "err" and "cubes 3/10, 1 solution" in writes[0][1]
+    assert writes[1:3] == [("err", "\r\x1b[K"), ("out", "result 4\n")]
 
 
 # Variant puzzles through the command line.

@@ -113,3 +113,16 @@ def test_cube_on_names_match():
     from satdoku.sat.cubes import CUBE_ON
     from satdoku.tasks.commands import CUBE_ON as NAMES
     assert CUBE_ON == NAMES
+
+
+def test_cubes_report_their_progress():
+    """Splitting and conquering tell :mod:`satdoku.progress` how far they are (what the
+    command line draws on a terminal): every cube closed at the end."""
+    from satdoku.progress import reporting
+    seen = []
+    with reporting(lambda *figures: seen.append(figures)):
+        counted = satdoku.count(INKALA, cube=3, cube_on="cells")
+    assert counted.status == "unique"
+    assert {stage for stage, *_ in seen} == {"splitting on cells", "cubes"}
+    stage, done, total, note = seen[-1]
+    assert stage == "cubes" and done == total > 1 and note == "1 solution"

@@ -73,10 +73,26 @@ class Progress:
     """A progress bar on stderr when it is a terminal; it never shares a line with results."""
 
     def __init__(self, total: int | None, label: str) -> None:
-        self.enabled = bool(total) and sys.stderr.isatty()
+        self.terminal = sys.stderr.isatty()
+        self.enabled = bool(total) and self.terminal
         self.total, self.label = total or 0, label
         self.done, self.shown, self.drawn_at = 0, False, 0.0
         self.start = time.monotonic()
+
+    def stage(self, stage: str, done: int, total: int, note: str = "") -> None:
+        """How far a long stage inside a puzzle has got (a :mod:`satdoku.progress` reporter:
+        the cubes of ``--cube``), on the bar's line, at most every 0.1 s."""
+        if not self.terminal:
+            return
+        now = time.monotonic()
+        if now - self.drawn_at < 0.1 and done < total:
+            return
+        self.drawn_at = now
+        elapsed = int(now - self.start)
+        sys.stderr.write(f"\r\x1b[K{stage} {done:,}/{total:,}{', ' + note if note else ''} "
+                         f"{elapsed // 3600:02d}:{elapsed // 60 % 60:02d}:{elapsed % 60:02d}")
+        sys.stderr.flush()
+        self.shown = True
 
     def update(self, done: int) -> None:
         self.done = done
@@ -210,8 +226,10 @@ class Session:
         Ctrl-C, SIGTERM and SIGHUP keep (and commit) the results finished so far and exit 130;
         a broken pipe on stdout ends quietly; a library error is one line on stderr.
         """
+        from ..progress import reporting
         try:
-            body(self)
+            with reporting(self.progress.stage):
+                body(self)
             self._write_pending()
         except KeyboardInterrupt:
             self.progress.clear()

@@ -49,6 +49,7 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.grid import Grid, solution_problems
 from ..model.result import Capabilities, Result, counted_status, result_of, status_of
+from ..progress import report
 
 if TYPE_CHECKING:  # pragma: no cover
     from .solver import SatSolver
@@ -191,7 +192,9 @@ def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
     ok, size = _probe(probe, base)
     level: list[tuple[list[int], int]] = [([], size)] if ok else []
     failed = 0 if ok else 1
-    for lits in cells:
+    for depth, lits in enumerate(cells):
+        report("splitting on cells", depth, len(cells),
+               f"{len(level):,} cube{'s' * (len(level) != 1)}")
         grown: list[tuple[list[int], int]] = []
         dropped = 0
         for cube, _ in level:
@@ -430,15 +433,19 @@ class CubeSolver(Closing):
         checked, and a wrong one is an error, never an answer."""
         events = self._events(grid, constraints, cubes, limit, deadline)
         seen: set[tuple[int, ...]] = set()
+        closed = 0
         try:
             for event in events:
                 if event[0] == "exception":
                     raise InternalError(f"a cube worker failed: {event[1]}")
                 if event[0] == "cube":
                     cube = cubes[event[1]]
+                    closed += cube.state == "open" != event[2]
                     cube.state = event[2] if cube.state != "sat" else "sat"
                     cube.conflicts += event[3]
                     cube.cpu_s += event[4]
+                    report("cubes", closed, len(cubes),
+                           f"{len(solutions)} solution{'s' * (len(solutions) != 1)}")
                 elif event[0] == "solution" and event[2] not in seen:
                     found = Grid(grid.geometry, tuple(event[2]))
                     # The grid here; its rules (and a chaos construction's regions, found
