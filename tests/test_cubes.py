@@ -3,9 +3,11 @@ conquered as assumptions, every answer verified, the figures of the cubes in the
 
 import json
 
+import pytest
+
 import satdoku
 from conftest import run_cli
-from satdoku.deadline import Deadline
+from satdoku.deadline import Deadline, TimeUp
 from satdoku.sat.cubes import CubeSolver
 from satdoku.io.text import parse_puzzle
 from satdoku.tasks.solvers import solve
@@ -80,10 +82,8 @@ def test_cubes_on_cells():
     without cubes), a variant puzzle is unique and equal to its published solution, and the
     option without --cube is a usage error."""
     from conftest import VARIANTS
-    from satdoku.model.geometry import geometry
-    from satdoku.model.grid import Grid
     from satdoku.rules import Killer
-    from satdoku.sat.cubes import cube_cells
+    from satdoku.sat.splits import cube_cells
     several = json.dumps({"format": "satdoku-variant", "version": 1, "size": 4,
                           "constraints": [{"type": "killer", "cells": ["r1c1", "r1c2"],
                                            "sum": 3}]})
@@ -91,12 +91,11 @@ def test_cubes_on_cells():
     cubed = satdoku.count(several, limit=1000, cube=3, cube_on="cells", stats=True)
     assert cubed.status == plain.status == "multiple" and cubed.count == plain.count > 2
     assert cubed.stats["cubes"] > 1 and cubed.stats["cubes_open"] == 0
-    grid = Grid(geometry(2, 2), (0,) * 16)
     candidates = {c: [c * 4 + d for d in range(1, 5)] for c in range(16)}
     candidates[5] = [21, 22]  # fewest candidates: the first cell after the rules'
     rules = (Killer((0, 1, 2), 9), Killer((9, 3), 7))
-    assert cube_cells(grid, rules, candidates, 6) == [9, 3, 0, 1, 2, 5]
-    assert cube_cells(grid, rules, candidates, 3) == [9, 3, 0]
+    assert cube_cells(rules, candidates, 6) == [9, 3, 0, 1, 2, 5]
+    assert cube_cells(rules, candidates, 3) == [9, 3, 0]
     path = VARIANTS / "eddies.txt"
     published = path.read_text().split("# solution: ")[1].split()[0]
     done = run_cli("count", path, "--cube", "4", "--cube-on", "cells", "--jobs", "2",
@@ -110,7 +109,7 @@ def test_cubes_on_cells():
 
 
 def test_cube_on_names_match():
-    from satdoku.sat.cubes import CUBE_ON
+    from satdoku.sat.splits import CUBE_ON
     from satdoku.tasks.commands import CUBE_ON as NAMES
     assert CUBE_ON == NAMES
 
@@ -123,6 +122,33 @@ def test_cubes_report_their_progress():
     with reporting(lambda *figures: seen.append(figures)):
         counted = satdoku.count(INKALA, cube=3, cube_on="cells")
     assert counted.status == "unique"
-    assert {stage for stage, *_ in seen} == {"splitting on cells", "cubes"}
+    assert {stage for stage, *_ in seen} == {"splitting on cells", "cubes done"}
     stage, done, total, note = seen[-1]
-    assert stage == "cubes" and done == total > 1 and note == "1 solution"
+    assert stage == "cubes done" and done == total > 1 and note == "1 solution"
+
+
+def test_counting_cubes_of_many_solutions():
+    """A cube that gives a solution is asked again at once, so one of hundreds of solutions
+    counts them all (the budget no longer doubles past what the solver takes); the empty
+    4x4 has 288 grids."""
+    for on in ("cells", "lookahead"):
+        counted = satdoku.count("." * 16, limit=300, cube=1, cube_on=on, stats=True)
+        assert (counted.status, counted.count) == ("multiple", 288), on
+        assert counted.stats["cubes_open"] == 0
+
+
+def test_a_counted_cube_not_done_is_a_time_out(monkeypatch):
+    """Counting, a cube that gave a solution is not done until it is refuted: a time limit
+    while it is asked again is a time-out, never 'unique'."""
+    grid = parse_puzzle(INKALA).grid
+    solution = tuple(int(ch) for ch in INKALA_SOLUTION)
+    events = [("cube", 0, "unsat", 5, 0.0), ("cube", 1, "sat", 7, 0.0),
+              ("solution", 1, solution), ("cube", 1, "open", 500, 0.1)]
+    monkeypatch.setattr(CubeSolver, "_events", lambda self, *args: (e for e in events))
+    from satdoku.sat.splits import Cube
+    with CubeSolver(depth=1) as s:
+        cubes = [Cube((1,), 0), Cube((-1,), 0)]
+        solutions = []
+        with pytest.raises(TimeUp):
+            s._conquer(grid, (), cubes, 2, Deadline(1e-9), solutions)
+    assert len(solutions) == 1 and [c.done for c in cubes] == [True, False]

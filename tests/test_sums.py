@@ -236,7 +236,7 @@ def test_a_sum_counts_on_the_candidates_its_puzzle_gives():
         assert engine.solver.solve(assumptions=clues + [sum_act, given_act]) is False
     # The same inside an 'or' (its inner rules are bound to the puzzle's): the 'or' counts on
     # what they count on.
-    never = C.Candidates((0,), (6,))  # r1c1 is 1-4 by the candidates: this branch never holds
+    never = C.Candidates((0,), (6,))  # r1c1 is given 4: this branch never holds
     either = C.AnyOf((rule, never)).bind([given, C.AnyOf((rule, never))])
     assert either.requires == (given,)
     with SatSolver() as sat:

@@ -165,6 +165,8 @@ class Session:
         except SatdokuError as error:
             raise click.UsageError(str(error)) from None
         self.progress = progress or Progress(None, "")
+        if results_share_a_pipe(output):  # a reader of the pipe may draw on that terminal
+            self.progress.terminal = False
         self.interactive = self.out.isatty()
         self.flushed = time.monotonic()
         self.code = EXIT_OK
@@ -294,7 +296,7 @@ def silence_stdout() -> None:
 def results_share_a_pipe(output: str | None) -> bool:
     """Whether results go to stdout through a pipe (``| head``, ``| less``): whatever reads it
     may show them on the terminal the progress bar is drawn on, mid-bar, so there is none."""
-    if output not in (None, "-"):
+    if output not in (None, "-") or sys.stdout.isatty():
         return False
     try:
         mode = os.fstat(sys.stdout.fileno()).st_mode

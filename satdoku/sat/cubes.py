@@ -1,35 +1,24 @@
-"""Cube-and-conquer for one hard puzzle: split its formula into cubes by lookahead, then solve
-the cubes as assumptions on one incremental CaDiCaL per worker.
+"""Cube-and-conquer for one hard puzzle: split its formula into cubes (:mod:`.splits`: by
+lookahead or on cells), then solve the cubes as assumptions on one incremental CaDiCaL per
+worker.
 
 Glossary:
 
 - cube: a conjunction of literals over the (cell, digit) variables; the cubes of a puzzle
-  partition its solutions (each split is on a literal and its negation), so counts add and
-  any cube's solution is the puzzle's.
-- lookahead: unit propagation of one literal on top of a cube, by a MiniSat-family solver's
-  ``propagate()`` (python-sat has it on MiniSat and Glucose only). A literal whose propagation
-  fails is *failed*: its negation joins the cube (both failed: the cube is refuted at cubing).
-  The split literal is the one whose two sides propagate most (march's product score
-  ``(pos + 1) * (neg + 1)``, counted in literals set beyond the cube's own).
-- cells (``on="cells"``, the other way to split): every candidate of one cell after another,
-  the cells of the puzzle's smallest rules first (a variant puzzle's tightest places: the two
-  5-cell diagonals of a little-killer snipe), then those with fewest candidates; a choice whose
-  propagation fails is dropped, and the splitting stops before the cubes would pass
-  :data:`MOST_CELL_CUBES`. Lookahead's binary splits leave such a puzzle one hard cube among
-  easy ones (docs/hard-grids.md).
-- pool: lookahead looks only at the :data:`POOL` literals that scored best at the root, where at
-  most :data:`ROOT_PROBES` literals, those of the cells with the fewest candidates, are probed
-  (a 225x225 grid has 218,430 open pairs: probing them all costs over a minute).
+  partition its solutions, so counts add and any cube's solution is the puzzle's.
 - conquer: each worker builds its solver once (the formula satdoku always builds:
   :class:`~satdoku.sat.solver.SatSolver`'s backend) and takes its cubes, most propagated first,
   in rounds: every open cube gets a budget of conflicts (:data:`FIRST_BUDGET`, doubled each
-  round), so the statistics at a time limit cover every cube and not only the first.
+  round up to :data:`MOST_BUDGET`), so the statistics at a time limit cover every cube and not
+  only the first.
+- done: a cube whose every solution is known (refuted, or, when solving, one found).
 
 Counting (``limit`` >= 2) blocks each solution found, behind an activation literal, and asks the
-same cube again. With ``jobs`` >= 2 the cubes are dealt to forked workers (the portfolio's
-processes: :mod:`satdoku.sat.portfolio`) that send each cube's outcome through a pipe; the
-parent verifies every solution, stops the workers at the first (solve) or at ``limit``
-(count), and keeps the statistics (:func:`cube_stats`). Measured in docs/hard-grids.md.
+same cube again at once, until it has no more (done) or runs out of budget. With ``jobs`` >= 2
+the cubes are dealt to forked workers (the portfolio's processes: :mod:`satdoku.sat.portfolio`)
+that send each cube's outcome through a pipe; the parent verifies every solution, stops the
+workers at the first (solve) or at ``limit`` (count), tells :mod:`satdoku.progress` how many
+cubes are done, and keeps the statistics (:func:`cube_stats`). Measured in docs/hard-grids.md.
 """
 
 from __future__ import annotations
@@ -38,7 +27,6 @@ import os
 import signal
 import statistics
 import time
-from dataclasses import dataclass
 from multiprocessing.connection import wait
 from typing import TYPE_CHECKING, Any, Generator, Iterator
 
@@ -50,170 +38,19 @@ from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.grid import Grid, solution_problems
 from ..model.result import Capabilities, Result, counted_status, result_of, status_of
 from ..progress import report
+from .splits import CUBE_ON, Cube, cell_cubes, cube_cells, live_candidates, make_cubes
 
 if TYPE_CHECKING:  # pragma: no cover
     from .solver import SatSolver
 
-__all__ = ["Cube", "CubeSolver", "make_cubes", "cell_cubes", "cube_cells", "cube_stats",
-           "POOL", "ROOT_PROBES", "FIRST_BUDGET", "MOST_CELL_CUBES", "CUBE_ON"]
+__all__ = ["CubeSolver", "cube_stats", "FIRST_BUDGET", "MOST_BUDGET", "PROBE_SOLVER"]
 
-#: Literals lookahead scores at each node (the best of the root's probes).
-POOL = 48
-#: Literals probed at the root to choose the pool (those of the cells with fewest candidates).
-ROOT_PROBES = 30000
 #: Conflicts each open cube gets in the first round of conquering; doubled every round.
 FIRST_BUDGET = 500
-#: Splitting on cells stops before a level would make more cubes than this.
-MOST_CELL_CUBES = 100_000
-#: What a puzzle is split on (:class:`CubeSolver`'s ``on``).
-CUBE_ON = ("lookahead", "cells")
-#: The solver that probes: propagate() exists on MiniSat and Glucose only.
+#: The most conflicts a cube gets in one call (the budget stops doubling there).
+MOST_BUDGET = 2 ** 30
+#: The solver that splits: propagate() exists on MiniSat and Glucose only.
 PROBE_SOLVER = "glucose4"
-
-
-@dataclass
-class Cube:
-    """One cube, and what conquering it cost so far."""
-
-    lits: tuple[int, ...]
-    score: int  # literals its propagation sets: the more, the easier it should be
-    state: str = "open"  # open, sat (a solution found in it), unsat
-    conflicts: int = 0
-    cpu_s: float = 0.0
-
-
-def _probe(probe: Any, lits: list[int]) -> tuple[bool, int]:
-    ok, props = probe.propagate(assumptions=lits)
-    return bool(ok), len(props)
-
-
-def _node(probe: Any, base: list[int], cube: list[int], pool: list[int]
-          ) -> tuple[list[int] | None, int, int | None]:
-    """Lookahead at one node: the cube grown by its failed literals (None: refuted), the
-    literals it sets, and the literal to split on (None: a leaf, no pool literal is open)."""
-    while True:
-        ok, size = _probe(probe, base + cube)
-        if not ok:
-            return None, size, None
-        best, best_score, grown = None, -1, False
-        for lit in pool:
-            if lit in cube or -lit in cube:
-                continue
-            pos_ok, pos = _probe(probe, base + cube + [lit])
-            neg_ok, neg = _probe(probe, base + cube + [-lit])
-            if not pos_ok and not neg_ok:
-                return None, size, None
-            if not pos_ok or not neg_ok:  # a failed literal: its other side is implied
-                cube = cube + [-lit if not pos_ok else lit]
-                grown = True
-                break
-            if pos == size + 1 and neg == size + 1:
-                continue  # set by the cube already (or decides nothing)
-            score = (pos - size) * (neg - size)
-            if score > best_score:
-                best, best_score = lit, score
-        if not grown:
-            return cube, size, best
-
-
-def _root_pool(probe: Any, base: list[int], candidates: list[list[int]]) -> list[int]:
-    """The :data:`POOL` literals with the best lookahead score at the root, probed among the
-    literals of the cells with fewest candidates (at most :data:`ROOT_PROBES` of them)."""
-    probed: list[tuple[int, int]] = []
-    ok, size = _probe(probe, base)
-    budget = ROOT_PROBES
-    for lits in sorted(candidates, key=len):
-        if budget <= 0:
-            break
-        budget -= len(lits)
-        for lit in lits:
-            pos_ok, pos = _probe(probe, base + [lit])
-            neg_ok, neg = _probe(probe, base + [-lit])
-            score = (pos - size) * (neg - size) if pos_ok and neg_ok else 0
-            probed.append((score, lit))
-    probed.sort(key=lambda p: -p[0])
-    return [lit for score, lit in probed[:POOL] if score > 0]
-
-
-def make_cubes(probe: Any, base: list[int], candidates: list[list[int]], depth: int,
-               deadline: Deadline = NO_DEADLINE) -> tuple[list[Cube], int]:
-    """The cubes of a formula loaded in ``probe`` (a solver with ``propagate()``) under the
-    ``base`` assumptions, split to ``depth`` literals at most, most propagated first, and how
-    many were refuted at cubing. ``candidates``: each open cell's candidate literals."""
-    pool = _root_pool(probe, base, candidates) if depth else []
-    leaves: list[Cube] = []
-    refuted = 0
-    todo: list[tuple[list[int], int]] = [([], 0)]
-    while todo:
-        deadline.check()
-        cube, splits = todo.pop()
-        grown, size, lit = _node(probe, base, cube, pool if splits < depth else [])
-        if grown is None:
-            refuted += 1
-        elif lit is None:
-            leaves.append(Cube(tuple(grown), size))
-        else:
-            todo += [(grown + [-lit], splits + 1), (grown + [lit], splits + 1)]
-    leaves.sort(key=lambda c: -c.score)
-    return leaves, refuted
-
-
-def cube_cells(grid: Grid, constraints: tuple, candidates: dict[int, list[int]],
-               depth: int) -> list[int]:
-    """The ``depth`` open cells (keys of ``candidates``) to split on: those of the rules with
-    fewest cells first (in the rule's order), then those with fewest candidates."""
-    chosen: dict[int, None] = {}
-    for rule in sorted(constraints, key=lambda r: len(getattr(r, "cells", ()) or ())):
-        for cell in getattr(rule, "cells", ()) or ():
-            if len(chosen) < depth and cell in candidates:
-                chosen.setdefault(cell)
-    for cell in sorted(candidates, key=lambda c: len(candidates[c])):
-        if len(chosen) >= depth:
-            break
-        chosen.setdefault(cell)
-    return list(chosen)
-
-
-def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
-               deadline: Deadline = NO_DEADLINE, most: int = MOST_CELL_CUBES
-               ) -> tuple[list[Cube], int]:
-    """Cubes that split on every literal of each of ``cells`` in turn (each a cell's
-    candidate literals), under the ``base`` assumptions of a formula loaded in ``probe``: one
-    cube a choice whose propagation does not fail, level by level while the cubes stay at
-    most ``most``; most propagated first, and how many choices failed. A cell holds one of its
-    candidates, so the cubes partition the solutions; none left: there are none.
-
-    >>> from pysat.solvers import Solver
-    >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [3, 4], [-1, -3]]) as probe:
-    ...     cubes, failed = cell_cubes(probe, [], [[1, 2], [3, 4]])
-    >>> sorted(c.lits for c in cubes), failed
-    ([(1, 4), (2, 3), (2, 4)], 1)
-    """
-    ok, size = _probe(probe, base)
-    level: list[tuple[list[int], int]] = [([], size)] if ok else []
-    failed = 0 if ok else 1
-    for depth, lits in enumerate(cells):
-        report("splitting on cells", depth, len(cells),
-               f"{len(level):,} cube{'s' * (len(level) != 1)}")
-        grown: list[tuple[list[int], int]] = []
-        dropped = 0
-        for cube, _ in level:
-            deadline.check()
-            for lit in lits:
-                ok, size = _probe(probe, base + cube + [lit])
-                if ok:
-                    grown.append((cube + [lit], size))
-                else:
-                    dropped += 1
-            if len(grown) > most:
-                break
-        if len(grown) > most:
-            break
-        level = grown
-        failed += dropped
-    cubes = [Cube(tuple(cube), size) for cube, size in level]
-    cubes.sort(key=lambda c: -c.score)
-    return cubes, failed
 
 
 def _base(engine: Any, grid: Grid, constraints: tuple, max_clauses: int,
@@ -245,12 +82,14 @@ def _conquer(solver: Any, grid: Grid, constraints: tuple, cubes: dict[int, Cube]
         todo = list(cubes)
         while todo:
             for index in list(todo):
-                lits = base + list(cubes[index].lits) + ([act] if act else [])
-                before, cpu = sat.accum_stats().get("conflicts", 0), time.process_time()
-                answer = backend.run(engine, lits, deadline, conflicts=budget)
-                spent = sat.accum_stats().get("conflicts", 0) - before
-                cpu = time.process_time() - cpu
-                if answer is True:
+                while True:  # a cube that gave a solution is asked again at once (counting)
+                    lits = base + list(cubes[index].lits) + ([act] if act else [])
+                    before, cpu = sat.accum_stats().get("conflicts", 0), time.process_time()
+                    answer = backend.run(engine, lits, deadline, conflicts=budget)
+                    spent = sat.accum_stats().get("conflicts", 0) - before
+                    cpu = time.process_time() - cpu
+                    if answer is not True:
+                        break
                     found = engine.decode(sat.get_model())
                     yield "cube", index, "sat", spent, cpu
                     yield "solution", index, found.cells
@@ -259,13 +98,12 @@ def _conquer(solver: Any, grid: Grid, constraints: tuple, cubes: dict[int, Cube]
                     if not act:
                         act = engine.fresh_var()
                     sat.add_clause([-act] + engine.varmap.blocking(found, grid))
-                    continue
                 if answer is False:
                     todo.remove(index)
                 yield "cube", index, "unsat" if answer is False else "open", spent, cpu
                 if deadline.expired():
                     return
-            budget *= 2
+            budget = min(2 * budget, MOST_BUDGET)
     finally:
         backend.release(engine)
 
@@ -341,7 +179,7 @@ class CubeSolver(Closing):
             or on ``depth`` cells.
         jobs: workers conquering the cubes (0: one per core); 1 conquers in this process.
         on: ``'lookahead'`` (split on the literals lookahead scores best) or ``'cells'`` (on
-            every candidate of one cell after another: :func:`cell_cubes`).
+            every candidate of one cell after another): :mod:`.splits`.
         sat_solver, encoding, amo, max_clauses: the conquering solver's
             (:class:`~satdoku.sat.solver.SatSolver`'s).
 
@@ -355,7 +193,7 @@ class CubeSolver(Closing):
     encoding: str | None = None
     capabilities = Capabilities(assumptions=False, conflicts=False)
 
-    def __init__(self, depth: int = 6, *, jobs: int = 1, on: str = "lookahead",
+    def __init__(self, depth: int = 6, *, jobs: int = 1, on: str = CUBE_ON[0],
                  sat_solver: str | None = None,
                  encoding: str | None = None, amo: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES, **_: Any) -> None:
@@ -417,7 +255,8 @@ class CubeSolver(Closing):
                 base = _base(engine, grid, constraints, max_clauses, deadline)
                 candidates = _candidates(engine.varmap, grid)
                 if self.on == "cells":
-                    cells = cube_cells(grid, constraints, candidates, self.depth)
+                    candidates = live_candidates(engine.solver, base, candidates)
+                    cells = cube_cells(constraints, candidates, self.depth)
                     cubes, refuted = cell_cubes(engine.solver, base,
                                                 [candidates[c] for c in cells], deadline)
                 else:
@@ -433,18 +272,21 @@ class CubeSolver(Closing):
         checked, and a wrong one is an error, never an answer."""
         events = self._events(grid, constraints, cubes, limit, deadline)
         seen: set[tuple[int, ...]] = set()
-        closed = 0
+        done = 0
         try:
             for event in events:
                 if event[0] == "exception":
                     raise InternalError(f"a cube worker failed: {event[1]}")
                 if event[0] == "cube":
                     cube = cubes[event[1]]
-                    closed += cube.state == "open" != event[2]
+                    if not cube.done and (event[2] == "unsat" or
+                                          event[2] == "sat" and limit < 2):
+                        cube.done = True
+                        done += 1
                     cube.state = event[2] if cube.state != "sat" else "sat"
                     cube.conflicts += event[3]
                     cube.cpu_s += event[4]
-                    report("cubes", closed, len(cubes),
+                    report("cubes done", done, len(cubes),
                            f"{len(solutions)} solution{'s' * (len(solutions) != 1)}")
                 elif event[0] == "solution" and event[2] not in seen:
                     found = Grid(grid.geometry, tuple(event[2]))
@@ -461,8 +303,8 @@ class CubeSolver(Closing):
                         break
         finally:
             events.close()
-        if len(solutions) < limit and any(c.state == "open" for c in cubes):
-            raise TimeUp
+        if len(solutions) < limit and not all(c.done for c in cubes):
+            raise TimeUp  # a cube not done (a counted one may hold more solutions)
         if limit < 2:
             return "solved" if solutions else "unsolvable"
         return counted_status(len(solutions))

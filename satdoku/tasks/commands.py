@@ -27,8 +27,8 @@ SETTLE_BATCH = 4096
 #: not import the solvers.
 SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
 
-#: What cube-and-conquer splits on (:data:`satdoku.sat.cubes.CUBE_ON`), here for the same
-#: reason.
+#: What cube-and-conquer splits on, the default first (:data:`satdoku.sat.splits.CUBE_ON`),
+#: here for the same reason.
 CUBE_ON = ("lookahead", "cells")
 
 
@@ -46,13 +46,13 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
     portfolio: bool = option(False, "Race SAT configurations on each puzzle, one a core "
                                     "(--jobs of them); on by itself for a single puzzle with "
                                     "--jobs other than 1.", "flag")
-    cube: int = option(0, "Cube-and-conquer each puzzle: split it by lookahead into cubes of "
-                          "at most D literals, conquered on --jobs workers (0: off); --stats "
-                          "adds the cubes' figures.", "whole", maximum=16, metavar="D")
-    cube_on: str = option("lookahead", "What --cube splits on: lookahead (the literals whose "
-                                       "two sides propagate most, D of them at most) or cells "
-                                       "(every digit of D cells, those of the puzzle's smallest "
-                                       "rules first, then those with fewest candidates).",
+    cube: int = option(0, "Cube-and-conquer each puzzle: split it into cubes (on D literals "
+                          "or D cells: --cube-on), conquered on --jobs workers (0: off); "
+                          "--stats adds the cubes' figures.", "whole", maximum=16, metavar="D")
+    cube_on: str = option(CUBE_ON[0], "What --cube splits on: lookahead (the literals whose "
+                                      "two sides propagate most, D of them at most) or cells "
+                                      "(every digit of D cells, those of the puzzle's smallest "
+                                      "rules first, then those with fewest candidates).",
                           "choice", choices=lambda: CUBE_ON)
     stats: bool = option(False, "Add each stage's time and solver figures.", "flag")
     proof: str | None = option(None, "Back each 'unsolvable' and 'unique' answer with a DRAT "
@@ -68,9 +68,14 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.cube_on != "lookahead" and not self.cube:
+        self.refuse()
+        if self.cube_on != CUBE_ON[0] and not self.cube:
             raise OptionError(f"--cube-on {self.cube_on} says what --cube splits on: give "
                               f"--cube D too")
+
+    def refuse(self) -> None:
+        """OptionError for options this command does not take together (before the others'
+        checks, so that the first error names what to drop)."""
 
     @property
     def most(self) -> int:
@@ -127,12 +132,11 @@ class CountOptions(SearchOptions):
     estimate: bool = option(False, "An approximate count with error bounds, for spaces too "
                                    "big to count (ApproxMC: satdoku[approx]).", "flag")
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
+    def refuse(self) -> None:
         if self.all and self.estimate:
             raise OptionError("--all and --estimate do not go together")
         given = {"portfolio": self.portfolio, "stats": self.stats, "cube": bool(self.cube),
-                 "cube-on": self.cube_on != "lookahead",
+                 "cube-on": self.cube_on != CUBE_ON[0],
                  "solver": self.solver != "sat", "proof": self.proof is not None}
         if self.estimate:
             given.update(limit=self.limit is not None, encoding=self.encoding is not None,
