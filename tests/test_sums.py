@@ -228,20 +228,19 @@ def test_a_sum_counts_on_the_candidates_its_puzzle_gives():
     from satdoku.budget import Budget
     from satdoku.deadline import NO_DEADLINE
     from satdoku.sat.solver import SatSolver
-    with SatSolver() as sat:
-        engine = sat.backend.engine(four, NO_DEADLINE)
-        given_act, sum_act = engine.rule_acts((given, bound), Budget())
-        clues = engine.assumptions(four)
-        assert engine.solver.solve(assumptions=clues + [sum_act]) is True
-        assert engine.solver.solve(assumptions=clues + [sum_act, given_act]) is False
+
+    def leans_only_with_the_candidates(rule) -> bool:
+        """r1c1 = 4 holds with the rule's clauses on, and not once the candidates' are too."""
+        with SatSolver() as sat:
+            engine = sat.backend.engine(four, NO_DEADLINE)
+            given_act, act = engine.rule_acts((given, rule), Budget())
+            clues = engine.assumptions(four)
+            return engine.solver.solve(assumptions=clues + [act]) is True and \
+                engine.solver.solve(assumptions=clues + [act, given_act]) is False
+
+    assert leans_only_with_the_candidates(bound)
     # The same inside an 'or' (its inner rules are bound to the puzzle's): the 'or' counts on
     # what they count on.
     never = C.Candidates((0,), (6,))  # r1c1 is given 4: this branch never holds
     either = C.AnyOf((rule, never)).bind([given, C.AnyOf((rule, never))])
-    assert either.requires == (given,)
-    with SatSolver() as sat:
-        engine = sat.backend.engine(four, NO_DEADLINE)
-        given_act, or_act = engine.rule_acts((given, either), Budget())
-        clues = engine.assumptions(four)
-        assert engine.solver.solve(assumptions=clues + [or_act]) is True
-        assert engine.solver.solve(assumptions=clues + [or_act, given_act]) is False
+    assert either.requires == (given,) and leans_only_with_the_candidates(either)
