@@ -296,9 +296,11 @@ def silence_stdout() -> None:
 def results_share_a_pipe(output: str | None) -> bool:
     """Whether results go to stdout through a pipe (``| head``, ``| less``): whatever reads it
     may show them on the terminal the progress bar is drawn on, mid-bar, so there is none."""
-    if output not in (None, "-") or sys.stdout.isatty():
+    if output not in (None, "-"):
         return False
     try:
+        if sys.stdout.isatty():
+            return False
         mode = os.fstat(sys.stdout.fileno()).st_mode
     except (OSError, ValueError, AttributeError):  # no file behind stdout (tests, embedding)
         return True
