@@ -166,8 +166,9 @@ def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
     """Cubes that split on every literal of each of ``cells`` in turn (each a cell's
     candidate literals), under the ``base`` assumptions of a formula loaded in ``probe``: one
     cube a choice whose propagation does not fail, level by level while the cubes stay at
-    most ``most``; most propagated first, and how many choices failed. A cell holds one of its
-    candidates, so the cubes partition the solutions; none left: there are none.
+    most ``most``; most propagated first, and how many choices failed (the stats'
+    ``cubes_refuted_at_cubing``). A cell holds one of its candidates, so the cubes partition
+    the solutions; none left: there are none.
 
     >>> from pysat.solvers import Solver
     >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [3, 4], [-1, -3]]) as probe:
@@ -178,6 +179,7 @@ def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
     ok, size = _probe(probe, base)
     level: list[tuple[list[int], int]] = [([], size)] if ok else []
     failed = 0 if ok else 1
+    reached = 0
     for depth, lits in enumerate(cells):
         _report_level(depth, len(cells), len(level))
         grown: list[tuple[list[int], int]] = []
@@ -196,12 +198,11 @@ def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
             break
         level = grown
         failed += dropped
-    _report_level(len(cells), len(cells), len(level))
+        reached = depth + 1
+    _report_level(reached, len(cells), len(level))
     cubes = [Cube(tuple(cube), size) for cube, size in level]
     cubes.sort(key=lambda c: -c.score)
     return cubes, failed
-
-
 
 
 def _report_level(done: int, cells: int, cubes: int) -> None:
