@@ -152,3 +152,21 @@ def test_a_counted_cube_not_done_is_a_time_out(monkeypatch):
         with pytest.raises(TimeUp):
             s._conquer(grid, (), cubes, 2, Deadline(1e-9), solutions)
     assert len(solutions) == 1 and [c.done for c in cubes] == [True, False]
+
+
+def test_cubes_on_cells_of_a_reduced_formula():
+    """A 25x25 puzzle gets the reduced formula: each cell's variables (``cell_vars``, which
+    cubing reads in one pass, not a digit at a time) are those ``lit`` gives, and counted
+    through cell cubes it is unique and equal to its plain count's solution."""
+    from conftest import PUZZLES
+    from satdoku.cnf.reduced import reduced_formula
+    line = next(s for s in (PUZZLES / "25x25.txt").read_text().splitlines()
+                if s and not s.startswith("#"))
+    grid = parse_puzzle(line).grid
+    varmap = reduced_formula(grid).varmap
+    for cell in range(grid.geometry.ncells):
+        assert varmap.cell_vars(cell) == [v for v in (varmap.lit(cell, d) for d in
+                                                      range(1, 26)) if type(v) is int]
+    plain = satdoku.count(line)
+    cubed = satdoku.count(line, cube=2, cube_on="cells", stats=True)
+    assert cubed.status == plain.status == "unique" and cubed.solution == plain.solution

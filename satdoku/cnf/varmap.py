@@ -43,6 +43,11 @@ class VarMap:
         """The variable of "``cell`` holds ``d``", or True / False when that is decided."""
         raise NotImplementedError
 
+    def cell_vars(self, cell: int) -> list[int]:
+        """The variables of ``cell``'s pairs that are not decided, digits increasing (none
+        for a settled cell)."""
+        raise NotImplementedError
+
     def clue_literals(self, grid: Grid) -> list[int]:
         """The literals the givens of ``grid`` make true (none when they are folded away)."""
         raise NotImplementedError
@@ -85,6 +90,9 @@ class FullMap(VarMap):
 
     def lit(self, cell: int, d: int) -> int:
         return cell * self.size + d
+
+    def cell_vars(self, cell: int) -> list[int]:
+        return list(range(cell * self.size + 1, cell * self.size + self.size + 1))
 
     def clue_literals(self, grid: Grid) -> list[int]:
         """The variables the givens make true, in cell order.
@@ -197,6 +205,25 @@ class ReducedMap(VarMap):
                 return v
             v += 1
         return False
+
+    def cell_vars(self, cell: int) -> list[int]:
+        """The cell's variables: consecutive from its first (a few, where :meth:`lit` looks
+        through them for one digit).
+
+        >>> from satdoku.model.geometry import geometry
+        >>> m = ReducedMap(geometry(1, 2), array("i", [1, 1, 3]), array("i", [1, 2, 2]),
+        ...                [2, 0, 0, 0])
+        >>> m.cell_vars(0), m.cell_vars(1), m.cell_vars(3)
+        ([], [1, 2], [3])
+        """
+        v = self.first_var.get(cell)
+        if v is None:
+            return []
+        out = []
+        while v <= self.nmapped and self.var_cell[v - 1] == cell:
+            out.append(v)
+            v += 1
+        return out
 
     def clue_literals(self, grid: Grid) -> list[int]:
         return []

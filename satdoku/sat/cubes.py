@@ -158,16 +158,16 @@ def cube_stats(cubes: list[Cube], refuted: int, cube_s: float) -> dict[str, Any]
                            else None)}
 
 
-def _candidates(varmap: Any, grid: Grid) -> dict[int, list[int]]:
+def _candidates(varmap: Any, grid: Grid, deadline: Deadline) -> dict[int, list[int]]:
     """Each open cell's candidate literals (the pairs the formula has a variable for)."""
-    n = grid.size
     out = {}
     for cell, given in enumerate(grid.cells):
-        if given:
-            continue
-        lits = [v for v in (varmap.lit(cell, d) for d in range(1, n + 1)) if type(v) is int]
-        if len(lits) > 1:
-            out[cell] = lits
+        if not cell & 0x3FF:
+            deadline.check()
+        if not given:
+            lits = varmap.cell_vars(cell)
+            if len(lits) > 1:
+                out[cell] = lits
     return out
 
 
@@ -253,7 +253,7 @@ class CubeSolver(Closing):
             try:
                 self.encoding = prober.encoding_for(grid)
                 base = _base(engine, grid, constraints, max_clauses, deadline)
-                candidates = _candidates(engine.varmap, grid)
+                candidates = _candidates(engine.varmap, grid, deadline)
                 if self.on == "cells":
                     candidates = live_candidates(engine.solver, base, candidates)
                     cells = cube_cells(constraints, candidates, self.depth)
