@@ -109,6 +109,8 @@ RUNS = {
     "native_digest.py": (["--first", "1", "--timeout", "0.1"], "variants/", None),
     "experiments/uniqueness.py": (["--methods", "today", "--rounds", "1", "--first", "3",
                                    "--sets", "17_clue"], "today:", None),
+    "experiments/parity_facts.py": (["{ROOT}/puzzles/variants/6x6-extreme-killer.json",
+                                     "--count", "30"], "unique: 1 solution(s) found", None),
 }
 #: Runs too long for the default suite, under ``-m slow`` (in one child process too): the
 #: benchmarks that time many whole satdoku processes, Ctrl-C sent to commands once they are
