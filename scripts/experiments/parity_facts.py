@@ -55,8 +55,11 @@ def parity_facts(equations: list[tuple[int, int]], ncells: int, max_cells: int,
 
 
 def puzzle_equations(puzzle) -> list[tuple[int, int]]:
-    """The houses' and the sum rules' parity equations of a 9x9 (values 1..9) puzzle."""
+    """The houses' and the killer and little-killer sums' parity equations of a puzzle whose
+    digits stand for the values 1..N (N // 2 + N % 2 of them odd)."""
     geo = puzzle.grid.geometry
+    if geo.low != 1:
+        raise SystemExit("parity_facts: values 1..N only")
     odd_digits = (geo.size + 1) // 2
     out = [(sum(1 << c for c in cells), odd_digits & 1) for cells in geo.houses]
     for rule in puzzle.constraints:
