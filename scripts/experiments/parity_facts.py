@@ -71,8 +71,9 @@ def puzzle_equations(puzzle) -> list[tuple[int, int]]:
 
 def count_with(puzzle, facts: dict[int, int], seconds: float) -> str:
     """Count to 2 on one CaDiCaL with ``facts`` added; a line of what it gave."""
-    from satdoku.deadline import Deadline
+    from satdoku.deadline import Deadline, TimeUp
     from satdoku.model.grid import solution_problems
+    from satdoku.sat.counting import count
     from satdoku.sat.cubes import CubeSolver, _base, _sat_solver
     grid, rules = puzzle.grid, puzzle.constraints
     start, deadline = time.process_time(), Deadline(seconds)
@@ -93,19 +94,17 @@ def count_with(puzzle, facts: dict[int, int], seconds: float) -> str:
             for signs in itertools.product((1, -1), repeat=len(lits)):
                 if signs.count(1) % 2 != parity:  # rule out this assignment of the odd bits
                     sat.add_clause([-s * v for s, v in zip(signs, lits)])
-        found, act, answer = [], 0, None
-        while len(found) < 2:
-            answer = backend.run(engine, base + ([act] if act else []), deadline)
-            if answer is not True:
-                break
-            solution = engine.decode(sat.get_model())
-            assert not solution_problems(solution, grid)
-            found.append(solution)
-            act = engine.fresh_var()
-            sat.add_clause([-act] + engine.varmap.blocking(solution, grid))
+        found: list = []
+        try:  # satdoku's own count to 2, on this engine
+            status = count(backend, engine, grid, base, 2, deadline, found)
+        except TimeUp:
+            status = "time-out"
         conflicts = sat.accum_stats().get("conflicts")
         backend.release(engine)
-    status = "time-out" if answer is None else ("unsolvable", "unique", "multiple")[len(found)]
+    for solution in found:  # Sudoku's rules and the puzzle's, by the independent checker
+        problems = solution_problems(solution, grid, rules)
+        if problems:
+            raise SystemExit(f"parity_facts: a wrong solution: {problems[0]}")
     return (f"{status}: {len(found)} solution(s) found, {conflicts:,} conflicts, "
             f"{time.process_time() - start:.1f} CPU s")
 
@@ -123,8 +122,11 @@ def main() -> None:
     except SatdokuError as error:
         parser.exit(2, f"{error}\n")
     geo = puzzle.grid.geometry
-    facts = parity_facts(puzzle_equations(puzzle), geo.ncells, args.max_cells) \
-        if args.max_cells else {}
+    try:
+        facts = parity_facts(puzzle_equations(puzzle), geo.ncells, args.max_cells) \
+            if args.max_cells else {}
+    except ValueError as error:  # no solution: the parities alone contradict each other
+        parser.exit(1, f"{args.puzzle}: unsolvable: {error}\n")
     for mask, parity in sorted(facts.items(), key=lambda f: (f[0].bit_count(), f[0])):
         cells = [geo.cell_name(c) for c in range(geo.ncells) if mask >> c & 1]
         print(f"{len(cells)} cells, {'odd' if parity else 'even'} count of odd digits: "
