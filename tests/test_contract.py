@@ -139,6 +139,19 @@ def test_refused(config):
     assert "clauses, over the limit of 10 (raise it with --max-clauses)" in result.message
 
 
+def test_the_batch_pass_keeps_the_clause_limit():
+    # a batch of puzzles propagation settles is refused all the same over --max-clauses
+    from satdoku.tasks.solvers import SolveOptions
+    puzzles = [parse_puzzle(SMALL) for _ in range(70)]
+    outcomes = list(SolveOptions(max_clauses=10).make().run_many(puzzles))
+    assert {o.result.status for o in outcomes} == {"refused"}
+    task = SolveOptions().make()
+    outcomes = list(task.run_many(puzzles))
+    assert {(o.result.status, format_grid(o.result.solution, "line")) for o in outcomes} == \
+        {("solved", SMALL_SOLUTION)}
+    assert task.solver.backend.engines == {}  # the pass settled them: no solver was built
+
+
 def test_what_the_capabilities_declare_is_there():
     """A solver whose capabilities say ``steer`` or ``settle`` has what SolveTask then uses
     (model.result.can_steer/can_settle narrow on the capabilities alone)."""

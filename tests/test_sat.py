@@ -209,7 +209,8 @@ def test_solver_options_are_applied(monkeypatch):
         def __getattr__(self, name):
             return getattr(self.inner, name)
 
-    real = sat.PysatSolver
+    import pysat.solvers
+    real = pysat.solvers.Solver
 
     def make(name):
         solver = real(name=name)
@@ -217,7 +218,7 @@ def test_solver_options_are_applied(monkeypatch):
         return solver
 
     monkeypatch.setattr(sat, "SOLVER_OPTIONS", {"cadical195": {"chrono": 0}})
-    monkeypatch.setattr(sat, "PysatSolver", lambda name: make(name))
+    monkeypatch.setattr(pysat.solvers, "Solver", lambda name: make(name))
     with SatSolver("cadical195") as s:
         assert s.solve(PUZZLES["sample"]).status == "solved"
     assert seen == [{"chrono": 0}]

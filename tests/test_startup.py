@@ -7,7 +7,7 @@ exit), so that an eager import anywhere on the way shows here.
 import subprocess
 import sys
 
-from conftest import PUZZLES
+from conftest import PUZZLES, SAMPLE, SAMPLE_SOLUTION, SEVENTEEN, SEVENTEEN_SOLUTION
 
 _PROBE = """
 import atexit, sys
@@ -49,6 +49,18 @@ def test_a_classic_solve_imports_only_what_it_uses():
                              for bad in NOT_FOR_A_CLASSIC_SOLVE))
     assert imported == []
     assert len([m for m in modules if m.startswith("satdoku")]) <= 50
+
+
+def test_a_puzzle_the_batch_pass_settles_never_loads_python_sat():
+    # The pass runs before the first engine is built, even for one puzzle: settled, the
+    # answer needs no solver, so python-sat is never imported (verified all the same).
+    out, modules = _modules("solve", SEVENTEEN, "--format", "line")
+    assert out.split() == [SEVENTEEN_SOLUTION]
+    assert sorted(m for m in modules if m.split(".")[0] == "pysat") == []
+    # one that propagation leaves open (it takes a naked pair) goes to the solver as before
+    out, modules = _modules("solve", SAMPLE, "--format", "line")
+    assert out.split() == [SAMPLE_SOLUTION]
+    assert "pysat.solvers" in modules
 
 
 def test_the_command_list_still_names_every_command():

@@ -42,12 +42,13 @@ from __future__ import annotations
 import functools
 import itertools
 from dataclasses import dataclass
-from typing import Callable, Iterator, Sequence
-
-from pysat.formula import IDPool
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from ..errors import OptionError
 from ..model.geometry import Geometry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from pysat.formula import IDPool  # imported when a formula is built: not on start-up
 
 __all__ = [
     "var", "unvar", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO",
@@ -220,6 +221,7 @@ def triads(geometry: Geometry, pool: IDPool) -> dict[tuple[int, int], int]:
     ``pool`` (numbered in segment order, digits within, when the pool starts at ``N**3 + 1``)
     or, for a segment of one cell, that cell's variable.
 
+    >>> from pysat.formula import IDPool
     >>> from satdoku.model.geometry import geometry
     >>> t = triads(geometry(3, 3), IDPool(start_from=730))
     >>> t[0, 1], t[0, 9], t[53, 9], len(t)
@@ -249,7 +251,9 @@ def base_clauses(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     if enc.triads and not geometry.is_square:
         raise OptionError(f"the {encoding} encoding needs an N x N grid of N digits")
     n = geometry.size
-    pool = pool or IDPool(start_from=geometry.ncells * n + 1)
+    if pool is None:
+        from pysat.formula import IDPool
+        pool = IDPool(start_from=geometry.ncells * n + 1)
     at_most_one = amo_clauses(amo, pool)
     triad = triads(geometry, pool) if enc.triads else {}
     cell_lits = [list(range(cell * n + 1, cell * n + n + 1)) for cell in range(geometry.ncells)]
@@ -308,6 +312,7 @@ def base_formula(geometry: Geometry, encoding: str = DEFAULT_ENCODING,
     >>> nvars, len(clauses)
     (729, 11988)
     """
+    from pysat.formula import IDPool
     n3 = geometry.ncells * geometry.size
     pool = IDPool(start_from=n3 + 1)
     clauses = tuple(c for chunk in base_clauses(geometry, encoding, amo, pool) for c in chunk)

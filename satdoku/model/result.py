@@ -310,9 +310,12 @@ class SteeringSolver(Solver, Protocol):
 
 class SettlingSolver(Solver, Protocol):
     """A solver whose :class:`Capabilities` say ``settle``: :meth:`settle` answers the grids
-    (classic, givens checked) that propagation settles, None for the others."""
+    (classic, givens checked) that propagation settles, None for the others; :meth:`warm`
+    says whether it has already built what a solver call on them needs."""
 
     def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]: ...
+
+    def warm(self, grids: list[Grid]) -> bool: ...
 
 
 def can_steer(solver: Solver) -> TypeGuard[SteeringSolver]:

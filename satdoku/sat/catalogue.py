@@ -12,8 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeGuard
 
-from pysat.solvers import SolverNames
-
 from ..errors import OptionError
 from ..model.result import Capabilities
 from . import PREFIX
@@ -116,6 +114,9 @@ def check_sat_solver(name: str) -> SatSolverInfo:
     >>> check_sat_solver('g4').name
     'glucose4'
     """
+    if name in SAT_SOLVERS:  # a canonical name: no need to import python-sat's table
+        return SAT_SOLVERS[name]
+    from pysat.solvers import SolverNames
     canonical = name
     for full, aliases in vars(SolverNames).items():
         if not full.startswith("_") and isinstance(aliases, tuple) and name.lower() in aliases:

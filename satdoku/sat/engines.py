@@ -17,9 +17,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Iterator
 
-from pysat.formula import IDPool
-from pysat.solvers import Solver as PysatSolver
-
 from ..budget import Budget
 from ..cnf.encodings import base_clauses
 from ..cnf.varmap import VarMap, full_map
@@ -64,13 +61,11 @@ class Engine:
                  configure: dict[str, int] | None = None) -> None:
         self.info = info
         self.geometry = geometry
-        self.solver = PysatSolver(name=info.name)
         settings = SOLVER_OPTIONS.get(info.name) if options else None
         if configure:  # the caller's options (a portfolio's seeds and phases) come on top
             settings = {**(settings or {}), **configure}
-        if settings:
-            self.solver.solver.configure(settings)  # before any clause: some options insist
         self.settings = settings  # again on a rebuild
+        self.solver = self._fresh()
         self.top = 0  # highest variable in use, activation literals included
         self.nvars = 0
         self.nclauses = 0
@@ -86,6 +81,16 @@ class Engine:
         self.escalate_at: int | None = None
         self.retired = 0  # clauses of rules retired for good, still in the solver
         self.stats: dict[str, Any] = {}  # what building the formula did, for each puzzle
+
+    def _fresh(self) -> Any:
+        """A new python-sat solver with this engine's settings (python-sat is imported here,
+        at the first engine: a run that needs none, such as a puzzle the batch pass settles,
+        never loads it)."""
+        from pysat.solvers import Solver as PysatSolver
+        solver = PysatSolver(name=self.info.name)
+        if self.settings:
+            solver.solver.configure(self.settings)  # before any clause: some options insist
+        return solver
 
     def fresh_var(self) -> int:
         self.top += 1
@@ -265,7 +270,7 @@ class FullEngine(Engine):
         self.units = self.per_puzzle = units
         self.encoding = encoding
         self.amo = amo
-        self.pool = IDPool(start_from=self.n3 + 1)
+        self.pool = self._pool()
         self.rebuild_every = REBUILD_EVERY if small and not units else 0
         self._kept: list[list[list[int]]] | None = [] if self.rebuild_every else None
         self._pending = self._chunks(base_clauses(geometry, encoding, amo, self.pool))
@@ -287,6 +292,11 @@ class FullEngine(Engine):
             if kept is not None:
                 kept.append(chunk)
             yield chunk
+
+    def _pool(self) -> Any:
+        """A pool of auxiliary variables numbered after the cells'."""
+        from pysat.formula import IDPool
+        return IDPool(start_from=self.n3 + 1)
 
     def prepare(self, deadline: Deadline) -> None:
         """Finish loading the base formula (resumed where an earlier deadline stopped it)."""
@@ -319,12 +329,10 @@ class FullEngine(Engine):
         9x9 engine costs about 4 ms (docs/floor.md).
         """
         self.delete()
-        self.solver = PysatSolver(name=self.info.name)
-        if self.settings:
-            self.solver.solver.configure(self.settings)
+        self.solver = self._fresh()
         self._pending = (iter(self._kept) if self._kept is not None else
                          base_clauses(self.geometry, self.encoding, self.amo,
-                                      IDPool(start_from=self.n3 + 1)))
+                                      self._pool()))
         self.ready = False
         self.retired = 0
         self.nclauses = 0

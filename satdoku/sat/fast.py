@@ -138,12 +138,14 @@ class FastPath:
         status = "solved" if limit < 2 else "unique"
         counted = None if limit < 2 else 1
         for geo, chosen in by_geometry.items():
+            encoding = backend.encoding_for(grids[chosen[0]])
+            nvars, nclauses = formula_size(geo, encoding, backend.amo or DEFAULT_AMO)
+            if backend.max_clauses is not None and nclauses > backend.max_clauses:
+                continue  # the solver's way refuses them (--max-clauses binds every stage)
             begun, cpu = time.perf_counter(), time.process_time()
             settled = settle(geo, [grids[i].cells for i in chosen], busy=SETTLE_BUSY)
             share = (time.perf_counter() - begun) * 1000 / len(chosen)
             cpu_share = (time.process_time() - cpu) * 1000 / len(chosen)
-            encoding = backend.encoding_for(grids[chosen[0]])
-            nvars, nclauses = formula_size(geo, encoding, backend.amo or DEFAULT_AMO)
             for i, cells in zip(chosen, settled):
                 if cells is not None:
                     stats: dict[str, Any] = {"encode_ms": 0.0, "load_ms": 0.0,

@@ -208,6 +208,14 @@ class SatSolver(Closing):
             return [None] * len(grids)
         return self.fast.settle(grids, limit)
 
+    def warm(self, grids: list[Grid]) -> bool:
+        """Whether an engine is built for each of ``grids`` (their geometry and encoding):
+        then a batch pass over a few of them costs more than it saves. Before the first one
+        the pass may save building it, and importing python-sat: a one-puzzle solve."""
+        backend = self.backend
+        return all((grid.geometry, backend.encoding_for(grid)) in backend.engines
+                   for grid in grids)
+
     def close(self) -> None:
         """Free every solver (python-sat solvers hold C memory)."""
         if self.fast is not None:

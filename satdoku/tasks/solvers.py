@@ -253,7 +253,8 @@ def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
 
 
 #: The pre-pass goes on while at least this share of a batch's puzzles is settled by it, and
-#: takes batches of at least this many puzzles (a stream's last few go to the solver).
+#: takes batches of at least this many puzzles once the solver is built (a stream's last few
+#: go to it; a stream of a few puzzles is passed first: see SatSolver.warm).
 SETTLE_MIN_SHARE, SETTLE_MIN_PUZZLES = 0.2, 64
 
 
@@ -300,8 +301,10 @@ class SolveTask(Task):
             return
         ready = [p for p in puzzles if p.error is None and p.grid is not None and
                  not p.constraints]
-        # A pass over a few puzzles costs more than it saves (batch > 1: the solver settles).
-        if len(ready) < SETTLE_MIN_PUZZLES or not can_settle(self.solver):
+        # A pass over a few puzzles costs more than it saves (batch > 1: the solver settles)
+        # once the solver is built; before that, settling them all saves building it.
+        if not can_settle(self.solver) or not ready or len(ready) < SETTLE_MIN_PUZZLES and \
+                self.solver.warm([p.valid_grid for p in ready]):
             yield from map(self.run, puzzles)
             return
         settled = self.solver.settle([p.valid_grid for p in ready], self.options.most)
