@@ -94,3 +94,48 @@ def test_a_shrink_out_of_effort_gives_the_facts_back_unproven():
             assert s.shrink(facts, conclusion) == (facts, False)
         shrunk, proven = s.shrink(facts, conclusion)
         assert proven and len(shrunk) < len(facts)
+
+
+def test_a_rule_asked_alone_answers_as_the_whole_formula():
+    # FactSolver asks about the facts of a few rules a small solver of their own (_Local):
+    # what they force is what the solver of every rule says (local=False sends every
+    # question there), pairs of rules included, and each set of facts it shrinks to forces
+    # its conclusion there with no member to spare.
+    from satdoku.budget import Budget
+    from satdoku.model.digits import bits
+    from satdoku.native.board import Board
+    from satdoku.sat import facts
+    from satdoku.tasks.path import rule_facts
+    puzzle = next(iter_inputs([str(PUZZLES / "variants" / "sandwich.json")]))
+    geo = puzzle.grid.geometry
+    rules = rule_facts(geo, tuple(puzzle.constraints), Budget())
+    board = Board.of_givens(puzzle.grid)[0]
+    groups = [(r,) for r in range(len(rules))] + [(0, 27), (9, 27), (27, 28)]
+
+    def ask(local):
+        s = facts.FactSolver(geo, [f.rule for f in rules], local=local)
+        cell_facts = {c: s.cell_fact(c, board.cand[c]) for c in range(geo.ncells)}
+        questions = []
+        for group in groups:
+            cells = sorted({c for r in group for c in rules[r].cells})
+            selected = [s.rule_selectors[r] for r in group] + [cell_facts[c] for c in cells]
+            questions.append((group, selected, [-s.lit(c, d) for c in cells
+                                                for d in bits(board.cand[c])]))
+        return s, questions
+
+    local, questions = ask(True)
+    whole, same = ask(False)  # the selectors are numbered alike in both
+    assert same == questions
+    shrunk = 0
+    with local, whole:
+        for group, selected, conclusions in questions:
+            forced = local.forced(selected, conclusions)
+            assert forced == whole.forced(selected, conclusions), group
+            for c in forced:
+                kept, proven = local.shrink(selected, c, keep=selected[:len(group)])
+                assert proven and whole.forces(kept, c)
+                assert not any(whole.forces([f for f in kept if f != m], c)
+                               for m in kept[len(group):])
+                shrunk += 1
+        assert local._locals and not whole._locals
+    assert shrunk

@@ -23,7 +23,7 @@ candidates change (the old one is simply no longer assumed), so nothing is ever 
 from __future__ import annotations
 
 import contextlib
-from typing import Iterable, Iterator, Sequence
+from typing import Any, Iterable, Iterator, Sequence
 
 from pysat.solvers import Solver as PysatSolver
 
@@ -50,6 +50,11 @@ CONFLICT_SLICE = 2_000
 #: Witnesses :meth:`FactSolver.forced` keeps for one caller (the oldest go first).
 MAX_WITNESSES = 64
 
+#: Literals the local solvers (:meth:`FactSolver._view`) may hold together before they are
+#: all dropped (made again as asked), and the share of all the rules' literals one may hold
+#: (1/LOCAL_SHARE; a larger question goes to the whole formula's solver).
+LOCAL_LITERALS, LOCAL_SHARE = 2_000_000, 4
+
 
 class FactSolver(Closing):
     """The facts of one puzzle as guarded clauses in one python-sat solver (see the module
@@ -64,6 +69,8 @@ class FactSolver(Closing):
             :data:`FACTS_SAT_SOLVER`).
         max_clauses, deadline: the limits building the rules keeps (TooBigError, TimeUp);
             every question stops at ``deadline`` too (TimeUp).
+        local: ask about a few rules a small solver of their own (:meth:`_view`); False
+            asks every question of the whole formula's solver (the same answers, slower).
 
     >>> from satdoku.model.geometry import geometry
     >>> from satdoku.rules import Killer
@@ -75,9 +82,10 @@ class FactSolver(Closing):
 
     def __init__(self, geometry: Geometry, rules: Sequence, *, sat_solver: str | None = None,
                  max_clauses: int | None = DEFAULT_MAX_CLAUSES,
-                 deadline: Deadline = NO_DEADLINE) -> None:
+                 deadline: Deadline = NO_DEADLINE, local: bool = True) -> None:
         self.geometry = geometry
         self.deadline = deadline
+        self.local = local
         info = check_sat_solver(sat_solver or FACTS_SAT_SOLVER)
         if not info.budget:
             raise OptionError(f"{info.name} cannot keep a conflict budget, which explaining "
@@ -86,6 +94,7 @@ class FactSolver(Closing):
         n = geometry.size
         self.top = n ** 3
         self.solver = PysatSolver(name=info.name)
+        self.info_name = info.name
         self.calls = 0  # solve calls made, for the record
         clauses = [list(range(c * n + 1, c * n + n + 1)) for c in range(geometry.ncells)]
         clauses += [[-a, -b] for c in range(geometry.ncells)
@@ -99,10 +108,19 @@ class FactSolver(Closing):
             selector = self._fresh()
             pysat_call(self.solver.append_formula, [[-selector] + c for c in rule_clauses])
             self.rule_selectors.append(selector)
+            self._clauses[selector] = rule_clauses
+            self._literals[selector] = sum(map(len, rule_clauses)) + len(rule_clauses)
+
+        self._clauses: dict[int, list[list[int]]] = {}  # rule selector -> its clauses
+        self._literals: dict[int, int] = {}  # and how many literals they hold, guarded
+        self._locals: dict[frozenset[int], _Local] = {}  # see _view
+        self._local_size = 0  # literals in the local solvers
 
         encode_rules(rules, ctx, add)
+        self._all_literals = sum(self._literals.values())
         self._cells: dict[tuple[int, int], int] = {}
         self._cell_of: dict[int, tuple[int, int]] = {}  # selector -> (cell, mask)
+        self._whole = _View(self.solver, self.varmap.decode)
         self._current: dict[int, tuple[int, int]] = {}  # cell -> its latest (cell, mask)
         self._current_sel: dict[int, int] = {}
         self.effort: int | None = None  # conflicts a question may take (None: any number)
@@ -139,13 +157,13 @@ class FactSolver(Closing):
             pysat_call(self.solver.append_formula, clauses)
         return selector
 
-    def _solve(self, assumptions: list[int]) -> bool | None:
+    def _solve(self, assumptions: list[int], solver: Any = None) -> bool | None:
         """One solve call under ``assumptions``; None when :attr:`effort` conflicts did not
         settle it. Questions about facts are small (a few milliseconds on 9x9), so the deadline
         is looked at between calls and, within one, every :data:`CONFLICT_SLICE` conflicts (a
         watchdog thread armed per call cost more than the calls themselves)."""
         self.calls += 1
-        solver, deadline = self.solver, self.deadline
+        solver, deadline = solver or self.solver, self.deadline
         if self.effort is not None:
             deadline.check()
             solver.conf_budget(self.effort)
@@ -169,24 +187,51 @@ class FactSolver(Closing):
         finally:
             self.effort = before
 
+    def _view(self, facts: Sequence[int], conclusions: Iterable[int] = ()) -> _View:
+        """Where questions about ``facts`` go: the small solver of their rules alone
+        (:class:`_Local`, one per set of rules, kept) when those hold at most
+        1/:data:`LOCAL_SHARE` of the rules' clauses, else the whole formula's. The other rules
+        are off either way (they cannot take a solution away), and cells no rule among the
+        facts speaks of keep any digit, so both answer alike; a local solve costs a tenth of
+        a whole one or less (it decides only its own variables)."""
+        rules = frozenset(f for f in facts if f in self._clauses)
+        size = sum(self._literals[r] for r in rules)
+        if not self.local or size * LOCAL_SHARE > self._all_literals or \
+                any(f not in rules and f not in self._cell_of for f in facts):
+            return self._whole
+        local = self._locals.get(rules)
+        if local is None:
+            if self._local_size + size > LOCAL_LITERALS:
+                self._drop_locals()
+            local = self._locals[rules] = _Local(
+                self.info_name, self.geometry, {r: self._clauses[r] for r in sorted(rules)},
+                self._cell_of)
+            self._local_size += size
+        n = self.geometry.size
+        local.cover({self._cell_of[f][0] for f in facts if f in self._cell_of}
+                    | {(abs(c) - 1) // n for c in conclusions})
+        return local
+
     def forced(self, facts: Sequence[int], conclusions: Iterable[int],
                witnesses: list[tuple[int, ...]] | None = None) -> list[int]:
         """The ``conclusions`` (literals) that ``facts`` (selectors) force, in their order.
 
         Those unit propagation from the facts reaches are forced at once. A *witness* (a
-        complete grid, one digit a cell, that keeps the rules among ``facts``: the caller's
-        ``witnesses``, which this call extends) that also keeps their cell facts shows every
-        conclusion it breaks not to be forced. Each conclusion left is asked of the solver
-        with its negation assumed: no solution means forced, and a solution is one more
-        witness. Witnesses carried from one question to the next over the same rules (the
-        cells' candidates only ever shrink) spare most calls.
+        grid, one digit a cell, that keeps the rules among ``facts``, 0 in cells they do not
+        speak of: the caller's ``witnesses``, which this call extends) that also keeps their
+        cell facts shows every conclusion it breaks not to be forced. Each conclusion left is
+        asked of the solver (:meth:`_view`) with its negation assumed: no solution means
+        forced, and a solution is one more witness. Witnesses carried from one question to
+        the next over the same rules (the cells' candidates only ever shrink) spare most
+        calls.
         """
         conclusions = list(conclusions)
-        facts = list(facts)
-        ok, implied = pysat_call(self.solver.propagate, assumptions=facts)
+        view = self._view(facts, conclusions)
+        assumed = view.assume(facts)
+        ok, implied = pysat_call(view.solver.propagate, assumptions=assumed)
         if not ok:  # the facts contradict each other: they force anything
             return conclusions
-        sure = set(implied)
+        sure = set(view.back(implied))
         left = [c for c in conclusions if c not in sure]
         if not left:
             return conclusions
@@ -194,22 +239,23 @@ class FactSolver(Closing):
         limits = [self._cell_of[f] for f in facts if f in self._cell_of]
         n = self.geometry.size
         witnesses[:] = [w for w in witnesses
-                        if all(mask >> (w[cell] - 1) & 1 for cell, mask in limits)]
+                        if all(w[cell] and mask >> (w[cell] - 1) & 1 for cell, mask in limits)]
         true: set[int] = set()  # the cell literals some witness makes true
         for w in witnesses:
-            true.update(cell * n + d for cell, d in enumerate(w))
+            true.update(cell * n + d for cell, d in enumerate(w) if d)
         hint = True
         for c in left:
-            if c < 0 and -c in true or c > 0 and any(w[(c - 1) // n] != (c - 1) % n + 1
+            if c < 0 and -c in true or c > 0 and any(0 < w[(c - 1) // n] != (c - 1) % n + 1
                                                    for w in witnesses):
                 continue  # a witness breaks it
             if hint:  # steer the solver towards solutions that break conclusions left
-                pysat_call(self.solver.set_phases, [-x for x in left if -x not in true])
-            answer = self._solve(facts + [-c])
+                pysat_call(view.solver.set_phases,
+                           [view.lit(-x) for x in left if -x not in true])
+            answer = self._solve(assumed + [view.lit(-c)], view.solver)
             if answer:
-                w = self.varmap.decode(self.solver.get_model()).cells
+                w = view.grid(view.solver.get_model())
                 witnesses.append(w)
-                true.update(cell * n + d for cell, d in enumerate(w))
+                true.update(cell * n + d for cell, d in enumerate(w) if d)
                 hint = True
             elif answer is not None:
                 sure.add(c)
@@ -217,10 +263,25 @@ class FactSolver(Closing):
         del witnesses[:-MAX_WITNESSES]
         return [c for c in conclusions if c in sure]
 
+    def _drop_locals(self) -> None:
+        for local in self._locals.values():
+            local.solver.delete()
+        self._locals.clear()
+        self._local_size = 0
+
+    def _ask(self, view: _View, facts: Sequence[int], conclusion: int
+             ) -> tuple[bool | None, set[int]]:
+        """Whether ``facts`` leave a solution that breaks ``conclusion`` (None: out of
+        effort), and when none, the facts of the solver's core."""
+        answer = self._solve(view.assume(facts) + [view.lit(-conclusion)], view.solver)
+        if answer is not False:
+            return answer, set()
+        return answer, view.facts_of(view.solver.get_core() or ())
+
     def forces(self, facts: Sequence[int], conclusion: int) -> bool:
         """True when ``facts`` force ``conclusion`` (and, within :meth:`limited`, the solver
         proved it in time)."""
-        return self._solve(list(facts) + [-conclusion]) is False
+        return self._ask(self._view(facts, (conclusion,)), facts, conclusion)[0] is False
 
     def shrink(self, facts: Sequence[int], conclusion: int, *,
                keep: Iterable[int] = ()) -> tuple[list[int], bool]:
@@ -232,12 +293,12 @@ class FactSolver(Closing):
         then not proven minimal (it still forces the conclusion: only proven cores replace
         it); when even the first core is out of reach, ``facts`` come back whole."""
         kept = set(keep)
-        answer = self._solve(list(facts) + [-conclusion])
+        view = self._view(facts, (conclusion,))  # a subset's rules are among these
+        answer, core = self._ask(view, facts, conclusion)
         if answer is None:  # out of effort before the first core: nothing shrunk, nor proven
             return list(facts), False
         if answer:
             raise ValueError("the facts do not force the conclusion")
-        core = set(self.solver.get_core() or ())
         current = [f for f in facts if f in core]
         needed: set[int] = set()
         proven = True
@@ -247,14 +308,126 @@ class FactSolver(Closing):
                 return current, proven
             member = untested[0]
             rest = [f for f in current if f != member]
-            answer = self._solve(rest + [-conclusion])
+            answer, core = self._ask(view, rest, conclusion)
             if answer is False:
-                core = set(self.solver.get_core() or ())
                 current = [f for f in rest if f in core]
             else:
                 needed.add(member)
                 proven &= answer is not None
 
     def close(self) -> None:
+        self._drop_locals()
         self.solver.delete()
 
+
+class _View:
+    """Questions about facts asked of the whole formula's solver, where a fact is its
+    selector and a literal is itself."""
+
+    def __init__(self, solver: Any, decode: Any) -> None:
+        self.solver = solver
+        self._decode = decode
+
+    def assume(self, facts: Sequence[int]) -> list[int]:
+        """The assumptions that switch ``facts`` on."""
+        return list(facts)
+
+    def lit(self, lit: int) -> int:
+        """The solver's literal of a cell literal."""
+        return lit
+
+    def back(self, lits: Iterable[int]) -> Iterable[int]:
+        """The cell literals (and others) of the solver's ``lits``."""
+        return lits
+
+    def facts_of(self, core: Iterable[int]) -> set[int]:
+        """The facts of a core (assumptions the solver's last conflict used)."""
+        return set(core)
+
+    def grid(self, model: list[int]) -> tuple[int, ...]:
+        """The digit ``model`` gives each cell (0 where it says nothing)."""
+        return self._decode(model).cells
+
+
+class _Local(_View):
+    """A small solver of some rules, each guarded by its selector (numbered anew from 1 with
+    every other variable, so that a solve decides only these), with exactly one digit in each
+    cell they or a question speak of (:meth:`cover`); a cell fact is assumed as its literals.
+    """
+
+    def __init__(self, name: str, geometry: Geometry, rules: dict[int, list[list[int]]],
+                 cell_of: dict[int, tuple[int, int]]) -> None:
+        from pysat.solvers import Solver as PysatSolver
+        self.n, self.ncells = geometry.size, geometry.ncells
+        self.solver = PysatSolver(name=name)
+        self._cell_of = cell_of  # the FactSolver's: cell facts by selector
+        self.ids: dict[int, int] = {}  # variable of the whole formula -> its number here
+        self.names: list[int] = [0]  # and back
+        self.owner: dict[int, int] = {}  # a literal assumed here -> its fact
+        self.cells: list[int] = []  # the cells covered, in order
+        var, cells = self.lit, set[int]()
+        for selector, clauses in rules.items():
+            guard = -var(selector)
+            pysat_call(self.solver.append_formula, [[guard] + [var(x) for x in c]
+                                                    for c in clauses])
+            n3 = self.ncells * self.n
+            cells.update((abs(x) - 1) // self.n for c in clauses for x in c if abs(x) <= n3)
+        self.cover(cells)
+
+    def lit(self, lit: int) -> int:
+        v = abs(lit)
+        here = self.ids.get(v)
+        if here is None:
+            here = self.ids[v] = len(self.names)
+            self.names.append(v)
+        return here if lit > 0 else -here
+
+    def assume(self, facts: Sequence[int]) -> list[int]:
+        out, var, owner, n = [], self.lit, self.owner, self.n
+        for f in facts:
+            known = self._cell_of.get(f)
+            if known is None:  # a rule
+                lits = [var(f)]
+            else:
+                cell, mask = known
+                if mask & (mask - 1) == 0:
+                    lits = [var(cell * n + mask.bit_length())]
+                else:
+                    lits = [-var(cell * n + d) for d in range(1, n + 1)
+                            if not mask >> (d - 1) & 1]
+            for x in lits:
+                owner[x] = f
+            out += lits
+        return out
+
+    def back(self, lits: Iterable[int]) -> Iterable[int]:
+        names = self.names
+        return (names[x] if x > 0 else -names[-x] for x in lits)
+
+    def facts_of(self, core: Iterable[int]) -> set[int]:
+        owner = self.owner
+        return {owner[x] for x in core if x in owner}
+
+    def cover(self, cells: Iterable[int]) -> None:
+        """Exactly one digit in each of ``cells`` (those not covered yet)."""
+        new = sorted(set(cells) - set(self.cells))
+        if not new:
+            return
+        n, var = self.n, self.lit
+        clauses: list[list[int]] = []
+        for cell in new:
+            lits = [var(cell * n + d) for d in range(1, n + 1)]
+            clauses.append(lits)
+            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
+        pysat_call(self.solver.append_formula, clauses)
+        self.cells += new
+
+    def grid(self, model: list[int]) -> tuple[int, ...]:
+        n, ids = self.n, self.ids
+        cells = [0] * self.ncells
+        for cell in self.cells:
+            for d in range(1, n + 1):
+                if model[ids[cell * n + d] - 1] > 0:
+                    cells[cell] = d
+                    break
+        return tuple(cells)
