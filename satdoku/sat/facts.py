@@ -187,13 +187,18 @@ class FactSolver(Closing):
         finally:
             self.effort = before
 
-    def _view(self, facts: Sequence[int], conclusions: Iterable[int] = ()) -> _View:
-        """Where questions about ``facts`` go: the small solver of their rules alone
+    def _view(self, facts: Sequence[int], conclusions: Iterable[int]) -> _View:
+        """Where :meth:`forced` asks about ``facts``: the small solver of their rules alone
         (:class:`_Local`, one per set of rules, kept) when those hold at most
-        1/:data:`LOCAL_SHARE` of the rules' clauses, else the whole formula's. The other rules
+        1/:data:`LOCAL_SHARE` of the rules' literals, else the whole formula's. The other rules
         are off either way (they cannot take a solution away), and cells no rule among the
         facts speaks of keep any digit, so both answer alike; a local solve costs a tenth of
-        a whole one or less (it decides only its own variables)."""
+        a whole one or less (it decides only its own variables).
+
+        :meth:`shrink` and :meth:`forces` stay on the whole formula's solver: what it learns
+        from them (and from nothing else now) is what keeps the questions of a combination of
+        many rules within their conflict budgets (docs/setters-guide.md, timings).
+        """
         rules = frozenset(f for f in facts if f in self._clauses)
         size = sum(self._literals[r] for r in rules)
         if not self.local or size * LOCAL_SHARE > self._all_literals or \
@@ -269,19 +274,18 @@ class FactSolver(Closing):
         self._locals.clear()
         self._local_size = 0
 
-    def _ask(self, view: _View, facts: Sequence[int], conclusion: int
-             ) -> tuple[bool | None, set[int]]:
+    def _ask(self, facts: Sequence[int], conclusion: int) -> tuple[bool | None, set[int]]:
         """Whether ``facts`` leave a solution that breaks ``conclusion`` (None: out of
         effort), and when none, the facts of the solver's core."""
-        answer = self._solve(view.assume(facts) + [view.lit(-conclusion)], view.solver)
+        answer = self._solve(list(facts) + [-conclusion])
         if answer is not False:
             return answer, set()
-        return answer, view.facts_of(view.solver.get_core() or ())
+        return answer, set(self.solver.get_core() or ())
 
     def forces(self, facts: Sequence[int], conclusion: int) -> bool:
         """True when ``facts`` force ``conclusion`` (and, within :meth:`limited`, the solver
         proved it in time)."""
-        return self._ask(self._view(facts, (conclusion,)), facts, conclusion)[0] is False
+        return self._ask(facts, conclusion)[0] is False
 
     def shrink(self, facts: Sequence[int], conclusion: int, *,
                keep: Iterable[int] = ()) -> tuple[list[int], bool]:
@@ -293,8 +297,7 @@ class FactSolver(Closing):
         then not proven minimal (it still forces the conclusion: only proven cores replace
         it); when even the first core is out of reach, ``facts`` come back whole."""
         kept = set(keep)
-        view = self._view(facts, (conclusion,))  # a subset's rules are among these
-        answer, core = self._ask(view, facts, conclusion)
+        answer, core = self._ask(facts, conclusion)
         if answer is None:  # out of effort before the first core: nothing shrunk, nor proven
             return list(facts), False
         if answer:
@@ -308,7 +311,7 @@ class FactSolver(Closing):
                 return current, proven
             member = untested[0]
             rest = [f for f in current if f != member]
-            answer, core = self._ask(view, rest, conclusion)
+            answer, core = self._ask(rest, conclusion)
             if answer is False:
                 current = [f for f in rest if f in core]
             else:
@@ -340,10 +343,6 @@ class _View:
         """The cell literals (and others) of the solver's ``lits``."""
         return lits
 
-    def facts_of(self, core: Iterable[int]) -> set[int]:
-        """The facts of a core (assumptions the solver's last conflict used)."""
-        return set(core)
-
     def grid(self, model: list[int]) -> tuple[int, ...]:
         """The digit ``model`` gives each cell (0 where it says nothing)."""
         return self._decode(model).cells
@@ -363,7 +362,6 @@ class _Local(_View):
         self._cell_of = cell_of  # the FactSolver's: cell facts by selector
         self.ids: dict[int, int] = {}  # variable of the whole formula -> its number here
         self.names: list[int] = [0]  # and back
-        self.owner: dict[int, int] = {}  # a literal assumed here -> its fact
         self.cells: list[int] = []  # the cells covered, in order
         var, cells = self.lit, set[int]()
         for selector, clauses in rules.items():
@@ -383,7 +381,7 @@ class _Local(_View):
         return here if lit > 0 else -here
 
     def assume(self, facts: Sequence[int]) -> list[int]:
-        out, var, owner, n = [], self.lit, self.owner, self.n
+        out, var, n = [], self.lit, self.n
         for f in facts:
             known = self._cell_of.get(f)
             if known is None:  # a rule
@@ -395,18 +393,12 @@ class _Local(_View):
                 else:
                     lits = [-var(cell * n + d) for d in range(1, n + 1)
                             if not mask >> (d - 1) & 1]
-            for x in lits:
-                owner[x] = f
             out += lits
         return out
 
     def back(self, lits: Iterable[int]) -> Iterable[int]:
         names = self.names
         return (names[x] if x > 0 else -names[-x] for x in lits)
-
-    def facts_of(self, core: Iterable[int]) -> set[int]:
-        owner = self.owner
-        return {owner[x] for x in core if x in owner}
 
     def cover(self, cells: Iterable[int]) -> None:
         """Exactly one digit in each of ``cells`` (those not covered yet)."""
