@@ -104,17 +104,17 @@ class FactSolver(Closing):
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self._fresh, houses=False)
         self.rule_selectors: list[int] = []
 
+        self._clauses: dict[int, list[list[int]]] = {}  # rule selector -> its clauses
+        self._literals: dict[int, int] = {}  # and how many literals they hold, guarded
+        self._locals: dict[frozenset[int], _Local] = {}  # see _view
+        self._local_size = 0  # literals in the local solvers
+
         def add(rule: object, rule_clauses: list[list[int]]) -> None:
             selector = self._fresh()
             pysat_call(self.solver.append_formula, [[-selector] + c for c in rule_clauses])
             self.rule_selectors.append(selector)
             self._clauses[selector] = rule_clauses
             self._literals[selector] = sum(map(len, rule_clauses)) + len(rule_clauses)
-
-        self._clauses: dict[int, list[list[int]]] = {}  # rule selector -> its clauses
-        self._literals: dict[int, int] = {}  # and how many literals they hold, guarded
-        self._locals: dict[frozenset[int], _Local] = {}  # see _view
-        self._local_size = 0  # literals in the local solvers
 
         encode_rules(rules, ctx, add)
         self._all_literals = sum(self._literals.values())
@@ -163,7 +163,8 @@ class FactSolver(Closing):
         is looked at between calls and, within one, every :data:`CONFLICT_SLICE` conflicts (a
         watchdog thread armed per call cost more than the calls themselves)."""
         self.calls += 1
-        solver, deadline = solver or self.solver, self.deadline
+        solver = self.solver if solver is None else solver
+        deadline = self.deadline
         if self.effort is not None:
             deadline.check()
             solver.conf_budget(self.effort)
