@@ -51,7 +51,7 @@ def _forced(geo, path, rules, cells, negation, solver: str) -> bool:
     negation is the clause ``negation``."""
     n = geo.size
     clauses = _cell_clauses(n, geo.ncells)
-    top = n ** 3
+    top = geo.ncells * n  # after every cell's variables, outside cells too
     for r in rules:
         fact = path.rules[r]
         if fact.house is not None:
@@ -79,7 +79,7 @@ class _WholeBoard:
         for fact in path.rules:
             if fact.house is not None:
                 clauses += _house_clauses(n, geo.houses[fact.house])
-        self.top = n ** 3
+        self.top = geo.ncells * n
         self.solver = Solver(name=solver, bootstrap_with=clauses)
 
     def forces(self, cand: list[int], negation: list[int]) -> bool:

@@ -39,6 +39,31 @@ def test_every_step_of_a_variant_path_is_forced_by_its_facts_and_each_fact_neede
     assert all(s.rules or s.technique == "naked single" for s in path.steps)
 
 
+#: The example of docs/variants.md, "cells outside the grid": a cage of two outside cells,
+#: and an arrow from one of them into the grid.
+TIED = ('{"size": 4, "extra-cells": ["VA", "VB"], "givens": {"r1c1": 1, "r2c3": 1, '
+        '"r3c2": 4, "r4c3": 3, "VA": 3}, "constraints": [{"type": "killer", "cells": '
+        '["VA", "VB"], "sum": 5}, {"type": "arrow", "circle": ["VB"], "cells": ["r1c2"]}]}')
+
+
+def test_a_path_through_cells_outside_the_grid_holds(tmp_path):
+    # The facts' selectors and a rule's auxiliary variables are numbered after every cell's
+    # variables, the outside cells' too (they were numbered from N**3 + 1, which is an
+    # outside cell's variable: a rule's selector meant "VA holds 1").
+    from satdoku.sat.facts import FactSolver
+    (tmp_path / "tied.json").write_text(TIED)
+    puzzle = next(iter(iter_inputs([str(tmp_path / "tied.json")])))
+    geo = puzzle.grid.geometry
+    with SatSolver() as sat:
+        solution = solve(sat, puzzle.grid, limit=2, constraints=puzzle.constraints).solution
+    path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
+    assert path.status == "solved" and check_path(puzzle.grid, path, solution) == []
+    assert any("VA" in step.text for step in path.steps)
+    rules = rule_facts(geo, tuple(puzzle.constraints))
+    with FactSolver(geo, [f.rule for f in rules]) as s:
+        assert min(s.rule_selectors) > geo.ncells * geo.size
+
+
 def test_a_classic_path_replays_and_names_its_techniques():
     grid, solution = grid_of(SMALL), grid_of(SMALL_SOLUTION)
     path = step_path(grid, solution)

@@ -92,7 +92,7 @@ class FactSolver(Closing):
                               f"steps needs; choose another SAT solver")
         self.varmap = full_map(geometry)
         n = geometry.size
-        self.top = n ** 3
+        self.top = geometry.ncells * n  # cells outside the grid too: selectors come after
         self.solver = PysatSolver(name=info.name)
         self.info_name = info.name
         self.calls = 0  # solve calls made, for the record

@@ -63,8 +63,8 @@ class RuleFact:
 @dataclass(frozen=True)
 class Piece:
     """One connected part of a rule's clauses (cells and auxiliary variables linked by
-    clauses), kept as clauses: cell variables as they are, auxiliary ones numbered from
-    ``N**3 + 1`` and made fresh again by :meth:`encode`."""
+    clauses), kept as clauses: cell variables as they are (outside cells included),
+    auxiliary ones numbered after them and made fresh again by :meth:`encode`."""
 
     name: str
     cells: tuple[int, ...]
@@ -77,7 +77,7 @@ class Piece:
         return len(self.clauses)
 
     def encode(self, ctx) -> list[list[int]]:
-        n3 = ctx.size ** 3
+        n3 = ctx.geometry.ncells * ctx.size  # the cells' variables, outside cells included
         fresh: dict[int, int] = {}
 
         def var(v: int) -> int:
@@ -98,7 +98,7 @@ def _pieces(rule: Any, geometry: Geometry, budget: Budget) -> list[tuple[tuple[i
     from ..cnf.rules import RuleContext, encode_rules
     from ..cnf.varmap import full_map
     n = geometry.size
-    n3 = n ** 3
+    n3 = geometry.ncells * n  # the cells' variables, outside cells included
     clauses: list[list[int]] = []
     encode_rules((rule,), RuleContext(full_map(geometry), n3, budget, houses=False),
                  lambda _, encoded: clauses.extend(encoded))
