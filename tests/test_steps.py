@@ -188,3 +188,16 @@ def test_a_rule_read_alone_is_as_easy_as_a_hidden_single():
     pairs = [s for s in step_path(killer.grid, solution, constraints=killer.constraints).steps
              if s.technique == "naked pair"]
     assert pairs and all(step_rating(s) == 3.0 for s in pairs)
+
+
+def test_a_time_limit_not_reached_changes_no_step(monkeypatch):
+    # A question with a deadline is asked in slices of CONFLICT_SLICE conflicts; so is one
+    # without, so the two searches, and the paths, are the same (before, `rate` and `rate
+    # --timeout 600` gave Orbit paths of 172 and 192 steps). One conflict a slice makes every
+    # question of this path a sliced one.
+    from satdoku.sat import facts
+    monkeypatch.setattr(facts, "CONFLICT_SLICE", 1)
+    puzzle, solution = _puzzle("pencilmark-sudoku.json")
+    paths = [step_path(puzzle.grid, solution, constraints=puzzle.constraints,
+                       deadline=deadline) for deadline in (Deadline(None), Deadline(600))]
+    assert [s.text for s in paths[0].steps] == [s.text for s in paths[1].steps]

@@ -161,7 +161,8 @@ class FactSolver(Closing):
         """One solve call under ``assumptions``; None when :attr:`effort` conflicts did not
         settle it. Questions about facts are small (a few milliseconds on 9x9), so the deadline
         is looked at between calls and, within one, every :data:`CONFLICT_SLICE` conflicts (a
-        watchdog thread armed per call cost more than the calls themselves)."""
+        watchdog thread armed per call cost more than the calls themselves). A question is
+        sliced so with no deadline too: a time limit that is not reached changes no step."""
         self.calls += 1
         solver = self.solver if solver is None else solver
         deadline = self.deadline
@@ -169,9 +170,8 @@ class FactSolver(Closing):
             deadline.check()
             solver.conf_budget(self.effort)
             return pysat_call(solver.solve_limited, assumptions=assumptions)
-        if deadline.unlimited:
-            return pysat_call(solver.solve, assumptions=assumptions)
-        while True:
+        while True:  # in slices with a time limit or without, so that one never reached
+            # leaves the search, and so the path, as it is without one
             deadline.check()
             solver.conf_budget(CONFLICT_SLICE)
             answer = pysat_call(solver.solve_limited, assumptions=assumptions)
