@@ -87,6 +87,14 @@ class Backend:
                 grid.size, self.reduced_from or REDUCED_MIN_SIZE)
         return encoding
 
+    def _key(self, grid: Grid) -> tuple[Geometry, str]:
+        """Where :attr:`engines` keeps the shared engine of ``grid``."""
+        return grid.geometry, self.encoding_for(grid)
+
+    def built(self, grid: Grid) -> bool:
+        """Whether the shared engine ``grid`` would get is built."""
+        return self._key(grid) in self.engines
+
     def engine(self, grid: Grid, deadline: Deadline, units: bool = False,
                keep: bool = False, hard: bool = False) -> Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to
@@ -106,7 +114,7 @@ class Backend:
         encoding = self.encoding_for(grid)
         if check_encoding(encoding).reduced:
             return self._reduced(grid, deadline)
-        key = (grid.geometry, encoding)
+        key = self._key(grid)
         engine = None if units else self.engines.get(key)
         if engine is not None and keep:
             engine.never_rebuild()

@@ -34,6 +34,7 @@ from ..cnf.varmap import full_map
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError
 from ..model.geometry import Geometry
+from ..rules.context import at_most_one
 from .catalogue import check_sat_solver
 from .clock import pysat_call
 
@@ -54,6 +55,21 @@ MAX_WITNESSES = 64
 #: all dropped (made again as asked), and the share of all the rules' literals one may hold
 #: (1/LOCAL_SHARE; a larger question goes to the whole formula's solver).
 LOCAL_LITERALS, LOCAL_SHARE = 2_000_000, 4
+
+
+def _one_digit(n: int, cells: Iterable[int], var: Any = int) -> list[list[int]]:
+    """Exactly one digit in each of ``cells``: every cell's at-least-one, then every cell's
+    pairwise at-most-one (cell ``c`` holds ``d``: ``var(c * n + d)``)."""
+    lits = [[var(c * n + d) for d in range(1, n + 1)] for c in cells]
+    return lits + [clause for cell in lits for clause in at_most_one(cell)]
+
+
+def _holds(n: int, cell: int, mask: int) -> list[int]:
+    """The cell fact "``cell`` holds a digit of ``mask``" (a candidate bitmask) as literals:
+    its digit when it has one, else "not d" for each digit it lacks."""
+    if mask & (mask - 1) == 0:
+        return [cell * n + mask.bit_length()]
+    return [-(cell * n + d) for d in range(1, n + 1) if not mask >> (d - 1) & 1]
 
 
 class FactSolver(Closing):
@@ -96,9 +112,7 @@ class FactSolver(Closing):
         self.solver = PysatSolver(name=info.name)
         self.info_name = info.name
         self.calls = 0  # solve calls made, for the record
-        clauses = [list(range(c * n + 1, c * n + n + 1)) for c in range(geometry.ncells)]
-        clauses += [[-a, -b] for c in range(geometry.ncells)
-                    for a in range(c * n + 1, c * n + n + 1) for b in range(a + 1, c * n + n + 1)]
+        clauses = _one_digit(n, range(geometry.ncells))
         pysat_call(self.solver.append_formula, clauses)
         budget = Budget(max_clauses, deadline, used=len(clauses))
         ctx = RuleContext(self.varmap, self.top, budget, fresh=self._fresh, houses=False)
@@ -148,13 +162,8 @@ class FactSolver(Closing):
             selector = self._cells[key] = self._fresh()
             self._cell_of[selector] = key
             self._current[cell], self._current_sel[cell] = key, selector
-            n = self.geometry.size
-            if mask & (mask - 1) == 0:
-                clauses = [[-selector, self.lit(cell, mask.bit_length())]]
-            else:
-                clauses = [[-selector, -self.lit(cell, d)] for d in range(1, n + 1)
-                           if not mask >> (d - 1) & 1]
-            pysat_call(self.solver.append_formula, clauses)
+            pysat_call(self.solver.append_formula,
+                       [[-selector, lit] for lit in _holds(self.geometry.size, cell, mask)])
         return selector
 
     def _solve(self, assumptions: list[int], solver: Any = None) -> bool | None:
@@ -364,12 +373,11 @@ class _Local(_View):
         self.ids: dict[int, int] = {}  # variable of the whole formula -> its number here
         self.names: list[int] = [0]  # and back
         self.cells: list[int] = []  # the cells covered, in order
-        var, cells = self.lit, set[int]()
+        var, cells, n3 = self.lit, set[int](), self.ncells * self.n
         for selector, clauses in rules.items():
             guard = -var(selector)
             pysat_call(self.solver.append_formula, [[guard] + [var(x) for x in c]
                                                     for c in clauses])
-            n3 = self.ncells * self.n
             cells.update((abs(x) - 1) // self.n for c in clauses for x in c if abs(x) <= n3)
         self.cover(cells)
 
@@ -382,19 +390,10 @@ class _Local(_View):
         return here if lit > 0 else -here
 
     def assume(self, facts: Sequence[int]) -> list[int]:
-        out, var, n = [], self.lit, self.n
+        out: list[int] = []
         for f in facts:
-            known = self._cell_of.get(f)
-            if known is None:  # a rule
-                lits = [var(f)]
-            else:
-                cell, mask = known
-                if mask & (mask - 1) == 0:
-                    lits = [var(cell * n + mask.bit_length())]
-                else:
-                    lits = [-var(cell * n + d) for d in range(1, n + 1)
-                            if not mask >> (d - 1) & 1]
-            out += lits
+            known = self._cell_of.get(f)  # a cell fact, as its literals; else a rule
+            out += map(self.lit, [f] if known is None else _holds(self.n, *known))
         return out
 
     def back(self, lits: Iterable[int]) -> Iterable[int]:
@@ -406,13 +405,7 @@ class _Local(_View):
         new = sorted(set(cells) - set(self.cells))
         if not new:
             return
-        n, var = self.n, self.lit
-        clauses: list[list[int]] = []
-        for cell in new:
-            lits = [var(cell * n + d) for d in range(1, n + 1)]
-            clauses.append(lits)
-            clauses += [[-a, -b] for i, a in enumerate(lits) for b in lits[i + 1:]]
-        pysat_call(self.solver.append_formula, clauses)
+        pysat_call(self.solver.append_formula, _one_digit(self.n, new, self.lit))
         self.cells += new
 
     def grid(self, model: list[int]) -> tuple[int, ...]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
+from ..budget import Budget
 from ..cnf.encodings import DEFAULT_AMO, formula_size
 from ..deadline import NO_DEADLINE
 from ..model.geometry import Geometry
@@ -140,7 +141,7 @@ class FastPath:
         for geo, chosen in by_geometry.items():
             encoding = backend.encoding_for(grids[chosen[0]])
             nvars, nclauses = formula_size(geo, encoding, backend.amo or DEFAULT_AMO)
-            if backend.max_clauses is not None and nclauses > backend.max_clauses:
+            if nclauses > Budget(backend.max_clauses).left:
                 continue  # the solver's way refuses them (--max-clauses binds every stage)
             begun, cpu = time.perf_counter(), time.process_time()
             settled = settle(geo, [grids[i].cells for i in chosen], busy=SETTLE_BUSY)

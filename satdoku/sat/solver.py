@@ -212,9 +212,7 @@ class SatSolver(Closing):
         """Whether an engine is built for each of ``grids`` (their geometry and encoding):
         then a batch pass over a few of them costs more than it saves. Before the first one
         the pass may save building it, and importing python-sat: a one-puzzle solve."""
-        backend = self.backend
-        return all((grid.geometry, backend.encoding_for(grid)) in backend.engines
-                   for grid in grids)
+        return all(map(self.backend.built, grids))
 
     def close(self) -> None:
         """Free every solver (python-sat solvers hold C memory)."""
