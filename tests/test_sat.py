@@ -487,6 +487,29 @@ def test_a_conflict_budget_does_not_stop_the_next_timed_call(name):
         assert clock.solve(s, [], Deadline(60)) is False
 
 
+@pytest.mark.parametrize("per_clause, settings, calls", [
+    (1.0, None, [{"elim": 0, "probe": 0}, {"elim": 1, "probe": 1}]),
+    (1.0, {"elim": 0, "seed": 3}, [{"elim": 0, "probe": 0}, {"elim": 0, "probe": 1}]),
+    (0.0, None, []),
+])
+def test_a_close_deadline_turns_off_the_inprocessing_no_budget_bounds(monkeypatch, per_clause,
+                                                                      settings, calls):
+    # On 225-1 bounded variable elimination took 7 s inside one slice of 443 conflicts, and
+    # --timeout 5 ended at 12.5 s: once the time left is under what it may take on the formula
+    # (here, with 1 s a clause, at once), it is off, and set back as the solver was made.
+    from pysat.examples.genhard import PHP
+    from pysat.solvers import Solver
+    from satdoku.sat import clock as clock_module
+    monkeypatch.setattr(clock_module, "INPROCESS_S_PER_CLAUSE", per_clause)
+    clock = clock_module.Clock(check_sat_solver("cadical195"))
+    with Solver(name="cadical195", bootstrap_with=PHP(6).clauses) as s:
+        seen: list[dict[str, int]] = []
+        configure = s.solver.configure
+        monkeypatch.setattr(s.solver, "configure", lambda o: (seen.append(o), configure(o)))
+        assert clock.solve(s, [], Deadline(60), small=False, settings=settings) is False
+        assert seen == calls
+
+
 def test_a_puzzle_past_the_conflicts_of_the_shared_engine_gets_its_own(monkeypatch):
     # Escalated at once, a puzzle is counted again on an engine of its own (clues and rules
     # as unit clauses) with the same answer; the shared engine serves the next puzzle.

@@ -176,13 +176,14 @@ class Backend:
                 if self.info.budget:  # easy puzzles end first, and never pay for them
                     answer = self.clock.solve(engine.solver, assumptions, deadline,
                                               IMPLIED_AFTER if cap is None
-                                              else min(cap, IMPLIED_AFTER), small)
+                                              else min(cap, IMPLIED_AFTER), small,
+                                              settings=engine.settings)
                     if answer is not None or deadline.expired():
                         return answer
                     cap = self._cap(engine, conflicts)
                 engine.add_implied()
             answer = self.clock.solve(engine.solver, assumptions, deadline, conflicts, small,
-                                      cap)
+                                      cap, engine.settings)
             if answer is None and cap is not None and not deadline.expired():
                 raise Escalate
             return answer

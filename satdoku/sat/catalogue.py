@@ -89,6 +89,17 @@ OPTIONS_MAX_SIZE = 9
 #: call has taken so far, capped by half the time left (why: docs/tuning.md).
 SLICE_MIN_S = 0.05
 
+#: Inprocessing that no conflict budget bounds, with CaDiCaL's defaults: bounded variable
+#: elimination took 7 s inside one slice of 443 conflicts on 225-1's reduced formula (2.47
+#: million clauses), probing 2-4 s more. A sliced call (:mod:`satdoku.sat.clock`) turns them off
+#: once the time left is under :data:`INPROCESS_S_PER_CLAUSE` a clause of the formula, and sets
+#: them back (or the engine's own settings) after it (docs/large-grids.md).
+UNBOUNDED_INPROCESSING: dict[str, dict[str, int]] = {
+    "cadical153": {"elim": 1, "probe": 1},
+    "cadical195": {"elim": 1, "probe": 1},
+}
+INPROCESS_S_PER_CLAUSE = 6e-6  # elimination took 2.9 us a clause on 225-1 (2026-11-29)
+
 #: Set on an incremental engine when it starts counting with the decision test: "no decision"
 #: must mean "forced" (docs/tuning.md); not set on fresh solvers, whose conflicts rate scores.
 COUNT_OPTIONS: dict[str, dict[str, int]] = {"cadical195": {"lucky": 0}}

@@ -4,7 +4,10 @@ MiniSat-like solvers have ``interrupt()``, called from one watchdog thread at th
 CaDiCaL has none, so it solves in slices of a conflict budget, each sized from the conflict
 rate just seen to last half the time the call has taken so far (at least
 :data:`~satdoku.sat.catalogue.SLICE_MIN_S`, at most 4 times the last, and at most half the time
-left before the deadline), with the clock read between slices (docs/tuning.md).
+left before the deadline), with the clock read between slices (docs/tuning.md). Some of
+CaDiCaL's inprocessing runs for seconds inside one slice on a big formula, whatever its budget:
+it is turned off once the time left is shorter than it may take
+(:data:`~satdoku.sat.catalogue.UNBOUNDED_INPROCESSING`).
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ import time
 from typing import Any
 
 from ..deadline import Deadline
-from .catalogue import SLICE_MIN_S, SatSolverInfo
+from .catalogue import (INPROCESS_S_PER_CLAUSE, SLICE_MIN_S, UNBOUNDED_INPROCESSING,
+                        SatSolverInfo)
 
 __all__ = ["Clock", "pysat_call", "keep_interrupts_ignored"]
 
@@ -86,12 +90,13 @@ class Clock:
 
     def solve(self, solver: Any, assumptions: list[int], deadline: Deadline,
               conflicts: int | None = None, small: bool = True,
-              cap: int | None = None) -> bool | None:
+              cap: int | None = None, settings: dict[str, int] | None = None) -> bool | None:
         """One solve call of a python-sat ``solver``: True, False, or None when the deadline
         (or ``conflicts``, a budget that gives the same answer on every machine) ran out first.
         ``small``: a grid up to OPTIONS_MAX_SIZE, solved in one call when there is no limit.
         ``cap``: at most this many conflicts as well as the deadline (None when either runs
-        out; ``conflicts`` alone does not look at the deadline)."""
+        out; ``conflicts`` alone does not look at the deadline). ``settings``: the options
+        ``solver`` was made with, set back after the deadline turned some off."""
         if conflicts is not None:
             solver.conf_budget(conflicts)
             return pysat_call(solver.solve_limited, assumptions=assumptions)
@@ -116,12 +121,22 @@ class Clock:
             finally:
                 self._watchdog.disarm()
                 solver.clear_interrupt()
+        quiet = _Quiet(self.info, solver, deadline, settings)
+        answer = self._slices(solver, assumptions, deadline, cap, quiet)
+        quiet.restore()  # not after Ctrl-C: the solver takes no call then (backend.Backend.run)
+        return answer
+
+    @staticmethod
+    def _slices(solver: Any, assumptions: list[int], deadline: Deadline, cap: int | None,
+                quiet: "_Quiet") -> bool | None:
+        """:meth:`solve` in conflict-budget slices, with the clock read between them."""
         # Start small: on a 25x25 puzzle CaDiCaL may manage only 1,000 conflicts a second.
         budget = 10
         first = time.perf_counter()
         left = cap if cap is not None else -1  # conflicts left under the cap (-1: no cap)
         while True:
             begun = time.perf_counter()
+            quiet.check(begun)
             conflicts_before = solver.accum_stats().get("conflicts", 0)
             solver.conf_budget(budget if left < 0 else max(1, min(budget, left)))
             answer = pysat_call(solver.solve_limited, assumptions=assumptions)
@@ -138,3 +153,30 @@ class Clock:
             rate = done / max(now - begun, 1e-6)
             target = min(max(SLICE_MIN_S, (now - first) / 2), (deadline.at - now) / 2)
             budget = max(10, min(4 * budget, int(rate * target)))
+
+
+class _Quiet:
+    """The inprocessing of :data:`~satdoku.sat.catalogue.UNBOUNDED_INPROCESSING` in one sliced
+    call: turned off (:meth:`check`) once the time left is under what it may take on this
+    formula, and set back (:meth:`restore`) when the call ends, to the options the solver was
+    made with or else the solver's defaults."""
+
+    def __init__(self, info: SatSolverInfo, solver: Any, deadline: Deadline,
+                 settings: dict[str, int] | None) -> None:
+        defaults = UNBOUNDED_INPROCESSING.get(info.name)
+        self.solver = solver
+        self.back = {k: (settings or {}).get(k, v) for k, v in defaults.items()} \
+            if defaults and not deadline.unlimited else {}
+        self.start = deadline.at - INPROCESS_S_PER_CLAUSE * solver.nof_clauses() \
+            if self.back else float("inf")
+        self.off = False
+
+    def check(self, now: float) -> None:
+        if not self.off and now >= self.start:
+            self.solver.solver.configure(dict.fromkeys(self.back, 0))
+            self.off = True
+
+    def restore(self) -> None:
+        if self.off:
+            self.solver.solver.configure(self.back)
+            self.off = False
