@@ -80,6 +80,29 @@ def test_a_term_target_and_repeats():
     assert sat_grids(G4, arrow.encode) == want and want
 
 
+@pytest.mark.parametrize("method", SUM_ENCODINGS)
+def test_a_sum_equal_to_a_term_allows_exactly_the_values_that_meet_it(method):
+    """``sum(terms) == goal`` for a one-hot goal whose values have gaps, reach past the sum's
+    range on both sides, or leave none of it: every assignment of the cells and the goal,
+    under every encoding (the totalizer links the sum's order literals to the goal's)."""
+    import itertools
+    from satdoku.rules.sums import cell_term, encode_sum, one_hot
+    cells = (0, 5, 10, 3)  # r1c1, r2c2 (one box), r3c3, r1c4
+    for values in ([4, 7, 9, 12], [-3, 0, 6, 8, 13, 20], [1, 2, 3], [17, 30]):
+        ctx = C.EncodeContext(G4, sum_encoding=method)
+        goal, clauses = one_hot(ctx, values)
+        clauses += encode_sum(ctx, [cell_term(ctx, c) for c in cells], goal)
+        clauses += [[ctx.var(c, d) for d in range(1, 5)] for c in cells]
+        clauses += [[-ctx.var(c, d), -ctx.var(c, e)] for c in cells
+                    for d, e in itertools.combinations(range(1, 5), 2)]
+        with Solver(name="cadical195", bootstrap_with=clauses) as s:
+            for digits in itertools.product(range(1, 5), repeat=len(cells)):
+                for v, lit in goal:
+                    ok = s.solve(assumptions=[ctx.var(c, d) for c, d in zip(cells, digits)]
+                                 + [lit])
+                    assert ok == (sum(digits) == v), (values, digits, v)
+
+
 def test_a_pill_arrow_reads_its_circle_as_a_decimal_number():
     arrow = C.Arrow((0, 1), (4, 5, 8, 9, 12, 13, 14, 15))
     want = {g for g in GRIDS4 if not arrow.check(Grid(G4, g))}

@@ -38,6 +38,7 @@ faster is :data:`DEFAULT_SUM_ENCODING`.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from typing import Sequence
@@ -135,6 +136,8 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
         clauses = _combination_table(ctx, terms, target, outside)
         if clauses is not None:
             return clauses
+    if not isinstance(target, int) and method in ("totalizer", "chain"):
+        return _totalizer_to_term(ctx, terms, target, chain=method == "chain")
     if not isinstance(target, int):
         terms, target = terms + [negated(target)], 0
     if method == "table":
@@ -253,14 +256,7 @@ def _totalizer(ctx, terms: list[Term], target: int, chain: bool = False) -> list
         return contradiction(ctx)
     cap = target + 1  # every value above the target is "too much": one literal for all
     clauses: list[Clause] = []
-    nodes = [_leaf(ctx, t, cap, clauses) for t in terms]
-    while chain and len(nodes) > 1:
-        nodes[:2] = [_merge(ctx, nodes[0], nodes[1], cap, clauses)]
-    while len(nodes) > 1:
-        paired = [_merge(ctx, nodes[i], nodes[i + 1], cap, clauses)
-                  for i in range(0, len(nodes) - 1, 2)]
-        nodes = paired + nodes[len(nodes) - len(nodes) % 2:]
-    root = nodes[0] if nodes else {}
+    root = _tree(ctx, terms, cap, chain, clauses)
     if target and target not in root:
         return clauses + contradiction(ctx)
     if target:
@@ -268,6 +264,61 @@ def _totalizer(ctx, terms: list[Term], target: int, chain: bool = False) -> list
     if cap in root:
         clauses.append([-root[cap]])
     return clauses
+
+
+def _tree(ctx, terms: list[Term], cap: int, chain: bool, clauses: list[Clause]
+          ) -> dict[int, int]:
+    """The order literals of ``sum(terms)`` less the sum of their least values (values from
+    ``cap`` up merged): the terms' leaves merged up a balanced tree, or one at a time."""
+    nodes = [_leaf(ctx, t, cap, clauses) for t in terms]
+    while chain and len(nodes) > 1:
+        nodes[:2] = [_merge(ctx, nodes[0], nodes[1], cap, clauses)]
+    while len(nodes) > 1:
+        paired = [_merge(ctx, nodes[i], nodes[i + 1], cap, clauses)
+                  for i in range(0, len(nodes) - 1, 2)]
+        nodes = paired + nodes[len(nodes) - len(nodes) % 2:]
+    return nodes[0] if nodes else {}
+
+
+def _totalizer_to_term(ctx, terms: list[Term], goal: Term, chain: bool = False
+                       ) -> list[Clause]:
+    """The totalizer of ``sum(terms) == goal``, a term: the sum's order literals (up to the
+    goal's largest value) and the goal's own, equal at every threshold. Merging the goal's
+    negation into the tree instead (as the other encodings take a term target) makes the top
+    merge the product of both ranges: 82,857 clauses for the pill arrows of sigh's Triple
+    digits, whose circles spell 100-252."""
+    shift = sum(min(v for v, _ in t) for t in terms)
+    top = sum(max(v for v, _ in t) for t in terms)
+    clauses: list[Clause] = [[-lit] for v, lit in goal if not shift <= v <= top]
+    goal = tuple((v - shift, lit) for v, lit in goal if shift <= v <= top)
+    if not goal:
+        return clauses + contradiction(ctx)
+    cap = max(v for v, _ in goal) + 1  # the sum past the goal's largest value: too much
+    total = _tree(ctx, terms, cap, chain, clauses)
+    low = min(v for v, _ in goal)
+    wanted = {low + v: lit for v, lit in _leaf(ctx, goal, cap, clauses).items()}
+    keys, goal_keys = sorted(total), sorted(wanted)
+    for t in sorted(set(total) | set(wanted)):  # sum >= t  <->  goal >= t
+        a, b = _at_least(total, keys, 0, t), _at_least(wanted, goal_keys, low, t)
+        if isinstance(a, bool) and isinstance(b, bool):
+            if a != b:
+                return clauses + contradiction(ctx)
+        elif isinstance(a, bool) or isinstance(b, bool):
+            known, lit = (a, b) if isinstance(a, bool) else (b, a)
+            clauses.append([lit] if known else [-lit])
+        else:
+            clauses += [[-a, b], [-b, a]]
+    return clauses
+
+
+def _at_least(ge: dict[int, int], keys: list[int], low: int, t: int) -> int | bool:
+    """"value >= ``t``" from order literals ``ge`` (``keys``: its thresholds, sorted) of a
+    value of at least ``low``: True, False, or the literal of the least threshold from ``t``
+    up."""
+    if t <= low:
+        return True
+    i = bisect.bisect_left(keys, t)
+    return ge[keys[i]] if i < len(keys) else False
 
 
 def _leaf(ctx, term: Term, cap: int, clauses: list[Clause]) -> dict[int, int]:
