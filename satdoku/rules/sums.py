@@ -27,6 +27,8 @@ Four encodings, by name in :data:`SUM_ENCODINGS` (``ctx.sum_encoding`` picks one
 - ``totalizer``: a generalized totalizer (Joshi, Martins, Manquinho 2015) over order-encoded
   partial sums: each tree node has a literal "sum >= v" per value it can reach (values above
   the target merged into one), with the clauses for both directions, so it enforces ``==``.
+  A term target (an arrow's circle) gets order literals of its own, equal to the sum's at
+  every threshold (:func:`_totalizer_to_term`).
 - ``chain``: the totalizer's nodes merged one term at a time, left to right (a chain of
   order-encoded prefix sums, "the first i terms sum to >= v"), not as a balanced tree. A
   little killer uses it on its cells one by one (:class:`~.killer.LittleKiller`, measured in
