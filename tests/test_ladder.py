@@ -216,3 +216,25 @@ def test_a_board_that_breaks_is_reported():
     step = LADDER[0][1](board)
     board.cand[step.place[0]] = 0  # the placed digit is gone: applying breaks the board
     assert not apply_step(board, step)
+
+
+def test_a_unique_rectangles_type_3_keeps_to_ses_degrees_on_bigger_grids(monkeypatch):
+    """SE looks for the naked and hidden sets of a type 3 up to degree 7 (all a 9x9 house
+    allows); past 9x9 each further degree multiplies the sets to try (a 25x25 puzzle's
+    rating took minutes), so bigger grids keep to the same degrees."""
+    import itertools
+    from satdoku.model.geometry import geometry
+    from satdoku.model.grid import Grid
+    from satdoku.native import uniqueness
+    tried = []
+
+    def counted(items, r):
+        tried.append(r)
+        return itertools.combinations(items, r)
+
+    monkeypatch.setattr(uniqueness, "combinations", counted)
+    geo = geometry(4, 4)
+    board, ok = Board.of_givens(Grid(geo, (0,) * geo.ncells))  # every house has 16 open cells
+    assert ok
+    list(uniqueness._type3(board, 0b11, 0, 1, 0b1100))  # r1c1, r1c2 share row 1 and box 1
+    assert tried and max(tried) == uniqueness.MAX_TYPE3_DEGREE
