@@ -252,9 +252,9 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
 def _totalizer(ctx, terms: list[Term], target: int, chain: bool = False) -> list[Clause]:
     """The generalized totalizer of ``sum(terms) == target``: the terms' order literals
     merged pairwise up a balanced tree, or with ``chain`` one term at a time."""
-    shift = sum(min(v for v, _ in t) for t in terms)
+    shift, top = _bounds(terms)
     target -= shift
-    if target < 0 or target > sum(max(v for v, _ in t) for t in terms) - shift:
+    if target < 0 or target > top - shift:
         return contradiction(ctx)
     cap = target + 1  # every value above the target is "too much": one literal for all
     clauses: list[Clause] = []
@@ -266,6 +266,11 @@ def _totalizer(ctx, terms: list[Term], target: int, chain: bool = False) -> list
     if cap in root:
         clauses.append([-root[cap]])
     return clauses
+
+
+def _bounds(terms: list[Term]) -> tuple[int, int]:
+    """The least and the largest value ``sum(terms)`` can take."""
+    return sum(min(v for v, _ in t) for t in terms), sum(max(v for v, _ in t) for t in terms)
 
 
 def _tree(ctx, terms: list[Term], cap: int, chain: bool, clauses: list[Clause]
@@ -289,8 +294,7 @@ def _totalizer_to_term(ctx, terms: list[Term], goal: Term, chain: bool = False
     negation into the tree instead (as the other encodings take a term target) makes the top
     merge the product of both ranges: 82,857 clauses for the pill arrows of sigh's Triple
     digits, whose circles spell 100-252."""
-    shift = sum(min(v for v, _ in t) for t in terms)
-    top = sum(max(v for v, _ in t) for t in terms)
+    shift, top = _bounds(terms)
     clauses: list[Clause] = [[-lit] for v, lit in goal if not shift <= v <= top]
     goal = tuple((v - shift, lit) for v, lit in goal if shift <= v <= top)
     if not goal:
