@@ -52,14 +52,14 @@ def _puzzles(geo, rng, count):
 
 
 def by_native(grid, locked):
+    """The givens as cells of one candidate, nothing placed: the passes place them too."""
     t = tables(grid.geometry)
     p = Propagation(t, locked=locked)
-    cand, queue, touched = [t.full] * t.ncells, [], set()
+    cand = [t.full] * t.ncells
     for cell, d in grid.givens():
         cand[cell] = 1 << (d - 1)
-        queue.append(cell)
-        touched.update(t.cell_houses[cell])
-    assert propagate(p, cand, [0] * t.nhouses, queue, touched)
+    p.begin(cand, [0] * t.nhouses)
+    assert propagate(p)
     return cand
 
 

@@ -11,9 +11,10 @@ Glossary (besides those in :mod:`satdoku.model.geometry` and :mod:`satdoku.nativ
 
 Like Norvig's solver, propagation (:func:`satdoku.native.propagate.propagate`, its passes named
 there) and search are separate, and search is a few lines on top: the state is a flat list of
-candidates and one of placed digits a house, copied at each branch point. Which passes pay at
-which size: :data:`~satdoku.native.tables.SUBSETS_BY_SIZE`; locked candidates run where the
-packed grid serves and on jigsaw regions. What was tried and measured, kept or not, is in
+candidates, one of placed digits a house and one of positions a (house, digit), copied at each
+branch point. Which passes pay at which size: :data:`~satdoku.native.tables.SUBSETS_BY_SIZE`;
+locked candidates run up to :data:`~satdoku.native.tables.LOCKED_MAX_SIZE` and on jigsaw
+regions. What was tried and measured, kept or not, is in
 `docs/native-search.md <../docs/native-search.md>`_.
 
 Variant constraints plug in through ``solve(..., constraints=...)``: each has ``prune(cand)``,
@@ -32,7 +33,7 @@ from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
 from .board import fold_givens
 from .propagate import Constraint, Propagation, propagate
-from .tables import Tables, Timeout, need_boxes, tables
+from .tables import LOCKED_MAX_SIZE, Tables, Timeout, need_boxes, tables
 
 __all__ = ["NativeSolver", "Constraint"]
 
@@ -99,9 +100,10 @@ class NativeSolver(Closing):
         start = time.perf_counter()
         deadline = deadline or NO_DEADLINE
         t = tables(grid.geometry)
-        # Locked candidates where the packed grid serves, and on jigsaw regions; boxes of one
-        # line need none (hidden singles do it), grids past 64 x 64 do not pay for them.
-        locked = self.locked_candidates and (t.packed is not None or not grid.geometry.is_boxed)
+        # Locked candidates up to 64 x 64 and on jigsaw regions (boxes of one line have no
+        # segments to lock: hidden singles do it); grids past 64 x 64 do not pay for them.
+        locked = self.locked_candidates and (grid.size <= LOCKED_MAX_SIZE
+                                             or not grid.geometry.is_boxed)
         p = Propagation(t, locked=locked, subsets=t.subsets if self.subsets is None else
                         self.subsets, constraints=constraints, deadline=deadline.at)
         stats = {"nodes": 0, "guesses": 0, "backtracks": 0, "no_guess": False}
@@ -185,25 +187,23 @@ def _search(grid: Grid, p: Propagation, limit: int, solutions: list[list[int]],
     if not clash_free or not all(cand):
         stats["nodes"] = 1
         return True
-    # the givens are placed and propagated: what is left is the open cells they single out
-    queue = [c for c, (d, m) in enumerate(zip(grid.cells, cand)) if not d and not m & (m - 1)]
-    touched = set(range(t.nhouses))
     nodes = guesses = backtracks = 0
     clock = time.perf_counter
     interval = t.search_interval
     budget = interval
     weight = [0] * t.nhouses if weights else None
     fail = p.fail
-    # A frame is [cand, placed, cell, digits still to try at cell].
+    # A frame is [cand, placed, positions, cell, digits still to try at cell].
     stack: list[list[Any]] = []
     try:
         nodes = 1
-        if not propagate(p, cand, placed, queue, touched):
+        pos = p.begin(cand, placed)  # the givens are placed: what they single out is queued
+        if not propagate(p):
             return True
         while True:
             branch = _branch_cell(cand, weight, cell_houses)
             if branch is not None:
-                stack.append([cand, placed, branch, cand[branch]])
+                stack.append([cand, placed, pos, branch, cand[branch]])
             elif not p.constraints or _accepted(cand, p.constraints):
                 solutions.append(cand)
                 if len(solutions) >= limit:
@@ -211,18 +211,15 @@ def _search(grid: Grid, p: Propagation, limit: int, solutions: list[list[int]],
             # Try the next digit of the deepest branch point that has one left.
             while stack:
                 frame = stack[-1]
-                parent, parent_placed, cell, left = frame
+                parent, parent_placed, parent_pos, cell, left = frame
                 b = left & -left
                 left ^= b
                 if left:
-                    frame[3] = left
-                    cand = parent[:]
-                    placed = parent_placed[:]
+                    frame[4] = left
+                    cand, placed, pos = parent[:], parent_placed[:], parent_pos[:]
                 else:  # the last digit: the parent state is not needed again
                     stack.pop()
-                    cand = parent
-                    placed = parent_placed
-                cand[cell] = b
+                    cand, placed, pos = parent, parent_placed, parent_pos
                 nodes += 1
                 guesses += 1
                 budget -= 1
@@ -230,7 +227,8 @@ def _search(grid: Grid, p: Propagation, limit: int, solutions: list[list[int]],
                     if clock() > p.deadline:
                         raise Timeout
                     budget = interval
-                if propagate(p, cand, placed, [cell], set(cell_houses[cell])):
+                p.start(cand, placed, pos)
+                if p.narrow(cell, b) and propagate(p):
                     break
                 backtracks += 1
                 if weight is not None:

@@ -4,34 +4,34 @@ Glossary (besides the one in :mod:`satdoku.model.geometry`):
 
 - candidates: the digits a cell may still take, as an int bitmask (:mod:`satdoku.model.digits`).
   ``full`` has all N bits set; one bit set means the cell is assigned; 0 is a contradiction.
-- packed grid: every cell's candidates in one big int, cell ``i`` at bits ``i * width ..``
-  (width 16, 32 or 64 bits); shifts and masks of it look at every segment at once.
-- slot: where a segment starts in the packed grid (its first cell).
+- position: a cell's place in a house, as a bit (bit ``i`` for the house's ``i``-th cell).
+- key: a (house, digit) pair as one int, ``house * N + digit - 1``; the positions of a key are
+  the bitmask of the places in the house where the digit may still go.
+- segment: where a line meets a box (:attr:`Geometry.segments`), as the positions it takes in
+  each of the two houses.
 
-:func:`tables` gives the peers (a table up to 64 x 64, the three houses beyond), an
-``itemgetter`` per house, and locked-candidate tables derived from :attr:`Geometry.segments`:
-packed for boxes of at least two rows and columns up to 64 x 64, segment by segment otherwise.
+:func:`tables` gives each cell's three (house, position), an ``itemgetter`` per house, and, for
+locked candidates, each house's segments by position (:attr:`Tables.locks`).
 """
 
 from __future__ import annotations
 
 import functools
-import sys
-from array import array
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Callable, Iterable, Sequence
+from typing import Callable, Sequence
 
 from ..errors import SolverError
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 
-#: Grids up to this size use the shared ``Geometry.peers`` table; bigger ones walk their houses.
-PEER_TABLE_MAX_SIZE = 64
-
 #: The largest naked and hidden subsets looked for, by grid size: (from size, largest); 0 for
 #: none. Measured in docs/native-search.md.
 SUBSETS_BY_SIZE = ((25, 3), (16, 2), (0, 0))
+
+#: Native search looks for locked candidates on boxed grids up to this size (and on jigsaw
+#: regions); past it they do not pay. Measured in docs/native-search.md.
+LOCKED_MAX_SIZE = 64
 
 #: About how many cell visits pass between two looks at the clock (a few milliseconds' work).
 CLOCK_WORK = 20_000
@@ -41,61 +41,10 @@ class Timeout(Exception):
     """The deadline passed during propagation or search."""
 
 
-class HousePeers:
-    """``peers[cell]`` built on demand from the cell's three houses (itself left out).
-
-    Used for grids too big for a peer table; a cell in both the box and the row (or column)
-    appears twice, which costs one skipped test.
-    """
-
-    __slots__ = ("houses", "cell_houses")
-
-    def __init__(self, geo: Geometry) -> None:
-        self.houses = geo.houses
-        self.cell_houses = geo.cell_houses
-
-    def __getitem__(self, cell: int) -> tuple[int, ...]:
-        out: tuple[int, ...] = ()
-        for h in self.cell_houses[cell]:
-            house = self.houses[h]
-            i = house.index(cell)
-            out += house[:i] + house[i + 1:]
-        return out
-
-
-@dataclass(frozen=True, eq=False)
-class PackedSegments:
-    """Where lines of one direction (rows or columns) meet boxes, in the packed grid.
-
-    The union of a segment is the OR of the packed grid shifted by ``seg_shifts``, read at the
-    segment's slot in ``seg_mask``. Folding slots by ``line_shifts`` (``box_shifts``) meets each
-    line's (box's) other segments at its first slot (``line_first``, ``box_first``).
-    ``line_rest[slot]`` are the line's cells outside the segment's box, ``box_rest[slot]`` the
-    box's cells outside the segment's line.
-    """
-
-    seg_shifts: tuple[int, ...]
-    seg_mask: int
-    line_shifts: tuple[int, ...]
-    line_first: int
-    box_shifts: tuple[int, ...]
-    box_first: int
-    line_rest: tuple[tuple[int, ...] | None, ...]
-    box_rest: tuple[tuple[int, ...] | None, ...]
-
-
-@dataclass(frozen=True, eq=False)
-class Packed:
-    """Packing and masks for locked candidates: ``typecode`` packs cells ``width`` bits apart."""
-
-    typecode: str
-    width: int
-    parts: tuple[PackedSegments, PackedSegments]  # rows, then columns
-
-
-#: Locked candidates segment by segment: (segment cells, line rest, box rest) getters, then the
-#: line rest and box rest cells, for each segment.
-SegmentGetters = tuple[tuple[Callable, Callable, Callable, tuple[int, ...], tuple[int, ...]], ...]
+#: One house's segments by position: for each position, (its segment's positions in this
+#: house, the other house's key base ``house * N``, the segment's positions there), for each
+#: other house it may lock into (a box: its row and column; a line: its box).
+Locks = tuple[tuple[tuple[int, int, int], ...], ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,22 +55,42 @@ class Tables:
     ncells: int
     nhouses: int
     full: int
-    peers: Any  # tuple of tuples, or HousePeers
     cell_houses: tuple[tuple[int, ...], ...]  # three a cell: need_boxes
     houses: tuple[tuple[int, ...], ...]
     house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
-    packed: Packed | None  # packed locked candidates, or None
+    # each cell's (key base ``house * N``, position bit, the house's cells) in its three houses
+    slots: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]
     subsets: int  # the largest naked and hidden subsets that pay at this size (0: none)
     propagate_interval: int  # dequeued cells between clock checks
     search_interval: int  # nodes between clock checks
 
     @functools.cached_property
-    def segments(self) -> SegmentGetters:
-        """Segment-by-segment locked-candidate tables (for jigsaw regions, and wherever the
-        packed grid does not serve)."""
-        return tuple((getter(seg.cells), getter(seg.line_rest), getter(seg.box_rest),
-                      seg.line_rest, seg.box_rest)
-                     for seg in self.geometry.segments if seg.line_rest and seg.box_rest)
+    def locks(self) -> tuple[Locks, ...]:
+        """Each house's segments by position (:data:`Locks`), for locked candidates: only the
+        segments of two cells or more with cells outside them in both houses (a digit locked
+        in one cell is a hidden single; boxes of one line have none). Built
+        from the houses, not :attr:`Geometry.segments`, whose rests would hold millions of
+        cells at 400 x 400."""
+        geo, n = self.geometry, self.geometry.size
+        houses, cell_houses = self.houses, self.cell_houses
+        one = [1 << i for i in range(n)]
+        where = [{c: one[i] for i, c in enumerate(house)} for house in houses]
+        out: list[list[tuple[tuple[int, int, int], ...]]] = [[()] * n for _ in houses]
+        for line in range(geo.height + geo.width):
+            by_box: dict[int, list[int]] = {}
+            for cell in houses[line]:
+                by_box.setdefault(cell_houses[cell][2], []).append(cell)
+            for box, cells in by_box.items():
+                if len(cells) in (1, len(houses[line]), len(houses[box])):
+                    continue  # one cell, or the box is the line or lies in it
+                in_line = sum(map(where[line].__getitem__, cells))
+                in_box = sum(map(where[box].__getitem__, cells))
+                for cell in cells:
+                    i = where[line][cell].bit_length() - 1
+                    out[line][i] += ((in_line, box * n, in_box),)
+                    j = where[box][cell].bit_length() - 1
+                    out[box][j] += ((in_box, line * n, in_line),)
+        return tuple(map(tuple, out))
 
 
 def getter(cells: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
@@ -130,54 +99,6 @@ def getter(cells: Sequence[int]) -> Callable[[list[int]], tuple[int, ...]]:
         only = cells[0]
         return lambda cand: (cand[only],)
     return itemgetter(*cells)
-
-
-def _packed_tables(geo: Geometry) -> Packed | None:
-    """Packed locked-candidate tables from ``geo.segments``, or None when boxes are a single
-    line, irregular, or N is above 64."""
-    r, c, n = geo.box_rows, geo.box_cols, geo.size
-    if not geo.is_boxed or r == 1 or c == 1 or n > 64 or sys.byteorder != "little":
-        return None  # (array bytes are read as a little-endian int)
-    width = 16 if n <= 16 else 32 if n <= 32 else 64
-    typecode = next(tc for tc in "HILQ" if array(tc).itemsize * 8 == width)
-    slot_full = full_mask(n)
-
-    def mask(cells: Iterable[int]) -> int:
-        return sum(slot_full << (cell * width) for cell in cells)
-
-    def offsets(cells: Sequence[int]) -> tuple[int, ...]:
-        return tuple((cell - cells[0]) * width for cell in cells[1:])
-
-    def part(column: bool) -> PackedSegments:
-        segs = [s for s in geo.segments if (s.line >= n) == column]
-        by_line: dict[int, list[int]] = {}
-        by_box: dict[int, list[int]] = {}
-        line_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
-        box_rest: list[tuple[int, ...] | None] = [None] * geo.ncells
-        for s in segs:
-            slot = s.cells[0]
-            by_line.setdefault(s.line, []).append(slot)
-            by_box.setdefault(s.box, []).append(slot)
-            line_rest[slot], box_rest[slot] = s.line_rest, s.box_rest
-        seg_shifts = offsets(segs[0].cells)
-        line_shifts = offsets(next(iter(by_line.values())))
-        box_shifts = offsets(next(iter(by_box.values())))
-        # Regular boxes: every segment, line and box of a direction has the same offsets.
-        assert all(offsets(s.cells) == seg_shifts for s in segs)
-        assert all(offsets(v) == line_shifts for v in by_line.values())
-        assert all(offsets(v) == box_shifts for v in by_box.values())
-        return PackedSegments(
-            seg_shifts=seg_shifts,
-            seg_mask=mask(s.cells[0] for s in segs),
-            line_shifts=line_shifts,
-            line_first=mask(v[0] for v in by_line.values()),
-            box_shifts=box_shifts,
-            box_first=mask(v[0] for v in by_box.values()),
-            line_rest=tuple(line_rest),
-            box_rest=tuple(box_rest),
-        )
-
-    return Packed(typecode, width, (part(False), part(True)))
 
 
 def need_boxes(geo: Geometry, what: str) -> None:
@@ -192,6 +113,18 @@ def need_boxes(geo: Geometry, what: str) -> None:
                           f"{len(geo.extra)} outside it ({geo.extra[0]}...)")
 
 
+def _slots(geo: Geometry) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]:
+    """Each cell's (key base, position bit, house cells) in its houses, in house order."""
+    n = geo.size
+    one = [1 << i for i in range(n)]  # one int a position, shared (400-bit ints at 400 x 400)
+    out: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(geo.ncells)]
+    for h, house in enumerate(geo.houses):
+        base = h * n
+        for i, c in enumerate(house):
+            out[c].append((base, one[i], house))
+    return tuple(map(tuple, out))
+
+
 @functools.lru_cache(maxsize=32)
 def tables(geo: Geometry) -> Tables:
     """The tables of ``geo`` (cached)."""
@@ -202,11 +135,10 @@ def tables(geo: Geometry) -> Tables:
         ncells=geo.ncells,
         nhouses=len(geo.houses),
         full=full_mask(n),
-        peers=geo.peers if n <= PEER_TABLE_MAX_SIZE else HousePeers(geo),
         cell_houses=geo.cell_houses,
         houses=geo.houses,
         house_getters=tuple(getter(house) for house in geo.houses),
-        packed=_packed_tables(geo),
+        slots=_slots(geo),
         subsets=next(k for size, k in SUBSETS_BY_SIZE if n >= size),
         propagate_interval=max(1, CLOCK_WORK // (3 * n)),
         search_interval=max(1, CLOCK_WORK // geo.ncells),
