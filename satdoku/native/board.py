@@ -33,14 +33,36 @@ class Board:
     step path's (:mod:`satdoku.tasks.steps`), which also asks it what changed
     (:meth:`changes`)."""
 
-    __slots__ = ("geo", "full", "cand", "placed", "_seen")
+    __slots__ = ("geo", "full", "cand", "placed", "pos", "_seen")
 
-    def __init__(self, geo: Geometry, cand: list[int], placed: list[bool]) -> None:
+    def __init__(self, geo: Geometry, cand: list[int], placed: list[bool],
+                 pos: list[int] | None = None) -> None:
         self.geo = geo
         self.full = full_mask(geo.size)
         self.cand = cand
         self.placed = placed
+        # each house's places a digit, kept by whoever made the board (a dynamic chain's
+        # propagation keeps them as it goes): ``pos[house * (N + 1) + digit]``; None: worked
+        # out when asked (:meth:`places`)
+        self.pos = pos
         self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
+
+    def places(self, h: int) -> list[int]:
+        """Per digit (index 1..N), the mask of its places among house ``h``'s open cells (bit
+        ``i``: the house's ``i``-th cell); index 0 is 0."""
+        stride = self.geo.size + 1
+        if self.pos is not None:
+            return self.pos[h * stride:(h + 1) * stride]
+        where = [0] * stride
+        cand, placed = self.cand, self.placed
+        for i, c in enumerate(self.geo.houses[h]):
+            if not placed[c]:
+                m = cand[c]
+                while m:
+                    low = m & -m
+                    where[low.bit_length()] |= 1 << i
+                    m ^= low
+        return where
 
     @classmethod
     def from_grid(cls, grid: Grid) -> tuple["Board", bool]:

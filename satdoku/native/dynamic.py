@@ -190,7 +190,7 @@ class Chaining:
         been the ladder's step at the first chaining rung."""
         if self.deadline is not None:
             self.deadline.check()
-        board = Board(self.geo, [g or m for g, m in zip(self.given, cand)], self.placed)
+        board = Board(self.geo, [g or m for g, m in zip(self.given, cand)], self.placed, pos)
         cand0 = self.cand0
         for level, rules in enumerate(self.rules):
             if level and not self._new_strong_link(cand, pos):

@@ -157,11 +157,15 @@ def _locked(board: Board, direct: bool):
                 m |= cand[c]
         return m
 
+    rule: dict[int, tuple[int, int]] = {}  # by segment: a segment is in two of the groups
     for pointing, segs in _crossings(geo):
         # per segment: the digits confined to it in the first house that the second has outside
         found = []
         for s in segs:
-            both = locked_digits(union(s.cells), union(s.line_rest), union(s.box_rest))
+            both = rule.get(id(s))
+            if both is None:
+                both = rule[id(s)] = locked_digits(union(s.cells), union(s.line_rest),
+                                                   union(s.box_rest))
             found.append(both[0] if pointing else both[1])
         for d in range(1, geo.size + 1):
             bit = 1 << (d - 1)
@@ -221,19 +225,6 @@ DIRECT_HIDDEN = {2: ("Direct Hidden Pair", 2.0), 3: ("Direct Hidden Triple", 2.5
 NAKED = {2: ("Naked Pair", 3.0), 3: ("Naked Triple", 3.6), 4: ("Naked Quad", 5.0)}
 
 
-def _position_masks(cells, cand, placed, size: int) -> list[int]:
-    """Per digit (index 1..size), the mask of its places among ``cells`` (bit i: cells[i])."""
-    where = [0] * (size + 1)
-    for i, c in enumerate(cells):
-        if not placed[c]:
-            m = cand[c]
-            while m:
-                low = m & -m
-                where[low.bit_length()] |= 1 << i
-                m ^= low
-    return where
-
-
 def _k_unions(items, mask, k: int):
     """Each ``k`` of ``items`` (in ``combinations``' order) whose masks (``mask[item]``)
     together have ``k`` bits, with that union: a naked set's cells and digits, a hidden set's
@@ -261,7 +252,7 @@ def every_hidden_set(board: Board, k: int, direct: bool = False):
         if not (len(open_cells) > 2 * k or (direct and len(open_cells) > k)):
             continue
         # each digit's places as a mask over the house's cells (bit i: the house's i-th cell)
-        where = _position_masks(house, cand, board.placed, geo.size)
+        where = board.places(h)
         digits = [d for d in range(1, geo.size + 1) if where[d].bit_count() >= 2]
         for ds, union in _k_unions(digits, where, k):
             cells = [house[i] for i in range(len(house)) if union >> i & 1]
@@ -323,21 +314,23 @@ def every_fish(board: Board, k: int):
     for c in range(geo.ncells):
         if placed[c]:
             count[cand[c].bit_length()] += 1
+    digits = [d for d in range(1, n + 1) if count[d] + 2 * k <= n]
+    if not digits:
+        return
     for base_kind in (1, 0):  # columns as the base, then rows
         # per base line, each digit's places as a mask over the cover lines
-        where = [_position_masks(geo.houses[base_kind * n + line], cand, placed, n)
-                 for line in range(n)]
-        for lines in combinations(range(n), k):
-            for d in range(1, n + 1):
-                if count[d] + 2 * k > n:
+        where = [board.places(base_kind * n + line) for line in range(n)]
+        # per digit, the base lines where it has two places or more, as a mask over the lines
+        wide = {d: sum(1 << line for line in range(n) if where[line][d].bit_count() > 1)
+                for d in digits}
+        for lines, chosen in _line_sets(n, k):
+            for d in digits:
+                if chosen & ~wide[d]:
                     continue
                 bit = 1 << (d - 1)
-                masks = [where[line][d] for line in lines]
-                if any(m.bit_count() < 2 for m in masks):
-                    continue
                 union = 0
-                for m in masks:
-                    union |= m
+                for line in lines:
+                    union |= where[line][d]
                 if union.bit_count() != k:
                     continue
                 cover = [x for x in range(n) if union >> x & 1]
@@ -350,6 +343,12 @@ def every_fish(board: Board, k: int):
                                     if geo.row_col(c)[base_kind ^ 1] not in cover)
                     yield NamedStep(*FISH[k], _fish_reason(geo, d, base_kind, lines, cover),
                                     removes, absent=((outside, bit),))
+
+
+@lru_cache(maxsize=None)
+def _line_sets(n: int, k: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """Each ``k`` of ``n`` lines in ``combinations``' order, with their mask."""
+    return tuple((lines, sum(1 << line for line in lines)) for lines in combinations(range(n), k))
 
 
 def _fish_reason(geo: Geometry, d: int, base_kind: int, lines, cover) -> str:
