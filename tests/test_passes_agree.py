@@ -1,6 +1,8 @@
-"""The passes agree: naked and hidden singles, and pointing and claiming, written for four boards
-(native search's :class:`Propagation`, the reduced encoding's folding, the bit-sliced batch
-pass, the ladder's board and its finders) leave every cell the same candidates.
+"""The passes agree: naked and hidden singles, and pointing and claiming, as the three places
+that apply them do (the passes of :mod:`satdoku.native.propagate`, which native search and the
+reduced encoding's folding both run, the one from the givens and the other from the folded
+givens; the bit-sliced batch pass; the ladder's board and its finders) leave every cell the same
+candidates.
 
 The puzzles are random holes in random full grids of several box shapes and jigsaw regions
 (seeded), and three published 9x9 puzzles: always solvable, so every pass runs to its fixed point without a contradiction, and
