@@ -102,7 +102,7 @@ def test_locked_tables_follow_the_geometry_segments(geo):
     """Each house's segments by position are the geometry's segments of two cells or more
     with cells outside them in both houses, as positions of each house."""
     n, houses = geo.size, geo.houses
-    locks = tables(geo).locks
+    locks, stride = tables(geo).locks, tables(geo).stride
 
     def where(h, cells):
         return sum(1 << houses[h].index(c) for c in cells)
@@ -113,7 +113,7 @@ def test_locked_tables_follow_the_geometry_segments(geo):
             for c in seg.cells:
                 for h, other in ((seg.line, seg.box), (seg.box, seg.line)):
                     want[h, houses[h].index(c)].add(
-                        (where(h, seg.cells), other * n, where(other, seg.cells)))
+                        (where(h, seg.cells), other * stride, where(other, seg.cells)))
     assert {key: set(locks[key[0]][key[1]]) for key in want} == want
     if geo.box_rows == 1:
         assert not any(map(any, locks))
@@ -226,6 +226,7 @@ def test_positions_follow_every_removal():
     p.begin(cand, placed)
     assert propagate(p)
     fresh = positions(t, cand, placed)
-    n = geo.size
-    live = [k for k in range(len(fresh)) if not placed[k // n] >> (k % n) & 1]
+    stride = t.stride  # key: house * stride + digit
+    live = [k for k in range(len(fresh))
+            if k % stride and not placed[k // stride] >> (k % stride - 1) & 1]
     assert live and [p.pos[k] for k in live] == [fresh[k] for k in live]

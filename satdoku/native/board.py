@@ -21,7 +21,8 @@ from typing import Iterable, Sequence, TypeVar
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from .tables import need_boxes
+from .propagate import positions
+from .tables import need_boxes, tables
 
 _B = TypeVar("_B", bound="Board")
 
@@ -41,28 +42,20 @@ class Board:
         self.full = full_mask(geo.size)
         self.cand = cand
         self.placed = placed
-        # each house's places a digit, kept by whoever made the board (a dynamic chain's
-        # propagation keeps them as it goes): ``pos[house * (N + 1) + digit]``; None: worked
-        # out when asked (:meth:`places`)
+        # the open cells' positions (:mod:`satdoku.native.tables`), given by whoever made the
+        # board (a dynamic chain's propagation keeps them as it goes) or worked out when first
+        # asked (:meth:`places`), and dropped when a step changes the board
         self.pos = pos
         self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
 
     def places(self, h: int) -> list[int]:
         """Per digit (index 1..N), the mask of its places among house ``h``'s open cells (bit
         ``i``: the house's ``i``-th cell); index 0 is 0."""
-        stride = self.geo.size + 1
-        if self.pos is not None:
-            return self.pos[h * stride:(h + 1) * stride]
-        where = [0] * stride
-        cand, placed = self.cand, self.placed
-        for i, c in enumerate(self.geo.houses[h]):
-            if not placed[c]:
-                m = cand[c]
-                while m:
-                    low = m & -m
-                    where[low.bit_length()] |= 1 << i
-                    m ^= low
-        return where
+        t = tables(self.geo)
+        if self.pos is None:
+            self.pos = positions(t, [0 if p else m for m, p in zip(self.cand, self.placed)],
+                                 [0] * t.nhouses)
+        return self.pos[h * t.stride:(h + 1) * t.stride]
 
     @classmethod
     def from_grid(cls, grid: Grid) -> tuple["Board", bool]:
@@ -87,6 +80,7 @@ class Board:
         board: the cell did not have it, an open peer is left without candidates, or a placed
         peer holds it."""
         cand, placed = self.cand, self.placed
+        self.pos = None
         ok = bool(cand[cell] & bit)
         cand[cell] = bit
         placed[cell] = True
@@ -114,6 +108,7 @@ class Board:
     def strike(self, cells, digits: int) -> bool:
         """Take ``digits`` from ``cells``; False when one is left without candidates."""
         cand = self.cand
+        self.pos = None
         ok = True
         for c in cells:
             cand[c] &= ~digits

@@ -49,6 +49,8 @@ from ..model.digits import bits
 from .board import Board
 from .chains import every_chain, length_bonus
 from .named import NamedStep, every_fish, every_hidden_set, every_locking, every_naked_set
+from .propagate import positions
+from .tables import tables
 
 __all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain",
            "dynamic_forcing_chain_plus", "nested_forcing_chain"]
@@ -116,7 +118,8 @@ def complexity(chains: list[tuple[Outcome, int, tuple[int, ...] | None]]) -> int
 class Chaining:
     """One board's propagations in one mode (Y-links or not, dynamic or not), memoised by
     assumption. A digit's places in a house are a bitmask of positions in the house
-    (``pos[house * stride + digit]``), so "the last other place" is a test on an int."""
+    (``pos[house * stride + digit]``, the layout of :mod:`satdoku.native.tables`), so "the
+    last other place" is a test on an int."""
 
     def __init__(self, board: Board, y: bool, dynamic: bool, rules: tuple = (),
                  deadline: Deadline | None = None) -> None:
@@ -129,11 +132,8 @@ class Chaining:
         self.hcells = geo.houses
         self.where = [tuple((h, geo.houses[h].index(cell)) for h in (box, row, col))
                       for cell, (row, col, box) in enumerate(geo.cell_houses)]
-        self.pos0 = [0] * (len(geo.houses) * stride)
-        for h, house in enumerate(geo.houses):
-            for i, c in enumerate(house):
-                for d in bits(self.cand0[c]):
-                    self.pos0[h * stride + d] |= 1 << i
+        t = tables(geo)
+        self.pos0 = positions(t, self.cand0, [0] * t.nhouses)
         self.memo: dict[int, Outcome] = {}
 
     def outcome(self, start: int) -> Outcome:

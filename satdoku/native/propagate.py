@@ -85,7 +85,7 @@ class Propagation:
     ``time.perf_counter`` time (:class:`~satdoku.native.tables.Timeout` once it passed).
     """
 
-    __slots__ = ("t", "n", "slots", "cell_houses", "houses", "getters", "full", "subsets",
+    __slots__ = ("t", "stride", "slots", "cell_houses", "houses", "getters", "full", "subsets",
                  "constraints", "deadline", "passes", "fail", "clash", "budget", "cand",
                  "placed", "pos", "queue", "keys", "moved", "dirty", "locked")
 
@@ -93,8 +93,8 @@ class Propagation:
                  constraints: Sequence[Constraint] = (), deadline: float = _INF) -> None:
         self.t = t
         # what the singles passes read at every node, one attribute away
-        self.n, self.slots, self.cell_houses, self.houses = (
-            t.geometry.size, t.slots, t.cell_houses, t.houses)
+        self.stride, self.slots, self.cell_houses, self.houses = (
+            t.stride, t.slots, t.cell_houses, t.houses)
         self.getters, self.full = t.house_getters, t.full
         self.subsets = subsets
         self.constraints = tuple(constraints)
@@ -128,16 +128,17 @@ class Propagation:
         :func:`~satdoku.native.board.fold_givens`): its positions are built, every open cell
         with one candidate is queued and every key with one position or none is looked at.
         A cell is settled when its one digit is placed in its row. Returns the positions."""
-        n = self.n
+        stride = self.stride
         pos = positions(self.t, cand, placed)
         self.start(cand, placed, pos)
         rows = [hs[0] for hs in self.cell_houses]
         self.queue = [c for c, m in enumerate(cand)
                       if not m & (m - 1) and not placed[rows[c]] & m]
-        self.keys = [k for k, q in enumerate(pos)
-                     if not q & (q - 1) and not placed[k // n] >> (k % n) & 1]
+        self.keys = [k for k, q in enumerate(pos)  # (index 0 of a house is no digit)
+                     if not q & (q - 1) and k % stride
+                     and not placed[k // stride] >> (k % stride - 1) & 1]
         if self.moved is not None:
-            self.moved += range(len(pos))
+            self.moved += (k for k in range(len(pos)) if k % stride)
         if self.dirty is not None:
             self.dirty.update(range(self.t.nhouses))
         return pos
@@ -163,7 +164,7 @@ class Propagation:
         while gone:
             low = gone & -gone
             gone ^= low
-            e = low.bit_length() - 1
+            e = low.bit_length()
             for base, b, _ in slots:
                 k = base + e
                 q = pos[k] ^ b
@@ -190,15 +191,14 @@ class Propagation:
             return "no solution"
         if len(self.clash) == 1:
             return f"{geo.cell_name(self.clash[0])} has no candidate left"
-        h, d0 = self.clash
-        return f"{geo.house_name(h)} has no place left for {d0 + 1}"
+        h, d = self.clash
+        return f"{geo.house_name(h)} has no place left for {d}"
 
 
 def positions(t: Tables, cand: list[int], placed: list[int]) -> list[int]:
     """The positions of every key (module docstring) from the candidates: a cell counts where
     its digits are not placed in its houses (a settled cell's digit is)."""
-    n = t.geometry.size
-    pos = [0] * (t.nhouses * n)
+    pos = [0] * (t.nhouses * t.stride)
     slots, cell_houses = t.slots, t.cell_houses
     for c, x in enumerate(cand):
         if not x & (x - 1) and placed[cell_houses[c][0]] & x:
@@ -207,7 +207,7 @@ def positions(t: Tables, cand: list[int], placed: list[int]) -> list[int]:
         while x:
             low = x & -x
             x ^= low
-            e = low.bit_length() - 1
+            e = low.bit_length()
             pos[s0 + e] |= b0
             pos[s1 + e] |= b1
             pos[s2 + e] |= b2
@@ -256,7 +256,7 @@ def naked_singles(p: Propagation) -> bool | None:
         placed[h0] |= m
         placed[h1] |= m
         placed[h2] |= m
-        e = m.bit_length() - 1
+        e = m.bit_length()
         for base, b, house in slots[cell]:
             k = base + e
             rest = pos[k] ^ b
@@ -299,11 +299,11 @@ def hidden_singles(p: Propagation) -> bool | None:
     keys = p.keys
     if not keys:
         return False
-    cand, placed, pos, houses, n = p.cand, p.placed, p.pos, p.houses, p.n
+    cand, placed, pos, houses, stride = p.cand, p.placed, p.pos, p.houses, p.stride
     while keys:
         k = keys.pop()
-        h, e = divmod(k, n)
-        bit = 1 << e
+        h, e = divmod(k, stride)
+        bit = 1 << (e - 1)
         if placed[h] & bit:
             continue
         q = pos[k]
@@ -328,14 +328,14 @@ def locked_candidates(p: Propagation) -> bool | None:
     moved = p.moved
     if not moved:
         return False
-    n, pos, placed, cand = p.n, p.pos, p.placed, p.cand
+    stride, pos, placed, cand = p.stride, p.pos, p.placed, p.cand
     houses, locks = p.houses, p.t.locks
     todo = set(moved)
     moved.clear()
     found = False
     for k in todo:
-        h, e = divmod(k, n)
-        low = 1 << e
+        h, e = divmod(k, stride)
+        low = 1 << (e - 1)
         if placed[h] & low:
             continue
         q = pos[k]
@@ -346,7 +346,7 @@ def locked_candidates(p: Propagation) -> bool | None:
                 continue
             rest = pos[other + e] & ~there
             if rest:
-                cells = houses[other // n]
+                cells = houses[other // stride]
                 while rest:
                     b = rest & -rest
                     rest ^= b

@@ -5,8 +5,10 @@ Glossary (besides the one in :mod:`satdoku.model.geometry`):
 - candidates: the digits a cell may still take, as an int bitmask (:mod:`satdoku.model.digits`).
   ``full`` has all N bits set; one bit set means the cell is assigned; 0 is a contradiction.
 - position: a cell's place in a house, as a bit (bit ``i`` for the house's ``i``-th cell).
-- key: a (house, digit) pair as one int, ``house * N + digit - 1``; the positions of a key are
-  the bitmask of the places in the house where the digit may still go.
+- key: a (house, digit) pair as one int, ``house * (N + 1) + digit``; the positions of a key
+  are the bitmask of the places in the house where the digit may still go (the list of them is
+  the *positions*, one layout for the passes of :mod:`~satdoku.native.propagate`, the ladder's
+  board and its dynamic chains; index ``house * (N + 1)`` is unused).
 - segment: where a line meets a box (:attr:`Geometry.segments`), as the positions it takes in
   each of the two houses.
 
@@ -42,7 +44,7 @@ class Timeout(Exception):
 
 
 #: One house's segments by position: for each position, (its segment's positions in this
-#: house, the other house's key base ``house * N``, the segment's positions there), for each
+#: house, the other house's key base ``house * stride``, the segment's positions there), for each
 #: other house it may lock into (a box: its row and column; a line: its box).
 Locks = tuple[tuple[tuple[int, int, int], ...], ...]
 
@@ -58,7 +60,8 @@ class Tables:
     cell_houses: tuple[tuple[int, ...], ...]  # three a cell: need_boxes
     houses: tuple[tuple[int, ...], ...]
     house_getters: tuple[Callable[[list[int]], tuple[int, ...]], ...]
-    # each cell's (key base ``house * N``, position bit, the house's cells) in its three houses
+    stride: int  # keys a house: N + 1 (digits 1..N)
+    # each cell's (key base ``house * stride``, position bit, the house's cells), its 3 houses
     slots: tuple[tuple[tuple[int, int, tuple[int, ...]], ...], ...]
     subsets: int  # the largest naked and hidden subsets that pay at this size (0: none)
     propagate_interval: int  # dequeued cells between clock checks
@@ -71,7 +74,7 @@ class Tables:
         in one cell is a hidden single; boxes of one line have none). Built
         from the houses, not :attr:`Geometry.segments`, whose rests would hold millions of
         cells at 400 x 400."""
-        geo, n = self.geometry, self.geometry.size
+        geo, n, stride = self.geometry, self.geometry.size, self.stride
         houses, cell_houses = self.houses, self.cell_houses
         one = [1 << i for i in range(n)]
         where = [{c: one[i] for i, c in enumerate(house)} for house in houses]
@@ -87,9 +90,9 @@ class Tables:
                 in_box = sum(map(where[box].__getitem__, cells))
                 for cell in cells:
                     i = where[line][cell].bit_length() - 1
-                    out[line][i] += ((in_line, box * n, in_box),)
+                    out[line][i] += ((in_line, box * stride, in_box),)
                     j = where[box][cell].bit_length() - 1
-                    out[box][j] += ((in_box, line * n, in_line),)
+                    out[box][j] += ((in_box, line * stride, in_line),)
         return tuple(map(tuple, out))
 
 
@@ -119,7 +122,7 @@ def _slots(geo: Geometry) -> tuple[tuple[tuple[int, int, tuple[int, ...]], ...],
     one = [1 << i for i in range(n)]  # one int a position, shared (400-bit ints at 400 x 400)
     out: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(geo.ncells)]
     for h, house in enumerate(geo.houses):
-        base = h * n
+        base = h * (n + 1)
         for i, c in enumerate(house):
             out[c].append((base, one[i], house))
     return tuple(map(tuple, out))
@@ -135,6 +138,7 @@ def tables(geo: Geometry) -> Tables:
         ncells=geo.ncells,
         nhouses=len(geo.houses),
         full=full_mask(n),
+        stride=n + 1,
         cell_houses=geo.cell_houses,
         houses=geo.houses,
         house_getters=tuple(getter(house) for house in geo.houses),
