@@ -85,9 +85,9 @@ class Propagation:
     ``time.perf_counter`` time (:class:`~satdoku.native.tables.Timeout` once it passed).
     """
 
-    __slots__ = ("t", "stride", "slots", "cell_houses", "houses", "getters", "full", "subsets",
-                 "constraints", "deadline", "passes", "fail", "clash", "budget", "cand",
-                 "placed", "pos", "queue", "keys", "moved", "dirty", "locked")
+    __slots__ = ("t", "stride", "slots", "cell_houses", "houses", "subsets", "constraints",
+                 "deadline", "passes", "fail", "clash", "budget", "cand", "placed", "pos",
+                 "queue", "keys", "moved", "dirty", "locked")
 
     def __init__(self, t: Tables, *, locked: bool = True, subsets: int = 0,
                  constraints: Sequence[Constraint] = (), deadline: float = _INF) -> None:
@@ -95,7 +95,6 @@ class Propagation:
         # what the singles passes read at every node, one attribute away
         self.stride, self.slots, self.cell_houses, self.houses = (
             t.stride, t.slots, t.cell_houses, t.houses)
-        self.getters, self.full = t.house_getters, t.full
         self.subsets = subsets
         self.constraints = tuple(constraints)
         self.deadline = deadline
