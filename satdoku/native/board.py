@@ -48,14 +48,20 @@ class Board:
         self.pos = pos
         self._seen: tuple[tuple[int, ...], tuple[bool, ...]] | None = None
 
+    def positions(self) -> list[int]:
+        """The open cells' positions (:mod:`satdoku.native.tables`), worked out once a board
+        state; not to be changed by the caller."""
+        if self.pos is None:
+            t = tables(self.geo)
+            self.pos = positions(t, [0 if p else m for m, p in zip(self.cand, self.placed)],
+                                 [0] * t.nhouses)
+        return self.pos
+
     def places(self, h: int) -> list[int]:
         """Per digit (index 1..N), the mask of its places among house ``h``'s open cells (bit
         ``i``: the house's ``i``-th cell); index 0 is 0."""
-        t = tables(self.geo)
-        if self.pos is None:
-            self.pos = positions(t, [0 if p else m for m, p in zip(self.cand, self.placed)],
-                                 [0] * t.nhouses)
-        return self.pos[h * t.stride:(h + 1) * t.stride]
+        stride = tables(self.geo).stride
+        return self.positions()[h * stride:(h + 1) * stride]
 
     @classmethod
     def from_grid(cls, grid: Grid) -> tuple["Board", bool]:

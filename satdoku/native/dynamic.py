@@ -49,7 +49,6 @@ from ..model.digits import bits
 from .board import Board
 from .chains import every_chain, length_bonus
 from .named import NamedStep, every_fish, every_hidden_set, every_locking, every_naked_set
-from .propagate import positions
 from .tables import tables
 
 __all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain",
@@ -128,12 +127,11 @@ class Chaining:
         self.placed = board.placed
         self.given = [m if placed else 0 for m, placed in zip(board.cand, board.placed)]
         self.cand0 = [0 if placed else m for m, placed in zip(board.cand, board.placed)]
-        self.stride = stride = geo.size + 1
+        self.stride = tables(geo).stride
         self.hcells = geo.houses
         self.where = [tuple((h, geo.houses[h].index(cell)) for h in (box, row, col))
                       for cell, (row, col, box) in enumerate(geo.cell_houses)]
-        t = tables(geo)
-        self.pos0 = positions(t, self.cand0, [0] * t.nhouses)
+        self.pos0 = board.positions()  # read only: a dynamic propagation works on a copy
         self.memo: dict[int, Outcome] = {}
 
     def outcome(self, start: int) -> Outcome:

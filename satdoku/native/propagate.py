@@ -130,9 +130,8 @@ class Propagation:
         stride = self.stride
         pos = positions(self.t, cand, placed)
         self.start(cand, placed, pos)
-        rows = [hs[0] for hs in self.cell_houses]
-        self.queue = [c for c, m in enumerate(cand)
-                      if not m & (m - 1) and not placed[rows[c]] & m]
+        self.queue = [c for c, (m, hs) in enumerate(zip(cand, self.cell_houses))
+                      if not m & (m - 1) and not placed[hs[0]] & m]
         self.keys = [k for k, q in enumerate(pos)  # (index 0 of a house is no digit)
                      if not q & (q - 1) and k % stride
                      and not placed[k // stride] >> (k % stride - 1) & 1]
