@@ -155,7 +155,7 @@ def generate(count, fmt, output, force, paint, **values):
                                     report.format(puzzle))
                 else:
                     session.result(report.format(puzzle), (), EXIT_OK)
-                session.out.flush()
+                session.flush()
                 progress.update(made + 1)
         if options.difficulty:
             session.note(f"{count} {options.difficulty} puzzle{'s' if count > 1 else ''} "
