@@ -158,3 +158,22 @@ def test_hard_batches_stop_the_pre_pass_and_options_that_need_none():
         task = options.make()
         assert task.batch == 1
         task.close()
+
+
+@pytest.mark.parametrize("few", [1, len(KINDS)])
+def test_a_few_grids_are_settled_alone_as_a_batch_settles_them(few, monkeypatch):
+    from satdoku.sat import fast
+    from satdoku.tasks.solvers import make_solver
+    grids = [grid_of(text) for text in BATCH[:few]]
+    batch = settle(grids[0].geometry, [g.cells for g in grids])
+    assert few < fast.SLICED_MIN_GRIDS
+
+    def sliced(*args, **kwargs):
+        raise AssertionError("a few grids went through the bit-sliced rounds")
+
+    monkeypatch.setattr("satdoku.sat.sliced.settle", sliced)
+    with make_solver("sat") as solver:
+        results = solver.settle(grids, 2)
+    assert [r.solution.cells if r else None for r in results] == batch
+    assert any(batch) and (few == 1 or not all(batch))
+    assert all(r.status == "unique" for r in results if r)
