@@ -642,6 +642,35 @@ def test_progress_never_shares_a_line_with_results(monkeypatch):
     assert writes[1:3] == [("err", "\r\x1b[K"), ("out", "result 4\n")]
 
 
+def test_results_in_a_burst_are_written_together_and_alone_at_once(monkeypatch):
+    # stdout as PYTHONUNBUFFERED makes it: every write a system call
+    import satdoku.cli.session as cli
+    writes = []
+
+    class Pipe(io.StringIO):
+        def write(self, text):
+            writes.append(text)
+            return len(text)
+
+    monkeypatch.setattr(sys, "stdout", Pipe())
+    session = cli.Session(None, False)
+    session.result("first\n", [], 0)
+    assert writes == ["first\n"]  # the first result is out at once
+    for k in range(2000):
+        session.result(f"result {k}\n", [], 0)
+    assert 1 < len(writes) < 20  # in pieces of about 8 KB, not 2,000 writes
+    time.sleep(cli._BURST * 2)
+    session.result("slow\n", [], 0)  # a result after a pause is written at once
+    assert "".join(writes) == "first\n" + "".join(f"result {k}\n" for k in range(2000)) + "slow\n"
+    writes.clear()
+    session.result("held\n", [], 0)
+    session.result("held too\n", [], 0)
+    errors = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", errors)
+    session.note("a diagnostic")  # the results before it are out before it is
+    assert "".join(writes) == "held\nheld too\n" and errors.getvalue() == "a diagnostic\n"
+
+
 # Variant puzzles through the command line.
 
 VARIANTS = PUZZLES / "variants"
