@@ -64,9 +64,10 @@ def test_missing_package_is_a_clear_error(name, module, monkeypatch):
     message = f"solver {name} needs the .* package: pip install 'satdoku\\[baselines\\]'"
     with pytest.raises(OptionError, match=message):
         check_groups([name])
-    result = CliRunner().invoke(main, ["bench", "puzzles/9x9.txt", "--solver", name])
-    assert result.exit_code == 2 and "satdoku[baselines]" in result.output
-    assert "Traceback" not in result.output
+    for command in ("bench", "solve", "count"):  # a usage error before any puzzle is read
+        result = CliRunner().invoke(main, [command, "puzzles/9x9.txt", "--solver", name])
+        assert result.exit_code == 2 and "satdoku[baselines]" in result.output, command
+        assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize("name", BASELINES)

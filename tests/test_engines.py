@@ -36,6 +36,24 @@ def test_retired_rules_are_dropped_by_a_rebuild():
         assert rebuilt >= 3
 
 
+def test_a_puzzles_formula_size_leaves_out_earlier_puzzles_rules():
+    # --stats: the clauses of a puzzle's own formula, however many puzzles came before it
+    names = ("sandwich.json", "miracle.txt", "sandwich.json")
+    puzzles = [next(iter_inputs([str(PUZZLE_FILES / "variants" / name)])) for name in names]
+    classic = next(iter_inputs([str(PUZZLE_FILES / "9x9.txt")]))
+
+    def clauses(session, p):
+        return session.solve(p.grid, constraints=p.constraints).stats["clauses"]
+
+    alone = []
+    for p in puzzles + [classic]:
+        with SatSolver() as fresh:
+            alone.append(clauses(fresh, p))
+    with SatSolver() as session:
+        assert [clauses(session, p) for p in puzzles + [classic]] == alone
+    assert alone[0] == alone[2] > alone[3] and alone[1] > alone[3]
+
+
 class _Endless(Constraint, register=False):
     """A rule whose encoding never ends (as a hostile long sum once did)."""
 

@@ -43,9 +43,10 @@ def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **val
 
     Unsolvable: a minimal set of givens and rules that cannot all hold (each one needed),
     marked on the grid. Several solutions: two of them and the cells where they differ.
-    Unique: its Sudoku Explainer ratings, as 'rate' gives them, and with --steps the path of
-    steps they come from: a classic puzzle's SE ladder, named techniques; a variant's steps
-    each forced by the fewest facts found (givens, earlier steps, rules by name and place).
+    Unique: a classic puzzle's Sudoku Explainer ratings, as 'rate' gives them, and with
+    --steps the path of steps they come from, the SE ladder's named techniques; a variant's
+    steps (and its rating, which comes from them) with --steps only, each forced by the
+    fewest facts found (givens, earlier steps, rules by name and place).
     """
     from ..output.asking import ExplanationReport
     from ..run.stream import stream

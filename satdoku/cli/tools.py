@@ -208,8 +208,10 @@ def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, readin
             raise ModelError("no model file for it (MODELS/NAME or NAME.*)", source=cnf)
         grid = p.valid_grid
         formula = model_formula(grid, encoding, amo, p.constraints)
-    except SatdokuError as error:
-        return Outcome(Puzzle(None, cnf or model or ""), Result("error", message=str(error)))
+    except SatdokuError as error:  # the outcome names its file: the message need not again
+        source = cnf or model or ""
+        return Outcome(Puzzle(None, source), Result(
+            "error", message=error.detail if error.source == source else str(error)))
     try:
         result = Result("solved", decode_file(model, grid, formula, p.constraints),
                         encoding=formula.encoding)

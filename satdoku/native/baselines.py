@@ -42,7 +42,7 @@ from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
 
-__all__ = ["BASELINES", "BASELINE_HINT", "ExactCoverSolver", "CpSatSolver"]
+__all__ = ["BASELINES", "BASELINE_HINT", "NEEDS", "missing", "ExactCoverSolver", "CpSatSolver"]
 
 #: The largest ``limit`` exact-cover takes: it returns every solution at once.
 MAX_COUNT = 10_000
@@ -55,14 +55,31 @@ CHILD_FROM = 9
 BASELINE_HINT = "pip install 'satdoku[baselines]'"
 
 
-def _require(module: str, package: str, solver: str) -> Any:
-    """The imported ``module``, or an OptionError naming the package and the extra."""
+#: The module each baseline imports, and the package on PyPI that has it.
+NEEDS = {"exact-cover": ("exact_cover", "exact-cover"),
+         "cp-sat": ("ortools.sat.python.cp_model", "ortools")}
+
+
+def missing(solver: str) -> str | None:
+    """What is missing for the baseline ``solver`` to run here (the package to install), or
+    None; found without importing it (OR-tools takes a second)."""
+    import importlib.util
+    module, package = NEEDS[solver]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):  # a parent package absent, or a module set to None
+        found = False
+    return None if found else f"solver {solver} needs the {package} package: {BASELINE_HINT}"
+
+
+def _require(solver: str) -> Any:
+    """The imported module of the baseline ``solver``, or an OptionError naming the package
+    and the extra."""
     import importlib
     try:
-        return importlib.import_module(module)
+        return importlib.import_module(NEEDS[solver][0])
     except ImportError:
-        raise OptionError(f"solver {solver} needs the {package} package: "
-                          f"{BASELINE_HINT}") from None
+        raise OptionError(missing(solver) or f"solver {solver} cannot be imported") from None
 
 
 def _result(name: str, status: str, found: list[Grid], limit: int, start: float,
@@ -132,7 +149,7 @@ class ExactCoverSolver(_Baseline):
     name = "exact-cover"
 
     def __init__(self) -> None:
-        self._ec = _require("exact_cover", "exact-cover", self.name)
+        self._ec = _require(self.name)
 
     def solve(self, grid: Grid, *, limit: int = 1, deadline: Deadline | None = None,
               constraints: Sequence[Any] = ()) -> Result:
@@ -205,7 +222,7 @@ class CpSatSolver(_Baseline):
     name = "cp-sat"
 
     def __init__(self) -> None:
-        self._cp = _require("ortools.sat.python.cp_model", "ortools", self.name)
+        self._cp = _require(self.name)
         self._models: dict[Geometry, Any] = {}
 
     def _model(self, geo: Geometry) -> Any:

@@ -123,11 +123,14 @@ class Engine:
     def assumptions(self, grid: Grid) -> list[int]:
         return self.varmap.clue_literals(grid)
 
-    def measure(self, stats: dict[str, Any], before: dict[str, int] | None) -> None:
-        """Put the formula's size into a puzzle's ``stats``, and the solver's conflicts,
-        decisions and propagations since ``before`` (its ``accum_stats``; None: not asked)."""
+    def measure(self, stats: dict[str, Any], before: dict[str, int] | None,
+                rules: bool = False) -> None:
+        """Put the size of a puzzle's formula into its ``stats`` (the base formula's clauses,
+        and with ``rules`` those of the rules in force: not the clauses of earlier puzzles'
+        rules, retired but still in the solver), and the solver's conflicts, decisions and
+        propagations since ``before`` (its ``accum_stats``; None: not asked)."""
         stats["variables"] = self.nvars
-        stats["clauses"] = self.nclauses
+        stats["clauses"] = self.base + (self.rule_clauses if rules else 0)
         if before is not None:
             after = self.solver.accum_stats()
             for k in ("conflicts", "decisions", "propagations"):

@@ -197,7 +197,7 @@ class SatSolver(Closing):
             if engine is not None:
                 engine.escalate_at = None
                 if not engine.broken:
-                    engine.measure(stats, before if self.stats else None)
+                    engine.measure(stats, before if self.stats else None, bool(constraints))
                 backend.release(engine)
 
     def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]:

@@ -24,8 +24,10 @@ SETTLE_BATCH = 4096
 
 
 #: The names of :data:`satdoku.tasks.solvers.SOLVERS`, here so the command line's choices need
-#: not import the solvers.
-SOLVER_NAMES = ("sat", "native", "exact-cover", "cp-sat")
+#: not import the solvers; the compiled search baselines (:mod:`satdoku.native.baselines`)
+#: last.
+BASELINE_NAMES = ("exact-cover", "cp-sat")
+SOLVER_NAMES = ("sat", "native") + BASELINE_NAMES
 
 #: What cube-and-conquer splits on, the default first (:data:`satdoku.sat.splits.CUBE_ON`),
 #: here for the same reason.
@@ -69,6 +71,11 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
     def __post_init__(self) -> None:
         super().__post_init__()
         self.refuse()
+        if self.solver in BASELINE_NAMES:  # a missing extra is the options' error (exit 2)
+            from ..native.baselines import missing
+            problem = missing(self.solver)
+            if problem:
+                raise OptionError(problem)
         if self.cube_on != CUBE_ON[0] and not self.cube:
             raise OptionError(f"--cube-on {self.cube_on} says what --cube splits on: give "
                               f"--cube D too")
