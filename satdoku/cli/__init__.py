@@ -22,7 +22,8 @@ import click
 from ..errors import abridge
 from ..version import __version__
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK
-from .session import install_signals, silence_stdout
+from .session import silence_stdout
+from .signals import install_signals
 
 __all__ = ["main", "run"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import io
 import os
-import signal
 import stat
 import sys
 import time
@@ -25,25 +24,7 @@ from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..output.report import DOCUMENT_FORMATS, NoPicture, place
 from ..tasks.base import Block, Outcome
-
-class Interrupted(KeyboardInterrupt):
-    """SIGTERM or SIGHUP, handled like Ctrl-C."""
-
-
-def _on_signal(signum, frame):
-    raise Interrupted(signum)
-
-
-def install_signals() -> None:
-    """SIGTERM and SIGHUP end a run like Ctrl-C; an ignored SIGINT (a background job) stays
-    ignored, python-sat's own handler included (checked when a solver is first made)."""
-    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
-        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
-            signal.signal(sig, _on_signal)
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        from ..sat.clock import keep_interrupts_ignored
-        keep_interrupts_ignored()
-
+from .signals import signals_held
 
 #: A write this long (a chunk of ``--jobs``) holds Ctrl-C, SIGTERM and SIGHUP back until it is
 #: done: stdout's buffer takes it in pieces, and an interruption between two (the pipe full)
@@ -53,23 +34,6 @@ def install_signals() -> None:
 #: writes through at once (``PYTHONUNBUFFERED``, as many container images set: a system call
 #: a puzzle took 15% of a 10,000-puzzle count).
 _WHOLE_WRITE = io.DEFAULT_BUFFER_SIZE
-
-_HELD = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
-              if s is not None)
-
-
-@contextlib.contextmanager
-def _signals_held(hold: bool) -> Iterator[None]:
-    """Signals that end a run wait (are delivered) until the block is done, with ``hold``
-    where the system can hold them (POSIX)."""
-    if not hold or not hasattr(signal, "pthread_sigmask"):
-        yield
-        return
-    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, before)
 
 
 class Progress:
@@ -184,17 +148,20 @@ class Session:
             self.progress.terminal = False
         self.interactive = self.out.isatty()
         self.flushed = time.monotonic()
-        self.held: list[str] = []  # results not yet written (see flush)
+        self.held: list[tuple[str, int]] = []  # results not yet written, and how many
         self.nheld = 0
         self.last = -_BURST  # when the last result came
         self.code = EXIT_OK
-        self.written = 0  # results finished
+        self.written = 0  # results finished and written (held ones are not, yet)
         self.wrote = False  # anything written (a result, or a part of one: a solution, a row)
 
-    def write(self, text: str) -> None:
+    def write(self, text: str, count: int = 0) -> None:
+        """Write ``text``, ``count`` results (none: a header, a part of one); they count as
+        written once the text is (:meth:`flush`)."""
         if not text:
+            self.written += count
             return
-        self.held.append(text)
+        self.held.append((text, count))  # one step: an interruption takes both or neither
         self.nheld += len(text)
         self.wrote = True
         now = time.monotonic()
@@ -209,8 +176,9 @@ class Session:
         if self.held:
             if self.interactive:
                 self.progress.clear()
-            with _signals_held(True):
-                self.out.write("".join(self.held))
+            with signals_held():
+                self.out.write("".join([text for text, _ in self.held]))
+                self.written += sum([count for _, count in self.held])
                 self.held.clear()
                 self.nheld = 0
         self.out.flush()
@@ -249,10 +217,9 @@ class Session:
 
     def result(self, text: str, notes: Iterable[str], code: int, count: int = 1) -> None:
         """One finished result (or ``count`` of them): text, stderr lines, exit code."""
-        self.write(text)
+        self.write(text, count)
         for line in notes:
             self.note(line)
-        self.written += count
         self.code = max(self.code, code)
 
     def run(self, body: Callable[["Session"], Any]) -> None:
@@ -269,12 +236,15 @@ class Session:
             self.flush()
         except KeyboardInterrupt:
             self.progress.clear()
-            self._commit_quietly()
+            with contextlib.suppress(KeyboardInterrupt):  # a second one: the first is answered
+                self._commit_quietly()
             where = ""
             if self.out.path and self.written:
                 where = f"; {self.written} in {self.out.path}"
             elif self.out.path and self.wrote:
                 where = f" in {self.out.path}"
+            elif self.written:
+                where = f"; {self.written} on stdout"
             click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
             _leave(EXIT_INTERRUPTED)
         except BrokenPipeError:

@@ -1,0 +1,66 @@
+"""The signals that end a run: Ctrl-C (SIGINT), SIGTERM and SIGHUP, all taken as Ctrl-C, and
+held off the few steps that must not be cut in two (a write of results and its count).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+from typing import Any, Callable, Iterator
+
+__all__ = ["Interrupted", "install_signals", "signals_held"]
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGTERM or SIGHUP, handled like Ctrl-C."""
+
+
+def _on_signal(signum, frame):
+    raise Interrupted(signum)
+
+
+def install_signals() -> None:
+    """SIGTERM and SIGHUP end a run like Ctrl-C; an ignored SIGINT (a background job) stays
+    ignored, python-sat's own handler included (checked when a solver is first made)."""
+    for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
+        if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
+            signal.signal(sig, _on_signal)
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        from ..sat.clock import keep_interrupts_ignored
+        keep_interrupts_ignored()
+
+
+_HELD = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))
+              if s is not None)
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Signals that end a run wait until the block is done, then take effect.
+
+    Two holds: this thread blocks them where the system can (POSIX), so a write is never
+    broken off by one; and their Python handlers only note them meanwhile, because another
+    thread (a process pool's) may take the signal, and the main thread would then raise
+    KeyboardInterrupt between any two steps of the block (a write done and not yet
+    counted, say). The first one noted is handled as it would have been, after the block.
+    """
+    noted: list[int] = []
+    handlers: dict[int, Callable[[int, Any], Any]] = {}
+    if threading.current_thread() is threading.main_thread():  # only it may set handlers
+        for sig in _HELD:
+            handler = signal.getsignal(sig)
+            if callable(handler):
+                handlers[sig] = handler
+                signal.signal(sig, lambda signum, frame: noted.append(signum))
+    blocking = hasattr(signal, "pthread_sigmask")
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if blocking else set()
+    try:
+        yield
+    finally:
+        if blocking:
+            signal.pthread_sigmask(signal.SIG_SETMASK, before)  # one held is noted now
+        for sig, handler in handlers.items():
+            signal.signal(sig, handler)
+    if noted:
+        handlers[noted[0]](noted[0], None)
