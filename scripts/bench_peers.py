@@ -95,8 +95,8 @@ class Satdoku:
     """satdoku as a library, in this process: one SAT solver object for the whole session
     (``fresh``: a new one for every call).
 
-    Every import of the package in this script is in this class (and the command line in
-    :func:`satdoku_command`).
+    Every import of the package in this script is in this class (the command line is run as
+    ``python -m satdoku`` on this checkout: :func:`run_classic`).
     """
 
     def __init__(self, fresh: bool = False, new_rules: bool = False) -> None:
@@ -162,17 +162,6 @@ class Satdoku:
     def close(self) -> None:
         if self.solver is not None:
             self.solver.close()
-
-
-def satdoku_command() -> list[str]:
-    """The ``satdoku`` command of this interpreter's environment (else the one on PATH)."""
-    beside = Path(sys.executable).with_name("satdoku")
-    if beside.exists():
-        return [str(beside)]
-    found = shutil.which("satdoku")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "satdoku"]
 
 
 # --- satdoku variant JSON -> sigh's constraint string: satdoku's own writer -------------------
@@ -635,7 +624,9 @@ def run_classic(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     tasks = [t.strip() for t in args.tasks.split(",")]
-    satdoku = satdoku_command() if args.satdoku is None else args.satdoku.split()
+    # This checkout's code, whatever is installed (an editable install is the working tree:
+    # two checkouts' runs of this script would both have measured it).
+    satdoku = [sys.executable, "-m", "satdoku"] if args.satdoku is None else args.satdoku.split()
     q_args = {"solve": ["--solve", "--one-line"],
               "count": ["--solve", "--nosolution", "--count-solutions", "--csv"]}
     load_before, started = os.getloadavg(), time.strftime("%Y-%m-%d %H:%M:%S")
@@ -648,6 +639,9 @@ def run_classic(args: argparse.Namespace) -> int:
         env = dict(os.environ)  # bytecode cached as after an install, outside the worktree
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+        if args.satdoku is None:
+            env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(ROOT),
+                                                               env.get("PYTHONPATH"))))
         one = tmp / "one.txt"
         one.write_text(read_grids(PUZZLES / CLASSIC_SETS[names[0]], 1)[0] + "\n")
         run_pinned(satdoku + ["solve", str(one), "--format", "line"], None, tmp / "o", args.core,
@@ -774,7 +768,8 @@ def main(argv: list[str] | None = None) -> int:
     v.add_argument("--json", type=Path, help="also write the raw figures here")
     c = sub.add_parser("classic", help="9x9 collections against qqwing (whole processes)")
     c.add_argument("--qqwing", type=Path, help="a qqwing binary")
-    c.add_argument("--satdoku", help="the satdoku command (default: this environment's)")
+    c.add_argument("--satdoku", help="the satdoku command (default: python -m satdoku on this "
+                                     "checkout, so that two checkouts' runs compare them)")
     c.add_argument("--sets", default=",".join(CLASSIC_SETS),
                    help="comma-separated, from: " + ", ".join(CLASSIC_SETS))
     c.add_argument("--tasks", default=",".join(TASKS), help="solve, count or both")
