@@ -26,13 +26,12 @@ from ..output.report import DOCUMENT_FORMATS, NoPicture, place
 from ..tasks.base import Block, Outcome
 from .signals import signals_held
 
-#: A write this long (a chunk of ``--jobs``) holds Ctrl-C, SIGTERM and SIGHUP back until it is
-#: done: stdout's buffer takes it in pieces, and an interruption between two (the pipe full)
-#: lost the rest of the text, results cut mid-line. A shorter text is copied into the
-#: buffer whole, which keeps what an interrupted flush did not write. It is also how much
-#: :class:`Session` holds before it writes: one write for many results, even where stdout
-#: writes through at once (``PYTHONUNBUFFERED``, as many container images set: a system call
-#: a puzzle took 15% of a 10,000-puzzle count).
+#: How much :class:`Session` holds before it writes: one write for many results, even where
+#: stdout writes through at once (``PYTHONUNBUFFERED``, as many container images set: a
+#: system call a puzzle took 15% of a 10,000-puzzle count). Each write holds Ctrl-C, SIGTERM
+#: and SIGHUP back until it is done and counted (:func:`~satdoku.cli.signals.signals_held`):
+#: stdout's buffer takes a long text in pieces, and an interruption between two (the pipe
+#: full) once lost the rest of it, results cut mid-line.
 _WHOLE_WRITE = io.DEFAULT_BUFFER_SIZE
 
 

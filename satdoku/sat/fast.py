@@ -124,7 +124,8 @@ class FastPath:
 
     def settle(self, grids: list[Grid], limit: int = 1) -> list[Result | None]:
         """The results of the ``grids`` (classic, givens checked) that unit propagation alone
-        settles, None for the others: :mod:`satdoku.sat.sliced` over all of them at once.
+        settles, None for the others: :mod:`satdoku.sat.sliced` over all of them at once (a
+        few, under :data:`SLICED_MIN_GRIDS`, by native search's passes one at a time).
 
         A batch's pre-pass (:class:`satdoku.tasks.solvers.SolveTask`): a settled grid is solved
         (``limit`` 1) or ``unique`` without a solver call; its ``time_ms`` (and ``cpu_ms``) is
