@@ -136,6 +136,24 @@ def test_workers_write_the_same_text_in_blocks(tmp_path):
     assert max(b.code for b in blocks) == 1  # the worst of the codes is an unsolvable one's
 
 
+def test_tasks_of_milliseconds_a_puzzle_send_workers_short_chunks(tmp_path):
+    # rate, explain and candidates: the first results show before a long chunk is done
+    from satdoku.io.inputs import iter_inputs
+    from satdoku.output.asking import RatingReport
+    from satdoku.run.stream import stream
+    from satdoku.tasks.base import Block
+    from satdoku.tasks.options import SLOW_CHUNK_LINES
+    from satdoku.tasks.other_commands import CandidatesOptions, ExplainOptions, RateOptions
+    assert {o().chunk_lines for o in (RateOptions, ExplainOptions, CandidatesOptions)} == \
+        {SLOW_CHUNK_LINES}
+    path = str(_mixed_file(tmp_path, 30))  # 210 lines, 180 puzzles
+    report = RatingReport("line")
+    blocks = [item for item in stream(iter_inputs([path]), RateOptions(), jobs=2,
+                                      render=report.render) if isinstance(item, Block)]
+    assert sum(b.count for b in blocks) == 180
+    assert len(blocks) >= 210 // SLOW_CHUNK_LINES and max(b.count for b in blocks) <= 32
+
+
 @pytest.mark.parametrize("fmt", ["line", "csv"])
 def test_two_jobs_print_what_one_prints(tmp_path, fmt):
     import subprocess

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import OptionError
-from .options import (ClausesField, EncodingFields, SatFields, SolverField, TaskOptions,
-                      TimeoutField, option)
+from .options import (SLOW_CHUNK_LINES, ClausesField, EncodingFields, SatFields, SolverField,
+                      TaskOptions, TimeoutField, option)
 
 __all__ = ["ExplainOptions", "CandidatesOptions", "RateOptions", "GenerateOptions",
            "EncodeOptions", "DecodeOptions"]
@@ -21,6 +21,7 @@ class ExplainOptions(TimeoutField, SatFields, TaskOptions):
     """How to explain every puzzle of a stream (:mod:`satdoku.tasks.explain`)."""
 
     command: ClassVar[str] = "explain"
+    CHUNK_LINES: ClassVar[int | None] = SLOW_CHUNK_LINES
     ASKING: ClassVar[bool] = True
 
     redundant: bool = option(False, "For a unique puzzle, also say which givens and rules it "
@@ -54,6 +55,7 @@ class CandidatesOptions(TimeoutField, ClausesField, SolverField, TaskOptions):
     (:mod:`satdoku.tasks.candidates`; the extended encoding at every size)."""
 
     command: ClassVar[str] = "candidates"
+    CHUNK_LINES: ClassVar[int | None] = SLOW_CHUNK_LINES
 
     counts: int | None = option(None, "For each empty cell and digit, how many solutions put "
                                       "the digit there, up to N.", "whole", minimum=1,
@@ -72,6 +74,7 @@ class RateOptions(TimeoutField, SatFields, TaskOptions):
     """How to rate every puzzle of a stream (:mod:`satdoku.tasks.rate`)."""
 
     command: ClassVar[str] = "rate"
+    CHUNK_LINES: ClassVar[int | None] = SLOW_CHUNK_LINES
     ASKING: ClassVar[bool] = True
 
     task: ClassVar[str] = "rate:Rater"
