@@ -34,9 +34,9 @@ from ..errors import OptionError
 if TYPE_CHECKING:  # pragma: no cover
     from .base import Task
 
-__all__ = ["TaskOptions", "SLOW_CHUNK_LINES", "Spec", "option", "specs", "make_options", "check_value",
-           "SolverField", "ClausesField", "EncodingFields", "SatFields", "TimeoutField",
-           "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
+__all__ = ["TaskOptions", "SLOW_CHUNK_LINES", "Spec", "option", "specs", "make_options",
+           "check_value", "SolverField", "ClausesField", "EncodingFields", "SatFields",
+           "TimeoutField", "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
 
 T = TypeVar("T")
 
