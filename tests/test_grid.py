@@ -75,3 +75,40 @@ def test_a_grid_a_puzzle_and_a_result_show_themselves():
     for shown in (puzzle, puzzle.grid, result):
         svg = shown._repr_svg_()
         assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
+
+
+@pytest.mark.parametrize("shape", [(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+def test_a_batch_is_right_at_once_exactly_when_each_answer_is(shape):
+    # solutions_right against the one-grid check, on right batches and on batches with one
+    # answer spoilt in each way an answer can be wrong
+    import random
+    from satdoku.model.grid import solutions_right
+    from satdoku.tasks.generate import full_grid
+    geo, rng = geometry(*shape), random.Random(sum(shape))
+    n = geo.size
+    for trial in range(12):
+        solutions = [full_grid(geo, rng) for _ in range(rng.randint(1, 9))]
+        puzzles = [Grid(geo, tuple(d if rng.random() < 0.3 else 0 for d in s.cells))
+                   for s in solutions]
+        assert solutions_right(solutions, puzzles)
+        k = rng.randrange(len(solutions))
+        cells = list(solutions[k].cells)
+        a, b = rng.sample(range(geo.ncells), 2)
+        spoil = trial % 5
+        if spoil == 0:  # two cells swapped
+            cells[a], cells[b] = cells[b], cells[a]
+        elif spoil == 1:  # a digit changed
+            cells[a] = cells[a] % n + 1
+        elif spoil == 2:  # a cell left empty
+            cells[a] = 0
+        elif spoil == 3:  # a digit past N
+            cells[a] = n + 1
+        else:  # a given not kept: the puzzle gives another digit there
+            given = list(puzzles[k].cells)
+            given[a] = cells[a] % n + 1
+            puzzles[k] = Grid(geo, tuple(given))
+        spoilt = solutions[:k] + [Grid(geo, tuple(cells))] + solutions[k + 1:]
+        each = all(not solution_problems(s, p) for s, p in zip(spoilt, puzzles))
+        assert solutions_right(spoilt, puzzles) == each
+        if spoil != 0 or cells != list(solutions[k].cells):
+            assert not each, (shape, spoil)

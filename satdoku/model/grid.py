@@ -16,7 +16,7 @@ from ..errors import PuzzleError
 from .geometry import Geometry
 
 __all__ = ["Grid", "Rule", "pack_cells", "unpack_grid", "find_clash", "check_givens", "clash_free", "is_solution",
-           "solution_problems"]
+           "solution_problems", "solutions_right"]
 
 
 @dataclass(frozen=True, eq=True)
@@ -274,6 +274,74 @@ def _grid_problems(solution: Grid, puzzle: Grid) -> list[str]:
             problems.append(f"{geo.cell_name(cell)}: given {value(d)} changed to "
                             f"{value(solution.cells[cell])}")
     return problems
+
+
+def solutions_right(solutions: Sequence[Grid], puzzles: Sequence[Grid]) -> bool:
+    """True when every one of ``solutions`` is right for its puzzle, checked all at once: then
+    :func:`solution_problems` finds nothing wrong with any of them (no variant rules). False
+    when one is wrong, or the batch is not one this check takes (mixed or other-shaped
+    geometries, more than 16 digits): check each then, for its messages.
+
+    The batch form of :func:`_solution_ok`, for the batch pass's settled puzzles: a digit of
+    every grid is a byte, so one Python int holds a cell across the batch, a byte a grid, and
+    ``+`` adds the grids' bytes side by side. A byte counts two digits, one a nibble (one
+    below 16 x 16, where a house's 16 cells could carry a nibble over), so a house's sum of
+    them stays within its byte. Every house holds each digit once exactly when, for each
+    (house, pair of digits), that sum is 0x11 in every grid; the givens are kept when the
+    solutions, masked by where the puzzles have givens, are the puzzles.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(2, 2)
+    >>> right = Grid(g, (1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1))
+    >>> puzzle = Grid(g, (1,) + (0,) * 15)
+    >>> solutions_right([right, right], [puzzle, puzzle])
+    True
+    >>> solutions_right([right, Grid(g, (2, 1) + right.cells[2:])], [puzzle, puzzle])
+    False
+    """
+    if not solutions or len(solutions) != len(puzzles):
+        return not solutions and not puzzles
+    geo = puzzles[0].geometry
+    if geo.size > _HOUSE_SUMS_MAX_SIZE or not geo.is_plain or \
+            any(g.geometry is not geo for g in itertools.chain(solutions, puzzles)):
+        return False
+    ncells, k = geo.ncells, len(solutions)
+    try:  # bytes() refuses anything but 0..255
+        solved = b"".join([bytes(s.cells) for s in solutions])
+        given = b"".join([bytes(p.cells) for p in puzzles])
+    except (TypeError, ValueError):
+        return False
+    if len(solved) != k * ncells or len(given) != k * ncells:
+        return False
+    keep = given.translate(_NONZERO)  # 0xff under a given, 0 elsewhere
+    if int.from_bytes(solved, "little") & int.from_bytes(keep, "little") != \
+            int.from_bytes(given, "little"):
+        return False
+    columns = [solved[cell::ncells] for cell in range(ncells)]
+    for table, each in _counting(geo.size):
+        target = int.from_bytes(each * k, "little")
+        counts = [int.from_bytes(column.translate(table), "little") for column in columns]
+        for house in geo.houses:
+            if sum(map(counts.__getitem__, house)) != target:
+                return False
+    return True
+
+
+_NONZERO = bytes([0] + [255] * 255)
+
+
+@functools.lru_cache(maxsize=4)
+def _counting(n: int) -> tuple[tuple[bytes, bytes], ...]:
+    """``(table, each)`` for each group of digits a byte counts (see :func:`solutions_right`):
+    the table turns a digit into its count's place (1 or 0x10, 0 for another digit), and
+    ``each`` is the byte a house of digits 1..n sums to."""
+    per_byte = 2 if n < 16 else 1
+    out = []
+    for first in range(1, n + 1, per_byte):
+        group = range(first, min(first + per_byte, n + 1))
+        table = bytes(sum(16 ** i for i, d in enumerate(group) if v == d) for v in range(256))
+        out.append((table, bytes([sum(16 ** i for i in range(len(group)))])))
+    return tuple(out)
 
 
 def is_solution(solution: Grid, puzzle: Grid) -> bool:

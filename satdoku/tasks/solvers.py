@@ -18,7 +18,7 @@ from typing import Any, Callable, Iterator
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError, PuzzleError, SatdokuError
-from ..model.grid import Grid, check_givens, clash_free
+from ..model.grid import Grid, check_givens, clash_free, solutions_right
 from ..model.puzzle import Puzzle
 from ..model.result import (ENDINGS, Capabilities, Result, Solver, can_settle, can_steer,
                             result_of, status_of, verify)
@@ -26,7 +26,8 @@ from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
 from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "certified", "verify",
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "checked_all",
+           "certified", "verify",
            "describe",
            "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
            "racing"]
@@ -179,6 +180,24 @@ def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     return result
 
 
+def checked_all(results: list[Result], grids: list[Grid]) -> list[Result]:
+    """:func:`checked` of each of ``results`` (answers to ``grids``, no variant rules): all at
+    once when every one is right (:func:`~satdoku.model.grid.solutions_right`, about a third
+    of the time a 9x9 takes alone), each its share of that time as ``verify_ms``; else one
+    at a time, which says what is wrong with which."""
+    if not results:
+        return results
+    start = time.perf_counter()
+    if all(r.solution is not None and r.second is None for r in results) and \
+            solutions_right([r.solution for r in results if r.solution is not None], grids):
+        share = (time.perf_counter() - start) * 1000 / len(results)
+        for result in results:
+            result.stats["verify_ms"] = share
+            result.stats.setdefault("solve_ms", result.time_ms)
+        return results
+    return [checked(result, grid) for result, grid in zip(results, grids)]
+
+
 def certified(result: Result, puzzle: Puzzle, options: SearchOptions,
               deadline: Deadline = NO_DEADLINE) -> Result:
     """``result`` backed by a proof when ``options.proof`` names a folder and the answer is a
@@ -308,15 +327,16 @@ class SolveTask(Task):
             yield from map(self.run, puzzles)
             return
         settled = self.solver.settle([p.valid_grid for p in ready], self.options.most)
-        done = sum(r is not None for r in settled)
-        self.batch = SETTLE_BATCH if done >= SETTLE_MIN_SHARE * len(puzzles) else 1
-        answers = {id(p): r for p, r in zip(ready, settled) if r is not None}
+        done = [(p, r) for p, r in zip(ready, settled) if r is not None]
+        self.batch = SETTLE_BATCH if len(done) >= SETTLE_MIN_SHARE * len(puzzles) else 1
+        verified = checked_all([r for _, r in done], [p.valid_grid for p, _ in done])
+        answers = {id(p): r for (p, _), r in zip(done, verified)}
         for puzzle in puzzles:
             result = answers.get(id(puzzle))
             if result is None:
                 yield self.run(puzzle)
                 continue
-            result = certified(checked(result, puzzle.valid_grid), puzzle, self.options)
+            result = certified(result, puzzle, self.options)
             result.stats["parse_ms"] = puzzle.parse_ms
             yield Outcome(puzzle, result, [])
 
