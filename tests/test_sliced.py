@@ -177,3 +177,45 @@ def test_a_few_grids_are_settled_alone_as_a_batch_settles_them(few, monkeypatch)
     assert [r.solution.cells if r else None for r in results] == batch
     assert any(batch) and (few == 1 or not all(batch))
     assert all(r.status == "unique" for r in results if r)
+
+
+@pytest.mark.parametrize("at_once", [True, False])
+def test_givens_a_solve_checks_itself_give_the_reader_s_answers(tmp_path, monkeypatch, at_once):
+    # A solve's reader leaves one-liners' givens unchecked (Puzzle.unchecked): the batch's
+    # verification covers the puzzles the pass settles, and the others are checked alone.
+    # Every answer, and every clash's message, is the one a checked read gives; also when
+    # the batch's answers are not all right at once (forced here), and each is checked alone.
+    if not at_once:
+        monkeypatch.setattr("satdoku.tasks.solvers.solutions_right", lambda *args: False)
+    from satdoku.io.inputs import iter_inputs
+    from satdoku.run.stream import stream
+    lines = []
+    for k, text in enumerate((BATCH * 2)[:SETTLE_MIN_PUZZLES + 40]):
+        if k % 17 == 3:  # a clash: the first given copied into its row's first empty cell
+            cells = list(text)
+            given = next(i for i, ch in enumerate(cells) if ch not in ".0")
+            row = given - given % 9
+            empty = next(i for i in range(row, row + 9) if cells[i] in ".0")
+            cells[empty] = cells[given]
+            text = "".join(cells)
+        lines.append(text)
+    path = tmp_path / "mixed.txt"
+    path.write_text("\n".join(lines) + "\n")
+    inputs = iter_inputs([str(path)])
+    deferred = list(stream(inputs, search_options(limit=2)))
+    assert inputs.defer_clashes
+    task = search_options(limit=2).make()
+    try:
+        alone = [task.run(p) for p in iter_inputs([str(path)])]  # read with the check
+    finally:
+        task.close()
+
+    def said(o):  # a unique puzzle's solution; of several, the first depends on the solver
+        r = o.result
+        return o.puzzle.line, r.status, r.message, r.solution if r.status == "unique" else None
+
+    assert [said(o) for o in deferred] == [said(o) for o in alone]
+    clashes = [o for o in deferred if o.result.status == "invalid"]
+    assert len(clashes) == len(range(3, len(lines), 17))
+    assert all("repeats the given" in o.result.message for o in clashes)
+    assert not any(o.puzzle.unchecked for o in deferred)

@@ -115,27 +115,29 @@ def _sniff(arg: str, lines: Iterator[str]) -> tuple[Iterator[str], bool]:
     return itertools.chain(head, lines), variant
 
 
-def _read_path(arg: str, box, alphabet, ignore_unknown: bool) -> Iterator[Puzzle]:
+def _read_path(arg: str, box, alphabet, ignore_unknown: bool,
+               defer_clashes: bool = False) -> Iterator[Puzzle]:
     """The puzzles of a file (``'-'``: stdin), classic or variant, streamed."""
     source = "<stdin>" if arg == "-" else arg
     handle, stream = _open(arg, source)
     try:
         yield from _read_lines(arg, source, read_lines(stream, source), box, alphabet,
-                               ignore_unknown)
+                               ignore_unknown, defer_clashes)
     finally:
         if handle is not None:
             handle.close()
 
 
 def _read_lines(arg: str, source: str, lines: Iterator[str], box, alphabet,
-                ignore_unknown: bool) -> Iterator[Puzzle]:
+                ignore_unknown: bool, defer_clashes: bool = False) -> Iterator[Puzzle]:
     """The puzzles of the lines of one input, classic or variant (its first puzzle line
     says which)."""
     lines, variant = _sniff(arg, lines)
     if variant:
         yield from _variant_puzzles(lines, source, ignore_unknown, box, alphabet)
     else:
-        yield from parse_puzzles(lines, source, box=box, alphabet=alphabet)
+        yield from parse_puzzles(lines, source, box=box, alphabet=alphabet,
+                                 defer_clashes=defer_clashes)
 
 
 def _read_inline(arg: str, box, alphabet, ignore_unknown: bool,
@@ -169,13 +171,13 @@ def _read_error(source: str, error: OSError) -> Puzzle:
 
 
 def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | None,
-                 ignore_unknown: bool) -> Iterator[Puzzle]:
+                 ignore_unknown: bool, defer_clashes: bool = False) -> Iterator[Puzzle]:
     for arg in args:
         if is_file_input(arg):
             source = "<stdin>" if arg == "-" else arg
             try:
                 found = False
-                for puzzle in _read_path(arg, box, alphabet, ignore_unknown):
+                for puzzle in _read_path(arg, box, alphabet, ignore_unknown, defer_clashes):
                     found = True
                     yield puzzle
                 if not found:
@@ -269,6 +271,10 @@ class Inputs:
                  ignore_unknown: bool = False) -> None:
         self.args, self.box, self.alphabet = args, box, alphabet
         self.ignore_unknown = ignore_unknown
+        #: the files' one-liners come with their givens unchecked for a clash
+        #: (:attr:`~satdoku.model.puzzle.Puzzle.unchecked`): a task that checks them itself
+        #: sets this before the first puzzle is taken
+        self.defer_clashes = False
         self._puzzles: Iterator[Puzzle] | None = None
         self._ahead: tuple[int | None] | None = None
 
@@ -290,7 +296,7 @@ class Inputs:
     def __next__(self) -> Puzzle:
         if self._puzzles is None:
             self._puzzles = timed(_iter_inputs(self.args, self.box, self.alphabet,
-                                                self.ignore_unknown))
+                                                self.ignore_unknown, self.defer_clashes))
         return next(self._puzzles)
 
     def close(self) -> None:

@@ -106,6 +106,8 @@ class Reader:
     def __init__(self, source: str, box: tuple[int, int] | None,
                  alphabet: Alphabet | None) -> None:
         self.source = source
+        #: leave a one-liner's givens unchecked for a clash (see Puzzle.unchecked)
+        self.defer_clashes = False
         self.box = box
         self.size = box[0] * box[1] if box else None
         self.forced = alphabet
@@ -240,8 +242,12 @@ class Reader:
             return None
         line, name = self._take_header(no)
         alphabet = self.forced or alphabet_for(n)
-        return self._checked(line, name or comment, Grid(self._geometry(n), tuple(digits)),
-                             alphabet, lambda cell: no)
+        grid = Grid(self._geometry(n), tuple(digits))
+        if self.defer_clashes:
+            puzzle = self._puzzle(line, name or comment, grid, alphabet)
+            puzzle.unchecked = True
+            return puzzle
+        return self._checked(line, name or comment, grid, alphabet, lambda cell: no)
 
     def _checked(self, line: int, name: str | None, grid: Grid, alphabet: Alphabet,
                  line_of) -> Puzzle:

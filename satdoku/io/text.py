@@ -29,7 +29,7 @@ from .reader import Reader, stream_puzzles
 
 def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
                   box: tuple[int, int] | None = None,
-                  alphabet: str | None = None) -> Iterator[Puzzle]:
+                  alphabet: str | None = None, defer_clashes: bool = False) -> Iterator[Puzzle]:
     """Puzzles from ``lines`` (any of the formats in the module docstring), streamed.
 
     Args:
@@ -37,6 +37,8 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
         source: the name errors give as their place.
         box: force the box shape (r, c); the grid is then (r*c) x (r*c).
         alphabet: force the symbols (``'0123456789ABCDEF'``): the puzzle is read as symbols.
+        defer_clashes: leave one-liners' givens unchecked for a clash
+            (:attr:`~satdoku.model.puzzle.Puzzle.unchecked`), for a solve's batch to check.
 
     Returns:
         An iterator of :class:`Puzzle`; bad ones carry ``error`` and reading goes on.
@@ -48,6 +50,7 @@ def parse_puzzles(lines: Iterable[str], source: str = "<stdin>", *,
     if box is not None:
         geometry_for_size(box[0] * box[1], box)  # raises ValueError (OptionError) if out of range
     reader = Reader(source, box, make_alphabet(alphabet))
+    reader.defer_clashes = defer_clashes
     return stream_puzzles(reader, lines)
 
 

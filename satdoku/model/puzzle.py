@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from ..errors import PuzzleError
 from .alphabet import Alphabet
 from .geometry import Geometry
-from .grid import Grid, Rule, solution_problems
+from .grid import Grid, Rule, check_givens, clash_free, solution_problems
 
 __all__ = ["Puzzle"]
 
@@ -30,6 +30,9 @@ class Puzzle:
       ``source`` field) describe it and play no part in solving.
     - ``constraints``: its variant rules, beyond Sudoku's; ``warnings``: what an import left
       out; ``solution``: the setter's solution an import carried, row by row (0: not given).
+    - ``unchecked``: its givens are not yet checked for a clash. Only a solve or count's
+      reader leaves them so (``defer_clashes``), for the task to check: in bulk, by verifying
+      the batch's answers, or alone (:meth:`check_clashes`).
 
     >>> from satdoku.model.geometry import geometry
     >>> g = geometry(2, 2)
@@ -56,6 +59,7 @@ class Puzzle:
     author: str | None = None
     citation: str | None = None
     solution: tuple[int, ...] | None = None
+    unchecked: bool = False
 
     def __post_init__(self) -> None:
         if self.constraints:
@@ -77,6 +81,22 @@ class Puzzle:
     @property
     def geometry(self) -> Geometry:
         return self.valid_grid.geometry
+
+    def check_clashes(self) -> "Puzzle":
+        """This puzzle, with the givens its reader left unchecked (:attr:`unchecked`) checked
+        now: a clash makes it a puzzle that could not be read (``error``, no ``grid``), the
+        clash located as the reader locates it (a one-liner: its line)."""
+        if not self.unchecked:
+            return self
+        self.unchecked = False
+        grid = self.valid_grid
+        if clash_free(grid):
+            return self
+        try:
+            check_givens(grid)
+        except PuzzleError as error:
+            self.error, self.grid = error.located(self.source, self.line), None
+        return self
 
     def __repr__(self) -> str:
         """Where it was read, its size, givens and rules; then the grid as rows."""

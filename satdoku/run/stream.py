@@ -25,7 +25,7 @@ import itertools
 from typing import Any, Callable, Iterable, Iterator, overload
 
 from ..errors import PuzzleError
-from ..io.inputs import LineChunk, ParsedChunk, no_puzzles, puzzle_work, timed
+from ..io.inputs import Inputs, LineChunk, ParsedChunk, no_puzzles, puzzle_work, timed
 from ..io.lines import parse_chunk
 from ..model.alphabet import Alphabet
 from ..model.geometry import Geometry
@@ -41,6 +41,8 @@ def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcom
     (a task whose :attr:`~satdoku.tasks.base.Task.batch` is above 1 gets that many puzzles at
     a time, and still yields each outcome as soon as it has it)."""
     task = options.make()
+    if task.checks_clashes and isinstance(puzzles, Inputs) and not puzzles.started:
+        puzzles.defer_clashes = True  # the task checks the givens, in bulk where it can
     try:
         puzzles = iter(puzzles)
         while True:

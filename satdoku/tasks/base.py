@@ -60,6 +60,10 @@ class Task(Closing):
     #: Puzzles :meth:`run_many` wants at a time (read on every call: a task may change it).
     batch: int = 1
 
+    #: Whether the task checks the givens of puzzles read with them unchecked for a clash
+    #: (:attr:`~satdoku.model.puzzle.Puzzle.unchecked`; it asks its inputs for them so).
+    checks_clashes: bool = False
+
     def run(self, puzzle: Puzzle) -> Outcome:
         raise NotImplementedError
 

@@ -26,7 +26,7 @@ from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
 from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
 
-__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "checked_all",
+__all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "checked_at_once",
            "certified", "verify",
            "describe",
            "python_sat_version", "SolveOptions", "CountOptions", "search_options", "SolveTask",
@@ -180,22 +180,22 @@ def checked(result: Result, grid: Grid, constraints: tuple = ()) -> Result:
     return result
 
 
-def checked_all(results: list[Result], grids: list[Grid]) -> list[Result]:
-    """:func:`checked` of each of ``results`` (answers to ``grids``, no variant rules): all at
-    once when every one is right (:func:`~satdoku.model.grid.solutions_right`, about a third
-    of the time a 9x9 takes alone), each its share of that time as ``verify_ms``; else one
-    at a time, which says what is wrong with which."""
+def checked_at_once(results: list[Result], grids: list[Grid]) -> bool:
+    """Whether every one of ``results`` (answers to ``grids``, no variant rules) is right,
+    verified all at once (:func:`~satdoku.model.grid.solutions_right`, about a third of the
+    time a 9x9 takes alone); then each gets its share of that time as ``verify_ms``, as
+    :func:`checked` would give it. False: check each (:func:`checked` says what is wrong)."""
     if not results:
-        return results
+        return True
     start = time.perf_counter()
-    if all(r.solution is not None and r.second is None for r in results) and \
-            solutions_right([r.solution for r in results if r.solution is not None], grids):
-        share = (time.perf_counter() - start) * 1000 / len(results)
-        for result in results:
-            result.stats["verify_ms"] = share
-            result.stats.setdefault("solve_ms", result.time_ms)
-        return results
-    return [checked(result, grid) for result, grid in zip(results, grids)]
+    if not all(r.solution is not None and r.second is None for r in results) or \
+            not solutions_right([r.solution for r in results if r.solution is not None], grids):
+        return False
+    share = (time.perf_counter() - start) * 1000 / len(results)
+    for result in results:
+        result.stats["verify_ms"] = share
+        result.stats.setdefault("solve_ms", result.time_ms)
+    return True
 
 
 def certified(result: Result, puzzle: Puzzle, options: SearchOptions,
@@ -290,6 +290,7 @@ class SolveTask(Task):
     """
 
     label = "solving"
+    checks_clashes = True  # run and run_many: see Puzzle.unchecked
 
     def __init__(self, options: SearchOptions) -> None:
         self.options = options
@@ -329,21 +330,29 @@ class SolveTask(Task):
         settled = self.solver.settle([p.valid_grid for p in ready], self.options.most)
         done = [(p, r) for p, r in zip(ready, settled) if r is not None]
         self.batch = SETTLE_BATCH if len(done) >= SETTLE_MIN_SHARE * len(puzzles) else 1
-        verified = checked_all([r for _, r in done], [p.valid_grid for p, _ in done])
-        answers = {id(p): r for (p, _), r in zip(done, verified)}
+        answers: dict[int, Result] = {}
+        if checked_at_once([r for _, r in done], [p.valid_grid for p, _ in done]):
+            for puzzle, answer in done:  # right answers keep the givens: no two clash
+                puzzle.unchecked = False
+                answers[id(puzzle)] = answer
+        else:
+            for puzzle, answer in done:
+                if puzzle.check_clashes().ok:  # a clash: run() answers it as invalid
+                    answers[id(puzzle)] = checked(answer, puzzle.valid_grid)
         for puzzle in puzzles:
-            result = answers.get(id(puzzle))
-            if result is None:
+            found = answers.get(id(puzzle))
+            if found is None:
                 yield self.run(puzzle)
                 continue
-            result = certified(result, puzzle, self.options)
-            result.stats["parse_ms"] = puzzle.parse_ms
-            yield Outcome(puzzle, result, [])
+            found = certified(found, puzzle, self.options)
+            found.stats["parse_ms"] = puzzle.parse_ms
+            yield Outcome(puzzle, found, [])
 
     def run(self, puzzle: Puzzle) -> Outcome:
         """The verified outcome of one puzzle (the parser checked its givens); Ctrl-C on the
         way carries the puzzle it stopped (``KeyboardInterrupt.puzzle``)."""
-        if puzzle.error is not None or puzzle.grid is None:
+        if puzzle.error is not None or puzzle.check_clashes().error is not None or \
+                puzzle.grid is None:
             return self.invalid(puzzle)
         try:
             return self._run(puzzle)
