@@ -243,7 +243,7 @@ class Reader:
         line, name = self._take_header(no)
         alphabet = self.forced or alphabet_for(n)
         grid = Grid(self._geometry(n), tuple(digits))
-        if self.defer_clashes:
+        if self.defer_clashes and line == no:  # (a header's line is not where a clash is)
             puzzle = self._puzzle(line, name or comment, grid, alphabet)
             puzzle.unchecked = True
             return puzzle
