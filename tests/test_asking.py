@@ -85,3 +85,18 @@ def test_explain_steps_in_every_format(run, tmp_path):
     assert run("explain", "--max-rules", "1", PEAK).exit_code == 2  # with --steps
     guessed = run("explain", "--steps", "--max-rules", "1", "--format", "line", PEAK).stdout
     assert "it guesses (no step of at most 1 rules is left there)" in guessed
+
+
+def test_generate_stops_when_the_rules_alone_fix_the_grid():
+    # every puzzle would be the same empty grid: one is made, and a note says why no more
+    from click.testing import CliRunner
+    from conftest import PUZZLES
+    from satdoku.cli import main
+    result = CliRunner().invoke(main, ["generate", "--rules",
+                                       str(PUZZLES / "variants" / "6x6-extreme-killer.json"),
+                                       "--count", "3", "--seed", "1", "--format", "line"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert sum(line.startswith("{") for line in lines) == 1
+    assert lines[-1] == ("made 1 of 3 puzzles: the rules alone have one solution, so every "
+                         "puzzle would be this one, with no givens")

@@ -158,6 +158,10 @@ def generate(count, fmt, output, force, paint, **values):
                     session.result(report.format(puzzle), (), EXIT_OK)
                 session.flush()
                 progress.update(made + 1)
+                if count > made + 1 and not any(puzzle.puzzle.cells):
+                    session.note(f"made {made + 1} of {count} puzzles: the rules alone have one "
+                                 f"solution, so every puzzle would be this one, with no givens")
+                    return
         if options.difficulty:
             session.note(f"{count} {options.difficulty} puzzle{'s' if count > 1 else ''} "
                          f"from {tried} grids")
