@@ -349,7 +349,8 @@ class SolveTask(Task):
             yield Outcome(puzzle, found, [])
 
     def run(self, puzzle: Puzzle) -> Outcome:
-        """The verified outcome of one puzzle (the parser checked its givens); Ctrl-C on the
+        """The verified outcome of one puzzle (its givens checked by the reader, or here when
+        the reader left them: :attr:`~satdoku.model.puzzle.Puzzle.unchecked`); Ctrl-C on the
         way carries the puzzle it stopped (``KeyboardInterrupt.puzzle``)."""
         if puzzle.error is not None or puzzle.check_clashes().error is not None or \
                 puzzle.grid is None:
