@@ -202,3 +202,28 @@ def test_ctrl_c_with_two_jobs_keeps_whole_results_and_exits_130(tmp_path):
     assert set(lines) == {SAMPLE_SOLUTION} and len(lines) < 60000  # whole lines, cut short
     assert err.strip().splitlines()[-1] == \
         f"interrupted: the results finished so far were kept; {len(lines)} on stdout"
+
+
+def test_a_stream_of_stdin_still_gives_slow_tasks_short_chunks():
+    from satdoku.io.inputs import iter_inputs
+    from satdoku.run.stream import _chunk_lines
+    from satdoku.tasks.commands import SETTLE_BATCH
+    from satdoku.tasks.options import SLOW_CHUNK_LINES
+    stdin = iter_inputs(["-"])  # its lines cannot be counted ahead
+    assert _chunk_lines(stdin, SLOW_CHUNK_LINES, 2) == SLOW_CHUNK_LINES
+    assert _chunk_lines(stdin, SETTLE_BATCH, 2) is None  # the default: a batch may be small
+
+
+def test_puzzles_read_unchecked_are_checked_before_a_worker_gets_them():
+    # a library stream of puzzles read with defer_clashes, solved on workers: the clash is
+    # answered as the reader would answer it, not handed to a worker as a puzzle
+    from conftest import SAMPLE
+    from satdoku.io.text import parse_puzzles
+    from satdoku.run.stream import stream
+    from satdoku.tasks.commands import SolveOptions
+    clash = "5" + "." * 9 + "5" + "." * 70  # r1c1 and r2c2: 5 twice in box 1
+    lines = [SAMPLE, clash] * 40
+    outcomes = list(stream(parse_puzzles(lines, "mixed", defer_clashes=True), SolveOptions(),
+                           jobs=2))
+    assert [o.result.status for o in outcomes] == ["solved", "invalid"] * 40
+    assert outcomes[1].result.message == "r2c2: 5 repeats the given at r1c1"

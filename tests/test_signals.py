@@ -54,3 +54,52 @@ def test_a_held_block_without_a_signal_changes_nothing(handlers):
     with signals_held():
         pass
     assert signal.getsignal(signal.SIGTERM) is term
+
+
+def test_a_second_signal_while_the_first_is_answered_keeps_the_output_file(tmp_path, handlers,
+                                                                           capsys, monkeypatch):
+    # Ctrl-C, and another while the results held are written and the file committed: the
+    # file is still published whole, as the message says
+    import sys
+    from satdoku.cli.session import Session
+    # (a process pool stopped by an earlier test of this process would make it os._exit)
+    monkeypatch.setattr("satdoku.cli.session._leave", sys.exit)
+    install_signals()
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    out = tmp_path / "out.txt"
+    session = Session(str(out), True)
+    write = session.out.write
+    first = []
+
+    def write_and_signal(text):
+        write(text)
+        if first == [True]:  # the write of what was held, after the first Ctrl-C
+            first.append(True)
+            os.kill(os.getpid(), signal.SIGINT)
+
+    def body(s):
+        for k in range(5):
+            s.result(f"r{k}\n", (), 0)
+        first.append(True)
+        raise KeyboardInterrupt
+
+    session.out.write = write_and_signal
+    with pytest.raises(SystemExit) as stop:
+        session.run(body)
+    assert stop.value.code == 130
+    assert out.read_text() == "".join(f"r{k}\n" for k in range(5))
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]
+    assert capsys.readouterr().err.endswith(f"kept; 5 in {out}\n")
+
+
+def test_an_unexpected_error_still_writes_the_results_held_before_it(capsys):
+    from satdoku.cli.session import Session
+
+    def body(s):
+        for k in range(5):
+            s.result(f"r{k}\n", (), 0)
+        raise RuntimeError("a bug")
+
+    with pytest.raises(RuntimeError):
+        Session(None, False).run(body)
+    assert capsys.readouterr().out == "".join(f"r{k}\n" for k in range(5))

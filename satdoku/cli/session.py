@@ -235,14 +235,14 @@ class Session:
             self.flush()
         except KeyboardInterrupt:
             self.progress.clear()
-            with contextlib.suppress(KeyboardInterrupt):  # a second one: the first is answered
-                self._commit_quietly()
+            with contextlib.suppress(KeyboardInterrupt), signals_held(answer=False):
+                self._commit_quietly()  # a second signal meanwhile: the first is answered
             where = ""
             if self.out.path and self.written:
                 where = f"; {self.written} in {self.out.path}"
             elif self.out.path and self.wrote:
                 where = f" in {self.out.path}"
-            elif self.written:
+            elif self.written and self.folder is None:
                 where = f"; {self.written} on stdout"
             click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
             _leave(EXIT_INTERRUPTED)
@@ -262,6 +262,9 @@ class Session:
             sys.exit(max(self.code, EXIT_FAILED))
         except BaseException:
             self.progress.clear()
+            if self.out.path is None:  # the results finished before it stay (a bug's, say)
+                with contextlib.suppress(Exception):
+                    self.flush()
             self.out.discard()
             raise
         self.progress.clear()

@@ -36,31 +36,47 @@ _HELD = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP
 
 
 @contextlib.contextmanager
-def signals_held() -> Iterator[None]:
-    """Signals that end a run wait until the block is done, then take effect.
+def signals_held(answer: bool = True) -> Iterator[None]:
+    """Signals that end a run wait until the block is done, then take effect (with
+    ``answer``; without, they are dropped: the run is ending on one already).
 
     Two holds: this thread blocks them where the system can (POSIX), so a write is never
     broken off by one; and their Python handlers only note them meanwhile, because another
     thread (a process pool's) may take the signal, and the main thread would then raise
     KeyboardInterrupt between any two steps of the block (a write done and not yet
     counted, say). The first one noted is handled as it would have been, after the block.
+    The handlers are put back whatever happens, one that was due meanwhile answered first.
     """
     noted: list[int] = []
     handlers: dict[int, Callable[[int, Any], Any]] = {}
-    if threading.current_thread() is threading.main_thread():  # only it may set handlers
-        for sig in _HELD:
-            handler = signal.getsignal(sig)
-            if callable(handler):
-                handlers[sig] = handler
-                signal.signal(sig, lambda signum, frame: noted.append(signum))
     blocking = hasattr(signal, "pthread_sigmask")
     before = signal.pthread_sigmask(signal.SIG_BLOCK, _HELD) if blocking else set()
     try:
+        if threading.current_thread() is threading.main_thread():  # only it sets handlers
+            for sig in _HELD:
+                handler = signal.getsignal(sig)
+                if callable(handler):
+                    handlers[sig] = handler
+                    _set(sig, lambda signum, frame: noted.append(signum))
         yield
     finally:
         if blocking:
             signal.pthread_sigmask(signal.SIG_SETMASK, before)  # one held is noted now
         for sig, handler in handlers.items():
-            signal.signal(sig, handler)
-    if noted:
+            _set(sig, handler)
+    if noted and answer:
         handlers[noted[0]](noted[0], None)
+
+
+def _set(sig: int, handler: Callable[[int, Any], Any]) -> None:
+    """``signal.signal(sig, handler)``, surely: it answers a signal that is due before it sets
+    the handler, so a KeyboardInterrupt from that one is raised after it is set."""
+    raised: BaseException | None = None
+    while True:
+        try:
+            signal.signal(sig, handler)
+            break
+        except BaseException as error:  # the due one's handler raised: set it again
+            raised = raised or error
+    if raised is not None:
+        raise raised

@@ -185,11 +185,11 @@ def format_grid(grid: Grid, style: str = "line", alphabet: Alphabet | None = Non
 
 @functools.lru_cache(maxsize=8)
 def _line_table(symbols: str) -> bytes | None:
-    """The table that turns a grid's digits (bytes) into ``symbols`` ('.' for 0), for an
-    alphabet of ASCII symbols; None for any other."""
+    """The table that turns a grid's digits (bytes) into ``symbols`` ('.' for 0, '?' past
+    them), for an alphabet of ASCII symbols; None for any other."""
     if not symbols.isascii():
         return None
-    table = bytearray(range(256))
+    table = bytearray(b"?" * 256)
     table[0] = ord(".")
     for d, ch in enumerate(symbols, 1):
         table[d] = ord(ch)

@@ -130,7 +130,9 @@ def _chunk_lines(puzzles: Any, most: int, workers: int) -> int | None:
     :data:`_FEWEST_LINES` (None: the stream's default, for inputs not counted)."""
     from ..io.inputs import count_lines
     total = count_lines(puzzles.args)
-    return max(_FEWEST_LINES, min(most, total // (4 * workers))) if total else None
+    if not total:  # stdin: a task that asks for few lines (a slow one) gets them still
+        return most if most <= _FEWEST_LINES else None
+    return max(_FEWEST_LINES, min(most, total // (4 * workers)))
 
 
 # In a worker process: the task, made once.
@@ -147,8 +149,9 @@ def _init_worker(options: TaskOptions, render: Render | None = None) -> None:
 
 
 def _pack(puzzle: Puzzle) -> tuple | None:
-    """A parsed puzzle as a worker needs it (None: unreadable, answered by the parent)."""
-    grid = puzzle.grid
+    """A parsed puzzle as a worker needs it (None: unreadable, answered by the parent; givens
+    read unchecked are checked here first: a worker's task may not check them)."""
+    grid = puzzle.check_clashes().grid
     if puzzle.error is not None or grid is None:
         return None
     return (grid.geometry, pack_cells(grid.cells, grid.size), puzzle.parse_ms,

@@ -48,8 +48,9 @@ SETTLE_BUSY = 0.5
 SETTLED_ENCODINGS = frozenset({"extended", "augmented"})
 
 #: Fewer grids of a geometry than this are settled one at a time by native search's passes
-#: (:func:`satdoku.native.reduce.reduce_candidates`), which leave the same candidates: a
-#: bit-sliced round costs about as much for one grid as for a hundred. 17-clue 9x9, ms a
+#: (:func:`satdoku.native.reduce.reduce_candidates`, the same rules to their fixed point; the
+#: bit-sliced pass may give a hard batch up early): a bit-sliced round costs about as much for
+#: one grid as for a hundred. 17-clue 9x9, ms a
 #: grid, sliced against native: 3.4 / 0.28 alone, 0.87 / 0.26 by 8, 0.30 / 0.27 by 64,
 #: 0.08 / 0.27 by 256 (docs/tuning.md).
 SLICED_MIN_GRIDS = 64
@@ -175,8 +176,8 @@ class FastPath:
 
 
 def _settled_alone(grid: Grid) -> tuple[int, ...] | None:
-    """The grid singles and locked candidates settle ``grid`` to (as
-    :func:`satdoku.sat.sliced.settle` would), or None."""
+    """The grid singles and locked candidates settle ``grid`` to, or None: what
+    :func:`satdoku.sat.sliced.settle` gives one grid, run to its fixed point."""
     from ..native.reduce import reduce_candidates
     red = reduce_candidates(grid, locked=True)
     if red.contradiction is not None or any(m & (m - 1) for m in red.cand):
