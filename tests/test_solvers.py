@@ -77,8 +77,10 @@ def test_verify_catches_the_same_solution_counted_twice():
 
 
 def test_registry_names():
-    from satdoku.tasks.commands import SOLVER_NAMES
+    from satdoku.native.baselines import BASELINES
+    from satdoku.tasks.commands import BASELINE_NAMES, SOLVER_NAMES
     assert tuple(SOLVERS) == SOLVER_NAMES == ("sat", "native", "exact-cover", "cp-sat")
+    assert BASELINE_NAMES == tuple(BASELINES) == SOLVER_NAMES[2:]
     with make_solver("sat", sat_solver="g4") as s:
         assert s.name == "sat:glucose4"
     with pytest.raises(OptionError, match="unknown solver 'dlx'; choose one of sat, native, exact-cover, cp-sat"):

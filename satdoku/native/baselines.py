@@ -42,7 +42,7 @@ from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, counted_status
 
-__all__ = ["BASELINES", "BASELINE_HINT", "NEEDS", "missing", "ExactCoverSolver", "CpSatSolver"]
+__all__ = ["BASELINES", "BASELINE_HINT", "missing", "ExactCoverSolver", "CpSatSolver"]
 
 #: The largest ``limit`` exact-cover takes: it returns every solution at once.
 MAX_COUNT = 10_000
@@ -55,16 +55,11 @@ CHILD_FROM = 9
 BASELINE_HINT = "pip install 'satdoku[baselines]'"
 
 
-#: The module each baseline imports, and the package on PyPI that has it.
-NEEDS = {"exact-cover": ("exact_cover", "exact-cover"),
-         "cp-sat": ("ortools.sat.python.cp_model", "ortools")}
-
-
 def missing(solver: str) -> str | None:
     """What is missing for the baseline ``solver`` to run here (the package to install), or
     None; found without importing it (OR-tools takes a second)."""
     import importlib.util
-    module, package = NEEDS[solver]
+    module, package = BASELINES[solver].module, BASELINES[solver].package
     try:
         found = importlib.util.find_spec(module) is not None
     except (ImportError, ValueError):  # a parent package absent, or a module set to None
@@ -77,7 +72,7 @@ def _require(solver: str) -> Any:
     and the extra."""
     import importlib
     try:
-        return importlib.import_module(NEEDS[solver][0])
+        return importlib.import_module(BASELINES[solver].module)
     except ImportError:
         raise OptionError(missing(solver) or f"solver {solver} cannot be imported") from None
 
@@ -127,6 +122,8 @@ class _Baseline(Closing):
     """
 
     name = ""
+    #: The module it imports, and the package on PyPI that has it.
+    module = package = ""
     encoding: str | None = None
     capabilities = Capabilities(rules=False, assumptions=False, conflicts=False)
 
@@ -147,6 +144,7 @@ class ExactCoverSolver(_Baseline):
     child process) and checked around a 9x9's call."""
 
     name = "exact-cover"
+    module, package = "exact_cover", "exact-cover"
 
     def __init__(self) -> None:
         self._ec = _require(self.name)
@@ -220,6 +218,7 @@ class CpSatSolver(_Baseline):
     """OR-tools CP-SAT with one worker (see the module docstring)."""
 
     name = "cp-sat"
+    module, package = "ortools.sat.python.cp_model", "ortools"
 
     def __init__(self) -> None:
         self._cp = _require(self.name)
@@ -287,6 +286,6 @@ def _collector(cp: Any, cells: list, limit: int, into: list) -> Any:
 
 
 #: The baselines by solver name (the factories :data:`satdoku.tasks.solvers.SOLVERS` adds).
-BASELINES: dict[str, Callable[[], Closing]] = {"exact-cover": ExactCoverSolver,
-                                               "cp-sat": CpSatSolver}
+BASELINES: dict[str, type[_Baseline]] = {"exact-cover": ExactCoverSolver,
+                                          "cp-sat": CpSatSolver}
 
