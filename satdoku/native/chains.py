@@ -23,7 +23,7 @@ Every chain adds SE's length bonus: 0.1 each time the complexity less two passes
 
 from __future__ import annotations
 
-from collections import deque
+from functools import partial
 
 from ..deadline import Deadline
 from ..model.digits import bits
@@ -51,23 +51,30 @@ class _Node:
             node = node.parent
         return out
 
-    def has_ancestor(self, key) -> bool:
-        node = self.parent
-        while node is not None:
-            if node.key == key:
-                return True
-            node = node.parent
-        return False
+
+class _Lazy(dict):
+    """A table whose entries are made when first looked up."""
+
+    def __init__(self, make) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: int) -> list[int]:
+        value = self[key] = self.make(key)
+        return value
 
 
 class _Links:
-    """The board's links, computed once per search: each digit's places in each house (boxes,
-    rows, columns: SE's order), and each cell's candidates."""
+    """The board's links, worked out once per search. A potential is an int while a search
+    runs, ``(cell * (N + 1) + digit) << 1 | on`` (:meth:`key`), and each pass's links are
+    tables from a potential to the potentials it implies, in SE's order; a chain found
+    becomes :class:`_Node` objects."""
 
     def __init__(self, board: Board) -> None:
         geo, cand, placed = board.geo, board.cand, board.placed
-        self.size = geo.size
+        self.stride = geo.size + 1
         self.cand = cand
+        self.open = [c for c in range(geo.ncells) if not placed[c]]
         self.houses = [(box, row, col) for row, col, box in geo.cell_houses]
         self.places = []
         for house in geo.houses:
@@ -80,44 +87,70 @@ class _Links:
                         by_digit[low.bit_length()].append(c)
                         m ^= low
             self.places.append(by_digit)
-        self.memo_off: dict[tuple, list[tuple[int, int]]] = {}
-        self.memo_on: dict[tuple, list[tuple[int, int]]] = {}
+        self._on: dict[bool, dict[int, list[int]]] = {}
+        self._off: dict[tuple[bool, bool], dict[int, list[int]]] = {}
 
-    def on_to_off(self, cell: int, digit: int, y: bool) -> list[tuple[int, int]]:
-        """The (cell, digit) ``digit`` on in ``cell`` turns off: the cell's other digits
-        (``y``), then the digit's other places in its box, row and column."""
-        key = (cell, digit, y)
-        targets = self.memo_off.get(key)
-        if targets is None:
-            targets = []
-            if y:
-                targets += [(cell, d) for d in bits(self.cand[cell]) if d != digit]
-            added = {cell}
-            for h in self.houses[cell]:
-                for c in self.places[h][digit]:
-                    if c not in added:
-                        added.add(c)
-                        targets.append((c, digit))
-            self.memo_off[key] = targets
-        return targets
+    def key(self, cell: int, digit: int, on: bool) -> int:
+        return (cell * self.stride + digit) << 1 | on
 
-    def off_to_on(self, cell: int, digit: int, y: bool, x: bool) -> list[tuple[int, int]]:
-        """The (cell, digit) ``digit`` off in ``cell`` turns on: the cell's other digit when
-        it has two (``y``), the digit's other place in a house that has two (``x``)."""
-        key = (cell, digit, y, x)
-        targets = self.memo_on.get(key)
-        if targets is None:
-            targets = []
-            m = self.cand[cell]
-            if y and m.bit_count() == 2:
-                targets.append((cell, (m & ~(1 << (digit - 1))).bit_length()))
-            if x:
-                for h in self.houses[cell]:
-                    two = self.places[h][digit]
-                    if len(two) == 2:
-                        targets.append((two[0] if two[1] == cell else two[1], digit))
-            self.memo_on[key] = targets
-        return targets
+    def node(self, key: int, parent: _Node | None = None) -> _Node:
+        cell, digit = divmod(key >> 1, self.stride)
+        return _Node(cell, digit, bool(key & 1), parent)
+
+    def chain(self, keys: list[int], parents: list[int], i: int) -> _Node:
+        """The chain that ends at node ``i`` of a search's (``keys``, ``parents``) as nodes."""
+        up = []
+        while i >= 0:
+            up.append(keys[i])
+            i = parents[i]
+        node = self.node(up[-1])
+        for key in reversed(up[:-1]):
+            node = self.node(key, node)
+        return node
+
+    def on_links(self, y: bool) -> dict[int, list[int]]:
+        """Each open candidate's on potential to the offs it implies: the cell's other digits
+        (``y``), then the digit's other places in its box, row and column, each once (worked
+        out when first looked up: a search reaches few of them)."""
+        table = self._on.get(y)
+        if table is None:
+            table = self._on[y] = _Lazy(partial(self._on_to_off, y))
+        return table
+
+    def _on_to_off(self, y: bool, key: int) -> list[int]:
+        stride, places = self.stride, self.places
+        cell, d = divmod(key >> 1, stride)
+        out = [(cell * stride + e) << 1 for e in bits(self.cand[cell]) if e != d] if y else []
+        added = {cell}
+        for h in self.houses[cell]:
+            for c in places[h][d]:
+                if c not in added:
+                    added.add(c)
+                    out.append((c * stride + d) << 1)
+        return out
+
+    def off_links(self, y: bool, x: bool) -> dict[int, list[int]]:
+        """Each open candidate's off potential to the ons it implies: the cell's other digit
+        when it has two (``y``), the digit's other place in a house that has two (``x``)."""
+        table = self._off.get((y, x))
+        if table is None:
+            table = self._off[y, x] = {}
+            stride, places = self.stride, self.places
+            for cell in self.open:
+                m, houses = self.cand[cell], self.houses[cell]
+                pair = y and m.bit_count() == 2
+                for d in bits(m):
+                    out = []
+                    if pair:
+                        out.append((cell * stride + (m & ~(1 << (d - 1))).bit_length()) << 1 | 1)
+                    if x:
+                        for h in houses:
+                            two = places[h][d]
+                            if len(two) == 2:
+                                out.append(((two[0] if two[1] == cell else two[1]) * stride
+                                            + d) << 1 | 1)
+                    table[(cell * stride + d) << 1] = out
+        return table
 
 
 def length_bonus(complexity: int) -> float:
@@ -130,75 +163,81 @@ def length_bonus(complexity: int) -> float:
     return round(added, 1)
 
 
-def _cycles(links: _Links, source: _Node, y: bool, x: bool, limit: int) -> list[_Node]:
+def _cycles(links: _Links, source: int, y: bool, x: bool, limit: int) -> list[_Node]:
+    """The cycles from ``source`` (an on potential) back to itself, breadth first as SE's:
+    an off is reached again by every on not already on its way, an on only once."""
+    on_links, off_links = links.on_links(y), links.off_links(y, x)
+    keys, parents = [source], [-1]  # the search's nodes: potential and parent node
     found = []
-    to_on = {source.key}
-    pending_on: deque[_Node] = deque([source])
-    pending_off: deque[_Node] = deque()
+    to_on = {source}
+    pending_on = [0]
+    pending_off: list[int] = []
     length = 0
     while (pending_on or pending_off) and length < limit:
         length += 1
-        while pending_on:
-            p = pending_on.popleft()
-            for c, d in links.on_to_off(p.cell, p.digit, y):
-                key = (c, d, False)
-                if key != p.key and not p.has_ancestor(key):
-                    pending_off.append(_Node(c, d, False, p))
+        for i in pending_on:
+            for q in on_links[keys[i]]:
+                j = parents[i]
+                while j >= 0 and keys[j] != q:
+                    j = parents[j]
+                if j < 0:
+                    keys.append(q)
+                    parents.append(i)
+                    pending_off.append(len(keys) - 1)
+        pending_on = []
         length += 1
-        while pending_off:
-            p = pending_off.popleft()
-            for c, d in links.off_to_on(p.cell, p.digit, y, x):
-                key = (c, d, True)
-                if length >= 4 and key == source.key:
-                    found.append(_Node(c, d, True, p))
-                if key not in to_on:
-                    pending_on.append(_Node(c, d, True, p))
-                    to_on.add(key)
+        for i in pending_off:
+            for q in off_links[keys[i]]:
+                if q == source and length >= 4:
+                    found.append(links.chain(keys + [q], parents + [i], len(keys)))
+                if q not in to_on:
+                    keys.append(q)
+                    parents.append(i)
+                    pending_on.append(len(keys) - 1)
+                    to_on.add(q)
+        pending_off = []
     return found
 
 
-def _forcing(links: _Links, source: _Node, y: bool, limit: int) -> list[_Node]:
-    """The first chain, breadth first, from ``source`` to its conjugate (none or one)."""
-    start = source.key
-    conj = (source.cell, source.digit, not source.on)
-    parent: dict[tuple, tuple | None] = {start: None}
-    layer_on = [start] if source.on else []
-    layer_off = [] if source.on else [start]
+def _forcing(links: _Links, source: int, y: bool, limit: int,
+             reached: dict[int, dict[int, int]]) -> list[_Node]:
+    """The first chain, breadth first, from ``source`` to its conjugate (none or one).
+
+    ``reached`` maps each potential to everything some earlier search of the pass reached
+    when it ran out of links: all that potential can lead to is in there, so when its
+    conjugate is not, no chain can join them and the search is skipped."""
+    conj = source ^ 1
+    known = reached.get(source)
+    if known is not None and conj not in known:
+        return []
+    on_links, off_links = links.on_links(y), links.off_links(y, True)
+    parent = {source: -1}
+    layer_on = [source] if source & 1 else []
+    layer_off = [] if source & 1 else [source]
     length = 0
     while (layer_on or layer_off) and length < limit:
         length += 2
-        layer_off += _layer(links, layer_on, False, y, parent)
-        layer_on, layer_off = _layer(links, layer_off, True, y, parent), []
+        for p in layer_on:
+            for q in on_links[p]:
+                if q not in parent:
+                    parent[q] = p
+                    layer_off.append(q)
+        layer_on = []
+        for p in layer_off:
+            for q in off_links[p]:
+                if q not in parent:
+                    parent[q] = p
+                    layer_on.append(q)
+        layer_off = []
         if conj in parent:
-            return [_path_node(parent, conj)]
+            path = [conj]
+            while (up := parent[path[-1]]) >= 0:
+                path.append(up)
+            return [links.chain(path[::-1], list(range(-1, len(path) - 1)), len(path) - 1)]
+    if not layer_on:  # ran out of links: ``parent`` holds all ``source`` leads to
+        for key in parent:
+            reached.setdefault(key, parent)
     return []
-
-
-def _layer(links: _Links, layer: list[tuple], on: bool, y: bool,
-           parent: dict[tuple, tuple | None]) -> list[tuple]:
-    """What ``layer``'s potentials turn ``on`` (or off) that no earlier one did, in order;
-    each keeps its parent."""
-    after = []
-    for p in layer:
-        targets = links.off_to_on(p[0], p[1], y, True) if on else links.on_to_off(p[0], p[1], y)
-        for c, d in targets:
-            key = (c, d, on)
-            if key not in parent:
-                parent[key] = p
-                after.append(key)
-    return after
-
-
-def _path_node(parent: dict[tuple, tuple | None], key: tuple) -> _Node:
-    """The chain to ``key`` (its node), from the parents a search kept."""
-    keys = [key]
-    while (up := parent[keys[-1]]) is not None:
-        keys.append(up)
-    cell, digit, on = keys[-1]
-    node = _Node(cell, digit, on)
-    for cell, digit, on in reversed(keys[:-1]):
-        node = _Node(cell, digit, on, node)
-    return node
 
 
 def _complexity(node: _Node) -> int:
@@ -245,7 +284,7 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
             since: list[int] | None = None):
     """(SE's sort key, step) of the cycles and forcing chains; with ``prune``, only those that
     can still be the easiest; with ``since``, see :func:`every_chain`."""
-    geo, cand, placed = board.geo, board.cand, board.placed
+    cand = board.cand
     best = None
     seq = 0
     links = _Links(board)
@@ -253,92 +292,92 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
         if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
         reach = None if since is None else _reach_changed(board, links, since, y, x)
-        for cell in range(geo.ncells):
-            m = cand[cell]
-            if placed[cell] or m.bit_count() < 2 or (not x and m.bit_count() > 2):
+        reached: dict[int, dict[int, int]] = {}
+        if reach is None:
+            starts = [links.key(cell, d, True) for cell in links.open for d in bits(cand[cell])]
+        else:  # in the same order: cell by cell, digit by digit
+            starts = sorted({k | 1 for k in reach[0]})
+        for start in starts:
+            m = cand[(start >> 1) // links.stride]
+            if m.bit_count() < 2 or (not x and m.bit_count() > 2):
                 continue
-            for d in range(1, geo.size + 1):
-                if not m >> (d - 1) & 1:
+            if deadline is not None:
+                deadline.check()
+            both = x and y
+            cycle, from_on, from_off = _worth(reach, start)
+            cap = _limit(best, 7.0 if both else 6.5)
+            found = [(True, end) for end in _cycles(links, start, y, x, cap)] if cycle else []
+            if x:
+                cap = _limit(best, 7.0 if both else 6.6)
+                if from_on:
+                    found += [(False, end) for end in _forcing(links, start, y, cap, reached)]
+                if from_off:
+                    found += [(False, end) for end in _forcing(links, start ^ 1, y, cap,
+                                                                reached)]
+            for is_cycle, end in found:
+                seq += 1
+                step = _chain_step(board, end, is_cycle, y, x)
+                if step is None:
                     continue
-                if deadline is not None:
-                    deadline.check()
-                start = _Node(cell, d, True)
-                both = x and y
-                cycle, from_on, from_off = _worth(reach, cell, d)
-                cap = _limit(best, 7.0 if both else 6.5)
-                found = [(True, end) for end in _cycles(links, start, y, x, cap)] if cycle else []
-                if x:
-                    cap = _limit(best, 7.0 if both else 6.6)
-                    if from_on:
-                        found += [(False, end) for end in _forcing(links, start, y, cap)]
-                    if from_off:
-                        found += [(False, end) for end in _forcing(links, _Node(cell, d, False),
-                                                                    y, cap)]
-                for is_cycle, end in found:
-                    seq += 1
-                    step = _chain_step(board, end, is_cycle, y, x)
-                    if step is None:
-                        continue
-                    key = (step.rating, _complexity(end), sort_key, seq)
-                    if prune and (best is None or key < best):
-                        best = key
-                    yield key, step
+                key = (step.rating, _complexity(end), sort_key, seq)
+                if prune and (best is None or key < best):
+                    best = key
+                yield key, step
 
 
-def _worth(reach, cell: int, d: int) -> tuple[bool, bool, bool]:
-    """Whether to look for a cycle from ``d`` on in ``cell``, a forcing chain from it on, and
-    one from it off: each needs its start to lead to a changed link's off and that link's on
-    to lead to its end (``reach``: see :func:`_reach_changed`; None: look for all)."""
+def _worth(reach, start: int) -> tuple[bool, bool, bool]:
+    """Whether to look for a cycle from ``start`` (an on potential), a forcing chain from it,
+    and one from its off: each needs its start to lead to a changed link's off and that link's
+    on to lead to its end (``reach``: see :func:`_reach_changed`; None: look for all)."""
     if reach is None:
         return True, True, True
     back, ahead = reach
-    on, off = (cell, d, True), (cell, d, False)
+    on, off = start, start ^ 1
     return off in back and on in ahead, off in back and off in ahead, on in back and on in ahead
 
 
 def _reach_changed(board: Board, links: _Links, since: list[int], y: bool,
-                   x: bool) -> tuple[set, set]:
+                   x: bool) -> tuple[set[int], set[int]]:
     """The links of a pass (``y``, ``x``) that need something of ``since`` gone
-    (:func:`_absent`): an off
-    turning on its cell's other digit in a cell that lost some, or its digit's other place
-    where a house the two share lost some of it. Returns the potentials whose conjugates
-    those links' offs lead to (so, links being contrapositive, the potentials that lead to
-    those offs, conjugated) and the potentials their ons lead to."""
+    (:func:`_absent`): an off turning on its cell's other digit in a cell that lost some, or
+    its digit's other place where a house the two share lost some of it. Returns the
+    potentials whose conjugates those links' offs lead to (so, links being contrapositive,
+    the potentials that lead to those offs, conjugated) and the potentials their ons lead
+    to."""
+    cand, houses, stride = board.cand, links.houses, links.stride
     lost_house = [0] * len(board.geo.houses)
-    for cell, houses in enumerate(links.houses):
-        lost = since[cell] & ~board.cand[cell]
-        for h in houses:
-            lost_house[h] |= lost
+    for cell, lost in enumerate(since):
+        lost &= ~cand[cell]
+        if lost:
+            for h in houses[cell]:
+                lost_house[h] |= lost
     offs, ons = [], []
-    for cell in range(board.geo.ncells):
-        if board.placed[cell]:
-            continue
-        for d in bits(board.cand[cell]):
-            for c, e in links.off_to_on(cell, d, y, x):
-                if c == cell:
-                    changed = since[cell] != board.cand[cell]
-                else:
-                    shared = set(links.houses[cell]) & set(links.houses[c])
-                    changed = any(lost_house[h] >> (d - 1) & 1 for h in shared)
-                if changed:
-                    offs.append((cell, d, True))
-                    ons.append((c, e, True))
+    for off, targets in links.off_links(y, x).items():
+        cell, d = divmod(off >> 1, stride)
+        for on in targets:
+            c = (on >> 1) // stride
+            if c == cell:
+                changed = since[cell] != cand[cell]
+            else:
+                bit = 1 << (d - 1)
+                changed = any(lost_house[h] & bit for h in houses[cell] if h in houses[c])
+            if changed:
+                offs.append(off | 1)
+                ons.append(on)
     return _reach(links, offs, y, x), _reach(links, ons, y, x)
 
 
-def _reach(links: _Links, starts: list[tuple[int, int, bool]], y: bool,
-           x: bool) -> set[tuple[int, int, bool]]:
+def _reach(links: _Links, starts: list[int], y: bool, x: bool) -> set[int]:
     """Every potential ``starts`` lead to by a pass's links, themselves included."""
+    on_links, off_links = links.on_links(y), links.off_links(y, x)
     seen = set(starts)
     todo = list(seen)
     while todo:
-        cell, d, on = todo.pop()
-        targets = links.on_to_off(cell, d, y) if on else links.off_to_on(cell, d, y, x)
-        for c, e in targets:
-            key = (c, e, not on)
-            if key not in seen:
-                seen.add(key)
-                todo.append(key)
+        p = todo.pop()
+        for q in (on_links[p] if p & 1 else off_links[p]):
+            if q not in seen:
+                seen.add(q)
+                todo.append(q)
     return seen
 
 
