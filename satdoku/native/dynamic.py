@@ -132,6 +132,15 @@ class Chaining:
         self.where = [tuple((h, geo.houses[h].index(cell)) for h in (box, row, col))
                       for cell, (row, col, box) in enumerate(geo.cell_houses)]
         self.pos0 = board.positions()  # read only: a dynamic propagation works on a copy
+        # per cell, its box, row and column as (where its digits' positions start, the places
+        # to look at: not the cell, and in a line not the box's cells, the house's cells)
+        self.spread = []
+        for cell, houses in enumerate(self.where):
+            box = set(geo.houses[houses[0][0]])
+            self.spread.append(tuple(
+                (h * self.stride, ~sum(1 << j for j, c in enumerate(geo.houses[h])
+                                       if c == cell or (n and c in box)), geo.houses[h])
+                for n, (h, _) in enumerate(houses)))
         self.memo: dict[int, Outcome] = {}
 
     def outcome(self, start: int) -> Outcome:
@@ -142,9 +151,16 @@ class Chaining:
         return out
 
     def _propagate(self, start: int) -> Outcome:
-        dynamic, stride, where = self.dynamic, self.stride, self.where
-        cand = list(self.cand0) if dynamic else self.cand0
-        pos = list(self.pos0) if dynamic else self.pos0
+        """Follow ``start``'s links breadth first, every on before the next off (see the
+        module docstring); the links are worked out inline, on the positions: an on turns off
+        the cell's other digits (Y), then its digit's other places in its box, row and column
+        (X: ``spread`` leaves out of a line the cells of the box); an off turns on the cell's
+        last other digit (Y) and its digit's last other place in a house (X)."""
+        dynamic, y, stride, where, spread = self.dynamic, self.y, self.stride, self.where, \
+            self.spread
+        hcells, cand0, pos0 = self.hcells, self.cand0, self.pos0
+        cand = list(cand0) if dynamic else cand0
+        pos = list(pos0) if dynamic else pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
         nested: dict[int, tuple[str, int]] = {}
         pend_on: deque[int] = deque()
@@ -154,23 +170,66 @@ class Chaining:
                                                                   pend_off)):
             if pend_on:
                 p = pend_on.popleft()
-                for q in self._on_to_off(cand, pos, p):
-                    if q | 1 in parents:
-                        return Outcome(parents, (q, (p,), q | 1), nested)
-                    if q not in parents:
-                        parents[q] = (p,)
-                        pend_off.append(q)
+                cell, d = p >> SHIFT, (p >> 1) & 31
+                by = (p,)
+                if y:
+                    m = cand[cell] & ~(1 << (d - 1))
+                    while m:
+                        low = m & -m
+                        m ^= low
+                        q = cell << SHIFT | low.bit_length() << 1
+                        if q | 1 in parents:
+                            return Outcome(parents, (q, by, q | 1), nested)
+                        if q not in parents:
+                            parents[q] = by
+                            pend_off.append(q)
+                base = d << 1
+                for at, keep, cells in spread[cell]:
+                    m = pos[at + d] & keep
+                    while m:
+                        low = m & -m
+                        m ^= low
+                        q = cells[low.bit_length() - 1] << SHIFT | base
+                        if q | 1 in parents:
+                            return Outcome(parents, (q, by, q | 1), nested)
+                        if q not in parents:
+                            parents[q] = by
+                            pend_off.append(q)
                 continue
             p = pend_off.popleft()
-            made = self._off_to_on(cand, pos, p)
+            cell, d = p >> SHIFT, (p >> 1) & 31
+            bit = 1 << (d - 1)
+            made = []  # (the on, where from: -1 the cell, else the house)
+            if y:
+                m = cand[cell]
+                if m.bit_count() == 2:
+                    made.append((cell << SHIFT | (m & ~bit).bit_length() << 1 | 1, -1))
+            for h, i in where[cell]:
+                m = pos[h * stride + d] & ~(1 << i)
+                if m and not m & (m - 1):
+                    made.append((hcells[h][m.bit_length() - 1] << SHIFT | d << 1 | 1, h))
             if dynamic:
-                cell, d = _cell(p), _digit(p)
-                cand[cell] &= ~(1 << (d - 1))
+                cand[cell] &= ~bit
                 for h, i in where[cell]:
                     pos[h * stride + d] &= ~(1 << i)
             for q, h in made:
                 if q ^ 1 in parents or q not in parents:
-                    qp = self._parents(cand, pos, p, h)
+                    # its parents: p and, in dynamic mode, the offs that took out the rest of
+                    # its cell (h -1) or of its digit's places in house h
+                    if not dynamic:
+                        qp: tuple[int, ...] = (p,)
+                    elif h < 0:
+                        qp = (p, *(cell << SHIFT | e << 1
+                                   for e in bits(cand0[cell] & ~cand[cell] & ~bit)))
+                    else:
+                        k = h * stride + d
+                        gone = pos0[k] & ~pos[k]
+                        out = [p]
+                        while gone:
+                            low = gone & -gone
+                            gone ^= low
+                            out.append(hcells[h][low.bit_length() - 1] << SHIFT | d << 1)
+                        qp = tuple(out)
                     if q ^ 1 in parents:
                         return Outcome(parents, (q, qp, q ^ 1), nested)
                     parents[q] = qp
@@ -222,58 +281,6 @@ class Chaining:
         cand0, pos0 = self.cand0, self.pos0
         return any(m.bit_count() == 2 and cand0[c].bit_count() > 2 for c, m in enumerate(cand)) \
             or any(m.bit_count() == 2 and pos0[k].bit_count() > 2 for k, m in enumerate(pos))
-
-    def _on_to_off(self, cand: list[int], pos: list[int], p: int) -> list[int]:
-        """What ``p`` on turns off: the cell's other digits (Y), then the digit's other places
-        in its box, row and column (X), each once."""
-        cell, d = _cell(p), _digit(p)
-        out = [_key(cell, e, False) for e in bits(cand[cell] & ~(1 << (d - 1)))] if self.y else []
-        seen = {cell}
-        hcells, base = self.hcells, d << 1
-        for h, i in self.where[cell]:
-            m = pos[h * self.stride + d] & ~(1 << i)
-            while m:
-                low = m & -m
-                m ^= low
-                c = hcells[h][low.bit_length() - 1]
-                if c not in seen:
-                    seen.add(c)
-                    out.append(c << SHIFT | base)
-        return out
-
-    def _off_to_on(self, cand: list[int], pos: list[int], p: int) -> list[tuple[int, int]]:
-        """What ``p`` off turns on, each with where from (-1: its cell, else the house): the
-        cell's last other digit (Y), the digit's last other place in its box, row or column
-        (X)."""
-        cell, d = _cell(p), _digit(p)
-        out = []
-        if self.y:
-            m = cand[cell]
-            if m.bit_count() == 2:
-                out.append((_key(cell, (m & ~(1 << (d - 1))).bit_length(), True), -1))
-        for h, i in self.where[cell]:
-            m = pos[h * self.stride + d] & ~(1 << i)
-            if m and not m & (m - 1):
-                out.append((self.hcells[h][m.bit_length() - 1] << SHIFT | d << 1 | 1, h))
-        return out
-
-    def _parents(self, cand: list[int], pos: list[int], p: int, h: int) -> tuple[int, ...]:
-        """``p`` and, in dynamic mode, the offs that took out the rest of its cell (``h`` -1)
-        or of its digit's places in house ``h``."""
-        if not self.dynamic:
-            return (p,)
-        cell, d = _cell(p), _digit(p)
-        if h < 0:
-            return (p, *(_key(cell, e, False) for e in bits(self.cand0[cell] & ~cand[cell]
-                                                             & ~(1 << (d - 1)))))
-        k = h * self.stride + d
-        gone = self.pos0[k] & ~pos[k]
-        out = [p]
-        while gone:
-            low = gone & -gone
-            gone ^= low
-            out.append(self.hcells[h][low.bit_length() - 1] << SHIFT | d << 1)
-        return tuple(out)
 
 
 class Hint(NamedTuple):
