@@ -158,9 +158,9 @@ class Chaining:
         last other digit (Y) and its digit's last other place in a house (X)."""
         dynamic, y, stride, where, spread = self.dynamic, self.y, self.stride, self.where, \
             self.spread
-        hcells, cand0, pos0 = self.hcells, self.cand0, self.pos0
-        cand = list(cand0) if dynamic else cand0
-        pos = list(pos0) if dynamic else pos0
+        hcells = self.hcells
+        cand = list(self.cand0) if dynamic else self.cand0
+        pos = list(self.pos0) if dynamic else self.pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
         nested: dict[int, tuple[str, int]] = {}
         pend_on: deque[int] = deque()
@@ -214,22 +214,7 @@ class Chaining:
                     pos[h * stride + d] &= ~(1 << i)
             for q, h in made:
                 if q ^ 1 in parents or q not in parents:
-                    # its parents: p and, in dynamic mode, the offs that took out the rest of
-                    # its cell (h -1) or of its digit's places in house h
-                    if not dynamic:
-                        qp: tuple[int, ...] = (p,)
-                    elif h < 0:
-                        qp = (p, *(cell << SHIFT | e << 1
-                                   for e in bits(cand0[cell] & ~cand[cell] & ~bit)))
-                    else:
-                        k = h * stride + d
-                        gone = pos0[k] & ~pos[k]
-                        out = [p]
-                        while gone:
-                            low = gone & -gone
-                            gone ^= low
-                            out.append(hcells[h][low.bit_length() - 1] << SHIFT | d << 1)
-                        qp = tuple(out)
+                    qp = self._parents(cand, pos, p, h) if dynamic else (p,)
                     if q ^ 1 in parents:
                         return Outcome(parents, (q, qp, q ^ 1), nested)
                     parents[q] = qp
@@ -281,6 +266,22 @@ class Chaining:
         cand0, pos0 = self.cand0, self.pos0
         return any(m.bit_count() == 2 and cand0[c].bit_count() > 2 for c, m in enumerate(cand)) \
             or any(m.bit_count() == 2 and pos0[k].bit_count() > 2 for k, m in enumerate(pos))
+
+    def _parents(self, cand: list[int], pos: list[int], p: int, h: int) -> tuple[int, ...]:
+        """In dynamic mode, an on's parents: the off ``p`` and the offs that took out the rest
+        of its cell (``h`` -1) or of its digit's places in house ``h``."""
+        cell, d = p >> SHIFT, (p >> 1) & 31
+        if h < 0:
+            return (p, *(cell << SHIFT | e << 1
+                         for e in bits(self.cand0[cell] & ~cand[cell] & ~(1 << (d - 1)))))
+        k = h * self.stride + d
+        gone = self.pos0[k] & ~pos[k]
+        out = [p]
+        while gone:
+            low = gone & -gone
+            gone ^= low
+            out.append(self.hcells[h][low.bit_length() - 1] << SHIFT | d << 1)
+        return tuple(out)
 
 
 class Hint(NamedTuple):
