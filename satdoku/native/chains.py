@@ -89,6 +89,12 @@ class _Links:
             self.places.append(by_digit)
         self._on: dict[bool, dict[int, list[int]]] = {}
         self._off: dict[tuple[bool, bool], dict[int, list[int]]] = {}
+        self._x: dict[int, list[int]] | None = None
+        # the houses, boxes first, then rows, then columns: the order a cell's links go in
+        kind = {}
+        for box, row, col in self.houses:
+            kind[box], kind[row], kind[col] = 0, 1, 2
+        self.kinds = sorted(kind, key=lambda h: (kind[h], h))
 
     def key(self, cell: int, digit: int, on: bool) -> int:
         return (cell * self.stride + digit) << 1 | on
@@ -131,26 +137,51 @@ class _Links:
 
     def off_links(self, y: bool, x: bool) -> dict[int, list[int]]:
         """Each open candidate's off potential to the ons it implies: the cell's other digit
-        when it has two (``y``), the digit's other place in a house that has two (``x``)."""
+        when it has two (``y``), then the digit's other place in its box, row or column when
+        the house has two (``x``); a potential that implies nothing is not in the table (it
+        gives an empty tuple)."""
         table = self._off.get((y, x))
         if table is None:
-            table = self._off[y, x] = {}
-            stride, places = self.stride, self.places
-            for cell in self.open:
-                m, houses = self.cand[cell], self.houses[cell]
-                pair = y and m.bit_count() == 2
-                for d in bits(m):
-                    out = []
-                    if pair:
-                        out.append((cell * stride + (m & ~(1 << (d - 1))).bit_length()) << 1 | 1)
-                    if x:
-                        for h in houses:
-                            two = places[h][d]
-                            if len(two) == 2:
-                                out.append(((two[0] if two[1] == cell else two[1]) * stride
-                                            + d) << 1 | 1)
-                    table[(cell * stride + d) << 1] = out
+            table = self._off[y, x] = _Sparse()
+            for key, ons in (self._y_links() if y else {}).items():
+                table[key] = list(ons)
+            if x:
+                for key, ons in self._x_links().items():
+                    table.setdefault(key, []).extend(ons)
         return table
+
+    def _y_links(self) -> dict[int, list[int]]:
+        stride = self.stride
+        out = {}
+        for cell in self.open:
+            m = self.cand[cell]
+            if m.bit_count() == 2:
+                d, e = bits(m)
+                out[(cell * stride + d) << 1] = [(cell * stride + e) << 1 | 1]
+                out[(cell * stride + e) << 1] = [(cell * stride + d) << 1 | 1]
+        return out
+
+    def _x_links(self) -> dict[int, list[int]]:
+        """The digits' places two to a house, both ways, a cell's in box, row, column order."""
+        if self._x is None:
+            stride = self.stride
+            self._x = {}
+            for h in self.kinds:
+                for d, two in enumerate(self.places[h]):
+                    if len(two) == 2:
+                        a, b = two
+                        self._x.setdefault((a * stride + d) << 1, []).append(
+                            (b * stride + d) << 1 | 1)
+                        self._x.setdefault((b * stride + d) << 1, []).append(
+                            (a * stride + d) << 1 | 1)
+        return self._x
+
+
+class _Sparse(dict):
+    """A table of links that leaves out the potentials with none."""
+
+    def __missing__(self, key: int) -> tuple[()]:
+        return ()
 
 
 def length_bonus(complexity: int) -> float:
@@ -199,8 +230,8 @@ def _cycles(links: _Links, source: int, y: bool, x: bool, limit: int) -> list[_N
     return found
 
 
-def _forcing(links: _Links, source: int, y: bool, limit: int,
-             reached: dict[int, dict[int, int]]) -> list[_Node]:
+def _forcing(links: _Links, on_links: dict[int, list[int]], off_links: dict[int, list[int]],
+             source: int, limit: int, reached: dict[int, dict[int, int]]) -> list[_Node]:
     """The first chain, breadth first, from ``source`` to its conjugate (none or one).
 
     ``reached`` maps each potential to everything some earlier search of the pass reached
@@ -210,7 +241,6 @@ def _forcing(links: _Links, source: int, y: bool, limit: int,
     known = reached.get(source)
     if known is not None and conj not in known:
         return []
-    on_links, off_links = links.on_links(y), links.off_links(y, True)
     parent = {source: -1}
     layer_on = [source] if source & 1 else []
     layer_off = [] if source & 1 else [source]
@@ -235,8 +265,7 @@ def _forcing(links: _Links, source: int, y: bool, limit: int,
                 path.append(up)
             return [links.chain(path[::-1], list(range(-1, len(path) - 1)), len(path) - 1)]
     if not layer_on:  # ran out of links: ``parent`` holds all ``source`` leads to
-        for key in parent:
-            reached.setdefault(key, parent)
+        reached.update(dict.fromkeys(parent, parent))
     return []
 
 
@@ -293,6 +322,7 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
             break  # every chain of this pass and the next rates higher than the best
         reach = None if since is None else _reach_changed(board, links, since, y, x)
         reached: dict[int, dict[int, int]] = {}
+        on_links, off_links = links.on_links(y), links.off_links(y, x)
         if reach is None:
             starts = [links.key(cell, d, True) for cell in links.open for d in bits(cand[cell])]
         else:  # in the same order: cell by cell, digit by digit
@@ -310,10 +340,11 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
             if x:
                 cap = _limit(best, 7.0 if both else 6.6)
                 if from_on:
-                    found += [(False, end) for end in _forcing(links, start, y, cap, reached)]
+                    found += [(False, end) for end in _forcing(links, on_links, off_links,
+                                                                start, cap, reached)]
                 if from_off:
-                    found += [(False, end) for end in _forcing(links, start ^ 1, y, cap,
-                                                                reached)]
+                    found += [(False, end) for end in _forcing(links, on_links, off_links,
+                                                                start ^ 1, cap, reached)]
             for is_cycle, end in found:
                 seq += 1
                 step = _chain_step(board, end, is_cycle, y, x)
