@@ -424,19 +424,23 @@ def aligned_exclusion(board: Board, k: int = 3) -> NamedStep | None:
         both = seen[a] & seen[b]
         if len(both) < 2:
             continue  # the cells' common excluders are among these
-        tails: list = [()]
-        if k == 3:
-            twin = dict.fromkeys(excluders[a] + excluders[b])
-            tails = [(c,) for c in twin if c in is_base and c not in (a, b)]
-        for tail in tails:
-            cells = (a, b, *tail)
-            common = both.intersection(*(seen[c] for c in tail))
-            if len(common) >= 2:
-                step = _exclusion(board, cells, sorted(common))
-                if step is not None:
-                    return step
+        if k == 2:
+            step = _exclusion(board, (a, b), both)
+            if step is not None:
+                return step
+            continue
+        for c in dict.fromkeys(excluders[a] + excluders[b]):
+            if c in is_base and c != a and c != b:
+                common = both & seen[c]
+                if len(common) >= 2:
+                    step = _exclusion(board, (a, b, c), common)
+                    if step is not None:
+                        return step
     return None
 
+
+#: The pairs of indexes of two and three cells.
+_PAIRS = {n: tuple(combinations(range(n), 2)) for n in (2, 3)}
 
 #: _allowed's answers by its arguments: a ladder asks again at each step, mostly of cells whose
 #: candidates did not change (a pure function, so the answer is the same)
@@ -470,11 +474,10 @@ def _allowed(full, seeing, excluders) -> tuple[int, ...]:
 
 
 def _exclusion(board: Board, cells, common) -> NamedStep | None:
-    geo, cand = board.geo, board.cand
-    full = tuple(cand[c] for c in cells)
-    seeing = tuple((i, j) for i, j in combinations(range(len(cells)), 2)
-                   if cells[j] in geo.peers[cells[i]])
-    key = (full, seeing, frozenset(cand[x] for x in common))
+    geo, cand, peers = board.geo, board.cand, board.geo.peers
+    full = tuple([cand[c] for c in cells])
+    seeing = tuple([(i, j) for i, j in _PAIRS[len(cells)] if cells[j] in peers[cells[i]]])
+    key = (full, seeing, frozenset([cand[x] for x in common]))
     allowed = _ALLOWED.get(key)
     if allowed is None:
         if len(_ALLOWED) > 1 << 16:
@@ -485,5 +488,5 @@ def _exclusion(board: Board, cells, common) -> NamedStep | None:
     removes = tuple((c, d) for c, ok in zip(cells, allowed) for d in bits(cand[c] & ~ok))
     if not removes:
         return None
-    return NamedStep(*ALIGNED[len(cells)], f"({_cells(geo, cells)}; {_cells(geo, common)})",
-                     removes)
+    return NamedStep(*ALIGNED[len(cells)],
+                     f"({_cells(geo, cells)}; {_cells(geo, sorted(common))})", removes)
