@@ -228,7 +228,8 @@ NAKED = {2: ("Naked Pair", 3.0), 3: ("Naked Triple", 3.6), 4: ("Naked Quad", 5.0
 def _k_unions(items, mask, k: int):
     """Each ``k`` of ``items`` (in ``combinations``' order) whose masks (``mask[item]``)
     together have ``k`` bits, with that union: a naked set's cells and digits, a hidden set's
-    digits and places."""
+    digits and places. An item of more than ``k`` bits is in none, so it is left out first."""
+    items = [x for x in items if mask[x].bit_count() <= k]
     for chosen in combinations(items, k):
         union = 0
         for x in chosen:
