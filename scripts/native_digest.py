@@ -104,10 +104,14 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             line = label
             if path_first is None or index < path_first:
-                rating = se_rate(grid, Deadline(args.timeout))
-                text = "\n".join(describe(s, grid.geometry) for s in rating.steps)
-                se = rating.text.replace(" ", "_")
-                line += f" se={se} ladder={len(rating.steps)}/{digest(text)}"
+                try:
+                    rating = se_rate(grid, Deadline(args.timeout))
+                except ValueError as error:  # a puzzle with no solution breaks the board
+                    line += f" se=broken ladder={digest(str(error))}"
+                else:
+                    text = "\n".join(describe(s, grid.geometry) for s in rating.steps)
+                    se = rating.text.replace(" ", "_")
+                    line += f" se={se} ladder={len(rating.steps)}/{digest(text)}"
             print(f"{line} search={search_line(solver, grid, timeout=args.timeout)}", flush=True)
     variants = [path for path in sorted((ROOT / "puzzles" / "variants").glob("*.json"))
                 if path.stem not in SLOW_VARIANTS]
