@@ -247,18 +247,8 @@ def _forcing(links: _Links, on_links: dict[int, list[int]], off_links: dict[int,
     length = 0
     while (layer_on or layer_off) and length < limit:
         length += 2
-        for p in layer_on:
-            for q in on_links[p]:
-                if q not in parent:
-                    parent[q] = p
-                    layer_off.append(q)
-        layer_on = []
-        for p in layer_off:
-            for q in off_links[p]:
-                if q not in parent:
-                    parent[q] = p
-                    layer_on.append(q)
-        layer_off = []
+        layer_off += _layer(layer_on, on_links, parent)
+        layer_on, layer_off = _layer(layer_off, off_links, parent), []
         if conj in parent:
             path = [conj]
             while (up := parent[path[-1]]) >= 0:
@@ -267,6 +257,18 @@ def _forcing(links: _Links, on_links: dict[int, list[int]], off_links: dict[int,
     if not layer_on:  # ran out of links: ``parent`` holds all ``source`` leads to
         reached.update(dict.fromkeys(parent, parent))
     return []
+
+
+def _layer(layer: list[int], links: dict[int, list[int]], parent: dict[int, int]) -> list[int]:
+    """What ``layer``'s potentials imply that nothing before did, in order; each keeps its
+    parent."""
+    after = []
+    for p in layer:
+        for q in links[p]:
+            if q not in parent:
+                parent[q] = p
+                after.append(q)
+    return after
 
 
 def _complexity(node: _Node) -> int:
