@@ -238,3 +238,36 @@ def test_a_unique_rectangles_type_3_keeps_to_ses_degrees_on_bigger_grids(monkeyp
     assert ok
     list(uniqueness._type3(board, 0b11, 0, 1, 0b1100))  # r1c1, r1c2 share row 1 and box 1
     assert tried and max(tried) == uniqueness.MAX_TYPE3_DEGREE
+
+
+def test_a_forcing_search_skipped_for_an_earlier_ones_reach_would_have_found_nothing():
+    """A forcing chain search whose start an earlier search that found nothing reached is
+    skipped: run anyway, it finds nothing. Each start of each pass, on the boards where the
+    sample's puzzles of ER 6.6-7.5 take a chain, searched with what earlier searches reached
+    and with nothing, finds the same chain."""
+    from satdoku.native.chains import PASSES, _forcing, _Links
+    boards = []
+    for puzzle, (er, _, _), _, _ in REFERENCE:
+        if 6.6 <= er < 7.6 and len(boards) < 6:
+            for board, step in se_steps(parse_puzzle(puzzle).grid):
+                if "Chain" in step.technique or "Cycle" in step.technique:
+                    boards.append(Board(board.geo, list(board.cand), list(board.placed)))
+                    break
+    skipped = found = 0
+    for board in boards:
+        links = _Links(board)
+        for y, x, _ in PASSES:
+            if not x:
+                continue
+            tables = links.on_links(y), links.off_links(y, x)
+            reached: set[int] = set()
+            for start in sorted(links.key(c, d, on) for c in links.open
+                                for d in range(1, 10) if links.cand[c] >> (d - 1) & 1
+                                for on in (True, False)):
+                skipped += start in reached
+                shared = _forcing(links, *tables, start, 10 ** 6, reached)
+                alone = _forcing(links, *tables, start, 10 ** 6, set())
+                assert ([n.key for n in shared[0].path()] if shared else []) == \
+                    ([n.key for n in alone[0].path()] if alone else [])
+                found += bool(alone)
+    assert len(boards) == 6 and skipped > 100 and found > 10, (len(boards), skipped, found)

@@ -231,16 +231,16 @@ def _cycles(links: _Links, source: int, y: bool, x: bool, limit: int) -> list[_N
 
 
 def _forcing(links: _Links, on_links: dict[int, list[int]], off_links: dict[int, list[int]],
-             source: int, limit: int, reached: dict[int, dict[int, int]]) -> list[_Node]:
+             source: int, limit: int, reached: set[int]) -> list[_Node]:
     """The first chain, breadth first, from ``source`` to its conjugate (none or one).
 
-    ``reached`` maps each potential to everything some earlier search of the pass reached
-    when it ran out of links: all that potential can lead to is in there, so when its
-    conjugate is not, no chain can join them and the search is skipped."""
-    conj = source ^ 1
-    known = reached.get(source)
-    if known is not None and conj not in known:
+    ``reached`` holds what earlier searches of the pass that found no chain reached before
+    they ran out of links. A start in there has no chain either: if an earlier ``s`` leads to
+    ``source`` and ``source`` to its conjugate, then, links being contrapositive, that
+    conjugate leads to ``s``'s, and ``s`` would have had a chain."""
+    if source in reached:
         return []
+    conj = source ^ 1
     parent = {source: -1}
     layer_on = [source] if source & 1 else []
     layer_off = [] if source & 1 else [source]
@@ -255,7 +255,7 @@ def _forcing(links: _Links, on_links: dict[int, list[int]], off_links: dict[int,
                 path.append(up)
             return [links.chain(path[::-1], list(range(-1, len(path) - 1)), len(path) - 1)]
     if not layer_on:  # ran out of links: ``parent`` holds all ``source`` leads to
-        reached.update(dict.fromkeys(parent, parent))
+        reached.update(parent)
     return []
 
 
@@ -323,7 +323,7 @@ def _chains(board: Board, deadline: Deadline | None, prune: bool,
         if prune and best is not None and best[0] < (7.0 if x and y else 6.5):
             break  # every chain of this pass and the next rates higher than the best
         reach = None if since is None else _reach_changed(board, links, since, y, x)
-        reached: dict[int, dict[int, int]] = {}
+        reached: set[int] = set()  # see _forcing
         on_links, off_links = links.on_links(y), links.off_links(y, x)
         if reach is None:
             starts = [links.key(cell, d, True) for cell in links.open for d in bits(cand[cell])]
