@@ -10,6 +10,7 @@ import sys
 import pytest
 from click.testing import CliRunner
 
+from conftest import ROOT
 from satdoku.run import bench
 from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
 from satdoku.cli import main
@@ -427,3 +428,15 @@ def test_rows_go_to_json_lines_and_never_over_a_file(files, tmp_path):
     assert rows_file.read_text() and jsonl(rows_file.read_text()) == records
     wrong = run(files[1], "--rows", str(tmp_path / "rows.txt"))
     assert wrong.exit_code == 2 and ".csv, .jsonl" in wrong.stderr
+
+
+def test_native_search_has_a_time_limit_unless_one_is_given(monkeypatch):
+    """Native search runs for hours on some variant puzzles: without --timeout a bench of one
+    ends with a time-out in its row (NATIVE_TIMEOUT), and the command's help says how long."""
+    monkeypatch.setattr(bench, "NATIVE_TIMEOUT", 0.2)
+    slow = str(ROOT / "puzzles" / "variants" / "sandwich.json")
+    row, = run_bench([slow], check_groups(["native"]), levels="none")
+    assert (row.solver, row.puzzles, row.timeouts) == ("native", 1, 1)
+    monkeypatch.undo()
+    assert f"native search has {bench.NATIVE_TIMEOUT:g} s a puzzle" in " ".join(
+        CliRunner().invoke(main, ["bench", "--help"]).stdout.split())

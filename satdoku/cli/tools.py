@@ -337,8 +337,9 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
     """Time solvers on puzzle files: one row per file, solver and encoding.
 
     Every answer is verified in an untimed warm-up pass, then each puzzle is timed in an
-    order shuffled with --seed (as tdoku's benchmark does). Ctrl-C prints the rows finished so
-    far, the interrupted one marked partial, and exits 130.
+    order shuffled with --seed (as tdoku's benchmark does). Without --timeout, native search
+    has 30 s a puzzle (a time-out past it). Ctrl-C prints the rows finished so far, the
+    interrupted one marked partial, and exits 130.
     """
     from ..io.files import is_input
     from ..output.bench import PuzzleRows, format_rows
