@@ -336,9 +336,9 @@ def _timed_solve(solver: Any, puzzle: Puzzle, before: Result | None, limit: int,
 
 
 #: Seconds a puzzle native search has when no time limit is given: on some variant puzzles it
-#: runs for hours, and a benchmark should end with the puzzle a time-out in its row. (SAT keeps
-#: no limit unless asked: a limit turns off its bit-sliced pass for easy classic puzzles, and
-#: some SAT solvers cannot keep one.)
+#: does not finish in minutes, and a benchmark should end, the puzzle a time-out in its row.
+#: (SAT keeps no limit unless asked: a limit turns off its bit-sliced pass for easy classic
+#: puzzles, and some SAT solvers cannot keep one.)
 NATIVE_TIMEOUT = 30.0
 
 
