@@ -335,8 +335,9 @@ def _timed_solve(solver: Any, puzzle: Puzzle, before: Result | None, limit: int,
     return result, elapsed, cpu_ms
 
 
-#: Seconds a puzzle native search has when no time limit is given: on some variant puzzles it
-#: does not finish in minutes, and a benchmark should end, the puzzle a time-out in its row.
+#: Seconds a puzzle native search has when no time limit is given: on some shipped variant
+#: puzzles it does not finish in 30 s (docs/variants.md), and a benchmark should end, the
+#: puzzle a time-out in its row.
 #: (SAT keeps no limit unless asked: a limit turns off its bit-sliced pass for easy classic
 #: puzzles, and some SAT solvers cannot keep one.)
 NATIVE_TIMEOUT = 30.0
