@@ -90,7 +90,10 @@ class Board:
         ok = bool(cand[cell] & bit)
         cand[cell] = bit
         placed[cell] = True
-        for p in self.geo.peers[cell]:
+        houses = self.geo.houses
+        # the peers, house by house (a peer in two of them is seen twice, the second time
+        # without the digit): a big grid's table of peers costs seconds to build
+        for p in (p for h in self.geo.cell_houses[cell] for p in houses[h] if p != cell):
             m = cand[p]
             if m & bit:
                 if placed[p]:
