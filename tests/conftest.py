@@ -31,7 +31,6 @@ if sys.dont_write_bytecode:
 gc.set_threshold(50_000, 20, 100)
 
 import pytest
-from click.testing import CliRunner
 
 from satdoku.io.text import parse_puzzle
 from satdoku.model.geometry import geometry
@@ -192,17 +191,58 @@ def all_solutions(grid: Grid, constraints: tuple = ()) -> list[Grid]:
 
 def cli_commands() -> dict:
     """The command line's commands by name (each module imported, as ``satdoku --help`` does)."""
-    import click
+    from satdoku.cli import commands
+    return commands()
 
+
+class CliResult:
+    """What ``satdoku ARGS`` run in-process printed (``stdout``, ``stderr``, and ``output``:
+    both as a terminal shows them) and its ``exit_code``; ``exception``, one it raised."""
+
+    def __init__(self, out: bytes, err: bytes, both: bytes, exit_code: int,
+                 exception: BaseException | None) -> None:
+        self.stdout, self.stderr = out.decode(), err.decode()
+        self.output = both.decode()
+        self.exit_code, self.exception = exit_code, exception
+
+
+def run_cli(*args, input=None, env=None) -> CliResult:
+    """Run ``satdoku ARGS`` in-process, stdin from ``input``, with ``env`` set: stdout and
+    stderr are captured (no terminal), an exception other than the exit is kept (exit 1)."""
+    import io
+    import os
+    import sys
     from satdoku.cli import main
-    ctx = click.Context(main)
-    return {name: main.get_command(ctx, name) for name in main.list_commands(ctx)}
+    both = io.BytesIO()
 
+    class Tee(io.BytesIO):
+        def write(self, data):
+            both.write(data)
+            return super().write(data)
 
-def run_cli(*args, input=None):
-    """Run ``satdoku ARGS`` in-process; the click Result (stdout, stderr, exit_code)."""
-    from satdoku.cli import main
-    return CliRunner().invoke(main, [str(a) for a in args], input=input)
+    out, err = Tee(), Tee()
+    if isinstance(input, str):
+        input = input.encode()
+    saved = sys.stdin, sys.stdout, sys.stderr, dict(os.environ)
+    sys.stdin = io.TextIOWrapper(io.BytesIO(input or b""), encoding="utf-8")
+    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
+    os.environ.update(env or {})
+    code, exception = 0, None
+    try:
+        main([str(a) for a in args])
+    except SystemExit as done:
+        code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
+    except Exception as error:  # noqa: BLE001 - kept for the test to see
+        code, exception = 1, error
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        written = out.getvalue(), err.getvalue(), both.getvalue()  # before the wrappers go
+        sys.stdin, sys.stdout, sys.stderr = saved[:3]
+        os.environ.clear()
+        os.environ.update(saved[3])
+    return CliResult(*written, code, exception)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from conftest import EMPTY_4X4, PUZZLES, SMALL, UNSOLVABLE_4X4
+from conftest import EMPTY_4X4, PUZZLES, SMALL, UNSOLVABLE_4X4, run_cli
 
 INVALID_4X4 = "11.." + "." * 12
 PEAK = PUZZLES / "variants" / "peak.json"
@@ -89,12 +89,10 @@ def test_explain_steps_in_every_format(run, tmp_path):
 
 def test_generate_stops_when_the_rules_alone_fix_the_grid():
     # every puzzle would be the same empty grid: one is made, and a note says why no more
-    from click.testing import CliRunner
     from conftest import PUZZLES
-    from satdoku.cli import main
-    result = CliRunner().invoke(main, ["generate", "--rules",
+    result = run_cli("generate", "--rules",
                                        str(PUZZLES / "variants" / "6x6-extreme-killer.json"),
-                                       "--count", "3", "--seed", "1", "--format", "line"])
+                                       "--count", "3", "--seed", "1", "--format", "line")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert sum(line.startswith("{") for line in lines) == 1

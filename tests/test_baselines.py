@@ -7,9 +7,8 @@ import json
 import sys
 
 import pytest
-from click.testing import CliRunner
+from conftest import run_cli
 
-from satdoku.cli import main
 from satdoku.errors import OptionError
 from satdoku.io.text import parse_puzzle
 from satdoku.model.geometry import jigsaw
@@ -65,7 +64,7 @@ def test_missing_package_is_a_clear_error(name, module, monkeypatch):
     with pytest.raises(OptionError, match=message):
         check_groups([name])
     for command in ("bench", "solve", "count"):  # a usage error before any puzzle is read
-        result = CliRunner().invoke(main, [command, "puzzles/9x9.txt", "--solver", name])
+        result = run_cli(command, "puzzles/9x9.txt", "--solver", name)
         assert result.exit_code == 2 and "satdoku[baselines]" in result.output, command
         assert "Traceback" not in result.output
 
@@ -73,8 +72,8 @@ def test_missing_package_is_a_clear_error(name, module, monkeypatch):
 @pytest.mark.parametrize("name", BASELINES)
 def test_bench_rows(name, tmp_path):
     rows = tmp_path / "rows.jsonl"
-    result = CliRunner().invoke(main, ["bench", "puzzles/9x9.txt", "--solver", name,
-                                       "--format", "json", "--rows", str(rows)])
+    result = run_cli("bench", "puzzles/9x9.txt", "--solver", name,
+                                       "--format", "json", "--rows", str(rows))
     assert result.exit_code == 0, result.output
     row = json.loads(result.output.splitlines()[0])
     assert row["solver"] == name and row["encoding"] is None
@@ -108,11 +107,11 @@ def test_search_binary(tmp_path):
         assert result.stats["guesses"] >= 0 and result.stats["solver_cpu_ms"] > 0
         assert solve(s, parse_puzzle("12....3....3....").grid).status == "unsolvable"
         assert solve(s, sample, limit=2).status == "refused"
-    rows = CliRunner().invoke(main, ["bench", "puzzles/4x4.txt", "--solver", spec,
-                                     "--format", "csv", "--timeout", "30"])
+    rows = run_cli("bench", "puzzles/4x4.txt", "--solver", spec,
+                                     "--format", "csv", "--timeout", "30")
     assert rows.exit_code == 0, rows.output
     assert ",solver-cpu,30.0,1,"in rows.output  # the clock, the limit, 1 within it
-    bad = CliRunner().invoke(main, ["bench", "puzzles/4x4.txt", "--solver", "exec:no-such-bin"])
+    bad = run_cli("bench", "puzzles/4x4.txt", "--solver", "exec:no-such-bin")
     assert bad.exit_code == 2 and "program 'no-such-bin' not found" in bad.output
 
 

@@ -8,12 +8,10 @@ import json
 import sys
 
 import pytest
-from click.testing import CliRunner
+from conftest import ROOT, run_cli
 
-from conftest import ROOT
 from satdoku.run import bench
 from satdoku.run.bench import BenchInterrupted, BenchRow, check_groups, run_bench, summarise
-from satdoku.cli import main
 from satdoku.errors import SatdokuError
 from satdoku.model.result import Result
 from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
@@ -60,7 +58,7 @@ def files(tmp_path):
 
 
 def run(*args):
-    result = CliRunner().invoke(main, ["bench", *args])
+    result = run_cli("bench", *args)
     assert "Traceback" not in result.output, result.output
     return result
 
@@ -307,7 +305,7 @@ def test_cli_ctrl_c_exits_130_with_the_rows(files, monkeypatch):
         raise BenchInterrupted(cut)
 
     monkeypatch.setattr(bench, "run_bench", interrupted)
-    result = CliRunner().invoke(main, ["bench", files[0], "--format", "csv"])
+    result = run_cli("bench", files[0], "--format", "csv")
     assert result.exit_code == 130
     rows = list(csv.DictReader(io.StringIO(result.stdout)))
     assert [(r["solver"], r["partial"]) for r in rows] == [("native", "false"), (SAT, "true")]
@@ -439,4 +437,4 @@ def test_native_search_has_a_time_limit_unless_one_is_given(monkeypatch):
     assert (row.solver, row.puzzles, row.timeouts) == ("native", 1, 1)
     monkeypatch.undo()
     assert f"native search has {bench.NATIVE_TIMEOUT:g} s a puzzle" in " ".join(
-        CliRunner().invoke(main, ["bench", "--help"]).stdout.split())
+        run_cli("bench", "--help").stdout.split())

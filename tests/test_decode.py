@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of
+from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of, run_cli
 from satdoku.io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, parse_model
 from satdoku.cnf.decode import decode_file, decode_solution, model_formula
 from satdoku.cnf.varmap import full_map
@@ -140,45 +140,39 @@ def _model_of(cnf_path, model_path):
 @pytest.mark.parametrize("args", [[], ["--encoding", "augmented"], ["--amo", "seqcounter"],
                                   ["--encoding", "reduced", "--box", "4x4"]])
 def test_decode_reads_the_cnf_header(tmp_path, args):
-    from click.testing import CliRunner
-    from satdoku.cli import main
     from satdoku.cnf.decode import read_header
     source = "puzzles/16x16.txt" if "reduced" in args else "puzzles/9x9.txt"
     cnf, model = tmp_path / "p.cnf", tmp_path / "p.out"
-    runner = CliRunner()
-    done = runner.invoke(main, ["encode", source, "-o", str(cnf), *args])
+    done = run_cli("encode", source, "-o", str(cnf), *args)
     assert done.exit_code == 0, done.output
     header = read_header(str(cnf))
     assert header.encoding == (args[1] if args and args[0] == "--encoding" else "extended")
     _model_of(cnf, model)
-    decoded = runner.invoke(main, ["decode", str(model), "--cnf", str(cnf), "--format", "line"])
-    given = runner.invoke(main, ["decode", str(model), "--puzzle", source, "--format", "line",
-                                 *[a for a in args if a != "--box" and "x" not in a]])
+    decoded = run_cli("decode", str(model), "--cnf", str(cnf), "--format", "line")
+    given = run_cli("decode", str(model), "--puzzle", source, "--format", "line",
+                                 *[a for a in args if a != "--box" and "x" not in a])
     assert decoded.exit_code == 0, decoded.output
     assert decoded.stdout == given.stdout and len(decoded.stdout.strip()) in (81, 256)
-    clash = runner.invoke(main, ["decode", str(model), "--cnf", str(cnf), "--encoding", "natural"])
+    clash = run_cli("decode", str(model), "--cnf", str(cnf), "--encoding", "natural")
     assert clash.exit_code == 3 and "but its comments say" in clash.output
 
 
 def test_decode_a_folder(tmp_path):
-    from click.testing import CliRunner
-    from satdoku.cli import main
-    runner = CliRunner()
     folder = tmp_path / "cnf"
-    assert runner.invoke(main, ["encode", "puzzles/9x9.txt", "-o", f"{folder}/"]).exit_code == 0
+    assert run_cli("encode", "puzzles/9x9.txt", "-o", f"{folder}/").exit_code == 0
     cnfs = sorted(folder.glob("*.cnf"))
     assert len(cnfs) >= 3
     for cnf in cnfs[1:]:  # the first puzzle's model is missing: an error for it alone
         _model_of(cnf, folder / (cnf.stem + ".model"))
-    done = runner.invoke(main, ["decode", f"{folder}/", "--cnf", f"{folder}/", "--format",
-                                "line"])
+    done = run_cli("decode", f"{folder}/", "--cnf", f"{folder}/", "--format",
+                                "line")
     lines = done.stdout.splitlines()
     assert done.exit_code == 3 and lines[0] == "error"  # one line a puzzle, in name order
     assert len(lines) == len(cnfs) and all(len(line) == 81 for line in lines[1:])
     assert "no model file for it" in done.stderr
-    bad = runner.invoke(main, ["decode", f"{folder}/", "--puzzle", "puzzles/9x9.txt"])
+    bad = run_cli("decode", f"{folder}/", "--puzzle", "puzzles/9x9.txt")
     assert bad.exit_code == 2 and "takes --cnf DIR/" in bad.output
-    neither = runner.invoke(main, ["decode", str(cnfs[0])])
+    neither = run_cli("decode", str(cnfs[0]))
     assert neither.exit_code == 2 and "give --puzzle" in neither.output
 
 
@@ -191,14 +185,11 @@ def test_a_whole_file_round_trips_through_an_external_solver(tmp_path, solver):
     puzzle)."""
     import shutil
     import subprocess
-    from click.testing import CliRunner
-    from satdoku.cli import main
     binary = shutil.which(solver)
     if binary is None:
         pytest.skip(f"{solver} is not installed (apt-get install {solver})")
-    runner = CliRunner()
     cnfs, models = tmp_path / "cnf", tmp_path / "models"
-    assert runner.invoke(main, ["encode", "puzzles/9x9.txt", "-o", f"{cnfs}/"]).exit_code == 0
+    assert run_cli("encode", "puzzles/9x9.txt", "-o", f"{cnfs}/").exit_code == 0
     models.mkdir()
     for cnf in cnfs.glob("*.cnf"):
         model = models / (cnf.stem + ".out")
@@ -207,14 +198,14 @@ def test_a_whole_file_round_trips_through_an_external_solver(tmp_path, solver):
         else:
             model.write_text(subprocess.run([binary, "-q", str(cnf)], capture_output=True,
                                             text=True, timeout=60).stdout)
-    done = runner.invoke(main, ["decode", f"{models}/", "--cnf", f"{cnfs}/", "--format",
-                                "json"])
+    done = run_cli("decode", f"{models}/", "--cnf", f"{cnfs}/", "--format",
+                                "json")
     assert done.exit_code == 0, done.output
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["source"].rsplit("/", 1)[1] for r in records] == [  # the file's order
         "9x9-3.cnf", "9x9-4.cnf", "9x9-5.cnf", "9x9-6.cnf"]
     assert all(r["status"] == "solved" for r in records)
-    solved = runner.invoke(main, ["count", "puzzles/9x9.txt", "--format", "line"]).stdout
+    solved = run_cli("count", "puzzles/9x9.txt", "--format", "line").stdout
     unique = [line for line in solved.splitlines() if len(line) == 81]
     assert [records[0]["solution"], records[3]["solution"]] == unique
 

@@ -3,13 +3,12 @@ the same options, check them the same way, and build the same options object."""
 
 from __future__ import annotations
 
-import click
 import pytest
 
 import satdoku
-from satdoku.cli import main
+from satdoku.cli.parsing import Command
 from satdoku.cli.options import RUN_OPTIONS
-from conftest import ROOT, cli_commands
+from conftest import ROOT, cli_commands, run_cli
 from satdoku.errors import OptionError
 from satdoku.tasks import commands as declared
 from satdoku.tasks.options import specs
@@ -71,9 +70,8 @@ def test_the_command_line_builds_the_object_the_library_builds(monkeypatch):
         built.append(self)
 
     monkeypatch.setattr(declared.ExplainOptions, "__post_init__", spy)
-    from click.testing import CliRunner
-    result = CliRunner().invoke(main, ["explain", "--steps", "--max-rules", "2", "--timeout",
-                                       "30", SMALL])
+    result = run_cli("explain", "--steps", "--max-rules", "2", "--timeout",
+                                       "30", SMALL)
     assert result.exit_code == 0, result.output
     satdoku.explain(SMALL, steps=True, max_rules=2, timeout=30)
     assert len(built) == 2 and built[0] == built[1]
@@ -87,12 +85,11 @@ def test_the_command_line_builds_the_object_the_library_builds(monkeypatch):
 def test_a_bad_value_is_refused_alike_by_both(given, message):
     with pytest.raises(OptionError, match=message):
         satdoku.explain(SMALL, **given)
-    from click.testing import CliRunner
     args = []
     for name, value in given.items():
         flag = "--" + name.replace("_", "-")
         args += [flag] if value is True else [flag, str(value)]
-    result = CliRunner().invoke(main, ["explain", *args, SMALL])
+    result = run_cli("explain", *args, SMALL)
     assert result.exit_code == 2
 
 
@@ -119,7 +116,7 @@ def test_run_options_are_the_command_lines_own():
     # where a batch runs and how it is written: the library returns one answer instead
     assert RUN_OPTIONS >= {"inputs", "jobs", "fmt", "output", "force"}
     for command, _ in COMMANDS:
-        assert isinstance(cli_commands()[command], click.Command)
+        assert isinstance(cli_commands()[command], Command)
 
 
 def test_a_rules_file_of_several_puzzles_is_refused():

@@ -7,13 +7,12 @@ variant puzzles alike.
 
 from __future__ import annotations
 
-import click
-
 from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
 from ..tasks.other_commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
                                    RateOptions)
+from .parsing import UsageError, command, echo, int_range, option
 from .options import (PICTURE_FORMATS, STEP_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, task_options)
 from .session import Progress, Session, puzzles_of, show
@@ -29,13 +28,13 @@ def _answered(outcome: Outcome) -> int:
     return EXIT_OK if status in ("unsolvable", "multiple", "unique") else exit_code(status)
 
 
-@click.command()
+@command()
 @inputs_argument
 @puzzle_options
 @task_options(ExplainOptions, "explain")
 @jobs_option
 @output_options(STEP_FORMATS)
-@click.option("--step", "step_number", type=click.IntRange(min=1), default=None, metavar="N",
+@option("--step", "step_number", type=int_range(1), default=None, metavar="N",
               help="With --format svg: draw step N of the path; with --format html: open the "
                    "page at step N (implies --steps).")
 def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
@@ -52,7 +51,7 @@ def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **val
     from ..run.stream import stream
     if step_number is not None:
         if fmt not in ("svg", "html"):
-            raise click.UsageError("--step N picks the step that --format svg draws (or that "
+            raise UsageError("--step N picks the step that --format svg draws (or that "
                                    "--format html opens at)")
         values["steps"] = True
     if fmt == "html":  # a page of the steps
@@ -64,7 +63,7 @@ def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **val
          _answered)
 
 
-@click.command()
+@command()
 @inputs_argument
 @puzzle_options
 @task_options(CandidatesOptions, "candidates")
@@ -85,7 +84,7 @@ def candidates(inputs, reading, jobs, fmt, output, force, paint, **values):
          "candidates", _answered)
 
 
-@click.command()
+@command()
 @inputs_argument
 @puzzle_options
 @task_options(RateOptions, "rate")
@@ -116,8 +115,8 @@ def rate(inputs, reading, jobs, fmt, output, force, paint, **values):
          "rating", code_of, summary)
 
 
-@click.command()
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True,
+@command()
+@option("--count", type=int_range(1), default=1, show_default=True,
               help="How many puzzles.")
 @task_options(GenerateOptions, "generate")
 @output_options(PICTURE_FORMATS)
@@ -129,12 +128,12 @@ def generate(count, fmt, output, force, paint, **values):
     from ..output.asking import GeneratedReport
     from .session import need_a_folder, picture_folder
     if fmt == "svg" and count > 1 and picture_folder(output) is None:
-        raise click.UsageError(need_a_folder(fmt))  # before any puzzle is made
+        raise UsageError(need_a_folder(fmt))  # before any puzzle is made
     options = make_options(GenerateOptions, values)
     seed = options.seed
     if seed is None:
         seed = random.SystemRandom().randrange(2 ** 31)
-        click.echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
+        echo(f"seed {seed} (--seed {seed} makes these puzzles again)", err=True)
     symbols = Alphabet(options.alphabet) if options.alphabet else None
     report = GeneratedReport(fmt, alphabet=symbols, color=paint)
     progress = Progress(count if count > 1 else None, "generating")

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import json
 
-import click
-
 from ..model.result import EXIT_FAILED, EXIT_OK
+from .parsing import argument, choice, command, echo, option
 from .options import inputs_argument, output_options, puzzle_options
 from .session import puzzles_of, show
 
@@ -62,11 +61,11 @@ def _pictures(items):
         yield item
 
 
-@click.command()
+@command()
 @inputs_argument
 @puzzle_options
 @output_options(_TARGETS, default="json")
-@click.option("--lossy", is_flag=True,
+@option("--lossy", is_flag=True,
               help="Write what the target can hold and name the rest on stderr (default: "
                    "such a puzzle is not converted).")
 def convert(inputs, reading, fmt, output, force, lossy):
@@ -92,25 +91,25 @@ def convert(inputs, reading, fmt, output, force, lossy):
     show(puzzles, items, _ConvertReport(fmt), output, force, "converting", code_of)
 
 
-@click.command()
-@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
+@command()
+@option("--format", "fmt", type=choice(["pretty", "json"]), default="pretty",
               show_default=True, help="Output format.")
 def rules(fmt):
     """List every rule type: what it means, its JSON fields, its f-puzzles keys."""
     from ..rules import rule_types
     kinds = rule_types()
     if fmt == "json":
-        click.echo(json.dumps([k.as_dict() for k in kinds], indent=1))
+        echo(json.dumps([k.as_dict() for k in kinds], indent=1))
         return
     for kind in kinds:
-        click.echo(f"{kind.name}: {kind.summary}")
+        echo(f"{kind.name}: {kind.summary}")
         for f in kind.fields:
             extra = "" if f["required"] else ", optional" + (
                 f", default {f['default']}" if "default" in f else "")
             doc = f": {f['doc']}" if f.get("doc") else ""
-            click.echo(f"    {f['name']} ({f['holds']}{extra}){doc}")
+            echo(f"    {f['name']} ({f['holds']}{extra}){doc}")
         keys = ", ".join(kind.fpuzzles) if kind.fpuzzles else "none"
-        click.echo(f"    f-puzzles: {keys}")
+        echo(f"    f-puzzles: {keys}")
 
 
 COMMANDS = [convert, rules]

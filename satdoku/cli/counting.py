@@ -10,9 +10,8 @@ approximate count with error bounds): the two ways ``count`` goes past its --lim
 
 from __future__ import annotations
 
-import click
-
 from ..model.result import EXIT_FAILED, exit_code
+from .parsing import UsageError
 from .session import Session, show
 
 __all__ = ["count_past_limit"]
@@ -23,14 +22,14 @@ def count_past_limit(options, *, puzzles, jobs, scheduler, fmt, output, force) -
     the options object refused the rest)."""
     what = "--all" if options.all else "--estimate"
     if scheduler is not None or (options.all and jobs != 1):
-        raise click.UsageError(f"{what} does not take "
+        raise UsageError(f"{what} does not take "
                                f"{'--scheduler' if scheduler is not None else '--jobs'}")
     if options.all:
         from ..output.counting import ALL_FORMATS
         if fmt == "pretty":  # the default: JSON Lines
             fmt = "json"
         if fmt not in ALL_FORMATS:
-            raise click.UsageError(f"--all writes {' or '.join(ALL_FORMATS)}, not {fmt}")
+            raise UsageError(f"--all writes {' or '.join(ALL_FORMATS)}, not {fmt}")
         _all(puzzles, options, fmt, output, force)
         return
     from .options import require_extra
@@ -38,7 +37,7 @@ def count_past_limit(options, *, puzzles, jobs, scheduler, fmt, output, force) -
     from ..output.counting import EstimateReport
     from ..run.stream import stream
     if fmt == "svg":
-        raise click.UsageError("--estimate draws no picture")
+        raise UsageError("--estimate draws no picture")
 
     def code_of(outcome) -> int:
         return EXIT_FAILED if outcome.result is None else exit_code(outcome.result.status)

@@ -12,31 +12,29 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import click
-
 from ..errors import SatdokuError
 from ..output.report import FORMATS, PICTURE_FORMATS, STEP_FORMATS
+from .parsing import BadParameter, UsageError, argument, choice, echo, int_range, option
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.inputs import Inputs
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "inputs_argument", "puzzle_options",
            "sat_solver_option", "encoding_option", "timeout_option", "jobs_option",
-           "output_options", "limit_option", "paint", "Reading", "complete_path",
-           "box_callback", "alphabet_callback", "EXTRAS", "require_extra", "task_options",
+           "output_options", "limit_option", "paint", "Reading", "box_callback", "alphabet_callback", "EXTRAS", "require_extra", "task_options",
            "make_options", "RUN_OPTIONS"]
 
 
 def _converting(convert, empty=None):
     """A callback that gives what ``convert`` makes of an option's text (``empty`` when the
     option is not given); a usage error, naming the option, when it cannot."""
-    def callback(ctx, param, value):
+    def callback(value, command):
         if value is None:
             return empty
         try:
             return convert(value)
         except (ValueError, SatdokuError) as error:
-            raise click.BadParameter(str(error)) from None
+            raise BadParameter(str(error)) from None
     return callback
 
 
@@ -58,7 +56,7 @@ def _sat_solver_for(task: str | None):
     """A --sat-solver callback: the canonical name(s), refused with the reason when the solver
     lacks what ``task`` needs (the ``NEEDS`` its module in :mod:`satdoku.tasks` declares,
     read only when the option is given: importing a task costs start-up time)."""
-    def callback(ctx, param, value):
+    def callback(value, command):
         if value is None or value == ():
             return value
         import importlib
@@ -68,47 +66,42 @@ def _sat_solver_for(task: str | None):
                  else Capabilities.needs())
 
         def check(name: str) -> str | None:
-            return check_for(name, needs, ctx.command.name)
+            return check_for(name, needs, command)
 
         try:
             return tuple(map(check, value)) if isinstance(value, tuple) else check(value)
         except SatdokuError as error:
-            raise click.BadParameter(error.message) from None
+            raise BadParameter(error.message) from None
     return callback
 
 
-class Seconds(click.ParamType):
+def seconds(text: str) -> float | None:
     """A time limit: a finite number of seconds above 0."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):
-        from ..deadline import check_timeout
-        try:
-            return check_timeout(float(value))
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a time limit (a number of seconds above 0)", param,
-                      ctx)
+    from ..deadline import check_timeout
+    try:
+        return check_timeout(float(text))
+    except (TypeError, ValueError):
+        raise BadParameter(f"{text!r} is not a time limit (a number of seconds above 0)"
+                           ) from None
 
 
-class Jobs(click.ParamType):
+def jobs(text: str) -> int:
     """Worker processes: 0 (every core) or more, at most the cores there are."""
+    try:
+        number = int(text)
+    except (TypeError, ValueError):
+        raise BadParameter(f"{text!r} is not a whole number") from None
+    if number < 0:
+        raise BadParameter("must be 0 (every core) or more")
+    cores = os.cpu_count() or 1
+    if number > cores:
+        echo(f"--jobs {number if number < 10 ** 6 else 'N'}: this machine has {cores} "
+             f"cores; using {cores}", err=True)
+        number = cores
+    return number
 
-    name = "n"
 
-    def convert(self, value, param, ctx):
-        try:
-            jobs = int(value)
-        except (TypeError, ValueError):
-            self.fail(f"{value!r} is not a whole number", param, ctx)
-        if jobs < 0:
-            self.fail("must be 0 (every core) or more", param, ctx)
-        cores = os.cpu_count() or 1
-        if jobs > cores:
-            click.echo(f"--jobs {jobs if jobs < 10 ** 6 else 'N'}: this machine has {cores} "
-                       f"cores; using {cores}", err=True)
-            jobs = cores
-        return jobs
+seconds.metavar, jobs.metavar = "SECONDS", "N"  # type: ignore[attr-defined]
 
 
 #: The optional dependencies, by the option that needs them: (module, its name, the extra).
@@ -125,19 +118,13 @@ def require_extra(option: str) -> None:
     try:
         importlib.import_module(module)
     except ImportError:
-        raise click.UsageError(f"{option} needs {name}: pip install 'satdoku[{extra}]'"
-                               ) from None
-
-
-def complete_path(ctx, param, incomplete):
-    return [click.shell_completion.CompletionItem(incomplete, type="file")]
+        raise UsageError(f"{option} needs {name}: pip install 'satdoku[{extra}]'") from None
 
 
 # Shared options, each defined once.
 
 def inputs_argument(f):
-    return click.argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...",
-                          shell_complete=complete_path)(f)
+    return argument("inputs", nargs=-1, metavar="[PUZZLE|FILE|-]...", complete="file")(f)
 
 
 def puzzle_options(f):
@@ -147,15 +134,14 @@ def puzzle_options(f):
     def command(*args, box=None, alphabet=None, ignore_unknown=False, **kwargs):
         return f(*args, reading=Reading(box, alphabet, ignore_unknown), **kwargs)
 
-    command = click.option("--ignore-unknown", is_flag=True,
-                           help="Solve f-puzzles imports anyway when they hold what satdoku "
-                                "cannot use (listed as warnings).")(command)
-    command = click.option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
-                           help="Symbols for digits 1..N in order, e.g. "
-                                "0123456789ABCDEF.")(command)
-    command = click.option("--box", metavar="RxC", callback=box_callback,
-                           help="Box shape, e.g. 2x3 (default: inferred from the cell "
-                                "count).")(command)
+    command = option("--ignore-unknown", is_flag=True,
+                     help="Solve f-puzzles imports anyway when they hold what satdoku cannot "
+                          "use (listed as warnings).")(command)
+    command = option("--alphabet", metavar="SYMBOLS", callback=alphabet_callback,
+                     help="Symbols for digits 1..N in order, e.g. 0123456789ABCDEF.")(command)
+    command = option("--box", metavar="RxC", callback=box_callback,
+                     help="Box shape, e.g. 2x3 (default: inferred from the cell count)."
+                     )(command)
     return command
 
 
@@ -177,31 +163,31 @@ class Reading:
 def sat_solver_option(task: str | None = None, *, multiple: bool = False):
     """--sat-solver: a python-sat solver, or (where the task allows) exec:"COMMAND"; refused
     with the reason when it lacks what ``task`` (a module of :mod:`satdoku.tasks`) needs."""
-    return click.option("--sat-solver", "sat_solvers" if multiple else "sat_solver",
-                        multiple=multiple, callback=_sat_solver_for(task), metavar="NAME",
-                        help="python-sat solver (default: see 'satdoku solvers'); solve, "
-                             "count and bench also take exec:\"COMMAND\", a solver binary."
-                             + (" Repeat to compare." if multiple else ""))
+    return option("--sat-solver", "sat_solvers" if multiple else "sat_solver",
+                  multiple=multiple, callback=_sat_solver_for(task), metavar="NAME",
+                  help="python-sat solver (default: see 'satdoku solvers'); solve, count and "
+                       "bench also take exec:\"COMMAND\", a solver binary."
+                       + (" Repeat to compare." if multiple else ""))
 
 
 def encoding_option(f):
     """bench's --encoding: named CNF encodings to compare, comma-separated or repeated."""
     from ..tasks.options import encoding_names
-    return click.option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
-                        help=f"CNF encodings ({', '.join(encoding_names())}); "
-                             f"comma-separated or repeated (default: by grid size).")(f)
+    return option("--encoding", "encodings", multiple=True, metavar="NAME[,NAME...]",
+                  help=f"CNF encodings ({', '.join(encoding_names())}); comma-separated or "
+                       f"repeated (default: by grid size).")(f)
 
 
 def timeout_option(f):
     """--timeout, as the tasks declare it (:class:`satdoku.tasks.options.TimeoutField`)."""
     from ..tasks.options import TimeoutField, specs
     (name, default, spec), = specs(TimeoutField)
-    return _click_option(name, default, spec, None)(f)
+    return _option(name, default, spec, None)(f)
 
 
 def jobs_option(f):
-    return click.option("--jobs", "-j", type=Jobs(), default=1, show_default=True,
-                        help="Worker processes; 0 uses every core.")(f)
+    return option("--jobs", "-j", type=jobs, default=1, show_default=True,
+                  help="Worker processes; 0 uses every core.")(f)
 
 
 def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
@@ -215,16 +201,16 @@ def output_options(formats: tuple[str, ...] = FORMATS, default: str = "pretty"):
             def command(*args, color=None, **kwargs):
                 return body(*args, paint=paint(kwargs.get("output"), color), **kwargs)
 
-            f = click.option("--color/--no-color", default=None,
-                             help="Givens bold, solved digits blue, marked cells on yellow in "
-                                  "the pretty format on a terminal (default: unless NO_COLOR "
-                                  "is set).")(command)
-        f = click.option("--force", is_flag=True, help="Overwrite the output file.")(f)
-        f = click.option("-o", "--output", metavar="FILE", shell_complete=complete_path,
-                         help="Write to FILE ('-': stdout), all at once when done; refuses to "
-                              "overwrite without --force.")(f)
-        f = click.option("--format", "fmt", type=click.Choice(formats), default=default,
-                         show_default=True, help="Output format.")(f)
+            f = option("--color/--no-color", default=None,
+                       help="Givens bold, solved digits blue, marked cells on yellow in the "
+                            "pretty format on a terminal (default: unless NO_COLOR is set)."
+                       )(command)
+        f = option("--force", is_flag=True, help="Overwrite the output file.")(f)
+        f = option("-o", "--output", metavar="FILE", complete="file",
+                   help="Write to FILE ('-': stdout), all at once when done; refuses to "
+                        "overwrite without --force.")(f)
+        f = option("--format", "fmt", type=choice(formats), default=default,
+                   show_default=True, help="Output format.")(f)
         return f
     return decorate
 
@@ -242,23 +228,23 @@ def limit_option(default: int, minimum: int, maximum: int | None = None):
     """``--limit N``: solutions to look for, from ``minimum`` (its help says what 1 means
     only where 1 is allowed)."""
     one = " (1: find one)" if minimum <= 1 else ""
-    return click.option("--limit", type=click.IntRange(minimum, maximum), default=default,
-                        show_default=True, metavar="N", help=f"Count solutions up to N{one}.")
+    return option("--limit", type=int_range(minimum, maximum), default=default,
+                  show_default=True, metavar="N", help=f"Count solutions up to N{one}.")
 
 
-def _click_option(name: str, default, spec, task: str | None):
-    """The click option of one task option (see :mod:`satdoku.tasks.options`)."""
+def _option(name: str, default, spec, task: str | None):
+    """The command line's option of one task option (see :mod:`satdoku.tasks.options`)."""
     flag = spec.flag or "--" + name.replace("_", "-")
     kwargs = {"help": spec.help, "metavar": spec.metavar}
     kind = spec.kind
     if kind == "flag":
-        return click.option(flag, name, is_flag=True, default=default, help=spec.help)
+        return option(flag, name, is_flag=True, default=default, help=spec.help)
     if kind == "seconds":
-        kwargs["type"] = Seconds()
+        kwargs["type"] = seconds
     elif kind == "whole":
-        kwargs["type"] = click.IntRange(spec.minimum, spec.maximum)
+        kwargs["type"] = int_range(spec.minimum, spec.maximum)
     elif kind == "choice":
-        kwargs["type"] = click.Choice(list(spec.choices()))
+        kwargs["type"] = choice(list(spec.choices()))
         kwargs.pop("metavar")
     elif kind == "sat_solver":
         kwargs["callback"] = _sat_solver_for(task)
@@ -267,24 +253,24 @@ def _click_option(name: str, default, spec, task: str | None):
     elif kind == "alphabet":
         kwargs["callback"] = alphabet_callback
     elif kind == "folder":
-        kwargs["shell_complete"] = complete_path
+        kwargs["complete"] = "file"
     elif kind in ("rules", "puzzle"):
         from ..tasks.options import puzzle_of, rules_of
         kwargs["callback"] = _converting(rules_of, ()) if kind == "rules" else \
             _converting(puzzle_of)
         default = None
-    return click.option(flag, name, default=default, **kwargs)
+    return option(flag, name, default=default, **kwargs)
 
 
 def task_options(options_class, task: str | None = None):
-    """The click options of every option of ``options_class`` (its fields made by
+    """The command line's options of every option of ``options_class`` (its fields made by
     :func:`satdoku.tasks.options.option`), in declaration order; ``task`` names the module of
     :mod:`satdoku.tasks` whose ``NEEDS`` a --sat-solver is checked against."""
     from ..tasks.options import specs
 
     def decorate(f):
         for name, default, spec in reversed(specs(options_class)):
-            f = _click_option(name, default, spec, task)(f)
+            f = _option(name, default, spec, task)(f)
         return f
     return decorate
 
@@ -297,7 +283,7 @@ def make_options(options_class, values: dict):
     try:
         return options_class(**{k: v for k, v in values.items() if k in names})
     except SatdokuError as error:
-        raise click.UsageError(str(error)) from None
+        raise UsageError(str(error)) from None
 
 
 #: The command line's own options: where a batch is read from and runs, and how its answers

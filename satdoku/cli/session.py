@@ -16,14 +16,13 @@ import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, NoReturn
 
-import click
-
 from ..errors import MissingInput, SatdokuError, abridge
 from ..io.inputs import Inputs, count_lines, is_file_input
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..output.report import DOCUMENT_FORMATS, NoPicture, place
 from ..tasks.base import Block, Outcome
+from .parsing import UsageError, echo
 from .signals import signals_held
 
 #: How much :class:`Session` holds before it writes: one write for many results, even where
@@ -138,10 +137,10 @@ class Session:
                 os.makedirs(self.folder, exist_ok=True)
             self.out = Output(output, force=force, inputs=inputs)
         except OSError as error:
-            raise click.UsageError(f"{self.folder}: cannot make the folder: "
+            raise UsageError(f"{self.folder}: cannot make the folder: "
                                    f"{error.strerror}") from None
         except SatdokuError as error:
-            raise click.UsageError(str(error)) from None
+            raise UsageError(str(error)) from None
         self.progress = progress or Progress(None, "")
         if results_share_a_pipe(output):  # a reader of the pipe may draw on that terminal
             self.progress.terminal = False
@@ -187,7 +186,7 @@ class Session:
         if self.held:
             self.flush()
         self.progress.clear()
-        click.echo(line, err=True)
+        echo(line, err=True)
 
     def picture(self, name: str, svg: str) -> None:
         """One puzzle's picture (page): a file ``NAME.svg`` (``.html``) in the output folder,
@@ -197,7 +196,7 @@ class Session:
         from ..io.files import Output
         if self.folder is None:
             if self.pictures:
-                raise click.UsageError(need_a_folder(self.kind or "svg"))
+                raise UsageError(need_a_folder(self.kind or "svg"))
             self.pending = svg
         else:
             unique, n = name, 1
@@ -209,7 +208,7 @@ class Session:
                 out = Output(os.path.join(self.folder, f"{unique}.{self.kind}"), force=self.force,
                              inputs=self.inputs)
             except SatdokuError as error:  # a picture of an earlier run: as -o FILE would
-                raise click.UsageError(str(error)) from None
+                raise UsageError(str(error)) from None
             out.write(svg)
             out.commit()
         self.pictures += 1
@@ -244,7 +243,7 @@ class Session:
                 where = f" in {self.out.path}"
             elif self.written and self.folder is None:
                 where = f"; {self.written} on stdout"
-            click.echo(f"interrupted: the results finished so far were kept{where}", err=True)
+            echo(f"interrupted: the results finished so far were kept{where}", err=True)
             _leave(EXIT_INTERRUPTED)
         except BrokenPipeError:
             silence_stdout()
@@ -258,7 +257,7 @@ class Session:
             self.out.discard()
             if self.out.path is None:
                 silence_stdout()  # stdout may be what failed
-            click.echo(f"Error: {error}", err=True)
+            echo(f"Error: {error}", err=True)
             sys.exit(max(self.code, EXIT_FAILED))
         except BaseException:
             self.progress.clear()
@@ -275,7 +274,7 @@ class Session:
         except SatdokuError as error:
             if self.out.path is None:
                 silence_stdout()
-            click.echo(f"Error: {error}", err=True)
+            echo(f"Error: {error}", err=True)
             sys.exit(EXIT_FAILED)
         sys.exit(self.code)
 
@@ -346,7 +345,7 @@ def show(puzzles: Inputs, outcomes: Iterator[Outcome | Block], report, output: s
     comes; its exit code (``code_of``) and, with several, a ``summary`` line on stderr."""
     documents = report.fmt in DOCUMENT_FORMATS
     if documents and picture_folder(output) is None and puzzles.ahead() == 2:
-        raise click.UsageError(need_a_folder(report.fmt))
+        raise UsageError(need_a_folder(report.fmt))
     progress = Progress(None if results_share_a_pipe(output) else _inputs_total(puzzles.args),
                         label)
     lines = _LineProgress(progress)
@@ -429,7 +428,7 @@ def puzzles_of(inputs, reading) -> Inputs:
     (:class:`~satdoku.cli.options.Reading`); reading them from a terminal is said first, so
     that a bare command does not wait in silence."""
     if "-" in (list(inputs) or ["-"]) and sys.stdin.isatty():
-        click.echo(READING_STDIN, err=True)
+        echo(READING_STDIN, err=True)
     return reading.inputs(inputs)
 
 
@@ -444,7 +443,7 @@ def one_puzzle(text: str, reading, index: int = 1) -> Puzzle:
 
 
 def fail(message: str, code: int = EXIT_FAILED) -> NoReturn:
-    click.echo(f"Error: {message}", err=True)
+    echo(f"Error: {message}", err=True)
     sys.exit(code)
 
 
@@ -454,4 +453,4 @@ def usage():
     try:
         yield
     except SatdokuError as error:
-        raise click.UsageError(str(error)) from None
+        raise UsageError(str(error)) from None

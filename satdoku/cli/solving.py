@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import click
-
 from ..tasks.commands import CountOptions, SolveOptions
+from .parsing import UsageError, command, option
 from .options import (PICTURE_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, require_extra, task_options)
 from .session import puzzles_of, show, usage
@@ -19,7 +18,7 @@ def check_time_limit(sat_solver: str | None, timeout: float | None,
     if timeout is not None and not portfolio:
         from ..sat.catalogue import capabilities_of
         if not capabilities_of(sat_solver).time_limit:
-            raise click.UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
+            raise UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
                                    f"or choose another --sat-solver")
 
 
@@ -34,7 +33,7 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
                                single=lambda: puzzles.ahead() == 1)
     if scheduler is not None:
         if options.proof is not None and scheduler != "local":
-            raise click.UsageError("--proof writes its files where each puzzle is solved: on a "
+            raise UsageError("--proof writes its files where each puzzle is solved: on a "
                                    "remote cluster's workers; use --jobs or --scheduler local")
         require_extra("--scheduler")
     task = options.task_class()
@@ -51,18 +50,18 @@ def batch_options(options_class):
     """What solve and count share: inputs, how to read them, the command's options, where to
     run, and output."""
     def decorate(f):
-        for option in reversed((inputs_argument, puzzle_options,
+        for decorator in reversed((inputs_argument, puzzle_options,
                                 task_options(options_class), jobs_option,
-                                click.option("--scheduler", metavar="ADDRESS|local",
+                                option("--scheduler", metavar="ADDRESS|local",
                                              help="Run on a Dask cluster (satdoku[dask]); "
                                                   "'local' starts one here."),
                                 output_options(PICTURE_FORMATS))):
-            f = option(f)
+            f = decorator(f)
         return f
     return decorate
 
 
-@click.command()
+@command()
 @batch_options(SolveOptions)
 def solve(inputs, reading, jobs, scheduler, fmt, output, force, paint, **values):
     """Solve puzzles given inline, in files, or on stdin (no arguments or '-').
@@ -75,7 +74,7 @@ def solve(inputs, reading, jobs, scheduler, fmt, output, force, paint, **values)
              multiple_ok=False)
 
 
-@click.command()
+@command()
 @batch_options(CountOptions)
 def count(inputs, reading, jobs, scheduler, fmt, output, force, paint, **values):
     """Count solutions up to --limit: unique, multiple (how many, and two of them) or

@@ -5,8 +5,6 @@ from __future__ import annotations
 import os
 import sys
 
-import click
-
 from ..errors import SatdokuError, abridge
 from ..io.dimacs import UnsatisfiableError
 from ..model.result import EXIT_FAILED, EXIT_OK, EXIT_WRONG, exit_code
@@ -14,9 +12,11 @@ from ..output.report import printable
 from ..tasks.base import Outcome
 from ..tasks.commands import SOLVER_NAMES
 from ..tasks.other_commands import DecodeOptions, EncodeOptions
-from .options import (complete_path, encoding_option, jobs_option, limit_option, make_options,
+from .options import (encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
+from .parsing import (BadParameter, UsageError, argument, choice, command, echo, int_range,
+                      option)
 from .session import Progress, Session, fail, one_puzzle, puzzles_of, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
@@ -26,18 +26,18 @@ __all__ = ["COMMANDS"]
 ENCODE_FORMATS = {"dimacs": ".cnf", "icnf": ".icnf"}
 
 
-@click.command()
-@click.argument("puzzle", metavar="PUZZLE|FILE", shell_complete=complete_path)
+@command()
+@argument("puzzle", metavar="PUZZLE|FILE", complete="file")
 @puzzle_options
 @task_options(EncodeOptions)
-@click.option("--format", "fmt", type=click.Choice(list(ENCODE_FORMATS)), default="dimacs",
+@option("--format", "fmt", type=choice(list(ENCODE_FORMATS)), default="dimacs",
               show_default=True,
               help="dimacs: the givens as unit clauses (or none, --clues); icnf: incremental "
                    "CNF, the givens as assumptions ('a' lines), every puzzle of FILE.")
-@click.option("-o", "--output", metavar="FILE|DIR/", shell_complete=complete_path,
+@option("-o", "--output", metavar="FILE|DIR/", complete="file",
               help="Write the CNF to FILE ('-': stdout, the default); DIR/ (or an existing "
                    "folder): one file for each puzzle of FILE, named by its input and line.")
-@click.option("--force", is_flag=True, help="Overwrite the output file(s).")
+@option("--force", is_flag=True, help="Overwrite the output file(s).")
 def encode(puzzle, reading, fmt, output, force, **values):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
 
@@ -49,13 +49,13 @@ def encode(puzzle, reading, fmt, output, force, **values):
     if folder is None and fmt == "dimacs":
         p = one_puzzle(puzzle, reading, options.index)
         if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
-            click.echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
+            echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
                        f"for another, -o DIR/ for all)", err=True)
         Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, [p],
                                                                          options, fmt))
         return
     if options.index != 1:
-        raise click.UsageError("--index picks one puzzle; -o DIR/ and --format icnf take "
+        raise UsageError("--index picks one puzzle; -o DIR/ and --format icnf take "
                                "every puzzle of the input")
     puzzles, code = _readable(puzzle, reading)
     if folder is None:  # one ICNF: the base formula, an 'a' line a puzzle
@@ -74,7 +74,7 @@ def _readable(text: str, reading) -> tuple[list, int]:
     puzzles, code = [], EXIT_OK
     for p in puzzles_of([text], reading):
         if p.error is not None:
-            click.echo(printable(str(p.error)), err=True)
+            echo(printable(str(p.error)), err=True)
             code = EXIT_FAILED
         else:
             puzzles.append(p)
@@ -113,7 +113,7 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
     taken = [path for path in paths if os.path.lexists(path)]
     if taken and not force:
         more = f" (and {len(taken) - 1} more)" if len(taken) > 1 else ""
-        raise click.UsageError(f"{taken[0]} exists{more}; use --force to overwrite")
+        raise UsageError(f"{taken[0]} exists{more}; use --force to overwrite")
     try:
         os.makedirs(folder, exist_ok=True)
         for p, path in zip(puzzles, paths):
@@ -128,14 +128,14 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
         fail(f"{folder}: cannot write: {error.strerror or error}")
     except SatdokuError as error:
         fail(str(error))
-    click.echo(f"{folder}: {len(paths)} file{'s' * (len(paths) != 1)} written", err=True)
+    echo(f"{folder}: {len(paths)} file{'s' * (len(paths) != 1)} written", err=True)
 
 
-@click.command()
-@click.argument("model", metavar="MODEL|-|DIR/", shell_complete=complete_path)
-@click.option("--puzzle", "puzzle_text", metavar="PUZZLE|FILE", shell_complete=complete_path,
+@command()
+@argument("model", metavar="MODEL|-|DIR/", complete="file")
+@option("--puzzle", "puzzle_text", metavar="PUZZLE|FILE", complete="file",
               help="The puzzle the model was made from (default: the one --cnf names).")
-@click.option("--cnf", metavar="FILE|DIR/", shell_complete=complete_path,
+@option("--cnf", metavar="FILE|DIR/", complete="file",
               help="The CNF 'satdoku encode' wrote: its comments give the puzzle, box, "
                    "encoding and at-most-one. With MODEL a folder, a folder of them: each "
                    "NAME.cnf is decoded with the model MODEL/NAME.* (batch).")
@@ -150,14 +150,14 @@ def decode(model, puzzle_text, cnf, reading, fmt, output, force, paint, **values
     """
     from ..output.report import OutcomeReport
     if model == "-" and puzzle_text == "-":
-        raise click.UsageError("the model and --puzzle cannot both be read from stdin")
+        raise UsageError("the model and --puzzle cannot both be read from stdin")
     if puzzle_text is None and cnf is None:
-        raise click.UsageError("give --puzzle (the puzzle the model was made from) or --cnf "
+        raise UsageError("give --puzzle (the puzzle the model was made from) or --cnf "
                                "(the CNF 'satdoku encode' wrote)")
     options = make_options(DecodeOptions, values)
     if os.path.isdir(model):
         if cnf is None or not os.path.isdir(cnf) or puzzle_text is not None:
-            raise click.UsageError("a folder of models takes --cnf DIR/ (the folder 'encode -o "
+            raise UsageError("a folder of models takes --cnf DIR/ (the folder 'encode -o "
                                    "DIR/' wrote), not --puzzle")
         jobs = _model_pairs(model, cnf)
     else:
@@ -267,8 +267,8 @@ def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | N
     return Result("unsolvable", encoding=encoding, proof=proof)
 
 
-@click.command("solvers")
-@click.option("--format", "fmt", type=click.Choice(["pretty", "json"]), default="pretty",
+@command("solvers")
+@option("--format", "fmt", type=choice(["pretty", "json"]), default="pretty",
               show_default=True, help="Output format.")
 def list_solvers(fmt):
     """List the solvers, SAT solvers, encodings and at-most-one encodings on offer."""
@@ -276,18 +276,18 @@ def list_solvers(fmt):
     from ..tasks.solvers import describe
     info = describe()
     if fmt == "json":
-        click.echo(json.dumps(info))
+        echo(json.dumps(info))
         return
-    click.echo(f"solvers: {', '.join(info['solvers'])} (default {info['default_solver']})")
-    click.echo(f"SAT solvers (python-sat {info['python_sat']}):")
+    echo(f"solvers: {', '.join(info['solvers'])} (default {info['default_solver']})")
+    echo(f"SAT solvers (python-sat {info['python_sat']}):")
     for s in info["sat_solvers"]:
         notes = [n for n in ("default" if s["default"] else "", s["note"]) if n]
-        click.echo(f"  {s['name']}" + (f"  ({'; '.join(notes)})" if notes else ""))
-    click.echo("encodings:")
+        echo(f"  {s['name']}" + (f"  ({'; '.join(notes)})" if notes else ""))
+    echo("encodings:")
     for e in info["encodings"]:
         default = f" (default {e['default']})" if e["default"] else ""
-        click.echo(f"  {e['name']}: {e['description']}{default}")
-    click.echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
+        echo(f"  {e['name']}: {e['description']}{default}")
+    echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
                f"reduced: pairwise up to {info['pairwise_max']} literals, else "
                f"{info['default_reduced_amo']})")
 
@@ -296,39 +296,37 @@ def _solver_name(value: str) -> str:
     """bench's --solver: a name of SOLVER_NAMES or exec:COMMAND."""
     if value in SOLVER_NAMES or value.startswith("exec:"):
         return value
-    raise click.BadParameter(f"{value!r} is not one of {', '.join(SOLVER_NAMES)} or "
-                             "exec:COMMAND", param_hint="'--solver'")
+    raise BadParameter(f"{value!r} is not one of {', '.join(SOLVER_NAMES)} or exec:COMMAND")
 
 
-@click.command()
-@click.argument("files", nargs=-1, required=True, metavar="FILE...",
-                type=click.Path(dir_okay=False), shell_complete=complete_path)
-@click.option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
-              callback=lambda ctx, param, values: [_solver_name(v) for v in values],
+@command()
+@argument("files", nargs=-1, required=True, metavar="FILE...", complete="file")
+@option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
+              callback=lambda values, command: [_solver_name(v) for v in values],
               help="Solvers to compare; repeat (default: sat and native). exact-cover and "
                    "cp-sat are compiled search baselines (satdoku[baselines]); exec:\"COMMAND\" "
                    "a search binary reading a puzzle line on stdin, timed by its own CPU.")
 @sat_solver_option(multiple=True)
 @encoding_option
-@click.option("--first", type=click.IntRange(min=1), default=None, metavar="N",
+@option("--first", type=int_range(1), default=None, metavar="N",
               help="Only the first N puzzles of each file.")
 @limit_option(1, 1, 2)
 @timeout_option
-@click.option("--seed", type=int, default=0, show_default=True,
+@option("--seed", type=int, default=0, show_default=True,
               help="Seed of the shuffled order of the timed pass.")
 @jobs_option
 @output_options(("table", "csv", "json"), "table")
-@click.option("--plot", metavar="FILE.png|.pdf|.svg", shell_complete=complete_path,
+@option("--plot", metavar="FILE.png|.pdf|.svg", complete="file",
               help="Draw per file a cactus plot, the share answered within a time, SAT "
                    "against each search per puzzle, and puzzles/s (satdoku[plot]).")
-@click.option("--levels", type=click.Choice(["none", "propagation", "failed-literals"]),
+@option("--levels", type=choice(["none", "propagation", "failed-literals"]),
               default="failed-literals", show_default=True,
               help="SAT: also measure the share settled by unit propagation (and by "
                    "failed-literal probing), untimed.")
-@click.option("--repeat", "repeats", type=click.IntRange(min=1), default=1, show_default=True,
+@option("--repeat", "repeats", type=int_range(1), default=1, show_default=True,
               metavar="N", help="Timed passes per group, each in its own order (seed + pass "
                                 "- 1); the spread of their totals is a column.")
-@click.option("--rows", metavar="FILE.csv|FILE.jsonl", shell_complete=complete_path,
+@option("--rows", metavar="FILE.csv|FILE.jsonl", complete="file",
               help="Also write one row per puzzle, solver and pass (times, CPU, counters, "
                    "level, versions, load); refuses to overwrite without --force.")
 @puzzle_options
@@ -356,7 +354,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
             check_plot_path(plot)
             require_extra("--plot")
     except SatdokuError as error:
-        raise click.UsageError(str(error)) from None
+        raise UsageError(str(error)) from None
     progress = Progress(1, "benchmarking") \
         if sys.stderr.isatty() and not results_share_a_pipe(output) else None
 
@@ -371,7 +369,7 @@ def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, j
             if rows else None
     except SatdokuError as error:
         session.out.discard()
-        raise click.UsageError(str(error)) from None
+        raise UsageError(str(error)) from None
     done: list = []
     drawn: list = []  # the per-puzzle rows --plot draws
 
