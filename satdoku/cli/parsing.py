@@ -191,9 +191,13 @@ class Command:
 
     def __init__(self, name: str, callback: Callable, params: list[Param]) -> None:
         self.name, self.callback, self.params = name, callback, params
-        self.help = _cleandoc(callback.__doc__ or "")
         self.help_param = Param("help", ("-h", "--help"), flag=True,
                                 help="Show this message and exit.")
+
+    @property
+    def help(self) -> str:
+        """The function's docstring, dedented (made when asked: textwrap costs start-up)."""
+        return _cleandoc(self.callback.__doc__ or "")
 
     @property
     def summary(self) -> str:
@@ -269,7 +273,7 @@ class Command:
     def help_text(self) -> str:
         rows = []
         for p in [q for q in self.params if q.flags and q.help is not None] + [self.help_param]:
-            names = ", ".join(p.flags) + ("" if not p.off else " / " + ", ".join(p.off))
+            names = ", ".join(sorted(p.flags, key=len)) + "".join(f" / {f}" for f in p.off)
             left = names + ("" if p.flag else f" {p.metavar}")
             text = p.help or ""
             if p.show_default and p.default not in (None, False, ()):
