@@ -406,12 +406,14 @@ def test_rows_have_one_row_per_puzzle_solver_and_pass(files, tmp_path):
         assert float(r["wall_ms"]) >= 0 and float(r["cpu_ms"]) >= 0
         assert r["satdoku"] and r["python_sat"] and r["hostname"] and int(r["cpus"]) >= 1
         assert r["timestamp"].endswith("+00:00") and float(r["load1"]) >= 0
-        if r["solver"] == "native":
+        if r["solver"] == "native":  # native search has its 30 s without --timeout, SAT none
             assert r["guesses"] != "" and r["nodes"] != "" and r["level"] == ""
+            assert float(r["time_limit_s"]) == bench.NATIVE_TIMEOUT and r["timeout"] == ""
             assert r["solver_build"].startswith("satdoku ")
         else:
             assert r["decisions"] != "" and r["propagations"] != "" and r["solve_ms"] != ""
             assert r["level"] in ("propagation", "unprobed")
+            assert r["time_limit_s"] == ""
             assert r["solver_build"] == f"python-sat {r['python_sat']} {DEFAULT_SAT_SOLVER}"
 
 

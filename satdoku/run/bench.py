@@ -204,7 +204,7 @@ class _Timed:
                 puzzle, result, solver=row.solver, encoding=row.encoding, limit=row.limit,
                 repeat=len(self.passes), seed=self.seed + len(self.passes) - 1,
                 wall_ms=wall_ms, cpu_ms=cpu_ms, level=self.levels.get(id(puzzle)),
-                time_ms=charged))
+                time_ms=charged, time_limit_s=self.timeout))
 
     def summary(self, partial: bool = False) -> BenchRow:
         """The row, summarised over the passes done (the last one cut short: ``partial``)."""

@@ -209,7 +209,7 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
 
 #: The columns of a per-puzzle row of its own, in order (then :data:`PROVENANCE_COLUMNS`).
 PUZZLE_COLUMNS = ("source", "line", "puzzle", "solver", "encoding", "limit", "repeat", "seed",
-                  "status", "time_ms", "wall_ms", "cpu_ms", "solver_cpu_ms", "encode_ms", "load_ms", "solve_ms",
+                  "time_limit_s", "status", "time_ms", "wall_ms", "cpu_ms", "solver_cpu_ms", "encode_ms", "load_ms", "solve_ms",
                   "decisions", "conflicts", "propagations", "guesses", "nodes", "level",
                   "solver_build", "timestamp", "load1")
 
@@ -280,17 +280,20 @@ def solver_build(label: str) -> str | None:
 
 def puzzle_record(puzzle: Puzzle, result: Result, *, solver: str, encoding: str | None,
                   limit: int, repeat: int, seed: int, wall_ms: float, cpu_ms: float | None,
-                  level: str | None, time_ms: float | None = None) -> dict[str, Any]:
+                  level: str | None, time_ms: float | None = None,
+                  time_limit_s: float | None = None) -> dict[str, Any]:
     """One timed solve as a row of :data:`PUZZLE_COLUMNS` (with :func:`moment`; the
     provenance is added where the rows are written). ``time_ms`` is the time the summary
-    charges (the group's clock; default ``wall_ms``): what plots draw."""
+    charges (the group's clock; default ``wall_ms``): what plots draw; ``time_limit_s`` the
+    limit the solve had (native search's default one too, which ``--timeout`` does not
+    show)."""
     from ..io.text import format_grid
     stats = result.stats
     rec: dict[str, Any] = {
         "source": puzzle.source, "line": puzzle.line,
         "puzzle": format_grid(puzzle.grid, "line", puzzle.alphabet) if puzzle.grid else None,
         "solver": solver, "encoding": encoding, "limit": limit, "repeat": repeat,
-        "seed": seed, "status": result.status,
+        "seed": seed, "time_limit_s": time_limit_s, "status": result.status,
         "time_ms": round(wall_ms if time_ms is None else time_ms, 4),
         "wall_ms": round(wall_ms, 4),
         "cpu_ms": None if cpu_ms is None else round(cpu_ms, 4)}
