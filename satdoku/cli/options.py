@@ -21,8 +21,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "inputs_argument", "puzzle_options",
            "sat_solver_option", "encoding_option", "timeout_option", "jobs_option",
-           "output_options", "limit_option", "paint", "Reading", "box_callback", "alphabet_callback", "EXTRAS", "require_extra", "task_options",
-           "make_options", "RUN_OPTIONS"]
+           "output_options", "limit_option", "paint", "Reading", "box_callback",
+           "alphabet_callback", "EXTRAS", "require_extra", "task_options", "make_options",
+           "RUN_OPTIONS", "seconds", "jobs"]
 
 
 def _converting(convert, empty=None):

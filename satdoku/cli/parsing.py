@@ -61,8 +61,8 @@ def _plain(value: Any) -> Any:
 class Param:
     """An option (``flags`` given) or an argument (none). ``convert`` turns the text given into
     the value (a :class:`BadParameter` or ``ValueError`` when it cannot); ``callback(value,
-    command)`` then runs on every value, a default too, as click's callbacks did. ``complete`` is "file"
-    where the shell should complete paths."""
+    command)`` then runs on every value, a default too, as click's callbacks did.
+    ``complete`` is "file" where the shell should complete paths."""
 
     def __init__(self, name: str, flags: Sequence[str] = (), *, help: str | None = None,
                  metavar: str | None = None, default: Any = None, flag: bool = False,
@@ -91,7 +91,7 @@ class Param:
     def hint(self) -> str:
         if not self.flags:
             return f"'{self.metavar}'"
-        return "'" + " / ".join(self.flags) + "'"
+        return " / ".join(f"'{flag}'" for flag in self.flags)
 
     def value(self, given: list[str], command: str) -> Any:
         """The value from the texts given for it (none: its default) in ``command``."""
