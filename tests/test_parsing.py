@@ -103,7 +103,14 @@ def test_the_command_line_says_usage_errors_and_help_as_a_user_sees_them():
                                            "Try 'satdoku solve --help' for help."]
     helped = run_cli("count", "-h")
     assert helped.exit_code == 0 and "--limit N" in helped.stdout
-    assert run_cli("--help").exit_code == 0 and run_cli().exit_code == 2  # bare: help, exit 2
+    assert run_cli("--help").exit_code == 0
+    bare = run_cli()  # the help, as a usage error
+    assert bare.exit_code == 2 and bare.stdout == "" and "Commands:" in bare.stderr
+    # an unknown option is refused even beside --help or --version, as click refused it
+    for args in (["--help", "--bogus"], ["--version", "--bogus"], ["solve", "-h", "--bogus"]):
+        refused = run_cli(*args)
+        assert refused.exit_code == 2 and refused.stdout == "", args
+    assert run_cli("--", "solve", SMALL, "--format", "line").stdout == "1234341223414123\n"
     typo = run_cli("slove")
     assert typo.exit_code == 2 and "No such command 'slove'. Did you mean solve?" in typo.stderr
     long = run_cli("solve", "--" + "x" * 100_000)  # a long argument is not echoed whole

@@ -67,24 +67,26 @@ def main(args: Sequence[str] | None = None) -> None:
     if mode:
         complete_shell(mode, commands, find)
         sys.exit(EXIT_OK)
-    usage, asked = "Usage: satdoku [OPTIONS] COMMAND [ARGS]...", bool(args)
-    while args and args[0].startswith("-"):
+    usage, asked, options = "Usage: satdoku [OPTIONS] COMMAND [ARGS]...", bool(args), []
+    while args and args[0].startswith("-") and args[0] != "-":
         option = args.pop(0)
-        if option in ("-h", "--help"):
+        if option == "--":
             break
-        if option == "--version":
-            echo(_version())
-            sys.exit(EXIT_OK)
-        fail(UsageError(f"No such option: {option}"), usage, "satdoku")
-    else:
-        if args:
-            command = find(args[0])
-            if command is None:
-                fail(no_such_command(args[0], _WHERE), usage, "satdoku")
-            command.main(args[1:])
-            sys.exit(EXIT_OK)
-    echo(group_help(_SUMMARY, commands(), _OPTIONS))
-    sys.exit(EXIT_OK if asked else EXIT_USAGE)  # bare satdoku: the help, exit 2
+        if option not in ("-h", "--help", "--version"):
+            fail(UsageError(f"No such option: {option}"), usage, "satdoku")
+        options.append(option)
+    if "--version" in options:
+        echo(_version())
+        sys.exit(EXIT_OK)
+    if args and not options:
+        command = find(args[0])
+        if command is None:
+            fail(no_such_command(args[0], _WHERE), usage, "satdoku")
+        command.main(args[1:])
+        sys.exit(EXIT_OK)
+    # --help; or a bare satdoku: the help on stderr, exit 2
+    echo(group_help(_SUMMARY, commands(), _OPTIONS), err=not asked)
+    sys.exit(EXIT_OK if asked else EXIT_USAGE)
 
 
 def run() -> None:

@@ -217,7 +217,7 @@ class Command:
         options = {f: p for p in self.params + [self.help_param] for f in p.flags + p.off}
         given: dict[str, list] = {p.name: [] for p in self.params}
         positional: list[str] = []
-        args = list(args)
+        args, helped = list(args), False
         while args:
             arg = args.pop(0)
             if arg == "--":
@@ -234,9 +234,9 @@ class Command:
             param = options.get(name)
             if param is None:
                 raise UsageError(f"No such option: {name}" + _did_you_mean(name, options))
-            if param is self.help_param:
-                echo(self.help_text())
-                sys.exit(EXIT_OK)
+            if param is self.help_param:  # after the rest is parsed, as click did
+                helped = True
+                continue
             if param.flag:
                 if value is not None and arg.startswith("--"):
                     raise UsageError(f"Option '{name}' does not take a value.")
@@ -249,6 +249,9 @@ class Command:
                     raise UsageError(f"Option '{name}' requires an argument.")
                 value = args.pop(0)
             given[param.name].append(value)
+        if helped:
+            echo(self.help_text())
+            sys.exit(EXIT_OK)
         for param in self.params:
             if param.flags:
                 continue
