@@ -57,6 +57,21 @@ def test_a_bad_command_line_is_a_usage_error_that_says_why(args, message):
     assert str(raised.value) == message
 
 
+def test_the_first_error_is_the_first_bad_thing_on_the_line():
+    toy = _toy()
+    with pytest.raises(UsageError, match="'--format'"):
+        toy.parse(["--format", "c", "--limit", "0"])
+    with pytest.raises(UsageError, match="'--limit'"):
+        toy.parse(["--limit", "0", "--format", "c"])
+    encode = run_cli("encode", "--format", "bogus")  # not "Missing argument" first
+    assert encode.exit_code == 2 and "Invalid value for '--format'" in encode.stderr
+
+
+def test_bench_refuses_a_folder_as_a_file(tmp_path):
+    done = run_cli("bench", str(tmp_path))
+    assert done.exit_code == 2 and "is a folder, not a puzzle file" in done.stderr
+
+
 def test_an_argument_is_required_unless_it_takes_any_number():
     @command("one")
     @argument("puzzle", metavar="PUZZLE")
@@ -93,7 +108,7 @@ def test_help_lists_every_option_with_its_default_and_the_docstring():
     for flag in ("-o, --output FILE", "--limit INTEGER RANGE", "--format [a|b]", "--tag TEXT",
                  "--force", "--color / --no-color", "-h, --help"):
         assert flag in text, flag
-    assert "How many.  [default: 2]" in text
+    assert "How many.  [default: 2; 1<=x<=9]" in text
 
 
 def test_the_command_line_says_usage_errors_and_help_as_a_user_sees_them():
@@ -128,6 +143,8 @@ def test_each_shell_gets_a_completion_script(shell):
 
 @pytest.mark.parametrize("words, expected", [
     ("satdoku so", ["plain,solve", "plain,solvers"]),
+    ("satdoku --v", ["plain,--version"]),
+    ("satdoku rate --he", ["plain,--help"]),
     ("satdoku solve --for", ["plain,--force", "plain,--format"]),
     ("satdoku solve --format l", ["plain,line"]),
     ("satdoku count --encoding ", ["plain,minimal", "plain,natural", "plain,extended",

@@ -124,14 +124,15 @@ def choice(values: Sequence[str]) -> Callable[[str], str]:
 
 def int_range(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
     """A converter taking a whole number from ``low`` to ``high`` (either open)."""
+    bounds = (f"{low}<=x<={high}" if low is not None and high is not None else
+              f"x>={low}" if low is not None else f"x<={high}" if high is not None else "")
+
     def convert(text: str) -> int:
         number = whole(text)
         if (low is not None and number < low) or (high is not None and number > high):
-            bounds = (f"{low}<=x<={high}" if low is not None and high is not None else
-                      f"x>={low}" if low is not None else f"x<={high}")
             raise BadParameter(f"{number} is not in the range {bounds}.")
         return number
-    convert.metavar = "INTEGER RANGE"  # type: ignore[attr-defined]
+    convert.metavar, convert.bounds = "INTEGER RANGE", bounds  # type: ignore[attr-defined]
     return convert
 
 
@@ -175,9 +176,9 @@ def option(*decls: str, is_flag: bool = False, type: Callable[[str], Any] | None
     return decorate
 
 
-def argument(name: str, **kwargs: Any) -> Callable:
-    """An argument: ``nargs=-1`` for all the remaining ones (a tuple)."""
-    param = Param(name, **kwargs)
+def argument(name: str, type: Callable[[str], Any] | None = None, **kwargs: Any) -> Callable:
+    """An argument: ``nargs=-1`` for all the remaining ones (a tuple); ``type`` converts each."""
+    param = Param(name, convert=type or _plain, **kwargs)
 
     def decorate(f: Callable) -> Callable:
         _params_of(f).append(param)
@@ -216,6 +217,7 @@ class Command:
         """The values of the parameters from ``args``; UsageError when they do not parse."""
         options = {f: p for p in self.params + [self.help_param] for f in p.flags + p.off}
         given: dict[str, list] = {p.name: [] for p in self.params}
+        order: dict[str, Param] = {}  # the options as first given, then the arguments
         positional: list[str] = []
         args, helped = list(args), False
         while args:
@@ -243,28 +245,34 @@ class Command:
                 if value is not None:  # -fx: more short switches
                     args.insert(0, "-" + value)
                 given[param.name].append(name not in param.off)
-                continue
-            if value is None:
-                if not args:
-                    raise UsageError(f"Option '{name}' requires an argument.")
-                value = args.pop(0)
-            given[param.name].append(value)
+            else:
+                if value is None:
+                    if not args:
+                        raise UsageError(f"Option '{name}' requires an argument.")
+                    value = args.pop(0)
+                given[param.name].append(value)
+            order.setdefault(param.name, param)
         if helped:
             echo(self.help_text())
             sys.exit(EXIT_OK)
         for param in self.params:
-            if param.flags:
-                continue
-            if param.nargs == -1:
-                given[param.name], positional = positional, []
-            elif positional:
-                given[param.name] = [positional.pop(0)]
+            if not param.flags:
+                if param.nargs == -1:
+                    given[param.name], positional = positional, []
+                elif positional:
+                    given[param.name] = [positional.pop(0)]
+                order[param.name] = param
+        # Values are checked in that order, then the defaults: the first error is the first
+        # bad thing on the line, as click had it.
+        values = {}
+        for param in [*order.values(), *(p for p in self.params if p.name not in order)]:
             if param.required and not given[param.name]:
                 raise UsageError(f"Missing argument {param.hint}.")
+            values[param.name] = param.value(given[param.name], self.name)
         if positional:
             raise UsageError(f"Got unexpected extra argument{'s' * (len(positional) > 1)} "
                              f"({' '.join(positional)})")
-        return {p.name: p.value(given[p.name], self.name) for p in self.params}
+        return {p.name: values[p.name] for p in self.params}
 
     def main(self, args: Sequence[str]) -> None:
         try:
@@ -278,9 +286,14 @@ class Command:
         for p in [q for q in self.params if q.flags and q.help is not None] + [self.help_param]:
             names = ", ".join(sorted(p.flags, key=len)) + "".join(f" / {f}" for f in p.off)
             left = names + ("" if p.flag else f" {p.metavar}")
-            text = p.help or ""
-            if p.show_default and p.default not in (None, False, ()):
-                text += f"  [default: {p.default}]"
+            text, extras = p.help or "", []
+            if p.show_default and p.default is not None and p.default is not False \
+                    and p.default != ():
+                extras.append(f"default: {p.default}")
+            if getattr(p.convert, "bounds", None):
+                extras.append(p.convert.bounds)  # type: ignore[attr-defined]
+            if extras:
+                text += f"  [{'; '.join(extras)}]"
             rows.append((left, text))
         parts = [self.usage(), *map(_indent, self.help.split("\n\n")),
                  "\n".join(["Options:", *_table(rows)])]
@@ -419,11 +432,12 @@ def complete_shell(mode: str, commands: Callable[[], dict[str, Command]],
 
 def _completions(before: list[str], incomplete: str, commands, find):
     if not before:
-        return [("plain", n) for n in sorted(commands()) if n.startswith(incomplete)]
+        names = ["-h", "--help", "--version"] if incomplete.startswith("-") else commands()
+        return [("plain", n) for n in sorted(names) if n.startswith(incomplete)]
     cmd = find(before[0])
     if cmd is None:
         return []
-    options = {f: p for p in cmd.params for f in p.flags + p.off}
+    options = {f: p for p in cmd.params + [cmd.help_param] for f in p.flags + p.off}
     last = options.get(before[-1]) if len(before) > 1 else None
     if last is not None and not last.flag:
         if last.choices:

@@ -16,7 +16,7 @@ from .options import (encoding_option, jobs_option, limit_option, make_options,
                       output_options, puzzle_options, require_extra, sat_solver_option,
                       task_options, timeout_option)
 from .parsing import (BadParameter, UsageError, argument, choice, command, echo, int_range,
-                      option)
+                      option, whole)
 from .session import Progress, Session, fail, one_puzzle, puzzles_of, results_share_a_pipe
 
 __all__ = ["COMMANDS"]
@@ -292,6 +292,14 @@ def list_solvers(fmt):
                f"{info['default_reduced_amo']})")
 
 
+def _not_a_folder(path: str) -> str:
+    """bench's FILE: a puzzle file (a folder is a usage error, as a missing file is not: that
+    one is a row of its own)."""
+    if os.path.isdir(path):
+        raise BadParameter(f"{path!r} is a folder, not a puzzle file")
+    return path
+
+
 def _solver_name(value: str) -> str:
     """bench's --solver: a name of SOLVER_NAMES or exec:COMMAND."""
     if value in SOLVER_NAMES or value.startswith("exec:"):
@@ -300,7 +308,8 @@ def _solver_name(value: str) -> str:
 
 
 @command()
-@argument("files", nargs=-1, required=True, metavar="FILE...", complete="file")
+@argument("files", nargs=-1, required=True, metavar="FILE...", complete="file",
+          type=_not_a_folder)
 @option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
               callback=lambda values, command: [_solver_name(v) for v in values],
               help="Solvers to compare; repeat (default: sat and native). exact-cover and "
@@ -312,7 +321,7 @@ def _solver_name(value: str) -> str:
               help="Only the first N puzzles of each file.")
 @limit_option(1, 1, 2)
 @timeout_option
-@option("--seed", type=int, default=0, show_default=True,
+@option("--seed", type=whole, default=0, show_default=True,
               help="Seed of the shuffled order of the timed pass.")
 @jobs_option
 @output_options(("table", "csv", "json"), "table")
