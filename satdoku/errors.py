@@ -22,10 +22,25 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 
 from __future__ import annotations
 
-from typing import TypedDict, TypeVar
+from typing import Iterable, TypedDict, TypeVar
 
 __all__ = ["SatdokuError", "PuzzleError", "MissingInput", "ModelError", "OptionError", "SolverError",
-           "TooBigError", "InternalError", "Where", "abridge"]
+           "TooBigError", "InternalError", "Where", "abridge", "closest"]
+
+
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The one of ``choices`` a misspelt ``word`` most likely meant (a close match, else the
+    first that starts with it, from three letters), or None: every "did you mean" says it.
+
+    >>> closest("thermo", ["thermometer", "renban"]), closest("zz", ["renban"])
+    ('thermometer', None)
+    """
+    import difflib  # only a misspelling needs it
+    choices = list(choices)
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    if not close and len(word) >= 3:
+        close = [c for c in choices if c.startswith(word)]
+    return close[0] if close else None
 
 
 def abridge(text: str, keep: int = 100) -> str:

@@ -352,9 +352,9 @@ def _table(rows: list[tuple[str, str]]) -> list[str]:
 
 
 def _did_you_mean(word: str, known) -> str:
-    import difflib
-    close = difflib.get_close_matches(word, sorted(known), n=1)
-    return f" Did you mean {close[0]}?" if close else ""
+    from ..errors import closest
+    close = closest(word, sorted(known))
+    return f" Did you mean {close}?" if close else ""
 
 
 def group_help(summary: str, commands: dict[str, Command], options: list[tuple[str, str]]

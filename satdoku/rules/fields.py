@@ -19,10 +19,10 @@ value, so documents stay as short as people write them.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Any, Iterable, Literal, Sequence
 
+from ..errors import closest
 from ..model.geometry import Geometry
 
 __all__ = ["Field", "Cells", "Pair", "Corner", "Int", "Ints", "Choice", "LineName", "Place",
@@ -56,13 +56,8 @@ def did_you_mean(word: Any, choices: Iterable[str]) -> str:
     >>> did_you_mean("thermo", ["thermometer", "renban"]), did_you_mean("zz", ["renban"])
     (" (did you mean 'thermometer'?)", '')
     """
-    if not isinstance(word, str):
-        return ""
-    close = difflib.get_close_matches(word.lower(), list(choices), n=1, cutoff=0.6)
-    if not close:
-        prefixed = [c for c in choices if len(word) >= 3 and c.startswith(word.lower())]
-        close = prefixed[:1]
-    return f" (did you mean {close[0]!r}?)" if close else ""
+    close = closest(word.lower(), choices) if isinstance(word, str) else None
+    return f" (did you mean {close!r}?)" if close else ""
 
 
 class Fields:

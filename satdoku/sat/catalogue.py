@@ -135,10 +135,10 @@ def check_sat_solver(name: str) -> SatSolverInfo:
             break
     choices = ", ".join(SAT_SOLVERS)
     if canonical not in SAT_SOLVERS:
-        import difflib
-        close = [n for n in SAT_SOLVERS if n.startswith(name.lower())] or \
-            difflib.get_close_matches(name.lower(), list(SAT_SOLVERS), n=1)
-        hint = f"did you mean {close[-1]!r}? " if close else ""
+        from ..errors import closest  # a family's newest first: cadical -> cadical195
+        family = [n for n in SAT_SOLVERS if n.startswith(name.lower())]
+        close = family[-1] if family else closest(name.lower(), SAT_SOLVERS)
+        hint = f"did you mean {close!r}? " if close else ""
         raise OptionError(f"unknown SAT solver {name!r}; {hint}choose one of {choices}")
     return SAT_SOLVERS[canonical]
 

@@ -185,9 +185,9 @@ def _box(name: str, value: Any) -> tuple[int, int]:
 
 
 def _did_you_mean(word: str, choices: Sequence[str]) -> str:
-    import difflib  # only a misspelt choice needs it
-    close = difflib.get_close_matches(word, list(choices), n=1)
-    return f"; did you mean {close[0]!r}?" if close else ""
+    from ..errors import closest
+    close = closest(word, choices)
+    return f"; did you mean {close!r}?" if close else ""
 
 
 def make_options(cls: type[T], command: str, given: dict[str, Any]) -> T:
