@@ -201,14 +201,15 @@ class CliResult:
 
     def __init__(self, out: bytes, err: bytes, both: bytes, exit_code: int,
                  exception: BaseException | None) -> None:
-        self.stdout, self.stderr = out.decode(), err.decode()
-        self.output = both.decode()
+        self.stdout, self.stderr = out.decode(errors="replace"), err.decode(errors="replace")
+        self.output = both.decode(errors="replace")
         self.exit_code, self.exception = exit_code, exception
 
 
 def run_cli(*args, input=None, env=None) -> CliResult:
-    """Run ``satdoku ARGS`` in-process, stdin from ``input``, with ``env`` set: stdout and
-    stderr are captured (no terminal), an exception other than the exit is kept (exit 1)."""
+    """Run ``satdoku ARGS`` in-process, stdin from ``input``, with ``env`` set (None: unset)
+    and an 80-column terminal's width for help: stdout and stderr are captured (no
+    terminal), an exception other than the exit is kept (exit 1)."""
     import io
     import os
     import sys
@@ -224,20 +225,27 @@ def run_cli(*args, input=None, env=None) -> CliResult:
     if isinstance(input, str):
         input = input.encode()
     saved = sys.stdin, sys.stdout, sys.stderr, dict(os.environ)
-    sys.stdin = io.TextIOWrapper(io.BytesIO(input or b""), encoding="utf-8")
-    sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
-    sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
-    os.environ.update(env or {})
     code, exception = 0, None
     try:
+        os.environ["COLUMNS"] = "80"
+        for name, value in (env or {}).items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        sys.stdin = io.TextIOWrapper(io.BytesIO(input or b""), encoding="utf-8")
+        sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
+        sys.stderr = io.TextIOWrapper(err, encoding="utf-8", errors="backslashreplace",
+                                      write_through=True)
         main([str(a) for a in args])
     except SystemExit as done:
         code = done.code if isinstance(done.code, int) else (0 if done.code is None else 1)
     except Exception as error:  # noqa: BLE001 - kept for the test to see
         code, exception = 1, error
     finally:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):
+            if stream not in saved:
+                stream.flush()
         written = out.getvalue(), err.getvalue(), both.getvalue()  # before the wrappers go
         sys.stdin, sys.stdout, sys.stderr = saved[:3]
         os.environ.clear()

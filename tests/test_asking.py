@@ -91,8 +91,8 @@ def test_generate_stops_when_the_rules_alone_fix_the_grid():
     # every puzzle would be the same empty grid: one is made, and a note says why no more
     from conftest import PUZZLES
     result = run_cli("generate", "--rules",
-                                       str(PUZZLES / "variants" / "6x6-extreme-killer.json"),
-                                       "--count", "3", "--seed", "1", "--format", "line")
+                     str(PUZZLES / "variants" / "6x6-extreme-killer.json"),
+                     "--count", "3", "--seed", "1", "--format", "line")
     assert result.exit_code == 0, result.output
     lines = result.output.splitlines()
     assert sum(line.startswith("{") for line in lines) == 1

@@ -73,7 +73,7 @@ def test_missing_package_is_a_clear_error(name, module, monkeypatch):
 def test_bench_rows(name, tmp_path):
     rows = tmp_path / "rows.jsonl"
     result = run_cli("bench", "puzzles/9x9.txt", "--solver", name,
-                                       "--format", "json", "--rows", str(rows))
+                     "--format", "json", "--rows", str(rows))
     assert result.exit_code == 0, result.output
     row = json.loads(result.output.splitlines()[0])
     assert row["solver"] == name and row["encoding"] is None
@@ -108,7 +108,7 @@ def test_search_binary(tmp_path):
         assert solve(s, parse_puzzle("12....3....3....").grid).status == "unsolvable"
         assert solve(s, sample, limit=2).status == "refused"
     rows = run_cli("bench", "puzzles/4x4.txt", "--solver", spec,
-                                     "--format", "csv", "--timeout", "30")
+                   "--format", "csv", "--timeout", "30")
     assert rows.exit_code == 0, rows.output
     assert ",solver-cpu,30.0,1,"in rows.output  # the clock, the limit, 1 within it
     bad = run_cli("bench", "puzzles/4x4.txt", "--solver", "exec:no-such-bin")

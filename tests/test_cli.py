@@ -778,7 +778,7 @@ def test_svg_pictures_one_per_puzzle(tmp_path):
     result = run("count", PUZZLES / "9x9.txt", "12x", "--format", "svg", "-o", f"{folder}/")
     assert result.exit_code == 1  # the bad puzzle, reported on stderr, gets no picture
     assert sorted(p.name for p in folder.iterdir()) == ["9x9-3.svg", "9x9-4.svg", "9x9-5.svg",
-                                                         "9x9-6.svg"]
+                                                        "9x9-6.svg"]
     ET.fromstring((folder / "9x9-4.svg").read_text())  # well-formed
     one = run("explain", UNSOLVABLE_4X4, "--format", "svg")
     assert one.exit_code == 0 and one.stdout.lstrip().startswith("<svg")
@@ -809,7 +809,7 @@ def test_pictures_of_one_run_never_overwrite_each_other(tmp_path):
     alike = run("solve", tmp_path / "a" / "p.txt", tmp_path / "b" / "p.txt", "--format", "svg",
                 "-o", f"{twins}/")
     assert alike.exit_code == 0 and sorted(p.name for p in twins.iterdir()) == ["p-1-2.svg",
-                                                                                  "p-1.svg"]
+                                                                                "p-1.svg"]
     again = run("solve", tmp_path / "a" / "p.txt", "--format", "svg", "-o", f"{twins}/")
     assert again.exit_code == 2 and "p-1.svg exists; use --force" in again.stderr
 

@@ -150,7 +150,7 @@ def test_decode_reads_the_cnf_header(tmp_path, args):
     _model_of(cnf, model)
     decoded = run_cli("decode", str(model), "--cnf", str(cnf), "--format", "line")
     given = run_cli("decode", str(model), "--puzzle", source, "--format", "line",
-                                 *[a for a in args if a != "--box" and "x" not in a])
+                    *[a for a in args if a != "--box" and "x" not in a])
     assert decoded.exit_code == 0, decoded.output
     assert decoded.stdout == given.stdout and len(decoded.stdout.strip()) in (81, 256)
     clash = run_cli("decode", str(model), "--cnf", str(cnf), "--encoding", "natural")
@@ -165,7 +165,7 @@ def test_decode_a_folder(tmp_path):
     for cnf in cnfs[1:]:  # the first puzzle's model is missing: an error for it alone
         _model_of(cnf, folder / (cnf.stem + ".model"))
     done = run_cli("decode", f"{folder}/", "--cnf", f"{folder}/", "--format",
-                                "line")
+                   "line")
     lines = done.stdout.splitlines()
     assert done.exit_code == 3 and lines[0] == "error"  # one line a puzzle, in name order
     assert len(lines) == len(cnfs) and all(len(line) == 81 for line in lines[1:])
@@ -199,7 +199,7 @@ def test_a_whole_file_round_trips_through_an_external_solver(tmp_path, solver):
             model.write_text(subprocess.run([binary, "-q", str(cnf)], capture_output=True,
                                             text=True, timeout=60).stdout)
     done = run_cli("decode", f"{models}/", "--cnf", f"{cnfs}/", "--format",
-                                "json")
+                   "json")
     assert done.exit_code == 0, done.output
     records = [json.loads(line) for line in done.stdout.splitlines()]
     assert [r["source"].rsplit("/", 1)[1] for r in records] == [  # the file's order

@@ -71,7 +71,7 @@ def test_the_command_line_builds_the_object_the_library_builds(monkeypatch):
 
     monkeypatch.setattr(declared.ExplainOptions, "__post_init__", spy)
     result = run_cli("explain", "--steps", "--max-rules", "2", "--timeout",
-                                       "30", SMALL)
+                     "30", SMALL)
     assert result.exit_code == 0, result.output
     satdoku.explain(SMALL, steps=True, max_rules=2, timeout=30)
     assert len(built) == 2 and built[0] == built[1]

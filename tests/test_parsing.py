@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import SMALL, run_cli
+from conftest import ROOT, SMALL, run_cli
 from satdoku.cli.parsing import (BadParameter, UsageError, argument, choice, command, int_range,
                                  option)
 
@@ -137,8 +137,66 @@ def test_the_command_line_says_usage_errors_and_help_as_a_user_sees_them():
 def test_each_shell_gets_a_completion_script(shell):
     script = run_cli(env={"_SATDOKU_COMPLETE": f"{shell}_source"})
     assert script.exit_code == 0 and "_SATDOKU_COMPLETE=bash_complete" in script.stdout
-    assert "satdoku" in script.stdout.splitlines()[-1]
-    assert run_cli(env={"_SATDOKU_COMPLETE": "tcsh_source"}).exit_code == 2
+    for mode in ("tcsh_source", "zsh_complete"):
+        assert run_cli(env={"_SATDOKU_COMPLETE": mode}).exit_code == 2
+
+
+@pytest.fixture
+def on_path(tmp_path):
+    """A ``satdoku`` on PATH that runs this checkout, and a folder with a space in its name
+    holding a puzzle file: what a shell's completion script calls and completes."""
+    import os
+    import stat
+    import sys
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    program = bin_dir / "satdoku"
+    program.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m satdoku "$@"\n')
+    program.chmod(program.stat().st_mode | stat.S_IEXEC)
+    (tmp_path / "my puzzles").mkdir()
+    (tmp_path / "my puzzles" / "a b.txt").write_text(SMALL + "\n")
+    (tmp_path / "line").mkdir()  # a folder named like a choice: not offered for --format
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}",
+           "PYTHONPATH": str(ROOT)}
+    return tmp_path, env
+
+
+def _shell(shell: str, script: str, folder, env) -> list[str]:
+    import shutil
+    import subprocess
+    if shutil.which(shell) is None:
+        pytest.skip(f"{shell} is not installed")
+    done = subprocess.run([shell, "-c", script], cwd=folder, env=env, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.splitlines()
+
+
+@pytest.mark.parametrize("words, cword, expected", [
+    ("(satdoku so)", 1, ["solve", "solvers"]),
+    ("(satdoku solve --format l)", 3, ["line"]),
+    # as bash leaves a word in COMP_WORDS: quoted as typed
+    (r"(satdoku solve 'my\ puzzles/a\ b.txt' --for)", 3, ["--force", "--format"]),
+    ("(satdoku -h so)", 2, ["solve", "solvers"]),
+])
+def test_bash_completes_through_its_script(on_path, words, cword, expected):
+    folder, env = on_path
+    lines = _shell("bash", f"""eval "$(_SATDOKU_COMPLETE=bash_source satdoku)"
+COMP_WORDS={words}; COMP_CWORD={cword}; _satdoku_completion satdoku
+printf '%s\\n' "${{COMPREPLY[@]}}" """, folder, env)
+    assert lines == expected
+
+
+def test_fish_completes_through_its_script(on_path):
+    folder, env = on_path
+    script = run_cli(env={"_SATDOKU_COMPLETE": "fish_source"}).stdout
+    (folder / "satdoku.fish").write_text(script)
+    lines = _shell("fish", "source satdoku.fish; complete -C 'satdoku so'; "
+                           "complete -C 'satdoku solve \\'my puzzles/\\' --for'; "
+                           "complete -C 'satdoku solve --format l'; "
+                           "complete -C 'satdoku solve my\\ puzzles/a'", folder, env)
+    assert [line.split("\t")[0] for line in lines] == [
+        "solve", "solvers", "--force", "--format", "line", "my puzzles/a b.txt"]
 
 
 @pytest.mark.parametrize("words, expected", [
@@ -148,7 +206,7 @@ def test_each_shell_gets_a_completion_script(shell):
     ("satdoku solve --for", ["plain,--force", "plain,--format"]),
     ("satdoku solve --format l", ["plain,line"]),
     ("satdoku count --encoding ", ["plain,minimal", "plain,natural", "plain,extended",
-                                  "plain,augmented", "plain,reduced"]),
+                                   "plain,augmented", "plain,reduced"]),
     ("satdoku solvers ", []),
 ])
 def test_completion_offers_commands_options_and_choices(words, expected):

@@ -21,24 +21,17 @@ from typing import Sequence
 
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..version import __version__
-from .parsing import Command, UsageError, complete_shell, echo, fail, group_help, no_such_command
+from .parsing import Command, UsageError, argument, command, echo, option, suggest
 from .session import silence_stdout
 from .signals import install_signals
 
-__all__ = ["main", "run", "commands", "find"]
+__all__ = ["main", "run", "commands", "find", "GROUP"]
 
 #: Each command's module, imported when the command is asked for: a solve does not pay for
 #: the imports of explain, generate or bench (docs/performance.md, start-up).
 _WHERE = {"solve": "solving", "count": "solving", "explain": "asking", "candidates": "asking",
           "rate": "asking", "generate": "asking", "encode": "tools", "decode": "tools",
           "solvers": "tools", "bench": "tools", "convert": "convert", "rules": "convert"}
-
-_SUMMARY = """Solve Sudoku of any size by encoding it to SAT.
-
-Shell completion: eval "$(_SATDOKU_COMPLETE=bash_source satdoku)" (zsh_source, fish_source)."""
-
-_OPTIONS = [("--version", "Show satdoku's and python-sat's versions."),
-            ("-h, --help", "Show this message and exit.")]
 
 
 def find(name: str) -> Command | None:
@@ -55,6 +48,32 @@ def commands() -> dict[str, Command]:
     return {name: find(name) for name in sorted(_WHERE)}  # type: ignore[misc]
 
 
+def _command_name(name: str) -> str:
+    if name not in _WHERE:
+        raise UsageError(f"No such command '{name}'." + suggest(name, _WHERE))
+    return name
+
+
+_command_name.choices = sorted(_WHERE)  # type: ignore[attr-defined]
+
+
+def _commands() -> list[tuple[str, str]]:
+    return [(name, command.summary) for name, command in commands().items()]
+
+
+#: ``satdoku`` itself: its options, then a command and what is the command's.
+@command("", interspersed=False, listing=_commands)
+@option("--version", is_flag=True, help="Show satdoku's and python-sat's versions.")
+@argument("command", metavar="COMMAND", required=False, type=_command_name)
+@argument("args", nargs=-1, metavar="[ARGS]...")
+def GROUP(version: bool, command: str | None, args: tuple[str, ...]) -> None:
+    """Solve Sudoku of any size by encoding it to SAT.
+
+    Shell completion: eval "$(_SATDOKU_COMPLETE=bash_source satdoku)" (zsh_source,
+    fish_source).
+    """
+
+
 def _version() -> str:
     from ..tasks.solvers import python_sat_version
     return f"satdoku {__version__} (python-sat {python_sat_version()})"
@@ -65,28 +84,22 @@ def main(args: Sequence[str] | None = None) -> None:
     args = list(sys.argv[1:] if args is None else args)
     mode = os.environ.get("_SATDOKU_COMPLETE")
     if mode:
-        complete_shell(mode, commands, find)
-        sys.exit(EXIT_OK)
-    usage, asked, options = "Usage: satdoku [OPTIONS] COMMAND [ARGS]...", bool(args), []
-    while args and args[0].startswith("-") and args[0] != "-":
-        option = args.pop(0)
-        if option == "--":
-            break
-        if option not in ("-h", "--help", "--version"):
-            fail(UsageError(f"No such option: {option}"), usage, "satdoku")
-        options.append(option)
-    if "--version" in options:
+        from .completion import answer
+        answer(mode, GROUP, find)
+    try:
+        values = GROUP.parse(args)
+    except UsageError as error:
+        GROUP.fail(error)
+    if values is not None and values["version"]:
         echo(_version())
-        sys.exit(EXIT_OK)
-    if args and not options:
-        command = find(args[0])
-        if command is None:
-            fail(no_such_command(args[0], _WHERE), usage, "satdoku")
-        command.main(args[1:])
-        sys.exit(EXIT_OK)
-    # --help; or a bare satdoku: the help on stderr, exit 2
-    echo(group_help(_SUMMARY, commands(), _OPTIONS), err=not asked)
-    sys.exit(EXIT_OK if asked else EXIT_USAGE)
+    elif values is not None and values["command"] is not None:
+        command = find(values["command"])
+        assert command is not None
+        command.main(values["args"])
+    else:  # --help; or a bare satdoku: the help on stderr, exit 2
+        echo(GROUP.help_text(), err=values is not None)
+        sys.exit(EXIT_OK if values is None else EXIT_USAGE)
+    sys.exit(EXIT_OK)
 
 
 def run() -> None:

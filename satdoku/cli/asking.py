@@ -11,7 +11,7 @@ from ..errors import SatdokuError
 from ..model.result import EXIT_FAILED, EXIT_OK, exit_code
 from ..tasks.base import Outcome
 from ..tasks.other_commands import (CandidatesOptions, ExplainOptions, GenerateOptions,
-                                   RateOptions)
+                                    RateOptions)
 from .parsing import UsageError, command, echo, int_range, option
 from .options import (PICTURE_FORMATS, STEP_FORMATS, inputs_argument, jobs_option, make_options,
                       output_options, puzzle_options, task_options)
@@ -35,8 +35,8 @@ def _answered(outcome: Outcome) -> int:
 @jobs_option
 @output_options(STEP_FORMATS)
 @option("--step", "step_number", type=int_range(1), default=None, metavar="N",
-              help="With --format svg: draw step N of the path; with --format html: open the "
-                   "page at step N (implies --steps).")
+        help="With --format svg: draw step N of the path; with --format html: open the "
+             "page at step N (implies --steps).")
 def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **values):
     """Say why each puzzle is unsolvable, ambiguous or how hard it is.
 
@@ -52,7 +52,7 @@ def explain(inputs, reading, jobs, fmt, output, force, paint, step_number, **val
     if step_number is not None:
         if fmt not in ("svg", "html"):
             raise UsageError("--step N picks the step that --format svg draws (or that "
-                                   "--format html opens at)")
+                             "--format html opens at)")
         values["steps"] = True
     if fmt == "html":  # a page of the steps
         values["steps"] = True
@@ -117,7 +117,7 @@ def rate(inputs, reading, jobs, fmt, output, force, paint, **values):
 
 @command()
 @option("--count", type=int_range(1), default=1, show_default=True,
-              help="How many puzzles.")
+        help="How many puzzles.")
 @task_options(GenerateOptions, "generate")
 @output_options(PICTURE_FORMATS)
 def generate(count, fmt, output, force, paint, **values):

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from ..model.result import EXIT_FAILED, EXIT_OK
-from .parsing import argument, choice, command, echo, option
+from .parsing import choice, command, echo, option
 from .options import inputs_argument, output_options, puzzle_options
 from .session import puzzles_of, show
 
@@ -46,7 +46,7 @@ class _ConvertReport:
         lines += [f"{place(p)}: {self.fmt} {verb}: {printable(x)}" for x in item.lost]
         if item.refused:
             lines.append(f"{place(p)}: not converted" + ("" if item.whole else
-                                                          " (--lossy writes the rest)"))
+                                                         " (--lossy writes the rest)"))
         return lines
 
 
@@ -66,8 +66,8 @@ def _pictures(items):
 @puzzle_options
 @output_options(_TARGETS, default="json")
 @option("--lossy", is_flag=True,
-              help="Write what the target can hold and name the rest on stderr (default: "
-                   "such a puzzle is not converted).")
+        help="Write what the target can hold and name the rest on stderr (default: "
+             "such a puzzle is not converted).")
 def convert(inputs, reading, fmt, output, force, lossy):
     """Convert puzzles: satdoku JSON, sigh, f-puzzles (string, link, JSON), SudokuPad, svg.
 
@@ -93,7 +93,7 @@ def convert(inputs, reading, fmt, output, force, lossy):
 
 @command()
 @option("--format", "fmt", type=choice(["pretty", "json"]), default="pretty",
-              show_default=True, help="Output format.")
+        show_default=True, help="Output format.")
 def rules(fmt):
     """List every rule type: what it means, its JSON fields, its f-puzzles keys."""
     from ..rules import rule_types

@@ -23,7 +23,7 @@ def count_past_limit(options, *, puzzles, jobs, scheduler, fmt, output, force) -
     what = "--all" if options.all else "--estimate"
     if scheduler is not None or (options.all and jobs != 1):
         raise UsageError(f"{what} does not take "
-                               f"{'--scheduler' if scheduler is not None else '--jobs'}")
+                         f"{'--scheduler' if scheduler is not None else '--jobs'}")
     if options.all:
         from ..output.counting import ALL_FORMATS
         if fmt == "pretty":  # the default: JSON Lines

@@ -1,28 +1,23 @@
-"""The command line's grammar: commands, their options and arguments, ``--help``, usage errors
-and shell completion.
+"""The command line's grammar: commands, their options and arguments, ``--help`` and usage
+errors (shell completion is :mod:`.completion`).
 
 Commands are declared with decorators (:func:`command`, :func:`option`, :func:`argument`), the
-way click declares them, and parsed here in one pass over ``argv``: options anywhere among the
-arguments, ``--name=value`` or ``--name value``, ``-o FILE`` or ``-oFILE``, ``--`` ends the
-options, no abbreviations. A bad value, an unknown option or a missing argument is a
-:class:`UsageError` (exit 2: the usage line, a pointer to ``--help`` and ``Error: ...``).
-
-satdoku used click until a one-puzzle solve's start-up had to come near that of importing
-python-sat alone (issue 33): importing click took 24 ms of CPU, the whole of that budget, and
-this module with the standard library it uses takes under 1 ms (docs/performance.md,
-start-up).
+way click declares them, and parsed in one pass over ``argv``: options anywhere among the
+arguments (for the group, up to the command's name), ``--name=value`` or ``--name value``,
+``-o FILE`` or ``-oFILE``, ``--`` ends the options, no abbreviations. A bad value, an unknown
+option or a missing argument is a :class:`UsageError` (exit 2: the usage line, a pointer to
+``--help`` and ``Error: ...``, in click's words). Why satdoku has its own: docs/architecture.md.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any, Callable, NoReturn, Sequence
 
 from ..model.result import EXIT_OK, EXIT_USAGE
 
-__all__ = ["UsageError", "BadParameter", "echo", "Param", "Command", "command", "option",
-           "argument", "choice", "int_range", "whole", "complete_shell"]
+__all__ = ["PROG", "UsageError", "BadParameter", "echo", "Param", "Command", "command",
+           "option", "argument", "choice", "int_range", "whole", "fail", "suggest"]
 
 PROG = "satdoku"
 
@@ -59,10 +54,11 @@ def _plain(value: Any) -> Any:
 
 
 class Param:
-    """An option (``flags`` given) or an argument (none). ``convert`` turns the text given into
-    the value (a :class:`BadParameter` or ``ValueError`` when it cannot); ``callback(value,
-    command)`` then runs on every value, a default too, as click's callbacks did.
-    ``complete`` is "file" where the shell should complete paths."""
+    """An option (``flags`` given; a switch when ``flag``, whose ``off`` flags turn it off) or
+    an argument (no flags). ``convert`` turns the text given into the value (a
+    :class:`BadParameter` or ``ValueError`` when it cannot); ``callback(value, command)`` then
+    runs on every value, a default too, as click's callbacks did. ``complete`` is "file" where
+    the shell should complete paths."""
 
     def __init__(self, name: str, flags: Sequence[str] = (), *, help: str | None = None,
                  metavar: str | None = None, default: Any = None, flag: bool = False,
@@ -74,7 +70,9 @@ class Param:
             default = ()
         self.name, self.flags, self.help, self.default = name, tuple(flags), help, default
         self.flag, self.off, self.multiple, self.nargs = flag, tuple(off), multiple, nargs
-        self.required = (not flags and nargs == 1) if required is None else required
+        if required is None:
+            required = not flags and nargs == 1 and default is None
+        self.required = required
         self.convert, self.callback, self.show_default = convert, callback, show_default
         self.complete = complete
         choices = getattr(convert, "choices", None)
@@ -89,26 +87,31 @@ class Param:
 
     @property
     def hint(self) -> str:
+        """How an error names it: ``'--output' / '-o'``, or an argument's metavar."""
         if not self.flags:
             return f"'{self.metavar}'"
         return " / ".join(f"'{flag}'" for flag in self.flags)
 
-    def value(self, given: list[str], command: str) -> Any:
-        """The value from the texts given for it (none: its default) in ``command``."""
+    def value(self, given: list, command: str) -> Any:
+        """The value from what was given for it (nothing: its default) in ``command``."""
         try:
             if not given:
                 value = self.default
             elif self.flag:
                 value = given[-1]
             elif self.multiple or self.nargs == -1:
-                value = tuple(self.convert(text) for text in given)
+                value = tuple(self._converted(text) for text in given)
             else:
-                value = self.convert(given[-1])
+                value = self._converted(given[-1])
             return self.callback(value, command) if self.callback else value
         except BadParameter as error:
             error.hint = error.hint or self.hint
             raise
-        except ValueError as error:
+
+    def _converted(self, text: str) -> Any:
+        try:
+            return self.convert(text)
+        except ValueError as error:  # the converter's own words, not a bug of a callback's
             raise BadParameter(str(error), self.hint) from None
 
 
@@ -188,12 +191,21 @@ def argument(name: str, type: Callable[[str], Any] | None = None, **kwargs: Any)
 
 class Command:
     """A command: its name, its parameters in the order ``--help`` lists them, and the
-    function called with their values."""
+    function called with their values. ``interspersed``: options may follow arguments (the
+    group's may not: what follows the command's name is the command's); ``listing`` gives
+    more help to end with (the group's commands)."""
 
-    def __init__(self, name: str, callback: Callable, params: list[Param]) -> None:
+    def __init__(self, name: str, callback: Callable, params: list[Param], *,
+                 interspersed: bool = True,
+                 listing: Callable[[], list[tuple[str, str]]] | None = None) -> None:
         self.name, self.callback, self.params = name, callback, params
+        self.interspersed, self.listing = interspersed, listing
         self.help_param = Param("help", ("-h", "--help"), flag=True,
                                 help="Show this message and exit.")
+
+    @property
+    def prog(self) -> str:
+        return f"{PROG} {self.name}" if self.name else PROG
 
     @property
     def help(self) -> str:
@@ -206,55 +218,25 @@ class Command:
         first = self.help.split("\n\n")[0].replace("\n", " ")
         return first.split(". ")[0].rstrip(".")
 
+    @property
+    def options(self) -> dict[str, Param]:
+        """Every option by each of its flags, ``-h`` and ``--help`` too."""
+        return {f: p for p in self.params + [self.help_param] for f in p.flags + p.off}
+
     def usage(self) -> str:
+        """The usage line: ``Usage: satdoku NAME [OPTIONS] ARGUMENTS``."""
         arguments = "".join(f" {p.metavar}" for p in self.params if not p.flags)
-        return f"Usage: {PROG} {self.name} [OPTIONS]{arguments}"
+        return f"Usage: {self.prog} [OPTIONS]{arguments}"
 
     def fail(self, error: UsageError) -> NoReturn:
-        fail(error, self.usage(), f"{PROG} {self.name}")
+        fail(error, self.usage(), self.prog)
 
-    def parse(self, args: Sequence[str]) -> dict[str, Any]:
-        """The values of the parameters from ``args``; UsageError when they do not parse."""
-        options = {f: p for p in self.params + [self.help_param] for f in p.flags + p.off}
-        given: dict[str, list] = {p.name: [] for p in self.params}
-        order: dict[str, Param] = {}  # the options as first given, then the arguments
-        positional: list[str] = []
-        args, helped = list(args), False
-        while args:
-            arg = args.pop(0)
-            if arg == "--":
-                positional += args
-                break
-            if not arg.startswith("-") or arg == "-":
-                positional.append(arg)
-                continue
-            if arg.startswith("--"):
-                name, equals, text = arg.partition("=")
-                value: str | None = text if equals else None
-            else:
-                name, value = arg[:2], arg[2:] or None
-            param = options.get(name)
-            if param is None:
-                raise UsageError(f"No such option: {name}" + _did_you_mean(name, options))
-            if param is self.help_param:  # after the rest is parsed, as click did
-                helped = True
-                continue
-            if param.flag:
-                if value is not None and arg.startswith("--"):
-                    raise UsageError(f"Option '{name}' does not take a value.")
-                if value is not None:  # -fx: more short switches
-                    args.insert(0, "-" + value)
-                given[param.name].append(name not in param.off)
-            else:
-                if value is None:
-                    if not args:
-                        raise UsageError(f"Option '{name}' requires an argument.")
-                    value = args.pop(0)
-                given[param.name].append(value)
-            order.setdefault(param.name, param)
+    def parse(self, args: Sequence[str]) -> dict[str, Any] | None:
+        """The values of the parameters from ``args``, or None when ``--help`` was asked
+        (and all else parsed); UsageError when they do not parse."""
+        given, order, positional, helped = self._scan(list(args))
         if helped:
-            echo(self.help_text())
-            sys.exit(EXIT_OK)
+            return None
         for param in self.params:
             if not param.flags:
                 if param.nargs == -1:
@@ -267,23 +249,72 @@ class Command:
         values = {}
         for param in [*order.values(), *(p for p in self.params if p.name not in order)]:
             if param.required and not given[param.name]:
-                raise UsageError(f"Missing argument {param.hint}.")
+                what = "option" if param.flags else "argument"
+                raise UsageError(f"Missing {what} {param.hint}.")
             values[param.name] = param.value(given[param.name], self.name)
         if positional:
             raise UsageError(f"Got unexpected extra argument{'s' * (len(positional) > 1)} "
                              f"({' '.join(positional)})")
         return {p.name: values[p.name] for p in self.params}
 
+    def _scan(self, args: list[str]) -> tuple[dict[str, list], dict[str, Param], list[str],
+                                              bool]:
+        """What ``args`` give each option, in the order first given; the arguments; and
+        whether ``--help`` is among them."""
+        options = self.options
+        given: dict[str, list] = {p.name: [] for p in self.params}
+        order: dict[str, Param] = {}
+        positional: list[str] = []
+        helped = False
+        while args:
+            arg = args.pop(0)
+            if arg == "--" or (positional and not self.interspersed):
+                positional += args if arg == "--" else [arg, *args]
+                break
+            if not arg.startswith("-") or arg == "-":
+                positional.append(arg)
+                continue
+            if arg.startswith("--"):
+                name, equals, text = arg.partition("=")
+                value: str | None = text if equals else None
+            else:
+                name, value = arg[:2], arg[2:] or None
+            param = options.get(name)
+            if param is None:
+                raise UsageError(f"No such option: {name}" + suggest(name, options))
+            if param.flag:
+                if value is not None and arg.startswith("--"):
+                    raise UsageError(f"Option '{name}' does not take a value.")
+                if value is not None:  # -fx: more short switches
+                    args.insert(0, "-" + value)
+                if param is self.help_param:  # acted on once the rest is parsed, as click did
+                    helped = True
+                    continue
+                given[param.name].append(name not in param.off)
+            else:
+                if value is None:
+                    if not args:
+                        raise UsageError(f"Option '{name}' requires an argument.")
+                    value = args.pop(0)
+                given[param.name].append(value)
+            order.setdefault(param.name, param)
+        return given, order, positional, helped
+
     def main(self, args: Sequence[str]) -> None:
+        """Parse ``args`` and call the command (or print its help); a usage error exits 2."""
         try:
             values = self.parse(args)
+            if values is None:
+                echo(self.help_text())
+                sys.exit(EXIT_OK)
             self.callback(**values)
         except UsageError as error:
             self.fail(error)
 
     def help_text(self) -> str:
+        """``--help``: the usage line, the docstring, every option (and the listing)."""
         rows = []
-        for p in [q for q in self.params if q.flags and q.help is not None] + [self.help_param]:
+        for p in [q for q in self.params if q.flags] + [self.help_param]:
             names = ", ".join(sorted(p.flags, key=len)) + "".join(f" / {f}" for f in p.off)
             left = names + ("" if p.flag else f" {p.metavar}")
             text, extras = p.help or "", []
@@ -297,7 +328,19 @@ class Command:
             rows.append((left, text))
         parts = [self.usage(), *map(_indent, self.help.split("\n\n")),
                  "\n".join(["Options:", *_table(rows)])]
+        if self.listing is not None:
+            parts.append("\n".join(["Commands:", *_table(self.listing())]))
         return "\n\n".join(parts)
+
+
+def command(name: str | None = None, **kwargs: Any) -> Callable[[Callable], Command]:
+    """A command of the function below, with the options and arguments declared on it
+    (``kwargs``: :class:`Command`'s)."""
+    def decorate(f: Callable) -> Command:
+        params = list(reversed(_params_of(f)))
+        return Command(f.__name__.replace("_", "-") if name is None else name, f, params,
+                       **kwargs)
+    return decorate
 
 
 def fail(error: UsageError, usage: str, prog: str) -> NoReturn:
@@ -310,12 +353,11 @@ def fail(error: UsageError, usage: str, prog: str) -> NoReturn:
     sys.exit(EXIT_USAGE)
 
 
-def command(name: str | None = None) -> Callable[[Callable], Command]:
-    """A command of the function below, with the options and arguments declared on it."""
-    def decorate(f: Callable) -> Command:
-        params = list(reversed(_params_of(f)))
-        return Command(name or f.__name__.replace("_", "-"), f, params)
-    return decorate
+def suggest(word: str, known) -> str:
+    """`` Did you mean X?`` for a misspelt option or command, as click says it."""
+    from ..errors import closest
+    close = closest(word, sorted(known))
+    return f" Did you mean {close}?" if close else ""
 
 
 def _cleandoc(doc: str) -> str:
@@ -325,8 +367,9 @@ def _cleandoc(doc: str) -> str:
 
 
 def _width() -> int:
+    """The help's width: the terminal's, within 50 to 80 columns (as click's)."""
     import shutil
-    return max(min(shutil.get_terminal_size((80, 24)).columns, 100) - 2, 50)
+    return max(min(shutil.get_terminal_size((80, 24)).columns, 80) - 2, 50)
 
 
 def _indent(paragraph: str) -> str:
@@ -341,7 +384,7 @@ def _table(rows: list[tuple[str, str]]) -> list[str]:
     width = min(max(len(left) for left, _ in rows), 30) + 4
     out = []
     for left, text in rows:
-        wrapped = textwrap.wrap(text, max(_width() - width, 20)) or [""]
+        wrapped = textwrap.wrap(text, max(_width() - width, 10)) or [""]
         if len(left) + 4 > width:
             out.append(f"  {left}")
             out += [" " * width + line for line in wrapped]
@@ -349,101 +392,3 @@ def _table(rows: list[tuple[str, str]]) -> list[str]:
             out.append(f"  {left:<{width - 2}}{wrapped[0]}")
             out += [" " * width + line for line in wrapped[1:]]
     return out
-
-
-def _did_you_mean(word: str, known) -> str:
-    from ..errors import closest
-    close = closest(word, sorted(known))
-    return f" Did you mean {close}?" if close else ""
-
-
-def group_help(summary: str, commands: dict[str, Command], options: list[tuple[str, str]]
-               ) -> str:
-    """The help of ``satdoku`` itself: ``summary``, its options, and every command."""
-    listed = _table([(name, commands[name].summary) for name in sorted(commands)])
-    parts = [f"Usage: {PROG} [OPTIONS] COMMAND [ARGS]...", *map(_indent, summary.split("\n\n")),
-             "\n".join(["Options:", *_table(options)]), "\n".join(["Commands:", *listed])]
-    return "\n\n".join(parts)
-
-
-def no_such_command(name: str, known) -> UsageError:
-    return UsageError(f"No such command '{name}'." + _did_you_mean(name, known))
-
-
-# Shell completion: the shell's function runs satdoku with _SATDOKU_COMPLETE=complete and the
-# words so far (COMP_WORDS, COMP_CWORD), and reads back lines "file,PREFIX" (complete paths)
-# or "plain,WORD"; click's bash protocol, which the scripts below speak.
-
-_SOURCES = {
-    "bash": """_satdoku_completion() {
-    local IFS=$'\\n' kind value
-    local response=$(env COMP_WORDS="${COMP_WORDS[*]}" COMP_CWORD=$COMP_CWORD \\
-        _SATDOKU_COMPLETE=bash_complete $1)
-    COMPREPLY=()
-    for completion in $response; do
-        IFS=',' read kind value <<< "$completion"
-        if [[ $kind == file ]]; then
-            COMPREPLY+=($(compgen -f -- "$value"))
-        else
-            COMPREPLY+=("$value")
-        fi
-    done
-}
-complete -o filenames -o nosort -F _satdoku_completion satdoku
-""",
-    "zsh": """autoload -U +X bashcompinit && bashcompinit
-""",
-    "fish": """function _satdoku_completion
-    set -l response (env _SATDOKU_COMPLETE=bash_complete COMP_WORDS=(commandline -cp) \\
-        COMP_CWORD=(count (commandline -cpo)) satdoku)
-    for completion in $response
-        set -l parts (string split -m 1 ',' -- $completion)
-        if test $parts[1] = file
-            __fish_complete_path $parts[2]
-        else
-            echo $parts[2]
-        end
-    end
-end
-complete --no-files --command satdoku --arguments '(_satdoku_completion)'
-""",
-}
-_SOURCES["zsh"] += _SOURCES["bash"]
-
-
-def complete_shell(mode: str, commands: Callable[[], dict[str, Command]],
-                   find: Callable[[str], Command | None]) -> None:
-    """Answer the shell (``_SATDOKU_COMPLETE``'s ``mode``): print a shell's completion script
-    (``bash_source``, ``zsh_source``, ``fish_source``) or the completions of COMP_WORDS."""
-    shell, _, what = mode.partition("_")
-    if what == "source":
-        if shell not in _SOURCES:
-            echo(f"satdoku completes bash, zsh and fish, not {shell!r}", err=True)
-            sys.exit(EXIT_USAGE)
-        sys.stdout.write(_SOURCES[shell])
-        return
-    words = os.environ.get("COMP_WORDS", "").split()
-    cword = int(os.environ.get("COMP_CWORD", "0") or 0)
-    incomplete = words[cword] if cword < len(words) else ""
-    before = words[1:cword]
-    for kind, value in _completions(before, incomplete, commands, find):
-        sys.stdout.write(f"{kind},{value}\n")
-
-
-def _completions(before: list[str], incomplete: str, commands, find):
-    if not before:
-        names = ["-h", "--help", "--version"] if incomplete.startswith("-") else commands()
-        return [("plain", n) for n in sorted(names) if n.startswith(incomplete)]
-    cmd = find(before[0])
-    if cmd is None:
-        return []
-    options = {f: p for p in cmd.params + [cmd.help_param] for f in p.flags + p.off}
-    last = options.get(before[-1]) if len(before) > 1 else None
-    if last is not None and not last.flag:
-        if last.choices:
-            return [("plain", c) for c in last.choices if c.startswith(incomplete)]
-        return [("file", incomplete)] if last.complete == "file" else []
-    if incomplete.startswith("-"):
-        return [("plain", f) for f in sorted(options) if f.startswith(incomplete)]
-    arguments = [p for p in cmd.params if not p.flags]
-    return [("file", incomplete)] if any(p.complete == "file" for p in arguments) else []

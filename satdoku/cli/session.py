@@ -138,7 +138,7 @@ class Session:
             self.out = Output(output, force=force, inputs=inputs)
         except OSError as error:
             raise UsageError(f"{self.folder}: cannot make the folder: "
-                                   f"{error.strerror}") from None
+                             f"{error.strerror}") from None
         except SatdokuError as error:
             raise UsageError(str(error)) from None
         self.progress = progress or Progress(None, "")

@@ -19,7 +19,7 @@ def check_time_limit(sat_solver: str | None, timeout: float | None,
         from ..sat.catalogue import capabilities_of
         if not capabilities_of(sat_solver).time_limit:
             raise UsageError(f"{sat_solver} cannot stop at a time limit; drop --timeout "
-                                   f"or choose another --sat-solver")
+                             f"or choose another --sat-solver")
 
 
 def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, options,
@@ -34,7 +34,7 @@ def _solving(inputs, *, reading, jobs, scheduler, fmt, output, force, paint, opt
     if scheduler is not None:
         if options.proof is not None and scheduler != "local":
             raise UsageError("--proof writes its files where each puzzle is solved: on a "
-                                   "remote cluster's workers; use --jobs or --scheduler local")
+                             "remote cluster's workers; use --jobs or --scheduler local")
         require_extra("--scheduler")
     task = options.task_class()
     report = OutcomeReport(fmt, stats=options.stats, color=paint,
@@ -51,11 +51,11 @@ def batch_options(options_class):
     run, and output."""
     def decorate(f):
         for decorator in reversed((inputs_argument, puzzle_options,
-                                task_options(options_class), jobs_option,
-                                option("--scheduler", metavar="ADDRESS|local",
-                                             help="Run on a Dask cluster (satdoku[dask]); "
-                                                  "'local' starts one here."),
-                                output_options(PICTURE_FORMATS))):
+                                   task_options(options_class), jobs_option,
+                                   option("--scheduler", metavar="ADDRESS|local",
+                                          help="Run on a Dask cluster (satdoku[dask]); "
+                                               "'local' starts one here."),
+                                   output_options(PICTURE_FORMATS))):
             f = decorator(f)
         return f
     return decorate

@@ -31,12 +31,12 @@ ENCODE_FORMATS = {"dimacs": ".cnf", "icnf": ".icnf"}
 @puzzle_options
 @task_options(EncodeOptions)
 @option("--format", "fmt", type=choice(list(ENCODE_FORMATS)), default="dimacs",
-              show_default=True,
-              help="dimacs: the givens as unit clauses (or none, --clues); icnf: incremental "
-                   "CNF, the givens as assumptions ('a' lines), every puzzle of FILE.")
+        show_default=True,
+        help="dimacs: the givens as unit clauses (or none, --clues); icnf: incremental "
+             "CNF, the givens as assumptions ('a' lines), every puzzle of FILE.")
 @option("-o", "--output", metavar="FILE|DIR/", complete="file",
-              help="Write the CNF to FILE ('-': stdout, the default); DIR/ (or an existing "
-                   "folder): one file for each puzzle of FILE, named by its input and line.")
+        help="Write the CNF to FILE ('-': stdout, the default); DIR/ (or an existing "
+             "folder): one file for each puzzle of FILE, named by its input and line.")
 @option("--force", is_flag=True, help="Overwrite the output file(s).")
 def encode(puzzle, reading, fmt, output, force, **values):
     """Write a puzzle as DIMACS CNF, with comments that explain every variable.
@@ -50,13 +50,13 @@ def encode(puzzle, reading, fmt, output, force, **values):
         p = one_puzzle(puzzle, reading, options.index)
         if options.index == 1 and reading.inputs([puzzle]).ahead() == 2:
             echo(f"{puzzle}: holds more than one puzzle; this is the first (--index N "
-                       f"for another, -o DIR/ for all)", err=True)
+                 f"for another, -o DIR/ for all)", err=True)
         Session(output, force, (puzzle,)).run(lambda session: _write_cnf(session.out, [p],
                                                                          options, fmt))
         return
     if options.index != 1:
         raise UsageError("--index picks one puzzle; -o DIR/ and --format icnf take "
-                               "every puzzle of the input")
+                         "every puzzle of the input")
     puzzles, code = _readable(puzzle, reading)
     if folder is None:  # one ICNF: the base formula, an 'a' line a puzzle
         def body(session: Session) -> None:
@@ -134,11 +134,11 @@ def _encode_into(folder: str, puzzles: list, options: EncodeOptions, fmt: str, f
 @command()
 @argument("model", metavar="MODEL|-|DIR/", complete="file")
 @option("--puzzle", "puzzle_text", metavar="PUZZLE|FILE", complete="file",
-              help="The puzzle the model was made from (default: the one --cnf names).")
+        help="The puzzle the model was made from (default: the one --cnf names).")
 @option("--cnf", metavar="FILE|DIR/", complete="file",
-              help="The CNF 'satdoku encode' wrote: its comments give the puzzle, box, "
-                   "encoding and at-most-one. With MODEL a folder, a folder of them: each "
-                   "NAME.cnf is decoded with the model MODEL/NAME.* (batch).")
+        help="The CNF 'satdoku encode' wrote: its comments give the puzzle, box, "
+             "encoding and at-most-one. With MODEL a folder, a folder of them: each "
+             "NAME.cnf is decoded with the model MODEL/NAME.* (batch).")
 @puzzle_options
 @task_options(DecodeOptions)
 @output_options()
@@ -153,12 +153,12 @@ def decode(model, puzzle_text, cnf, reading, fmt, output, force, paint, **values
         raise UsageError("the model and --puzzle cannot both be read from stdin")
     if puzzle_text is None and cnf is None:
         raise UsageError("give --puzzle (the puzzle the model was made from) or --cnf "
-                               "(the CNF 'satdoku encode' wrote)")
+                         "(the CNF 'satdoku encode' wrote)")
     options = make_options(DecodeOptions, values)
     if os.path.isdir(model):
         if cnf is None or not os.path.isdir(cnf) or puzzle_text is not None:
             raise UsageError("a folder of models takes --cnf DIR/ (the folder 'encode -o "
-                                   "DIR/' wrote), not --puzzle")
+                             "DIR/' wrote), not --puzzle")
         jobs = _model_pairs(model, cnf)
     else:
         jobs = [(model, cnf)]
@@ -269,7 +269,7 @@ def _backed(error, p, proof_file: str, options: DecodeOptions, encoding: str | N
 
 @command("solvers")
 @option("--format", "fmt", type=choice(["pretty", "json"]), default="pretty",
-              show_default=True, help="Output format.")
+        show_default=True, help="Output format.")
 def list_solvers(fmt):
     """List the solvers, SAT solvers, encodings and at-most-one encodings on offer."""
     import json
@@ -288,8 +288,8 @@ def list_solvers(fmt):
         default = f" (default {e['default']})" if e["default"] else ""
         echo(f"  {e['name']}: {e['description']}{default}")
     echo(f"at-most-one: {', '.join(info['amo'])} (default {info['default_amo']}; "
-               f"reduced: pairwise up to {info['pairwise_max']} literals, else "
-               f"{info['default_reduced_amo']})")
+         f"reduced: pairwise up to {info['pairwise_max']} literals, else "
+         f"{info['default_reduced_amo']})")
 
 
 def _not_a_folder(path: str) -> str:
@@ -311,33 +311,33 @@ def _solver_name(value: str) -> str:
 @argument("files", nargs=-1, required=True, metavar="FILE...", complete="file",
           type=_not_a_folder)
 @option("--solver", "solvers", multiple=True, metavar="|".join(SOLVER_NAMES) + "|exec:CMD",
-              callback=lambda values, command: [_solver_name(v) for v in values],
-              help="Solvers to compare; repeat (default: sat and native). exact-cover and "
-                   "cp-sat are compiled search baselines (satdoku[baselines]); exec:\"COMMAND\" "
-                   "a search binary reading a puzzle line on stdin, timed by its own CPU.")
+        callback=lambda values, command: [_solver_name(v) for v in values],
+        help="Solvers to compare; repeat (default: sat and native). exact-cover and "
+             "cp-sat are compiled search baselines (satdoku[baselines]); exec:\"COMMAND\" "
+             "a search binary reading a puzzle line on stdin, timed by its own CPU.")
 @sat_solver_option(multiple=True)
 @encoding_option
 @option("--first", type=int_range(1), default=None, metavar="N",
-              help="Only the first N puzzles of each file.")
+        help="Only the first N puzzles of each file.")
 @limit_option(1, 1, 2)
 @timeout_option
 @option("--seed", type=whole, default=0, show_default=True,
-              help="Seed of the shuffled order of the timed pass.")
+        help="Seed of the shuffled order of the timed pass.")
 @jobs_option
 @output_options(("table", "csv", "json"), "table")
 @option("--plot", metavar="FILE.png|.pdf|.svg", complete="file",
-              help="Draw per file a cactus plot, the share answered within a time, SAT "
-                   "against each search per puzzle, and puzzles/s (satdoku[plot]).")
+        help="Draw per file a cactus plot, the share answered within a time, SAT "
+             "against each search per puzzle, and puzzles/s (satdoku[plot]).")
 @option("--levels", type=choice(["none", "propagation", "failed-literals"]),
-              default="failed-literals", show_default=True,
-              help="SAT: also measure the share settled by unit propagation (and by "
-                   "failed-literal probing), untimed.")
+        default="failed-literals", show_default=True,
+        help="SAT: also measure the share settled by unit propagation (and by "
+             "failed-literal probing), untimed.")
 @option("--repeat", "repeats", type=int_range(1), default=1, show_default=True,
-              metavar="N", help="Timed passes per group, each in its own order (seed + pass "
-                                "- 1); the spread of their totals is a column.")
+        metavar="N", help="Timed passes per group, each in its own order (seed + pass "
+                          "- 1); the spread of their totals is a column.")
 @option("--rows", metavar="FILE.csv|FILE.jsonl", complete="file",
-              help="Also write one row per puzzle, solver and pass (times, CPU, counters, "
-                   "level, versions, load); refuses to overwrite without --force.")
+        help="Also write one row per puzzle, solver and pass (times, CPU, counters, "
+             "level, versions, load); refuses to overwrite without --force.")
 @puzzle_options
 def bench(files, solvers, sat_solvers, encodings, first, limit, timeout, seed, jobs, fmt,
           output, force, plot, levels, repeats, rows, reading):

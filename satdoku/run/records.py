@@ -209,7 +209,8 @@ def summarise(row: BenchRow, results: Sequence[Result], times_ms: Sequence[float
 
 #: The columns of a per-puzzle row of its own, in order (then :data:`PROVENANCE_COLUMNS`).
 PUZZLE_COLUMNS = ("source", "line", "puzzle", "solver", "encoding", "limit", "repeat", "seed",
-                  "time_limit_s", "status", "time_ms", "wall_ms", "cpu_ms", "solver_cpu_ms", "encode_ms", "load_ms", "solve_ms",
+                  "time_limit_s", "status", "time_ms", "wall_ms", "cpu_ms", "solver_cpu_ms",
+                  "encode_ms", "load_ms", "solve_ms",
                   "decisions", "conflicts", "propagations", "guesses", "nodes", "level",
                   "solver_build", "timestamp", "load1")
 
