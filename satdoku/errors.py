@@ -29,17 +29,21 @@ __all__ = ["SatdokuError", "PuzzleError", "MissingInput", "ModelError", "OptionE
 
 
 def closest(word: str, choices: Iterable[str]) -> str | None:
-    """The one of ``choices`` a misspelt ``word`` most likely meant (a close match, else the
-    first that starts with it, from three letters), or None: every "did you mean" says it.
+    """The one of ``choices`` a misspelt ``word`` most likely meant, or None: the only one
+    that starts with it (from three letters: an abbreviation), else a close match, else the
+    first that starts with it. Every "did you mean" says it.
 
     >>> closest("thermo", ["thermometer", "renban"]), closest("zz", ["renban"])
     ('thermometer', None)
+    >>> closest("--port", ["--format", "--portfolio"])
+    '--portfolio'
     """
     import difflib  # only a misspelling needs it
     choices = list(choices)
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if not close and len(word) >= 3:
-        close = [c for c in choices if c.startswith(word)]
+    started = [c for c in choices if c.startswith(word)] if len(word) >= 3 else []
+    if len(started) == 1:
+        return started[0]
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6) or started
     return close[0] if close else None
 
 
