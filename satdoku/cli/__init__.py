@@ -1,7 +1,7 @@
 """The ``satdoku`` command line: a thin layer over the library, which never imports it.
 
-Each command parses its options (:mod:`.options`, each defined once; the grammar, help and
-shell completion are :mod:`.parsing`), makes one library call
+Each command parses its options (:mod:`.options`, each defined once; the grammar and help
+are :mod:`.parsing`, shell completion :mod:`.completion`), makes one library call
 per puzzle stream (:func:`satdoku.run.stream.stream` runs the command's task over the puzzles),
 and prints (:mod:`.session`). Exit codes are the table in :mod:`satdoku.model.result`: 0 done,
 1 some puzzle unsolved / invalid / timed out / refused, 2 usage, 3 a verification failure or a
