@@ -126,6 +126,9 @@ def test_the_command_line_says_usage_errors_and_help_as_a_user_sees_them():
         refused = run_cli(*args)
         assert refused.exit_code == 2 and refused.stdout == "", args
     assert run_cli("--", "solve", SMALL, "--format", "line").stdout == "1234341223414123\n"
+    # a -- after the command's name is the command's: what follows is arguments only
+    assert run_cli("solve", "--", "--help").stderr.startswith("<arg>:1: 6 cells")
+    assert run_cli("generate", "--", "--seed", "1").exit_code == 2
     typo = run_cli("slove")
     assert typo.exit_code == 2 and "No such command 'slove'. Did you mean solve?" in typo.stderr
     long = run_cli("solve", "--" + "x" * 100_000)  # a long argument is not echoed whole

@@ -268,8 +268,11 @@ class Command:
         helped = False
         while args:
             arg = args.pop(0)
-            if arg == "--" or (positional and not self.interspersed):
-                positional += args if arg == "--" else [arg, *args]
+            if positional and not self.interspersed:  # the rest is the command's, a -- too
+                positional += [arg, *args]
+                break
+            if arg == "--":
+                positional += args
                 break
             if not arg.startswith("-") or arg == "-":
                 positional.append(arg)
