@@ -16,7 +16,6 @@ import pytest
 from conftest import (EMPTY_4X4, canonical_puzzle, cli_commands, PUZZLES, ROOT, SAMPLE, SAMPLE_HARD, SAMPLE_SOLUTION, SEVENTEEN,
                       SEVENTEEN_SOLUTION, SHARED, SMALL, SMALL_SOLUTION, UNSOLVABLE_4X4,
                       last_word, run_cli as run, wait_for_cpu)
-from satdoku.cli import main
 from satdoku.sat.catalogue import DEFAULT_SAT_SOLVER
 
 
