@@ -196,29 +196,16 @@ def test_stats_off_still_solves_and_verifies():
 
 def test_solver_options_are_applied(monkeypatch):
     import satdoku.sat.engines as sat
+    from satdoku.sat.binding import Cadical
     seen = []
+    real = Cadical.configure
 
-    class Spy:
-        def __init__(self, inner):
-            self.inner = inner
+    def spy(self, options):
+        seen.append(dict(options))
+        real(self, options)
 
-        def configure(self, options):
-            seen.append(dict(options))
-            self.inner.configure(options)
-
-        def __getattr__(self, name):
-            return getattr(self.inner, name)
-
-    import pysat.solvers
-    real = pysat.solvers.Solver
-
-    def make(name):
-        solver = real(name=name)
-        solver.solver = Spy(solver.solver) if name.startswith("cadical") else solver.solver
-        return solver
-
+    monkeypatch.setattr(Cadical, "configure", spy)
     monkeypatch.setattr(sat, "SOLVER_OPTIONS", {"cadical195": {"chrono": 0}})
-    monkeypatch.setattr(pysat.solvers, "Solver", lambda name: make(name))
     with SatSolver("cadical195") as s:
         assert s.solve(PUZZLES["sample"]).status == "solved"
     assert seen == [{"chrono": 0}]

@@ -12,15 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from pysat.formula import IDPool
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
-from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, base_clauses,
-                        base_formula, check_encoding, formula_size)
+from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, Pool,
+                        base_clauses, base_formula, check_encoding, formula_size)
 from .varmap import FullMap, full_map
 
 if TYPE_CHECKING:  # the reduced formula's modules load when a grid takes it
@@ -117,7 +116,7 @@ def _full(grid: Grid, encoding: str, amo: str, clues: str, budget: Budget) -> Fo
     budget.refuse(formula_size(grid.geometry, encoding, amo)[1],
                   f"a {n}x{n} grid in the {encoding} encoding")
     n3 = grid.geometry.ncells * n  # N**3 on an N x N grid
-    pool = IDPool(start_from=n3 + 1)
+    pool = Pool(start_from=n3 + 1)
     clauses: list[Clause] = []
     for chunk in base_clauses(grid.geometry, encoding, amo, pool):
         clauses.extend(chunk)

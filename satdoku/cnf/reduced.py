@@ -13,7 +13,6 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
-from pysat.formula import IDPool
 
 from ..budget import DEFAULT_MAX_CLAUSES, check_size
 from ..deadline import NO_DEADLINE, Deadline
@@ -21,7 +20,8 @@ from ..model.digits import bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..native.reduce import reduce_candidates
-from .encodings import DEFAULT_REDUCED_AMO, PAIRWISE_MAX, amo_clauses, amo_size, check_amo
+from .encodings import (DEFAULT_REDUCED_AMO, PAIRWISE_MAX, Pool, amo_clauses, amo_size,
+                        check_amo)
 from .varmap import ReducedMap
 
 __all__ = ["ReducedFormula", "reduced_formula"]
@@ -169,7 +169,7 @@ def _clauses(n: int, cell_groups: list[range], house_lits: dict[int, list[int]],
             + sum(list_size(len(g)) for g in cell_groups)
             + sum(list_size(len(g)) for g in house_lits.values()))
     check_size(size, max_clauses, f"the reduced formula of this {n}x{n} puzzle")
-    pool = IDPool(start_from=nmapped + 1)
+    pool = Pool(start_from=nmapped + 1)
     long_amo = amo_clauses(amo, pool)
     pairwise = amo_clauses("pairwise", pool)
     clauses: list[Clause] = [list(lits) for lits in cell_groups]

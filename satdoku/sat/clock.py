@@ -17,6 +17,7 @@ import time
 from typing import Any
 
 from ..deadline import Deadline
+from .binding import configure
 from .catalogue import (INPROCESS_S_PER_CLAUSE, SLICE_MIN_S, UNBOUNDED_INPROCESSING,
                         SatSolverInfo)
 
@@ -173,10 +174,10 @@ class _Quiet:
 
     def check(self, now: float) -> None:
         if not self.off and now >= self.start:
-            self.solver.solver.configure(dict.fromkeys(self.back, 0))
+            configure(self.solver, dict.fromkeys(self.back, 0))
             self.off = True
 
     def restore(self) -> None:
         if self.off:
-            self.solver.solver.configure(self.back)
+            configure(self.solver, self.back)
             self.off = False

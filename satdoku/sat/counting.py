@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 from ..deadline import Deadline, TimeUp
 from ..model.grid import Grid
 from ..model.result import counted_status
+from .binding import configure
 from .catalogue import COUNT_OPTIONS
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -65,7 +66,7 @@ def _counted(backend: Backend, engine: Engine, grid: Grid, assumptions: list[int
     before = 0
     if decided:
         if not engine.counting:
-            solver.solver.configure(COUNT_OPTIONS[backend.info.name])
+            configure(solver, COUNT_OPTIONS[backend.info.name])
             engine.counting = True
         before = solver.accum_stats()["decisions"]
     answer = backend.run(engine, assumptions, deadline)

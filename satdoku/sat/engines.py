@@ -18,7 +18,7 @@ import time
 from typing import TYPE_CHECKING, Any, Iterator
 
 from ..budget import Budget
-from ..cnf.encodings import base_clauses
+from ..cnf.encodings import Pool, base_clauses
 from ..cnf.varmap import VarMap, full_map
 from ..deadline import Deadline
 from ..model.geometry import Geometry
@@ -86,10 +86,10 @@ class Engine:
         """A new python-sat solver with this engine's settings (python-sat is imported here,
         at the first engine: a run that needs none, such as a puzzle the batch pass settles,
         never loads it)."""
-        from pysat.solvers import Solver as PysatSolver
-        solver = PysatSolver(name=self.info.name)
+        from .binding import configure, new_solver
+        solver = new_solver(self.info.name)
         if self.settings:
-            solver.solver.configure(self.settings)  # before any clause: some options insist
+            configure(solver, self.settings)  # before any clause: some options insist
         return solver
 
     def fresh_var(self) -> int:
@@ -243,11 +243,8 @@ class Engine:
 
     def delete(self) -> None:
         if self.broken:
-            # Freeing a solver stopped inside a call can crash (CaDiCaL): let it go unfreed.
-            inner = self.solver.solver
-            for name, value in list(vars(inner).items()):
-                if type(value).__name__ == "PyCapsule":
-                    setattr(inner, name, None)
+            from .binding import abandon
+            abandon(self.solver)
         self.solver.delete()
 
 
@@ -298,8 +295,7 @@ class FullEngine(Engine):
 
     def _pool(self) -> Any:
         """A pool of auxiliary variables numbered after the cells'."""
-        from pysat.formula import IDPool
-        return IDPool(start_from=self.n3 + 1)
+        return Pool(start_from=self.n3 + 1)
 
     def prepare(self, deadline: Deadline) -> None:
         """Finish loading the base formula (resumed where an earlier deadline stopped it)."""

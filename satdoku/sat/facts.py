@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterable, Iterator, Sequence
 
-from pysat.solvers import Solver as PysatSolver
 
 from ..closing import Closing
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
@@ -36,6 +35,7 @@ from ..errors import OptionError
 from ..model.geometry import Geometry
 from ..rules.context import at_most_one
 from .catalogue import check_sat_solver
+from .binding import new_solver
 from .clock import pysat_call
 
 __all__ = ["FactSolver", "MAX_WITNESSES", "FACTS_SAT_SOLVER"]
@@ -109,7 +109,7 @@ class FactSolver(Closing):
         self.varmap = full_map(geometry)
         n = geometry.size
         self.top = geometry.ncells * n  # cells outside the grid too: selectors come after
-        self.solver = PysatSolver(name=info.name)
+        self.solver = new_solver(info.name)
         self.info_name = info.name
         self.calls = 0  # solve calls made, for the record
         clauses = _one_digit(n, range(geometry.ncells))
@@ -366,9 +366,8 @@ class _Local(_View):
 
     def __init__(self, name: str, geometry: Geometry, rules: dict[int, list[list[int]]],
                  cell_of: dict[int, tuple[int, int]]) -> None:
-        from pysat.solvers import Solver as PysatSolver
         self.n, self.ncells = geometry.size, geometry.ncells
-        self.solver = PysatSolver(name=name)
+        self.solver = new_solver(name)
         self._cell_of = cell_of  # the FactSolver's: cell facts by selector
         self.ids: dict[int, int] = {}  # variable of the whole formula -> its number here
         self.names: list[int] = [0]  # and back

@@ -25,9 +25,7 @@ candidate a round for the second.
 
 from __future__ import annotations
 
-from typing import Sequence
-
-from pysat.solvers import Solver as PysatSolver
+from typing import Any, Sequence
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..cnf.encodings import check_encoding, formula_size
@@ -36,6 +34,7 @@ from ..cnf.varmap import full_map
 from ..errors import SatdokuError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from .binding import new_solver
 from .clock import pysat_call
 
 __all__ = ["LEVELS", "LEVEL_SOLVER", "Levels", "level_of"]
@@ -59,9 +58,9 @@ class Levels:
         self.encoding = "extended" if check_encoding(encoding).reduced else encoding
         self.probe = probe
         self.max_clauses = max_clauses
-        self._solvers: dict[Geometry, tuple[PysatSolver, list[int]] | None] = {}
+        self._solvers: dict[Geometry, tuple[Any, list[int]] | None] = {}
 
-    def _solver(self, geometry: Geometry) -> tuple[PysatSolver, list[int]] | None:
+    def _solver(self, geometry: Geometry) -> tuple[Any, list[int]] | None:
         if geometry not in self._solvers:
             size = formula_size(geometry, self.encoding)[1]
             fits = self.max_clauses is None or size <= self.max_clauses
@@ -94,7 +93,7 @@ class Levels:
         self._solvers.clear()
 
 
-def level_of(solver: PysatSolver, clues: Sequence[int], size: int, probe: bool = True) -> str:
+def level_of(solver: Any, clues: Sequence[int], size: int, probe: bool = True) -> str:
     """The level of the puzzle whose ``clues`` (and the formula's unit clauses, which the
     solver must not hold: see :func:`_loaded`) are literals of ``solver``'s formula over the
     cell variables ``1 .. size**3`` (see the module docstring); ``unprobed`` when ``probe``
@@ -102,8 +101,7 @@ def level_of(solver: PysatSolver, clues: Sequence[int], size: int, probe: bool =
 
     >>> from satdoku.model.geometry import geometry
     >>> from satdoku.cnf.formula import encode_base
-    >>> with PysatSolver(name=LEVEL_SOLVER,
-    ...                  bootstrap_with=encode_base(geometry(2, 2)).clauses) as s:
+    >>> with new_solver(LEVEL_SOLVER, encode_base(geometry(2, 2)).clauses) as s:
     ...     level_of(s, [1, 6, 11, 16, 7], 4), level_of(s, [], 4)
     ('propagation', 'search')
     """
@@ -133,11 +131,11 @@ def level_of(solver: PysatSolver, clues: Sequence[int], size: int, probe: bool =
             return "search"
 
 
-def _loaded(clauses: Sequence[Sequence[int]]) -> tuple[PysatSolver, list[int]]:
+def _loaded(clauses: Sequence[Sequence[int]]) -> tuple[Any, list[int]]:
     """A propagating solver of ``clauses`` and their unit clauses, which it does not hold:
     what MiniSat fixes at level 0 ``propagate`` never reports, so units are assumed with the
     clues instead."""
-    solver = PysatSolver(name=LEVEL_SOLVER)
+    solver = new_solver(LEVEL_SOLVER)
     solver.append_formula([c for c in clauses if len(c) > 1])
     return solver, [c[0] for c in clauses if len(c) == 1]
 

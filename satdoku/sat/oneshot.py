@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from pysat.solvers import Solver as PysatSolver
 
 from ..cnf.formula import Formula, encode
 from ..cnf.reduced import ReducedFormula
@@ -19,6 +18,7 @@ from ..deadline import Deadline, TimeUp
 from ..errors import ModelError, TooBigError
 from ..model.grid import Grid
 from ..model.result import Result, counted_status, result_of, status_of
+from .binding import new_solver
 from .clock import pysat_call
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -64,7 +64,7 @@ def solve_in_pysat(name: str, formula: Formula | ReducedFormula, deadline: Deadl
 
     def run(extra: list[list[int]]) -> list[int] | None:
         t0 = time.perf_counter()
-        solver = PysatSolver(name=name)
+        solver = new_solver(name)
         try:
             for i in range(0, len(clauses), 20_000):
                 pysat_call(solver.append_formula, clauses[i:i + 20_000])

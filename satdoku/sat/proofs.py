@@ -30,7 +30,6 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-from pysat.solvers import Solver as PysatSolver
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..children import parent_death_preexec
@@ -43,6 +42,7 @@ from ..errors import ModelError, OptionError, SatdokuError
 from ..io.dimacs import UnsatisfiableError
 from ..io.files import Exists, Output
 from ..model.grid import Grid
+from .binding import new_solver
 from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
 from .clock import Clock
 
@@ -323,7 +323,7 @@ def _write(path: str, fill) -> None:
 def _prove(name: str, clauses: list[list[int]], deadline: Deadline) -> list[str] | None:
     """The DRAT proof (lines) that ``clauses`` are unsatisfiable, or None when they are not.
     Raises TimeUp."""
-    solver = PysatSolver(name=name, with_proof=True)
+    solver = new_solver(name, with_proof=True)
     try:
         for i in range(0, len(clauses), 20_000):
             solver.append_formula(clauses[i:i + 20_000])

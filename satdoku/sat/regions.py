@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from pysat.solvers import Solver as PysatSolver
 
 from ..deadline import Deadline
 from ..model.geometry import jigsaw
@@ -20,6 +19,7 @@ from ..model.grid import Grid
 from ..rules import EncodeContext
 from ..rules.chaos import Chaos
 from .catalogue import DEFAULT_SAT_SOLVER
+from .binding import new_solver
 from .clock import pysat_call
 
 __all__ = ["with_regions"]
@@ -46,7 +46,7 @@ def with_regions(solution: Grid, constraints: Sequence[object],
     clauses += [[ctx.var(cell, d)] for cell, d in enumerate(solution.cells)]
     if deadline is not None:
         deadline.check()
-    with PysatSolver(name=DEFAULT_SAT_SOLVER, bootstrap_with=clauses) as solver:
+    with new_solver(DEFAULT_SAT_SOLVER, clauses) as solver:
         if not pysat_call(solver.solve):
             return solution
         true = {v for v in solver.get_model() if v > 0}
