@@ -216,7 +216,7 @@ def _answer(command: str, puzzle: PuzzleLike, options: dict[str, Any]) -> Any:
         try:
             check_givens(_grid(p))
         except PuzzleError as error:
-            from dataclasses import replace
+            from .records import replace
             p = replace(p, error=error)
     if getattr(made, "portfolio", False) or getattr(made, "cube", 0):
         from .tasks.solvers import racing

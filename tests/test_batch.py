@@ -1,6 +1,6 @@
 """The stream: outcomes in input order, bad puzzles in their place, the same on one or more cores."""
 
-import dataclasses
+from satdoku.records import replace
 
 
 import pytest
@@ -76,11 +76,11 @@ def test_the_time_limit_counts_from_reading():
     # A puzzle that took longer to read than the limit is out of time before it is solved.
     batch = SolveTask(SolveOptions(timeout=2.0))
     try:
-        slow = dataclasses.replace(puzzles()[0], parse_ms=2500)
+        slow = replace(puzzles()[0], parse_ms=2500)
         result = batch.run(slow).result
         assert result.status == "timeout"
         assert result.message == "time limit of 2 s reached"
-        result = batch.run(dataclasses.replace(slow, parse_ms=0)).result
+        result = batch.run(replace(slow, parse_ms=0)).result
         assert result.status == "solved"
     finally:
         batch.close()

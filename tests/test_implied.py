@@ -2,7 +2,7 @@
 (brute force on every 4x4 grid), so adding it never changes the solutions; SAT counts the same
 with it; the sums a solver finds by hand are found."""
 
-import dataclasses
+from satdoku.records import replace
 import random
 
 import pytest
@@ -58,7 +58,7 @@ def test_sat_counts_the_same_with_implied_sums(seed):
     rules = tuple(random_rules(rng, grid))
     want = {g for g in GRIDS4 if all(not r.check(Grid(G4, g)) for r in rules)}
     with SatSolver() as s:
-        s.backend.info = dataclasses.replace(s.backend.info, budget=False)
+        s.backend.info = replace(s.backend.info, budget=False)
         result = s.solve(Grid(G4, (0,) * 16), limit=1000, constraints=rules)
         engine = next(iter(s.backend.engines.values()))
         assert engine.implied is None  # added

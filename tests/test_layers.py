@@ -14,7 +14,7 @@ PACKAGE = ROOT / "satdoku"
 
 #: The layers, lowest first; a module may import its own layer and those below it.
 LAYERS = (
-    ("errors", "deadline", "budget", "children", "closing", "progress", "version"),
+    ("errors", "deadline", "budget", "children", "closing", "progress", "records", "version"),
     ("model",),
     ("rules",),
     ("io",),

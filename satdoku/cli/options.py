@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..records import record
 from ..errors import SatdokuError
 from ..output.report import FORMATS, PICTURE_FORMATS, STEP_FORMATS
 from .parsing import BadParameter, UsageError, argument, choice, echo, int_range, option
@@ -146,7 +146,7 @@ def puzzle_options(f):
     return command
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Reading:
     """How a command reads its puzzles (:func:`puzzle_options`)."""
 

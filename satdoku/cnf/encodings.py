@@ -41,9 +41,9 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Callable, Iterator, Sequence
 
+from ..records import record
 from ..errors import OptionError
 from ..model.geometry import Geometry
 
@@ -87,7 +87,7 @@ def unvar(v: int, size: int) -> tuple[int, int]:
     return cell, d0 + 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Encoding:
     """A named set of constraint families (see the table in the module docstring)."""
 

@@ -13,13 +13,14 @@ with ``document`` (a satdoku variant document), ``warnings`` and ``solution`` (s
 from __future__ import annotations
 
 import importlib
-from dataclasses import dataclass
 from typing import Any, Callable
+
+from ..records import record
 
 __all__ = ["Form", "FORMS", "FALLBACK", "form_of_text", "form_of_json", "read_form"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Form:
     """One puzzle form: ``hints`` (substrings, one of which its texts contain: a test that
     imports nothing), ``test`` and ``read`` (``"module:function"``, imported when needed),

@@ -35,9 +35,9 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass
 from typing import Iterable, Iterator
 
+from ..records import record
 from ..errors import PuzzleError, abridge
 from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
                               alphabet_for)
@@ -75,7 +75,7 @@ VARIANT_HERE = ("a variant puzzle (JSON or a link) in a file of classic puzzles:
                 "puzzles a file of their own, or a .json name")
 
 
-@dataclass
+@record
 class _Row:
     line: int
     tokens: list[str]

@@ -9,8 +9,8 @@ grids too big for one character a cell); empty marker, ``.``, ``_``, ``*``, ``-`
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 
+from ..records import record
 from ..errors import OptionError
 
 __all__ = ["Alphabet", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "UNKNOWN",
@@ -24,7 +24,7 @@ EMPTY_MARKERS = "._*-0"
 UNKNOWN = 255  # value of an unknown character in an alphabet's byte table
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Alphabet:
     """How digits are written: ``symbols[v-1]`` is digit v; ``None`` means numbers.
 

@@ -30,9 +30,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from ..records import field, record
 from ..errors import OptionError
 
 __all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "shaped", "sigh_box",
@@ -42,7 +42,7 @@ __all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "shaped", "si
 MAX_SIZE = 1024
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Segment:
     """The cells ``line`` (a row or column house) shares with ``box`` (a box house), and the
     cells of each outside the other: ``line_rest`` and ``box_rest`` (in house order).
@@ -58,7 +58,7 @@ class Segment:
     box_rest: tuple[int, ...]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Geometry:
     """Rows, columns and boxes of an N x N grid made of ``box_rows`` x ``box_cols`` boxes, or of
     irregular ``regions`` (then ``box_rows`` and ``box_cols`` are 0), or of no boxes at all

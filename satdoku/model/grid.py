@@ -9,9 +9,9 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
-from dataclasses import dataclass
 from typing import Any, ClassVar, Iterator, Protocol, Sequence
 
+from ..records import record
 from ..errors import PuzzleError
 from .geometry import Geometry
 
@@ -19,7 +19,7 @@ __all__ = ["Grid", "Rule", "pack_cells", "unpack_grid", "find_clash", "check_giv
            "solution_problems", "solutions_right"]
 
 
-@dataclass(frozen=True, eq=True)
+@record(frozen=True, eq=True)
 class Grid:
     """An immutable N x N grid: ``cells[i]`` is the digit of cell ``i`` (1..N) or 0 for empty.
 

@@ -10,8 +10,8 @@ rule such as ``no-kropki`` learns the dots of its own puzzle: ``Rule.bind``).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from ..records import record
 from ..errors import PuzzleError
 from .alphabet import Alphabet
 from .geometry import Geometry
@@ -20,7 +20,7 @@ from .grid import Grid, Rule, check_givens, clash_free, solution_problems
 __all__ = ["Puzzle"]
 
 
-@dataclass
+@record
 class Puzzle:
     """One puzzle: its grid of givens and rules, or the error that kept it from being one.
 

@@ -30,10 +30,9 @@ far, ``solution``/``second`` the first two of them, and ``message`` says
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeGuard
 
+from ..records import field, fields, record
 from ..deadline import Deadline, TimeUp
 from ..errors import InternalError, SolverError, TooBigError
 from .geometry import Geometry
@@ -72,7 +71,7 @@ def exit_code(status: str, *, multiple_ok: bool = True) -> int:
     return STATUSES[status][0]
 
 
-@dataclass
+@record
 class Result:
     """The outcome of solving one puzzle (see the contract in the module docstring).
 
@@ -146,7 +145,7 @@ class Result:
         return cls(**values)
 
 
-_FIELDS = tuple(f.name for f in dataclasses.fields(Result))
+_FIELDS = tuple(f.name for f in fields(Result))
 _GRIDS = ("solution", "second")
 
 
@@ -215,7 +214,7 @@ def result_of(status: str, solutions: list[Grid], *, limit: int, solver: str,
                   stats if stats is not None else {}, message, limit)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Capabilities:
     """What a solver can do, declared by it (callers ask; nobody probes).
 
@@ -244,7 +243,7 @@ class Capabilities:
         >>> Capabilities.needs("assumptions").conflicts
         False
         """
-        return cls(**{f.name: f.name in names for f in dataclasses.fields(cls)})
+        return cls(**{f.name: f.name in names for f in fields(cls)})
 
     def missing(self, needs: "Capabilities") -> list[str]:
         """The capabilities ``needs`` asks for that these lack, by name.
@@ -252,7 +251,7 @@ class Capabilities:
         >>> Capabilities(assumptions=False).missing(Capabilities.needs("assumptions"))
         ['assumptions']
         """
-        return [f.name for f in dataclasses.fields(self)
+        return [f.name for f in fields(self)
                 if getattr(needs, f.name) and not getattr(self, f.name)]
 
 

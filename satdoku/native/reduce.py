@@ -20,8 +20,8 @@ pass"). What was tried against the hard 64x64 and 225x225 puzzles, and what it s
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 
+from ..records import record
 from ..budget import check_size
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.geometry import Geometry
@@ -33,7 +33,7 @@ from .tables import Timeout, need_boxes, tables
 __all__ = ["Reduction", "reduce_candidates"]
 
 
-@dataclass
+@record
 class Reduction:
     """Candidates after folding the givens (and optionally singles) away.
 

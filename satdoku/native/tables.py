@@ -19,10 +19,10 @@ locked candidates, each house's segments by position (:attr:`Tables.locks`).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Callable, Sequence
 
+from ..records import record
 from ..errors import SolverError
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
@@ -49,7 +49,7 @@ class Timeout(Exception):
 Locks = tuple[tuple[tuple[int, int, int], ...], ...]
 
 
-@dataclass(frozen=True, eq=False)
+@record(frozen=True, eq=False)
 class Tables:
     """Everything the passes read for one geometry."""
 

@@ -9,9 +9,9 @@ The story of the tuning constants is in ``docs/floor.md`` and ``docs/hard-grids.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TypeGuard
 
+from ..records import record
 from ..errors import OptionError
 from ..model.result import Capabilities
 from . import PREFIX
@@ -20,7 +20,7 @@ __all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "PREFIX", "is_e
            "check_sat_solver", "check_sat_name", "capabilities_of", "check_for"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SatSolverInfo:
     """What satdoku knows about one python-sat solver."""
 

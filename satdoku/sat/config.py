@@ -10,9 +10,9 @@ solvers cannot be pickled).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..records import record
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..model.result import Capabilities
 from .catalogue import check_for, is_exec
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["SatConfig"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SatConfig:
     """A SAT solver's name (None: the default; ``exec:COMMAND``: a binary), the CNF encoding
     (None: by grid size, see :func:`satdoku.cnf.policy.choose_encoding`, reduced from

@@ -18,10 +18,10 @@ gets when none is named is :func:`satdoku.cnf.policy.choose_encoding`.
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Any
 
+from ..records import replace
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.encodings import check_choices
 from ..closing import Closing
@@ -95,7 +95,7 @@ class SatSolver(Closing):
         self.stats = stats
         #: The fast path, or None when turned off.
         self.fast = FastPath(self.backend, stats) if fast else None
-        self.capabilities = dataclasses.replace(info.capabilities, settle=fast)
+        self.capabilities = replace(info.capabilities, settle=fast)
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""

@@ -12,9 +12,9 @@ an outcome's result back from a worker (plain tuples pickle fast).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, Iterator
 
+from ..records import field, record
 from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.puzzle import Puzzle
@@ -24,7 +24,7 @@ from .options import TaskOptions
 __all__ = ["Outcome", "Block", "Task", "SolverTask", "TaskOptions", "puzzle_deadline"]
 
 
-@dataclass
+@record
 class Outcome:
     """One puzzle and what a task made of it: a :class:`~satdoku.model.result.Result`
     (solve, count), an explanation, candidates or a rating, or None for a puzzle that could

@@ -1,0 +1,234 @@
+"""Records: classes of named fields, declared as dataclasses are, made without ``dataclasses``.
+
+``import dataclasses`` loads ``inspect``, ``ast``, ``dis`` and ``tokenize`` (8 ms of CPU), and
+every dataclass compiles its methods from source text when its module is imported (0.3 to
+0.5 ms each): the 25 on a one-puzzle solve's path made up a third of what that run spent past
+Python's own start-up (docs/performance.md, start-up). :func:`record` reads the same
+declarations (annotations, defaults, :func:`field`) and gives the class methods written once
+here, which loop over its fields: nothing is compiled at import.
+
+What it gives, as :func:`dataclasses.dataclass` does with the same arguments: ``__init__``
+(positional or keyword, defaults, ``default_factory``, ``init=False`` fields, then
+``__post_init__``), ``__repr__``, ``__eq__`` over the compared fields (same class only),
+``__hash__`` (frozen and eq: over those fields; eq alone: unhashable; neither: by identity),
+and with ``frozen`` no assignment after ``__init__`` (:class:`FrozenError`). A method the class
+writes itself is kept. Fields are inherited in the same order (bases first, a redefined field
+where it first came). :func:`fields` and :func:`replace` are the module functions of the same
+names. A record made by the hundred thousand (a grid, a result) writes its own ``__init__``:
+the generic one takes about three times as long.
+
+>>> @record(frozen=True)
+... class Point:
+...     x: int
+...     y: int = 0
+...     tags: tuple = field(default=(), compare=False, repr=False)
+>>> p = Point(1, y=2)
+>>> p, p == Point(1, 2, tags=("a",)), replace(p, y=5)
+(Point(x=1, y=2), True, Point(x=1, y=5))
+>>> p.x = 3
+Traceback (most recent call last):
+...
+satdoku.records.FrozenError: cannot assign to field 'x'
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
+
+if TYPE_CHECKING:  # a marker for type checkers only (typing has it from Python 3.11)
+    from typing_extensions import dataclass_transform
+else:
+    def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
+        return lambda function: function
+
+__all__ = ["record", "field", "fields", "replace", "Field", "FrozenError", "MISSING"]
+
+T = TypeVar("T")
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+#: No default given.
+MISSING: Any = _Missing()
+
+
+class FrozenError(AttributeError):
+    """An assignment to a field of a frozen record."""
+
+
+class Field:
+    """One field of a record (what :func:`fields` lists)."""
+
+    __slots__ = ("name", "default", "default_factory", "init", "repr", "compare", "metadata")
+
+    def __init__(self, default: Any = MISSING, default_factory: Any = MISSING,
+                 init: bool = True, repr: bool = True, compare: bool = True,
+                 metadata: dict[str, Any] | None = None) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.init = init
+        self.repr = repr
+        self.compare = compare
+        self.metadata: dict[str, Any] = metadata or {}
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, default={self.default!r})"
+
+
+def field(*, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True,
+          repr: bool = True, compare: bool = True, metadata: dict[str, Any] | None = None) -> Any:
+    """A field with more than a default (as :func:`dataclasses.field`)."""
+    return Field(default, default_factory, init, repr, compare, metadata)
+
+
+def fields(cls_or_record: Any) -> tuple[Field, ...]:
+    """The fields of a record class or record, in order."""
+    found = getattr(cls_or_record, "__record_fields__", None)
+    if found is None:
+        raise TypeError(f"{cls_or_record!r} is not a record")
+    return tuple(found.values())
+
+
+def replace(obj: T, **changes: Any) -> T:
+    """A copy of record ``obj`` with ``changes`` (its ``__init__`` runs again)."""
+    for f in fields(obj):
+        if f.init and f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+        elif not f.init and f.name in changes:
+            raise ValueError(f"field {f.name!r} is not set by __init__; replace() cannot")
+    return type(obj)(**changes)
+
+
+def _is_classvar(annotation: Any) -> bool:
+    text = annotation if isinstance(annotation, str) else repr(annotation)
+    return text.startswith(("ClassVar", "typing.ClassVar"))
+
+
+@dataclass_transform(field_specifiers=(field, Field))
+def record(cls: Any = None, /, *, frozen: bool = False, eq: bool = True, init: bool = True,
+           repr: bool = True) -> Any:
+    """Make ``cls`` a record (see the module docstring); ``@record`` or ``@record(...)``."""
+    def wrap(cls: Any) -> Any:
+        return _make(cls, frozen, eq, init, repr)
+    return wrap if cls is None else wrap(cls)
+
+
+def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
+    merged: dict[str, Field] = {}
+    for base in cls.__mro__[-1:0:-1]:
+        merged.update(getattr(base, "__record_fields__", None) or {})
+    for name, annotation in cls.__dict__.get("__annotations__", {}).items():
+        if _is_classvar(annotation):
+            continue
+        value = cls.__dict__.get(name, MISSING)
+        f = value if isinstance(value, Field) else Field(default=value)
+        f.name = name
+        if isinstance(value, Field):
+            if f.default is MISSING:
+                delattr(cls, name)
+            else:
+                setattr(cls, name, f.default)
+        merged[name] = f
+    cls.__record_fields__ = merged
+    everything = list(merged.values())
+    own = cls.__dict__
+
+    def put(name: str, method: Any) -> None:
+        if name not in own:
+            method.__qualname__ = f"{cls.__qualname__}.{name}"
+            setattr(cls, name, method)
+
+    if init:
+        put("__init__", _init(cls, everything))
+    if show:
+        shown = [f.name for f in everything if f.repr]
+
+        def __repr__(self: Any) -> str:
+            inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in shown)
+            return f"{type(self).__qualname__}({inner})"
+        put("__repr__", __repr__)
+    if eq:
+        compared = [f.name for f in everything if f.compare]
+        key = _key(compared)
+
+        def __eq__(self: Any, other: Any) -> Any:
+            if other.__class__ is self.__class__:
+                return key(self) == key(other)
+            return NotImplemented
+        put("__eq__", __eq__)
+        if "__hash__" not in own:
+            if frozen:
+                def __hash__(self: Any) -> int:
+                    return hash(key(self))
+                put("__hash__", __hash__)
+            else:
+                cls.__hash__ = None
+    if frozen:
+        names = frozenset(merged)
+
+        def __setattr__(self: Any, name: str, value: Any) -> None:
+            if type(self) is cls or name in names:
+                raise FrozenError(f"cannot assign to field {name!r}")
+            super(cls, self).__setattr__(name, value)
+
+        def __delattr__(self: Any, name: str) -> None:
+            if type(self) is cls or name in names:
+                raise FrozenError(f"cannot delete field {name!r}")
+            super(cls, self).__delattr__(name)
+        put("__setattr__", __setattr__)
+        put("__delattr__", __delattr__)
+    return cls
+
+
+def _key(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
+    """The tuple of the ``names`` fields of a record."""
+    if len(names) > 1:
+        return attrgetter(*names)
+    if names:
+        one = attrgetter(names[0])
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _init(cls: Any, everything: list[Field]) -> Callable[..., None]:
+    """The generic ``__init__`` of a record's fields."""
+    given = [f for f in everything if f.init]
+    names = [f.name for f in given]
+    taken = frozenset(names)
+    plan = [(f.name, f.default, f.default_factory) for f in given]
+    later = [(f.name, f.default, f.default_factory) for f in everything
+             if not f.init and (f.default is not MISSING or f.default_factory is not MISSING)]
+    post = hasattr(cls, "__post_init__")
+    title = cls.__name__
+    put = object.__setattr__
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        if len(args) > len(names):
+            raise TypeError(f"{title}() takes {len(names)} positional arguments but "
+                            f"{len(args)} were given")
+        values = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in taken:
+                raise TypeError(f"{title}() got an unexpected keyword argument {key!r}")
+            if key in values:
+                raise TypeError(f"{title}() got multiple values for argument {key!r}")
+            values[key] = value
+        for name, default, factory in plan:
+            if name in values:
+                put(self, name, values[name])
+            elif default is not MISSING:
+                put(self, name, default)
+            elif factory is not MISSING:
+                put(self, name, factory())
+            else:
+                raise TypeError(f"{title}() missing required argument: {name!r}")
+        for name, default, factory in later:
+            put(self, name, default if default is not MISSING else factory())
+        if post:
+            self.__post_init__()
+    return __init__
