@@ -22,8 +22,9 @@ run()
 #: (pairwise at-most-one), "did you mean" suggestions, a command-line framework (click, whose
 #: import alone cost more than the issue's whole start-up budget; argparse), native search
 #: and the ladder (the passes a few puzzles are settled by are allowed:
-#: satdoku.sat.fast.SLICED_MIN_GRIDS), and what only an exec: solver (satdoku.sat.commands,
-#: shlex) or a file written (glob) needs.
+#: satdoku.sat.fast.SLICED_MIN_GRIDS), what only an exec: solver (satdoku.sat.commands,
+#: shlex) or a file written (glob) needs, python-sat's Python layer (satdoku.sat.binding), and
+#: dataclasses (with inspect, 8 ms: satdoku.records makes the records instead).
 NOT_FOR_A_CLASSIC_SOLVE = (
     "satdoku.cli.asking", "satdoku.cli.tools", "satdoku.cli.convert", "satdoku.cli.counting",
     "satdoku.tasks.other_commands", "satdoku.tasks.explain", "satdoku.tasks.rate",
@@ -33,7 +34,7 @@ NOT_FOR_A_CLASSIC_SOLVE = (
     "satdoku.native.chains", "satdoku.native.dynamic", "satdoku.native.uniqueness",
     "satdoku.native.baselines", "satdoku.sat.portfolio", "satdoku.sat.proofs",
     "satdoku.sat.commands", "pysat.card", "difflib", "json", "csv", "concurrent.futures",
-    "multiprocessing", "shlex", "glob", "click", "argparse",
+    "multiprocessing", "shlex", "glob", "click", "argparse", "pysat", "dataclasses", "inspect",
 )
 
 

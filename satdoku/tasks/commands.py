@@ -5,9 +5,9 @@ takes (``tests/test_options.py`` holds the two to each other).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
+from ..records import record
 from ..errors import OptionError
 from .options import SatFields, TaskOptions, TimeoutField, option
 
@@ -35,7 +35,7 @@ CUBE_ON = ("lookahead", "cells")
 
 
 # only its two subclasses are made, and write their own methods (see tasks.options)
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class SearchOptions(TimeoutField, SatFields, TaskOptions):
     """What solve and count share (:class:`satdoku.tasks.solvers.SolveTask` runs both):
     ``racers`` K >= 1 races K SAT configurations on each puzzle, or with ``cube`` conquers
@@ -106,7 +106,7 @@ class SearchOptions(TimeoutField, SatFields, TaskOptions):
     task: ClassVar[str] = "solvers:SolveTask"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SolveOptions(SearchOptions):
     """How ``solve`` solves every puzzle of a batch (picklable: workers rebuild the solvers)."""
 
@@ -123,7 +123,7 @@ class SolveOptions(SearchOptions):
         return 2 if self.unique else 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CountOptions(SearchOptions):
     """How ``count`` counts the solutions of every puzzle of a batch: up to ``limit`` (2 when
     None), or writes them all (``all``, at most ``limit`` when given: :class:`AllTask`), or

@@ -1,6 +1,6 @@
 """Each option of a task, declared once: its name, default, check and help.
 
-A task's options are a frozen dataclass (:class:`~satdoku.tasks.base.TaskOptions`) whose
+A task's options are a frozen record (:class:`~satdoku.tasks.base.TaskOptions`) whose
 fields are made by :func:`option`; the field's metadata (a :class:`Spec`) says what kind of
 value it takes and what ``--help`` says of it. The library's call builds the options from its
 keywords (:func:`make_options`: an unknown keyword or a bad value is an
@@ -24,10 +24,9 @@ task.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypeVar
 
+from ..records import field, fields, record
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..errors import OptionError
 
@@ -41,7 +40,7 @@ __all__ = ["TaskOptions", "SLOW_CHUNK_LINES", "Spec", "option", "specs", "make_o
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Spec:
     """What an option takes and says (see the module docstring for the kinds). ``flag`` is
     the command line's name when it is not the field's (``--fresh`` for ``fresh``);
@@ -58,14 +57,14 @@ class Spec:
 
 
 def option(default: Any, help: str, kind: str = "text", **spec: Any) -> Any:
-    """A dataclass field holding an option (``default``, ``help``, the :class:`Spec`)."""
-    return dataclasses.field(default=default,
+    """A record field holding an option (``default``, ``help``, the :class:`Spec`)."""
+    return field(default=default,
                              metadata={"spec": Spec(help=help, kind=kind, **spec)})
 
 
 def specs(cls: type) -> list[tuple[str, Any, Spec]]:
     """The options of an options class, in declaration order: (name, default, spec)."""
-    return [(f.name, f.default, f.metadata["spec"]) for f in dataclasses.fields(cls)
+    return [(f.name, f.default, f.metadata["spec"]) for f in fields(cls)
             if "spec" in f.metadata and not f.metadata["spec"].hidden]
 
 
@@ -211,7 +210,7 @@ SLOW_CHUNK_LINES = 32
 
 
 class TaskOptions:
-    """A task's options (a frozen dataclass: picklable, so that each worker makes its own task
+    """A task's options (a frozen record: picklable, so that each worker makes its own task
     from them). Its fields are made by :func:`option`, which declares each option once for the
     library and the command line; every value is checked when the object is made
     (OptionError). :attr:`task` names the task's class (``module:Class`` in
@@ -258,13 +257,12 @@ class TaskOptions:
         return self.task_class()(self)  # type: ignore[call-arg]
 
 
-# The field mixins below are frozen like the options dataclasses they are mixed into, which
-# write their own __init__, __repr__, __eq__ and __hash__ over every field: the mixins' own
-# would never be called, and each costs a compile at start-up (docs/performance.md). The
-# decorator is written out on each (mypy reads only a literal dataclass(...) call).
+# The field mixins below are frozen like the options records they are mixed into, which get
+# their own __init__, __repr__, __eq__ and __hash__ over every field: the mixins' own would
+# never be called. The decorator is written out on each, as mypy reads it.
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class SolverField:
     """Who solves the CNF (mixed into an options dataclass)."""
 
@@ -273,7 +271,7 @@ class SolverField:
               "also take exec:\"COMMAND\", a solver binary.", "sat_solver", metavar="NAME")
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class ClausesField:
     """The clause limit (mixed into an options dataclass)."""
 
@@ -287,7 +285,7 @@ class ClausesField:
         return DEFAULT_MAX_CLAUSES if self.max_clauses is None else self.max_clauses
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class EncodingFields:
     """Which CNF (mixed into an options dataclass)."""
 
@@ -297,7 +295,7 @@ class EncodingFields:
                                    "seqcounter for long lists).", "choice", choices=amo_names)
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class SatFields(ClausesField, EncodingFields, SolverField):
     """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
     who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
@@ -317,7 +315,7 @@ class SatFields(ClausesField, EncodingFields, SolverField):
                          reduced_from)
 
 
-@dataclass(frozen=True, init=False, repr=False, eq=False)
+@record(frozen=True, init=False, repr=False, eq=False)
 class TimeoutField:
     """The time limit every per-puzzle task takes (mixed into its options dataclass)."""
 

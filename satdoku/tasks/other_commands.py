@@ -1,14 +1,14 @@
 """The options of explain, candidates, rate, generate, encode and decode (see
 :mod:`satdoku.tasks.commands`, where these names are also found): kept apart so that a solve
-or a count does not build their dataclasses when it starts (docs/performance.md, start-up).
+or a count does not build their records when it starts (docs/performance.md, start-up).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from ..errors import OptionError
+from ..records import record, replace
 from .options import (SLOW_CHUNK_LINES, ClausesField, EncodingFields, SatFields, SolverField,
                       TaskOptions, TimeoutField, option)
 
@@ -16,7 +16,7 @@ __all__ = ["ExplainOptions", "CandidatesOptions", "RateOptions", "GenerateOption
            "EncodeOptions", "DecodeOptions"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExplainOptions(TimeoutField, SatFields, TaskOptions):
     """How to explain every puzzle of a stream (:mod:`satdoku.tasks.explain`)."""
 
@@ -49,7 +49,7 @@ class ExplainOptions(TimeoutField, SatFields, TaskOptions):
     task: ClassVar[str] = "explain:ExplainTask"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CandidatesOptions(TimeoutField, ClausesField, SolverField, TaskOptions):
     """How to find the true candidates of every puzzle of a stream
     (:mod:`satdoku.tasks.candidates`; the extended encoding at every size)."""
@@ -69,7 +69,7 @@ class CandidatesOptions(TimeoutField, ClausesField, SolverField, TaskOptions):
     task: ClassVar[str] = "candidates:CandidatesTask"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RateOptions(TimeoutField, SatFields, TaskOptions):
     """How to rate every puzzle of a stream (:mod:`satdoku.tasks.rate`)."""
 
@@ -93,7 +93,7 @@ def _labels() -> list[str]:
     return [name for _, name in LABELS]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GenerateOptions(TimeoutField, SatFields, TaskOptions):
     """How ``generate`` makes puzzles with exactly one solution
     (:class:`satdoku.tasks.generate.Generator`)."""
@@ -146,7 +146,7 @@ class GenerateOptions(TimeoutField, SatFields, TaskOptions):
         return geometry(*(self.box or (3, 3)))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
     """How ``encode`` writes a puzzle as CNF (:meth:`formula`)."""
 
@@ -169,7 +169,6 @@ class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
         """The ICNF of ``puzzles`` (one, or several of one shape without rules): the formula
         of the first without its givens, each one's givens as a cube of assumptions, and
         comment lines naming them in order. OptionError for what one formula cannot hold."""
-        import dataclasses
         from ..cnf.reduced import ReducedFormula
         from ..io.text import format_grid
         first = puzzles[0]
@@ -177,7 +176,7 @@ class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
                                     for p in puzzles):
             raise OptionError("one ICNF holds one formula: its puzzles must share a grid "
                               "shape and have no rules (-o DIR/ writes one file a puzzle)")
-        formula = dataclasses.replace(self, clues="none").formula(first)
+        formula = replace(self, clues="none").formula(first)
         if isinstance(formula, ReducedFormula):
             raise OptionError("ICNF gives the givens as assumptions, which the reduced "
                               "encoding folds away: name a full one (--encoding extended)")
@@ -188,7 +187,7 @@ class EncodeOptions(ClausesField, EncodingFields, TaskOptions):
         return formula, [formula.varmap.clue_literals(p.grid) for p in puzzles], lines
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DecodeOptions(EncodingFields, TaskOptions):
     """How ``decode`` reads a SAT solver's model back for the puzzle it was made from."""
 

@@ -11,10 +11,10 @@ answer. :class:`SolveTask` solves or counts a stream of puzzles with solvers kep
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from typing import Any, Callable, Iterator
 
+from ..records import replace
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError, PuzzleError, SatdokuError
@@ -258,12 +258,12 @@ def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
             raise OptionError("--cube conquers with SAT on --jobs workers: it takes neither "
                               "--solver native, --scheduler nor --portfolio")
         from ..children import worker_count
-        return dataclasses.replace(options, racers=worker_count(jobs)), 1
+        return replace(options, racers=worker_count(jobs)), 1
     if options.solver == "sat" and scheduler is None and (requested or jobs != 1):
         from ..sat.portfolio import portfolio_size
         size = portfolio_size(jobs, requested=requested, single=not requested and single())
         if size:
-            return dataclasses.replace(options, racers=size), 1
+            return replace(options, racers=size), 1
     elif requested:
         raise OptionError("--portfolio races SAT configurations: it takes neither "
                           "--solver native nor --scheduler")
