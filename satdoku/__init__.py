@@ -27,9 +27,13 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Union
 
+from .model import display as _display
+from .version import __version__
+
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Iterator, Mapping, TypeAlias, Union
     from .cnf.formula import Formula
     from .cnf.reduced import ReducedFormula
     from .model.grid import Grid
@@ -40,16 +44,13 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tasks.generate import Generated
     from .tasks.rate import Rating
 
-from .model import display as _display
-from .version import __version__
-
 __all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "explain", "candidates",
            "generate", "rate", "PuzzleLike", "__version__"]
 
 #: What a puzzle argument may be: text in any form the command line takes inline, the name or
 #: path of a file holding one puzzle, a satdoku variant JSON document as a dict, or a grid or
 #: puzzle already made.
-PuzzleLike = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
+PuzzleLike: TypeAlias = "Union[str, os.PathLike[str], Mapping[str, Any], Grid, Puzzle]"
 
 
 def _text(grid: Grid, alphabet: Any = None) -> str:
@@ -137,6 +138,7 @@ def read(puzzle: PuzzleLike, *, box: tuple[int, int] | None = None,
     if isinstance(puzzle, Grid):
         from .model.alphabet import alphabet_for
         return Puzzle(puzzle, "<grid>", 1, 1, alphabet=alphabet_for(puzzle.size))
+    from collections.abc import Mapping
     if isinstance(puzzle, Mapping):
         puzzle = _document(puzzle)
     if _is_path(puzzle):

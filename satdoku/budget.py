@@ -15,10 +15,13 @@ import os
 import resource
 import signal
 import threading
-from typing import Any, Callable
 
 from .deadline import NO_DEADLINE, Deadline, TimeUp
 from .errors import TooBigError
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = ["DEFAULT_MAX_CLAUSES", "Budget", "check_size", "guarded"]
 

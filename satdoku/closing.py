@@ -13,12 +13,15 @@ A function that takes a solver or makes its own closes only its own (:func:`borr
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator, TypeVar
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator, TypeVar
 
 __all__ = ["Closing", "borrowed"]
 
-T = TypeVar("T", bound="Closing")
-C = TypeVar("C", bound=Any)
+if TYPE_CHECKING:
+    T = TypeVar("T", bound="Closing")
+    C = TypeVar("C", bound=Any)
 
 
 class Closing:

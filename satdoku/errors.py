@@ -22,7 +22,12 @@ InternalError      satdoku produced something wrong (an answer that fails verifi
 
 from __future__ import annotations
 
-from typing import Iterable, TypedDict, TypeVar
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, TypedDict, TypeVar
+
+if not TYPE_CHECKING:  # at run time a TypedDict is a dict
+    TypedDict = dict
 
 __all__ = ["SatdokuError", "PuzzleError", "MissingInput", "ModelError", "OptionError", "SolverError",
            "TooBigError", "InternalError", "Where", "abridge", "closest"]
@@ -66,7 +71,8 @@ class Where(TypedDict):
     line: int | None
 
 
-_E = TypeVar("_E", bound="SatdokuError")
+if TYPE_CHECKING:
+    _E = TypeVar("_E", bound="SatdokuError")
 
 
 class SatdokuError(Exception):

@@ -17,12 +17,14 @@ returns.
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import Callable, Iterator
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, TypeAlias
 
 __all__ = ["Reporter", "report", "reporting"]
 
 #: ``reporter(stage, done, total, note)``: ``done`` of ``total`` units of ``stage`` are done.
-Reporter = Callable[[str, int, int, str], None]
+Reporter: TypeAlias = "Callable[[str, int, int, str], None]"
 
 _reporter: Reporter | None = None
 

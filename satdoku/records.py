@@ -34,9 +34,10 @@ satdoku.records.FrozenError: cannot assign to field 'x'
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # a marker for type checkers only (typing has it from Python 3.11)
+    from typing import Any, Callable, TypeVar
     from typing_extensions import dataclass_transform
 else:
     def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
@@ -44,7 +45,8 @@ else:
 
 __all__ = ["record", "field", "fields", "replace", "Field", "FrozenError", "MISSING"]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 
 class _Missing:

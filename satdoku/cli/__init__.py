@@ -17,13 +17,16 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Sequence
 
 from ..model.result import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
 from ..version import __version__
 from .parsing import Command, UsageError, argument, command, echo, option, suggest
 from .session import silence_stdout
 from .signals import install_signals
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 __all__ = ["main", "run", "commands", "find", "GROUP"]
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from typing import TYPE_CHECKING
 
-from ..records import record
 from ..errors import SatdokuError
 from ..output.report import FORMATS, PICTURE_FORMATS, STEP_FORMATS
+from ..records import record
 from .parsing import BadParameter, UsageError, argument, choice, echo, int_range, option
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
     from ..io.inputs import Inputs
 

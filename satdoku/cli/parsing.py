@@ -12,9 +12,12 @@ option or a missing argument is a :class:`UsageError` (exit 2: the usage line, a
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, NoReturn, Sequence
 
 from ..model.result import EXIT_OK, EXIT_USAGE
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, NoReturn, Sequence
 
 __all__ = ["PROG", "UsageError", "BadParameter", "echo", "Param", "Command", "command",
            "option", "argument", "choice", "int_range", "whole", "fail", "suggest"]

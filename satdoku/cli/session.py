@@ -14,7 +14,6 @@ import os
 import stat
 import sys
 import time
-from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 from ..errors import MissingInput, SatdokuError, abridge
 from ..io.inputs import Inputs, count_lines, is_file_input
@@ -24,6 +23,10 @@ from ..output.report import DOCUMENT_FORMATS, NoPicture, place
 from ..tasks.base import Block, Outcome
 from .parsing import UsageError, echo
 from .signals import signals_held
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, NoReturn
 
 #: How much :class:`Session` holds before it writes: one write for many results, even where
 #: stdout writes through at once (``PYTHONUNBUFFERED``, as many container images set: a

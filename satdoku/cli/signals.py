@@ -7,7 +7,9 @@ from __future__ import annotations
 import contextlib
 import signal
 import threading
-from typing import Any, Callable, Iterator
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
 
 __all__ = ["Interrupted", "install_signals", "signals_held"]
 

@@ -41,11 +41,14 @@ from __future__ import annotations
 
 import functools
 import itertools
-from typing import Callable, Iterator, Sequence
 
-from ..records import record
 from ..errors import OptionError
 from ..model.geometry import Geometry
+from ..records import record
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Callable, Iterator, Sequence
 
 __all__ = [
     "var", "unvar", "Encoding", "ENCODINGS", "AMO_ENCODINGS", "DEFAULT_ENCODING", "DEFAULT_AMO",

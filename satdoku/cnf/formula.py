@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError

@@ -13,7 +13,6 @@ import time
 from array import array
 from dataclasses import dataclass, field
 
-
 from ..budget import DEFAULT_MAX_CLAUSES, check_size
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.digits import bits

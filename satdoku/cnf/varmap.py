@@ -23,11 +23,14 @@ import functools
 import itertools
 import operator
 from array import array
-from typing import Iterable, Sequence
 
 from ..errors import ModelError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence
 
 __all__ = ["VarMap", "FullMap", "ReducedMap", "full_map", "clue_literals"]
 

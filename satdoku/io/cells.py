@@ -8,11 +8,13 @@ integers, ``0 12 7``) and ``EITHER`` (single digits with spaces: both readings a
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from ..errors import abridge
 from ..model.alphabet import EMPTY_MARKERS, UNKNOWN, Alphabet
 from ..model.geometry import MAX_SIZE
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Sequence
 
 __all__ = ["SYMBOLS", "NUMBERS_ROW", "EITHER", "classify", "number", "read_symbols",
            "read_numbers"]

@@ -25,9 +25,12 @@ import os
 import re
 import stat
 import sys
-from typing import IO, Iterable
 
 from ..errors import SatdokuError
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import IO, Iterable
 
 __all__ = ["Output", "Exists", "publish", "is_input"]
 

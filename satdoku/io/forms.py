@@ -13,9 +13,12 @@ with ``document`` (a satdoku variant document), ``warnings`` and ``solution`` (s
 from __future__ import annotations
 
 import importlib
-from typing import Any, Callable
 
 from ..records import record
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = ["Form", "FORMS", "FALLBACK", "form_of_text", "form_of_json", "read_form"]
 

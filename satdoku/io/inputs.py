@@ -14,13 +14,16 @@ import os
 import re
 import sys
 import time
-from typing import Iterable, Iterator
 
 from ..errors import MissingInput, PuzzleError, abridge
 from ..model.puzzle import Puzzle
 from .forms import form_of_text
 from .text import parse_puzzle, parse_puzzles
 from .lines import read_lines
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator
 
 __all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
            "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle", "timed"]

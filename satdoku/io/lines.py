@@ -4,13 +4,15 @@ pieces that worker processes parse on their own (:class:`LineSplitter`, :func:`p
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
-
 from ..errors import PuzzleError
 from ..model.alphabet import UNKNOWN, Alphabet, make_alphabet
 from ..model.geometry import geometry_for_size
 from ..model.puzzle import Puzzle
 from .reader import HEADER, RULE, Reader, stream_puzzles
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator
 
 __all__ = ["read_lines", "is_binary", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
 

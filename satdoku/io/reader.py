@@ -35,16 +35,19 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Iterable, Iterator
 
-from ..records import record
 from ..errors import PuzzleError, abridge
 from ..model.alphabet import (DEFAULT, DEFAULT_SYMBOLS, HEX_ALPHABET, NUMBERS, UNKNOWN, Alphabet,
                               alphabet_for)
 from ..model.geometry import MAX_SIZE, Geometry, default_box, geometry_for_size, integer_sqrt
 from ..model.grid import Grid, check_givens, clash_free
 from ..model.puzzle import Puzzle
+from ..records import record
 from .cells import EITHER, NUMBERS_ROW, SYMBOLS, classify, read_numbers, read_symbols
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator
 
 __all__ = ["Reader", "stream_puzzles", "HEADER", "RULE"]
 

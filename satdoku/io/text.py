@@ -6,13 +6,11 @@ a stream: it comes out as a :class:`~satdoku.model.puzzle.Puzzle` whose ``error`
 (source, line, cell) and what, and reading goes on with the next one.
 """
 
-
 from __future__ import annotations
 
 import functools
 import re
 import sys
-from typing import Iterable, Iterator
 
 from ..errors import OptionError, PuzzleError
 from ..model.alphabet import (Alphabet,
@@ -20,6 +18,10 @@ from ..model.alphabet import (Alphabet,
 from ..model.geometry import MAX_SIZE, Geometry, geometry_for_size
 from ..model.grid import Grid
 from ..model.puzzle import Puzzle
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Iterator
 
 __all__ = ["parse_puzzles", "read_puzzles", "parse_puzzle", "format_grid", "format_regions",
            "parse_box"]

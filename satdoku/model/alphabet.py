@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import functools
 
-from ..records import record
 from ..errors import OptionError
+from ..records import record
 
 __all__ = ["Alphabet", "DEFAULT_SYMBOLS", "HEX", "NUMBERS", "EMPTY_MARKERS", "UNKNOWN",
            "alphabet_for", "check_alphabet", "make_alphabet"]

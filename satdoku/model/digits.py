@@ -6,7 +6,9 @@ human techniques and every rule's prune speak of candidates this way.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence
 
 __all__ = ["bit", "bits", "full_mask", "house_tally"]
 

@@ -9,7 +9,9 @@ model module loaded on its own), an object shows a one-line summary and no pictu
 
 from __future__ import annotations
 
-from typing import Any, Callable
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable
 
 __all__ = ["register", "text_of", "svg_of"]
 

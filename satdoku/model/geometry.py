@@ -13,27 +13,28 @@ Glossary (used throughout satdoku):
 - house: a row, a column or a box: N cells that must hold every digit once. Houses are numbered
   rows first (``0 .. N-1``), then columns (``N .. 2N-1``), then boxes (``2N .. 3N-1``).
 - region: a box of irregular shape. A jigsaw geometry (:func:`jigsaw`) has N regions of N
-  cells each in place of the boxes; everything else treats them as boxes. A grid may have
-  no boxes at all (:func:`boxless`: rows and columns only, a Latin square), as a chaos
-  construction has before its solver decides the regions.
+  cells in place of the boxes; everything else treats them as boxes. A grid may have no box
+  (:func:`boxless`: a Latin square), as a chaos construction has before it finds regions.
 - peer: another cell that shares a house with a cell.
 - line: a row or a column. segment: the cells a line shares with a box (c cells of a row,
   r of a column; any number for regions), the unit of locked candidates: its line's other cells
   are its *line rest*, its box's other cells its *box rest*.
 
 Algorithms only loop over ``houses``, ``cell_houses`` and ``peers``; nothing else knows what a box
-is. Peers are built on first use only: for 400 x 400 grids they would take gigabytes and only the
-native solver wants them.
+is. Peers are built on first use: for 400 x 400 grids they would take gigabytes.
 """
 
 from __future__ import annotations
 
 import functools
 import math
-from typing import Any, Callable, Sequence
 
-from ..records import field, record
 from ..errors import OptionError
+from ..records import field, record
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Sequence
 
 __all__ = ["Geometry", "Segment", "geometry", "jigsaw", "boxless", "shaped", "sigh_box",
            "box_shapes", "default_box", "geometry_for_size"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from ..records import record
 from ..errors import PuzzleError
+from ..records import record
 from .alphabet import Alphabet
 from .geometry import Geometry
 from .grid import Grid, Rule, check_givens, clash_free, solution_problems

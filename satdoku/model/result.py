@@ -30,11 +30,16 @@ far, ``solution``/``second`` the first two of them, and ``message`` says
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeGuard
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Protocol, TypeGuard
 
-from ..records import field, fields, record
+if not TYPE_CHECKING:  # at run time a protocol is a plain class
+    Protocol = object
+
 from ..deadline import Deadline, TimeUp
 from ..errors import InternalError, SolverError, TooBigError
+from ..records import field, fields, record
 from .geometry import Geometry
 from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
 

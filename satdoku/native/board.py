@@ -16,15 +16,18 @@ board is simple lists walked in order.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence, TypeVar
-
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from .propagate import positions
 from .tables import need_boxes, tables
 
-_B = TypeVar("_B", bound="Board")
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Iterable, Sequence, TypeVar
+
+if TYPE_CHECKING:
+    _B = TypeVar("_B", bound="Board")
 
 __all__ = ["Board", "fold_givens"]
 

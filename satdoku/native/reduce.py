@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import itertools
 
-from ..records import record
 from ..budget import check_size
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .board import fold_givens
 from . import propagate as passes
 from .tables import Timeout, need_boxes, tables

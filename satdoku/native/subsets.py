@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import time
 from itertools import combinations
-from typing import TYPE_CHECKING
 
 from .tables import Timeout
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
     from .propagate import Propagation
 

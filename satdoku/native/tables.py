@@ -20,12 +20,15 @@ from __future__ import annotations
 
 import functools
 from operator import itemgetter
-from typing import Callable, Sequence
 
-from ..records import record
 from ..errors import SolverError
 from ..model.digits import full_mask
 from ..model.geometry import Geometry
+from ..records import record
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Callable, Sequence
 
 #: The largest naked and hidden subsets looked for, by grid size: (from size, largest); 0 for
 #: none. Measured in docs/native-search.md.

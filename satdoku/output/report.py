@@ -23,13 +23,16 @@ Diagnostics (errors, disagreements, stats in the line format) are returned separ
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Any, Iterable
 
 from ..model.alphabet import Alphabet, alphabet_for
 from ..model.puzzle import Puzzle
 from ..model.result import EXIT_WRONG, exit_code
 from ..io.text import format_grid, format_regions
 from ..model.grid import Grid
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import AbstractSet, Any, Iterable
 
 __all__ = ["FORMATS", "PICTURE_FORMATS", "STEP_FORMATS", "DOCUMENT_FORMATS", "STAT_KEYS", "painter", "Report", "NoPicture",
            "OutcomeReport", "place", "printable", "csv_row", "puzzle_fields", "marked_grid", "constraint_lines",

@@ -22,7 +22,13 @@ a chunk: one write, and no puzzle or result to rebuild (the parent was the bottl
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Iterable, Iterator, overload
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterable, Iterator, TypeAlias, overload
+
+if not TYPE_CHECKING:  # at run time the overloads' stubs are replaced by the function
+    def overload(function):
+        return function
 
 from ..errors import PuzzleError
 from ..io.inputs import Inputs, LineChunk, ParsedChunk, no_puzzles, puzzle_work, timed
@@ -60,7 +66,7 @@ def run_here(puzzles: Iterable[Puzzle], options: TaskOptions) -> Iterator[Outcom
         task.close()
 
 
-Render = Callable[[Outcome], "tuple[str, list[str], int]"]
+Render: TypeAlias = "Callable[[Outcome], tuple[str, list[str], int]]"
 
 
 @overload
@@ -198,8 +204,8 @@ class _Joiner:
 # Parsing in the workers: the pieces of Inputs.chunks, one per task. A piece of raw lines comes
 # back as one tuple per puzzle (line, index, name, alphabet, error, geometry, digits,
 # parse_ms, rules, the packed outcome or None).
-_PieceRow = tuple[int, int, "str | None", "Alphabet | None", "PuzzleError | None",
-                  "Geometry | None", "bytes | list[int] | None", float, "tuple[Rule, ...]", Any]
+_PieceRow: TypeAlias = ("tuple[int, int, str | None, Alphabet | None, PuzzleError | None, "
+                         "Geometry | None, bytes | list[int] | None, float, tuple[Rule, ...], Any]")
 
 class _PiecePacker:
     """Packs pieces for the workers, with the box and alphabet the puzzles are read with."""

@@ -12,7 +12,6 @@ first argument; none depends on a host class.
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.encodings import DEFAULT_AMO, DEFAULT_REDUCED_AMO, check_encoding, formula_size
@@ -24,6 +23,10 @@ from ..model.grid import Grid
 from .catalogue import CONFIGURABLE, OPTIONS_MAX_SIZE, SatSolverInfo
 from .clock import Clock, pysat_call
 from .engines import Engine, FullEngine, ReducedEngine, Settled
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER", "ESCALATE_CLAUSES"]
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import signal
 import sys
-from typing import Any, Iterable, Sequence
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Iterable, Sequence
 
 __all__ = ["new_solver", "configure", "abandon", "Cadical", "DIRECT_SOLVER"]
 
@@ -38,8 +40,9 @@ def _module() -> Any:
 
 def new_solver(name: str, clauses: Iterable[Sequence[int]] | None = None, *,
                with_proof: bool = False) -> Any:
-    """A new python-sat solver ``name`` (canonical: :func:`satdoku.sat.catalogue.check_sat_solver`),
-    holding ``clauses``; ``with_proof``: one that keeps its DRAT proof (python-sat's own)."""
+    """A new python-sat solver ``name`` (canonical: see
+    :func:`satdoku.sat.catalogue.check_sat_solver`), holding ``clauses``; ``with_proof``: one
+    that keeps its DRAT proof (python-sat's own)."""
     module = _module() if name == DIRECT_SOLVER and not with_proof else None
     if module is not None:
         solver: Any = Cadical(module)

@@ -9,12 +9,14 @@ The story of the tuning constants is in ``docs/floor.md`` and ``docs/hard-grids.
 
 from __future__ import annotations
 
-from typing import TypeGuard
-
-from ..records import record
 from ..errors import OptionError
 from ..model.result import Capabilities
+from ..records import record
 from . import PREFIX
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import TypeGuard
 
 __all__ = ["SatSolverInfo", "SAT_SOLVERS", "DEFAULT_SAT_SOLVER", "PREFIX", "is_exec",
            "check_sat_solver", "check_sat_name", "capabilities_of", "check_for"]

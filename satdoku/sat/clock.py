@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any
 
 from ..deadline import Deadline
 from .binding import configure
 from .catalogue import (INPROCESS_S_PER_CLAUSE, SLICE_MIN_S, UNBOUNDED_INPROCESSING,
                         SatSolverInfo)
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["Clock", "pysat_call", "keep_interrupts_ignored"]
 

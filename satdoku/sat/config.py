@@ -10,14 +10,14 @@ solvers cannot be pickled).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
-from ..records import record
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..model.result import Capabilities
+from ..records import record
 from .catalogue import check_for, is_exec
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
     from .external import ExecSolver
     from .solver import SatSolver
 

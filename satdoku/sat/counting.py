@@ -27,14 +27,13 @@ tests/test_counts.py).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ..deadline import Deadline, TimeUp
 from ..model.grid import Grid
 from ..model.result import counted_status
 from .binding import configure
 from .catalogue import COUNT_OPTIONS
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
     from .backend import Backend
     from .engines import Engine

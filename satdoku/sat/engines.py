@@ -15,7 +15,6 @@ Glossary (adds to :mod:`satdoku.cnf.varmap`):
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any, Iterator
 
 from ..budget import Budget
 from ..cnf.encodings import Pool, base_clauses
@@ -27,7 +26,9 @@ from .catalogue import (COUNT_OPTIONS, DECISION_TEST_SOLVERS, OPTIONS_MAX_SIZE, 
                         SOLVER_OPTIONS, SatSolverInfo)
 from .clock import pysat_call
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # reduced formulas and rules load when a grid takes them
+    from typing import Any, Iterator, TypeAlias
     from ..cnf.reduced import ReducedFormula
     from ..cnf.rules import RuleContext
 
@@ -39,11 +40,12 @@ _LOAD_CHUNK = 20_000
 #: The rules in force (:attr:`Engine.rules`): their key, the constraints, their activation
 #: literals, (act, clauses) of the rules kept for this set only, and the clauses of their
 #: implied constraints.
-_InForce = tuple[tuple[object, ...], tuple[Any, ...], list[int], list[tuple[int, int]], int]
+_InForce: TypeAlias = ("tuple[tuple[object, ...], tuple[Any, ...], list[int], "
+                       "list[tuple[int, int]], int]")
 
 #: Rules whose implied constraints are not added yet (:attr:`Engine.implied`): the
 #: constraints, their activation literals, the context they were encoded in.
-_Pending = tuple[tuple[Any, ...], list[int], "RuleContext"]
+_Pending: TypeAlias = "tuple[tuple[Any, ...], list[int], RuleContext]"
 
 
 class Engine:

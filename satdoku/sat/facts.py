@@ -25,7 +25,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any, Iterable, Iterator, Sequence
 
-
 from ..closing import Closing
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.rules import RuleContext, encode_rules

@@ -18,7 +18,6 @@ Two shortcuts make thousands of classic 9x9 puzzles a second possible (docs/floo
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
 from ..cnf.encodings import DEFAULT_AMO, formula_size
@@ -29,7 +28,9 @@ from ..model.result import Result
 from .clock import pysat_call
 from .counting import count
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any
     from .backend import Backend
     from .engines import FullEngine
 

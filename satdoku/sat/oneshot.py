@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-
 from ..cnf.formula import Formula, encode
 from ..cnf.reduced import ReducedFormula
 from ..deadline import Deadline, TimeUp

@@ -30,7 +30,6 @@ import subprocess
 import time
 from dataclasses import dataclass, field
 
-
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..children import parent_death_preexec
 from ..cnf.checker import ProofCheck, check_drat, check_lrat, parse_drat

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-
 from ..deadline import Deadline
 from ..model.geometry import jigsaw
 from ..model.outside import with_extra

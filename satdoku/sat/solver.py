@@ -19,9 +19,7 @@ gets when none is named is :func:`satdoku.cnf.policy.choose_encoding`.
 from __future__ import annotations
 
 import time
-from typing import Any
 
-from ..records import replace
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..cnf.encodings import check_choices
 from ..closing import Closing
@@ -29,11 +27,16 @@ from ..deadline import NO_DEADLINE, Deadline, TimeUp
 from ..errors import SolverError, TooBigError
 from ..model.grid import Grid
 from ..model.result import Result, counted_status, result_of, status_of
+from ..records import replace
 from .backend import ESCALATE_AFTER, ESCALATE_CLAUSES, Backend, Escalate
 from .catalogue import DEFAULT_SAT_SOLVER, SAT_SOLVERS, check_sat_solver
 from .counting import count
 from .engines import Engine, FullEngine, Settled
 from .fast import FastPath
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["SatSolver", "DEFAULT_SAT_SOLVER", "SAT_SOLVERS"]
 

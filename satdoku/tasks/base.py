@@ -12,14 +12,17 @@ an outcome's result back from a worker (plain tuples pickle fast).
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar, Iterator
 
-from ..records import field, record
 from ..closing import Closing
 from ..deadline import NO_DEADLINE, Deadline
 from ..model.puzzle import Puzzle
 from ..model.result import Capabilities
+from ..records import field, record
 from .options import TaskOptions
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, ClassVar, Iterator
 
 __all__ = ["Outcome", "Block", "Task", "SolverTask", "TaskOptions", "puzzle_deadline"]
 
@@ -88,7 +91,6 @@ class Task(Closing):
 
     def close(self) -> None:
         """Free what the task keeps (SAT solvers hold C memory)."""
-
 
 
 class SolverTask(Task):

@@ -5,13 +5,13 @@ takes (``tests/test_options.py`` holds the two to each other).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
-
-from ..records import record
 from ..errors import OptionError
+from ..records import record
 from .options import SatFields, TaskOptions, TimeoutField, option
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, ClassVar
     from .base import Task
 
 __all__ = ["SETTLE_BATCH", "ExplainOptions", "CandidatesOptions", "RateOptions",

@@ -24,20 +24,21 @@ task.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Sequence, TypeVar
-
-from ..records import field, fields, record
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..errors import OptionError
+from ..records import field, fields, record
 
+TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Any, Callable, ClassVar, Sequence, TypeVar
     from .base import Task
 
 __all__ = ["TaskOptions", "SLOW_CHUNK_LINES", "Spec", "option", "specs", "make_options",
            "check_value", "SolverField", "ClausesField", "EncodingFields", "SatFields",
            "TimeoutField", "encoding_names", "amo_names", "rules_of", "puzzle_of", "check_folder"]
 
-T = TypeVar("T")
+if TYPE_CHECKING:
+    T = TypeVar("T")
 
 
 @record(frozen=True)

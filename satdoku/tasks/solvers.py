@@ -12,9 +12,7 @@ answer. :class:`SolveTask` solves or counts a stream of puzzles with solvers kep
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterator
 
-from ..records import replace
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError, PuzzleError, SatdokuError
@@ -22,9 +20,14 @@ from ..model.grid import Grid, check_givens, clash_free, solutions_right
 from ..model.puzzle import Puzzle
 from ..model.result import (ENDINGS, Capabilities, Result, Solver, can_settle, can_steer,
                             result_of, status_of, verify)
+from ..records import replace
 from ..sat.catalogue import check_sat_name
 from .base import Outcome, Task, puzzle_deadline
 from .commands import SETTLE_BATCH, CountOptions, SearchOptions, SolveOptions, search_options
+
+TYPE_CHECKING = False  # typing is not imported at start-up
+if TYPE_CHECKING:
+    from typing import Any, Callable, Iterator
 
 __all__ = ["SOLVERS", "DEFAULT_SOLVER", "make_solver", "solve", "checked", "checked_at_once",
            "certified", "verify",
@@ -268,7 +271,6 @@ def racing(options: SearchOptions, jobs: int, *, scheduler: str | None,
         raise OptionError("--portfolio races SAT configurations: it takes neither "
                           "--solver native nor --scheduler")
     return options, jobs
-
 
 
 #: The pre-pass goes on while at least this share of a batch's puzzles is settled by it, and
