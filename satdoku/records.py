@@ -1,21 +1,22 @@
 """Records: classes of named fields, declared as dataclasses are, made without ``dataclasses``.
 
-``import dataclasses`` loads ``inspect``, ``ast``, ``dis`` and ``tokenize`` (8 ms of CPU), and
-every dataclass compiles its methods from source text when its module is imported (0.3 to
-0.5 ms each): the 25 on a one-puzzle solve's path made up a third of what that run spent past
-Python's own start-up (docs/performance.md, start-up). :func:`record` reads the same
-declarations (annotations, defaults, :func:`field`) and gives the class methods written once
-here, which loop over its fields: nothing is compiled at import.
+Every record in satdoku is made by :func:`record`. ``import dataclasses`` loads ``inspect``,
+``ast``, ``dis`` and ``tokenize`` (8 ms of CPU), and every dataclass compiles its methods from
+source text when its module is imported (0.3 to 0.5 ms each): the 25 on a one-puzzle solve's
+path made up a third of what that run spent past Python's own start-up (docs/performance.md,
+start-up). :func:`record` reads the same declarations (annotations, defaults, :func:`field`)
+and gives the class methods written once here, which loop over its fields: nothing is
+compiled at import.
 
 What it gives, as :func:`dataclasses.dataclass` does with the same arguments: ``__init__``
-(positional or keyword, defaults, ``default_factory``, ``init=False`` fields, then
-``__post_init__``), ``__repr__``, ``__eq__`` over the compared fields (same class only),
+(positional or keyword, defaults, ``default_factory``, ``init=False`` and ``kw_only`` fields,
+then ``__post_init__``), ``__repr__``, ``__eq__`` over the compared fields (same class only),
 ``__hash__`` (frozen and eq: over those fields; eq alone: unhashable; neither: by identity),
-and with ``frozen`` no assignment after ``__init__`` (:class:`FrozenError`). A method the class
-writes itself is kept. Fields are inherited in the same order (bases first, a redefined field
-where it first came). :func:`fields` and :func:`replace` are the module functions of the same
-names. A record made by the hundred thousand (a grid, a result) writes its own ``__init__``:
-the generic one takes about three times as long.
+and with ``frozen`` no assignment after ``__init__`` (:class:`FrozenError`). A method the
+class writes itself is kept. Fields are inherited in the same order (bases first, a redefined
+field where it first came). :func:`fields`, :func:`replace` and :func:`asdict` are the
+module functions of the same names. A record made by the hundred thousand (a grid, a result)
+writes its own ``__init__``: the generic one takes about three times as long.
 
 >>> @record(frozen=True)
 ... class Point:
@@ -43,7 +44,7 @@ else:
     def dataclass_transform(**_: Any) -> Callable[[Any], Any]:
         return lambda function: function
 
-__all__ = ["record", "field", "fields", "replace", "Field", "FrozenError", "MISSING"]
+__all__ = ["record", "field", "fields", "asdict", "replace", "Field", "FrozenError", "MISSING"]
 
 if TYPE_CHECKING:
     T = TypeVar("T")
@@ -65,11 +66,12 @@ class FrozenError(AttributeError):
 class Field:
     """One field of a record (what :func:`fields` lists)."""
 
-    __slots__ = ("name", "default", "default_factory", "init", "repr", "compare", "metadata")
+    __slots__ = ("name", "default", "default_factory", "init", "repr", "compare", "metadata",
+                 "kw_only")
 
     def __init__(self, default: Any = MISSING, default_factory: Any = MISSING,
                  init: bool = True, repr: bool = True, compare: bool = True,
-                 metadata: dict[str, Any] | None = None) -> None:
+                 metadata: dict[str, Any] | None = None, kw_only: bool = False) -> None:
         self.name = ""
         self.default = default
         self.default_factory = default_factory
@@ -77,15 +79,19 @@ class Field:
         self.repr = repr
         self.compare = compare
         self.metadata: dict[str, Any] = metadata or {}
+        self.kw_only = kw_only
 
     def __repr__(self) -> str:
         return f"Field(name={self.name!r}, default={self.default!r})"
 
 
 def field(*, default: Any = MISSING, default_factory: Any = MISSING, init: bool = True,
-          repr: bool = True, compare: bool = True, metadata: dict[str, Any] | None = None) -> Any:
-    """A field with more than a default (as :func:`dataclasses.field`)."""
-    return Field(default, default_factory, init, repr, compare, metadata)
+          repr: bool = True, compare: bool = True, metadata: dict[str, Any] | None = None,
+          kw_only: bool = False) -> Any:
+    """A field with more than a default (as :func:`dataclasses.field`; ``kw_only``: given by
+    keyword only, so that a base's field with a default may come before a subclass's
+    without)."""
+    return Field(default, default_factory, init, repr, compare, metadata, kw_only)
 
 
 def fields(cls_or_record: Any) -> tuple[Field, ...]:
@@ -94,6 +100,22 @@ def fields(cls_or_record: Any) -> tuple[Field, ...]:
     if found is None:
         raise TypeError(f"{cls_or_record!r} is not a record")
     return tuple(found.values())
+
+
+def asdict(obj: Any) -> dict[str, Any]:
+    """The fields of record ``obj`` as a dict, records, lists, tuples and dicts within copied
+    the same way (as :func:`dataclasses.asdict`)."""
+    return {f.name: _plain(getattr(obj, f.name)) for f in fields(obj)}
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(type(value), "__record_fields__"):
+        return asdict(value)
+    if isinstance(value, (list, tuple)) and not hasattr(value, "_fields"):
+        return type(value)(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    return value
 
 
 def replace(obj: T, **changes: Any) -> T:
@@ -200,8 +222,8 @@ def _key(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
 def _init(cls: Any, everything: list[Field]) -> Callable[..., None]:
     """The generic ``__init__`` of a record's fields."""
     given = [f for f in everything if f.init]
-    names = [f.name for f in given]
-    taken = frozenset(names)
+    names = [f.name for f in given if not f.kw_only]  # positional, in order
+    taken = frozenset(f.name for f in given)
     plan = [(f.name, f.default, f.default_factory) for f in given]
     later = [(f.name, f.default, f.default_factory) for f in everything
              if not f.init and (f.default is not MISSING or f.default_factory is not MISSING)]

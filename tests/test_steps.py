@@ -137,7 +137,7 @@ def test_a_classic_path_is_rated_by_se_ladder_which_it_begins_with():
 
 
 def test_the_checker_refuses_a_ladder_step_the_board_does_not_force():
-    import dataclasses
+    from satdoku.records import replace
     from satdoku.io.text import read_puzzles
     puzzle = next(iter(read_puzzles(str(PUZZLES / "9x9.txt"))))
     with SatSolver() as sat:
@@ -148,7 +148,7 @@ def test_the_checker_refuses_a_ladder_step_the_board_does_not_force():
     cell = next(c for c in range(81) if puzzle.grid.cells[c] == 0
                 and c not in {p for p, _ in first.placed})
     # one more elimination the board cannot force: the cell's own digit in the solution
-    wrong = path.steps[0] = dataclasses.replace(
+    wrong = path.steps[0] = replace(
         first, eliminated=first.eliminated + ((cell, (solution.cells[cell],)),))
     problems = check_path(puzzle.grid, path, solution)
     assert problems[0] == f"step 1 ({wrong.text}): the board does not force it"

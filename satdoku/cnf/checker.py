@@ -23,18 +23,18 @@ Both read text; :func:`parse_drat` also reads binary DRAT (what CaDiCaL writes b
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, Sequence
 
 from ..deadline import NO_DEADLINE, Deadline
 from ..errors import ModelError
+from ..records import record
 
 __all__ = ["ProofCheck", "parse_drat", "check_drat", "check_lrat"]
 
 Clause = list[int]
 
 
-@dataclass
+@record
 class ProofCheck:
     """The verdict of a checker: ``ok``, the lemmas it checked, and what failed (``message``,
     with the proof's line or step)."""

@@ -10,11 +10,11 @@ map, strictly, and verifies it against the puzzle and its rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
 from ..errors import ModelError
 from ..io.dimacs import parse_model, read_model_text
 from ..model.grid import Grid, solution_problems
+from ..records import record
 from .encodings import DEFAULT_AMO, check_encoding, formula_size
 from .formula import Formula, encode
 from .policy import choose_encoding
@@ -65,7 +65,7 @@ def decode_file(path: str, puzzle: Grid, formula: Formula | ReducedFormula,
     return decode_solution(text, puzzle, formula, source=source, constraints=constraints)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CnfHeader:
     """What the comments of a CNF ``satdoku encode`` wrote say (:func:`read_header`)."""
 

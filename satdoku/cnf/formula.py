@@ -9,7 +9,6 @@ of :mod:`satdoku.cnf.rules`, all within one :class:`~satdoku.budget.Budget`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
@@ -17,6 +16,7 @@ from ..deadline import NO_DEADLINE, Deadline
 from ..errors import OptionError
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import field, record
 from .encodings import (DEFAULT_AMO, DEFAULT_ENCODING, DEFAULT_REDUCED_AMO, Pool,
                         base_clauses, base_formula, check_encoding, formula_size)
 from .varmap import FullMap, full_map
@@ -28,7 +28,7 @@ __all__ = ["Formula", "encode", "encode_base"]
 
 Clause = list[int]
 
-@dataclass
+@record
 class Formula:
     """A CNF formula over the variables ``1 .. nvars`` of one geometry (full encodings).
 

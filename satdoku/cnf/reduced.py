@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import time
 from array import array
-from dataclasses import dataclass, field
 
 from ..budget import DEFAULT_MAX_CLAUSES, check_size
 from ..deadline import NO_DEADLINE, Deadline
@@ -19,6 +18,7 @@ from ..model.digits import bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..native.reduce import reduce_candidates
+from ..records import field, record
 from .encodings import (DEFAULT_REDUCED_AMO, PAIRWISE_MAX, Pool, amo_clauses, amo_size,
                         check_amo)
 from .varmap import ReducedMap
@@ -28,7 +28,7 @@ __all__ = ["ReducedFormula", "reduced_formula"]
 Clause = list[int]
 
 
-@dataclass
+@record
 class ReducedFormula:
     """A CNF over the open pairs of one puzzle (see the module docstring).
 

@@ -35,12 +35,12 @@ hardest step so far).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import partial
 from typing import Callable
 
 from ..deadline import Deadline
 from ..model.grid import Grid
+from ..records import field, record
 from .board import Board
 from .chains import forcing_chain_or_cycle
 from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multiple_forcing_chain,
@@ -85,7 +85,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("nested forcing chain", nested_forcing_chain),
 )
 
-@dataclass
+@record
 class SERating:
     """A puzzle's SE ratings and the steps they come from.
 

@@ -21,12 +21,12 @@ singles here too.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations, product
 
 from ..model.digits import bits, house_tally
 from ..model.geometry import Geometry, Segment
+from ..records import record
 from .board import Board
 from .propagate import locked_digits
 
@@ -35,7 +35,7 @@ __all__ = ["NamedStep", "full_house_or_hidden_single", "hidden_single", "naked_s
            "every_hidden_set", "every_naked_set", "every_fish", "aligned_exclusion"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NamedStep:
     """One step: ``technique`` (SE's name), its SE ``rating``, what it rests on (``reason``,
     e.g. ``'on 4 in r2,r7 c3,c8'``), the candidates it removes as (cell, digit) pairs, and the

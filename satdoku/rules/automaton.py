@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
+
+from ..records import record
 
 __all__ = ["NFA", "parse_pattern", "encode_layers", "prune_layers", "layer_clauses",
            "LineMachine"]
@@ -36,7 +37,7 @@ _MAX_REPEAT = 100
 _MAX_DEPTH = 40
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NFA:
     """A state machine reading digits (see the module docstring); no empty moves."""
 

@@ -20,13 +20,12 @@ to_json(c)) == c``. Constraints that depend on the grid's shape (global rules, l
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, ClassVar, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid, Rule
 from ..model.digits import bits as digits_of  # the digits of a candidate bitmask
+from ..records import field, fields as record_fields, record
 from .context import Clause, EncodeContext, at_most_one, contradiction
 from .fields import Cells, Field, Fields, parse_cell
 
@@ -181,7 +180,7 @@ def line_name(line: str, side: str | None = None) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Constraint:
     """One variant rule. Subclasses set ``type``, declare their JSON ``fields`` (and where
     f-puzzles has the rule, ``fpuzzles``: :class:`satdoku.rules.exchange.FPuzzles` entries),
@@ -261,7 +260,7 @@ class Constraint:
         reader = Fields(data, geometry, *(f.name for f in cls.fields))
         values = {f.attr: f.read(reader) for f in cls.fields}
         cls._check_json(values, geometry)
-        if "geometry" in {f.name for f in dataclasses.fields(cls)}:
+        if "geometry" in {f.name for f in record_fields(cls)}:
             values["geometry"] = geometry
         return cls(**values, label=reader.label)
 

@@ -16,13 +16,12 @@ share the region-sum lines' code (:func:`.line_sums._encode_equal_sums`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from dataclasses import dataclass
 from typing import Any, Iterator, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Rule
+from ..records import record, replace
 from .base import CellsRule, Clause, Constraint, cell_span, contradiction, prune_by_search
 from .cells import Candidates
 from .cell_sums import encode_cell_sum
@@ -92,7 +91,7 @@ def _extremes(ctx, cells: tuple[int, ...]) -> tuple[list[int], list[int], list[C
     return lows, highs, clauses
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lunchbox(_Cage):
     """``lunchbox``: the cage's digits differ, and those of the cells strictly between (in
     the cage's order) the cell of its smallest digit and the cell of its largest sum to
@@ -160,7 +159,7 @@ def _digit_sets(n: int, total: int, most: int) -> Iterator[tuple[int, ...]]:
     return walk(1, total, ())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RellikCage(_Cage):
     """``rellik-cage``: the cage's digits differ, and no one or more of them sum to ``sum``
     (sigh's Rellik Cage: a killer cage in reverse).
@@ -199,7 +198,7 @@ class RellikCage(_Cage):
         canvas.cage(self.cells, f"≠{self.total}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EqualityCage(_Cage, CellsRule):
     """``equality-cage``: the cage's digits differ, as many are even as odd and as many are
     low (the lower half of 1..N) as high (the upper half); when N is odd its middle digit is
@@ -284,7 +283,7 @@ class Segments(Field):
         return "2 or more lists of cells"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EqualSum(Constraint):
     """``equal-sum``: every segment's digits have the same sum (sigh's Equal Sum; digits
     may repeat).
@@ -326,7 +325,7 @@ class EqualSum(Constraint):
             canvas.cage(s, "=")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class WeightedSum(Constraint):
     """``sum``: the cells' values, each times its weight (default 1), add up to ``total``; a
     cell may come twice (it counts twice) and the values may repeat (sigh's Sum).
@@ -359,7 +358,7 @@ class WeightedSum(Constraint):
         grid cells are 1-9: Rectangle Sums), so that the sum's encoding counts on the values
         they leave and on the houses those fill; bound to a set without any, it knows none."""
         given = tuple(r for r in constraints if isinstance(r, Candidates))
-        return self if given == self.given else dataclasses.replace(self, given=given)
+        return self if given == self.given else replace(self, given=given)
 
     @property
     def requires(self) -> tuple[Constraint, ...]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import CellsRule, Clause, bit, cell_span, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Ints
@@ -45,7 +45,7 @@ class _Parity(CellsRule):
         return f"{self.type} {cell_span(geometry, self.cells)}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Odd(_Parity):
     """``odd``: each cell holds an odd digit."""
 
@@ -61,7 +61,7 @@ class Odd(_Parity):
             canvas.odd(c)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Even(_Parity):
     """``even``: each cell holds an even digit."""
 
@@ -77,7 +77,7 @@ class Even(_Parity):
             canvas.even(c)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Candidates(CellsRule):
     """``candidates``: each cell holds one of ``digits`` (pencil marks given as clues, as in
     sukaku puzzles and f-puzzles' given pencil marks).
@@ -154,7 +154,7 @@ class _Extreme(PairRule):
         canvas.extreme(self.cell, [b for _, b in self.pairs], maximum=self.type == "maximum")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Minimum(_Extreme):
     """``minimum``: the cell is less than each orthogonal neighbour.
 
@@ -175,7 +175,7 @@ class Minimum(_Extreme):
         return x < y
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Maximum(_Extreme):
     """``maximum``: the cell is greater than each orthogonal neighbour."""
 

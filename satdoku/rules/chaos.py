@@ -33,10 +33,10 @@ over every pair of cells (N**2 x N**2 x N / 2 clauses against the 3 N**4 of the 
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, Constraint, cell_span, orthogonal_pairs
 from .chaos_clues import Clues, ChaosClue, clue_clauses, clue_problem
 from .context import sequential_at_most_one
@@ -159,7 +159,7 @@ class Groups(Field):
         return "list of groups of cells"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Chaos(Constraint):
     """``chaos``: chaos construction: the solver draws N orthogonally connected regions of N
     cells, each holding every digit once, in a grid without boxes (``"box": "none"``); the

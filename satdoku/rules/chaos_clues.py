@@ -18,10 +18,10 @@ check reads the regions of the answer.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..model.geometry import Geometry
+from ..records import record
 from .context import Clause
 from .fields import Field, Fields, parse_cell
 from .sums import encode_sum
@@ -29,7 +29,7 @@ from .sums import encode_sum
 __all__ = ["ChaosClue", "Clues", "clue_clauses", "clue_problem"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ChaosClue:
     """One clue: its ``cell``, ``arms`` (an arrow: each a line of cells from one start; a
     count: one list, its first cell the reference) and ``offset`` (0 or 1)."""

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import functools
 from collections import deque
-from dataclasses import dataclass
 from typing import Iterable
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, Constraint, bit, cell_span, restrict
 from .fields import Cells, Int, Ints
 from .tallies import count_in
@@ -32,7 +32,7 @@ from .tallies import count_in
 __all__ = ["ConnectedValues"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ConnectedValues(Constraint):
     """``connected-values``: the cells (default: the whole grid) holding any of ``digits``
     form one orthogonally connected region, of ``size`` cells when a size is given (sigh's

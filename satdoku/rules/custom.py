@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.geometry import Geometry
+from ..records import field, record
 from .automaton import LineMachine, parse_pattern
 from .base import Constraint, cell_span
 from .expression import parse_relation
@@ -62,7 +62,7 @@ class DigitPairs(Field):
         return "list of digit pairs [a, b]"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PairRelation(PairRule):
     """``pair``: each cell and the next on the line (``between: "all"``: every two of the
     cells, both ways round) satisfy ``relation`` over their digits ``a`` and ``b``, or are
@@ -138,7 +138,7 @@ class PairRelation(PairRule):
         canvas.note(f"pair{' (every two)' if self.between == 'all' else ''}: {what}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Regex(LineMachine, Constraint):
     """``regex``: the line's digits, read in order, match the regular expression
     ``pattern`` (the whole line: values ``1``-``9`` then ``A``-``Z`` for 10 and up, ``0`` in
@@ -188,7 +188,7 @@ class Regex(LineMachine, Constraint):
         canvas.note(f"regex: {self.pattern}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GreaterThan(PairRule):
     """``greater-than``: each cell's digit is greater than that of every later cell of the
     list that is its orthogonal neighbour (two cells: a ">" between them).

@@ -13,13 +13,12 @@ covers the pairs with no X, V or edge sum and forbids its listed sums (default 5
 
 from __future__ import annotations
 
-import dataclasses
 import functools
-from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Rule
+from ..records import record, replace
 from .base import Constraint, GlobalRule, orthogonal_pairs
 from .exchange import FPuzzles
 from .fields import Int, Ints, Pair
@@ -59,7 +58,7 @@ class _Dot(PairRule):
         return f"{geometry.cell_name(a)}-{geometry.cell_name(b)}{extra}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KropkiWhite(_Dot):
     """``kropki-white``: the two digits differ by exactly ``difference`` (default 1).
 
@@ -87,7 +86,7 @@ class KropkiWhite(_Dot):
         return f"white dot {self._span(geometry)}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class KropkiBlack(_Dot):
     """``kropki-black``: one digit is ``ratio`` (default 2) times the other."""
 
@@ -110,7 +109,7 @@ class KropkiBlack(_Dot):
         return f"black dot {self._span(geometry)}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class XV(_Dot):
     """``xv``: the two digits sum to ``total``, 10 (X) or 5 (V).
 
@@ -146,7 +145,7 @@ class XV(_Dot):
         return f"{'X' if self.total == 10 else 'V'} {geometry.cell_name(a)}-{geometry.cell_name(b)}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class EdgeSum(_Dot):
     """``edge-sum``: the two digits sum to ``total`` (a number on their edge; XV with any sum).
 
@@ -195,14 +194,14 @@ class _Negative(GlobalRule, PairRule):
         marked = frozenset(frozenset(c.pair) for c in constraints
                            if isinstance(c, self.clue_types))
         # (a field of each subclass, a dataclass: _Negative is none, so mypy cannot see it)
-        return dataclasses.replace(self, marked=marked)  # type: ignore[call-arg]
+        return replace(self, marked=marked)  # type: ignore[call-arg]
 
 
 def _values(values: Sequence[int]) -> str:
     return ", ".join(map(str, values))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NoKropki(_Negative):
     """``no-kropki``: adjacent cells without a dot (white or black) differ by none of
     ``differences`` (default 1) and are in none of ``ratios`` (default 2).
@@ -249,7 +248,7 @@ class NoKropki(_Negative):
         return " and ".join(parts) or "no-kropki forbidding nothing"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NoXV(_Negative):
     """``no-xv``: adjacent cells without an X, V or edge sum sum to none of ``sums`` (default
     5 and 10)."""

@@ -18,11 +18,11 @@ and two of its houses missing v" ruled out.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, GlobalRule, bit, restrict, sees
 from .lines import _ranks
 
@@ -88,7 +88,7 @@ class _Squares(GlobalRule):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GlobalEntropy(_Squares):
     """``global-entropy``: every 2x2 square of cells holds a low, a middle and a high digit
     (1-3, 4-6, 7-9 on 9x9; on other sizes the thirds of entropic lines: 1 / 2-3 / 4 on 4x4)
@@ -111,7 +111,7 @@ class GlobalEntropy(_Squares):
         return "global entropy"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GlobalMod(_Squares):
     """``global-mod``: every 2x2 square of cells holds digits of all three remainders mod 3
     (one of 1, 4, 7; one of 2, 5, 8; one of 3, 6, 9) (sigh's Global Mod 3).
@@ -133,7 +133,7 @@ class GlobalMod(_Squares):
         return "global mod 3"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AntiTaxicab(GlobalRule):
     """``anti-taxicab``: a cell holding d has no d at taxicab distance d (d rows and
     columns away in all, counted as a taxi drives) (sigh's Anti-Taxicab).
@@ -191,7 +191,7 @@ class AntiTaxicab(GlobalRule):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DutchFlatmates(GlobalRule):
     """``dutch-flatmates``: every middle digit (5 on 9x9; N/2 rounded up) has a 1 right
     above it or an N right below it, or both (sigh's Dutch Flatmates).
@@ -256,7 +256,7 @@ class DutchFlatmates(GlobalRule):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Doppelganger(GlobalRule):
     """``doppelganger``: on an N x N grid of values 0..N, every row, column and box holds 0
     and all of 1..N but one; no two rows (columns, boxes) miss the same value; at each 0,

@@ -21,13 +21,14 @@ Shapes (f-puzzles JSON on the left):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
+
+from ..records import field, record
 
 __all__ = ["FPuzzles"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FPuzzles:
     """One f-puzzles key of a rule.
 

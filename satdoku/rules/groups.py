@@ -6,11 +6,11 @@ A group of N cells is another house: every digit once. A smaller group only forb
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .context import contradiction
 from .base import (CellsRule, Clause, Constraint, GlobalRule, at_most_one, cell_span,
                    restrict)
@@ -120,7 +120,7 @@ class _AllDifferent(Constraint):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ExtraRegion(CellsRule, _AllDifferent):
     """``extra-region``: N more cells that hold every digit once.
 
@@ -153,7 +153,7 @@ class ExtraRegion(CellsRule, _AllDifferent):
         canvas.shade(self.region, "extra_region", area=True)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Diagonal(_AllDifferent):
     """``diagonal``: no repeats on a main diagonal. ``'-'`` runs from r1c1 down to rNcN,
     ``'+'`` from rNc1 up to r1cN.
@@ -201,7 +201,7 @@ class Diagonal(_AllDifferent):
         canvas.diagonal(anti=self.direction == "+")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DisjointGroups(GlobalRule, _AllDifferent):
     """``disjoint-groups``: cells in the same position of their boxes hold different digits
     (N more houses; regular boxes only).
@@ -237,7 +237,7 @@ class DisjointGroups(GlobalRule, _AllDifferent):
                 for msg in repeats(geo, g, grid)]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Windoku(GlobalRule, _AllDifferent):
     """``windoku``: the windows hold different digits: box-sized regions one cell in from the
     border and one cell apart (four on 9x9: r2-4c2-4, r2-4c6-8, r6-8c2-4, r6-8c6-8; one on

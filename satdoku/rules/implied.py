@@ -22,10 +22,10 @@ switches rules on and off with activation literals guards it with all of its sou
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from typing import Sequence
 
 from ..model.geometry import Geometry
+from ..records import field, record
 from .base import Clause, Constraint, cell_span
 from .dots import XV
 from .groups import DisjointGroups, Diagonal, ExtraRegion
@@ -48,7 +48,7 @@ MAX_SLACK = 6
 Coefficients = dict[int, int]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ImpliedSum(Constraint, register=False):
     """``sum(weight * digit) == total`` over ``cells``, implied by the rules ``sources``
     (indices into the puzzle's constraints) and the houses; ``how`` says from what.

@@ -17,11 +17,11 @@ pruning uses it: a digit X cannot take rules its index out of that target.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, Constraint, GlobalRule, bit, cell_span, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Field
@@ -108,7 +108,7 @@ class _Indexer(Constraint):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ColumnIndexer(_Indexer):
     """``column-indexer``: a cell r,c holding v says that r,v holds c.
 
@@ -128,7 +128,7 @@ class ColumnIndexer(_Indexer):
                              "9 of a 9x9 grid: rule-159)"),)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RowIndexer(_Indexer):
     """``row-indexer``: a cell r,c holding v says that v,c holds r."""
 
@@ -143,7 +143,7 @@ class RowIndexer(_Indexer):
                          how="all entries' cells in one constraint"),)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class BoxIndexer(_Indexer):
     """``box-indexer``: a cell at position p of its box (reading order) holding v says that
     the v-th cell of the box holds p."""
@@ -159,7 +159,7 @@ class BoxIndexer(_Indexer):
                          how="all entries' cells in one constraint"),)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Rule159(GlobalRule, ColumnIndexer):
     """``rule-159``: in every row, the digit d in column c (c = 1, 5, 9) says that column d of
     that row holds c: the column indexers of columns 1, 5 and 9. Grids of size 9 or more.
@@ -193,7 +193,7 @@ class Rule159(GlobalRule, ColumnIndexer):
         canvas.note(self.describe(canvas.geometry))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ValueIndexing(Constraint):
     """``value-indexing``: the second cell of the line holds k, and the cell k steps after it
     along the line holds the same digit as the first cell (sigh's Value Indexing: an arrow

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import Clause, Constraint, cell_span, fills, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Choice, Int, Place
@@ -79,7 +79,7 @@ def cage_problem(rule: Constraint, geometry: Geometry, digits: tuple[int, ...]) 
     return f"the digits sum to {sum(digits)}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Killer(Constraint):
     """``killer``: no repeats in the cage; its digits sum to ``total`` (None: no sum given).
 
@@ -128,7 +128,7 @@ class Killer(Constraint):
         return prune_cage(self.cells, cand, () if self.total is None else (self.total,))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LittleKiller(Constraint):
     """``little-killer``: the digits on a diagonal run sum to ``total`` (repeats allowed where
     the houses allow). ``clue`` (a name like ``'r0c1'``, outside the grid) and ``direction``
@@ -239,7 +239,7 @@ class LittleKiller(Constraint):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Arrow(Constraint):
     """``arrow``: the digits on the shaft sum to the number in the circle (its cells read as
     decimal digits, most significant first).

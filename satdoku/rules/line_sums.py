@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import CellsRule, Clause, Constraint, bit, digits_of, restrict, sees
 from .exchange import FPuzzles
 from .fields import Cells
@@ -71,7 +71,7 @@ def _prune_equal_sums(parts, cand: list[int], changed: set[int],
     return totals
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RegionSum(Constraint):
     """``region-sum``: the line falls into segments, each a maximal run of consecutive line
     cells inside one box (or region); every segment has the same sum.
@@ -138,7 +138,7 @@ class RegionSum(Constraint):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Zipper(CellsRule):
     """``zipper``: cells at equal distance from the line's centre sum to the same total; on a
     line of odd length that total is the centre cell's digit.
@@ -200,7 +200,7 @@ class Zipper(CellsRule):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DoubleArrow(CellsRule):
     """``double-arrow``: the digits of the line's two end cells (its circles) sum to the
     digits of the cells between them.

@@ -11,10 +11,10 @@ whispers loop compares its last cell with its first.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import CellsRule, cell_span
 from .exchange import FPuzzles
 from .fields import Cells, Field, Int
@@ -50,7 +50,7 @@ class _Consecutive(_Line):
         return tuple(zip(self.line, self.line[1:]))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Thermometer(_Consecutive):
     """``thermometer``: digits strictly increase from the bulb (``line[0]``).
 
@@ -78,7 +78,7 @@ class Thermometer(_Consecutive):
         return x < y
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SlowThermometer(_Consecutive):
     """``slow-thermometer``: digits never decrease from the bulb."""
 
@@ -100,7 +100,7 @@ class SlowThermometer(_Consecutive):
         return x <= y
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class GermanWhispers(_Consecutive):
     """``german-whispers``: neighbours on the line differ by at least ``difference``; by
     default half the digits, rounded up (5 on 9x9, 3 on 6x6, 2 on 4x4, 8 on 16x16), as
@@ -136,7 +136,7 @@ def _equal(x: int, y: int, n: int) -> bool:
     return x == y
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Palindrome(_Line):
     """``palindrome``: the line reads the same from both ends."""
 
@@ -198,7 +198,7 @@ class _Windowed(_Line):
         return self.window
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Entropic(_Windowed):
     """``entropic``: any 3 consecutive cells hold a low, a middle and a high digit (1-3, 4-6,
     7-9 on 9x9; on other sizes the middle third takes the odd size: 1 / 2-3 / 4 on 4x4); the
@@ -224,7 +224,7 @@ class Entropic(_Windowed):
         canvas.line(self.line, "entropic")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Modular(_Windowed):
     """``modular``: any ``mod`` consecutive cells (default 3) hold digits of different
     remainders mod ``mod`` (147, 258, 369 on 9x9); a shorter line's cells all differ so.
@@ -259,7 +259,7 @@ class Modular(_Windowed):
         canvas.line(self.line, "modular")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Nabner(_Line):
     """``nabner``: no two cells of the line hold the same or consecutive digits (a cell the
     line visits twice counts once).
@@ -289,7 +289,7 @@ class Nabner(_Line):
         canvas.line(self.line, "nabner")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Clone(PairRule):
     """``clone``: ``original[i]`` and ``copy[i]`` hold the same digit."""
 

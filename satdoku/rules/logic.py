@@ -14,12 +14,11 @@ over the digits, and a table of every forbidden assignment grows with N to the n
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
 from typing import Any, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid, Rule
+from ..records import record, replace
 from .base import Clause, Constraint
 from .fields import Field, Fields
 from .registry import constraint_from_json
@@ -76,7 +75,7 @@ class _Composite(Constraint):
 
     def bind(self, constraints: Sequence[Rule]) -> Constraint:
         # (a field of each subclass, a dataclass: _Composite is none, so mypy cannot see it)
-        return dataclasses.replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
+        return replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
                                                      for r in self.rules))
 
     @property
@@ -103,7 +102,7 @@ class _Composite(Constraint):
         canvas.note(self.describe(canvas.geometry))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AnyOf(_Composite):
     """``or``: at least one of ``rules`` holds (2 or more constraint objects of any type).
 
@@ -154,7 +153,7 @@ class AnyOf(_Composite):
         return changed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AllOf(_Composite):
     """``and``: every one of ``rules`` holds (1 or more; useful inside an ``or``).
 

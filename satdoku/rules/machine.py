@@ -10,10 +10,10 @@ limit refuses a machine up front), and pruned by the same layers, forward and ba
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..model.geometry import Geometry
+from ..records import field, record
 from .automaton import MAX_SYMBOL, NFA, LineMachine
 from .base import Constraint, cell_span
 from .custom import _draw_line
@@ -102,7 +102,7 @@ class Moves(Field):
         return "list of moves {from, to, digits}"
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StateMachine(LineMachine, Constraint):
     """``nfa``: the line's digits, read in order, take the machine from one of its
     ``start`` states to one of its ``accepting`` states by ``transitions`` (each from a

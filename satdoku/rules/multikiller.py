@@ -10,9 +10,8 @@ dclamage/SudokuSolver reads the f-puzzles ``cage`` of value ``DRn`` this way).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..model.geometry import Geometry
+from ..records import record
 from .base import Clause, Constraint, cell_span
 from .exchange import FPuzzles
 from .fields import Cells, Ints
@@ -34,7 +33,7 @@ def digital_root_sums(n: int, cells: int, root: int) -> tuple[int, ...]:
     return tuple(t for t in range(root, high + 1, 9) if t >= low)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class MultiKiller(Constraint):
     """``multi-killer``: no repeats in the cage; its digits sum to one of ``sums``.
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import (Clause, Constraint, bit, line_cells, line_name, prune_by_search,
                    restrict)
 from .exchange import FPuzzles
@@ -80,7 +80,7 @@ def _or_chain(ctx, lits: list[int]) -> tuple[list[int], list[Clause]]:
     return out, clauses
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Sandwich(_Outside):
     """``sandwich``: the digits strictly between the 1 and the N of the line sum to ``total``.
 
@@ -158,7 +158,7 @@ class Sandwich(_Outside):
         return super().prune(cand)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class XSum(_Outside):
     """``x-sum``: the first X digits from the clue's side sum to ``total``, X being the first
     digit.
@@ -214,7 +214,7 @@ class XSum(_Outside):
         return sum(digits[:digits[0]]) == self.total
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Skyscraper(_Outside):
     """``skyscraper``: seen from the clue's side, ``count`` digits are visible (a digit hides
     every smaller one behind it).

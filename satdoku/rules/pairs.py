@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, Constraint, GlobalRule, bit, orthogonal_pairs
 from .exchange import FPuzzles
 
@@ -217,14 +217,14 @@ def _prune_different(pairs, cand: list[int]) -> list[int] | None:
     return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class _GlobalPairs(GlobalRule, PairRule):
     """A pair rule over the whole grid, built from its geometry."""
 
     geometry: Geometry
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AntiKnight(_GlobalPairs):
     """``anti-knight``: cells a chess knight's move apart hold different digits.
 
@@ -244,7 +244,7 @@ class AntiKnight(_GlobalPairs):
         return offset_pairs(self.geometry, [(1, 2), (2, 1), (1, -2), (2, -1)])
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class AntiKing(_GlobalPairs):
     """``anti-king``: cells a king's move apart (diagonal neighbours too) hold different
     digits."""
@@ -264,7 +264,7 @@ def _not_consecutive(x: int, y: int, n: int) -> bool:
     return abs(x - y) != 1
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NonConsecutive(_GlobalPairs):
     """``non-consecutive``: orthogonally adjacent cells do not hold consecutive digits."""
 
@@ -279,7 +279,7 @@ class NonConsecutive(_GlobalPairs):
         return tuple(orthogonal_pairs(self.geometry))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class DiagonalNonConsecutive(_GlobalPairs):
     """``diagonal-non-consecutive``: diagonally adjacent cells do not hold consecutive digits.
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import Clause, Constraint, bit, cell_span, contradiction, prune_by_search
 from .exchange import FPuzzles
 from .fields import Corner, Ints
@@ -14,7 +14,7 @@ from .fields import Corner, Ints
 __all__ = ["Quadruple"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Quadruple(Constraint):
     """``quadruple``: each of ``digits`` appears among ``cells`` (a digit listed twice, at
     least twice).

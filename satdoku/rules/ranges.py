@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import (CellsRule, Clause, bit, cell_span, contradiction, digits_of, fills,
                    restrict)
 from .exchange import FPuzzles
@@ -57,7 +57,7 @@ class _LineCells(CellsRule):
         return self.line
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Renban(_LineCells):
     """``renban``: a set of consecutive digits in any order, no repeats.
 
@@ -129,7 +129,7 @@ class Renban(_LineCells):
         return sorted(changed)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Between(_LineCells):
     """``between``: the digits of the line's middle cells lie strictly between the digits of
     its two ends (the circles).
@@ -181,7 +181,7 @@ class Between(_LineCells):
                               lambda x, y: _interval(min(x, y) + 1, max(x, y) - 1))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Lockout(_LineCells):
     """``lockout``: the line's two ends (its diamonds) differ by at least ``difference``
     (default 4), and no digit on the line lies between them or equals one of them.

@@ -7,7 +7,7 @@ and ``docs/variants.md`` tabulates).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..records import record
 from .base import CONSTRAINTS, Constraint
 from .fields import did_you_mean
 
@@ -51,7 +51,7 @@ def summary_of(cls: type[Constraint]) -> str:
     return text
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleType:
     """What a rule type says about itself."""
 

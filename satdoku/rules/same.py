@@ -13,11 +13,11 @@ one-hot integer (:func:`.sums.one_hot`) that every set's count equals
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import ClassVar
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid
+from ..records import record
 from .base import Clause, Constraint, GlobalRule, cell_span
 from .chaos import Groups
 from .sums import encode_sum, one_hot
@@ -38,7 +38,7 @@ def _same_counts(ctx, sets) -> list[Clause]:
     return clauses
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SameValues(Constraint):
     """``same-values``: the sets of cells hold the same values, each as often (sigh's
     SameValues with sets of several cells).
@@ -81,7 +81,7 @@ class SameValues(Constraint):
             canvas.cage(cells[:1], "≡")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RegionSameValues(GlobalRule):
     """``region-same-values``: the largest houses (rows, columns, boxes or regions) all hold
     the same digits; binding only where they have fewer cells than the grid has digits

@@ -16,16 +16,15 @@ state it may start in.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..model.geometry import Geometry
+from ..records import record
 from .base import Clause, Constraint, at_most_one, bit, digits_of, restrict
 from .fields import Cells, Int
 
 __all__ = ["SumLine"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class SumLine(Constraint):
     """``sum-line``: the line divides into consecutive segments each summing to ``total``; a
     line drawn back to its first cell is a loop.

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from dataclasses import dataclass
 from typing import Sequence
 
 from ..model.geometry import Geometry
+from ..records import record
 from .base import CellsRule, Clause, Constraint, cell_span, contradiction
 from .fields import Cells, Ints, Text
 from .sums import cell_term, encode_sum, one_hot
@@ -64,7 +64,7 @@ def used_digits(ctx, cells: Sequence[int]) -> tuple[dict[int, int], list[Clause]
     return used, clauses
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CountingCircles(CellsRule):
     """``counting-circles``: the digit in each circle is how many of the circles hold that
     digit (a 3 in a circle: exactly three circles hold 3), as sigh's Counting Circles.
@@ -105,7 +105,7 @@ class CountingCircles(CellsRule):
             canvas.circle(c, radius=0.42)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class CountDistinct(Constraint):
     """``count-distinct``: the digit of the control cell is how many different digits the
     other cells hold (sigh's CountDistinct).
@@ -146,7 +146,7 @@ class CountDistinct(Constraint):
         canvas.circle(self.control, radius=0.4)
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ContainAtLeast(Constraint):
     """``contain-at-least``: each of ``digits`` appears among the cells, a digit listed k
     times at least k times (sigh's ContainAtLeast; a quadruple over any cells).
@@ -200,7 +200,7 @@ class ContainAtLeast(Constraint):
         canvas.cage(self.cells, self._listed())
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class ContainExact(ContainAtLeast):
     """``contain-exact``: each of ``digits`` appears among the cells exactly as many times as
     it is listed; other digits are free (sigh's ContainExact).
@@ -234,7 +234,7 @@ def parse_look_and_say(text: str) -> dict[int, int]:
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class LookAndSay(Constraint):
     """``look-and-say``: the clue read as pairs (count, digit) says how many times each named
     digit appears among the cells: ``'2312'`` is exactly two 3s and one 2, ``'05'`` no 5;

@@ -19,14 +19,13 @@ d" (:func:`compare`), and counts the smaller ones (:func:`.tallies.count_in`).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
-from dataclasses import dataclass
 from typing import Sequence
 
 from ..model.geometry import Geometry
 from ..model.grid import Grid, Rule
+from ..records import record, replace
 from .base import Clause, Constraint, GlobalRule, digits_of, line_cells, sees
 from .fields import Choice, Int, LineName
 from .outside import _FROM, _Outside
@@ -38,7 +37,7 @@ __all__ = ["NumberedRoom", "HiddenSkyscraper", "FullRank", "FullRankTies", "entr
 TIES = ("none", "only-unclued", "any")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class NumberedRoom(_Outside):
     """``numbered-room``: the clue is the digit in the X-th cell from its side, X being the
     first digit (sigh's Numbered Room).
@@ -71,7 +70,7 @@ class NumberedRoom(_Outside):
         return 1 <= digits[0] <= len(digits) and digits[digits[0] - 1] == self.digit
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class HiddenSkyscraper(_Outside):
     """``hidden-skyscraper``: seen from the clue's side (a digit hides every smaller one
     behind it), the first hidden digit is the clue (sigh's Hidden Skyscraper).
@@ -227,7 +226,7 @@ def _prune_last(rule: Constraint, cand: list[int], most: int = 2) -> list[int] |
     return changed
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FullRank(_Outside):
     """``full-rank``: read as numbers from their clue's side, every row and column from
     both ends (4N numbers) ranked from the smallest (1) up, this one has rank ``rank``: it
@@ -260,7 +259,7 @@ class FullRank(_Outside):
 
     def bind(self, constraints: Sequence[Rule]) -> "FullRank":
         modes = [c.ties for c in constraints if isinstance(c, FullRankTies)]
-        return dataclasses.replace(self, ties=modes[0]) if modes else self
+        return replace(self, ties=modes[0]) if modes else self
 
     @property
     def strict(self) -> bool:
@@ -319,7 +318,7 @@ class FullRank(_Outside):
         canvas.outside(side, int(self.line[1:]) - 1, f"#{self.rank}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class FullRankTies(GlobalRule):
     """``full-rank-ties``: which numbers of a full-rank puzzle may tie (read the same):
     ``none`` (no two of the 4N rows and columns read from either end, so this rule binds

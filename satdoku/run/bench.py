@@ -33,13 +33,13 @@ import functools
 import os
 import random
 import time
-from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ..deadline import Deadline
 from ..errors import OptionError, SatdokuError
 from ..model.puzzle import Puzzle
 from ..model.result import Result
+from ..records import record
 from ..tasks.solvers import SOLVERS, make_solver, solve, verify
 from .records import COLUMNS, BenchRow, summarise
 from ..sat.catalogue import check_sat_name, is_exec
@@ -63,7 +63,7 @@ class BenchInterrupted(KeyboardInterrupt):
         self.row = row
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Group:
     """What one row measures: a solver (``'sat'`` or ``'native'``), for SAT a python-sat
     solver and an encoding (None: by grid size)."""

@@ -28,18 +28,18 @@ import platform
 import shlex
 import socket
 import subprocess
-from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime, timezone
 from typing import Any, Sequence
 
 from ..model.puzzle import Puzzle
 from ..model.result import Result
+from ..records import asdict, field, fields, record
 
 __all__ = ["BenchRow", "COLUMNS", "summarise", "PUZZLE_COLUMNS", "PROVENANCE_COLUMNS",
            "provenance", "moment", "solver_build",
            "puzzle_record"]
 
-@dataclass
+@record
 class BenchRow:
     """The figures of one (file, solver, encoding) group.
 

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import os
 import shutil
-from dataclasses import dataclass
 
 from ..errors import OptionError
+from ..records import record
 from . import PREFIX
 
 __all__ = ["PREFIX", "Command", "parse_command", "check_command"]
@@ -22,7 +22,7 @@ __all__ = ["PREFIX", "Command", "parse_command", "check_command"]
 _PLACEHOLDERS = ("{cnf}", "{model}", "{stdin}")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Command:
     """A parsed ``exec:`` command: the arguments (placeholders kept) and how the formula and
     the answer travel."""

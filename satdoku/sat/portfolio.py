@@ -32,7 +32,6 @@ import os
 import resource
 import signal
 import time
-from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any, Sequence
 
@@ -44,6 +43,7 @@ from ..cnf.encodings import ENCODINGS
 from ..errors import OptionError
 from ..model.grid import Grid
 from ..model.result import Capabilities, Result, verify
+from ..records import field, record
 
 __all__ = ["Config", "DEFAULT_PORTFOLIO", "parse_config", "PortfolioSolver", "portfolio_size"]
 
@@ -64,7 +64,7 @@ def _stop(signum: int, frame: Any) -> None:
     raise _Stopped
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Config:
     """One configuration of a race (see the module docstring)."""
 

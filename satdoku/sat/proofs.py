@@ -28,7 +28,6 @@ import re
 import shutil
 import subprocess
 import time
-from dataclasses import dataclass, field
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..children import parent_death_preexec
@@ -41,6 +40,7 @@ from ..errors import ModelError, OptionError, SatdokuError
 from ..io.dimacs import UnsatisfiableError
 from ..io.files import Exists, Output
 from ..model.grid import Grid
+from ..records import field, record
 from .binding import new_solver
 from .catalogue import DEFAULT_SAT_SOLVER, check_sat_solver
 from .clock import Clock
@@ -60,7 +60,7 @@ PROOF_FILES = (".cnf", ".drat", ".lrat")
 CHECKER_VARIABLES = {"drat-trim": "SATDOKU_DRAT_TRIM", "lrat-check": "SATDOKU_LRAT_CHECK"}
 
 
-@dataclass
+@record
 class Check:
     """One checker's verdict on one proof."""
 
@@ -69,7 +69,7 @@ class Check:
     detail: str
 
 
-@dataclass
+@record
 class Certificate:
     """The files that back one claim and what the checkers said of them."""
 

@@ -24,11 +24,11 @@ the puzzle's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from ..deadline import NO_DEADLINE, Deadline
 from ..progress import report
+from ..records import record
 
 __all__ = ["Cube", "make_cubes", "cell_cubes", "cube_cells", "live_candidates", "POOL",
            "ROOT_PROBES", "MOST_CELL_CUBES", "CUBE_ON"]
@@ -43,7 +43,7 @@ ROOT_PROBES = 30000
 MOST_CELL_CUBES = 100_000
 
 
-@dataclass
+@record
 class Cube:
     """One cube, and what conquering it cost so far."""
 

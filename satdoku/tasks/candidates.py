@@ -19,7 +19,6 @@ assumed, up to N. A count of N means "N or more" (:attr:`Candidates.limit`).
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 from ..closing import borrowed
 from ..deadline import Deadline
@@ -29,6 +28,7 @@ from ..model.grid import Grid, solution_problems
 from ..model.digits import bits
 from ..native.board import fold_givens
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status
+from ..records import field, record
 from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
@@ -40,7 +40,7 @@ __all__ = ["Candidates", "true_candidates", "CandidatesOptions", "CandidatesTask
 NEEDS = Capabilities.needs("assumptions")
 
 
-@dataclass
+@record
 class Candidates(Answer):
     """The true candidates of a puzzle: ``digits[cell]`` a sorted list for each empty cell
     (empty: no solution at all). ``status`` is unique, multiple, unsolvable, or timeout /

@@ -18,12 +18,12 @@ unsaid (a later step might cite them).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..deadline import Deadline
 from ..model.difficulty import LABELS, label_for
 from ..model.grid import Grid
+from ..records import field, record
 from .members import Member
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -39,7 +39,7 @@ SINGLES = frozenset({"Full House", "Hidden Single", "Naked Single", "hidden sing
                      "naked single"})
 
 
-@dataclass
+@record
 class Checks:
     """The publishing checks of one unique puzzle (see the module docstring). A step is
     (step number, technique, rating); ``unused_rules`` are indices into the puzzle's rules

@@ -16,7 +16,6 @@ refused unless ``lossy``, which writes the rest and keeps the names as warnings.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ..errors import PuzzleError
@@ -26,6 +25,7 @@ from ..io.sigh import format_sigh
 from ..io.variant import format_variant
 from ..model.grid import Grid
 from ..model.puzzle import Puzzle
+from ..records import field, record
 from .base import Outcome, Task
 
 __all__ = ["TARGETS", "Converted", "Convert", "convert_puzzle", "convert",
@@ -36,7 +36,7 @@ __all__ = ["TARGETS", "Converted", "Convert", "convert_puzzle", "convert",
 TARGETS = ("json", "sigh") + FPUZZLES_FORMS
 
 
-@dataclass
+@record
 class Converted:
     """One puzzle converted: its ``text`` (None when refused or unreadable), what the target
     could not hold (``lost``), what reading left out (``warnings``), and the reading error.

@@ -23,13 +23,12 @@ strike a digit from a whole line, as locked candidates do): each is checked by S
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..deadline import Deadline
 from ..model.digits import bit, bits
 from ..model.grid import Grid
 from ..native.board import Board
+from ..records import record, replace
 from ..sat.facts import FactSolver
 from .path import Step, StepPath
 
@@ -55,7 +54,7 @@ MAX_SHRINK_EFFORT = 20_000
 PREFIX_EFFORT = 2_000
 
 
-@dataclass
+@record
 class _Found:
     """A deduction: the facts (selectors) that force ``conclusion``; ``cost`` orders them;
     ``minimal``: proven so (see :meth:`FactSolver.shrink`)."""
@@ -375,7 +374,7 @@ def name_step(step: Step, cand: list[int]) -> Step:
     """``step`` with its technique and reason: a classic technique where it is one (subsets,
     locked candidates), else "one rule" or "combination" with the facts it rests on.
     ``cand``: the candidates before the step."""
-    from dataclasses import replace
+    from ..records import replace
     path = step.path
     if path is None:
         raise ValueError("a step is named from its path's rules: Step.path is unset")

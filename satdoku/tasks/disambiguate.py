@@ -18,11 +18,10 @@ to remove.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..deadline import Deadline
 from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
+from ..records import field, record
 from ..sat import questions
 from ..sat.solver import SatSolver
 from .candidates import true_candidates
@@ -37,7 +36,7 @@ FIX_LIMIT = 64
 _ORDER = {"unique": 0, "multiple": 1, "unsolvable": 2}
 
 
-@dataclass
+@record
 class Fixes:
     """Ranked fixes (see the module docstring), with ``limit`` for the counts.
 

@@ -16,7 +16,6 @@ are too many to list.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 
 from ..budget import DEFAULT_MAX_CLAUSES
@@ -26,6 +25,7 @@ from ..errors import InternalError, OptionError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities, counted_status, status_of
+from ..records import field, record
 from ..sat import questions
 from .base import Outcome, SolverTask, Task, puzzle_deadline
 from .commands import CountOptions
@@ -43,7 +43,7 @@ DEFAULT_EPSILON = 0.8
 DEFAULT_DELTA = 0.2
 
 
-@dataclass
+@record
 class Enumerated(Answer):
     """The solutions of one puzzle, each verified (``count --all``): ``count`` of them, at
     most ``limit``; ``status`` unique, multiple or unsolvable when all were found (or the
@@ -121,7 +121,7 @@ def all_solutions(grid: Grid, *, constraints: tuple = (), solver=None,
                 return
 
 
-@dataclass
+@record
 class Estimate:
     """An approximate count: ``count``, and ``low`` to ``high`` with probability at least
     ``confidence`` (exact when ``exact``)."""
@@ -193,7 +193,7 @@ def _count(clauses, nvars: int, epsilon: float, delta: float, seed: int) -> tupl
         return counter.cellc, counter.hashc
 
 
-@dataclass
+@record
 class Estimated(Answer):
     """One puzzle's estimate, or why there is none: ``status`` is ``unique``, ``multiple`` or
     ``unsolvable`` with ``estimate`` (exact counts say unique or unsolvable), else timeout,

@@ -28,7 +28,6 @@ Glossary:
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
 
 from ..budget import DEFAULT_MAX_CLAUSES
 from ..closing import borrowed
@@ -37,6 +36,7 @@ from ..errors import InternalError
 from ..model.grid import Grid, solution_problems
 from ..model.puzzle import Puzzle
 from ..model.result import ENDINGS, Answer, Capabilities
+from ..records import field, record
 from ..sat import questions
 from ..sat.solver import SatSolver
 from .base import SolverTask
@@ -56,8 +56,7 @@ __all__ = ["Explanation", "explain", "ExplainOptions", "ExplainTask", "minimal_c
 NEEDS = Capabilities.needs("assumptions")
 
 
-
-@dataclass
+@record
 class Explanation(Answer):
     """What :func:`explain` found. ``status`` is unsolvable, multiple or unique, or one of
     timeout, invalid, refused and error (see :mod:`satdoku.model.result`) with ``message``.

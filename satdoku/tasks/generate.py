@@ -42,7 +42,6 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass
 from typing import Any, Iterator
 
 from ..closing import Closing
@@ -51,6 +50,7 @@ from ..errors import InternalError, OptionError, SolverError, TooBigError
 from ..model.geometry import Geometry
 from ..model.result import Capabilities
 from ..model.grid import Grid, is_solution, solution_problems
+from ..records import record
 from ..sat import questions
 
 __all__ = ["pattern_grid", "full_grid", "make_puzzle", "SYMMETRIES", "symmetry_orbits",
@@ -179,7 +179,7 @@ def _shuffled(grid: Grid, rng: random.Random) -> Grid:
     return Grid(geo, tuple(digits[cells[row * n + col] - 1] for row in rows for col in cols))
 
 
-@dataclass
+@record
 class Generated:
     """One generated puzzle. ``minimal`` is True when proven minimal, False when found not to
     be (a symmetric puzzle from which one given of a pair could go), None when unknown (a check

@@ -22,7 +22,6 @@ Glossary (adds to :mod:`satdoku.sat.facts`):
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
@@ -31,6 +30,7 @@ from ..model.digits import bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
 from ..native.board import Board
+from ..records import field, record
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..native.ladder import SERating
@@ -46,7 +46,7 @@ STEP_KINDS = ("naked single", "hidden single", "naked pair", "naked triple", "na
               "one rule", "combination", "guess", "timeout")
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class RuleFact:
     """One rule fact: its name, its cells, and what encodes it (an object with ``encode(ctx)``
     and ``describe(geometry)``: a :mod:`satdoku.rules` constraint, an ``ExtraRegion`` for a
@@ -60,7 +60,7 @@ class RuleFact:
     constraint: int | None = None
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Piece:
     """One connected part of a rule's clauses (cells and auxiliary variables linked by
     clauses), kept as clauses: cell variables as they are (outside cells included),
@@ -160,7 +160,7 @@ def rule_facts(geometry: Geometry, constraints: tuple = (),
     return out
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Step:
     """One step of a path (:func:`step_path`).
 
@@ -240,7 +240,7 @@ class Step:
                 "reason": self.reason}
 
 
-@dataclass
+@record
 class StepPath:
     """The steps of one puzzle and what they speak of; ``status`` is ``solved`` (the steps
     reach the solution), ``timeout`` (the time ran out first) or ``guess`` (a step needed
@@ -313,7 +313,7 @@ def step_rating(step: Step) -> float:
     return min(11.0, round(2 + 1.5 * math.log2(max(rules, 1)), 1))
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class PathRating:
     """A path's ratings on SE's scale: ``er`` the hardest step's, ``ep`` the hardest before
     the first placement, ``ed`` the first step's; ``hardest`` the first step rated ``er``

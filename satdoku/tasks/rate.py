@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from ..deadline import Deadline
@@ -28,6 +27,7 @@ from ..model.puzzle import Puzzle
 from ..model.difficulty import LABELS, label_for
 from ..model.result import Answer, Capabilities, status_of
 from ..model.grid import Grid
+from ..records import field, record
 from .base import Outcome, Task
 from .other_commands import RateOptions
 from .solvers import solve
@@ -43,7 +43,7 @@ __all__ = ["LABELS", "Rating", "Rater", "RateOptions", "Summary", "label_for", "
 #: What this task needs of a SAT solver (:func:`satdoku.sat.catalogue.check_for`).
 NEEDS = Capabilities.needs("conflicts")
 
-@dataclass
+@record
 class Rating(Answer):
     """The rating of one puzzle. ``status`` is ``unique`` with a ``score`` (its ER) and
     ``label``, or any other status of :mod:`satdoku.model.result` without one (only a puzzle
@@ -178,7 +178,7 @@ def ladder_rated(grid: Grid, solution: Grid | None = None,
     return rating
 
 
-@dataclass
+@record
 class Summary:
     """ERs of a batch: how many, mean, median, and how many of each label."""
 

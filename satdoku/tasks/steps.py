@@ -31,7 +31,7 @@ in the open cell with fewest candidates), so that the path says where logic of t
 
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 
 from ..budget import DEFAULT_MAX_CLAUSES, Budget
 from ..deadline import NO_DEADLINE, Deadline, TimeUp
@@ -39,6 +39,7 @@ from ..model.alphabet import Alphabet, alphabet_for
 from ..model.grid import Grid
 from ..native.board import Board
 from ..native.named import hidden_single, naked_single, se_houses
+from ..records import replace
 from .deduce import Deducer
 from .path import (STEP_KINDS, PathRating, RuleFact, Step, StepPath, path_rating,
                    rule_facts, step_rating)

@@ -28,12 +28,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator
 from urllib.parse import quote, unquote
 
 from ...errors import PuzzleError, Where
 from ...model.geometry import default_box
+from ...records import field, record
 from .read import COSMETIC, METADATA, UNSUPPORTED, Reader, rule_keys
 from .special import SHAPES
 from ..lzstring import (LZStringError, compress_to_base64, decompress_from_base64,
@@ -53,8 +53,7 @@ SHORT_LINK = ("a short f-puzzles link (?id=...) names a puzzle stored on the f-p
               "long link (?load=...) or its Export text instead")
 
 
-
-@dataclass
+@record
 class Conversion:
     """A converted puzzle: the document, what was left out, and the setter's solution if given."""
 
@@ -63,7 +62,7 @@ class Conversion:
     solution: list[int] | None = None   # the f-puzzles 'solution', row by row (0: not given)
 
 
-@dataclass
+@record
 class FPuzzlesItem:
     """One line of a file of f-puzzles items: its conversion, or the error that stopped it."""
 

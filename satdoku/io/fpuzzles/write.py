@@ -10,9 +10,9 @@ reader skips such copies.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from ...records import field, record
 from .read import fpuzzles_box
 from .special import SHAPES
 
@@ -33,7 +33,7 @@ _SCRIPT_LINES = {
 }
 
 
-@dataclass
+@record
 class FPuzzlesExport:
     """A puzzle as f-puzzles data, and what f-puzzles could not hold (one line each)."""
 

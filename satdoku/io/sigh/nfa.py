@@ -14,12 +14,13 @@ symbols it moves on (low bit: symbol 1) and a target for each. Symbol k is the k
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
+
+from ...records import record
 
 __all__ = ["Machine", "decode_machine", "encode_machine"]
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class Machine:
     """A decoded machine: ``states`` many, numbered from 0; ``moves`` as (from, to, symbol)."""
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any
 
 from ...errors import PuzzleError, Where
 from ...model.geometry import MAX_VALUE, Geometry, shaped, sigh_box
 from ...model.outside import with_extra
+from ...records import field, record
 from ...rules import CONSTRAINTS, constraint_from_json
 from ..variant import grid_fields
 from .rules import RULES
@@ -79,7 +79,7 @@ def parse_items(text: str) -> list[Item]:
     return root
 
 
-@dataclass
+@record
 class SighReading:
     """A string read: its ``document`` (None when the grid itself is one satdoku cannot
     hold), the sigh types satdoku lacks with how many items use each (``missing``), and what

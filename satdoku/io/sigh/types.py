@@ -5,10 +5,10 @@ is :data:`satdoku.io.sigh.rules.RULES`)."""
 from __future__ import annotations
 
 import base64
-from dataclasses import dataclass
 from typing import Any, Callable
 from urllib.parse import unquote
 
+from ...records import record
 from ...rules import CONSTRAINTS
 
 __all__ = ["SIGH_TYPES", "COMPOSITES", "MISSING", "NOTES", "Item", "Bad", "Missing",
@@ -38,7 +38,7 @@ NOTES = {"SearchPriority": "a search hint for sigh's solver"}
 _CELL_CHARS = "123456789abcdefg"
 
 
-@dataclass
+@record
 class Item:
     """One ``.Type~arg...`` of a constraint string (``number`` counts from 1)."""
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import base64
 import re
-from dataclasses import dataclass, field
 from typing import Callable
 
 from ...model.geometry import sigh_box
 from ...model.puzzle import Puzzle
+from ...records import field, record
 from ..variant import variant_document
 from .nfa import Machine, encode_machine
 from .types import _B64, _little_killer_runs, sigh_cell
@@ -18,7 +18,7 @@ from .types import _B64, _little_killer_runs, sigh_cell
 __all__ = ["SighExport", "format_sigh"]
 
 
-@dataclass
+@record
 class SighExport:
     """A puzzle written: the string, and what sigh's language could not hold (one line a
     rule, as :func:`satdoku.tasks.convert.convert_puzzle` names it)."""

@@ -33,11 +33,11 @@ from __future__ import annotations
 
 import math
 import textwrap
-from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
 from ...model.alphabet import Alphabet, alphabet_for
 from ...model.grid import Grid
+from ...records import record
 from .canvas import Canvas
 from .style import (CLONE_COLOURS, COLOURS, FONT_FAMILY, LINE_COLOURS, _element, _num,
                         _one_line, cell_size, colour_of, xml_text)
@@ -153,7 +153,7 @@ def _wrap(text: str | None, width: float, font: float) -> list[str]:
     return textwrap.wrap(_one_line(text), chars) or []
 
 
-@dataclass(frozen=True)
+@record(frozen=True)
 class StepMarks:
     """What one step of a path does, drawn over the grid it is taken on: the (cell, digit)
     it places and the (cell, digit) candidates it strikes (cell fill ``placing`` or
