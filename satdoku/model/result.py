@@ -205,7 +205,7 @@ def status_of(error: Exception, deadline: Deadline | None = None,
 
 
 class Answer:
-    """What every task's answer has (its dataclass declares them): ``status`` (a name of
+    """What every task's answer has (its record declares them): ``status`` (a name of
     :data:`STATUSES`), ``message`` (what more a status says) and ``time_ms``. :meth:`end`
     records the error that ended the work (:func:`status_of`)."""
 

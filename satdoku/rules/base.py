@@ -13,7 +13,7 @@ Glossary (adds to :mod:`satdoku.model.geometry` and :mod:`satdoku.cnf.encodings`
 - holds: a constraint's own test of the digits on its cells (``holds(digits)``), in cell order.
   ``check`` and the search-based prune are both built on it; neither calls the encoder.
 
-A constraint is a frozen dataclass: equal constraints compare equal, and ``from_json(
+A constraint is a frozen record (:mod:`satdoku.records`): equal constraints compare equal, and ``from_json(
 to_json(c)) == c``. Constraints that depend on the grid's shape (global rules, lines named
 ``r3``) keep their geometry.
 """

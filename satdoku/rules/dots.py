@@ -193,7 +193,7 @@ class _Negative(GlobalRule, PairRule):
     def bind(self, constraints: Sequence[Rule]) -> "_Negative":
         marked = frozenset(frozenset(c.pair) for c in constraints
                            if isinstance(c, self.clue_types))
-        # (a field of each subclass, a dataclass: _Negative is none, so mypy cannot see it)
+        # (a field of each subclass, a record: _Negative is none, so mypy cannot see it)
         return replace(self, marked=marked)  # type: ignore[call-arg]
 
 

@@ -5,7 +5,7 @@
 Glossary:
 
 - field: one key of a constraint's JSON object (``cells``, ``sum``, ``from``...) and the
-  dataclass attribute it fills (``attr``: a thermometer's ``cells`` fill ``line``). A
+  record attribute it fills (``attr``: a thermometer's ``cells`` fill ``line``). A
   :class:`Field` reads its value (checked, with an error naming the key), writes it back and
   says what it is in the schema and in words.
 - reader: :class:`Fields`, the JSON object of one constraint being read; it refuses unknown

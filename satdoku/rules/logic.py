@@ -74,7 +74,7 @@ class _Composite(Constraint):
         return tuple(sorted({c for rule in self.rules for c in rule.cells}))
 
     def bind(self, constraints: Sequence[Rule]) -> Constraint:
-        # (a field of each subclass, a dataclass: _Composite is none, so mypy cannot see it)
+        # (a field of each subclass, a record: _Composite is none, so mypy cannot see it)
         return replace(self, rules=tuple(r.bind(constraints)  # type: ignore[call-arg]
                                                      for r in self.rules))
 

@@ -146,7 +146,7 @@ class Engine:
         of its own, added on first use (within ``budget``) and kept while the same rule comes
         again, in this puzzle or the next (explain, candidates and a setter's session ask many
         questions of one puzzle; a batch's puzzles share global rules such as anti-knight).
-        Rules are the same when equal (they are frozen dataclasses); rules of the puzzle before
+        Rules are the same when equal (they are frozen records); rules of the puzzle before
         that are not asked for again retire for good. A rule that counts on others
         (:attr:`~satdoku.rules.base.Constraint.requires`) has its clauses switched on by its
         literal and theirs together; asked without them (a subset of a puzzle's rules), it is

@@ -1,7 +1,7 @@
 """What every task is: a function from a puzzle to an outcome, with what it keeps between puzzles.
 
 A task (solve, count, explain, candidates, rate) is made from its options (a small frozen
-dataclass, picklable, so that each worker process makes its own: python-sat solvers cannot be
+record, picklable, so that each worker process makes its own: python-sat solvers cannot be
 pickled) and then run on puzzles one at a time, classic or variant alike (a classic puzzle is a
 puzzle with no rules). It never raises for a bad puzzle: an unreadable one gets the outcome
 :meth:`Task.invalid` says. :mod:`satdoku.run.stream` runs any task over a stream of puzzles,

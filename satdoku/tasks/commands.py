@@ -1,4 +1,4 @@
-"""The options of each command, each a frozen dataclass of :mod:`satdoku.tasks.options`
+"""The options of each command, each a frozen record of :mod:`satdoku.tasks.options`
 fields: what ``satdoku COMMAND --help`` lists and what ``satdoku.COMMAND(puzzle, **options)``
 takes (``tests/test_options.py`` holds the two to each other).
 """

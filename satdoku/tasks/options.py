@@ -265,7 +265,7 @@ class TaskOptions:
 
 @record(frozen=True, init=False, repr=False, eq=False)
 class SolverField:
-    """Who solves the CNF (mixed into an options dataclass)."""
+    """Who solves the CNF (mixed into an options record)."""
 
     sat_solver: str | None = option(
         None, "A python-sat solver (default: see 'satdoku solvers'); solve, count and bench "
@@ -274,7 +274,7 @@ class SolverField:
 
 @record(frozen=True, init=False, repr=False, eq=False)
 class ClausesField:
-    """The clause limit (mixed into an options dataclass)."""
+    """The clause limit (mixed into an options record)."""
 
     max_clauses: int | None = option(DEFAULT_MAX_CLAUSES, "Refuse formulas with more clauses, "
                                      "the rules' included (default 10,000,000).", "whole",
@@ -288,7 +288,7 @@ class ClausesField:
 
 @record(frozen=True, init=False, repr=False, eq=False)
 class EncodingFields:
-    """Which CNF (mixed into an options dataclass)."""
+    """Which CNF (mixed into an options record)."""
 
     encoding: str | None = option(None, "CNF encoding (default: by grid size, see 'satdoku "
                                         "solvers').", "choice", choices=encoding_names)
@@ -298,7 +298,7 @@ class EncodingFields:
 
 @record(frozen=True, init=False, repr=False, eq=False)
 class SatFields(ClausesField, EncodingFields, SolverField):
-    """The SAT options most tasks share (mixed into their options dataclass): which CNF, and
+    """The SAT options most tasks share (mixed into their options record): which CNF, and
     who solves it. :attr:`sat` is the :class:`~satdoku.sat.config.SatConfig` they make."""
 
     #: Whether ``encoding=None`` means reduced from the larger size explain, rate and generate
@@ -318,7 +318,7 @@ class SatFields(ClausesField, EncodingFields, SolverField):
 
 @record(frozen=True, init=False, repr=False, eq=False)
 class TimeoutField:
-    """The time limit every per-puzzle task takes (mixed into its options dataclass)."""
+    """The time limit every per-puzzle task takes (mixed into its options record)."""
 
     timeout: float | None = option(None, "Limit for each puzzle, every stage (status "
                                          "timeout).", "seconds", metavar="SECONDS")
