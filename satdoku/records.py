@@ -185,11 +185,13 @@ def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
                 return key(self) == key(other)
             return NotImplemented
         put("__eq__", __eq__)
-        if "__hash__" not in own:
+        # A class that writes __eq__ gets __hash__ = None from Python: not a hash of its own
+        if "__hash__" not in own or own["__hash__"] is None and "__eq__" in own:
             if frozen:
                 def __hash__(self: Any) -> int:
                     return hash(key(self))
-                put("__hash__", __hash__)
+                __hash__.__qualname__ = f"{cls.__qualname__}.__hash__"
+                cls.__hash__ = __hash__
             else:
                 cls.__hash__ = None
     if frozen:

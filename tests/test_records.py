@@ -92,6 +92,26 @@ def test_fields_are_inherited_in_the_dataclass_order_and_kw_only_goes_last():
             cls(1, 2, 3, "l")
 
 
+def test_a_hash_of_the_fields_unless_the_class_writes_its_own():
+    for module, make in ((records, record), (dataclasses, dataclasses.dataclass)):
+        @make(frozen=True)
+        class Own:
+            a: int
+
+            def __eq__(self, other):
+                return isinstance(other, Own) and self.a % 2 == other.a % 2
+
+        @make(frozen=True)
+        class Hashed:
+            a: int
+
+            def __hash__(self):
+                return 7
+
+        assert Own(1) == Own(3) and hash(Own(1)) == hash(Own(1)), module
+        assert hash(Hashed(1)) == 7
+
+
 def test_post_init_runs_after_the_fields_and_replace_refuses_an_init_false_field():
     @record(frozen=True)
     class Sized:
