@@ -396,7 +396,7 @@ def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
     grids = [PUZZLES["sample"], grid_of(SAMPLE_HARD)] + _variants(PUZZLES["17-clue"])[:4]
     with SatSolver(stats=False) as rebuilt:
         engine = None
-        seen = set()
+        seen: dict[int, object] = {}  # the solvers kept alive, so that no id is reused
         for _ in range(3):
             for grid in grids:
                 for limit in (1, 2):
@@ -405,7 +405,7 @@ def test_rebuilt_engines_keep_answers_and_few_variables(monkeypatch):
                                              "unique" if grid is grids[0] else "multiple")
                     assert is_solution(result.solution, grid)
                     engine = rebuilt.backend.engines[(grid.geometry, "extended")]
-                    seen.add(id(engine.solver))
+                    seen[id(engine.solver)] = engine.solver
                     assert engine.uses <= 3 and engine.top <= 729 + 3
         assert len(seen) > 5  # a new solver every 3 puzzles
         assert questions.other_solution(rebuilt.backend, grids[1], result.solution)[0] == "multiple"
