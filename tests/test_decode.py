@@ -219,3 +219,28 @@ def test_a_folder_is_decoded_in_the_order_of_its_numbers(tmp_path):
     assert [p[1].rsplit("/", 1)[1] for p in pairs] == [
         "pe-9.cnf", "pe-10.cnf", "pe-12.cnf", "pe-102.cnf"]
     assert all(model.endswith(".out") for model, _ in pairs)
+
+
+def test_a_variant_cnf_carries_its_document_and_decodes_alone(tmp_path):
+    # encode writes a variant puzzle's rules as its satdoku JSON in a 'c document:' line;
+    # decode --cnf rebuilds them from it, and checks the model's grid against every rule
+    cnf, model = tmp_path / "e.cnf", tmp_path / "e.out"
+    source = "puzzles/variants/eddies.json"
+    assert run_cli("encode", source, "-o", str(cnf)).exit_code == 0
+    documents = [line for line in cnf.read_text().splitlines() if line.startswith("c document: ")]
+    assert len(documents) == 1 and json.loads(documents[0][len("c document: "):])["constraints"]
+    _model_of(cnf, model)
+    alone = run_cli("decode", str(model), "--cnf", str(cnf), "--format", "line")
+    given = run_cli("decode", str(model), "--puzzle", source, "--format", "line")
+    assert alone.exit_code == given.exit_code == 0, alone.output
+    assert alone.stdout == given.stdout and len(alone.stdout.strip()) == 81
+    # the rules come from the document: a model that breaks one (but keeps Sudoku's own
+    # rules) is refused
+    solution = alone.stdout.strip()
+    swapped = solution.translate(str.maketrans("12", "21"))
+    true = {cell * 9 + int(d) for cell, d in enumerate(swapped)}
+    lits = [v if v in true else -v for v in range(1, 730)]
+    model.write_text("s SATISFIABLE\nv " + " ".join(map(str, lits)) + " 0\n")
+    broken = run_cli("decode", str(model), "--cnf", str(cnf))
+    assert broken.exit_code == 3 and "error" in broken.stdout
+    assert "does not solve this puzzle: odd r4c4" in broken.stderr

@@ -90,8 +90,13 @@ def _write_cnf(out, puzzles: list, options: EncodeOptions, fmt: str) -> None:
     from ..io.text import format_grid
     if fmt == "dimacs":
         p, = puzzles
+        # a variant puzzle's document too, on one comment line: decode --cnf rebuilds its rules
+        document = None
+        if p.constraints:
+            from ..io.variant import format_variant
+            document = format_variant(p)
         write_dimacs(options.formula(p), out, grid=p.grid,
-                     puzzle_text=format_grid(p.grid, "line", p.alphabet))
+                     puzzle_text=format_grid(p.grid, "line", p.alphabet), document=document)
         return
     formula, cubes, lines = options.incremental(puzzles)
     write_dimacs(formula, out, extra=lines, cubes=cubes)
@@ -247,9 +252,15 @@ def _decode_inputs(cnf: str | None, puzzle_text: str | None, reading, options: D
         encoding, amo = header.encoding, header.amo
     if puzzle_text is not None:
         return one_puzzle(puzzle_text, reading, options.index), encoding, amo
+    if header is not None and header.document is not None:  # a variant puzzle's rules
+        from ..io.variant import read_variant
+        from ..records import replace
+        line = header.document_line
+        p = replace(read_variant(header.document, cnf or "", line), source=cnf or "", line=line)
+        return p, encoding, amo
     if header is None or header.rules or header.puzzle is None:
-        raise ModelError("encodes variant rules or no puzzle line; give the puzzle with "
-                         "--puzzle", source=cnf)
+        raise ModelError("encodes variant rules without their document, or no puzzle line; "
+                         "give the puzzle with --puzzle", source=cnf)
     return parse_puzzle(header.puzzle, cnf or "", box=header.box), encoding, amo
 
 

@@ -73,7 +73,9 @@ class CnfHeader:
     box: tuple[int, int]
     encoding: str
     amo: str
-    rules: int  # variant rules: the header names them but cannot rebuild them
+    rules: int  # variant rules: the header names them; only the document rebuilds them
+    document: str | None = None  # the variant puzzle as satdoku JSON (``c document:``)
+    document_line: int = 0  # the line it is on
 
 
 _SIZE = re.compile(r"^c size: (\d+), box: (\d+)x(\d+)(?:, encoding: ([a-z]+) \(.*\), "
@@ -98,11 +100,14 @@ def read_header(path: str) -> CnfHeader:
     >>> os.unlink(fp.name)
     """
     puzzle, box, encoding, amo, rules = None, None, None, None, 0
+    document, document_line = None, 0
     try:
         with open(path, encoding="utf-8", errors="replace") as fp:
-            for line in fp:
+            for number, line in enumerate(fp, 1):
                 if not line.startswith("c"):
                     break
+                if line.startswith("c document: ") and document is None:
+                    document, document_line = line[len("c document: "):].strip(), number
                 if line.startswith("c puzzle: ") and puzzle is None:
                     puzzle = line[len("c puzzle: "):].strip()
                 elif (size := _SIZE.match(line)) is not None:
@@ -118,4 +123,4 @@ def read_header(path: str) -> CnfHeader:
     if box is None or encoding is None or amo is None:
         raise ModelError("has no 'c size: N, box: RxC' and encoding comments of satdoku "
                          "encode (give --puzzle and --encoding instead)", source=path)
-    return CnfHeader(puzzle, box, encoding, amo, rules)
+    return CnfHeader(puzzle, box, encoding, amo, rules, document, document_line)

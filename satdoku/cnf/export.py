@@ -23,8 +23,10 @@ __all__ = ["write_dimacs", "dimacs_header"]
 
 def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None = None,
                   grid: Grid | None = None, extra: Sequence[str] = (),
-                  version: str | None = None) -> list[str]:
-    """The comment lines :func:`write_dimacs` puts before ``p cnf`` (without newlines)."""
+                  version: str | None = None, document: str | None = None) -> list[str]:
+    """The comment lines :func:`write_dimacs` puts before ``p cnf`` (without newlines);
+    ``document``: a variant puzzle as satdoku JSON on one line, written as ``c document:``
+    (what ``satdoku decode --cnf`` rebuilds the rules from)."""
     if version is None:
         from ..version import __version__ as version
     geo = formula.geometry
@@ -67,6 +69,8 @@ def dimacs_header(formula: Formula | ReducedFormula, *, puzzle_text: str | None 
                          f"(numbered from 1 after the 'p cnf' line):")
             lines += [f"rule {i}: {what}: clauses {first}-{last}"
                       for i, (what, first, last) in enumerate(formula.parts, 1)]
+    if document is not None:
+        lines.append("document: " + " ".join(document.split("\n")))
     return ["c " + part for line in lines for part in line.splitlines()]
 
 
@@ -86,7 +90,8 @@ def _auxiliary_sources(formula: Formula | ReducedFormula) -> str:
 def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
                  puzzle_text: str | None = None, grid: Grid | None = None,
                  extra: Sequence[str] = (), version: str | None = None,
-                 cubes: Sequence[Sequence[int]] | None = None) -> None:
+                 cubes: Sequence[Sequence[int]] | None = None,
+                 document: str | None = None) -> None:
     """Write ``formula`` in DIMACS CNF: comments saying how to decode, ``p cnf``, the clauses
     (with ``cubes``, ICNF: ``p inccnf``, the clauses, an ``a`` line of assumptions a cube:
     :func:`satdoku.io.dimacs.write_clauses`).
@@ -100,9 +105,10 @@ def write_dimacs(formula: Formula | ReducedFormula, fp: TextSink, *,
         version: satdoku's version (default ``satdoku.__version__``).
         cubes: the assumptions of each puzzle of ``formula``'s geometry (its clues:
             :meth:`satdoku.cnf.varmap.FullMap.clue_literals`), for a formula without them.
+        document: a variant puzzle as satdoku JSON on one line (:func:`dimacs_header`).
     """
     header = dimacs_header(formula, puzzle_text=puzzle_text, grid=grid, extra=extra,
-                           version=version)
+                           version=version, document=document)
     fp.write("\n".join(header) + "\n")
     nmapped = formula.nmapped
     if isinstance(formula, ReducedFormula):
