@@ -95,8 +95,9 @@ def read_header(path: str) -> CnfHeader:
     >>> with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fp:
     ...     _ = fp.write("c puzzle: 1.3..4.2.34.4.23\\nc size: 4, box: 2x2, encoding: extended "
     ...                  "(...), at-most-one: pairwise\\np cnf 64 0\\n")
-    >>> read_header(fp.name)
-    CnfHeader(puzzle='1.3..4.2.34.4.23', box=(2, 2), encoding='extended', amo='pairwise', rules=0)
+    >>> h = read_header(fp.name)
+    >>> h.puzzle, h.box, h.encoding, h.amo, h.rules, h.document
+    ('1.3..4.2.34.4.23', (2, 2), 'extended', 'pairwise', 0, None)
     >>> os.unlink(fp.name)
     """
     puzzle, box, encoding, amo, rules = None, None, None, None, 0
