@@ -49,8 +49,22 @@ __all__ = ["read", "puzzles", "parse", "solve", "count", "encode", "decode", "ex
 
 #: What a puzzle argument may be: text in any form the command line takes inline, the name or
 #: path of a file holding one puzzle, a satdoku variant JSON document as a dict, or a grid or
-#: puzzle already made.
-PuzzleLike: TypeAlias = "Union[str, os.PathLike[str], Mapping[str, Any], Grid, Puzzle]"
+#: puzzle already made. (At run time built on first use by :func:`__getattr__`: ``typing``
+#: is not imported at start-up.)
+if TYPE_CHECKING:
+    PuzzleLike: TypeAlias = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "PuzzleLike":
+        from typing import Any, Mapping, Union
+
+        from .model.grid import Grid
+        from .model.puzzle import Puzzle
+        made = Union[str, "os.PathLike[str]", Mapping[str, Any], Grid, Puzzle]
+        globals()[name] = made
+        return made
+    raise AttributeError(f"module 'satdoku' has no attribute {name!r}")
 
 
 def _text(grid: Grid, alphabet: Any = None) -> str:

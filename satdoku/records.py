@@ -99,7 +99,7 @@ def fields(cls_or_record: Any) -> tuple[Field, ...]:
     found = getattr(cls_or_record, "__record_fields__", None)
     if found is None:
         raise TypeError(f"{cls_or_record!r} is not a record")
-    return tuple(found.values())
+    return tuple(f for f in found.values() if f is not None)
 
 
 def asdict(obj: Any) -> dict[str, Any]:
@@ -143,14 +143,20 @@ def record(cls: Any = None, /, *, frozen: bool = False, eq: bool = True, init: b
 
 
 def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
-    merged: dict[str, Field] = {}
+    # name -> Field, or None for a class variable: it holds its place, as in a dataclass, for
+    # a subclass that makes it a field (SolveOptions' check and fresh)
+    merged: dict[str, Field | None] = {}
     for base in cls.__mro__[-1:0:-1]:
         merged.update(getattr(base, "__record_fields__", None) or {})
     for name, annotation in cls.__dict__.get("__annotations__", {}).items():
         if _is_classvar(annotation):
+            merged[name] = None
             continue
         value = cls.__dict__.get(name, MISSING)
         f = value if isinstance(value, Field) else Field(default=value)
+        if type(f.default).__hash__ is None:  # a list, dict or set shared by every record
+            raise ValueError(f"{cls.__name__}.{name}: mutable default {type(f.default).__name__}"
+                             f" is not allowed: use default_factory")
         f.name = name
         if isinstance(value, Field):
             if f.default is MISSING:
@@ -159,7 +165,7 @@ def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
                 setattr(cls, name, f.default)
         merged[name] = f
     cls.__record_fields__ = merged
-    everything = list(merged.values())
+    everything = [f for f in merged.values() if f is not None]
     own = cls.__dict__
 
     def put(name: str, method: Any) -> None:
@@ -169,6 +175,9 @@ def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
 
     if init:
         put("__init__", _init(cls, everything))
+    if "__match_args__" not in own:  # positional patterns: case Result("solved")
+        positional = tuple(f.name for f in everything if f.init and not f.kw_only)
+        setattr(cls, "__match_args__", positional)
     if show:
         shown = [f.name for f in everything if f.repr]
 
@@ -195,7 +204,7 @@ def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
             else:
                 cls.__hash__ = None
     if frozen:
-        names = frozenset(merged)
+        names = frozenset(f.name for f in everything)
 
         def __setattr__(self: Any, name: str, value: Any) -> None:
             if type(self) is cls or name in names:

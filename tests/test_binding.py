@@ -92,3 +92,36 @@ def test_without_the_compiled_calls_python_sats_layer_is_used(monkeypatch):
     monkeypatch.setattr(binding, "_module", lambda: None)
     solver = new_solver("cadical195", encode(grid_of(SAMPLE)).clauses)
     assert not isinstance(solver, Cadical) and solver.solve() is True
+
+
+def test_ctrl_c_is_left_to_python_outside_the_main_thread_and_when_ignored():
+    # the compiled module sets its own SIGINT handler only when told it may: from the main
+    # thread (a handler can be set nowhere else) with SIGINT not ignored; read at every call
+    import signal
+    import threading
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(binding._main_thread()))
+    worker.start()
+    worker.join()
+    assert seen == [0] and binding._main_thread() == 1
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        assert binding._main_thread() == 0
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
+def test_a_deleted_solver_answers_none_as_python_sats_does():
+    direct = new_solver("cadical195", [[1, 2]])
+    assert direct.solve() is True
+    direct.delete()
+    pysat = Solver(name="cadical195", bootstrap_with=[[1, 2]])
+    pysat.solve()
+    pysat.delete()
+    for call in ("solve", "solve_limited", "get_model", "get_core", "nof_vars", "accum_stats"):
+        assert getattr(direct, call)() is None, call
+        assert getattr(pysat, call)() is None, call
+    direct.add_clause([1])
+    direct.append_formula([[2]])
+    direct.conf_budget(5)
+    configure(direct, {"lucky": 0})

@@ -112,6 +112,32 @@ def test_a_hash_of_the_fields_unless_the_class_writes_its_own():
         assert hash(Hashed(1)) == 7
 
 
+def test_a_class_variable_made_a_field_keeps_its_place_and_patterns_match():
+    made = []
+    for module, make in ((records, record), (dataclasses, dataclasses.dataclass)):
+        @make(frozen=True)
+        class Base:
+            a: int = 0
+            flag: ClassVar[bool] = False
+            b: int = 1
+
+        @make(frozen=True)
+        class Sub(Base):
+            c: int = 2
+            flag: bool = module.field(default=True)  # type: ignore[misc]
+
+        made.append(Sub)
+        assert [f.name for f in module.fields(Sub)] == ["a", "flag", "b", "c"], module
+        match Sub(5, False):
+            case Sub(a, flag):
+                assert (a, flag) == (5, False)
+    assert repr(made[0]()) == repr(made[1]())
+    with pytest.raises(ValueError):
+        @record
+        class Shared:
+            items: list = []  # noqa: RUF012 (refused: every record would share it)
+
+
 def test_post_init_runs_after_the_fields_and_replace_refuses_an_init_false_field():
     @record(frozen=True)
     class Sized:

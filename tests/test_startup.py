@@ -5,6 +5,7 @@ exit), so that an eager import anywhere on the way shows here.
 """
 
 import ast
+import signal
 import subprocess
 import sys
 
@@ -41,9 +42,11 @@ NOT_FOR_A_CLASSIC_SOLVE = (
 )
 
 
-def _modules(*args):
+def _modules(*args, ignoring_ctrl_c=False):
     done = subprocess.run([sys.executable, "-c", _PROBE, *args], capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=60,
+                          preexec_fn=(lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
+                          if ignoring_ctrl_c else None)
     assert done.returncode == 0, done.stderr
     line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
     return done.stdout, set(line.split()[1:])
@@ -78,6 +81,10 @@ def test_a_puzzle_the_batch_pass_settles_never_loads_python_sat():
     out, modules = _modules("solve", SAMPLE, "--format", "line")
     assert out.split() == [SAMPLE_SOLUTION]
     assert "pysolvers" in modules
+    assert sorted(m for m in modules if m.split(".")[0] == "pysat") == []
+    # as a background job too (SIGINT ignored: only python-sat's own solvers need telling)
+    out, modules = _modules("solve", SAMPLE, "--format", "line", ignoring_ctrl_c=True)
+    assert out.split() == [SAMPLE_SOLUTION]
     assert sorted(m for m in modules if m.split(".")[0] == "pysat") == []
 
 

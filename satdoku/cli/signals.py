@@ -24,13 +24,10 @@ def _on_signal(signum, frame):
 
 def install_signals() -> None:
     """SIGTERM and SIGHUP end a run like Ctrl-C; an ignored SIGINT (a background job) stays
-    ignored, python-sat's own handler included (checked when a solver is first made)."""
+    ignored, python-sat's own handler included (:func:`satdoku.sat.binding.new_solver`)."""
     for sig in (signal.SIGTERM, getattr(signal, "SIGHUP", None)):
         if sig is not None and signal.getsignal(sig) is not signal.SIG_IGN:
             signal.signal(sig, _on_signal)
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        from ..sat.clock import keep_interrupts_ignored
-        keep_interrupts_ignored()
 
 
 _HELD = tuple(s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None))

@@ -47,7 +47,11 @@ def new_solver(name: str, clauses: Iterable[Sequence[int]] | None = None, *,
     if module is not None:
         solver: Any = Cadical(module)
     else:
-        from pysat.solvers import Solver
+        from pysat.solvers import MainThread, Solver
+        if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+            # A background job: keep python-sat from turning SIGINT back into
+            # KeyboardInterrupt inside a call (its handler is set whatever the signal's state)
+            MainThread.check = staticmethod(lambda: False)
         solver = Solver(name=name, with_proof=with_proof) if with_proof else Solver(name=name)
     if clauses is not None:
         solver.append_formula(clauses)
@@ -73,28 +77,28 @@ def abandon(solver: Any) -> None:
 
 
 def _main_thread() -> int:
-    """1 when the compiled module may catch Ctrl-C during a call: in the main thread, with
-    SIGINT not ignored (a background job keeps it ignored; satdoku.cli.signals)."""
-    threading = sys.modules.get("threading")  # no thread was started without it
-    if threading is not None and threading.current_thread() is not threading.main_thread():
+    """1 when the compiled module may catch Ctrl-C during a call: in the main thread (only
+    it may set a signal handler), with SIGINT not ignored (a background job keeps it
+    ignored). Read at every call, as python-sat does: a solver may be made in one thread and
+    used in another."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         return 0
-    return int(signal.getsignal(signal.SIGINT) is not signal.SIG_IGN)
+    threading = sys.modules.get("threading")  # no other thread was started without it
+    return int(threading is None or threading.main_thread().ident == threading.get_ident())
 
 
 class Cadical:
     """CaDiCaL 1.9.5 through python-sat's compiled module: the methods of python-sat's
-    ``Solver`` that satdoku calls, with the same answers."""
+    ``Solver`` that satdoku calls, with the same answers. After :meth:`delete` (or
+    :func:`abandon`) every call does nothing and answers None, as python-sat's do."""
 
-    __slots__ = ("_m", "_s", "status", "_assumptions", "_main")
+    __slots__ = ("_m", "_s", "status", "_assumptions")
 
     def __init__(self, module: Any) -> None:
         self._m = module
         self._s = module.cadical195_new()
         self.status: bool | None = None
         self._assumptions: list[int] = []
-        # Read once: a solver is used where it was made, and SIGINT is ignored or not from
-        # the start of a run (6 us a call on top1465, where a solve takes 215 us)
-        self._main = _main_thread()
 
     def __enter__(self) -> "Cadical":
         return self
@@ -109,12 +113,16 @@ class Cadical:
         if getattr(self, "_s", None) is not None:  # None: deleted (or never made)
             self._m.cadical195_del(self._s, None)
             self._s = None
+            self.status = None
 
     def configure(self, settings: dict[str, int]) -> None:
-        for name, value in settings.items():
-            self._m.cadical195_set(self._s, name, value)
+        if self._s is not None:
+            for name, value in settings.items():
+                self._m.cadical195_set(self._s, name, value)
 
     def add_clause(self, clause: Sequence[int], no_return: bool = True) -> bool | None:
+        if self._s is None:
+            return None
         ok = self._m.cadical195_add_cl(self._s, clause)
         if not ok:
             self.status = False
@@ -122,47 +130,55 @@ class Cadical:
 
     def append_formula(self, clauses: Iterable[Sequence[int]], no_return: bool = True) -> None:
         add, s = self._m.cadical195_add_cl, self._s
+        if s is None:
+            return
         for clause in clauses:
             if not add(s, clause):
                 self.status = False
 
-    def solve(self, assumptions: Sequence[int] = ()) -> bool:
+    def solve(self, assumptions: Sequence[int] = ()) -> bool | None:
+        if self._s is None:
+            return None
         assumptions = list(assumptions)
-        self.status = bool(self._m.cadical195_solve(self._s, assumptions, self._main))
+        self.status = bool(self._m.cadical195_solve(self._s, assumptions, _main_thread()))
         self._assumptions = assumptions
         return self.status
 
     def solve_limited(self, assumptions: Sequence[int] = (),
                       expect_interrupt: bool = False) -> bool | None:
+        if self._s is None:
+            return None
         assumptions = list(assumptions)
-        answer = self._m.cadical195_solve_lim(self._s, assumptions, self._main)
+        answer = self._m.cadical195_solve_lim(self._s, assumptions, _main_thread())
         self.status = None if answer == 0 else answer > 0
         self._assumptions = assumptions
         return self.status
 
     def conf_budget(self, budget: int = -1) -> None:
-        self._m.cadical195_cbudget(self._s, budget)
+        if self._s is not None:
+            self._m.cadical195_cbudget(self._s, budget)
 
     def set_phases(self, literals: Sequence[int] = ()) -> None:
-        self.configure({"lucky": 0})  # as python-sat does: lucky phases would override these
-        self._m.cadical195_setphases(self._s, list(literals))
+        if self._s is not None:
+            self.configure({"lucky": 0})  # as python-sat does: lucky phases would override
+            self._m.cadical195_setphases(self._s, list(literals))
 
     def get_model(self) -> list[int] | None:
-        if self.status is not True:
+        if self.status is not True or self._s is None:
             return None
         model = self._m.cadical195_model(self._s)
         return model if model is not None else []
 
     def get_core(self) -> list[int] | None:
-        if self.status is not False:
+        if self.status is not False or self._s is None:
             return None
         return self._m.cadical195_core(self._s, self._assumptions)
 
-    def nof_vars(self) -> int:
-        return self._m.cadical195_nof_vars(self._s)
+    def nof_vars(self) -> int | None:
+        return None if self._s is None else self._m.cadical195_nof_vars(self._s)
 
-    def nof_clauses(self) -> int:
-        return self._m.cadical195_nof_cls(self._s)
+    def nof_clauses(self) -> int | None:
+        return None if self._s is None else self._m.cadical195_nof_cls(self._s)
 
-    def accum_stats(self) -> dict[str, int]:
-        return self._m.cadical195_acc_stats(self._s)
+    def accum_stats(self) -> dict[str, int] | None:
+        return None if self._s is None else self._m.cadical195_acc_stats(self._s)

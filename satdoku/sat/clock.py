@@ -24,7 +24,7 @@ TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Clock", "pysat_call", "keep_interrupts_ignored"]
+__all__ = ["Clock", "pysat_call"]
 
 
 class _Watchdog:
@@ -74,15 +74,6 @@ def pysat_call(method, *args: Any, **kwargs: Any) -> Any:
         if "keyboard interrupt" in str(error).lower():
             raise KeyboardInterrupt from None
         raise
-
-
-def keep_interrupts_ignored() -> None:
-    """When SIGINT is ignored (a background job), keep python-sat from turning it back into
-    KeyboardInterrupt inside a solve call."""
-    import signal
-    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        from pysat import solvers as pysat_solvers
-        pysat_solvers.MainThread.check = staticmethod(lambda: False)
 
 
 class Clock:
