@@ -164,6 +164,61 @@ def test_one_liner_files_are_cut_everywhere():
     assert pieces > 10
 
 
+SIX = ".2...3..1...........5.4126.4........"  # a 6x6 one-liner: its work is a twelfth of a 9x9's
+
+
+def _reference_cuts(lines, size, box=None):
+    """Where the chunker cut before runs of one-liners were taken whole: a line at a time, a
+    chunk ending at the first cut once it holds ``size`` lines or ``size`` units of work."""
+    from satdoku.io.lines import puzzle_work
+    splitter = LineSplitter(box)
+    cuts, count, work, since_cut = [], 0, 0.0, 0
+    for i, line in enumerate(lines):
+        count += 1
+        since_cut += len(line)
+        if splitter.feed(line):
+            work += puzzle_work(since_cut)
+            since_cut = 0
+            if count >= size or work >= size:
+                cuts.append((i + 1, splitter.comment))
+                count, work = 0, 0.0
+    return cuts
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(SPLIT_LINES + [SAMPLE, SEVENTEEN, SIX, SMALL]),
+                          st.integers(min_value=1, max_value=40)), max_size=12),
+       st.integers(min_value=1, max_value=60), st.sampled_from([None, (2, 3)]))
+def test_the_chunker_cuts_where_a_line_at_a_time_would(tmp_path_factory, runs, size, box):
+    # runs of bare one-liners are taken whole (LineSplitter.feed_plain): the cuts, the
+    # comments carried over them and the puzzles parsed from the pieces stay what feeding the
+    # lines one by one gives
+    from satdoku.io.lines import LineChunk
+    lines = [line for line, times in runs for _ in range(times)]
+    path = tmp_path_factory.mktemp("chunks") / "f.txt"
+    path.write_text("".join(line + "\n" for line in lines))
+    chunks = list(iter_inputs([str(path)], box=box).chunks(size))
+    raw = [c for c in chunks if isinstance(c, LineChunk) and c.lines]
+    taken = [line for c in raw for line in c.lines]
+    assert taken == lines[:len(taken)]  # the rest, if any, the parent parsed (no cut in sight)
+    ends = [c.first_line - 1 + len(c.lines) for c in raw if not c.finish]
+    reference = [(end, comment) for end, comment in _reference_cuts(lines, size, box)
+                 if end <= len(taken) and not (end == len(lines) and raw and raw[-1].finish)]
+    assert ends == [end for end, _ in reference]
+    assert [c.comment for c in raw[1:]] == [comment for _, comment in reference][:len(raw) - 1]
+    got = []
+    for c in chunks:
+        if isinstance(c, LineChunk):
+            got += parse_chunk(c.lines, str(path), first_line=c.first_line, comment=c.comment,
+                               finish=c.finish, box=box)
+        else:
+            got += c.puzzles
+
+    def where(p):  # index is numbered per piece; the caller numbers on
+        return _key(p)[1:2] + _key(p)[3:]
+    assert [where(p) for p in got] == [where(p) for p in parse_puzzles(lines, str(path), box=box)]
+
+
 def _files(tmp_path):
     grid = ["5 3 . | . 7 . | . . ."] + [". . . | . . . | . . ."] * 8
     made = {

@@ -18,14 +18,15 @@ import time
 from ..errors import MissingInput, PuzzleError, abridge
 from ..model.puzzle import Puzzle
 from .forms import form_of_text
+from .lines import (CHUNK_CHARS, MAX_UNCUT, PLAIN_LINES, LineChunk, ParsedChunk, Tally,
+                    puzzle_work, read_ahead, read_lines)
 from .text import parse_puzzle, parse_puzzles
-from .lines import read_lines
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Iterable, Iterator
 
-__all__ = ["iter_inputs", "Inputs", "LineChunk", "ParsedChunk", "is_file_input", "count_lines",
+__all__ = ["iter_inputs", "Inputs", "is_file_input", "count_lines",
            "single_puzzle", "count_ahead", "holds_one_puzzle", "read_puzzle", "timed"]
 
 #: What a puzzle that could not be read looks like when it was meant as a file name (compiled
@@ -202,70 +203,6 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             yield from _read_inline(arg, box, alphabet, ignore_unknown)
 
 
-class Tally:
-    """Puzzles found so far in one input (the parent's count, for ``index`` and "no puzzles
-    found")."""
-
-    __slots__ = ("found",)
-
-    def __init__(self) -> None:
-        self.found = 0
-
-
-# LineChunk and ParsedChunk are plain classes with __slots__, made in the workers' hot path (a
-# record's generic __init__ takes three times a written one: satdoku.records).
-
-class LineChunk:
-    """Raw lines of one input for a worker to parse with :func:`satdoku.io.lines.parse_chunk`.
-
-    ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
-    ``finish`` when the input ends normally here (the reader finishes: a grid left open is
-    reported); ``last`` when this is the last piece of an input that ended normally (none found
-    in the whole input: "no puzzles found"). ``tally`` counts the input's puzzles (parent only).
-    """
-
-    __slots__ = ("source", "first_line", "lines", "comment", "finish", "last", "tally")
-
-    def __init__(self, source: str, first_line: int, lines: list[str],
-                 comment: str | None = None, *, finish: bool = False, last: bool = False,
-                 tally: Tally | None = None) -> None:
-        self.source, self.first_line, self.lines, self.comment = source, first_line, lines, comment
-        self.finish, self.last = finish, last
-        self.tally = Tally() if tally is None else tally
-
-
-class ParsedChunk:
-    """Puzzles the parent parsed itself (inline arguments, read errors, inputs it could not
-    cut); ``tally`` when they belong to an input that workers parse in part."""
-
-    __slots__ = ("puzzles", "tally")
-
-    def __init__(self, puzzles: list[Puzzle], tally: Tally | None = None) -> None:
-        self.puzzles, self.tally = puzzles, tally
-
-
-#: A chunk ends at the first cut after this many characters, even if it has fewer lines (big
-#: grids one a line).
-_CHUNK_CHARS = 1 << 20
-
-#: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
-#: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
-_MAX_UNCUT = 8
-
-
-def puzzle_work(cells: int) -> float:
-    """What solving a puzzle of ``cells`` cells is guessed to cost, in 9x9 puzzles: a chunk
-    for the workers holds about ``chunk_size`` of these, so that big grids are spread over
-    the workers (a 16x16 puzzle counts 32, a 25x25 one 460: one a chunk) instead of all going
-    to the first (18 hard 25x25 puzzles in one chunk kept one worker of two busy). The cube
-    of the size is a guess on the low side: the formula grows with N**4, and the search more.
-
-    >>> puzzle_work(81), round(puzzle_work(625))
-    (1.0, 459)
-    """
-    return (cells / 81) ** 3
-
-
 class Inputs:
     """The puzzles of command-line arguments: an iterator of :class:`Puzzle` (parsed here), or,
     before the first one is taken, :meth:`chunks` for parsing in worker processes."""
@@ -359,24 +296,51 @@ class Inputs:
         chars = 0  # in the chunk's lines
         since_cut = 0  # characters since the last cut: about one puzzle's cells
         work = 0.0  # puzzle_work() of the chunk's puzzles, guessed from their characters
+        block: list[str] = []  # lines read ahead: a run of one-liners is taken whole
+        at = 0  # how many of them are taken
+        failure: Exception | None = None  # what stopped the reading ahead, after the block
         try:
-            for line in lines:
+            while True:
+                if at == len(block):
+                    if failure is not None:
+                        raise failure
+                    # the line that fills the chunk is fed alone, so cuts fall where they did
+                    room = size - len(chunk.lines) - 1
+                    block, failure = read_ahead(lines, max(1, min(PLAIN_LINES, room)))
+                    at = 0
+                    if not block:
+                        if failure is not None:
+                            raise failure
+                        break
+                    length = (splitter.feed_plain(block)
+                              if len(block) > 1 and failure is None else 0)
+                    if length:
+                        k = len(block)
+                        gained = puzzle_work(since_cut + length) + (k - 1) * puzzle_work(length)
+                        if chars + k * length < CHUNK_CHARS and work + gained < size:
+                            chunk.lines.extend(block)  # k cuts, none of which ends the chunk
+                            chars += k * length
+                            work += gained
+                            since_cut, at = 0, k
+                            continue
+                line = block[at]
+                at += 1
                 chunk.lines.append(line)
                 chars += len(line)
                 since_cut += len(line)
                 if feed(line):
                     work += puzzle_work(since_cut)
                     since_cut = 0
-                    if len(chunk.lines) >= size or chars >= _CHUNK_CHARS or work >= size:
+                    if len(chunk.lines) >= size or chars >= CHUNK_CHARS or work >= size:
                         yield chunk
                         chunk = LineChunk(source, chunk.first_line + len(chunk.lines), [],
                                           splitter.comment, tally=tally)
                         chars = 0
                         work = 0.0
-                elif len(chunk.lines) >= _MAX_UNCUT * size or chars >= _MAX_UNCUT * _CHUNK_CHARS:
+                elif len(chunk.lines) >= MAX_UNCUT * size or chars >= MAX_UNCUT * CHUNK_CHARS:
                     # No cut in sight (multi-line grids): the rest is parsed here.
                     yield from self._parse_here(
-                        parse_chunk(itertools.chain(chunk.lines, lines), source,
+                        parse_chunk(itertools.chain(chunk.lines, block[at:], lines), source,
                                     first_line=chunk.first_line, comment=chunk.comment,
                                     box=self.box, alphabet=self.alphabet),
                         source, size, tally)

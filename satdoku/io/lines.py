@@ -1,5 +1,6 @@
 """Streams of text lines: reading them from any file in bounded memory, and cutting them into
-pieces that worker processes parse on their own (:class:`LineSplitter`, :func:`parse_chunk`).
+pieces that worker processes parse on their own (:class:`LineSplitter`, :func:`parse_chunk`;
+the pieces are :class:`LineChunk`, and :class:`ParsedChunk` for what the parent parsed).
 """
 
 from __future__ import annotations
@@ -10,11 +11,17 @@ from ..model.geometry import geometry_for_size
 from ..model.puzzle import Puzzle
 from .reader import HEADER, RULE, Reader, stream_puzzles
 
+#: The words a header line starts with, looked for anywhere in a block
+#: (:meth:`LineSplitter.feed_plain`).
+_WORDS = HEADER.pattern.split("(", 1)[1].split(")", 1)[0].split("|")
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Iterable, Iterator
 
-__all__ = ["read_lines", "is_binary", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk"]
+__all__ = ["read_lines", "is_binary", "MAX_LINE_CHARS", "LineSplitter", "parse_chunk", "Tally",
+           "LineChunk", "ParsedChunk", "CHUNK_CHARS", "MAX_UNCUT", "PLAIN_LINES", "read_ahead",
+           "puzzle_work"]
 
 
 def _size_text(chars: int) -> str:
@@ -175,6 +182,39 @@ class LineSplitter:
             self.comment, self._maybe_block = None, True
         return False
 
+    def feed_plain(self, lines: list[str]) -> int:
+        """Take ``lines`` at once when each is a bare one-liner of one length that the
+        reader's fast path takes (no comment, no blank, no space, nothing a header or a
+        ruled line could be): the length, after each of which the stream may be cut, the
+        comment left as it is. 0 when they are not all such (nothing taken: :meth:`feed`
+        them one by one). A file of one-liners is split at a fraction of the cost of a line
+        at a time, in the parent of ``--jobs`` (docs/performance.md).
+
+        >>> splitter = LineSplitter()
+        >>> splitter.feed_plain(["." * 81, "1" + "." * 80]), splitter.feed_plain(["." * 81, ""])
+        (81, 0)
+        """
+        length = len(lines[0]) if lines else 0
+        table = self._tables.get(length)
+        if table is None:
+            return 0
+        text = "".join(lines)
+        if len(text) != length * len(lines) or set(map(len, lines)) != {length}:
+            return 0
+        if any(c in text for c in "#-= \t"):
+            return 0
+        if text.lower() != text.upper():  # letters: the start of a header line may be there
+            low = text.lower()
+            if any(word in low for word in _WORDS):
+                return 0
+        try:
+            if text.encode("ascii").translate(table).find(UNKNOWN) >= 0:
+                return 0
+        except UnicodeEncodeError:
+            return 0
+        self._maybe_block = False  # a grid left open ends at the first of them
+        return length
+
     @staticmethod
     def _fast(s: str, table: bytes) -> bool:
         """Whether the reader's fast path takes ``s`` as a one-liner (when no grid is open)."""
@@ -203,3 +243,85 @@ def parse_chunk(lines: Iterable[str], source: str, *, first_line: int = 1,
     reader = Reader(source, box, make_alphabet(alphabet))
     reader.comment = comment
     return stream_puzzles(reader, lines, first_line, finish)
+
+
+class Tally:
+    """Puzzles found so far in one input (the parent's count, for ``index`` and "no puzzles
+    found")."""
+
+    __slots__ = ("found",)
+
+    def __init__(self) -> None:
+        self.found = 0
+
+
+# LineChunk and ParsedChunk are plain classes with __slots__, made in the workers' hot path (a
+# record's generic __init__ takes three times a written one: satdoku.records).
+
+class LineChunk:
+    """Raw lines of one input for a worker to parse with :func:`satdoku.io.lines.parse_chunk`.
+
+    ``first_line`` numbers the first line; ``comment`` is the reader's comment at the cut;
+    ``finish`` when the input ends normally here (the reader finishes: a grid left open is
+    reported); ``last`` when this is the last piece of an input that ended normally (none found
+    in the whole input: "no puzzles found"). ``tally`` counts the input's puzzles (parent only).
+    """
+
+    __slots__ = ("source", "first_line", "lines", "comment", "finish", "last", "tally")
+
+    def __init__(self, source: str, first_line: int, lines: list[str],
+                 comment: str | None = None, *, finish: bool = False, last: bool = False,
+                 tally: Tally | None = None) -> None:
+        self.source, self.first_line, self.lines, self.comment = source, first_line, lines, comment
+        self.finish, self.last = finish, last
+        self.tally = Tally() if tally is None else tally
+
+
+class ParsedChunk:
+    """Puzzles the parent parsed itself (inline arguments, read errors, inputs it could not
+    cut); ``tally`` when they belong to an input that workers parse in part."""
+
+    __slots__ = ("puzzles", "tally")
+
+    def __init__(self, puzzles: list[Puzzle], tally: Tally | None = None) -> None:
+        self.puzzles, self.tally = puzzles, tally
+
+
+#: A chunk ends at the first cut after this many characters, even if it has fewer lines (big
+#: grids one a line).
+CHUNK_CHARS = 1 << 20
+
+#: An input that allows no cut for this many chunks' worth of lines or characters (multi-line
+#: grids, or no puzzles at all) is parsed in the parent from there on: memory stays bounded.
+MAX_UNCUT = 8
+
+#: Lines read ahead at a time to be taken whole when they are all one-liners
+#: (:meth:`satdoku.io.lines.LineSplitter.feed_plain`).
+PLAIN_LINES = 256
+
+
+def read_ahead(lines: Iterator[str], n: int) -> tuple[list[str], Exception | None]:
+    """Up to ``n`` lines, and the error that stopped reading before them (a line too long, a
+    read error), which the caller raises after it has taken the lines read."""
+    block: list[str] = []
+    try:
+        for line in lines:
+            block.append(line)
+            if len(block) >= n:
+                break
+    except (PuzzleError, OSError) as error:
+        return block, error
+    return block, None
+
+
+def puzzle_work(cells: int) -> float:
+    """What solving a puzzle of ``cells`` cells is guessed to cost, in 9x9 puzzles: a chunk
+    for the workers holds about ``chunk_size`` of these, so that big grids are spread over
+    the workers (a 16x16 puzzle counts 32, a 25x25 one 460: one a chunk) instead of all going
+    to the first (18 hard 25x25 puzzles in one chunk kept one worker of two busy). The cube
+    of the size is a guess on the low side: the formula grows with N**4, and the search more.
+
+    >>> puzzle_work(81), round(puzzle_work(625))
+    (1.0, 459)
+    """
+    return (cells / 81) ** 3

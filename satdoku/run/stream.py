@@ -31,7 +31,8 @@ if not TYPE_CHECKING:  # at run time the overloads' stubs are replaced by the fu
         return function
 
 from ..errors import PuzzleError
-from ..io.inputs import Inputs, LineChunk, ParsedChunk, no_puzzles, puzzle_work, timed
+from ..io.inputs import Inputs, no_puzzles, timed
+from ..io.lines import LineChunk, ParsedChunk, puzzle_work
 from ..io.lines import parse_chunk
 from ..model.alphabet import Alphabet
 from ..model.geometry import Geometry
@@ -90,7 +91,7 @@ def stream(puzzles: Iterable[Puzzle], options: TaskOptions, *, jobs: int = 1,
     Command-line inputs (:func:`satdoku.io.inputs.iter_inputs`) not yet started are parsed in
     the workers, ``chunk_size`` raw lines a task; other iterables are parsed here, and sent
     ``chunk_size`` puzzles a task. Either way a task holds fewer big grids
-    (:func:`satdoku.io.inputs.puzzle_work`: one 25x25 puzzle a task).
+    (:func:`satdoku.io.lines.puzzle_work`: one 25x25 puzzle a task).
 
     ``render`` (picklable; the same function the caller formats outcomes with) makes the
     workers that parse a chunk of lines also write its outcomes out: such a chunk comes back
@@ -303,6 +304,6 @@ class _PieceJoiner(_Joiner):
 
 
 def _work(puzzle: Puzzle) -> float:
-    """A parsed puzzle's weight in a chunk (see :func:`satdoku.io.inputs.puzzle_work`)."""
+    """A parsed puzzle's weight in a chunk (see :func:`satdoku.io.lines.puzzle_work`)."""
     return puzzle_work(puzzle.grid.geometry.ncells) if puzzle.grid is not None else 1.0
 
