@@ -13,6 +13,7 @@ A function that takes a solver or makes its own closes only its own (:func:`borr
 from __future__ import annotations
 
 import contextlib
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterator, TypeVar

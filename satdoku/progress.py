@@ -17,6 +17,7 @@ returns.
 from __future__ import annotations
 
 from contextlib import contextmanager
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Callable, Iterator, TypeAlias

@@ -9,16 +9,17 @@ from __future__ import annotations
 import functools
 import itertools
 import operator
+
+from ..errors import PuzzleError
+from ..records import record
+from .geometry import Geometry
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any, ClassVar, Iterator, Protocol, Sequence
 
 if not TYPE_CHECKING:  # at run time a protocol is a plain class
     Protocol = object
-
-from ..errors import PuzzleError
-from ..records import record
-from .geometry import Geometry
 
 __all__ = ["Grid", "Rule", "pack_cells", "unpack_grid", "find_clash", "check_givens", "clash_free", "is_solution",
            "solution_problems", "solutions_right"]

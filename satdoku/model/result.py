@@ -30,18 +30,18 @@ far, ``solution``/``second`` the first two of them, and ``message`` says
 
 from __future__ import annotations
 
+from ..deadline import Deadline, TimeUp
+from ..errors import InternalError, SolverError, TooBigError
+from ..records import field, fields, record
+from .geometry import Geometry
+from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any, Protocol, TypeGuard
 
 if not TYPE_CHECKING:  # at run time a protocol is a plain class
     Protocol = object
-
-from ..deadline import Deadline, TimeUp
-from ..errors import InternalError, SolverError, TooBigError
-from ..records import field, fields, record
-from .geometry import Geometry
-from .grid import Grid, Rule, pack_cells, solution_problems, unpack_grid
 
 __all__ = ["Result", "Solver", "SteeringSolver", "SettlingSolver", "can_steer", "can_settle",
            "Capabilities", "STATUSES", "OK_STATUSES", "counted_status",

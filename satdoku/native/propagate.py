@@ -52,15 +52,16 @@ candidates.
 from __future__ import annotations
 
 import time
+
+from .subsets import naked_and_hidden_subsets
+from .tables import Tables, Timeout
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Callable, Protocol, Sequence
 
 if not TYPE_CHECKING:  # at run time a protocol is a plain class
     Protocol = object
-
-from .subsets import naked_and_hidden_subsets
-from .tables import Tables, Timeout
 
 __all__ = ["Constraint", "Propagation", "propagate", "naked_singles", "hidden_singles",
            "locked_candidates", "locked_digits", "rule_prunes", "positions"]

@@ -22,6 +22,16 @@ a chunk: one write, and no puzzle or result to rebuild (the parent was the bottl
 from __future__ import annotations
 
 import itertools
+
+from ..errors import PuzzleError
+from ..io.inputs import Inputs, no_puzzles, timed
+from ..io.lines import LineChunk, ParsedChunk, parse_chunk, puzzle_work
+from ..model.alphabet import Alphabet
+from ..model.geometry import Geometry
+from ..model.grid import Grid, Rule, pack_cells
+from ..model.puzzle import Puzzle
+from ..tasks.base import Block, Outcome, Task, TaskOptions
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any, Callable, Iterable, Iterator, TypeAlias, overload
@@ -29,16 +39,6 @@ if TYPE_CHECKING:
 if not TYPE_CHECKING:  # at run time the overloads' stubs are replaced by the function
     def overload(function):
         return function
-
-from ..errors import PuzzleError
-from ..io.inputs import Inputs, no_puzzles, timed
-from ..io.lines import LineChunk, ParsedChunk, puzzle_work
-from ..io.lines import parse_chunk
-from ..model.alphabet import Alphabet
-from ..model.geometry import Geometry
-from ..model.grid import Grid, Rule, pack_cells
-from ..model.puzzle import Puzzle
-from ..tasks.base import Block, Outcome, Task, TaskOptions
 
 __all__ = ["stream", "run_here"]
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import signal
 import sys
+
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any, Iterable, Sequence
