@@ -101,8 +101,8 @@ def parse_model(text: str, nvars: int | None = None) -> list[int]:
                 continue
             v = abs(lit)
             if nvars is not None and v > nvars:
-                raise ModelError(f"literal {lit} is beyond the formula's {nvars:,} variables",
-                                 line=number)
+                raise ModelError(f"literal {lit} is beyond the formula's {nvars:,} variables "
+                                 f"(a model of another puzzle or encoding?)", line=number)
             if seen.setdefault(v, lit) != lit:
                 raise ModelError(f"variable {v} is set both true and false", line=number)
             lits.append(lit)
