@@ -15,8 +15,10 @@ then ``__post_init__``), ``__repr__``, ``__eq__`` over the compared fields (same
 and with ``frozen`` no assignment after ``__init__`` (:class:`FrozenError`). A method the
 class writes itself is kept. Fields are inherited in the same order (bases first, a redefined
 field where it first came). :func:`fields`, :func:`replace` and :func:`asdict` are the
-module functions of the same names. A record made by the hundred thousand (a grid, a result)
-writes its own ``__init__``: the generic one takes about three times as long.
+module functions of the same names. The generic ``__init__`` takes about three times what a
+compiled one does: a class gets its ``__init__`` compiled from source, as a dataclass's is,
+once :data:`COMPILE_AFTER` of its records were made (a batch makes a grid, a puzzle, a result
+and an outcome a puzzle), never in a one-puzzle run.
 
 >>> @record(frozen=True)
 ... class Point:
@@ -174,7 +176,7 @@ def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
             setattr(cls, name, method)
 
     if init:
-        put("__init__", _init(cls, everything))
+        put("__init__", _init(cls, everything, frozen))
     if "__match_args__" not in own:  # positional patterns: case Result("solved")
         positional = tuple(f.name for f in everything if f.init and not f.kw_only)
         setattr(cls, "__match_args__", positional)
@@ -230,7 +232,7 @@ def _key(names: list[str]) -> Callable[[Any], tuple[Any, ...]]:
     return lambda obj: ()
 
 
-def _init(cls: Any, everything: list[Field]) -> Callable[..., None]:
+def _init(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None]:
     """The generic ``__init__`` of a record's fields."""
     given = [f for f in everything if f.init]
     names = [f.name for f in given if not f.kw_only]  # positional, in order
@@ -241,8 +243,12 @@ def _init(cls: Any, everything: list[Field]) -> Callable[..., None]:
     post = hasattr(cls, "__post_init__")
     title = cls.__name__
     put = object.__setattr__
+    calls = [0]
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        calls[0] += 1
+        if calls[0] == COMPILE_AFTER and cls.__dict__.get("__init__") is __init__:
+            cls.__init__ = _compiled(cls, everything, frozen)
         if len(args) > len(names):
             raise TypeError(f"{title}() takes {len(names)} positional arguments but "
                             f"{len(args)} were given")
@@ -267,3 +273,50 @@ def _init(cls: Any, everything: list[Field]) -> Callable[..., None]:
         if post:
             self.__post_init__()
     return __init__
+
+
+#: Records made of a class before its ``__init__`` is compiled for it, as a dataclass's is at
+#: import: a batch makes a grid, a puzzle, a result and an outcome a puzzle, and the generic
+#: one takes about three times as long; one puzzle's run compiles nothing.
+COMPILE_AFTER = 256
+
+
+def _compiled(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None]:
+    """The ``__init__`` of ``cls``'s fields as source, compiled (what a dataclass writes; a
+    sentinel default stands for a missing argument, so fields may come in any order)."""
+    names: dict[str, Any] = {"_M": MISSING, "_put": object.__setattr__}
+    params: list[str] = ["self"]
+    kw: list[str] = []
+    body: list[str] = []
+
+    def setting(name: str, value: str) -> str:
+        return f"_put(self, {name!r}, {value})" if frozen else f"self.{name} = {value}"
+
+    for i, f in enumerate(everything):
+        if f.init:
+            (kw if f.kw_only else params).append(f"{f.name}=_M")
+            if f.default is not MISSING:
+                names[f"_d{i}"] = f.default
+                value = f"_d{i} if {f.name} is _M else {f.name}"
+            elif f.default_factory is not MISSING:
+                names[f"_f{i}"] = f.default_factory
+                value = f"_f{i}() if {f.name} is _M else {f.name}"
+            else:
+                body.append(f"if {f.name} is _M: raise TypeError("
+                            f"\"{cls.__name__}() missing required argument: {f.name!r}\")")
+                value = f.name
+            body.append(setting(f.name, value))
+        elif f.default is not MISSING:
+            names[f"_d{i}"] = f.default
+            body.append(setting(f.name, f"_d{i}"))
+        elif f.default_factory is not MISSING:
+            names[f"_f{i}"] = f.default_factory
+            body.append(setting(f.name, f"_f{i}()"))
+    if hasattr(cls, "__post_init__"):
+        body.append("self.__post_init__()")
+    signature = ", ".join(params + (["*"] + kw if kw else []))
+    source = f"def __init__({signature}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
+    exec(source, names)
+    made: Callable[..., None] = names["__init__"]
+    made.__qualname__ = f"{cls.__qualname__}.__init__"
+    return made

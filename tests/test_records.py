@@ -38,8 +38,13 @@ BODY = """    a: int
 
 @pytest.mark.parametrize("frozen", [False, True])
 @pytest.mark.parametrize("eq", [False, True])
-def test_a_record_is_the_dataclass_of_its_declaration(frozen, eq):
+@pytest.mark.parametrize("compiled", [False, True])
+def test_a_record_is_the_dataclass_of_its_declaration(frozen, eq, compiled, monkeypatch):
+    # compiled: after COMPILE_AFTER records of a class its __init__ is compiled for it
+    monkeypatch.setattr(records, "COMPILE_AFTER", 2 if compiled else 10 ** 9)
     rec, dc = _both(BODY, frozen, eq)
+    rec(1), rec(2)
+    assert (rec.__init__.__code__.co_filename == "<string>") == compiled
     for args, kwargs in [((1,), {}), ((1, "y"), {"e": 4}), ((2,), {"c": (1,), "d": 0.5})]:
         r, d = rec(*args, **kwargs), dc(*args, **kwargs)
         assert repr(r) == repr(d)
@@ -68,7 +73,10 @@ def test_a_record_is_the_dataclass_of_its_declaration(frozen, eq):
         assert r.a == 2
 
 
-def test_fields_are_inherited_in_the_dataclass_order_and_kw_only_goes_last():
+@pytest.mark.parametrize("compiled", [False, True])
+def test_fields_are_inherited_in_the_dataclass_order_and_kw_only_goes_last(compiled,
+                                                                          monkeypatch):
+    monkeypatch.setattr(records, "COMPILE_AFTER", 1 if compiled else 10 ** 9)
     base = """    x: int
     y: int = 1
     label: str = field(default="", kw_only=True)

@@ -24,8 +24,6 @@ if not TYPE_CHECKING:  # at run time a protocol is a plain class
 __all__ = ["Grid", "Rule", "pack_cells", "unpack_grid", "find_clash", "check_givens", "clash_free", "is_solution",
            "solution_problems", "solutions_right"]
 
-_set = object.__setattr__  # a frozen record's fields are set past its __setattr__
-
 
 @record(frozen=True, eq=True)
 class Grid:
@@ -40,12 +38,10 @@ class Grid:
     geometry: Geometry
     cells: tuple[int, ...]
 
-    def __init__(self, geometry: Geometry, cells: tuple[int, ...]) -> None:
-        # written out: a batch makes two grids a puzzle (satdoku.records)
-        if len(cells) != geometry.ncells:
-            raise ValueError(f"{len(cells)} cells for a {geometry.size}x{geometry.size} grid")
-        _set(self, "geometry", geometry)
-        _set(self, "cells", cells)
+    def __post_init__(self) -> None:
+        if len(self.cells) != self.geometry.ncells:
+            raise ValueError(f"{len(self.cells)} cells for a {self.geometry.size}x"
+                             f"{self.geometry.size} grid")
 
     @classmethod
     def from_cells(cls, geometry: Geometry, cells: Sequence[int]) -> "Grid":

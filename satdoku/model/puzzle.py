@@ -61,30 +61,10 @@ class Puzzle:
     solution: tuple[int, ...] | None = None
     unchecked: bool = False
 
-    def __init__(self, grid: Grid | None, source: str = "<puzzle>", line: int = 1,
-                 index: int = 1, name: str | None = None, alphabet: Alphabet | None = None,
-                 error: PuzzleError | None = None, parse_ms: float = 0.0,
-                 constraints: tuple[Rule, ...] = (), warnings: tuple[str, ...] = (),
-                 author: str | None = None, citation: str | None = None,
-                 solution: tuple[int, ...] | None = None, unchecked: bool = False) -> None:
-        # written out: a batch makes one a line (satdoku.records)
-        self.grid = grid
-        self.source = source
-        self.line = line
-        self.index = index
-        self.name = name
-        self.alphabet = alphabet
-        self.error = error
-        self.parse_ms = parse_ms
-        if constraints:
-            rules = tuple(constraints)
-            constraints = tuple(rule.bind(rules) for rule in rules)
-        self.constraints = constraints
-        self.warnings = warnings
-        self.author = author
-        self.citation = citation
-        self.solution = solution
-        self.unchecked = unchecked
+    def __post_init__(self) -> None:
+        if self.constraints:
+            rules = tuple(self.constraints)
+            self.constraints = tuple(rule.bind(rules) for rule in rules)
 
     @property
     def ok(self) -> bool:

@@ -100,24 +100,6 @@ class Result:
     limit: int = 1
     proof: dict[str, Any] | None = None
 
-    def __init__(self, status: str, solution: Grid | None = None, count: int | None = None,
-                 second: Grid | None = None, solver: str = "", encoding: str | None = None,
-                 time_ms: float = 0.0, stats: dict[str, Any] | None = None,
-                 message: str | None = None, limit: int = 1,
-                 proof: dict[str, Any] | None = None) -> None:
-        # written out: a batch makes one a puzzle (satdoku.records); no stats: a new dict
-        self.status = status
-        self.solution = solution
-        self.count = count
-        self.second = second
-        self.solver = solver
-        self.encoding = encoding
-        self.time_ms = time_ms
-        self.stats = {} if stats is None else stats
-        self.message = message
-        self.limit = limit
-        self.proof = proof
-
     @property
     def ok(self) -> bool:
         """True for the statuses that mean the puzzle was answered."""

@@ -38,13 +38,6 @@ class Outcome:
     result: Any
     disagreements: list[str] = field(default_factory=list)
 
-    def __init__(self, puzzle: Puzzle, result: Any,
-                 disagreements: list[str] | None = None) -> None:
-        # written out: a batch makes one a puzzle (satdoku.records)
-        self.puzzle = puzzle
-        self.result = result
-        self.disagreements = [] if disagreements is None else disagreements
-
 
 class Block:
     """The outcomes of a chunk's puzzles as a worker wrote them out (``render``, see
