@@ -283,35 +283,36 @@ COMPILE_AFTER = 256
 
 def _compiled(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None]:
     """The ``__init__`` of ``cls``'s fields as source, compiled (what a dataclass writes; a
-    sentinel default stands for a missing argument, so fields may come in any order)."""
-    names: dict[str, Any] = {"_M": MISSING, "_put": object.__setattr__}
+    sentinel default stands for a missing argument, so fields may come in any order; the
+    names it adds start with two underscores, which no field's does)."""
+    names: dict[str, Any] = {"__M": MISSING, "__put": object.__setattr__}
     params: list[str] = ["self"]
     kw: list[str] = []
     body: list[str] = []
 
     def setting(name: str, value: str) -> str:
-        return f"_put(self, {name!r}, {value})" if frozen else f"self.{name} = {value}"
+        return f"__put(self, {name!r}, {value})" if frozen else f"self.{name} = {value}"
 
     for i, f in enumerate(everything):
         if f.init:
-            (kw if f.kw_only else params).append(f"{f.name}=_M")
+            (kw if f.kw_only else params).append(f"{f.name}=__M")
             if f.default is not MISSING:
-                names[f"_d{i}"] = f.default
-                value = f"_d{i} if {f.name} is _M else {f.name}"
+                names[f"__d{i}"] = f.default
+                value = f"__d{i} if {f.name} is __M else {f.name}"
             elif f.default_factory is not MISSING:
-                names[f"_f{i}"] = f.default_factory
-                value = f"_f{i}() if {f.name} is _M else {f.name}"
+                names[f"__f{i}"] = f.default_factory
+                value = f"__f{i}() if {f.name} is __M else {f.name}"
             else:
-                body.append(f"if {f.name} is _M: raise TypeError("
+                body.append(f"if {f.name} is __M: raise TypeError("
                             f"\"{cls.__name__}() missing required argument: {f.name!r}\")")
                 value = f.name
             body.append(setting(f.name, value))
         elif f.default is not MISSING:
-            names[f"_d{i}"] = f.default
-            body.append(setting(f.name, f"_d{i}"))
+            names[f"__d{i}"] = f.default
+            body.append(setting(f.name, f"__d{i}"))
         elif f.default_factory is not MISSING:
-            names[f"_f{i}"] = f.default_factory
-            body.append(setting(f.name, f"_f{i}()"))
+            names[f"__f{i}"] = f.default_factory
+            body.append(setting(f.name, f"__f{i}()"))
     if hasattr(cls, "__post_init__"):
         body.append("self.__post_init__()")
     signature = ", ".join(params + (["*"] + kw if kw else []))
