@@ -144,7 +144,20 @@ def record(cls: Any = None, /, *, frozen: bool = False, eq: bool = True, init: b
     return wrap if cls is None else wrap(cls)
 
 
+def _check_frozen(cls: Any, frozen: bool) -> None:
+    """TypeError when ``cls`` and the record it inherits from are not both frozen or both
+    not (as a dataclass: a frozen field would be set through a mutable one's __setattr__)."""
+    for base in cls.__mro__[1:]:
+        if "__record_fields__" in base.__dict__:
+            if base.__dict__.get("__record_frozen__", False) != frozen:
+                raise TypeError(f"{cls.__name__}: a record cannot be frozen and inherit from "
+                                f"one that is not, or the other way round (as a dataclass)")
+            break
+    cls.__record_frozen__ = frozen
+
+
 def _make(cls: Any, frozen: bool, eq: bool, init: bool, show: bool) -> Any:
+    _check_frozen(cls, frozen)
     # name -> Field, or None for a class variable: it holds its place, as in a dataclass, for
     # a subclass that makes it a field (SolveOptions' check and fresh)
     merged: dict[str, Field | None] = {}
@@ -242,10 +255,11 @@ def _init(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None
              if not f.init and (f.default is not MISSING or f.default_factory is not MISSING)]
     post = hasattr(cls, "__post_init__")
     title = cls.__name__
-    put = object.__setattr__
+    # as a dataclass: a frozen record's fields are set past its __setattr__, others through it
+    put = object.__setattr__ if frozen else setattr
     calls = [0]
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+    def __init__(self: Any, /, *args: Any, **kwargs: Any) -> None:  # a field may be "self"
         calls[0] += 1
         if calls[0] == COMPILE_AFTER and cls.__dict__.get("__init__") is __init__:
             cls.__init__ = _compiled(cls, everything, frozen)
@@ -285,13 +299,14 @@ def _compiled(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., 
     """The ``__init__`` of ``cls``'s fields as source, compiled (what a dataclass writes; a
     sentinel default stands for a missing argument, so fields may come in any order; the
     names it adds start with two underscores, which no field's does)."""
-    names: dict[str, Any] = {"__M": MISSING, "__put": object.__setattr__}
-    params: list[str] = ["self"]
+    names: dict[str, Any] = {"__M": MISSING, "__put": object.__setattr__,
+                             "__TypeError": TypeError}
+    params: list[str] = ["__self"]
     kw: list[str] = []
     body: list[str] = []
 
     def setting(name: str, value: str) -> str:
-        return f"__put(self, {name!r}, {value})" if frozen else f"self.{name} = {value}"
+        return f"__put(__self, {name!r}, {value})" if frozen else f"__self.{name} = {value}"
 
     for i, f in enumerate(everything):
         if f.init:
@@ -303,7 +318,7 @@ def _compiled(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., 
                 names[f"__f{i}"] = f.default_factory
                 value = f"__f{i}() if {f.name} is __M else {f.name}"
             else:
-                body.append(f"if {f.name} is __M: raise TypeError("
+                body.append(f"if {f.name} is __M: raise __TypeError("
                             f"\"{cls.__name__}() missing required argument: {f.name!r}\")")
                 value = f.name
             body.append(setting(f.name, value))
@@ -314,7 +329,7 @@ def _compiled(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., 
             names[f"__f{i}"] = f.default_factory
             body.append(setting(f.name, f"__f{i}()"))
     if hasattr(cls, "__post_init__"):
-        body.append("self.__post_init__()")
+        body.append("__self.__post_init__()")
     signature = ", ".join(params + (["*"] + kw if kw else []))
     source = f"def __init__({signature}):\n" + "".join(f"    {line}\n" for line in body or ["pass"])
     exec(source, names)

@@ -264,6 +264,25 @@ def test_read_errors_stop_the_input_where_one_job_stops(tmp_path, monkeypatch):
                                      chunk_size=1)) == expected
 
 
+def test_a_read_error_after_lines_with_no_cut_stops_the_input_as_one_job_does(tmp_path,
+                                                                              monkeypatch):
+    # the parent gives up cutting (a multi-line grid too long) while lines it read ahead are
+    # pending, and the read of the next one had failed: the error still ends the input
+    import satdoku.io.inputs as inputs
+    import satdoku.io.lines as formats
+    monkeypatch.setattr(formats, "MAX_LINE_CHARS", 100)
+    monkeypatch.setattr(inputs, "MAX_UNCUT", 1)
+    monkeypatch.setattr(inputs, "CHUNK_CHARS", 50)  # no cut within 50 characters: given up
+    long = tmp_path / "long.txt"
+    # (read_lines checks a line still open at the end of a block: the last one)
+    long.write_text("\n".join(["# big"] + ["1 . 3 ."] * 8 + ["." * 101]))
+    args = [str(long)]
+    expected = _full_summary(stream(iter_inputs(args), SolveOptions()))
+    assert expected[-1][7] and "longer than" in expected[-1][7]
+    assert _full_summary(stream(iter_inputs(args), SolveOptions(), jobs=2,
+                                chunk_size=256)) == expected
+
+
 def test_a_single_puzzle_is_counted_as_always_batches_steer():
     # A batch's counts after its first puzzle steer away from the solution found (faster);
     # one puzzle alone, and the library's solver, find the same two solutions as ever.

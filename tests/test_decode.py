@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from conftest import SAMPLE, SAMPLE_SOLUTION, grid_of, run_cli
+from conftest import ROOT, SAMPLE, SAMPLE_SOLUTION, grid_of, run_cli
 from satdoku.io.dimacs import MAX_MODEL_BYTES, UnsatisfiableError, parse_model
 from satdoku.cnf.decode import decode_file, decode_solution, model_formula
 from satdoku.cnf.varmap import full_map
@@ -219,6 +219,25 @@ def test_a_folder_is_decoded_in_the_order_of_its_numbers(tmp_path):
     assert [p[1].rsplit("/", 1)[1] for p in pairs] == [
         "pe-9.cnf", "pe-10.cnf", "pe-12.cnf", "pe-102.cnf"]
     assert all(model.endswith(".out") for model, _ in pairs)
+
+
+@pytest.mark.parametrize("source", ["puzzles/variants/irregular-7x7-kropki.json",
+                                    "puzzles/variants/hash-movie.json", "unicode"])
+def test_a_puzzle_of_regions_or_odd_text_decodes_from_its_cnf_alone(tmp_path, source):
+    # a jigsaw's regions, and a name with a line separator in it, travel in the document
+    if source == "unicode":
+        document = json.loads((ROOT / "puzzles/variants/eddies.json").read_text())
+        document["name"] = "Line\u2028Two\u0085"
+        source = str(tmp_path / "u.json")
+        (tmp_path / "u.json").write_text(json.dumps(document, ensure_ascii=False))
+    cnf, model = tmp_path / "p.cnf", tmp_path / "p.out"
+    assert run_cli("encode", source, "-o", str(cnf)).exit_code == 0
+    assert all(line.isascii() for line in cnf.read_text().splitlines() if "document" in line)
+    _model_of(cnf, model)
+    alone = run_cli("decode", str(model), "--cnf", str(cnf), "--format", "line")
+    given = run_cli("decode", str(model), "--puzzle", source, "--format", "line")
+    assert alone.exit_code == given.exit_code == 0, alone.output
+    assert alone.stdout == given.stdout
 
 
 def test_a_variant_cnf_carries_its_document_and_decodes_alone(tmp_path):

@@ -170,3 +170,43 @@ def test_satdoku_declares_no_dataclass():
              and re.search(r"^\s*(import dataclasses|from dataclasses import)", p.read_text(),
                            re.M)]
     assert found == []
+
+
+def test_odd_field_names_compile_and_fields_are_set_the_same_way_before_and_after(monkeypatch):
+    monkeypatch.setattr(records, "COMPILE_AFTER", 2)
+
+    @record
+    class Odd:
+        self: int
+        TypeError: int = 0
+
+    first, compiled = Odd(1), Odd(self=2, TypeError=3)
+    assert (first.self, compiled.self, compiled.TypeError) == (1, 2, 3)
+    with pytest.raises(TypeError):
+        Odd()
+    set_through = []
+
+    @record
+    class Watched:
+        a: int
+
+        def __setattr__(self, name, value):
+            set_through.append(name)
+            object.__setattr__(self, name, value)
+
+    for i in range(4):  # generic, then compiled: both set a mutable record's fields by setattr
+        Watched(i)
+    assert set_through == ["a"] * 4
+
+
+def test_frozen_and_mutable_records_do_not_inherit_from_each_other():
+    @record(frozen=True)
+    class Frozen:
+        a: int
+
+    for make in (record, dataclasses.dataclass):
+        with pytest.raises(TypeError):
+            @make
+            class Mutable(Frozen if make is record else dataclasses.dataclass(frozen=True)(
+                    type("F", (), {"__annotations__": {"a": int}}))):
+                b: int = 0

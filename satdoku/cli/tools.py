@@ -90,11 +90,16 @@ def _write_cnf(out, puzzles: list, options: EncodeOptions, fmt: str) -> None:
     from ..io.text import format_grid
     if fmt == "dimacs":
         p, = puzzles
-        # a variant puzzle's document too, on one comment line: decode --cnf rebuilds its rules
+        # a puzzle the 'c puzzle:' line and the box cannot give again (rules, regions, another
+        # shape, other digits, extra cells) as its document too, on one comment line of ASCII
+        # JSON: decode --cnf rebuilds it from there
         document = None
-        if p.constraints:
-            from ..io.variant import format_variant
-            document = format_variant(p)
+        geo = p.grid.geometry
+        if p.constraints or geo.regions is not None or geo.grid_rows or geo.extra or geo.low != 1:
+            import json
+
+            from ..io.variant import variant_document
+            document = json.dumps(variant_document(p), separators=(", ", ": "))
         write_dimacs(options.formula(p), out, grid=p.grid,
                      puzzle_text=format_grid(p.grid, "line", p.alphabet), document=document)
         return
@@ -215,7 +220,8 @@ def _decoded(model: str | None, cnf: str | None, puzzle_text: str | None, readin
         formula = model_formula(grid, encoding, amo, p.constraints)
     except SatdokuError as error:  # the outcome names its file: the message need not again
         source = cnf or model or ""
-        return Outcome(Puzzle(None, source), Result(
+        where = error.line if error.source == source and error.line else 1
+        return Outcome(Puzzle(None, source, where), Result(
             "error", message=error.detail if error.source == source else str(error)))
     try:
         result = Result("solved", decode_file(model, grid, formula, p.constraints),
@@ -258,9 +264,10 @@ def _decode_inputs(cnf: str | None, puzzle_text: str | None, reading, options: D
         line = header.document_line
         p = replace(read_variant(header.document, cnf or "", line), source=cnf or "", line=line)
         return p, encoding, amo
-    if header is None or header.rules or header.puzzle is None:
-        raise ModelError("encodes variant rules without their document, or no puzzle line; "
-                         "give the puzzle with --puzzle", source=cnf)
+    if header is None or header.rules or header.puzzle is None or header.box is None:
+        raise ModelError("encodes variant rules or a grid of other shape without their "
+                         "document, or no puzzle line; give the puzzle with --puzzle",
+                         source=cnf)
     return parse_puzzle(header.puzzle, cnf or "", box=header.box), encoding, amo
 
 

@@ -70,7 +70,7 @@ class CnfHeader:
     """What the comments of a CNF ``satdoku encode`` wrote say (:func:`read_header`)."""
 
     puzzle: str | None  # the puzzle in one line
-    box: tuple[int, int]
+    box: tuple[int, int] | None  # None: regions, no boxes or another shape (see document)
     encoding: str
     amo: str
     rules: int  # variant rules: the header names them; only the document rebuilds them
@@ -78,8 +78,9 @@ class CnfHeader:
     document_line: int = 0  # the line it is on
 
 
-_SIZE = re.compile(r"^c size: (\d+), box: (\d+)x(\d+)(?:, encoding: ([a-z]+) \(.*\), "
-                   r"at-most-one: ([a-z]+))?")
+_SIZE = re.compile(r"^c size: (\d+), box: (.+?)(?:, encoding: ([a-z]+) \(.*\), "
+                   r"at-most-one: ([a-z]+)|, settled cells: .*)$")
+_BOX = re.compile(r"(\d+)x(\d+)")
 _REDUCED = re.compile(r"^c encoding: reduced \(.*\), at-most-one: pairwise up to \d+ literals, "
                       r"else ([a-z]+)")
 
@@ -100,7 +101,7 @@ def read_header(path: str) -> CnfHeader:
     ('1.3..4.2.34.4.23', (2, 2), 'extended', 'pairwise', 0, None)
     >>> os.unlink(fp.name)
     """
-    puzzle, box, encoding, amo, rules = None, None, None, None, 0
+    puzzle, box, encoding, amo, rules, boxed = None, None, None, None, 0, False
     document, document_line = None, 0
     try:
         with open(path, encoding="utf-8", errors="replace") as fp:
@@ -111,17 +112,19 @@ def read_header(path: str) -> CnfHeader:
                     document, document_line = line[len("c document: "):].strip(), number
                 if line.startswith("c puzzle: ") and puzzle is None:
                     puzzle = line[len("c puzzle: "):].strip()
-                elif (size := _SIZE.match(line)) is not None:
-                    box = (int(size.group(2)), int(size.group(3)))
-                    if size.group(4):
-                        encoding, amo = size.group(4), size.group(5)
+                elif (size := _SIZE.match(line.rstrip("\n"))) is not None:
+                    shape = _BOX.fullmatch(size.group(2))
+                    box = (int(shape.group(1)), int(shape.group(2))) if shape else None
+                    boxed = True
+                    if size.group(3):
+                        encoding, amo = size.group(3), size.group(4)
                 elif (reduced := _REDUCED.match(line)) is not None:
                     encoding, amo = "reduced", reduced.group(1)
                 elif line.startswith("c variant rules: "):
                     rules = int(line.split()[3].rstrip(","))
     except OSError as error:
         raise ModelError(f"cannot read: {error.strerror or error}", source=path) from None
-    if box is None or encoding is None or amo is None:
+    if not boxed or encoding is None or amo is None:
         raise ModelError("has no 'c size: N, box: RxC' and encoding comments of satdoku "
                          "encode (give --puzzle and --encoding instead)", source=path)
     return CnfHeader(puzzle, box, encoding, amo, rules, document, document_line)

@@ -203,6 +203,12 @@ def _iter_inputs(args: list[str], box: tuple[int, int] | None, alphabet: str | N
             yield from _read_inline(arg, box, alphabet, ignore_unknown)
 
 
+def _raising(error: Exception) -> Iterator[str]:
+    """No line, then ``error``: what stopped reading ahead, where the lines read end."""
+    raise error
+    yield  # pragma: no cover - makes this a generator
+
+
 class Inputs:
     """The puzzles of command-line arguments: an iterator of :class:`Puzzle` (parsed here), or,
     before the first one is taken, :meth:`chunks` for parsing in worker processes."""
@@ -339,8 +345,9 @@ class Inputs:
                         work = 0.0
                 elif len(chunk.lines) >= MAX_UNCUT * size or chars >= MAX_UNCUT * CHUNK_CHARS:
                     # No cut in sight (multi-line grids): the rest is parsed here.
+                    tail = lines if failure is None else _raising(failure)
                     yield from self._parse_here(
-                        parse_chunk(itertools.chain(chunk.lines, block[at:], lines), source,
+                        parse_chunk(itertools.chain(chunk.lines, block[at:], tail), source,
                                     first_line=chunk.first_line, comment=chunk.comment,
                                     box=self.box, alphabet=self.alphabet),
                         source, size, tally)
