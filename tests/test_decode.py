@@ -263,3 +263,9 @@ def test_a_variant_cnf_carries_its_document_and_decodes_alone(tmp_path):
     broken = run_cli("decode", str(model), "--cnf", str(cnf))
     assert broken.exit_code == 3 and "error" in broken.stdout
     assert "does not solve this puzzle: odd r4c4" in broken.stderr
+    # a document whose givens are not the CNF's puzzle line is refused, naming its line
+    text = cnf.read_text()
+    number = text.splitlines().index(documents[0]) + 1
+    cnf.write_text(text.replace('"givens": {}', '"givens": {"r1c1": 5}'))
+    edited = run_cli("decode", str(model), "--cnf", str(cnf))
+    assert edited.exit_code == 3 and f"e.cnf:{number}: its document's givens" in edited.stderr

@@ -261,8 +261,13 @@ def _decode_inputs(cnf: str | None, puzzle_text: str | None, reading, options: D
     if header is not None and header.document is not None:  # a variant puzzle's rules
         from ..io.variant import read_variant
         from ..records import replace
+        from ..io.text import format_grid
         line = header.document_line
         p = replace(read_variant(header.document, cnf or "", line), source=cnf or "", line=line)
+        givens = format_grid(p.valid_grid, "line", p.alphabet)
+        if header.puzzle is not None and givens != header.puzzle:
+            raise ModelError("its document's givens are not its 'c puzzle:' line (edited by "
+                             "hand?); give the puzzle with --puzzle", source=cnf, line=line)
         return p, encoding, amo
     if header is None or header.rules or header.puzzle is None or header.box is None:
         raise ModelError("encodes variant rules or a grid of other shape without their "
