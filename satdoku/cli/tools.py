@@ -96,10 +96,8 @@ def _write_cnf(out, puzzles: list, options: EncodeOptions, fmt: str) -> None:
         document = None
         geo = p.grid.geometry
         if p.constraints or geo.regions is not None or geo.grid_rows or geo.extra or geo.low != 1:
-            import json
-
-            from ..io.variant import variant_document
-            document = json.dumps(variant_document(p), separators=(", ", ": "))
+            from ..io.variant import format_variant
+            document = format_variant(p, ascii=True)
         write_dimacs(options.formula(p), out, grid=p.grid,
                      puzzle_text=format_grid(p.grid, "line", p.alphabet), document=document)
         return

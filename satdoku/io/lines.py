@@ -9,11 +9,7 @@ from ..errors import PuzzleError
 from ..model.alphabet import UNKNOWN, Alphabet, make_alphabet
 from ..model.geometry import geometry_for_size
 from ..model.puzzle import Puzzle
-from .reader import HEADER, RULE, Reader, stream_puzzles
-
-#: The words a header line starts with, looked for anywhere in a block
-#: (:meth:`LineSplitter.feed_plain`).
-_WORDS = HEADER.pattern.split("(", 1)[1].split(")", 1)[0].split("|")
+from .reader import HEADER, HEADER_WORDS, RULE, Reader, stream_puzzles
 
 TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
@@ -205,7 +201,7 @@ class LineSplitter:
             return 0
         if text.lower() != text.upper():  # letters: the start of a header line may be there
             low = text.lower()
-            if any(word in low for word in _WORDS):
+            if any(word in low for word in HEADER_WORDS):
                 return 0
         try:
             if text.encode("ascii").translate(table).find(UNKNOWN) >= 0:

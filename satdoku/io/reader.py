@@ -71,7 +71,9 @@ def _cell_counts_hint() -> str:
 
 _SEPARATORS = str.maketrans("|,", "  ")
 RULE = re.compile(r"[-+=|:\s]*[-=][-+=|:\s]*")
-HEADER = re.compile(r"(grid|puzzle|sudoku|game|problem|board)\b", re.IGNORECASE)
+#: The words a header line ('Grid 01', 'Puzzle 2') starts with.
+HEADER_WORDS = ("grid", "puzzle", "sudoku", "game", "problem", "board")
+HEADER = re.compile(rf"({'|'.join(HEADER_WORDS)})\b", re.IGNORECASE)
 #: A JSON document or a link among classic puzzles (a file's first puzzle line says which
 #: reader reads it).
 VARIANT_HERE = ("a variant puzzle (JSON or a link) in a file of classic puzzles: give variant "

@@ -326,11 +326,12 @@ def grid_fields(geo: Geometry) -> dict[str, Any]:
     return doc
 
 
-def format_variant(puzzle: Puzzle, indent: int | None = None) -> str:
-    """The puzzle as JSON text: one line (for JSON Lines) unless ``indent`` is given."""
+def format_variant(puzzle: Puzzle, indent: int | None = None, ascii: bool = False) -> str:
+    """The puzzle as JSON text: one line (for JSON Lines) unless ``indent`` is given;
+    ``ascii``: every other character escaped (no line separator a reader could split on)."""
     separators = (",", ": ") if indent is not None else (", ", ": ")
     return json.dumps(variant_document(puzzle), indent=indent, separators=separators,
-                      ensure_ascii=False)
+                      ensure_ascii=ascii)
 
 
 def _read_one(doc: Any, source: str, line: int, index: int,

@@ -11,6 +11,7 @@ python-sat build whose module lacks one of those calls gets python-sat's own ``S
 
 from __future__ import annotations
 
+import functools
 import signal
 import sys
 
@@ -28,8 +29,10 @@ _CALLS = ("new", "add_cl", "solve", "solve_lim", "cbudget", "model", "core", "no
           "nof_cls", "acc_stats", "set", "setphases", "del")
 
 
+@functools.cache
 def _module() -> Any:
-    """python-sat's compiled module when it has every call :class:`Cadical` makes, else None."""
+    """python-sat's compiled module when it has every call :class:`Cadical` makes, else None
+    (looked at once)."""
     try:
         import pysolvers  # type: ignore[import-not-found]  # python-sat's compiled module
     except ImportError:  # pragma: no cover - python-sat always ships it

@@ -170,8 +170,8 @@ def cell_cubes(probe: Any, base: list[int], cells: list[list[int]],
     ``cubes_refuted_at_cubing``). A cell holds one of its candidates, so the cubes partition
     the solutions; none left: there are none.
 
-    >>> from pysat.solvers import Solver
-    >>> with Solver(name="glucose4", bootstrap_with=[[1, 2], [3, 4], [-1, -3]]) as probe:
+    >>> from satdoku.sat.binding import new_solver
+    >>> with new_solver("glucose4", [[1, 2], [3, 4], [-1, -3]]) as probe:
     ...     cubes, failed = cell_cubes(probe, [], [[1, 2], [3, 4]])
     >>> sorted(c.lits for c in cubes), failed
     ([(1, 4), (2, 3), (2, 4)], 1)
