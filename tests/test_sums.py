@@ -267,24 +267,3 @@ def test_a_sum_counts_on_the_candidates_its_puzzle_gives():
     never = C.Candidates((0,), (6,))  # r1c1 is given 4: this branch never holds
     either = C.AnyOf((rule, never)).bind([given, C.AnyOf((rule, never))])
     assert either.requires == (given,) and leans_only_with_the_candidates(either)
-
-
-@pytest.mark.parametrize("method", ["table", "mdd"])
-def test_a_cage_whose_sets_all_use_a_digit_takes_it_from_the_rest_of_its_house(method):
-    """sigh's complement cells, by unit propagation alone: a cage r1c1-r1c2 of 3 (only 1 and 2)
-    leaves no 1 or 2 elsewhere in row 1 and box 1, and a 3-cell cage of 24 in a row (7+8+9
-    only) none of 7, 8, 9 in the rest of the row; before the cage's digits are known, with no
-    conflict (Glucose's ``propagate``, no search)."""
-    geo = geometry(3, 3)
-    base = list(encode_base(geo).clauses)
-    for cells, total, gone in (((0, 1), 3, (1, 2)), ((3, 4, 5), 24, (7, 8, 9))):
-        ctx = C.EncodeContext(geo, sum_encoding=method)
-        clauses = C.Killer(cells, total).encode(ctx)
-        on = ctx.fresh()  # the cage's clauses switched on by an assumption: what it propagates
-        with Solver(name="glucose4", bootstrap_with=base + [c + [-on] for c in clauses]) as s:
-            ok, implied = s.propagate(assumptions=[on])
-        assert ok
-        implied = set(implied)
-        rest = [c for c in geo.houses[0] if c not in cells]
-        assert all(-ctx.var(c, d) in implied for c in rest for d in gone), (cells, total)
-        assert not any(ctx.var(c, d) in implied for c in cells for d in gone)  # not placed

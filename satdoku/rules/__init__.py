@@ -81,7 +81,7 @@ def encode_constraints(constraints: Sequence[Constraint], ctx) -> list[list[Clau
     >>> from satdoku.model.geometry import geometry
     >>> ctx = EncodeContext(geometry(2, 2))
     >>> [len(cl) for cl in encode_constraints([Killer((0, 1), 3), Odd((5,))], ctx)]
-    [44, 2]
+    [28, 2]
     """
     return [c.encode(ctx) for c in constraints]
 

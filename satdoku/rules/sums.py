@@ -130,9 +130,7 @@ def encode_sum(ctx, terms: Sequence[Term], target: int | Term, *, distinct: bool
         method: a name from :data:`SUM_ENCODINGS`; None: ``ctx.sum_encoding`` or the default.
         outside: for distinct terms that are the cells of one house (or part of several), per
             such house the literals of each value on its other cells (:func:`house_rest`): a
-            value the rest of the house cannot hold is one of the terms', and a value the
-            terms use is on none of the other cells (value sets only; sigh's "complement
-            cells": once every set left has a value, the rest of the house loses it).
+            value the rest of the house cannot hold is one of the terms' (value sets only).
     """
     method = sum_method(ctx, method)
     terms = [t for t in terms if t]
@@ -226,8 +224,6 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
     for rest in outside:
         for v, u in used.items():
             out.add(u, *rest.get(v, ()))
-            if len(lits_of[v]) > 1:  # one term's literal: the house's own clauses say it
-                out += [[-u, -x] for x in rest.get(v, ())]
     if len(sets) == 1:
         selectors = [True]
     else:
