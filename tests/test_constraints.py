@@ -634,3 +634,14 @@ def test_a_line_goes_from_cell_to_touching_cell(rule):
     bad = {"size": 4, "constraints": [{"type": rule, "cells": ["r1c1", "r1c3"]}]}
     with pytest.raises(PuzzleError, match="r1c1 and r1c3 do not touch"):
         satdoku.read(bad)
+
+
+def test_two_lines_from_one_cell_are_told_apart():
+    """A branching thermometer and two arrows from one circle (Eddies has those) each name
+    their own tip, so a step's rules and an explanation's core can be told apart."""
+    g = geometry(3, 3)
+    rules = [C.Thermometer((0, 1, 2)), C.Thermometer((0, 9, 18)),
+             C.Arrow((20,), (21, 31, 41)), C.Arrow((20,), (11, 3))]
+    names = [r.describe(g) for r in rules]
+    assert names == ["thermometer from r1c1 to r1c3", "thermometer from r1c1 to r3c1",
+                     "arrow from r3c3 to r5c6", "arrow from r3c3 to r1c4"]

@@ -102,7 +102,7 @@ def test_convert_command_writes_each_puzzle_and_names_the_losses(run, tmp_path):
                                        "sum": 5}, {"type": "anti-king"}]}
     refused = run("convert", json.dumps(doc), "--format", "fpuzzles-json")
     assert refused.exit_code == 1 and refused.stdout == ""
-    assert "fpuzzles-json cannot hold: sum line from r1c1 (segments of 5)" in refused.stderr
+    assert "fpuzzles-json cannot hold: sum line from r1c1 to r1c2 (segments of 5)" in refused.stderr
     assert "--lossy" in refused.stderr
     lossy = run("convert", json.dumps(doc), "--format", "fpuzzles-json", "--lossy")
     assert lossy.exit_code == 0 and json.loads(lossy.stdout)["antiking"] is True

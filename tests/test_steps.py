@@ -180,7 +180,7 @@ def test_a_rule_read_alone_is_as_easy_as_a_hidden_single():
     path = step_path(puzzle.grid, solution, constraints=puzzle.constraints)
     assert check_path(puzzle.grid, path, solution) == []
     by_text = {s.text: step_rating(s) for s in path.steps}
-    assert by_text["one rule: r2c1 != 4, by thermometer from r2c1"] == 1.5
+    assert by_text["one rule: r2c1 != 4, by thermometer from r2c1 to r2c2"] == 1.5
     assert by_text["one rule: r1c2 != 4, by killer cage r1c2-r1c3 = 5 with r1c3 in {2,3,4}"] \
         == 2.3
     assert path_rating(path).er == 2.3

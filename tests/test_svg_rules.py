@@ -230,7 +230,7 @@ CASES = {
     "or": ({"type": "or", "rules": [{"type": "thermometer", "cells": ["r1c1", "r1c2"]},
                                     {"type": "odd", "cells": ["r9c9"]}]},
            lambda r: COLOURS["thermometer"] in strokes(r)
-           and notes(r) == "rules: or (thermometer from r1c1 | odd r9c9)"),
+           and notes(r) == "rules: or (thermometer from r1c1 to r1c2 | odd r9c9)"),
     "and": ({"type": "and", "rules": [{"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 17}]},
             lambda r: [t for t, _, _ in texts(r)] == ["17"]
             and notes(r) == "rules: and (killer cage r1c1-r1c2 = 17)"),

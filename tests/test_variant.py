@@ -169,7 +169,7 @@ def test_reads_the_example_of_the_format_description():
     p = read_variant(json.dumps(SPEC_EXAMPLE))
     assert p.geometry is geometry(3, 3)
     assert [c.describe(p.geometry) for c in p.constraints] == [
-        "killer cage r1c1-r1c2 = 10", "thermometer from r4c4"]
+        "killer cage r1c1-r1c2 = 10", "thermometer from r4c4 to r4c6"]
 
 
 def test_usual_box_when_none_is_given():

@@ -30,7 +30,7 @@ from .context import Clause, EncodeContext, at_most_one, contradiction
 from .fields import Cells, Field, Fields, parse_cell
 
 __all__ = [
-    "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span",
+    "Constraint", "EncodeContext", "Fields", "Clause", "parse_cell", "cell_span", "line_ends",
     "contradiction", "at_most_one", "bit", "digits_of", "prune_by_search", "restrict",
     "sees", "orthogonal_pairs", "CellsRule", "GlobalRule", "fills", "CONSTRAINTS",
 ]
@@ -87,6 +87,19 @@ def cell_span(geometry: Geometry, cells: Sequence[int]) -> str:
     if len(names) <= 4:
         return "-".join(names)
     return f"{names[0]}-...-{names[-1]} ({len(names)} cells)"
+
+
+def line_ends(geometry: Geometry, cells: Sequence[int]) -> str:
+    """Where a line runs, for its description: "from" its first cell "to" its last, so that
+    two lines from one cell (a branching thermometer, two arrows from one circle) read apart.
+
+    >>> from satdoku.model.geometry import geometry
+    >>> g = geometry(3, 3)
+    >>> line_ends(g, [0, 10, 20]), line_ends(g, [4])
+    ('from r1c1 to r3c3', 'at r1c5')
+    """
+    first, last = geometry.cell_name(cells[0]), geometry.cell_name(cells[-1])
+    return f"at {first}" if len(cells) == 1 else f"from {first} to {last}"
 
 
 def restrict(cand: list[int], cell: int, mask: int, changed: set[int]) -> bool:

@@ -13,7 +13,7 @@ import re
 
 from ..model.geometry import Geometry
 from ..records import record
-from .base import Clause, Constraint, cell_span, fills, restrict
+from .base import Clause, Constraint, cell_span, fills, line_ends, restrict
 from .exchange import FPuzzles
 from .fields import Cells, Choice, Int, Place
 from .groups import encode_distinct, prune_distinct
@@ -270,7 +270,7 @@ class Arrow(Constraint):
         return [-10 ** (k - 1 - i) for i in range(k)] + [1] * len(self.shaft)
 
     def describe(self, geometry: Geometry) -> str:
-        return f"arrow from {geometry.cell_name(self.circle[0])}"
+        return f"arrow {line_ends(geometry, self.circle[:1] + self.shaft)}"
 
     def draw(self, canvas) -> None:
         """A circle (a pill around several cells), the shaft from it, an arrowhead at its

@@ -16,7 +16,7 @@ from collections import Counter
 
 from ..model.geometry import Geometry
 from ..records import record
-from .base import CellsRule, Clause, Constraint, bit, digits_of, restrict, sees
+from .base import CellsRule, Clause, Constraint, bit, digits_of, line_ends, restrict, sees
 from .exchange import FPuzzles
 from .fields import Cells
 from .sums import cell_term, encode_sum, one_hot, prune_cell_sum
@@ -113,7 +113,7 @@ class RegionSum(Constraint):
         return tuple(map(tuple, runs))
 
     def describe(self, geometry: Geometry) -> str:
-        return f"region-sum line from {geometry.cell_name(self.line[0])}"
+        return f"region-sum line {line_ends(geometry, self.line)}"
 
     def draw(self, canvas) -> None:
         """A blue line."""
@@ -169,7 +169,7 @@ class Zipper(CellsRule):
         return self.line[len(self.line) // 2] if len(self.line) % 2 else None
 
     def describe(self, geometry: Geometry) -> str:
-        return f"zipper line from {geometry.cell_name(self.line[0])}"
+        return f"zipper line {line_ends(geometry, self.line)}"
 
     def draw(self, canvas) -> None:
         """A pink line."""

@@ -15,7 +15,7 @@ from typing import ClassVar
 
 from ..model.geometry import Geometry
 from ..records import record
-from .base import CellsRule, cell_span
+from .base import CellsRule, cell_span, line_ends
 from .exchange import FPuzzles
 from .fields import Cells, Field, Int
 from .pairs import PairRule
@@ -39,7 +39,7 @@ class _Line(CellsRule, PairRule):
         return self.line
 
     def describe(self, geometry: Geometry) -> str:
-        return f"{self.noun} from {geometry.cell_name(self.line[0])}"
+        return f"{self.noun} {line_ends(geometry, self.line)}"
 
 
 class _Consecutive(_Line):
@@ -57,7 +57,7 @@ class Thermometer(_Consecutive):
     >>> from satdoku.model.geometry import geometry
     >>> t = Thermometer((0, 1, 2))
     >>> t.pairs, t.describe(geometry(2, 2))
-    (((0, 1), (1, 2)), 'thermometer from r1c1')
+    (((0, 1), (1, 2)), 'thermometer from r1c1 to r1c3')
     """
 
     type = "thermometer"
@@ -252,7 +252,7 @@ class Modular(_Windowed):
 
     def describe(self, geometry: Geometry) -> str:
         extra = f" (mod {self.mod})" if self.mod != 3 else ""
-        return f"modular line from {geometry.cell_name(self.line[0])}{extra}"
+        return f"modular line {line_ends(geometry, self.line)}{extra}"
 
     def draw(self, canvas) -> None:
         """A teal line."""

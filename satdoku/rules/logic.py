@@ -160,7 +160,7 @@ class AllOf(_Composite):
     >>> from satdoku.model.geometry import geometry
     >>> from satdoku.rules import Odd, Thermometer
     >>> AllOf((Odd((0,)), Thermometer((0, 1)))).describe(geometry(2, 2))
-    'and (odd r1c1 & thermometer from r1c1)'
+    'and (odd r1c1 & thermometer from r1c1 to r1c2)'
     """
 
     type = "and"

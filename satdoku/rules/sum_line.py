@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..model.geometry import Geometry
 from ..records import record
-from .base import Clause, Constraint, at_most_one, bit, digits_of, restrict
+from .base import Clause, Constraint, at_most_one, bit, digits_of, line_ends, restrict
 from .fields import Cells, Int
 
 __all__ = ["SumLine"]
@@ -55,7 +55,7 @@ class SumLine(Constraint):
 
     def describe(self, geometry: Geometry) -> str:
         kind = "sum loop" if self.loop else "sum line"
-        return f"{kind} from {geometry.cell_name(self.line[0])} (segments of {self.total})"
+        return f"{kind} {line_ends(geometry, self.line)} (segments of {self.total})"
 
     def draw(self, canvas) -> None:
         """A dashed green line, the segment sum in a small disc on its first step."""
