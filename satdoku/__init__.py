@@ -55,6 +55,11 @@ if TYPE_CHECKING:
     PuzzleLike: TypeAlias = Union[str, "os.PathLike[str]", Mapping[str, Any], "Grid", "Puzzle"]
 
 
+def __dir__() -> list[str]:
+    """The public names (what a REPL or a notebook completes): those of ``__all__``."""
+    return sorted(__all__)
+
+
 def __getattr__(name: str) -> Any:
     if name == "PuzzleLike":
         from typing import Any, Mapping, Union

@@ -230,3 +230,16 @@ def test_explain_puzzles_streams_and_keeps_bad_ones():
     lines = [UNSOLVABLE_4X4, "12x", SEVENTEEN]
     got = [(p.line, e and e.status) for p, e in ((o.puzzle, o.result) for o in stream(parse_puzzles(lines), ExplainOptions()))]
     assert got == [(1, "unsolvable"), (2, None), (3, "unique")]
+
+
+def test_an_explanation_shows_its_verdict_and_one_grid_in_a_repl():
+    """repr: the status and what it means, then one grid (the puzzle of a clash, the first
+    solution otherwise), not every field (a rated path printed some 7 KB)."""
+    import satdoku
+    clash = repr(satdoku.explain(UNSOLVABLE_4X4))
+    assert clash.startswith("<Explanation unsolvable: ") and " givens clash>\n" in clash
+    assert len(clash.splitlines()) == 1 + 5  # a 4x4 grid: 4 rows and the box rule
+    two = repr(satdoku.explain("." * 16)).splitlines()
+    assert two[0] == "<Explanation multiple: two solutions differ at 16 cells>"
+    one = repr(satdoku.explain(SEVENTEEN)).splitlines()
+    assert one[0].startswith("<Explanation unique: ") and "ER " in one[0] and len(one) == 12

@@ -125,3 +125,11 @@ def test_a_step_path_over_the_clause_limit_is_refused_not_scored(monkeypatch):
     rating = Rater().rate(puzzle.grid, constraints=puzzle.constraints)
     assert (rating.status, rating.score) == ("refused", None)
     assert rating.message == "1,000 clauses, over the limit of 10"
+
+
+def test_a_rating_shows_its_scale_and_the_solution_in_a_repl():
+    import satdoku
+    rows = repr(satdoku.rate(SAMPLE)).splitlines()
+    assert rows[0] == "<Rating unique: hard, ER 2.3/EP 1.2/ED 1.2 (Naked Single)>"
+    assert len(rows) == 12
+    assert repr(satdoku.rate("." * 16)) == "<Rating multiple>"

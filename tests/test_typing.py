@@ -79,3 +79,9 @@ def test_candidates_is_public_and_keeps_a_time_limit():
     assert "candidates" in satdoku.__all__
     assert satdoku.candidates("1..." "...." "...." "...1", timeout=5).digits[1] == [2, 3, 4]
     assert satdoku.candidates("." * 256, timeout=1e-9).status == "timeout"
+
+
+def test_the_package_lists_only_its_public_names():
+    """``dir(satdoku)`` (a REPL's completion) shows the library's calls, not its imports."""
+    assert dir(satdoku) == sorted(satdoku.__all__)
+    assert all(hasattr(satdoku, name) for name in dir(satdoku))

@@ -199,6 +199,22 @@ class Answer:
             found: int | None = None) -> None:
         self.status, self.message = status_of(error, deadline, found)
 
+    def summary(self) -> tuple[str, Any]:
+        """What the answer says after its status, and the grid it shows (None: none): each
+        answer's :meth:`__repr__` (a record of its own writes it with these)."""
+        return "", None
+
+    def shown(self) -> str:
+        """``<Rating unique: hard, ER 2.3/EP 1.2/ED 1.2 (Naked Single)>`` and the grid's rows:
+        how an answer shows itself in a REPL, as a :class:`Result` does (its fields, paths
+        and ladders included, are attributes; the record's own repr would print them all)."""
+        from .display import text_of
+        said, grid = self.summary()
+        message = f": {self.message}" if self.message else ""
+        rows = text_of(grid) if grid is not None else ""
+        head = f"<{type(self).__qualname__} {self.status}{said}{message}>"
+        return head + (f"\n{rows}" if rows else "")
+
 
 def result_of(status: str, solutions: list[Grid], *, limit: int, solver: str,
               encoding: str | None, time_ms: float, stats: dict[str, Any] | None = None,

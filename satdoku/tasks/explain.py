@@ -92,6 +92,19 @@ class Explanation(Answer):
         """``'r1c6=5'`` for a given, the rule's name (``'killer cage r1c1-r2c1 = 9'``)."""
         return describe_member(self.grid, self.constraints, member, alphabet)
 
+    def summary(self) -> tuple[str, Grid | None]:
+        if self.status == "unsolvable":
+            clash = f"{len(self.core)} givens" + (f" and {len(self.core_rules)} rules"
+                                                  if self.core_rules else "")
+            return f": {clash} clash", self.grid
+        if self.status == "multiple":
+            return f": two solutions differ at {len(self.differing)} cells", self.solution
+        rating = self.rating
+        said = f": {rating.label}, {rating.text}" if rating and rating.score is not None else ""
+        return said, self.solution
+
+    __repr__ = Answer.shown
+
 
 def minimal_core(solver: SatSolver, grid: Grid, *, deadline: Deadline | None = None,
                  constraints: tuple = ()) -> tuple[list[Member] | None, int]:

@@ -74,6 +74,13 @@ class Rating(Answer):
         return (f"ER {'>=' if self.bound else ''}{self.score:.1f}/EP {self.ep:.1f}/"
                 f"ED {self.ed:.1f}")
 
+    def summary(self) -> tuple[str, Grid | None]:
+        if self.score is None:
+            return "", None
+        return f": {self.label}, {self.text} ({self.hardest or 'no step'})", self.solution
+
+    __repr__ = Answer.shown
+
 
 class Rater(Task):
     """Rates puzzles one at a time (a fresh SAT solver for each: see the module docstring).
