@@ -255,6 +255,10 @@ def _init(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None
              if not f.init and (f.default is not MISSING or f.default_factory is not MISSING)]
     post = hasattr(cls, "__post_init__")
     title = cls.__name__
+    qualified = f"{cls.__qualname__}.__init__"  # as Python's errors name the compiled one
+    most = len(names) + 1  # with self: every parameter of the compiled one has a default
+    takes = ("takes 1 positional argument" if most == 1 else
+             f"takes from 1 to {most} positional arguments")
     # as a dataclass: a frozen record's fields are set past its __setattr__, others through it
     put = object.__setattr__ if frozen else setattr
     calls = [0]
@@ -263,16 +267,15 @@ def _init(cls: Any, everything: list[Field], frozen: bool) -> Callable[..., None
         calls[0] += 1
         if calls[0] == COMPILE_AFTER and cls.__dict__.get("__init__") is __init__:
             cls.__init__ = _compiled(cls, everything, frozen)
-        if len(args) > len(names):
-            raise TypeError(f"{title}() takes {len(names)} positional arguments but "
-                            f"{len(args)} were given")
-        values = dict(zip(names, args))
-        for key, value in kwargs.items():
+        values = dict(zip(names, args))  # the words and order of Python's own checks, as
+        for key, value in kwargs.items():  # the compiled __init__ gets them: keywords first
             if key not in taken:
-                raise TypeError(f"{title}() got an unexpected keyword argument {key!r}")
+                raise TypeError(f"{qualified}() got an unexpected keyword argument {key!r}")
             if key in values:
-                raise TypeError(f"{title}() got multiple values for argument {key!r}")
+                raise TypeError(f"{qualified}() got multiple values for argument {key!r}")
             values[key] = value
+        if len(args) > len(names):
+            raise TypeError(f"{qualified}() {takes} but {len(args) + 1} were given")
         for name, default, factory in plan:
             if name in values:
                 put(self, name, values[name])

@@ -210,3 +210,30 @@ def test_frozen_and_mutable_records_do_not_inherit_from_each_other():
             class Mutable(Frozen if make is record else dataclasses.dataclass(frozen=True)(
                     type("F", (), {"__annotations__": {"a": int}}))):
                 b: int = 0
+
+
+@pytest.mark.parametrize("body", ["a: int\n    b: int = 2", "pass", "a: int = 0"])
+def test_a_bad_call_reads_the_same_before_and_after_the_init_is_compiled(body, monkeypatch):
+    """The generic __init__ words its errors as Python words the compiled one's."""
+    namespace: dict = {"record": record}
+    exec(f"@record\nclass P:\n    {body}\n", namespace)
+    P = namespace["P"]
+
+    def errors() -> list[str]:
+        out = []
+        for args, kwargs in [((), {}), ((1, 2, 3), {}), ((), {"c": 3}), ((1,), {"a": 2})]:
+            try:
+                P(*args, **kwargs)
+            except TypeError as error:
+                out.append(str(error))
+        return out
+
+    monkeypatch.setattr(records, "COMPILE_AFTER", 10 ** 9)
+    generic = errors()
+    monkeypatch.setattr(records, "COMPILE_AFTER", 1)
+    namespace2: dict = {"record": record}
+    exec(f"@record\nclass P:\n    {body}\n", namespace2)
+    P = namespace2["P"]
+    P(*([1] if "a: int\n" in body else []))  # compiles its __init__
+    assert P.__init__.__code__.co_filename == "<string>"
+    assert errors() == generic and generic
