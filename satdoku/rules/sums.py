@@ -47,7 +47,7 @@ from typing import Sequence
 
 from .base import Clause, at_most_one, bit, contradiction, digits_of, restrict
 from .context import sequential_at_most_one
-from .mdd import Clauses, mdd, negated, partial_sums, reachable
+from .mdd import mdd, negated, partial_sums, reachable
 
 __all__ = [
     "Term", "SUM_ENCODINGS", "DEFAULT_SUM_ENCODING", "GROUP_SUM_ENCODING", "sum_method",
@@ -220,31 +220,34 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
         u = used[v] = ctx.fresh()
         clauses.append([-u] + lits)
         clauses += [[-lit, u] for lit in lits]
-    out = Clauses(clauses)
+    # Every literal here is a variable (the cells', ``used``'s, the selectors') but for a
+    # single set's selector and an int target's, which are True: a clause with one is met.
     for rest in outside:
-        for v, u in used.items():
-            out.add(u, *rest.get(v, ()))
+        clauses += [[u, *rest.get(v, ())] for v, u in used.items()]
     if len(sets) == 1:
-        selectors = [True]
+        values = sets[0]
+        clauses += [[u] if v in values else [-u] for v, u in used.items()]
+        lit = targets[sum(values)]
+        if lit is not True:
+            clauses.append([lit])
+        selectors: list = [True]
     else:
         selectors = [ctx.fresh() for _ in sets]
-        out.add(*selectors)
-    if len(sets) == 1:
-        for v, u in used.items():
-            out.append([u] if v in sets[0] else [-u])
-        out.add(targets[sum(sets[0])])
-    else:
+        clauses.append(selectors)
         for values, s in zip(sets, selectors):
-            out += [[-s, u] if v in values else [-s, -u] for v, u in used.items()]
-            out.add(-s, targets[sum(values)])
+            clauses += [[-s, u] if v in values else [-s, -u] for v, u in used.items()]
+            lit = targets[sum(values)]
+            if lit is not True:
+                clauses.append([-s, lit])
         for v, u in used.items():
-            out.append([-u] + [s for values, s in zip(sets, selectors) if v in values])
-            out.append([u] + [s for values, s in zip(sets, selectors) if v not in values])
+            clauses.append([-u] + [s for values, s in zip(sets, selectors) if v in values])
+            clauses.append([u] + [s for values, s in zip(sets, selectors) if v not in values])
     for t, lit in targets.items():
         if lit is not True:
             chosen = [s for values, s in zip(sets, selectors) if sum(values) == t]
-            out.add(-lit, *chosen)
-    return list(out)
+            if not any(s is True for s in chosen):
+                clauses.append([-lit, *chosen])
+    return clauses
 
 
 # -- totalizer -----------------------------------------------------------------------------
