@@ -233,7 +233,7 @@ def _combination_table(ctx, terms: list[Term], target: int | Term,
         selectors: list = [True]
     else:
         selectors = [ctx.fresh() for _ in sets]
-        clauses.append(selectors)
+        clauses.append(list(selectors))
         for values, s in zip(sets, selectors):
             clauses += [[-s, u] if v in values else [-s, -u] for v, u in used.items()]
             lit = targets[sum(values)]
