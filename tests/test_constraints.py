@@ -645,3 +645,6 @@ def test_two_lines_from_one_cell_are_told_apart():
     names = [r.describe(g) for r in rules]
     assert names == ["thermometer from r1c1 to r1c3", "thermometer from r1c1 to r3c1",
                      "arrow from r3c3 to r5c6", "arrow from r3c3 to r1c4"]
+    # a loop has no ends: its cells
+    assert C.SumLine((0, 1, 10, 9, 0), 5).describe(g) == \
+        "sum loop r1c1-r1c2-r2c2-r2c1 (segments of 5)"

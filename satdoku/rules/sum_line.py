@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from ..model.geometry import Geometry
 from ..records import record
-from .base import Clause, Constraint, at_most_one, bit, digits_of, line_ends, restrict
+from .base import (Clause, Constraint, at_most_one, bit, cell_span, digits_of, line_ends,
+                   restrict)
 from .fields import Cells, Int
 
 __all__ = ["SumLine"]
@@ -54,8 +55,9 @@ class SumLine(Constraint):
         return self.line
 
     def describe(self, geometry: Geometry) -> str:
-        kind = "sum loop" if self.loop else "sum line"
-        return f"{kind} {line_ends(geometry, self.line)} (segments of {self.total})"
+        where = (f"sum loop {cell_span(geometry, self.line[:-1])}" if self.loop  # no ends
+                 else f"sum line {line_ends(geometry, self.line)}")
+        return f"{where} (segments of {self.total})"
 
     def draw(self, canvas) -> None:
         """A dashed green line, the segment sum in a small disc on its first step."""
