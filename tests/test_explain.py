@@ -237,7 +237,10 @@ def test_an_explanation_shows_its_verdict_and_one_grid_in_a_repl():
     solution otherwise), not every field (a rated path printed some 7 KB)."""
     import satdoku
     clash = repr(satdoku.explain(UNSOLVABLE_4X4))
-    assert clash.startswith("<Explanation unsolvable: ") and " givens clash>\n" in clash
+    assert clash.startswith("<Explanation unsolvable: ") and " givens cannot all hold>\n" in clash
+    rule = repr(satdoku.explain({"size": 4, "constraints": [
+        {"type": "killer", "cells": ["r1c1", "r1c2"], "sum": 2}]})).splitlines()[0]
+    assert rule == "<Explanation unsolvable: 1 rule cannot hold>"
     assert len(clash.splitlines()) == 1 + 5  # a 4x4 grid: 4 rows and the box rule
     two = repr(satdoku.explain("." * 16)).splitlines()
     assert two[0] == "<Explanation multiple: two solutions differ at 16 cells>"

@@ -94,9 +94,11 @@ class Explanation(Answer):
 
     def summary(self) -> tuple[str, Grid | None]:
         if self.status == "unsolvable":
-            clash = f"{len(self.core)} givens" + (f" and {len(self.core_rules)} rules"
-                                                  if self.core_rules else "")
-            return f": {clash} clash", self.grid
+            clash = [f"{n} {noun}{'s' * (n != 1)}" for n, noun in
+                     ((len(self.core), "given"), (len(self.core_rules), "rule")) if n]
+            alone = len(self.core) + len(self.core_rules) == 1
+            return (f": {' and '.join(clash) or 'the puzzle'} cannot "
+                    f"{'hold' if alone else 'all hold'}", self.grid)
         if self.status == "multiple":
             return f": two solutions differ at {len(self.differing)} cells", self.solution
         rating = self.rating
