@@ -519,6 +519,47 @@ def test_a_puzzle_past_the_conflicts_of_the_shared_engine_gets_its_own(monkeypat
             assert is_solution(result.solution, grid)
 
 
+def test_a_puzzle_asked_again_goes_to_the_engine_it_escalated_to(monkeypatch):
+    """The engine a puzzle escalated to is kept while the same puzzle (grid and rules) comes
+    again: the next solve or count goes straight to it, unit clauses and what it learnt there
+    included; another puzzle frees it."""
+    from satdoku.sat import solver as solver_module
+    from satdoku.sat.backend import Backend
+    made = []
+    full = Backend._full
+
+    def spy(self, *args, **kwargs):
+        made.append(full(self, *args, **kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(Backend, "_full", spy)
+    monkeypatch.setattr(solver_module, "ESCALATE_AFTER", 0)
+    monkeypatch.setattr(solver_module, "ESCALATE_CLAUSES", 10**9)
+    from satdoku.sat.engines import Engine
+    freed = []
+    delete = Engine.delete
+
+    def freeing(engine):
+        freed.append(engine)
+        delete(engine)
+
+    monkeypatch.setattr(Engine, "delete", freeing)
+    import satdoku
+    arrows = next(iter(satdoku.puzzles(str(PUZZLE_FILES / "variants" / "159-arrows.json"))))
+    with SatSolver() as s:
+        first = s.solve(arrows.grid, limit=1, constraints=arrows.constraints)
+        assert first.stats.get("escalated") == 1 and len(made) == 2  # shared, then its own
+        own = made[1]
+        again = s.solve(arrows.grid, limit=2, constraints=arrows.constraints)
+        assert again.status == "unique" and again.solution == first.solution
+        assert len(made) == 2 and "escalated" not in again.stats and own not in freed
+        assert s.backend.own(arrows.grid, arrows.constraints) is own
+        other = s.solve(arrows.grid, limit=2, constraints=arrows.constraints[1:])
+        assert other.status in ("unique", "multiple")
+        assert s.backend.own(arrows.grid, arrows.constraints) is None
+        assert own in freed  # freed for the other puzzle
+
+
 def test_a_hard_puzzle_gets_the_solvers_own_defaults(monkeypatch):
     # The options that speed up easy 9x9 puzzles (no inprocessing...) slow down a long
     # search: an escalated puzzle's own engine, and a cube's, keep CaDiCaL's defaults.
@@ -528,8 +569,8 @@ def test_a_hard_puzzle_gets_the_solvers_own_defaults(monkeypatch):
     made = []
     engine = Backend.engine
 
-    def spy(self, grid, deadline, units=False, keep=False, hard=False):
-        made.append((units, hard, engine(self, grid, deadline, units, keep, hard)))
+    def spy(self, grid, deadline, units=False, keep=False, hard=False, rules=None):
+        made.append((units, hard, engine(self, grid, deadline, units, keep, hard, rules)))
         return made[-1][2]
 
     monkeypatch.setattr(Backend, "engine", spy)

@@ -28,7 +28,8 @@ TYPE_CHECKING = False  # typing is not imported at start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER", "ESCALATE_CLAUSES"]
+__all__ = ["Backend", "Escalate", "IMPLIED_AFTER", "ESCALATE_AFTER", "ESCALATE_CLAUSES",
+           "KEEP_OWN_MAX_SIZE"]
 
 #: Conflicts a solve under variant rules may take before their implied constraints are added
 #: (:meth:`Backend.run`; :mod:`satdoku.rules.implied`, docs/sum-encodings.md).
@@ -42,6 +43,10 @@ ESCALATE_AFTER = 2000
 #: And one conflict more for this many clauses of the puzzle's rules, which the own engine
 #: encodes again (an NFA puzzle of 238,000 clauses took twice the CPU when it escalated at 2,000).
 ESCALATE_CLAUSES = 10
+
+
+#: The largest grid whose escalated engine :meth:`Backend.own` keeps for the puzzle asked again.
+KEEP_OWN_MAX_SIZE = 16
 
 
 class Escalate(Exception):
@@ -79,6 +84,9 @@ class Backend:
         self.clock = Clock(info)
         self.engines: dict[tuple[Geometry, str], FullEngine] = {}
         self._encodings: dict[int, str] = {}
+        # The engine of the last puzzle that escalated (:meth:`own`), kept for that puzzle
+        # and its rules asked again: (puzzle, engine).
+        self._own: tuple[object, FullEngine] | None = None
 
     def encoding_for(self, grid: Grid) -> str:
         """The encoding ``grid`` gets: the one named, else the choice by size."""
@@ -99,13 +107,15 @@ class Backend:
         return self._key(grid) in self.engines
 
     def engine(self, grid: Grid, deadline: Deadline, units: bool = False,
-               keep: bool = False, hard: bool = False) -> Engine:
+               keep: bool = False, hard: bool = False, rules: tuple | None = None) -> Engine:
         """The engine for ``grid``, loaded; per-puzzle engines are the caller's to
         :meth:`release`.
 
         ``hard`` (with ``units``): a puzzle known to be hard (it escalated, or is cubed) gets
         the SAT solver's own defaults, not :data:`~satdoku.sat.catalogue.SOLVER_OPTIONS`:
         its long search wants the inprocessing those options leave out (docs/tuning.md).
+        With ``rules`` too (the puzzle's, an escalation's), the engine is the one :meth:`own`
+        keeps for the puzzle when there is one, else kept there for it.
 
         ``keep``: the engine is never rebuilt from now on. Cores and other solutions ask for
         it: their callers (explain, generate) go by answers that depend on what the solver
@@ -118,6 +128,11 @@ class Backend:
         if check_encoding(encoding).reduced:
             return self._reduced(grid, deadline)
         key = self._key(grid)
+        mine = None if rules is None or not (units and hard) else self._puzzle(grid, rules)
+        kept = self._kept(mine)
+        if kept is not None:
+            kept.uses += 1
+            return kept
         engine = None if units else self.engines.get(key)
         if engine is not None and keep:
             engine.never_rebuild()
@@ -137,7 +152,45 @@ class Backend:
         if units:
             pysat_call(engine.solver.append_formula,
                        [[lit] for lit in engine.varmap.clue_literals(grid)])
+        if mine is not None and isinstance(engine, FullEngine):
+            self._forget_own()
+            self._own = (mine, engine)
         return engine
+
+    def own(self, grid: Grid, rules: tuple) -> FullEngine | None:
+        """The engine of ``grid`` under ``rules`` when it is the last puzzle that escalated
+        (:class:`Escalate`) and the engine is whole: asked again (a setter's next question, a
+        count after a solve), the puzzle goes straight to it and finds what it learnt there,
+        its clues and rules unit clauses already. An engine kept for another puzzle is freed:
+        one is kept while the same puzzle comes again, as the shared engine keeps rules.
+        Grids past :data:`KEEP_OWN_MAX_SIZE` are not kept (their engines are big)."""
+        kept = self._kept(self._puzzle(grid, rules))
+        if kept is None:
+            self._forget_own()
+        return kept
+
+    def _kept(self, mine: object | None) -> FullEngine | None:
+        own = self._own
+        if mine is None or own is None or own[0] != mine or own[1].broken:
+            return None
+        return own[1]
+
+    @staticmethod
+    def _puzzle(grid: Grid, rules: tuple) -> object | None:
+        """What :meth:`own` keeps an engine for: the grid and its rules (None: not kept)."""
+        if grid.size > KEEP_OWN_MAX_SIZE:
+            return None
+        mine = (grid.geometry, grid.cells, tuple(rules))
+        try:
+            hash(mine)
+        except TypeError:  # a rule with a field that cannot be hashed
+            return None
+        return mine
+
+    def _forget_own(self) -> None:
+        if self._own is not None:
+            self._own[1].delete()
+            self._own = None
 
     def _full(self, geo: Geometry, encoding: str, units: bool, keep: bool,
               hard: bool = False) -> FullEngine:
@@ -212,11 +265,14 @@ class Backend:
         for key, cached in list(self.engines.items()):
             if cached is engine:
                 del self.engines[key]
+        if self._own is not None and self._own[1] is engine:
+            self._own = None  # release() frees it
 
-    @staticmethod
-    def release(engine: Engine) -> None:
-        """Free ``engine`` when it served one puzzle only, or was broken by an interrupt."""
-        if engine.per_puzzle or engine.broken:
+    def release(self, engine: Engine) -> None:
+        """Free ``engine`` when it served one puzzle only (and :meth:`own` does not keep it),
+        or was broken by an interrupt."""
+        if engine.broken or (engine.per_puzzle and not (self._own is not None
+                                                        and self._own[1] is engine)):
             engine.delete()
 
     def close(self) -> None:
@@ -224,3 +280,4 @@ class Backend:
         for engine in self.engines.values():
             engine.delete()
         self.engines.clear()
+        self._forget_own()

@@ -140,6 +140,8 @@ class SatSolver(Closing):
         status = message = None
         units = not backend.incremental
         hard = False
+        if not units and backend.own(grid, constraints) is not None:
+            units = hard = True  # asked again after it escalated: on to the engine it left
         while status is None and message is None:
             solutions.clear()
             try:
@@ -174,7 +176,7 @@ class SatSolver(Closing):
         engine: Engine | None = None
         before: dict[str, int] | None = None
         try:
-            engine = backend.engine(grid, deadline, units=units, hard=hard)
+            engine = backend.engine(grid, deadline, units=units, hard=hard, rules=constraints)
             engine.charge(stats)
             if self.fast is not None and isinstance(engine, FullEngine):
                 self.fast.admit(engine)
