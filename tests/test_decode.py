@@ -269,3 +269,11 @@ def test_a_variant_cnf_carries_its_document_and_decodes_alone(tmp_path):
     cnf.write_text(text.replace('"givens": {}', '"givens": {"r1c1": 5}'))
     edited = run_cli("decode", str(model), "--cnf", str(cnf))
     assert edited.exit_code == 3 and f"e.cnf:{number}: its document's givens" in edited.stderr
+    # and one whose rules are not as many as the CNF encodes (a rule cut out by hand)
+    doc = json.loads(documents[0][len("c document: "):])
+    doc["constraints"] = doc["constraints"][1:]
+    cnf.write_text(text.replace(documents[0], "c document: " + json.dumps(doc)))
+    cut = run_cli("decode", str(model), "--cnf", str(cnf))
+    assert cut.exit_code == 3
+    assert f"e.cnf:{number}: its document has 12 rules but its 'c variant rules:' line says " \
+        "13" in cut.stderr

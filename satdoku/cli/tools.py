@@ -266,6 +266,10 @@ def _decode_inputs(cnf: str | None, puzzle_text: str | None, reading, options: D
         if header.puzzle is not None and givens != header.puzzle:
             raise ModelError("its document's givens are not its 'c puzzle:' line (edited by "
                              "hand?); give the puzzle with --puzzle", source=cnf, line=line)
+        if header.rules != len(p.constraints):
+            raise ModelError(f"its document has {len(p.constraints)} rules but its 'c variant "
+                             f"rules:' line says {header.rules} (edited by hand?); give the "
+                             "puzzle with --puzzle", source=cnf, line=line)
         return p, encoding, amo
     if header is None or header.rules or header.puzzle is None or header.box is None:
         raise ModelError("encodes variant rules or a grid of other shape without their "
