@@ -164,6 +164,8 @@ class Backend:
         its clues and rules unit clauses already. An engine kept for another puzzle is freed:
         one is kept while the same puzzle comes again, as the shared engine keeps rules.
         Grids past :data:`KEEP_OWN_MAX_SIZE` are not kept (their engines are big)."""
+        if self._own is None:  # the common case: nothing kept, nothing to compare
+            return None
         kept = self._kept(self._puzzle(grid, rules))
         if kept is None:
             self._forget_own()
