@@ -23,6 +23,7 @@ from satdoku.native import ladder
 from satdoku.native.ladder import LADDER, apply_step, next_step, se_rate, se_steps
 from satdoku.native.named import describe
 from satdoku.native.search import NativeSolver
+from satdoku.native.uniqueness import bug_possible
 from satdoku.tasks.solvers import solve
 
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -195,6 +196,30 @@ def test_a_stall_is_a_lower_bound_and_says_so(monkeypatch):
     assert not r.complete and r.status == "stalled"
     assert r.er >= 4.5 and r.text.startswith("ER >=")
     assert r.stalled.startswith("beyond the ladder after ")
+
+
+def test_a_stall_where_no_bug_can_be_is_below_se_deeper_nesting():
+    # forum_hardest_1106.txt:52: no rung of the ladder, the nested one included, finds a step
+    # on its givens, and the board is far from a BUG: SE's next step is its deeper nesting
+    # (10.0 and up), so 10.0 is the bound, for EP and ED too (serate takes minutes over it)
+    hardest = "..9...4...7.3...2.8...6...71..8....6....1..7.....56...3....5..1.4.....9...2...7.."
+    board, _ = Board.from_grid(parse_puzzle(hardest).grid)
+    assert not bug_possible(board)
+    r = se_rate(parse_puzzle(hardest).grid)
+    assert (r.status, r.steps, r.er, r.ep, r.ed) == ("stalled", [], 10.0, 10.0, 10.0)
+    assert r.text.startswith("ER >=10.0/EP >=10.0/ED >=10.0")
+
+
+def test_se_finds_a_bug_pattern_where_the_ladder_takes_a_bug_step():
+    # every puzzle of the sample serate rates by a BUG: at the board of that step, and only
+    # at boards of few open cells, the pattern SE's BUG rule looks for is there
+    puzzles = _by_technique("BUG type 1") + _by_technique("BUG type 2")
+    assert puzzles
+    for puzzle in puzzles:
+        for board, step in se_steps(parse_puzzle(puzzle).grid):
+            possible = bug_possible(board)
+            assert possible or not step.technique.startswith("BUG"), (puzzle, step.technique)
+            assert not possible or sum(not p for p in board.placed) <= 30
 
 
 def test_the_deadline_bounds_the_ladder():

@@ -26,11 +26,25 @@ lists of the hardest puzzles live) is satdoku's, so that those are told apart.
 
 from __future__ import annotations
 
-__all__ = ["LABELS", "label_for", "ceiling_of"]
+__all__ = ["LABELS", "label_for", "ceiling_of", "ratings_text"]
 
 #: (lowest ER, label), easiest first.
 LABELS = ((0.0, "easy"), (1.3, "medium"), (1.6, "hard"), (2.6, "fiendish"), (6.1, "diabolical"),
           (9.0, "extreme"))
+
+
+def ratings_text(er: float, ep: float, ed: float, bound: bool = False, ep_bound: bool = False,
+                 ed_bound: bool = False) -> str:
+    """``'ER 3.0/EP 1.2/ED 1.2'``: the three ratings, ``>=`` before each that is a lower bound
+    (``bound`` for ER; EP is one too when no digit was placed before the rating stopped, ED
+    when no step was taken).
+
+    >>> ratings_text(10.0, 10.0, 2.6, True, True)
+    'ER >=10.0/EP >=10.0/ED 2.6'
+    """
+    def mark(low: bool) -> str:
+        return ">=" if low else ""
+    return f"ER {mark(bound)}{er:.1f}/EP {mark(ep_bound)}{ep:.1f}/ED {mark(ed_bound)}{ed:.1f}"
 
 
 def label_for(er: float) -> str:

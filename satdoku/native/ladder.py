@@ -23,8 +23,9 @@ and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and
 :mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up), or where SE would
 take a step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops, or takes a
 later rung's step, and says so when it stops: the rating is then a lower bound (``complete``
-is False and ``er`` is the least SE could give: :data:`~satdoku.native.uniqueness.FLOOR` or the
-hardest step so far).
+is False and ``er`` is the least SE could give: the hardest step so far, or more, 5.7
+(:data:`~satdoku.native.uniqueness.FLOOR`) where the board could be a BUG
+(:func:`~satdoku.native.uniqueness.bug_possible`), else 10.0 (:data:`BEYOND`)).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
@@ -39,6 +40,7 @@ from functools import partial
 from typing import Callable
 
 from ..deadline import Deadline
+from ..model.difficulty import ratings_text
 from ..model.grid import Grid
 from ..records import field, record
 from .board import Board
@@ -48,11 +50,16 @@ from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multipl
 from .named import (NamedStep, aligned_exclusion, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
-from .uniqueness import FLOOR, bug, unique_rectangle
+from .uniqueness import FLOOR, bug, bug_possible, unique_rectangle
 
 __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
 
 Finder = Callable[..., "NamedStep | None"]  # a board, and the deadline for TIMED rungs
+
+#: SE's rating of the first rung past the ladder: dynamic forcing chains with multiple forcing
+#: chains nested (its level 3, 8.5 + 0.5 * 3), the least a stalled puzzle that cannot be a BUG
+#: rates.
+BEYOND = 10.0
 
 #: SE 1.2.1's techniques in the order it asks them (see the module docstring).
 LADDER: tuple[tuple[str, Finder], ...] = (
@@ -118,8 +125,9 @@ class SERating:
     @property
     def text(self) -> str:
         """``'ER 3.0/EP 1.2/ED 1.2 (Naked Pair)'``, with ``>=`` on lower bounds."""
-        mark = "" if self.complete else ">="
-        return f"ER {mark}{self.er:.1f}/EP {self.ep:.1f}/ED {self.ed:.1f} ({self.hardest})"
+        text = ratings_text(self.er, self.ep, self.ed, not self.complete, not self.ep_exact,
+                            not self.ed_exact)
+        return f"{text} ({self.hardest})"
 
 
 #: Rungs whose search is long enough to look at the deadline as it goes.
@@ -180,10 +188,14 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: BUG type 4 (5.7) is the least of them
+        # SE's next step is one the ladder lacks: a BUG of type 3 or 4 (5.7 and up) where the
+        # board may be one, else its deeper nesting (10.0 and up)
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
-        r.er = max(r.er, FLOOR)
+        board, _ = Board.from_grid(grid)
+        for step in r.steps:
+            apply_step(board, step)
+        r.er = max(r.er, FLOOR if bug_possible(board) else BEYOND)
         r.stalled = f"beyond the ladder after {last}: ER >= {r.er:.1f}"
     if not r.placements:
         r.ep = r.er

@@ -15,6 +15,11 @@ that would let two digits swap, or leave every cell two candidates, cannot be th
 
 Type 3 (the extra digits make a naked or hidden set with other cells of a house) follows SE's
 rules too (:func:`_type3`).
+
+BUG types 3 and 4 are not on the ladder. :func:`bug_possible` tells whether SE's BUG rule
+could find its pattern on a board at all: where it cannot, those types cannot be SE's next step
+either, so a ladder that stalls there stalls below SE's deeper nesting (10.0 and up), not below
+a BUG (5.7).
 """
 
 from __future__ import annotations
@@ -25,9 +30,10 @@ from ..model.digits import bits
 from .board import Board
 from .named import NamedStep, _cells
 
-__all__ = ["unique_rectangle", "bug", "FLOOR"]
+__all__ = ["unique_rectangle", "bug", "bug_possible", "FLOOR"]
 
-#: The lowest SE rating of a technique the ladder does not have (BUG types 3 and 4).
+#: The lowest SE rating of a technique the ladder does not have (BUG types 3 and 4), where a
+#: BUG pattern is possible (:func:`bug_possible`).
 FLOOR = 5.7
 
 #: Loops longer than this are not looked for (SE sets no bound; none that long was seen).
@@ -240,3 +246,64 @@ def _two_or_none(house, cand, placed, size: int) -> bool:
                 m ^= low
     return all(k in (0, 2) for k in counts)
 
+
+
+def bug_possible(board: Board) -> bool:
+    """Whether SE's BUG rule (SukakuExplainer's ``BivalueUniversalGrave`` with lkSudoku's fix,
+    as serate runs it) finds a pattern on ``board``, so that a BUG hint of some type may follow.
+
+    As SE does it, house by house (boxes, rows, columns) and digit by digit: a digit with
+    neither none nor two places in a house whose places hold exactly one cell of three
+    candidates or more makes that cell a BUG cell and the digit one of its BUG values (taken
+    out); none such cell ends it (no BUG). When every such digit is one digit, every cell of
+    three or more among its places is a BUG cell. BUG cells with more than one BUG value
+    between them must see some cell in common. Then, without the BUG values, every open cell
+    must have two candidates and every digit none or two places in each house.
+    """
+    geo, cand, placed = board.geo, board.cand, board.placed
+    lines = geo.height + geo.width  # houses are rows, columns, then boxes: SE asks boxes first
+    houses = geo.houses[lines:] + geo.houses[:lines]
+    temp = [0 if p else m for m, p in zip(cand, placed)]
+    cells: list[int] = []
+    values = 0
+    common: set[int] | None = None
+    extra: set[int] | None = None
+    only, one = 0, True
+
+    def add(cell: int, bit: int) -> None:
+        nonlocal common
+        if cell not in cells:
+            cells.append(cell)
+        temp[cell] &= ~bit
+        common = set(geo.peers[cell]) if common is None else common & set(geo.peers[cell])
+        common.difference_update(cells)
+
+    for house in houses:
+        for d in range(1, geo.size + 1):
+            bit = 1 << (d - 1)
+            places = [c for c in house if not placed[c] and cand[c] & bit]
+            if len(places) in (0, 2):
+                continue
+            new = [c for c in places if cand[c].bit_count() >= 3]
+            if extra is None:
+                extra, only = set(new), d
+            elif one:
+                if only == d:
+                    extra.update(new)
+                else:
+                    one = False
+            if len(new) == 1:
+                values |= bit
+                add(new[0], bit)
+                if len(cells) > 1 and values.bit_count() > 1 and not common:
+                    return False
+            if not new:
+                return False
+    if one and extra is not None and len(extra) > len(cells):
+        for c in sorted(extra - set(cells)):
+            add(c, 1 << (only - 1))
+        if len(cells) > 1 and values.bit_count() > 1 and not common:
+            return False
+    if any(not placed[c] and temp[c].bit_count() != 2 for c in range(geo.ncells)):
+        return False
+    return all(_two_or_none(house, temp, placed, geo.size) for house in houses)

@@ -189,7 +189,8 @@ def rating_fields(rating) -> dict[str, Any]:
     """The JSON fields of a :class:`~satdoku.tasks.rate.Rating` that ``rate`` and ``explain``
     share: label, ER/EP/ED, the hardest step's technique, whether they are bounds."""
     return {"label": rating.label, "er": rating.score, "ep": rating.ep, "ed": rating.ed,
-            "hardest": rating.hardest, "bound": rating.bound}
+            "hardest": rating.hardest, "bound": rating.bound, "ep_bound": rating.ep_bound,
+            "ed_bound": rating.ed_bound}
 
 
 def rating_text(rating, listed: bool = False) -> str:

@@ -55,6 +55,7 @@ def path_record(path) -> dict[str, Any]:
     return {"steps": [step.as_dict() for step in path.steps],
             "path": {"status": path.status, "steps": len(path.steps), "er": rating.er,
                      "ep": rating.ep, "ed": rating.ed, "bound": rating.bound,
+                     "ep_bound": rating.ep_bound, "ed_bound": rating.ed_bound,
                      "hardest_step": rating.hardest.step if rating.hardest else None,
                      "sat_calls": path.sat_calls}}
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..budget import Budget
 from ..model.alphabet import Alphabet
+from ..model.difficulty import ratings_text
 from ..model.digits import bits
 from ..model.geometry import Geometry
 from ..model.grid import Grid
@@ -325,11 +326,13 @@ class PathRating:
     ed: float
     hardest: Step | None
     bound: bool = False
+    ep_bound: bool = False
+    ed_bound: bool = False
 
     @property
     def text(self) -> str:
-        """``'ER 3.0/EP 1.2/ED 1.2'``, with ``>=`` on a lower bound."""
-        return f"ER {'>=' if self.bound else ''}{self.er:.1f}/EP {self.ep:.1f}/ED {self.ed:.1f}"
+        """``'ER 3.0/EP 1.2/ED 1.2'``, with ``>=`` on lower bounds."""
+        return ratings_text(self.er, self.ep, self.ed, self.bound, self.ep_bound, self.ed_bound)
 
 
 def path_rating(path: StepPath) -> PathRating:
@@ -342,7 +345,8 @@ def path_rating(path: StepPath) -> PathRating:
     if se is not None:
         ladder = steps[:len(se.steps)]
         hardest = next((s for s in ladder if s.rating == se.er), None)
-        return PathRating(se.er, se.ep, se.ed, hardest, not se.complete)
+        return PathRating(se.er, se.ep, se.ed, hardest, not se.complete, not se.ep_exact,
+                          not se.ed_exact)
     er = ep = 0.0
     hardest = None
     placed = False
@@ -354,7 +358,8 @@ def path_rating(path: StepPath) -> PathRating:
             ep = er
             placed = bool(s.placed)
     ed = step_rating(steps[0]) if steps else 0.0
-    return PathRating(er, ep, ed, hardest, path.status == "timeout")
+    bound = path.status == "timeout"
+    return PathRating(er, ep, ed, hardest, bound, bound and not placed, bound and not steps)
 
 
 def replay(grid: Grid, path: StepPath) -> list[tuple[tuple[int, ...], tuple[bool, ...]]]:

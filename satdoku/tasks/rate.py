@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from ..deadline import Deadline
 from ..model.puzzle import Puzzle
-from ..model.difficulty import LABELS, label_for
+from ..model.difficulty import LABELS, label_for, ratings_text
 from ..model.result import Answer, Capabilities, status_of
 from ..model.grid import Grid
 from ..records import field, record
@@ -50,7 +50,8 @@ class Rating(Answer):
     with exactly one solution has a difficulty); ``message`` says more.
 
     ``ep``, ``ed``: SE's EP and ED; ``hardest``: the technique of the hardest step; ``bound``:
-    the ratings are lower bounds; ``se``: a classic puzzle's ladder
+    the ratings are lower bounds (``ep_bound``, ``ed_bound``: EP and ED too, no digit placed or
+    no step taken before they stopped); ``se``: a classic puzzle's ladder
     (:class:`~satdoku.native.ladder.SERating`), ``path`` a variant's step path."""
 
     status: str
@@ -67,12 +68,15 @@ class Rating(Answer):
     path: StepPath | None = None
     se: SERating | None = None
     checks: Checks | None = None  # the publishing checks (rate --checks)
+    ep_bound: bool = False
+    ed_bound: bool = False
 
     @property
     def text(self) -> str:
-        """``'ER 3.0/EP 1.2/ED 1.2'``, ``>=`` marking a lower bound."""
-        return (f"ER {'>=' if self.bound else ''}{self.score:.1f}/EP {self.ep:.1f}/"
-                f"ED {self.ed:.1f}")
+        """``'ER 3.0/EP 1.2/ED 1.2'``, ``>=`` marking a lower bound (a unique puzzle's)."""
+        assert self.score is not None and self.ep is not None and self.ed is not None
+        return ratings_text(self.score, self.ep, self.ed, self.bound, self.ep_bound,
+                            self.ed_bound)
 
     def summary(self) -> tuple[str, Grid | None]:
         if self.score is None:
@@ -153,7 +157,8 @@ def path_rated(path: StepPath, solution: Grid | None = None) -> Rating:
     r = path_rating(path)
     hardest = r.hardest.kind if r.hardest is not None else None
     rating = Rating("unique", r.er, label_for(r.er), r.ep, r.ed, hardest, r.bound,
-                    solution=solution, path=path, se=path.se)
+                    solution=solution, path=path, se=path.se, ep_bound=r.ep_bound,
+                    ed_bound=r.ed_bound)
     if path.status == "timeout":
         rating.message = "the steps stopped at the time limit: the ratings are lower bounds"
     return rating
@@ -179,7 +184,8 @@ def ladder_rated(grid: Grid, solution: Grid | None = None,
     from ..native.ladder import se_rate
     se = se_rate(grid, deadline)
     rating = Rating("unique", se.er, label_for(se.er), se.ep, se.ed, se.hardest or None,
-                    not se.complete, solution=solution, se=se)
+                    not se.complete, solution=solution, se=se, ep_bound=not se.ep_exact,
+                    ed_bound=not se.ed_exact)
     if se.status == "timeout":
         rating.message = "SE's ladder stopped at the time limit: the ratings are lower bounds"
     return rating
