@@ -23,9 +23,11 @@ prints the tables of such files, so that parts of a file rated side by side (or 
 short) make one table.
 
 ``--speed`` rates puzzle files (any format satdoku reads, ``--first``/``--every`` as
-scripts/serate.py samples) with each of ``--tools`` (satdoku, hodoku, pencilmark) in turn, for
-``--rounds``, each in a worker bounded by ``--peer-timeout`` CPU seconds a puzzle, and
-prints the CPU seconds per tool and round and the puzzles each did not finish.
+scripts/serate.py samples) with each of ``--tools`` (satdoku, hodoku, pencilmark, serate) in
+turn, for ``--rounds``, each in a worker bounded by ``--peer-timeout`` CPU seconds a puzzle, and
+prints the CPU seconds per tool and round and the puzzles each did not finish (satdoku's: a
+rating the ladder left a lower bound). serate (built as scripts/serate.py says) runs a JVM a
+puzzle, bounded by ``--peer-timeout`` seconds of wall time; its CPU is the JVM's.
 """
 
 from __future__ import annotations
@@ -69,8 +71,16 @@ def read_reference(paths):
     return rows, skipped
 
 
-def peer_rate(name: str, puzzle: str) -> dict:
-    """One peer's rating of an 81-character puzzle (imported here: never a dependency)."""
+def peer_rate(name: str, puzzle: str, timeout: float = float("inf")) -> dict:
+    """One peer's rating of an 81-character puzzle (imported here: never a dependency);
+    serate's in a JVM of its own that ``timeout`` bounds (seconds)."""
+    if name == "serate":
+        from serate import CLASSPATH, serate
+        text = serate(puzzle, CLASSPATH, timeout if timeout < float("inf") else None)
+        if not text[:1].isdigit():
+            return {"error": text.strip()}
+        er, ep, ed = map(float, text.split("\t")[0].split("/"))
+        return {"er": er, "ep": ep, "ed": ed}
     if name == "pencilmark":
         import pencilmark
         card = pencilmark.rate(puzzle, fields=["se", "se_diuf"])
@@ -83,7 +93,13 @@ def peer_rate(name: str, puzzle: str) -> dict:
     return {"score": r.score, "level": r.level.name.lower()}
 
 
-def _peer_loop(name: str, conn, parent: int) -> None:
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (serate's JVMs)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def _peer_loop(name: str, conn, parent: int, timeout: float) -> None:
     """A peer's worker: rate each puzzle received, send (rating or error, CPU seconds); it
     ends when told, or when the bench that started it is gone."""
     while True:
@@ -93,12 +109,12 @@ def _peer_loop(name: str, conn, parent: int) -> None:
             continue
         if (puzzle := conn.recv()) is None:
             return
-        start = time.process_time()
+        start = _cpu()
         try:
-            out = peer_rate(name, puzzle)
+            out = peer_rate(name, puzzle, timeout)
         except Exception as e:  # a peer's failure is a result to count, not a crash of ours
             out = {"error": f"{type(e).__name__}: {e}"}
-        conn.send((out, time.process_time() - start))
+        conn.send((out, _cpu() - start))
 
 
 def _cpu_of(pid: int) -> float:
@@ -120,7 +136,7 @@ class Peer:
     def _start(self) -> None:
         self.conn, child = multiprocessing.Pipe()
         self.proc = multiprocessing.get_context("fork").Process(
-            target=_peer_loop, args=(self.name, child, os.getpid()), daemon=True)
+            target=_peer_loop, args=(self.name, child, os.getpid(), self.timeout), daemon=True)
         self.proc.start()
         timeout, self.timeout = self.timeout, float("inf")  # the imports are not the puzzle's
         try:
@@ -326,7 +342,7 @@ def main(argv=None) -> int:
     parser.add_argument("--every", type=int, default=1, help="--speed: one puzzle in K")
     parser.add_argument("--rounds", type=int, default=2, help="--speed: A B A B rounds")
     parser.add_argument("--tools", default="satdoku,hodoku",
-                        help="--speed: raters, in turn (satdoku, hodoku, pencilmark)")
+                        help="--speed: raters, in turn (satdoku, hodoku, pencilmark, serate)")
     parser.add_argument("--log", type=Path,
                         help="write each puzzle's result to this file (a JSON line) as it comes")
     parser.add_argument("--tables", action="store_true",
