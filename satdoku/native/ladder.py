@@ -15,17 +15,14 @@ house, 1.2 box, 1.5 line), direct pointing/claiming (1.7/1.9), direct hidden pai
 single (2.3), direct hidden triple (2.5), pointing/claiming (2.6/2.8), naked pair (3.0),
 X-wing (3.2), hidden pair (3.4), naked triple (3.6), swordfish (3.8), hidden triple (4.0),
 XY-wing (4.2), XYZ-wing (4.4), unique rectangles and loops (4.5-5.0), naked quad (5.0),
-jellyfish (5.2), hidden quad (5.4), BUG types 1 and 2 (5.6, 5.7), aligned pair exclusion
+jellyfish (5.2), hidden quad (5.4), BUG types 1 to 4 (5.6-6.2), aligned pair exclusion
 (6.2), then SE's chaining rungs: X-, Y- and XY-cycles and forcing chains (6.5 and up,
 :mod:`satdoku.native.chains`), aligned triplet exclusion (7.5), nishio (7.5), multiple (8.0)
 and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and X-wings inside
 (9.0) and with cycles and forcing chains nested (9.5: SE's first nested level;
-:mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up), or where SE would
-take a step the ladder lacks (BUG types 3 and 4: 5.7 and up), the ladder stops, or takes a
-later rung's step, and says so when it stops: the rating is then a lower bound (``complete``
-is False and ``er`` is the least SE could give: the hardest step so far, or more, 5.7
-(:data:`~satdoku.native.uniqueness.FLOOR`) where the board could be a BUG
-(:func:`~satdoku.native.uniqueness.bug_possible`), else 10.0 (:data:`BEYOND`)).
+:mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up) the ladder
+stops, and says so: the rating is then a lower bound (``complete`` is False and ``er`` is the
+least SE could give, the hardest step so far or :data:`BEYOND`, 10.0, if more).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
@@ -50,15 +47,14 @@ from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multipl
 from .named import (NamedStep, aligned_exclusion, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
-from .uniqueness import FLOOR, bug, bug_possible, unique_rectangle
+from .uniqueness import bug, unique_rectangle
 
 __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
 
 Finder = Callable[..., "NamedStep | None"]  # a board, and the deadline for TIMED rungs
 
 #: SE's rating of the first rung past the ladder: dynamic forcing chains with multiple forcing
-#: chains nested (its level 3, 8.5 + 0.5 * 3), the least a stalled puzzle that cannot be a BUG
-#: rates.
+#: chains nested (its level 3, 8.5 + 0.5 * 3), the least a puzzle the ladder stalls on rates.
 BEYOND = 10.0
 
 #: SE 1.2.1's techniques in the order it asks them (see the module docstring).
@@ -188,14 +184,10 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: a BUG of type 3 or 4 (5.7 and up) where the
-        # board may be one, else its deeper nesting (10.0 and up)
+        # SE's next step is one the ladder lacks: its deeper nesting (10.0 and up)
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
-        board, _ = Board.from_grid(grid)
-        for step in r.steps:
-            apply_step(board, step)
-        r.er = max(r.er, FLOOR if bug_possible(board) else BEYOND)
+        r.er = max(r.er, BEYOND)
         r.stalled = f"beyond the ladder after {last}: ER >= {r.er:.1f}"
     if not r.placements:
         r.ep = r.er

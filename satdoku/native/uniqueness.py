@@ -8,18 +8,18 @@ that would let two digits swap, or leave every cell two candidates, cannot be th
   cells that meets every house it touches twice (see :func:`_loops`). Type 1: one cell has more digits, so it loses a and b. Type 2: the cells
   with more digits have one extra digit x between them, so cells seeing all of them lose x.
   Type 4: two of them share a house where a has no other place, so they lose b.
-- BUG (bivalue universal grave): every open cell has two candidates but a few with three,
-  and taking digit b from those would leave every digit two places (or none) in every house;
-  that end state has two solutions, so one of them is b. Type 1 (5.6): one such cell, which is
-  b. Type 2 (5.7): several, so cells seeing all of them lose b.
+- BUG (bivalue universal grave): every open cell has two candidates but a few *BUG cells*
+  with more, and taking their *BUG values* out would leave every digit two places (or none)
+  in every house; that end state has two solutions, so some BUG cell holds a BUG value. The
+  pattern is found as SE finds it (:func:`_bug_pattern`). Type 1 (5.6): one BUG cell, which
+  keeps its BUG values. Type 2 (5.7): one BUG value, which leaves the cells that see every BUG
+  cell. Type 4 (5.7): two BUG cells in one house with one other digit in common, which each
+  keeps with its BUG values. Type 3 (5.8 and up): the BUG values make a naked set with other
+  cells of a house the BUG cells share, whose digits leave the rest of it. SE's first hint of
+  these, in its order, is the step.
 
-Type 3 (the extra digits make a naked or hidden set with other cells of a house) follows SE's
-rules too (:func:`_type3`).
-
-BUG types 3 and 4 are not on the ladder. :func:`bug_possible` tells whether SE's BUG rule
-could find its pattern on a board at all: where it cannot, those types cannot be SE's next step
-either, so a ladder that stalls there stalls below SE's deeper nesting (10.0 and up), not below
-a BUG (5.7).
+Type 3 of a unique rectangle (the extra digits make a naked or hidden set with other cells of a
+house) follows SE's rules too (:func:`_type3`).
 """
 
 from __future__ import annotations
@@ -30,11 +30,7 @@ from ..model.digits import bits
 from .board import Board
 from .named import NamedStep, _cells
 
-__all__ = ["unique_rectangle", "bug", "bug_possible", "FLOOR"]
-
-#: The lowest SE rating of a technique the ladder does not have (BUG types 3 and 4), where a
-#: BUG pattern is possible (:func:`bug_possible`).
-FLOOR = 5.7
+__all__ = ["unique_rectangle", "bug"]
 
 #: Loops longer than this are not looked for (SE sets no bound; none that long was seen).
 MAX_LOOP = 16
@@ -207,33 +203,165 @@ def _or(cand, cells) -> int:
 
 
 def bug(board: Board) -> NamedStep | None:
-    """BUG type 1 (5.6) or type 2 (5.7): see the module docstring."""
-    geo, cand, placed = board.geo, board.cand, board.placed
-    odd = [c for c in range(geo.ncells) if not placed[c] and cand[c].bit_count() != 2]
-    if not odd or any(cand[c].bit_count() != 3 for c in odd):
+    """SE's BUG step, types 1 to 4 (see the module docstring), or None: the first hint SE's
+    rule gives on ``board`` (:func:`_bug_pattern`, then the types in SE's order)."""
+    found = _bug_pattern(board)
+    if found is None:
         return None
-    common = cand[odd[0]]
-    for c in odd:
-        common &= cand[c]
-    for d in range(1, geo.size + 1):
-        bit = 1 << (d - 1)
-        if not common & bit:
-            continue
-        trial = list(cand)
-        for c in odd:
-            trial[c] &= ~bit
-        if not all(_two_or_none(house, trial, placed, geo.size) for house in geo.houses):
-            continue
-        if len(odd) == 1:
-            x = odd[0]
-            removes = tuple((x, e) for e in bits(cand[x]) if e != d)
-            return NamedStep("BUG type 1", 5.6, f"on {d} ({geo.cell_name(x)})", removes)
-        seen = set.intersection(*(set(geo.peers[c]) for c in odd)) - set(odd)
-        removes = tuple((c, d) for c in sorted(seen) if not placed[c] and cand[c] & bit)
-        if removes:
-            return NamedStep("BUG type 2", 5.7, f"on {d} ({_cells(geo, odd)})", removes)
+    cells, extra, values, common = found
+    if len(cells) == 1:
+        return _bug1(board, cells[0], values)
+    if values.bit_count() == 1:
+        return _bug2(board, cells, values, common) or (
+            _bug4(board, cells, extra, values) if len(cells) == 2 else None)
+    if common:
+        return (_bug4(board, cells, extra, values) if len(cells) == 2 else None) or \
+            _bug3(board, cells, values, common)
     return None
 
+
+#: The largest naked set a BUG type 3 forms (SE's loop runs degrees 2 to 6).
+MAX_BUG3_DEGREE = 6
+
+
+def _bug_pattern(board: Board):
+    """SE's BUG pattern on ``board`` (SukakuExplainer's ``BivalueUniversalGrave`` with
+    lkSudoku's fix, as serate runs it), or None: (the BUG cells in the order found, each one's
+    BUG values as a mask, the BUG values of the cells found one by one, the open cells that see
+    every BUG cell).
+
+    House by house (boxes, rows, columns) and digit by digit: a digit with neither none nor two
+    places in a house whose places hold exactly one cell of three candidates or more makes that
+    cell a BUG cell and the digit one of its BUG values; none such cell ends it (no BUG). When
+    every such digit is one digit, every cell of three or more among its places is a BUG cell.
+    BUG cells with more than one BUG value between them must see some cell in common. Then,
+    without the BUG values, every open cell must have two candidates and every digit none or
+    two places in each house."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    lines = geo.height + geo.width  # houses are rows, columns, then boxes: SE asks boxes first
+    houses = geo.houses[lines:] + geo.houses[:lines]
+    temp = [0 if p else m for m, p in zip(cand, placed)]
+    cells: list[int] = []
+    extra: dict[int, int] = {}
+    values = 0
+    common: set[int] | None = None
+    others: set[int] | None = None  # lkSudoku's: every cell of three or more that one digit
+    only, one = 0, True  # with a wrong count has (while that digit is the only one)
+
+    def add(cell: int, bit: int) -> bool:
+        """``cell`` a BUG cell with BUG value ``bit``; False when the pattern is gone."""
+        nonlocal common
+        if cell not in cells:
+            cells.append(cell)
+        extra[cell] = extra.get(cell, 0) | bit
+        temp[cell] &= ~bit
+        common = set(geo.peers[cell]) if common is None else common & set(geo.peers[cell])
+        common.difference_update(cells)
+        return len(cells) < 2 or values.bit_count() < 2 or bool(common)
+
+    for house in houses:
+        for d in range(1, geo.size + 1):
+            bit = 1 << (d - 1)
+            places = [c for c in house if not placed[c] and cand[c] & bit]
+            if len(places) in (0, 2):
+                continue
+            new = [c for c in places if cand[c].bit_count() >= 3]
+            if others is None:
+                others, only = set(new), d
+            elif one:
+                if only == d:
+                    others.update(new)
+                else:
+                    one = False
+            if len(new) == 1:
+                values |= bit
+                if not add(new[0], bit):
+                    return None
+            if not new:
+                return None
+    if one and others is not None and len(others) > len(cells):
+        for c in sorted(others - set(cells)):
+            if not add(c, 1 << (only - 1)):
+                return None
+    if any(not placed[c] and temp[c].bit_count() != 2 for c in range(geo.ncells)):
+        return None
+    if not all(_two_or_none(house, temp, placed, geo.size) for house in houses):
+        return None
+    return cells, extra, values, common or set()
+
+
+def _bug1(board: Board, cell: int, values: int) -> NamedStep | None:
+    """Type 1 (5.6): the one BUG cell keeps its BUG values."""
+    removes = tuple((cell, e) for e in bits(board.cand[cell] & ~values))
+    if not removes:
+        return None
+    digits = ",".join(map(str, bits(values)))
+    return NamedStep("BUG type 1", 5.6, f"on {digits} ({board.geo.cell_name(cell)})", removes)
+
+
+def _bug2(board: Board, cells: list[int], values: int, common: set[int]) -> NamedStep | None:
+    """Type 2 (5.7): the one BUG value leaves the cells that see every BUG cell."""
+    d = values.bit_length()
+    removes = tuple((c, d) for c in sorted(common)
+                    if not board.placed[c] and board.cand[c] & values)
+    if not removes:
+        return None
+    return NamedStep("BUG type 2", 5.7, f"on {d} ({_cells(board.geo, cells)})", removes)
+
+
+def _shared(geo, cells: list[int]) -> list[int]:
+    """The houses all ``cells`` are in: a box, a row, then a column (SE's order)."""
+    kinds = [k for k in (2, 0, 1) if all(len(geo.cell_houses[c]) > k for c in cells)]
+    return [geo.cell_houses[cells[0]][k] for k in kinds
+            if len({geo.cell_houses[c][k] for c in cells}) == 1]
+
+
+def _bug4(board: Board, cells: list[int], extra: dict[int, int], values: int
+          ) -> NamedStep | None:
+    """Type 4 (5.7): two BUG cells in one house with one other digit in common; each keeps
+    its BUG values and that digit."""
+    geo, cand = board.geo, board.cand
+    c1, c2 = cells[0], cells[1]
+    both = cand[c1] & cand[c2] & ~values
+    if both.bit_count() != 1:
+        return None
+    for h in _shared(geo, cells):
+        removes = tuple((c, e) for c in (c1, c2) for e in bits(cand[c] & ~extra[c] & ~both))
+        if removes:
+            return NamedStep("BUG type 4", 5.7, f"on {both.bit_length()} "
+                             f"({_cells(geo, cells)}) in {geo.house_name(h)}", removes)
+    return None
+
+
+def _bug3(board: Board, cells: list[int], values: int, common: set[int]) -> NamedStep | None:
+    """Type 3 (5.7 + 0.1 a digit past the first two): the BUG values, as one more cell, make a
+    naked set with other cells of a house all BUG cells are in; the set's digits leave the
+    house's other cells. Degrees from 2, houses in SE's order, the other cells as SE's
+    ``Permutations`` lists them (by the mask of their places in the house's list)."""
+    geo, cand, placed = board.geo, board.cand, board.placed
+    shared = _shared(geo, cells)
+    if values.bit_count() < 2:
+        return None
+    for degree in range(2, MAX_BUG3_DEGREE + 1):
+        for h in shared:
+            region = sorted(c for c in common if c in set(geo.houses[h]))
+            if len(region) < degree:  # SE's test (placed cells among them)
+                continue
+            for chosen in sorted(combinations(range(len(region)), degree - 1),
+                                 key=lambda t: sum(1 << i for i in t)):
+                naked = [region[i] for i in chosen]
+                union = _or(cand, naked)
+                if union.bit_count() != degree or (union | values) != union \
+                        or any(placed[c] or cand[c].bit_count() < 2 for c in naked):
+                    continue
+                removes = tuple((c, d) for c in region if c not in naked and not placed[c]
+                                for d in bits(cand[c] & union))
+                if removes:
+                    return NamedStep("BUG type 3", round(5.7 + 0.1 * (degree - 1), 1),
+                                     f"on {''.join(map(str, bits(union)))} "
+                                     f"({_cells(geo, cells)} with {_cells(geo, naked)}) "
+                                     f"in {geo.house_name(h)}", removes)
+    return None
 
 def _two_or_none(house, cand, placed, size: int) -> bool:
     counts = [0] * size
@@ -246,64 +374,3 @@ def _two_or_none(house, cand, placed, size: int) -> bool:
                 m ^= low
     return all(k in (0, 2) for k in counts)
 
-
-
-def bug_possible(board: Board) -> bool:
-    """Whether SE's BUG rule (SukakuExplainer's ``BivalueUniversalGrave`` with lkSudoku's fix,
-    as serate runs it) finds a pattern on ``board``, so that a BUG hint of some type may follow.
-
-    As SE does it, house by house (boxes, rows, columns) and digit by digit: a digit with
-    neither none nor two places in a house whose places hold exactly one cell of three
-    candidates or more makes that cell a BUG cell and the digit one of its BUG values (taken
-    out); none such cell ends it (no BUG). When every such digit is one digit, every cell of
-    three or more among its places is a BUG cell. BUG cells with more than one BUG value
-    between them must see some cell in common. Then, without the BUG values, every open cell
-    must have two candidates and every digit none or two places in each house.
-    """
-    geo, cand, placed = board.geo, board.cand, board.placed
-    lines = geo.height + geo.width  # houses are rows, columns, then boxes: SE asks boxes first
-    houses = geo.houses[lines:] + geo.houses[:lines]
-    temp = [0 if p else m for m, p in zip(cand, placed)]
-    cells: list[int] = []
-    values = 0
-    common: set[int] | None = None
-    extra: set[int] | None = None
-    only, one = 0, True
-
-    def add(cell: int, bit: int) -> None:
-        nonlocal common
-        if cell not in cells:
-            cells.append(cell)
-        temp[cell] &= ~bit
-        common = set(geo.peers[cell]) if common is None else common & set(geo.peers[cell])
-        common.difference_update(cells)
-
-    for house in houses:
-        for d in range(1, geo.size + 1):
-            bit = 1 << (d - 1)
-            places = [c for c in house if not placed[c] and cand[c] & bit]
-            if len(places) in (0, 2):
-                continue
-            new = [c for c in places if cand[c].bit_count() >= 3]
-            if extra is None:
-                extra, only = set(new), d
-            elif one:
-                if only == d:
-                    extra.update(new)
-                else:
-                    one = False
-            if len(new) == 1:
-                values |= bit
-                add(new[0], bit)
-                if len(cells) > 1 and values.bit_count() > 1 and not common:
-                    return False
-            if not new:
-                return False
-    if one and extra is not None and len(extra) > len(cells):
-        for c in sorted(extra - set(cells)):
-            add(c, 1 << (only - 1))
-        if len(cells) > 1 and values.bit_count() > 1 and not common:
-            return False
-    if any(not placed[c] and temp[c].bit_count() != 2 for c in range(geo.ncells)):
-        return False
-    return all(_two_or_none(house, temp, placed, geo.size) for house in houses)
