@@ -224,7 +224,7 @@ def bug(board: Board) -> NamedStep | None:
 MAX_BUG3_DEGREE = 6
 
 
-def _bug_pattern(board: Board):
+def _bug_pattern(board: Board) -> tuple[list[int], dict[int, int], int, set[int]] | None:
     """SE's BUG pattern on ``board`` (SukakuExplainer's ``BivalueUniversalGrave`` with
     lkSudoku's fix, as serate runs it), or None: (the BUG cells in the order found, each one's
     BUG values as a mask, the BUG values of the cells found one by one, the open cells that see
@@ -325,12 +325,12 @@ def _bug4(board: Board, cells: list[int], extra: dict[int, int], values: int
     both = cand[c1] & cand[c2] & ~values
     if both.bit_count() != 1:
         return None
-    for h in _shared(geo, cells):
-        removes = tuple((c, e) for c in (c1, c2) for e in bits(cand[c] & ~extra[c] & ~both))
-        if removes:
-            return NamedStep("BUG type 4", 5.7, f"on {both.bit_length()} "
-                             f"({_cells(geo, cells)}) in {geo.house_name(h)}", removes)
-    return None
+    houses = _shared(geo, cells)
+    removes = tuple((c, e) for c in (c1, c2) for e in bits(cand[c] & ~extra[c] & ~both))
+    if not houses or not removes:
+        return None
+    return NamedStep("BUG type 4", 5.7, f"on {both.bit_length()} ({_cells(geo, cells)}) in "
+                     f"{geo.house_name(houses[0])}", removes)
 
 
 def _bug3(board: Board, cells: list[int], values: int, common: set[int]) -> NamedStep | None:
@@ -362,6 +362,7 @@ def _bug3(board: Board, cells: list[int], values: int, common: set[int]) -> Name
                                      f"({_cells(geo, cells)} with {_cells(geo, naked)}) "
                                      f"in {geo.house_name(h)}", removes)
     return None
+
 
 def _two_or_none(house, cand, placed, size: int) -> bool:
     counts = [0] * size
