@@ -35,7 +35,7 @@ class ExplanationReport(Report):
 
     fields = ("source", "line", "name", "puzzle", "status", "core", "differing", "removable",
               "kept", "solution", "second", "label", "er", "ep", "ed", "hardest", "bound",
-              "sat_calls", "time_ms", "message")
+              "ep_bound", "ed_bound", "sat_calls", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
         p, e = item.puzzle, item.result
@@ -237,7 +237,7 @@ class RatingReport(Report):
     """``rate``: (puzzle, :class:`~satdoku.tasks.rate.Rating` or None) per puzzle."""
 
     fields = ("source", "line", "name", "puzzle", "status", "score", "label", "er", "ep", "ed",
-              "hardest", "bound", "conflicts", "time_ms", "message")
+              "hardest", "bound", "ep_bound", "ed_bound", "conflicts", "time_ms", "message")
 
     def record(self, item) -> dict[str, Any]:
         p, rating = item.puzzle, item.result
