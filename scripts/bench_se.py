@@ -349,9 +349,17 @@ def main(argv=None) -> int:
                         help="FILEs are --log files (say, of parts run side by side): their "
                              "tables, rating nothing")
     args = parser.parse_args(argv)
+    tools = args.tools.split(",")
+    if unknown := [t for t in tools if t not in ("satdoku", "serate", *PEERS)]:
+        parser.error(f"unknown tool {unknown[0]!r}: choose from satdoku, serate, "
+                     f"{', '.join(PEERS)}")
+    if args.speed and "serate" in tools:
+        from serate import CLASSPATH
+        if not (Path(CLASSPATH) / "diuf" / "sudoku" / "test" / "serate.class").is_file():
+            parser.error(f"serate is not built in {CLASSPATH}: see scripts/serate.py")
     if args.speed:
         print("\n".join(speed(args.files, args.first, args.every, args.rounds,
-                              args.peer_timeout, args.tools.split(","))))
+                              args.peer_timeout, tools)))
         return 0
     if args.tables:
         results, skipped = read_logs(args.files), 0
