@@ -197,14 +197,15 @@ def test_a_stall_is_a_lower_bound_and_says_so(monkeypatch):
     assert r.stalled.startswith("beyond the ladder after ")
 
 
-def test_a_stall_is_bounded_by_se_deeper_nesting():
-    # forum_hardest_1106.txt:52: no rung of the ladder, the nested one included, finds a step
-    # on its givens: SE's next step is its deeper nesting (10.0 and up), so 10.0 is the bound,
-    # for EP and ED too (serate runs past 60 s on it)
+def test_a_stall_is_bounded_by_se_level_4():
+    # forum_hardest_1106.txt:52: no rung of the ladder, the nested ones included, finds a step
+    # on its givens: SE's next step is its level 4 nesting (10.5 and up), so 10.5 is the
+    # bound, for EP and ED too (serate runs past 60 s on it)
     hardest = "..9...4...7.3...2.8...6...71..8....6....1..7.....56...3....5..1.4.....9...2...7.."
     r = se_rate(parse_puzzle(hardest).grid)
-    assert (r.status, r.steps, r.er, r.ep, r.ed) == ("stalled", [], 10.0, 10.0, 10.0)
-    assert r.text.startswith("ER >=10.0/EP >=10.0/ED >=10.0")
+    assert (r.status, r.steps, r.er, r.ep, r.ed) == ("stalled", [], 10.5, 10.5, 10.5)
+    assert r.text.startswith("ER >=10.5/EP >=10.5/ED >=10.5")
+
 
 
 def test_bug_type_1_keeps_a_cell_of_four_candidates_to_its_two_bug_values():

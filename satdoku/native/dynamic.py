@@ -1,6 +1,6 @@
 """Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0), dynamic (8.5) and
-nested dynamic (9.0, 9.5) forcing chains, found as SE 1.2.1 finds them and rated as it rates
-them.
+nested dynamic (9.0, 9.5, 10.0) forcing chains, found as SE 1.2.1 finds them and rated as it
+rates them.
 
 Glossary (besides :mod:`satdoku.native.chains`): an *assumption* is a potential taken as true
 or false; its *propagation* follows SE's links breadth-first, every "on" potential first, until
@@ -25,17 +25,19 @@ candidates or more), digit by digit:
   potentials implied by both (*double* forcing chains, cells of three or more), cell and region
   forcing chains.
 
-- dynamic forcing chains "+" (9.0, SE's level 1) and nested (9.5, level 2): the same, but when
-  a propagation runs dry the techniques of its level are applied to the board its offs leave
-  (level 1: locking, hidden and naked pairs, X-wings; level 2, when those find nothing: cycles
-  and forcing chains, :func:`~satdoku.native.chains.every_chain`), and their removals carry on
-  the propagation; their parents are the offs the step needs gone (``NamedStep.absent``), and a
-  nested chain adds its own complexity, once, to every deduction that rests on it.
+- dynamic forcing chains "+" (9.0, SE's level 1) and nested (9.5, level 2; 10.0, level 3): the
+  same, but when a propagation runs dry the techniques of its level are applied to the board
+  its offs leave (level 1: locking, hidden and naked pairs, X-wings; level 2, when those find
+  nothing: cycles and forcing chains, :func:`~satdoku.native.chains.every_chain`; level 3, when
+  those find nothing either: multiple forcing chains, :func:`every_multiple_chain`), and their
+  removals carry on the propagation; their parents are the offs the step needs gone
+  (``NamedStep.absent``: SE's rule parents, what each on of its chains came from), and a nested
+  chain adds its own complexity, once, to every deduction that rests on it.
 
 Each adds SE's length bonus (:func:`~satdoku.native.chains.length_bonus`) to its base rating;
 the easiest deduction (rating, then complexity, then double before cell before region before
-contradiction, then the order found) is the step. SE's deeper levels (multiple and dynamic
-forcing chains nested, 10.0 and up) are not here: the ladder stops before them.
+contradiction, then the order found) is the step. SE's level 4 (dynamic forcing chains nested,
+10.5 and up) is not here: the ladder stops before it.
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ from .named import NamedStep, every_fish, every_hidden_set, every_locking, every
 from .tables import tables
 
 __all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain",
-           "dynamic_forcing_chain_plus", "nested_forcing_chain"]
+           "dynamic_forcing_chain_plus", "nested_forcing_chain", "nested_multiple_forcing_chain"]
 
 #: A potential is the int ``cell << 6 | digit << 1 | on``: digits up to 31.
 SHIFT = 6
@@ -82,6 +84,9 @@ class Outcome(NamedTuple):
     parents: dict[int, tuple[int, ...]]
     absurd: tuple[int, tuple[int, ...], int] | None
     nested: dict[int, tuple[str, int]]
+    #: static propagation: where each on came from, the house it is its digit's last place in,
+    #: or -1 for its cell's last digit (what a chain applied inside a dynamic one rests on)
+    causes: dict[int, int] | None = None
 
 
 def ancestors(parents: dict[int, tuple[int, ...]], key: int,
@@ -163,6 +168,7 @@ class Chaining:
         pos = list(self.pos0) if dynamic else self.pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
         nested: dict[int, tuple[str, int]] = {}
+        causes: dict[int, int] | None = None if dynamic else {}
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
         (pend_on if start & 1 else pend_off).append(start)
@@ -179,7 +185,7 @@ class Chaining:
                         m ^= low
                         q = cell << SHIFT | low.bit_length() << 1
                         if q | 1 in parents:
-                            return Outcome(parents, (q, by, q | 1), nested)
+                            return Outcome(parents, (q, by, q | 1), nested, causes)
                         if q not in parents:
                             parents[q] = by
                             pend_off.append(q)
@@ -191,7 +197,7 @@ class Chaining:
                         m ^= low
                         q = cells[low.bit_length() - 1] << SHIFT | base
                         if q | 1 in parents:
-                            return Outcome(parents, (q, by, q | 1), nested)
+                            return Outcome(parents, (q, by, q | 1), nested, causes)
                         if q not in parents:
                             parents[q] = by
                             pend_off.append(q)
@@ -216,10 +222,12 @@ class Chaining:
                 if q ^ 1 in parents or q not in parents:
                     qp = self._parents(cand, pos, p, h) if dynamic else (p,)
                     if q ^ 1 in parents:
-                        return Outcome(parents, (q, qp, q ^ 1), nested)
+                        return Outcome(parents, (q, qp, q ^ 1), nested, causes)
                     parents[q] = qp
                     pend_on.append(q)
-        return Outcome(parents, None, nested)
+                    if causes is not None:
+                        causes[q] = h
+        return Outcome(parents, None, nested, causes)
 
     def _inside(self, cand: list[int], pos: list[int], parents: dict[int, tuple[int, ...]],
                 nested: dict[int, tuple[str, int]], pend_off: deque[int]) -> bool:
@@ -235,8 +243,8 @@ class Chaining:
         board = Board(self.geo, [g or m for g, m in zip(self.given, cand)], self.placed, pos)
         cand0 = self.cand0
         for level, rules in enumerate(self.rules):
-            if level and not self._new_strong_link(cand, pos):
-                break
+            if level == 1 and not self._new_strong_link(cand, pos):
+                continue
             found: list[tuple[int, tuple[int, ...], NamedStep, int]] = []
             for rule in rules:
                 if found:
@@ -320,12 +328,16 @@ class Finder:
 
 
 class _Search:
-    """One rung's deductions on one board, in SE's order."""
+    """One rung's deductions on one board, in SE's order; with ``absent`` (a static search
+    applied inside a dynamic chain), what each rests on (:attr:`NamedStep.absent`) too."""
 
-    def __init__(self, finder: Finder, board: Board, deadline: Deadline | None) -> None:
+    def __init__(self, finder: Finder, board: Board, deadline: Deadline | None,
+                 absent: bool = False) -> None:
         self.finder, self.board, self.geo = finder, board, board.geo
         self.chaining = Chaining(board, finder.y, finder.dynamic, finder.rules, deadline)
         self.hints: list[Hint] = []
+        self.absent: list[tuple[tuple[tuple[int, ...], int], ...]] | None = \
+            [] if absent else None
 
     def add(self, complexity: int, sort_key: int, kind: str, reason: str, target: int) -> None:
         f = self.finder
@@ -349,7 +361,8 @@ class _Search:
             if not f.nishio:
                 self.regions(cell, d, on)
         if not f.nishio:
-            self.common(f"every digit of {self.geo.cell_name(cell)}", outs, CELL, "Cell")
+            self.common(f"every digit of {self.geo.cell_name(cell)}", outs, CELL, "Cell",
+                        ((cell,), -1))
 
     def binary(self, cell: int, d: int, on: Outcome, off: Outcome, double: bool) -> None:
         """Contradictions from ``d`` in ``cell`` on or off; with ``double``, what both imply."""
@@ -381,10 +394,14 @@ class _Search:
             if len(places) < 2 or places[0] != cell:
                 continue
             outs = [on] + [self.chaining.outcome(_key(c, d, True)) for c in places[1:]]
-            self.common(f"every place of {d} in {geo.house_name(h)}", outs, REGION, "Region")
+            self.common(f"every place of {d} in {geo.house_name(h)}", outs, REGION, "Region",
+                        (geo.houses[h], bit))
 
-    def common(self, what: str, outs: list[Outcome], sort_key: int, kind: str) -> None:
-        """Potentials every outcome of ``outs`` reaches (on ones first): each holds."""
+    def common(self, what: str, outs: list[Outcome], sort_key: int, kind: str,
+               start: tuple[tuple[int, ...], int]) -> None:
+        """Potentials every outcome of ``outs`` reaches (on ones first): each holds. ``start``:
+        what the starts rest on, the cell's other digits gone (mask -1) or the digit's other
+        places in the house."""
         shared = outs[0].parents.keys() & set.intersection(*(set(o.parents) for o in outs[1:]))
         if not shared:
             return
@@ -394,6 +411,8 @@ class _Search:
                     size = complexity([(o, k, None) for o in outs])
                     self.add(size, sort_key, f"{kind} Forcing",
                              f"({what} leads to {self.name(k)})", k)
+                    if self.absent is not None:
+                        self.absent.append(_rests_on(outs, k, start, self.geo.houses))
 
     def name(self, key: int) -> str:
         return f"{self.geo.cell_name(_cell(key))}{'=' if key & 1 else '<>'}{_digit(key)}"
@@ -406,19 +425,56 @@ class _Search:
         return NamedStep(hint.name, hint.rating, hint.reason, ((cell, d),))
 
 
+def _rests_on(outs: list[Outcome], key: int, start: tuple[tuple[int, ...], int],
+              houses: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """What a static deduction's chains to ``key`` rest on, as SE's rule parents: the starts'
+    ``start``, and for each on of the chains, its cell's other digits gone (mask -1) or its
+    digit's other places in the house it came from (``Outcome.causes``)."""
+    out = {start}
+    for o in outs:
+        causes = o.causes or {}
+        for q in ancestors(o.parents, key):
+            if q & 1 and q in causes:
+                h = causes[q]
+                out.add(((_cell(q),), -1) if h < 0 else (houses[h], 1 << (_digit(q) - 1)))
+    return tuple(out)
+
+
+def every_multiple_chain(board: Board, deadline: Deadline | None = None,
+                         since: list[int] | None = None):
+    """Every multiple forcing chain (rung 8.0's deductions, static) on ``board``, easiest
+    first, as (step, complexity), each step with what it rests on (``NamedStep.absent``): what
+    SE's third nesting level applies inside dynamic chains. ``since`` is not used (every
+    start is searched)."""
+    search = _Search(multiple_forcing_chain, board, deadline, absent=True)
+    cand0 = search.chaining.cand0
+    for cell in range(board.geo.ncells):
+        if cand0[cell].bit_count() >= 3:
+            if deadline is not None:
+                deadline.check()
+            search.cell(cell)
+    assert search.absent is not None
+    for i in sorted(range(len(search.hints)), key=search.hints.__getitem__):
+        hint = search.hints[i]
+        step = search.step(hint)
+        yield NamedStep(step.technique, step.rating, step.reason, step.removes, step.place,
+                        search.absent[i]), hint.complexity
+
+
 def _simple(every):
     """A rule applied inside dynamic chains from a finder of every step: (step, 0) each."""
     return lambda board, deadline, since: ((step, 0) for step in every(board))
 
 
 #: What dynamic forcing chains apply inside at each nesting level past 0, SE's: locking, hidden
-#: and naked pairs, X-wings (level 1); cycles and forcing chains (level 2).
+#: and naked pairs, X-wings (level 1); cycles and forcing chains (level 2); multiple forcing
+#: chains (level 3).
 LEVEL_RULES = ((_simple(every_locking), _simple(partial(every_hidden_set, k=2)),
                 _simple(partial(every_naked_set, k=2)), _simple(partial(every_fish, k=2))),
-               (every_chain,))
+               (every_chain,), (every_multiple_chain,))
 
 #: SE's name for each nesting level.
-NESTED = ("", " (+)", " (+ Forcing Chains)")
+NESTED = ("", " (+)", " (+ Forcing Chains)", " (+ Multiple Forcing Chains)")
 
 #: The rungs, in SE's order (see the module docstring).
 nishio_forcing_chain = Finder(7.5, y=False, dynamic=True, nishio=True)
@@ -426,3 +482,4 @@ multiple_forcing_chain = Finder(8.0, y=True, dynamic=False, nishio=False)
 dynamic_forcing_chain = Finder(8.5, y=True, dynamic=True, nishio=False)
 dynamic_forcing_chain_plus = Finder(9.0, y=True, dynamic=True, nishio=False, level=1)
 nested_forcing_chain = Finder(9.5, y=True, dynamic=True, nishio=False, level=2)
+nested_multiple_forcing_chain = Finder(10.0, y=True, dynamic=True, nishio=False, level=3)

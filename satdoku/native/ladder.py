@@ -19,10 +19,11 @@ jellyfish (5.2), hidden quad (5.4), BUG types 1 to 4 (5.6-6.2), aligned pair exc
 (6.2), then SE's chaining rungs: X-, Y- and XY-cycles and forcing chains (6.5 and up,
 :mod:`satdoku.native.chains`), aligned triplet exclusion (7.5), nishio (7.5), multiple (8.0)
 and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and X-wings inside
-(9.0) and with cycles and forcing chains nested (9.5: SE's first nested level;
-:mod:`satdoku.native.dynamic`). Past them (SE's deeper nesting, 10.0 and up) the ladder
-stops, and says so: the rating is then a lower bound (``complete`` is False and ``er`` is the
-least SE could give, the hardest step so far or :data:`BEYOND`, 10.0, if more).
+(9.0), with cycles and forcing chains nested (9.5) and with multiple forcing chains nested
+(10.0: SE's levels 2 and 3; :mod:`satdoku.native.dynamic`). Past them (SE's dynamic forcing
+chains nested, its level 4, 10.5 and up) the ladder stops, and says so: the rating is then a
+lower bound (``complete`` is False and ``er`` is the least SE could give, the hardest step so
+far or :data:`BEYOND`, 10.5, if more).
 
 >>> from satdoku.io.text import parse_puzzle
 >>> r = se_rate(parse_puzzle(
@@ -43,7 +44,7 @@ from ..records import field, record
 from .board import Board
 from .chains import forcing_chain_or_cycle
 from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multiple_forcing_chain,
-                      nested_forcing_chain, nishio_forcing_chain)
+                      nested_forcing_chain, nested_multiple_forcing_chain, nishio_forcing_chain)
 from .named import (NamedStep, aligned_exclusion, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
@@ -53,9 +54,9 @@ __all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step
 
 Finder = Callable[..., "NamedStep | None"]  # a board, and the deadline for TIMED rungs
 
-#: SE's rating of the first rung past the ladder: dynamic forcing chains with multiple forcing
-#: chains nested (its level 3, 8.5 + 0.5 * 3), the least a puzzle the ladder stalls on rates.
-BEYOND = 10.0
+#: SE's rating of the first rung past the ladder: dynamic forcing chains with dynamic forcing
+#: chains nested (its level 4, 8.5 + 0.5 * 4), the least a puzzle the ladder stalls on rates.
+BEYOND = 10.5
 
 #: SE 1.2.1's techniques in the order it asks them (see the module docstring).
 LADDER: tuple[tuple[str, Finder], ...] = (
@@ -86,6 +87,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("dynamic forcing chain", dynamic_forcing_chain),
     ("dynamic forcing chain+", dynamic_forcing_chain_plus),
     ("nested forcing chain", nested_forcing_chain),
+    ("nested multiple forcing chain", nested_multiple_forcing_chain),
 )
 
 @record
@@ -128,7 +130,8 @@ class SERating:
 
 #: Rungs whose search is long enough to look at the deadline as it goes.
 TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing chain",
-         "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain"}
+         "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain",
+         "nested multiple forcing chain"}
 
 
 def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
@@ -184,7 +187,7 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: its deeper nesting (10.0 and up)
+        # SE's next step is one the ladder lacks: its level 4 nesting (10.5 and up)
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
         r.er = max(r.er, BEYOND)
