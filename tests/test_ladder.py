@@ -189,7 +189,7 @@ def test_steps_read_as_a_person_writes_them():
 def test_a_stall_is_a_lower_bound_and_says_so(monkeypatch):
     # serate: 10.8, dynamic forcing chains with forcing chains nested (forum_hardest_1106:38);
     # a ladder without its nested rungs (9.0 and up) stops at once
-    monkeypatch.setattr(ladder, "LADDER", LADDER[:-2])
+    monkeypatch.setattr(ladder, "LADDER", LADDER[:-4])
     hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
     r = se_rate(parse_puzzle(hardest).grid)
     assert not r.complete and r.status == "stalled"
@@ -197,10 +197,11 @@ def test_a_stall_is_a_lower_bound_and_says_so(monkeypatch):
     assert r.stalled.startswith("beyond the ladder after ")
 
 
-def test_a_stall_is_bounded_by_se_level_4():
-    # forum_hardest_1106.txt:52: no rung of the ladder, the nested ones included, finds a step
-    # on its givens: SE's next step is its level 4 nesting (10.5 and up), so 10.5 is the
-    # bound, for EP and ED too (serate runs past 60 s on it)
+def test_a_stall_is_bounded_by_se_level_4(monkeypatch):
+    # forum_hardest_1106.txt:52, serate 11.7/11.7/11.6 (dynamic forcing chains nested, its
+    # level 4): no rung below level 4 finds a step on its givens, so a ladder without level 4
+    # stops there, and 10.5 (level 4's base) bounds ER, EP and ED
+    monkeypatch.setattr(ladder, "LADDER", LADDER[:-1])
     hardest = "..9...4...7.3...2.8...6...71..8....6....1..7.....56...3....5..1.4.....9...2...7.."
     r = se_rate(parse_puzzle(hardest).grid)
     assert (r.status, r.steps, r.er, r.ep, r.ed) == ("stalled", [], 10.5, 10.5, 10.5)
@@ -257,6 +258,15 @@ def test_bug_type_2_as_serate_takes_it():
     assert (step.technique, step.rating, step.removes) == ("BUG type 2", 5.7, ((12, 9),))
 
 
+def test_rates_above_stops_at_the_first_step_above_the_ceiling():
+    grid = parse_puzzle(SAMPLE_PUZZLE).grid  # ER 2.3
+    assert ladder.rates_above(grid, 2.2) and not ladder.rates_above(grid, 2.3)
+    # forum_hardest_1106.txt:52 (serate 11.7): the rungs above 8.9 are not asked, so the ladder
+    # stalls at once, and that is above the ceiling too
+    hardest = "..9...4...7.3...2.8...6...71..8....6....1..7.....56...3....5..1.4.....9...2...7.."
+    assert ladder.rates_above(parse_puzzle(hardest).grid, 8.9, Deadline(20))
+
+
 def test_the_deadline_bounds_the_ladder():
     r = se_rate(parse_puzzle(SAMPLE_PUZZLE).grid, Deadline(0.0))
     assert (r.status, r.complete) == ("timeout", False)
@@ -264,7 +274,7 @@ def test_the_deadline_bounds_the_ladder():
 
 def test_the_deadline_bounds_the_nested_rungs():
     from satdoku.deadline import TimeUp
-    from satdoku.native.dynamic import nested_forcing_chain
+    from satdoku.native.nesting import nested_forcing_chain
     hardest = ".....1..7....6..2.8..9..3...954....3..3...4..4......8......7..6.1..2....5..3..9.."
     board, _ = Board.from_grid(parse_puzzle(hardest).grid)
     with pytest.raises(TimeUp):

@@ -1,6 +1,6 @@
-"""Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0), dynamic (8.5) and
-nested dynamic (9.0, 9.5, 10.0) forcing chains, found as SE 1.2.1 finds them and rated as it
-rates them.
+"""Sudoku Explainer's later chaining rungs: nishio (7.5), multiple (8.0) and dynamic (8.5)
+forcing chains, and the propagation and search of the nested ones
+(:mod:`satdoku.native.nesting`), found as SE 1.2.1 finds them and rated as it rates them.
 
 Glossary (besides :mod:`satdoku.native.chains`): an *assumption* is a potential taken as true
 or false; its *propagation* follows SE's links breadth-first, every "on" potential first, until
@@ -25,36 +25,33 @@ candidates or more), digit by digit:
   potentials implied by both (*double* forcing chains, cells of three or more), cell and region
   forcing chains.
 
-- dynamic forcing chains "+" (9.0, SE's level 1) and nested (9.5, level 2; 10.0, level 3): the
-  same, but when a propagation runs dry the techniques of its level are applied to the board
-  its offs leave (level 1: locking, hidden and naked pairs, X-wings; level 2, when those find
-  nothing: cycles and forcing chains, :func:`~satdoku.native.chains.every_chain`; level 3, when
-  those find nothing either: multiple forcing chains, :func:`every_multiple_chain`), and their
+- nested dynamic forcing chains (9.0 to 10.5, SE's levels 1 to 4, the rungs are in
+  :mod:`satdoku.native.nesting`): the same, but when a propagation runs dry the techniques of
+  its level (a :class:`Finder`'s ``rules``) are applied to the board its offs leave, and their
   removals carry on the propagation; their parents are the offs the step needs gone
-  (``NamedStep.absent``: SE's rule parents, what each on of its chains came from), and a nested
-  chain adds its own complexity, once, to every deduction that rests on it.
+  (``NamedStep.absent``: SE's rule parents), and a nested chain adds its own complexity, once,
+  to every deduction that rests on it (:meth:`Finder.every` gives a rung's deductions for
+  that).
 
 Each adds SE's length bonus (:func:`~satdoku.native.chains.length_bonus`) to its base rating;
 the easiest deduction (rating, then complexity, then double before cell before region before
-contradiction, then the order found) is the step. SE's level 4 (dynamic forcing chains nested,
-10.5 and up) is not here: the ladder stops before it.
+contradiction, then the order found) is the step.
 """
 
 from __future__ import annotations
 
 from collections import deque
-from functools import partial
 from typing import NamedTuple
 
 from ..deadline import Deadline
 from ..model.digits import bits
 from .board import Board
 from .chains import every_chain, length_bonus
-from .named import NamedStep, every_fish, every_hidden_set, every_locking, every_naked_set
+from .named import NamedStep
 from .tables import tables
 
 __all__ = ["nishio_forcing_chain", "multiple_forcing_chain", "dynamic_forcing_chain",
-           "dynamic_forcing_chain_plus", "nested_forcing_chain", "nested_multiple_forcing_chain"]
+           "Finder", "complexity", "ancestors"]
 
 #: A potential is the int ``cell << 6 | digit << 1 | on``: digits up to 31.
 SHIFT = 6
@@ -84,8 +81,8 @@ class Outcome(NamedTuple):
     parents: dict[int, tuple[int, ...]]
     absurd: tuple[int, tuple[int, ...], int] | None
     nested: dict[int, tuple[str, int]]
-    #: static propagation: where each on came from, the house it is its digit's last place in,
-    #: or -1 for its cell's last digit (what a chain applied inside a dynamic one rests on)
+    #: where each on came from, the house it is its digit's last place in, or -1 for its cell's
+    #: last digit (what a chain applied inside a dynamic one rests on); kept when asked for
     causes: dict[int, int] | None = None
 
 
@@ -126,9 +123,10 @@ class Chaining:
     last other place" is a test on an int."""
 
     def __init__(self, board: Board, y: bool, dynamic: bool, rules: tuple = (),
-                 deadline: Deadline | None = None) -> None:
+                 deadline: Deadline | None = None, causes: bool = False) -> None:
         geo = board.geo
         self.geo, self.y, self.dynamic, self.rules, self.deadline = geo, y, dynamic, rules, deadline
+        self.causes = causes
         self.placed = board.placed
         self.given = [m if placed else 0 for m, placed in zip(board.cand, board.placed)]
         self.cand0 = [0 if placed else m for m, placed in zip(board.cand, board.placed)]
@@ -168,7 +166,7 @@ class Chaining:
         pos = list(self.pos0) if dynamic else self.pos0
         parents: dict[int, tuple[int, ...]] = {start: ()}
         nested: dict[int, tuple[str, int]] = {}
-        causes: dict[int, int] | None = None if dynamic else {}
+        causes: dict[int, int] | None = {} if self.causes else None
         pend_on: deque[int] = deque()
         pend_off: deque[int] = deque()
         (pend_on if start & 1 else pend_off).append(start)
@@ -221,12 +219,12 @@ class Chaining:
             for q, h in made:
                 if q ^ 1 in parents or q not in parents:
                     qp = self._parents(cand, pos, p, h) if dynamic else (p,)
+                    if causes is not None:
+                        causes[q] = h
                     if q ^ 1 in parents:
                         return Outcome(parents, (q, qp, q ^ 1), nested, causes)
                     parents[q] = qp
                     pend_on.append(q)
-                    if causes is not None:
-                        causes[q] = h
         return Outcome(parents, None, nested, causes)
 
     def _inside(self, cand: list[int], pos: list[int], parents: dict[int, tuple[int, ...]],
@@ -242,8 +240,8 @@ class Chaining:
             self.deadline.check()
         board = Board(self.geo, [g or m for g, m in zip(self.given, cand)], self.placed, pos)
         cand0 = self.cand0
-        for level, rules in enumerate(self.rules):
-            if level == 1 and not self._new_strong_link(cand, pos):
+        for rules in self.rules:
+            if rules[0] is every_chain and not self._new_strong_link(cand, pos):
                 continue
             found: list[tuple[int, tuple[int, ...], NamedStep, int]] = []
             for rule in rules:
@@ -307,24 +305,45 @@ class Hint(NamedTuple):
 class Finder:
     """A chaining rung: which cells, which deductions, which name (see the module docstring)."""
 
-    def __init__(self, base: float, y: bool, dynamic: bool, nishio: bool, level: int = 0) -> None:
+    def __init__(self, base: float, y: bool, dynamic: bool, nishio: bool, level: int = 0,
+                 rules: tuple = ()) -> None:
         self.base, self.y, self.dynamic, self.nishio = base, y, dynamic, nishio
-        self.level = level
-        self.rules = LEVEL_RULES[:level]
+        self.level = level  # SE's nesting level: 0, or what ``rules`` apply inside
+        self.rules = rules
 
     def __call__(self, board: Board, deadline: Deadline | None = None) -> NamedStep | None:
         if board.geo.size > MAX_SIZE:
             return None
-        search = _Search(self, board, deadline)
+        search = self.search(board, deadline)
+        if not search.hints:
+            return None
+        return search.step(min(search.hints))
+
+    def every(self, board: Board, deadline: Deadline | None = None,
+              since: list[int] | None = None):
+        """Every deduction of this rung on ``board``, easiest first, as (step, complexity),
+        each step with what it rests on (``NamedStep.absent``): the rung applied inside a
+        dynamic chain (SE's levels 3 and 4, :mod:`satdoku.native.nesting`). ``since`` is not
+        used: every start is searched."""
+        search = self.search(board, deadline, absent=True)
+        assert search.absent is not None
+        for i in sorted(range(len(search.hints)), key=search.hints.__getitem__):
+            hint = search.hints[i]
+            step = search.step(hint)
+            yield NamedStep(step.technique, step.rating, step.reason, step.removes, step.place,
+                            search.absent[i]), hint.complexity
+
+    def search(self, board: Board, deadline: Deadline | None, absent: bool = False
+               ) -> "_Search":
+        """The rung's deductions on ``board``, from every cell in turn (SE's order)."""
+        search = _Search(self, board, deadline, absent)
         least = 2 if self.dynamic else 3
         for cell in range(board.geo.ncells):
             if search.chaining.cand0[cell].bit_count() >= least:
                 if deadline is not None:
                     deadline.check()
                 search.cell(cell)
-        if not search.hints:
-            return None
-        return search.step(min(search.hints))
+        return search
 
 
 class _Search:
@@ -334,7 +353,8 @@ class _Search:
     def __init__(self, finder: Finder, board: Board, deadline: Deadline | None,
                  absent: bool = False) -> None:
         self.finder, self.board, self.geo = finder, board, board.geo
-        self.chaining = Chaining(board, finder.y, finder.dynamic, finder.rules, deadline)
+        self.chaining = Chaining(board, finder.y, finder.dynamic, finder.rules, deadline,
+                                 causes=absent)
         self.hints: list[Hint] = []
         self.absent: list[tuple[tuple[tuple[int, ...], int], ...]] | None = \
             [] if absent else None
@@ -371,18 +391,25 @@ class _Search:
                                  (off, _key(cell, d, False), f"{name}<>{d}")):
             if out.absurd is not None:
                 key, first, stored = out.absurd
-                size = complexity([(out, stored, None), (out, key, first)])
+                chains: list[tuple[Outcome, int, tuple[int, ...] | None]] = \
+                    [(out, stored, None), (out, key, first)]
+                size = complexity(chains)
                 reason = f"({said} leads to {self.name(key)} and {self.name(stored)})"
                 self.add(size, ABSURD, "Contradiction Forcing", reason, start ^ 1)
+                if self.absent is not None:
+                    self.absent.append(_rests_on(chains, None, self.geo.houses))
         if not double:
             return
         shared = on.parents.keys() & off.parents.keys()  # one C-level pass, then in order
         for want in (1, 0):
             for k in on.parents:
                 if k & 1 == want and k in shared:
-                    size = complexity([(on, k, None), (off, k, None)])
+                    chains = [(on, k, None), (off, k, None)]  # type: ignore[misc]
+                    size = complexity(chains)
                     reason = f"({name}={d} and {name}<>{d} both lead to {self.name(k)})"
                     self.add(size, DOUBLE, "Double Forcing", reason, k)
+                    if self.absent is not None:
+                        self.absent.append(_rests_on(chains, None, self.geo.houses))
 
     def regions(self, cell: int, d: int, on: Outcome) -> None:
         """Region forcing chains on ``d`` in the houses where ``cell`` is its first place."""
@@ -408,11 +435,13 @@ class _Search:
         for want in (1, 0):
             for k in outs[0].parents:
                 if k & 1 == want and k in shared:
-                    size = complexity([(o, k, None) for o in outs])
+                    chains: list[tuple[Outcome, int, tuple[int, ...] | None]] = \
+                        [(o, k, None) for o in outs]
+                    size = complexity(chains)
                     self.add(size, sort_key, f"{kind} Forcing",
                              f"({what} leads to {self.name(k)})", k)
                     if self.absent is not None:
-                        self.absent.append(_rests_on(outs, k, start, self.geo.houses))
+                        self.absent.append(_rests_on(chains, start, self.geo.houses))
 
     def name(self, key: int) -> str:
         return f"{self.geo.cell_name(_cell(key))}{'=' if key & 1 else '<>'}{_digit(key)}"
@@ -425,61 +454,29 @@ class _Search:
         return NamedStep(hint.name, hint.rating, hint.reason, ((cell, d),))
 
 
-def _rests_on(outs: list[Outcome], key: int, start: tuple[tuple[int, ...], int],
-              houses: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], int], ...]:
-    """What a static deduction's chains to ``key`` rest on, as SE's rule parents: the starts'
-    ``start``, and for each on of the chains, its cell's other digits gone (mask -1) or its
-    digit's other places in the house it came from (``Outcome.causes``)."""
-    out = {start}
-    for o in outs:
+def _rests_on(chains: list[tuple[Outcome, int, tuple[int, ...] | None]],
+              start: tuple[tuple[int, ...], int] | None, houses: tuple[tuple[int, ...], ...]
+              ) -> tuple[tuple[tuple[int, ...], int], ...]:
+    """What a deduction's ``chains`` (as :func:`complexity` takes them) rest on, as SE's rule
+    parents: the starts' ``start`` (a cell or region forcing chain's), and for each on of the
+    chains, its cell's other digits gone (mask -1) or its digit's other places in the house it
+    came from (``Outcome.causes``)."""
+    out = set() if start is None else {start}
+    for o, key, first in chains:
         causes = o.causes or {}
-        for q in ancestors(o.parents, key):
+        for q in ancestors(o.parents, key, first):
             if q & 1 and q in causes:
                 h = causes[q]
                 out.add(((_cell(q),), -1) if h < 0 else (houses[h], 1 << (_digit(q) - 1)))
     return tuple(out)
 
 
-def every_multiple_chain(board: Board, deadline: Deadline | None = None,
-                         since: list[int] | None = None):
-    """Every multiple forcing chain (rung 8.0's deductions, static) on ``board``, easiest
-    first, as (step, complexity), each step with what it rests on (``NamedStep.absent``): what
-    SE's third nesting level applies inside dynamic chains. ``since`` is not used (every
-    start is searched)."""
-    search = _Search(multiple_forcing_chain, board, deadline, absent=True)
-    cand0 = search.chaining.cand0
-    for cell in range(board.geo.ncells):
-        if cand0[cell].bit_count() >= 3:
-            if deadline is not None:
-                deadline.check()
-            search.cell(cell)
-    assert search.absent is not None
-    for i in sorted(range(len(search.hints)), key=search.hints.__getitem__):
-        hint = search.hints[i]
-        step = search.step(hint)
-        yield NamedStep(step.technique, step.rating, step.reason, step.removes, step.place,
-                        search.absent[i]), hint.complexity
-
-
-def _simple(every):
-    """A rule applied inside dynamic chains from a finder of every step: (step, 0) each."""
-    return lambda board, deadline, since: ((step, 0) for step in every(board))
-
-
-#: What dynamic forcing chains apply inside at each nesting level past 0, SE's: locking, hidden
-#: and naked pairs, X-wings (level 1); cycles and forcing chains (level 2); multiple forcing
-#: chains (level 3).
-LEVEL_RULES = ((_simple(every_locking), _simple(partial(every_hidden_set, k=2)),
-                _simple(partial(every_naked_set, k=2)), _simple(partial(every_fish, k=2))),
-               (every_chain,), (every_multiple_chain,))
-
 #: SE's name for each nesting level.
-NESTED = ("", " (+)", " (+ Forcing Chains)", " (+ Multiple Forcing Chains)")
+NESTED = ("", " (+)", " (+ Forcing Chains)", " (+ Multiple Forcing Chains)",
+          " (+ Dynamic Forcing Chains)")
 
-#: The rungs, in SE's order (see the module docstring).
+#: The rungs without techniques inside, in SE's order (see the module docstring); the nested
+#: ones are in :mod:`satdoku.native.nesting`.
 nishio_forcing_chain = Finder(7.5, y=False, dynamic=True, nishio=True)
 multiple_forcing_chain = Finder(8.0, y=True, dynamic=False, nishio=False)
 dynamic_forcing_chain = Finder(8.5, y=True, dynamic=True, nishio=False)
-dynamic_forcing_chain_plus = Finder(9.0, y=True, dynamic=True, nishio=False, level=1)
-nested_forcing_chain = Finder(9.5, y=True, dynamic=True, nishio=False, level=2)
-nested_multiple_forcing_chain = Finder(10.0, y=True, dynamic=True, nishio=False, level=3)

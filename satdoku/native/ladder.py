@@ -19,9 +19,10 @@ jellyfish (5.2), hidden quad (5.4), BUG types 1 to 4 (5.6-6.2), aligned pair exc
 (6.2), then SE's chaining rungs: X-, Y- and XY-cycles and forcing chains (6.5 and up,
 :mod:`satdoku.native.chains`), aligned triplet exclusion (7.5), nishio (7.5), multiple (8.0)
 and dynamic (8.5) forcing chains, dynamic forcing chains with locking, pairs and X-wings inside
-(9.0), with cycles and forcing chains nested (9.5) and with multiple forcing chains nested
-(10.0: SE's levels 2 and 3; :mod:`satdoku.native.dynamic`). Past them (SE's dynamic forcing
-chains nested, its level 4, 10.5 and up) the ladder stops, and says so: the rating is then a
+(9.0), with cycles and forcing chains nested (9.5), with multiple forcing chains nested (10.0)
+and with dynamic forcing chains nested (10.5: SE's levels 1 to 4, the first of its level 4;
+:mod:`satdoku.native.nesting`). Past them (SE's other two rungs of level 4, dynamic forcing
+chains "+" and nested inside, 10.5 and up) the ladder stops, and says so: the rating is then a
 lower bound (``complete`` is False and ``er`` is the least SE could give, the hardest step so
 far or :data:`BEYOND`, 10.5, if more).
 
@@ -43,19 +44,22 @@ from ..model.grid import Grid
 from ..records import field, record
 from .board import Board
 from .chains import forcing_chain_or_cycle
-from .dynamic import (dynamic_forcing_chain, dynamic_forcing_chain_plus, multiple_forcing_chain,
-                      nested_forcing_chain, nested_multiple_forcing_chain, nishio_forcing_chain)
+from .dynamic import dynamic_forcing_chain, multiple_forcing_chain, nishio_forcing_chain
 from .named import (NamedStep, aligned_exclusion, aligned_pair_exclusion, direct_locking, fish,
                     full_house_or_hidden_single, hidden_set, locking, naked_set, naked_single,
                     xy_wing)
+from .nesting import (dynamic_forcing_chain_plus, nested_dynamic_forcing_chain,
+                      nested_forcing_chain, nested_multiple_forcing_chain)
 from .uniqueness import bug, unique_rectangle
 
-__all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step"]
+__all__ = ["LADDER", "SERating", "se_rate", "se_steps", "next_step", "apply_step",
+           "rates_above"]
 
 Finder = Callable[..., "NamedStep | None"]  # a board, and the deadline for TIMED rungs
 
-#: SE's rating of the first rung past the ladder: dynamic forcing chains with dynamic forcing
-#: chains nested (its level 4, 8.5 + 0.5 * 4), the least a puzzle the ladder stalls on rates.
+#: SE's rating of the rungs past the ladder: dynamic forcing chains with dynamic forcing chains
+#: "+" or nested inside (its level 4, 8.5 + 0.5 * 4), the least a puzzle the ladder stalls on
+#: rates.
 BEYOND = 10.5
 
 #: SE 1.2.1's techniques in the order it asks them (see the module docstring).
@@ -88,6 +92,7 @@ LADDER: tuple[tuple[str, Finder], ...] = (
     ("dynamic forcing chain+", dynamic_forcing_chain_plus),
     ("nested forcing chain", nested_forcing_chain),
     ("nested multiple forcing chain", nested_multiple_forcing_chain),
+    ("nested dynamic forcing chain", nested_dynamic_forcing_chain),
 )
 
 @record
@@ -131,13 +136,17 @@ class SERating:
 #: Rungs whose search is long enough to look at the deadline as it goes.
 TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing chain",
          "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain",
-         "nested multiple forcing chain"}
+         "nested multiple forcing chain", "nested dynamic forcing chain"}
 
 
-def next_step(board: Board, deadline: Deadline | None = None) -> NamedStep | None:
+def next_step(board: Board, deadline: Deadline | None = None,
+              below: float | None = None) -> NamedStep | None:
     """The step SE takes next on ``board``: the first rung's first step, or None. Raises
-    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes."""
+    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes. ``below``: the chaining rungs
+    whose base rating is above it are not asked (a step there would rate above it too)."""
     for name, finder in LADDER:
+        if below is not None and getattr(finder, "base", 0.0) > below:
+            break
         if deadline is not None:
             deadline.check()
         step = finder(board, deadline) if name in TIMED else finder(board)
@@ -151,15 +160,16 @@ def apply_step(board: Board, step: NamedStep) -> bool:
     return board.apply(step.removes, () if step.place is None else (step.place,))
 
 
-def se_steps(grid: Grid, deadline: Deadline | None = None):
+def se_steps(grid: Grid, deadline: Deadline | None = None, below: float | None = None):
     """The ladder's steps for ``grid`` with the board before each: yields (board, step); a
     board copy is not made, so read it before asking for the next step. Stops when the grid is
-    full, the ladder stalls, or ``deadline`` passes (:class:`~satdoku.deadline.TimeUp`)."""
+    full, the ladder stalls, or ``deadline`` passes (:class:`~satdoku.deadline.TimeUp`);
+    ``below``: see :func:`next_step`."""
     board, ok = Board.from_grid(grid)
     if not ok:
         raise ValueError("the givens clash")
     while not board.solved():
-        step = next_step(board, deadline)
+        step = next_step(board, deadline, below)
         if step is None:
             return
         yield board, step
@@ -167,6 +177,22 @@ def se_steps(grid: Grid, deadline: Deadline | None = None):
             raise ValueError(f"{step.technique} changes nothing: a bug in its finder")
         if not apply_step(board, step):
             raise ValueError(f"{step.technique} broke the board: the puzzle has no solution")
+
+
+def rates_above(grid: Grid, ceiling: float, deadline: Deadline | None = None) -> bool:
+    """Whether SE's ER of ``grid`` (one solution) is above ``ceiling``: the ladder stops at its
+    first step above it and does not ask the chaining rungs above it, so that a stall, or the
+    time limit, counts as above it too."""
+    from ..deadline import TimeUp
+    cap, placed = ceiling + 1e-9, 0
+    try:
+        for _, step in se_steps(grid, deadline, below=cap):
+            if step.rating > cap:
+                return True
+            placed += step.place is not None
+    except TimeUp:
+        return True
+    return placed < grid.geometry.ncells - grid.nclues
 
 
 def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
@@ -187,7 +213,7 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
     except TimeUp:
         r.status, r.complete = "timeout", False
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
-        # SE's next step is one the ladder lacks: its level 4 nesting (10.5 and up)
+        # SE's next step is one the ladder lacks: the rest of its level 4 (10.5 and up)
         r.complete, r.status = False, "stalled"
         last = r.steps[-1].technique if r.steps else "the givens"
         r.er = max(r.er, BEYOND)

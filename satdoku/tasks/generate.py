@@ -460,12 +460,11 @@ class Generator(Closing):
 
     def _too_hard(self, cells: list[int]) -> bool:
         """Whether the classic puzzle ``cells`` rates above the wanted label's band (SE's
-        ladder, :mod:`satdoku.native.ladder`); always False without a ceiling."""
+        ladder, :func:`~satdoku.native.ladder.rates_above`); always False without a ceiling."""
         if self.ceiling is None:
             return False
-        from ..native.ladder import se_rate
-        rating = se_rate(Grid(self.geometry, tuple(cells)), self.deadline)
-        return not rating.complete or rating.er > self.ceiling + 1e-9
+        from ..native.ladder import rates_above
+        return rates_above(Grid(self.geometry, tuple(cells)), self.ceiling, self.deadline)
 
     def _check(self, cells: list[int], solution: Grid, alternatives: list[frozenset[int]],
                emptied: tuple[int, ...]) -> str:
