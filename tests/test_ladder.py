@@ -270,6 +270,16 @@ def test_rates_above_stops_at_the_first_step_above_the_ceiling():
 def test_the_deadline_bounds_the_ladder():
     r = se_rate(parse_puzzle(SAMPLE_PUZZLE).grid, Deadline(0.0))
     assert (r.status, r.complete) == ("timeout", False)
+    # stopped in the first rung: nothing is known but that a step rates 1.0 at least
+    assert (r.er, r.stalled) == (1.0, "at the time limit after the givens: ER >= 1.0")
+
+
+def test_a_time_limit_in_a_rung_bounds_er_by_it_and_the_rungs_after():
+    names = [name for name, _ in LADDER]
+    floor = {name: ladder.Stopped(names.index(name)).floor for name in names}
+    assert floor["nested dynamic forcing chain"] == 10.5
+    assert floor["nishio forcing chain"] == floor["aligned triplet exclusion"] == 7.5
+    assert floor["aligned pair exclusion"] == 6.2 and floor["unique rectangle"] == 4.5
 
 
 def test_the_deadline_bounds_the_nested_rungs():

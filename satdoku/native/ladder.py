@@ -38,7 +38,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Callable
 
-from ..deadline import Deadline
+from ..deadline import Deadline, TimeUp
 from ..model.difficulty import ratings_text
 from ..model.grid import Grid
 from ..records import field, record
@@ -102,7 +102,7 @@ class SERating:
     ``complete`` is False when the ladder stalled (or ``status`` is ``timeout``) before the
     grid was full: then ``er`` is a lower bound, and ``ep``/``ed`` too when no placement (or
     no step) was reached. ``hardest`` names the technique of the first step rated ``er``;
-    ``stalled`` says where the ladder stopped, e.g.
+    ``stalled`` says where the ladder stopped (or ``'at the time limit after ...'``), e.g.
     ``'beyond the ladder after XY-Cycle: ER >= 7.1'``."""
 
     er: float = 0.0
@@ -133,6 +133,29 @@ class SERating:
         return f"{text} ({self.hardest})"
 
 
+#: The least rating of each rung's steps (a time limit met in a rung bounds ER by the least of
+#: it and the rungs after it: the rungs before found nothing).
+FLOORS = {"hidden single": 1.0, "direct locking": 1.7, "direct hidden pair": 2.0,
+          "naked single": 2.3, "direct hidden triple": 2.5, "locking": 2.6, "naked pair": 3.0,
+          "x-wing": 3.2, "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8,
+          "hidden triple": 4.0, "xy-wing": 4.2, "xyz-wing": 4.4, "unique rectangle": 4.5,
+          "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4, "bug": 5.6,
+          "aligned pair exclusion": 6.2, "forcing chain or cycle": 6.5,
+          "aligned triplet exclusion": 7.5, "nishio forcing chain": 7.5,
+          "multiple forcing chain": 8.0, "dynamic forcing chain": 8.5,
+          "dynamic forcing chain+": 9.0, "nested forcing chain": 9.5,
+          "nested multiple forcing chain": 10.0, "nested dynamic forcing chain": 10.5}
+
+
+class Stopped(TimeUp):
+    """The time limit met the ladder in its rung number ``rung``: on that board every rung
+    before it found nothing, so SE's next step rates at least :attr:`floor`."""
+
+    def __init__(self, rung: int) -> None:
+        super().__init__(rung)
+        self.floor = min((FLOORS[name] for name, _ in LADDER[rung:]), default=BEYOND)
+
+
 #: Rungs whose search is long enough to look at the deadline as it goes.
 TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing chain",
          "dynamic forcing chain", "dynamic forcing chain+", "nested forcing chain",
@@ -144,12 +167,17 @@ def next_step(board: Board, deadline: Deadline | None = None,
     """The step SE takes next on ``board``: the first rung's first step, or None. Raises
     :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes. ``below``: the chaining rungs
     whose base rating is above it are not asked (a step there would rate above it too)."""
-    for name, finder in LADDER:
+    for rung, (name, finder) in enumerate(LADDER):
         if below is not None and getattr(finder, "base", 0.0) > below:
             break
-        if deadline is not None:
-            deadline.check()
-        step = finder(board, deadline) if name in TIMED else finder(board)
+        try:
+            if deadline is not None:
+                deadline.check()
+            step = finder(board, deadline) if name in TIMED else finder(board)
+        except Stopped:
+            raise
+        except TimeUp:
+            raise Stopped(rung) from None
         if step is not None:
             return step
     return None
@@ -183,7 +211,6 @@ def rates_above(grid: Grid, ceiling: float, deadline: Deadline | None = None) ->
     """Whether SE's ER of ``grid`` (one solution) is above ``ceiling``: the ladder stops at its
     first step above it and does not ask the chaining rungs above it, so that a stall, or the
     time limit, counts as above it too."""
-    from ..deadline import TimeUp
     cap, placed = ceiling + 1e-9, 0
     try:
         for _, step in se_steps(grid, deadline, below=cap):
@@ -196,8 +223,8 @@ def rates_above(grid: Grid, ceiling: float, deadline: Deadline | None = None) ->
 
 
 def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
-    """SE's ER/EP/ED for a puzzle with one solution (see the module docstring)."""
-    from ..deadline import TimeUp
+    """SE's ER/EP/ED for a puzzle with one solution (see the module docstring); at the time
+    limit, lower bounds (the rung it stopped in tells how low, :class:`Stopped`)."""
     r = SERating()
     try:
         for _, step in se_steps(grid, deadline):
@@ -210,8 +237,12 @@ def se_rate(grid: Grid, deadline: Deadline | None = None) -> SERating:
                 r.placements += 1
                 if r.placements == 1:
                     r.ep = r.er
-    except TimeUp:
+    except TimeUp as stop:
         r.status, r.complete = "timeout", False
+        if isinstance(stop, Stopped):
+            r.er = max(r.er, stop.floor)
+            last = r.steps[-1].technique if r.steps else "the givens"
+            r.stalled = f"at the time limit after {last}: ER >= {r.er:.1f}"
     if r.complete and r.placements < grid.geometry.ncells - grid.nclues:
         # SE's next step is one the ladder lacks: the rest of its level 4 (10.5 and up)
         r.complete, r.status = False, "stalled"
