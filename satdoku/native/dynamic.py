@@ -404,12 +404,13 @@ class _Search:
         for want in (1, 0):
             for k in on.parents:
                 if k & 1 == want and k in shared:
-                    chains = [(on, k, None), (off, k, None)]  # type: ignore[misc]
-                    size = complexity(chains)
+                    pair: list[tuple[Outcome, int, tuple[int, ...] | None]] = \
+                        [(on, k, None), (off, k, None)]
+                    size = complexity(pair)
                     reason = f"({name}={d} and {name}<>{d} both lead to {self.name(k)})"
                     self.add(size, DOUBLE, "Double Forcing", reason, k)
                     if self.absent is not None:
-                        self.absent.append(_rests_on(chains, None, self.geo.houses))
+                        self.absent.append(_rests_on(pair, None, self.geo.houses))
 
     def regions(self, cell: int, d: int, on: Outcome) -> None:
         """Region forcing chains on ``d`` in the houses where ``cell`` is its first place."""
