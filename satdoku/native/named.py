@@ -184,9 +184,11 @@ def _locked_step(board: Board, s: Segment, pointing: bool, d: int, removes, dire
     first, second = (s.box, s.line) if pointing else (s.line, s.box)
     reason = f"on {d} in {geo.house_name(first)} and {geo.house_name(second)}"
     if not direct:
+        # what it rests on: the digit gone from the first house outside the segment (SE's
+        # rule parents; a place gone inside the segment is not needed)
         name, rating = ("Pointing", 2.6) if pointing else ("Claiming", 2.8)
         return NamedStep(name, rating, reason, removes,
-                         absent=((geo.houses[first], 1 << (d - 1)),))
+                         absent=((s.box_rest if pointing else s.line_rest, 1 << (d - 1)),))
     bit = 1 << (d - 1)
     gone = {c for c, _ in removes}
     # a hidden single in another house of the first kind that crosses the second house
