@@ -208,7 +208,6 @@ def test_a_stall_is_bounded_by_se_level_4(monkeypatch):
     assert r.text.startswith("ER >=10.5/EP >=10.5/ED >=10.5")
 
 
-
 def test_bug_type_1_keeps_a_cell_of_four_candidates_to_its_two_bug_values():
     # magictour_top1465.txt:228, serate 6.8/1.2/1.2 (Bidirectional Y-Cycle): after the cycle
     # SE's BUG rule finds one BUG cell, r3c2 (4679), with BUG values 6 and 7; a BUG type 1 that
@@ -221,8 +220,9 @@ def test_bug_type_1_keeps_a_cell_of_four_candidates_to_its_two_bug_values():
     assert [(s.reason, s.removes) for s in bug1] == [("on 6,7 (r3c2)", ((19, 4), (19, 9)))]
 
 
-#: Boards made from the BUG state of a top1465 puzzle, one more candidate in two cells (81 cells
-#: of 9 characters); serate, given these pencil marks, takes the step each test names first.
+#: Boards made from the BUG states of puzzles of the serate sample and top1465, a few cells
+#: given one more candidate each (81 cells of 9 characters); serate, given these pencil marks,
+#: takes the step each test names first.
 BUG4_BOARD = (
     "...4...8..2..........4...8.......7....3......1.............6...........9....5...."
     "1....6.......56...1...5.....2..........4.............9..3.............8.......7.."
