@@ -276,6 +276,8 @@ def test_the_deadline_bounds_the_ladder():
 
 def test_a_time_limit_in_a_rung_bounds_er_by_it_and_the_rungs_after():
     names = [name for name, _ in LADDER]
+    floors = [ladder.floor(name, finder) for name, finder in LADDER]
+    assert floors == sorted(floors)  # what the bound and rates_above's cut rest on
     floor = {name: ladder.Stopped(names.index(name)).floor for name in names}
     assert floor["nested dynamic forcing chain"] == 10.5
     assert floor["nishio forcing chain"] == floor["aligned triplet exclusion"] == 7.5

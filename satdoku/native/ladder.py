@@ -133,18 +133,22 @@ class SERating:
         return f"{text} ({self.hardest})"
 
 
-#: The least rating of each rung's steps (a time limit met in a rung bounds ER by the least of
-#: it and the rungs after it: the rungs before found nothing).
+#: The least rating of the steps of each rung that is not a chaining one (those have theirs as
+#: ``base``, :func:`floor`).
 FLOORS = {"hidden single": 1.0, "direct locking": 1.7, "direct hidden pair": 2.0,
           "naked single": 2.3, "direct hidden triple": 2.5, "locking": 2.6, "naked pair": 3.0,
           "x-wing": 3.2, "hidden pair": 3.4, "naked triple": 3.6, "swordfish": 3.8,
           "hidden triple": 4.0, "xy-wing": 4.2, "xyz-wing": 4.4, "unique rectangle": 4.5,
           "naked quad": 5.0, "jellyfish": 5.2, "hidden quad": 5.4, "bug": 5.6,
           "aligned pair exclusion": 6.2, "forcing chain or cycle": 6.5,
-          "aligned triplet exclusion": 7.5, "nishio forcing chain": 7.5,
-          "multiple forcing chain": 8.0, "dynamic forcing chain": 8.5,
-          "dynamic forcing chain+": 9.0, "nested forcing chain": 9.5,
-          "nested multiple forcing chain": 10.0, "nested dynamic forcing chain": 10.5}
+          "aligned triplet exclusion": 7.5}
+
+
+def floor(name: str, finder: Finder) -> float:
+    """The least rating of a rung's steps. It rises along the ladder, so a time limit met in a
+    rung bounds ER by the rung's floor (the rungs before found nothing there), and from the
+    first rung whose floor is above a rating every step rates above it."""
+    return getattr(finder, "base", None) or FLOORS[name]
 
 
 class Stopped(TimeUp):
@@ -153,7 +157,7 @@ class Stopped(TimeUp):
 
     def __init__(self, rung: int) -> None:
         super().__init__(rung)
-        self.floor = min((FLOORS[name] for name, _ in LADDER[rung:]), default=BEYOND)
+        self.floor = floor(*LADDER[rung]) if rung < len(LADDER) else BEYOND
 
 
 #: Rungs whose search is long enough to look at the deadline as it goes.
@@ -165,10 +169,10 @@ TIMED = {"forcing chain or cycle", "nishio forcing chain", "multiple forcing cha
 def next_step(board: Board, deadline: Deadline | None = None,
               below: float | None = None) -> NamedStep | None:
     """The step SE takes next on ``board``: the first rung's first step, or None. Raises
-    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes. ``below``: the chaining rungs
-    whose base rating is above it are not asked (a step there would rate above it too)."""
+    :class:`~satdoku.deadline.TimeUp` when ``deadline`` passes. ``below``: the rungs whose
+    steps all rate above it are not asked (:func:`floor`)."""
     for rung, (name, finder) in enumerate(LADDER):
-        if below is not None and getattr(finder, "base", 0.0) > below:
+        if below is not None and floor(name, finder) > below:
             break
         try:
             if deadline is not None:
